@@ -1,0 +1,38 @@
+"""Every error senet-pi raises on purpose: a `SenetError` plus the builtin it is a kind of."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .rules.reasons import Reason
+
+
+class SenetError(Exception):
+    """Base of all senet-pi errors; its message is meant for a player or an operator."""
+
+
+class InvalidMoveError(SenetError, ValueError):
+    """The text of a move or a square could not be read (syntax, not rules)."""
+
+
+class InvalidThrowError(SenetError, ValueError):
+    """A throw value the rule set cannot produce."""
+
+
+class InvalidOptionError(SenetError, ValueError):
+    """An unknown rule set, option or option value, or an impossible position."""
+
+
+class IllegalMoveError(SenetError, ValueError):
+    """A move the rules forbid here; `.reason` says why and `.ruling` which ruling decides it."""
+
+    def __init__(self, reason: Reason, **details: object) -> None:
+        self.reason = reason
+        self.ruling = str(details.get("ruling", reason.ruling))
+        self.details = details
+        super().__init__(reason.explain(**details))
+
+
+class ReplayError(SenetError, ValueError):
+    """A replay file that is not valid; the message names the event index where there is one."""

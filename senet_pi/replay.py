@@ -1,0 +1,176 @@
+"""`senet-pi replay`: feed a recorded or hand-written game through the rules and say what was decided.
+
+The file format and the output lines are fixed by `../shared/spec/replay.md`. Reading the
+file (`load_replay`) checks everything that makes a file invalid, so `run_replay` only
+ever meets events it can judge.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import IllegalMoveError, InvalidOptionError, InvalidThrowError, ReplayError, SenetError
+from .rules import RULESETS, Game, find_ruleset
+from .rules.board import OFF
+from .rules.move import parse_square
+from .verdicts import Verdict, from_effects, illegal
+
+#: Event kinds that need the referee (a later issue); refused with a clear message until then.
+REFEREE_EVENTS = ("lift", "place", "wait")
+KNOWN_VARIANTS = ("secret", "houses", "cards", "modern")
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event of a replay file: `kind` is "throw" or "move"; `index` counts from 0 in the file."""
+
+    index: int
+    kind: str
+    value: object
+    by: int = 0
+
+
+@dataclass
+class Replay:
+    """A checked replay file, ready to run."""
+
+    variant: str
+    players: int = 2
+    options: dict[str, object] = field(default_factory=dict)
+    position: dict[str, object] | None = None
+    events: list[Event] = field(default_factory=list)
+
+    def new_game(self) -> Game:
+        """The game this file starts from."""
+        return find_ruleset(self.variant)(self.players, self.options, self.position)
+
+
+def read_replay_file(path: str | Path) -> Replay:
+    """Read and check a replay file (`-` reads standard input)."""
+    import sys
+
+    name = "standard input" if str(path) == "-" else str(path)
+    try:
+        text = sys.stdin.read() if str(path) == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ReplayError(f"cannot read {name}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ReplayError(f"{name} is not a UTF-8 text file") from None
+    return parse_replay(text, name)
+
+
+def parse_replay(text: str, name: str = "replay") -> Replay:
+    """Parse and check replay JSON text; ReplayError names the problem and the event index."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ReplayError(f"{name} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    return load_replay(data)
+
+
+def load_replay(data: object) -> Replay:
+    """Check a decoded replay object and build a `Replay`."""
+    if not isinstance(data, Mapping):
+        raise ReplayError("a replay file holds one JSON object with 'variant' and 'events'")
+    unknown = set(data) - {"variant", "players", "options", "position", "events"}
+    if unknown:
+        raise ReplayError(f"unknown field(s) {', '.join(sorted(map(str, unknown)))} in the replay file")
+    variant = data.get("variant")
+    if not isinstance(variant, str):
+        raise ReplayError(f"'variant' must be one of {', '.join(KNOWN_VARIANTS)}")
+    if variant not in RULESETS:
+        if variant in KNOWN_VARIANTS:
+            raise ReplayError(f"variant {variant!r} is not available yet in this version of senet-pi")
+        raise ReplayError(f"unknown variant {variant!r}: use one of {', '.join(KNOWN_VARIANTS)}")
+    players = data.get("players", 2)
+    options = data.get("options", {})
+    position = data.get("position")
+    if not isinstance(options, Mapping):
+        raise ReplayError("'options' must be a JSON object")
+    if position is not None and not isinstance(position, Mapping):
+        raise ReplayError("'position' must be a JSON object")
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise ReplayError(f"'players' must be a whole number, not {players!r}")
+    replay = Replay(variant, players, dict(options), None if position is None else dict(position))
+    try:
+        game = replay.new_game()
+    except InvalidOptionError as exc:
+        raise ReplayError(str(exc)) from None
+    events = data.get("events")
+    if not isinstance(events, list):
+        raise ReplayError("'events' must be a list")
+    replay.events = [_read_event(i, raw, game) for i, raw in enumerate(events)]
+    return replay
+
+
+def _read_event(index: int, raw: object, game: Game) -> Event:
+    where = f"event {index}"
+    if not isinstance(raw, Mapping) or not raw:
+        raise ReplayError(f'{where}: an event is an object such as {{"throw": 3}}, not {raw!r}')
+    kinds = [k for k in raw if k in ("throw", "move", *REFEREE_EVENTS)]
+    if len(kinds) != 1:
+        raise ReplayError(f"{where}: name exactly one of throw, move, lift, place, wait in {json.dumps(raw)}")
+    kind = kinds[0]
+    extra = set(raw) - {kind, "by"} if kind == "move" else set(raw) - {kind}
+    if extra:
+        raise ReplayError(f"{where}: unknown field(s) {', '.join(sorted(extra))}")
+    value = raw[kind]
+    if kind in REFEREE_EVENTS:
+        raise ReplayError(
+            f"{where}: '{kind}' events need the referee, which this version of senet-pi does not have yet; "
+            "use 'throw' and 'move' events"
+        )
+    try:
+        if kind == "throw":
+            return Event(index, kind, game.parse_throw(value))
+        if not isinstance(value, list) or len(value) != 2:
+            raise ReplayError(f'{where}: a move is [FROM, TO], e.g. {{"move": [10, 13]}}')
+        from_sq, to_sq = parse_square(value[0]), parse_square(value[1])
+        if from_sq == OFF:
+            raise ReplayError(f"{where}: a move cannot start from 'off'")
+        by = raw.get("by", 0)
+        if isinstance(by, bool) or not isinstance(by, int) or not 0 <= by <= 12:
+            raise ReplayError(f"{where}: 'by' must be a die or dice sum from 1 to 12")
+        return Event(index, kind, (from_sq, to_sq), by)
+    except (InvalidThrowError, ValueError) as exc:
+        if isinstance(exc, ReplayError):
+            raise
+        raise ReplayError(f"{where}: {exc}") from None
+
+
+def run_replay(replay: Replay) -> Iterator[Verdict]:
+    """Play the events through a fresh game and yield the verdicts in the order they were decided."""
+    game = replay.new_game()
+    for event in replay.events:
+        player = game.to_move_id
+        try:
+            if event.kind == "throw":
+                effects = game.push_throw(event.value)
+                yield from from_effects(effects)
+            else:
+                from_sq, to_sq = event.value  # type: ignore[misc]
+                move = game.check_move(from_sq, to_sq, event.by)
+                yield from from_effects(game.push(move), move, player)
+        except IllegalMoveError as exc:
+            yield illegal(exc, player=player, event=event.index)
+
+
+def replay_lines(replay: Replay) -> Iterator[str]:
+    """The output lines of `senet-pi replay`: one compact JSON object each."""
+    for verdict in run_replay(replay):
+        yield json.dumps(verdict, separators=(", ", ": "))
+
+
+__all__ = [
+    "Event",
+    "Replay",
+    "SenetError",
+    "load_replay",
+    "parse_replay",
+    "read_replay_file",
+    "replay_lines",
+    "run_replay",
+]

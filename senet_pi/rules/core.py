@@ -1,0 +1,586 @@
+"""The shared core of the rule sets: game state, turn flow, push/pop and the common rulings P1-P8.
+
+A rule set is a subclass that states only its differences, as class attributes (safe
+squares, bonus throws, blockades...) and a few hook methods (`destination`,
+`_restrict_sources`, `_check_bear_off`...). Two paths decide legality and must agree (the
+property tests check it on random games): `legal_moves()` is the fast generator, working
+on bit masks of the board; `check_move()` is the readable validator that says why a move
+is illegal, naming the ruling.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+from collections.abc import Mapping
+from typing import ClassVar
+
+from ..errors import IllegalMoveError, InvalidOptionError, InvalidThrowError
+from .board import (
+    FIRST,
+    LAST,
+    OFF,
+    between,
+    bit,
+    iter_squares,
+    mask,
+    runs_of_three,
+    runs_of_two,
+    square_name,
+    squares_in,
+)
+from .effects import Bonus, Exchanged, Forfeit, Relocated, Turn, Win
+from .move import Move, cached_move, parse_square
+from .reasons import Reason
+from .throws import RandomSource, Throw, ThrowKind, default_random
+
+PLAYER_IDS = ("A", "B", "C", "D")
+_MAX_THROW = 12
+
+
+class Game:
+    """A game of Senet under one rule set: the position, whose turn it is, the throw to play."""
+
+    #: Name used in config files, replay files and on the page.
+    name: ClassVar[str] = ""
+    aliases: ClassVar[tuple[str, ...]] = ()
+    #: The rules in plain words, for the page and `--help`.
+    summary: ClassVar[str] = ""
+    player_counts: ClassVar[tuple[int, ...]] = (2,)
+    pieces: ClassVar[int] = 5
+    #: Option "throws": name -> kind; the first entry is the default.
+    throw_kinds: ClassVar[dict[str, ThrowKind]] = {}
+    #: P2: player B (index 1), the side with the piece on 10, moves first.
+    first_player: ClassVar[int] = 1
+    bonus_throws: ClassVar[frozenset[int]] = frozenset()
+    #: Squares whose landing grants a bonus throw -> ruling id.
+    bonus_landings: ClassVar[dict[int, str]] = {}
+    #: Squares whose piece cannot be attacked -> ruling id (P5).
+    safe_squares: ClassVar[dict[int, str]] = {}
+    #: Where a run of three may start to form a blockade (a board mask; 0 = no blockades).
+    blockade_starts: ClassVar[int] = 0
+    blockade_ruling: ClassVar[str] = ""
+    #: S2/H2: the square the first move of the game must start from.
+    opening_square: ClassVar[int | None] = 10
+    opening_ruling: ClassVar[str] = ""
+    #: S12: moving backward when no forward move exists.
+    backward_moves: ClassVar[bool] = False
+    #: S7/H6: landing on this square sends the piece to `rebirth_square` or the first empty square behind.
+    water_square: ClassVar[int | None] = None
+    water_kind: ClassVar[str] = ""
+    water_ruling: ClassVar[str] = ""
+    rebirth_square: ClassVar[int] = 15
+
+    # Filled in by __init_subclass__ from the attributes above.
+    _safe_mask: ClassVar[int] = 0
+    _plain_sources: ClassVar[tuple[int, ...]] = ()
+    _bent_sources: ClassVar[tuple[int, ...]] = ()
+    _forward_table: ClassVar[tuple[tuple[Move | None, ...], ...]] = ()
+    _backward_table: ClassVar[tuple[tuple[Move | None, ...], ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._safe_mask = mask(cls.safe_squares)
+        plain, bent, forward, backward = [], [], [], []
+        for throw in range(_MAX_THROW + 1):
+            p = b = 0
+            row: list[Move | None] = [None] * (OFF + 1)
+            for sq in range(FIRST, LAST + 1):
+                try:
+                    dest = cls.destination(sq, throw) if throw else None
+                except IllegalMoveError:
+                    continue
+                if dest == sq + throw:
+                    p |= bit(sq)
+                elif dest is not None:
+                    b |= bit(sq)
+                if dest is not None:
+                    row[sq] = cached_move(sq, dest, throw)
+            plain.append(p)
+            bent.append(b)
+            forward.append(tuple(row))
+            back = (cached_move(sq, sq - throw, throw) if throw and sq > throw else None for sq in range(OFF + 1))
+            backward.append(tuple(back))
+        cls._plain_sources, cls._bent_sources = tuple(plain), tuple(bent)
+        cls._forward_table, cls._backward_table = tuple(forward), tuple(backward)
+
+    def __init__(
+        self,
+        players: int = 2,
+        options: Mapping[str, object] | None = None,
+        position: Mapping[str, object] | None = None,
+    ) -> None:
+        if players not in self.player_counts:
+            counts = " or ".join(map(str, self.player_counts))
+            raise InvalidOptionError(f"rule set {self.name!r} is for {counts} players, not {players!r}")
+        self.players = players
+        self.player_ids = PLAYER_IDS[:players]
+        self.options = self._read_options(options or {})
+        self.throw_kind: ThrowKind = next(iter(self.throw_kinds.values()))
+        if "throws" in self.options:
+            self.throw_kind = self.throw_kinds[str(self.options["throws"])]
+        self.occ = [0] * players
+        self.off = [0] * players
+        self.to_move = self.first_player
+        self.pending: object = None
+        self.opening = self.opening_square is not None
+        self.winner: int | None = None
+        self.effects: tuple = ()
+        self._stack: list[tuple] = []
+        self._version = 0
+        self._cache: tuple[int, list[Move]] = (-1, [])
+        self._turn = tuple(Turn(pid) for pid in self.player_ids)
+        self._bonus = tuple(Bonus(pid) for pid in self.player_ids)
+        if position is None:
+            self._setup()
+        else:
+            self._load_position(position)
+
+    # ------------------------------------------------------------------ options and setup
+
+    @classmethod
+    def option_defaults(cls) -> dict[str, object]:
+        """Every option this rule set takes, with its default (rulings marked *option*)."""
+        return {"throws": next(iter(cls.throw_kinds))} if len(cls.throw_kinds) > 1 else {}
+
+    def _read_options(self, options: Mapping[str, object]) -> dict[str, object]:
+        known = self.option_defaults()
+        out = dict(known)
+        for key, value in options.items():
+            if key not in known:
+                names = ", ".join(known) or "none"
+                raise InvalidOptionError(f"rule set {self.name!r} has no option {key!r} (options: {names})")
+            if key == "throws" and value not in self.throw_kinds:
+                raise InvalidOptionError(f"option throws={value!r}: use one of {', '.join(self.throw_kinds)}")
+            out[key] = value
+        return out
+
+    def _setup(self) -> None:
+        """P2: A on the odd squares 1-9, B on the even squares 2-10."""
+        self.occ[0] = mask(range(1, 10, 2))
+        self.occ[1] = mask(range(2, 11, 2))
+
+    def _load_position(self, position: Mapping[str, object]) -> None:
+        """Start from a replay-file position: squares of each player, optional `off`, `to_move` (replay.md)."""
+        seen: set[int] = set()
+        off = position.get("off", {})
+        if not isinstance(off, Mapping):
+            raise InvalidOptionError("position: 'off' must map players to counts")
+        for i, pid in enumerate(self.player_ids):
+            squares = position.get(pid, [])
+            if not isinstance(squares, list):
+                raise InvalidOptionError(f"position: {pid!r} must be a list of squares")
+            for raw in squares:
+                try:
+                    sq = parse_square(raw)
+                except ValueError as exc:
+                    raise InvalidOptionError(f"position: {pid}: {exc}") from None
+                if sq == OFF:
+                    raise InvalidOptionError(f"position: {pid}: list pieces borne off under 'off'")
+                if sq in seen:
+                    raise InvalidOptionError(f"position: square {sq} is given twice")
+                seen.add(sq)
+                self.occ[i] |= bit(sq)
+            count = off.get(pid, self.pieces - len(squares))
+            if isinstance(count, bool) or not isinstance(count, int) or count + len(squares) != self.pieces:
+                raise InvalidOptionError(
+                    f"position: {pid} has {len(squares)} pieces on the board and {count!r} off; "
+                    f"the two must add up to {self.pieces}"
+                )
+            self.off[i] = count
+        extra = set(off) - set(self.player_ids)
+        unknown = set(position) - {"off", "to_move", *self.player_ids}
+        if extra or unknown:
+            raise InvalidOptionError(f"position: unknown players or fields {sorted(extra | unknown)}")
+        self.to_move = self._player_index(position.get("to_move", self.player_ids[self.first_player]))
+        self.opening = False  # replay.md: a game from a position is past its opening
+        for i in range(self.players):
+            if self.off[i] == self.pieces:
+                self.winner = i
+
+    def _player_index(self, pid: object) -> int:
+        if pid not in self.player_ids:
+            raise InvalidOptionError(f"unknown player {pid!r}: players are {', '.join(self.player_ids)}")
+        return self.player_ids.index(pid)  # type: ignore[arg-type]
+
+    def position(self) -> dict[str, object]:
+        """The position in the replay-file format; `type(game)(position=game.position())` rebuilds it."""
+        out: dict[str, object] = {pid: squares_in(self.occ[i]) for i, pid in enumerate(self.player_ids)}
+        out["off"] = dict(zip(self.player_ids, self.off, strict=True))
+        out["to_move"] = self.player_ids[self.to_move]
+        return out
+
+    # ------------------------------------------------------------------ reading the board
+
+    @property
+    def to_move_id(self) -> str:
+        """Id of the player to move ("A"-"D")."""
+        return self.player_ids[self.to_move]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (P8, M10)."""
+        return self.winner is not None
+
+    @property
+    def winner_id(self) -> str | None:
+        """Id of the winner, or None while the game goes on."""
+        return None if self.winner is None else self.player_ids[self.winner]
+
+    def owner(self, square: int) -> str | None:
+        """Id of the player whose piece stands on `square`, or None."""
+        b = bit(square)
+        for i, occ in enumerate(self.occ):
+            if occ & b:
+                return self.player_ids[i]
+        return None
+
+    def board(self) -> dict[int, str]:
+        """Every occupied square -> the id of its owner."""
+        return {sq: pid for i, pid in enumerate(self.player_ids) for sq in squares_in(self.occ[i])}
+
+    def occupied(self) -> int:
+        """All occupied squares as a mask: what the reed switches should sense."""
+        m = 0
+        for occ in self.occ:
+            m |= occ
+        return m
+
+    def scores(self) -> dict[str, int] | None:
+        """Points per player, for rule sets that score (M10); None elsewhere."""
+        return None
+
+    # ------------------------------------------------------------------ throws
+
+    def roll(self, rng: RandomSource | None = None) -> Throw:
+        """Throw the sticks or dice of this rule set (does not play the throw)."""
+        return self.throw_kind.throw(rng or default_random())
+
+    def random_throw(self, rng: RandomSource) -> object:
+        """A random throw value for the player to move, as random play and simulations need."""
+        return self.throw_kind.value(rng)
+
+    def parse_throw(self, raw: object) -> object:
+        """A throw value as this rule set counts it, or InvalidThrowError."""
+        if not self.throw_kind.is_valid(raw) or isinstance(raw, bool):
+            raise InvalidThrowError(f"{self.name} cannot throw {raw!r}: {self.throw_kind.describe()}")
+        return raw
+
+    def push_throw(self, value: object) -> tuple:
+        """Play a throw for the player to move; returns the effects (a forfeit, P7, if nothing can move)."""
+        if self.winner is not None:
+            raise IllegalMoveError(Reason.GAME_OVER)
+        if self.pending is not None:
+            raise IllegalMoveError(Reason.THROW_PENDING, player=self.to_move_id, throw=self._throw_text(self.pending))
+        self._save(("throw", value))
+        self.pending = value
+        moves = self._generate(self.to_move, value)  # type: ignore[arg-type]
+        self._cache = (self._version, moves)
+        if moves:
+            self.effects = ()
+        else:
+            self._forfeit(value)
+            self._version += 1
+        return self.effects
+
+    def _forfeit(self, value: object) -> None:
+        """P7: nobody can move; a bonus value still lets the same player throw again."""
+        p = self.to_move
+        self.pending = None
+        reason = f"{self.player_ids[p]} has no legal move with {self._throw_text(value)} (P7)"
+        if value in self.bonus_throws:
+            self.effects = (Forfeit(self.player_ids[p], value, reason), self._bonus[p])
+        else:
+            self.to_move = (p + 1) % self.players
+            self.effects = (Forfeit(self.player_ids[p], value, reason), self._turn[self.to_move])
+
+    @staticmethod
+    def _throw_text(value: object) -> str:
+        return f"a throw of {value}"
+
+    # ------------------------------------------------------------------ push / pop
+
+    def _snapshot(self) -> tuple:
+        return (tuple(self.occ), tuple(self.off), self.to_move, self.pending, self.opening, self.winner, self.effects)
+
+    def _restore(self, snap: tuple) -> None:
+        occ, off, self.to_move, self.pending, self.opening, self.winner, self.effects = snap
+        self.occ, self.off = list(occ), list(off)
+
+    def _save(self, action: tuple[str, object]) -> None:
+        self._stack.append((action, self._snapshot()))
+        self._version += 1
+
+    @property
+    def actions(self) -> list[tuple[str, object]]:
+        """Everything played so far, in order: ("throw", value) and ("move", Move)."""
+        return [action for action, _ in self._stack]
+
+    def pop(self) -> tuple[str, object]:
+        """Undo the last throw or move; returns it as ("throw", value) or ("move", Move)."""
+        if not self._stack:
+            raise IndexError("pop from a game with nothing played")
+        action, snap = self._stack.pop()
+        self._restore(snap)
+        self._version += 1
+        return action
+
+    def push(self, move: Move) -> tuple:
+        """Apply a legal move with all its consequences; returns the effects. Trusts its input:
+        `play()` checks first."""
+        self._save(("move", move))
+        p, f, to = self.to_move, move.from_sq, move.to_sq
+        occ = self.occ
+        me = occ[p] ^ (1 << f)
+        effects: list = []
+        if to == OFF:
+            self.off[p] += 1
+        else:
+            tb = 1 << to
+            q = 1 - p
+            if occ[q] & tb:  # P4: attack = exchange
+                occ[q] ^= tb | (1 << f)
+                effects.append(Exchanged(self.player_ids[q], to, f))
+            me |= tb
+        occ[p] = me
+        bonus = move.by in self.bonus_throws or to in self.bonus_landings or self._extra_bonus(f, to)
+        if to == self.water_square:
+            self._relocate(p, to, effects)
+        self.pending = None
+        self.opening = False
+        if self.off[p] == self.pieces:  # P8
+            self.winner = p
+            effects.append(Win(self.player_ids[p]))
+        elif bonus:  # P6: one bonus at most, however many reasons
+            effects.append(self._bonus[p])
+        else:
+            self.to_move = q = (p + 1) % self.players
+            effects.append(self._turn[q])
+        self.effects = tuple(effects)
+        return self.effects
+
+    def _extra_bonus(self, from_sq: int, to_sq: int) -> bool:
+        """A bonus throw granted by how a square was reached (S8); none by default."""
+        return False
+
+    def _relocate(self, p: int, square: int, effects: list) -> None:
+        """S7/H6: the piece goes to 15, or if 15 is occupied to the first empty square behind it."""
+        occupied = self.occupied()
+        dest = self.rebirth_square
+        while dest > FIRST and occupied & bit(dest):
+            dest -= 1
+        self.occ[p] ^= bit(square) | bit(dest)
+        effects.append(Relocated(self.player_ids[p], square, dest, self.water_kind, self.water_ruling))
+
+    def play(self, move: Move | str) -> tuple:
+        """Check a move (a `Move` or text like "10-13") and push it; IllegalMoveError says why not."""
+        if isinstance(move, str):
+            move = Move.parse(move)
+        return self.push(self.check_move(move.from_sq, move.to_sq, move.by))
+
+    # ------------------------------------------------------------------ the fast generator
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move for the throw waiting to be played (empty when no throw waits).
+
+        Computed once per position; do not change the returned list."""
+        version, moves = self._cache
+        if version != self._version:
+            moves = self.generate_legal_moves()
+            self._cache = (self._version, moves)
+        return moves
+
+    def generate_legal_moves(self) -> list[Move]:
+        """Like `legal_moves()`, but always computed afresh."""
+        if self.pending is None or self.winner is not None:
+            return []
+        return self._generate(self.to_move, self.pending)  # type: ignore[arg-type]
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether `move` is among the legal moves now."""
+        return move in self.legal_moves()
+
+    def _protected(self, p: int) -> int:
+        """P5: the squares of player p's pieces that cannot be attacked."""
+        occ = self.occ[p]
+        return runs_of_two(occ) | (occ & self._safe_mask)
+
+    def _blockade(self, p: int) -> int:
+        """S4/H3: the squares of player p's blockades (runs of three)."""
+        return runs_of_three(self.occ[p], self.blockade_starts) if self.blockade_starts else 0
+
+    def _generate(self, p: int, t: int) -> list[Move]:
+        srcs = self._forward_sources(p, t)
+        if srcs:
+            table = self._forward_table[t]
+        elif self.backward_moves:
+            srcs = self._backward_sources(p, t)
+            table = self._backward_table[t]
+        else:
+            return []
+        moves = []
+        while srcs:
+            low = srcs & -srcs
+            moves.append(table[low.bit_length() - 1])
+            srcs ^= low
+        return moves
+
+    def _forward_sources(self, p: int, t: int) -> int:
+        """The squares whose piece can move forward by t, for all pieces at once (bit-parallel)."""
+        me = self.occ[p]
+        op = self.occ[1 - p]
+        m = me & self._plain_sources[t] & ~(((op & ((op << 1) | (op >> 1))) | (op & self._safe_mask) | me) >> t)
+        if m and self.blockade_starts:
+            r = op & (op >> 1) & (op >> 2) & self.blockade_starts
+            if r:
+                blk = r | (r << 1) | (r << 2)
+                for k in range(1, t):
+                    m &= ~(blk >> k)
+        bent = me & self._bent_sources[t]
+        if bent:  # moves whose destination is not simply f + t (H5): checked one by one
+            for f in iter_squares(bent):
+                if self._passes_checks(p, f, self.destination(f, t)):
+                    m |= bit(f)
+        return self._restrict_sources(p, m, t) if m else 0
+
+    def _backward_sources(self, p: int, t: int) -> int:
+        """S12: the squares whose piece can move back by t (only asked when nothing moves forward)."""
+        me = self.occ[p]
+        q = 1 - p
+        blk = self._blockade(q)
+        crossed = 0
+        if blk:
+            for k in range(1, t):
+                crossed |= blk << k
+        candidates = me & mask(range(t + 1, 26))
+        m = candidates & ~crossed & ~((me | self._protected(q)) << t)
+        return self._restrict_sources(p, m, -t) if m else 0
+
+    def _restrict_sources(self, p: int, m: int, t: int) -> int:
+        """Rules that forbid some pieces from moving at all (S2/H2 opening; S3 and S11 in `secret`)."""
+        if self.opening:
+            m &= bit(self.opening_square)  # type: ignore[arg-type]
+        return m
+
+    def _passes_checks(self, p: int, f: int, to: int) -> bool:
+        try:
+            self._check_path(p, f, to)
+            self._check_landing(p, f, to)
+        except IllegalMoveError:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ the readable validator
+
+    @classmethod
+    def destination(cls, from_sq: int, throw: int) -> int:
+        """Where a forward move by `throw` ends, ignoring other pieces; IllegalMoveError if nowhere.
+
+        P3: straight on by the throw; bearing off (31) only exactly (S11, M5 differ per set)."""
+        dest = from_sq + throw
+        if dest > OFF:
+            raise IllegalMoveError(Reason.EXACT_BEAR_OFF, square=from_sq, throw=throw)
+        return dest
+
+    def check_move(self, from_sq: int, to_sq: int, by: int = 0) -> Move:
+        """The legal `Move` from `from_sq` to `to_sq` with the throw waiting, or IllegalMoveError."""
+        p, t = self._require_throw()
+        if by and by != t:
+            raise IllegalMoveError(Reason.WRONG_DIE, by=by, left=t)
+        self._check_piece(p, from_sq)
+        self._check_source(p, from_sq, t)
+        if to_sq == from_sq:
+            raise IllegalMoveError(Reason.NOT_A_MOVE)
+        if to_sq < from_sq:
+            return self._check_backward(p, from_sq, to_sq, t)
+        dest = self.destination(from_sq, t)
+        if to_sq != dest:
+            raise IllegalMoveError(
+                Reason.WRONG_DISTANCE, throw=t, square=from_sq, expected=square_name(dest), target=square_name(to_sq)
+            )
+        self._check_path(p, from_sq, dest)
+        self._check_landing(p, from_sq, dest)
+        return cached_move(from_sq, dest, t)
+
+    def _require_throw(self) -> tuple[int, int]:
+        if self.winner is not None:
+            raise IllegalMoveError(Reason.GAME_OVER)
+        if self.pending is None:
+            raise IllegalMoveError(Reason.NO_THROW, player=self.to_move_id)
+        return self.to_move, self.pending  # type: ignore[return-value]
+
+    def _check_piece(self, p: int, from_sq: int) -> None:
+        if not FIRST <= from_sq <= LAST:
+            raise IllegalMoveError(Reason.NOT_A_SQUARE, square=from_sq)
+        owner = self.owner(from_sq)
+        if owner is None:
+            raise IllegalMoveError(Reason.EMPTY_SQUARE, square=from_sq)
+        if owner != self.player_ids[p]:
+            raise IllegalMoveError(Reason.NOT_YOUR_PIECE, square=from_sq, owner=owner, player=self.player_ids[p])
+
+    def _check_source(self, p: int, from_sq: int, t: int) -> None:
+        """S2/H2: the first move of the game starts from the opening square."""
+        if self.opening and from_sq != self.opening_square:
+            raise IllegalMoveError(Reason.OPENING, square=self.opening_square, ruling=self.opening_ruling)
+
+    def _check_backward(self, p: int, from_sq: int, to_sq: int, t: int) -> Move:
+        """S12: back by the throw, only when nothing moves forward, never from or onto 26-30."""
+        if not self.backward_moves:
+            raise IllegalMoveError(Reason.NO_BACKWARD)
+        if self._forward_sources(p, t):
+            raise IllegalMoveError(Reason.BACKWARD_NOT_NEEDED)
+        if from_sq >= 26:
+            raise IllegalMoveError(Reason.BACKWARD_SPECIAL)
+        if from_sq - t < FIRST:
+            raise IllegalMoveError(Reason.BELOW_SQUARE_1, throw=t, square=from_sq)
+        if to_sq != from_sq - t:
+            raise IllegalMoveError(
+                Reason.WRONG_DISTANCE, throw=t, square=from_sq, expected=from_sq - t, target=square_name(to_sq)
+            )
+        self._check_path(p, from_sq, to_sq)
+        self._check_landing(p, from_sq, to_sq)
+        return cached_move(from_sq, to_sq, t)
+
+    def _check_path(self, p: int, from_sq: int, to_sq: int) -> None:
+        """S4/H3: no blockade of the opponent strictly between the two squares."""
+        crossed = self._blockade(1 - p) & between(from_sq, min(to_sq, OFF))
+        if crossed:
+            blk = self._blockade(1 - p)
+            first = last = squares_in(crossed)[0]
+            while blk & bit(first - 1):
+                first -= 1
+            while blk & bit(last + 1):
+                last += 1
+            raise IllegalMoveError(
+                Reason.BLOCKADE, owner=self.player_ids[1 - p], first=first, last=last, ruling=self.blockade_ruling
+            )
+
+    def _check_landing(self, p: int, from_sq: int, to_sq: int) -> None:
+        """P3-P5: never on an own piece; an opponent piece only when it is not protected."""
+        if to_sq == OFF:
+            self._check_bear_off(p, from_sq)
+            return
+        b = bit(to_sq)
+        if self.occ[p] & b:
+            raise IllegalMoveError(Reason.OWN_PIECE, target=to_sq, player=self.player_ids[p])
+        q = 1 - p
+        if self.occ[q] & b:
+            if to_sq in self.safe_squares:
+                raise IllegalMoveError(Reason.PROTECTED_SAFE, target=to_sq, ruling=self.safe_squares[to_sq])
+            if runs_of_two(self.occ[q]) & b:
+                raise IllegalMoveError(Reason.PROTECTED_RUN, target=to_sq)
+
+    def _check_bear_off(self, p: int, from_sq: int) -> None:
+        """Conditions on bearing off beyond an exact throw (S11 in `secret`); none by default."""
+
+    # ------------------------------------------------------------------ misc
+
+    def copy(self) -> Game:
+        """An independent copy of the game, history included."""
+        return _copy.deepcopy(self)
+
+    def __repr__(self) -> str:
+        pieces = " ".join(
+            f"{pid}:{','.join(map(str, squares_in(occ)))}" for pid, occ in zip(self.player_ids, self.occ, strict=True)
+        )
+        throw = "" if self.pending is None else f", throw {self.pending}"
+        return f"<{type(self).__name__} {pieces}; {self.to_move_id} to move{throw}>"

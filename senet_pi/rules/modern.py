@@ -1,0 +1,420 @@
+"""`modern`: Senet-modern (seed 004), rulings M1-M10: two dice, captures to the sun, scores.
+
+Pieces carry dots (5-1), so this set follows each piece by its dots as well as its owner.
+A turn is one piece moved by the sum of the dice, or two different pieces each by one
+die (M3); `pending` holds the dice still to play and a `Move`'s `by` says which was used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping
+from typing import ClassVar
+
+from ..errors import IllegalMoveError, InvalidOptionError
+from .board import FIRST, OFF, bit, squares_in
+from .core import Game
+from .effects import Eliminated, Forfeit, Relocated, Removed, Win
+from .move import Move, cached_move, parse_square
+from .reasons import Reason
+from .throws import RandomSource, TwoDice
+
+SUN = 1
+MOON = 26
+BIRD = 27
+SAFE_TILES = (28, 29, 30)
+
+
+class ModernGame(Game):
+    """2-4 players, pieces with dots, two dice, landing sends the enemy to the sun, 3 pieces up ends it."""
+
+    name = "modern"
+    aliases = ("senet-modern",)
+    summary = (
+        "Two dice: move one piece by the sum or two different pieces by one die each. Landing on an "
+        "enemy sends it back to the sun (square 1); a piece already on the sun leaves the game. Stop on "
+        "26 and go back to the sun; stop on 27 and go back to 15. Pieces on 28-30 cannot be landed on "
+        "from outside, and must move on when they can. Go up with an exact count; overshoot bounces "
+        "back. A player who cannot move loses. When 3 pieces are up, the most dots wins."
+    )
+    player_counts = (2, 3, 4)
+    throw_kinds = {"2d6": TwoDice()}
+    first_player = 0  # M2: A, on the sun, moves first
+    opening_square = None
+    pieces_up_default: ClassVar[int] = 3
+
+    def __init__(
+        self,
+        players: int = 2,
+        options: Mapping[str, object] | None = None,
+        position: Mapping[str, object] | None = None,
+    ) -> None:
+        self.dots = [0] * (OFF + 1)
+        self.up: list[list[int]] = [[] for _ in range(players)]
+        self.up_order: list[int] = []
+        self.removed: list[list[int]] = [[] for _ in range(players)]
+        self.out: list[bool] = [False] * players
+        self.locked = 0  # dots of the piece the first die moved (M3: the second die moves another)
+        super().__init__(players, options, position)
+
+    @property
+    def pieces_to_end(self) -> int:
+        """M10: how many pieces gone up, in total, end the game (option `pieces_up_to_end`)."""
+        return self.options["pieces_up_to_end"]  # type: ignore[return-value]
+
+    @classmethod
+    def option_defaults(cls) -> dict[str, object]:
+        return {"pieces_up_to_end": cls.pieces_up_default}
+
+    def _read_options(self, options: Mapping[str, object]) -> dict[str, object]:
+        out = super()._read_options(options)
+        value = out["pieces_up_to_end"]
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= self.pieces * self.players:
+            raise InvalidOptionError(f"option pieces_up_to_end={value!r}: use a whole number from 1 to 10")
+        return out
+
+    # ------------------------------------------------------------------ setup and position
+
+    def _setup(self) -> None:
+        """M1: from the sun along the path, dots 5 down to 1, each player in turn."""
+        sq = SUN
+        for dots in range(self.pieces, 0, -1):
+            for p in range(self.players):
+                self._put(p, sq, dots)
+                sq += 1
+
+    def _put(self, p: int, sq: int, dots: int) -> None:
+        self.occ[p] |= bit(sq)
+        self.dots[sq] = dots
+
+    def _load_position(self, position: Mapping[str, object]) -> None:
+        """`{"A": {"5": 24, "3": 7}, "up": {"A": [1]}, "to_move": "A"}`: pieces by dots -> square.
+
+        A piece neither on the board nor up has left the game (M4)."""
+        up = position.get("up", {})
+        if not isinstance(up, Mapping):
+            raise InvalidOptionError("position: 'up' must map players to lists of dots")
+        unknown = set(position) - {"up", "to_move", *self.player_ids}
+        if unknown:
+            raise InvalidOptionError(f"position: unknown fields {sorted(unknown)}")
+        for p, pid in enumerate(self.player_ids):
+            pieces = position.get(pid, {})
+            if not isinstance(pieces, Mapping):
+                raise InvalidOptionError(f'position: {pid} must map dots to squares, e.g. {{"5": 12}}')
+            gone_up = up.get(pid, [])
+            placed: set[int] = set()
+            for raw_dots, raw_sq in pieces.items():
+                dots = self._read_dots(pid, raw_dots)
+                try:
+                    sq = parse_square(raw_sq)
+                except ValueError as exc:
+                    raise InvalidOptionError(f"position: {pid}: {exc}") from None
+                if sq == OFF or self.occupied() & bit(sq):
+                    raise InvalidOptionError(f"position: square {sq} is off the board or given twice")
+                self._put(p, sq, dots)
+                placed.add(dots)
+            if not isinstance(gone_up, list):
+                raise InvalidOptionError(f"position: up.{pid} must be a list of dots")
+            for raw in gone_up:
+                dots = self._read_dots(pid, raw)
+                if dots in placed:
+                    raise InvalidOptionError(f"position: {pid}'s {dots}-dot piece is both on the board and up")
+                placed.add(dots)
+                self.up[p].append(dots)
+                self.up_order.append(p)
+            self.removed[p] = [d for d in range(self.pieces, 0, -1) if d not in placed]
+        self.to_move = self._player_index(position.get("to_move", self.player_ids[self.first_player]))
+        self.opening = False
+        self._check_end()
+
+    def _read_dots(self, pid: str, raw: object) -> int:
+        try:
+            dots = int(raw)  # type: ignore[call-overload]
+        except (TypeError, ValueError):
+            dots = 0
+        if not 1 <= dots <= self.pieces:
+            raise InvalidOptionError(f"position: {pid}: {raw!r} is not a piece (dots 1-{self.pieces})")
+        return dots
+
+    def position(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            pid: {str(self.dots[sq]): sq for sq in squares_in(self.occ[p])} for p, pid in enumerate(self.player_ids)
+        }
+        out["up"] = {pid: list(self.up[p]) for p, pid in enumerate(self.player_ids)}
+        out["to_move"] = self.to_move_id
+        return out
+
+    def piece_at(self, square: int) -> tuple[str, int] | None:
+        """(owner, dots) of the piece on `square`, or None."""
+        owner = self.owner(square)
+        return None if owner is None else (owner, self.dots[square])
+
+    def scores(self) -> dict[str, int]:
+        """M10: the dots of each player's pieces that went up."""
+        return {pid: sum(self.up[p]) for p, pid in enumerate(self.player_ids)}
+
+    # ------------------------------------------------------------------ throws
+
+    def parse_throw(self, raw: object) -> tuple[int, ...]:
+        value = tuple(raw) if isinstance(raw, list) else raw
+        return super().parse_throw(value)  # type: ignore[return-value]
+
+    @staticmethod
+    def _throw_text(value: object) -> str:
+        return f"the dice {list(value)}"  # type: ignore[call-overload]
+
+    def random_throw(self, rng: RandomSource) -> tuple[int, ...]:
+        """Two dice; a player with one piece left takes one die half the time (M3 lets them choose)."""
+        if self.occ[self.to_move].bit_count() == 1 and rng.getrandbits(1):
+            return (rng.randrange(6) + 1,)
+        return self.throw_kind.value(rng)  # type: ignore[return-value]
+
+    def push_throw(self, value: object) -> tuple:
+        """M3: two dice, or one die for a player with exactly one piece left; M9 if nothing can move."""
+        dice = tuple(value)  # type: ignore[call-overload]
+        if len(dice) == 1 and self.winner is None and bin(self.occ[self.to_move]).count("1") != 1:
+            raise IllegalMoveError(Reason.ONE_DIE_NEEDS_ONE_PIECE)
+        return super().push_throw(dice)
+
+    def _forfeit(self, value: object) -> None:
+        """M9: a player with no legal move loses and leaves the game."""
+        p = self.to_move
+        reason = f"{self.player_ids[p]} cannot move with {self._throw_text(value)} and leaves the game (M9)"
+        effects: list = [Forfeit(self.player_ids[p], value, reason), Eliminated(self.player_ids[p])]
+        self.pending = None
+        self.out[p] = True
+        for sq in squares_in(self.occ[p]):
+            effects.append(Removed(self.player_ids[p], sq, "M9"))
+            self.removed[p].append(self.dots[sq])
+            self.dots[sq] = 0
+        self.occ[p] = 0
+        alive = [i for i in range(self.players) if not self.out[i]]
+        if len(alive) == 1:
+            self.winner = alive[0]
+            effects.append(Win(self.player_ids[alive[0]], self.scores()))
+        else:
+            self._pass_turn(p, effects)
+        self.effects = tuple(effects)
+
+    def _pass_turn(self, p: int, effects: list) -> None:
+        q = (p + 1) % self.players
+        while self.out[q]:
+            q = (q + 1) % self.players
+        self.to_move = q
+        self.pending = None
+        self.locked = 0
+        effects.append(self._turn[q])
+
+    # ------------------------------------------------------------------ push / pop
+
+    def _snapshot(self) -> tuple:
+        extra = (
+            tuple(self.dots),
+            tuple(map(tuple, self.up)),
+            tuple(self.up_order),
+            tuple(map(tuple, self.removed)),
+            tuple(self.out),
+            self.locked,
+        )
+        return (super()._snapshot(), extra)
+
+    def _restore(self, snap: tuple) -> None:
+        base, (dots, up, order, removed, out, self.locked) = snap
+        super()._restore(base)
+        self.dots = list(dots)
+        self.up = [list(u) for u in up]
+        self.up_order = list(order)
+        self.removed = [list(r) for r in removed]
+        self.out = list(out)
+
+    def push(self, move: Move) -> tuple:
+        self._save(("move", move))
+        p = self.to_move
+        dots = self.dots[move.from_sq]
+        effects = self._apply_step(p, move)
+        dice = self.pending
+        if len(dice) == 2 and move.by == dice[0] + dice[1]:  # type: ignore[arg-type, index]
+            dice = ()
+        else:
+            dice = list(dice)  # type: ignore[call-overload]
+            dice.remove(move.by)
+            dice = tuple(dice)
+        self.pending = dice
+        self.locked = dots
+        self._version += 1
+        if self._check_end():
+            effects.append(Win(self.player_ids[self.winner], self.scores()))  # type: ignore[index]
+        elif not dice or not self.legal_moves():
+            self._pass_turn(p, effects)
+        self._version += 1
+        self.effects = tuple(effects)
+        return self.effects
+
+    def _apply_step(self, p: int, move: Move) -> list:
+        """Move one piece and carry out M4-M7; returns what the rules moved by themselves."""
+        f, to = move.from_sq, move.to_sq
+        dots = self.dots[f]
+        self.occ[p] ^= bit(f)
+        self.dots[f] = 0
+        effects: list = []
+        if to == OFF:
+            self.up[p].append(dots)
+            self.up_order.append(p)
+            return effects
+        victim = self._player_on(to)
+        if victim is not None:  # M4 (M8 between safe tiles)
+            victim_dots = self.dots[to]
+            self.occ[victim] ^= bit(to)
+            self._send_to_sun(victim, to, victim_dots, "M4", effects)
+        self._put(p, to, dots)
+        if to == MOON:
+            self.occ[p] ^= bit(to)
+            self.dots[to] = 0
+            self._send_to_sun(p, to, dots, "M6", effects)
+        elif to == BIRD:
+            occupied = self.occupied()
+            dest = 15
+            while dest > FIRST and occupied & bit(dest):
+                dest -= 1
+            self.occ[p] ^= bit(to)
+            self.dots[to] = 0
+            if occupied & bit(dest):  # nowhere behind 15 is free: the sun's rule decides
+                self._send_to_sun(p, to, dots, "M7", effects)
+            else:
+                self._put(p, dest, dots)
+                effects.append(Relocated(self.player_ids[p], to, dest, "to_15", "M7"))
+        return effects
+
+    def _send_to_sun(self, p: int, from_sq: int, dots: int, ruling: str, effects: list) -> None:
+        """M4: to square 1; a piece already there leaves the game for good."""
+        resident = self._player_on(SUN)
+        if resident is not None:
+            self.occ[resident] ^= bit(SUN)
+            self.removed[resident].append(self.dots[SUN])
+            effects.append(Removed(self.player_ids[resident], SUN))
+        self._put(p, SUN, dots)
+        effects.append(Relocated(self.player_ids[p], from_sq, SUN, "to_sun", ruling))
+
+    def _player_on(self, sq: int) -> int | None:
+        b = bit(sq)
+        for i, occ in enumerate(self.occ):
+            if occ & b:
+                return i
+        return None
+
+    def _check_end(self) -> bool:
+        """M10: enough pieces up ends the game; most dots, then most pieces, then first up wins."""
+        if len(self.up_order) < self.pieces_to_end:
+            return False
+        alive = [p for p in range(self.players) if not self.out[p]]
+
+        def rank(p: int) -> tuple[int, int, int]:
+            first = self.up_order.index(p) if p in self.up_order else len(self.up_order)
+            return (sum(self.up[p]), len(self.up[p]), -first)
+
+        self.winner = max(alive, key=rank)
+        return True
+
+    # ------------------------------------------------------------------ legal moves
+
+    @classmethod
+    def destination(cls, from_sq: int, throw: int) -> int:
+        """M5: exact count goes up (31); an overshoot by k bounces back to 31 - k."""
+        dest = from_sq + throw
+        return dest if dest <= OFF else 2 * OFF - dest
+
+    def _step(self, p: int, f: int, by: int) -> Move:
+        """One piece by one value, under M4/M5/M8; IllegalMoveError says why not."""
+        to = self.destination(f, by)
+        if to != OFF:
+            b = bit(to)
+            if self.occ[p] & b and to != f:
+                raise IllegalMoveError(Reason.OWN_PIECE, target=to, player=self.player_ids[p])
+            if to in SAFE_TILES and f not in SAFE_TILES and self.occupied() & b:
+                raise IllegalMoveError(Reason.SAFE_TILE, target=to)
+        return cached_move(f, to, by)
+
+    def _steps(self, p: int, by: int, skip_dots: int = 0) -> list[Move]:
+        out = []
+        for f in squares_in(self.occ[p]):
+            if self.dots[f] == skip_dots:
+                continue
+            with contextlib.suppress(IllegalMoveError):
+                out.append(self._step(p, f, by))
+        return out
+
+    def _options(self, p: int, dice: tuple[int, ...]) -> list[tuple[Move, ...]]:
+        """Every way to play the dice left (M3), kept to those that move most pieces from 28-30 (M8)."""
+        if len(dice) == 1:
+            options: list[tuple[Move, ...]] = [(m,) for m in self._steps(p, dice[0], self.locked)]
+        else:
+            a, b = dice
+            options = [(m,) for m in self._steps(p, a + b)]
+            for first, second in {(a, b), (b, a)}:
+                for m1 in self._steps(p, first):
+                    snap = self._snapshot()
+                    moved = self.dots[m1.from_sq]
+                    self._apply_step(p, m1)
+                    options.extend((m1, m2) for m2 in self._steps(p, second, moved))
+                    self._restore(snap)
+            if len(options) == sum(1 for o in options if len(o) == 1):
+                # No two-piece way exists: a single die still moves (a player who can move is not out, M9).
+                singles = [(m,) for d in {a, b} for m in self._steps(p, d)]
+                options += singles
+        must = [sq for sq in SAFE_TILES if self.occ[p] & bit(sq) and self.dots[sq] != self.locked]
+        if must and options:
+            best = max(sum(1 for m in o if m.from_sq in must) for o in options)
+            options = [o for o in options if sum(1 for m in o if m.from_sq in must) == best]
+        return options
+
+    def _generate(self, p: int, t: object) -> list[Move]:
+        seen: dict[Move, None] = {}
+        for option in self._options(p, t):  # type: ignore[arg-type]
+            seen.setdefault(option[0])
+        return list(seen)
+
+    def check_move(self, from_sq: int, to_sq: int, by: int = 0) -> Move:
+        """A legal step from `from_sq` to `to_sq` (with die or sum `by` when the squares are ambiguous)."""
+        p, dice = self._require_throw()
+        self._check_piece(p, from_sq)
+        if self.locked and self.dots[from_sq] == self.locked:
+            raise IllegalMoveError(Reason.SAME_PIECE_TWICE)
+        allowed = values_allowed(dice)  # type: ignore[arg-type]
+        values = [by] if by else sorted(allowed)
+        if by and by not in allowed:
+            raise IllegalMoveError(Reason.WRONG_DIE, by=by, left=list(dice))  # type: ignore[call-overload]
+        legal = self.legal_moves()
+        last_error: IllegalMoveError | None = None
+        for value in values:
+            try:
+                move = self._step(p, from_sq, value)
+            except IllegalMoveError as exc:
+                last_error = exc
+                continue
+            if move.to_sq != to_sq:
+                continue
+            if move in legal:
+                return move
+            last_error = self._why_not_chosen(p, move)
+        if last_error is None:
+            reach = ", ".join(str(Move(from_sq, self.destination(from_sq, v))) + f" (by {v})" for v in values)
+            last_error = IllegalMoveError(
+                Reason.WRONG_DISTANCE,
+                throw=self._throw_text(dice),
+                square=from_sq,
+                expected=reach,
+                target="off" if to_sq == OFF else to_sq,
+            )
+        raise last_error
+
+    def _why_not_chosen(self, p: int, move: Move) -> IllegalMoveError:
+        """A step legal on its own but not part of any allowed way to play the dice (M3, M8)."""
+        must = [sq for sq in SAFE_TILES if self.occ[p] & bit(sq) and sq != move.from_sq]
+        if must and any(m.from_sq in must for m in self.legal_moves()):
+            return IllegalMoveError(Reason.MUST_LEAVE_SAFE_TILE, square=must[0])
+        return IllegalMoveError(Reason.NO_COMPLETION)
+
+
+def values_allowed(dice: tuple[int, ...]) -> set[int]:
+    """The values a step may use with these dice left: each die, and their sum while both are left."""
+    return {*dice, *([dice[0] + dice[1]] if len(dice) == 2 else [])}

@@ -1,0 +1,55 @@
+"""Why a move is illegal, in words a player understands, each tied to the ruling that decides it.
+
+One Enum shared by the rules engine, the replay output and (later) the referee and the page.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Reason(Enum):
+    """A reason a move is refused: (ruling id, sentence template)."""
+
+    GAME_OVER = ("P8", "the game is over")
+    NO_THROW = ("P3", "{player} must throw before moving")
+    THROW_PENDING = ("P3", "{player} must first play {throw}")
+    NOT_A_SQUARE = ("P1", "square {square} is not on the board (1-30)")
+    EMPTY_SQUARE = ("P3", "square {square} is empty")
+    NOT_YOUR_PIECE = ("P3", "the piece on {square} belongs to {owner}, and {player} is to move")
+    NOT_A_MOVE = ("P3", "a move must go from one square to another")
+    WRONG_DISTANCE = ("P3", "a throw of {throw} takes the piece on {square} to {expected}, not {target}")
+    OWN_PIECE = ("P3", "square {target} already holds one of {player}'s pieces")
+    PROTECTED_RUN = ("P5", "square {target} is protected: two of its owner's pieces stand together")
+    PROTECTED_SAFE = ("{ruling}", "square {target} is a safe square: its piece cannot be attacked")
+    BLOCKADE = ("{ruling}", "{owner}'s blockade on {first}-{last} cannot be passed")
+    OPENING = ("{ruling}", "the first move of the game must be the piece on {square}")
+    TOP_ROW = ("S3", "in row 1 only {player}'s most advanced piece, on {square}, may move")
+    MUST_STOP_ON_26 = ("S6", "every piece must land on 26 exactly: the move from {square} by {throw} would pass it")
+    EXACT_BEAR_OFF = ("S11", "bearing off needs an exact throw: {square} + {throw} goes past the end")
+    ONLY_SMALL_THROWS = ("{ruling}", "a piece on {square} moves only with a throw of at most {limit}")
+    ONLY_EXACT_THROW = ("H7", "a piece on {square} moves only with exactly {needed}, which bears it off")
+    ROW1_GATE = ("S11", "no piece may bear off while {player} still has a piece in row 1")
+    HOUSE_26_OCCUPIED = ("H5", "square 26 is occupied: no piece may land on or pass it")
+    NO_BACKWARD = ("H9", "this rule set has no backward moves")
+    BACKWARD_NOT_NEEDED = ("S12", "a piece may move backward only when no forward move exists")
+    BACKWARD_SPECIAL = ("S12", "backward moves never start on or land on squares 26-30")
+    BELOW_SQUARE_1 = ("S12", "a backward move by {throw} from {square} would leave the board")
+    # modern
+    WRONG_DIE = ("M3", "{by} is not one of the dice left to play ({left})")
+    SAME_PIECE_TWICE = ("M3", "the two dice must move two different pieces")
+    SAFE_TILE = ("M8", "a piece outside 28-30 may not land on the piece on {target}")
+    MUST_LEAVE_SAFE_TILE = ("M8", "the piece on {square} stands on 28-30 and must be moved first")
+    EXACT_GOING_UP = ("M5", "a piece goes up only with an exact count")
+    ONE_DIE_NEEDS_ONE_PIECE = ("M3", "only a player with exactly one piece left on the board may throw one die")
+    NO_COMPLETION = ("M3", "after this move the other die could not be played by another piece")
+
+    @property
+    def ruling(self) -> str:
+        """The ruling id in `rulings.md`; `{ruling}` means it depends on the square or rule set."""
+        return self.value[0]
+
+    def explain(self, **details: object) -> str:
+        """The sentence for this reason with its details filled in, ending with the ruling id."""
+        ruling = str(details.get("ruling", self.ruling))
+        return f"{self.value[1].format(**details)} ({ruling})"

@@ -1,0 +1,75 @@
+"""`secret`: the "Secret Rules" print-and-play set (seeds 000 and 002), rulings S1-S12."""
+
+from __future__ import annotations
+
+from ..errors import IllegalMoveError
+from .board import OFF, ROW1, RUN3_STARTS_IN_ROW, bit, highest
+from .core import Game
+from .reasons import Reason
+from .throws import RerolledDie, Sticks
+
+#: S6, S8-S10: the largest throw that still moves a piece on these squares.
+_LIMITS = {26: (4, "S6"), 28: (3, "S8"), 29: (2, "S9"), 30: (1, "S10")}
+
+
+class SecretGame(Game):
+    """Exact landing on 26, reincarnation on 27, backward moves, blockades that stay in a row."""
+
+    name = "secret"
+    aliases = ("secret-rules", "print-and-play")
+    summary = (
+        "Four sticks count their dark sides (none = 6); 1, 4 and 6 throw again. B opens with the piece "
+        "on 10. In row 1 only your most advanced piece may move. Land on an unprotected enemy to swap "
+        "places; two in a row protect each other, three in a row (in one row) block. Every piece must "
+        "stop on 26 exactly; 27 sends you back to 15; 28 and 29 are safe and throw again; 30 leaves only "
+        "with a 1. Bear off exactly, and never while you still have a piece in row 1. No forward move? "
+        "Then you must move backward."
+    )
+    throw_kinds = {"sticks": Sticks("dark", 6), "d6": RerolledDie(6, reroll=5)}  # S1
+    bonus_throws = frozenset({1, 4, 6})  # S1
+    bonus_landings = {29: "S9", 30: "S10"}
+    safe_squares = {15: "S5", 26: "S6", 28: "S8", 29: "S9"}  # 30 is not safe (S10)
+    blockade_starts = RUN3_STARTS_IN_ROW  # S4: blockades do not turn corners
+    blockade_ruling = "S4"
+    opening_ruling = "S2"
+    backward_moves = True  # S12
+    water_square = 27
+    water_kind = "reincarnated"
+    water_ruling = "S7"
+
+    @classmethod
+    def destination(cls, from_sq: int, throw: int) -> int:
+        """S6: no move passes 26; S8-S10: the last squares leave only with small throws; S11 exact."""
+        dest = from_sq + throw
+        if from_sq < 26 < dest:
+            raise IllegalMoveError(Reason.MUST_STOP_ON_26, square=from_sq, throw=throw)
+        if dest > OFF:
+            if from_sq in _LIMITS:
+                limit, ruling = _LIMITS[from_sq]
+                raise IllegalMoveError(Reason.ONLY_SMALL_THROWS, square=from_sq, limit=limit, ruling=ruling)
+            raise IllegalMoveError(Reason.EXACT_BEAR_OFF, square=from_sq, throw=throw)
+        return dest
+
+    def _extra_bonus(self, from_sq: int, to_sq: int) -> bool:
+        """S8: moving from 26 onto 28 grants a bonus throw."""
+        return from_sq == 26 and to_sq == 28
+
+    def _restrict_sources(self, p: int, m: int, t: int) -> int:
+        if self.opening:
+            m &= bit(self.opening_square)  # S2 (as in the core)
+        row1 = self.occ[p] & ROW1
+        if row1:
+            m &= ~ROW1 | bit(highest(row1))  # S3
+            if t > 0:
+                m &= ~bit(OFF - t)  # S11: no bearing off while row 1 holds a piece
+        return m
+
+    def _check_source(self, p: int, from_sq: int, t: int) -> None:
+        super()._check_source(p, from_sq, t)
+        row1 = self.occ[p] & ROW1
+        if row1 & bit(from_sq) and from_sq != highest(row1):
+            raise IllegalMoveError(Reason.TOP_ROW, player=self.player_ids[p], square=highest(row1))
+
+    def _check_bear_off(self, p: int, from_sq: int) -> None:
+        if self.occ[p] & ROW1:
+            raise IllegalMoveError(Reason.ROW1_GATE, player=self.player_ids[p])

@@ -1,0 +1,22 @@
+"""The code stays `ruff` clean (the project's lint settings are in pyproject.toml)."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_ruff_finds_nothing():
+    ruff = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
+    result = subprocess.run([ruff, "check", "--no-cache", str(ROOT)], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_examples_replay_cleanly():
+    from senet_pi.replay import read_replay_file, run_replay
+
+    for path in sorted((ROOT / "examples").glob("*.json")):
+        verdicts = list(run_replay(read_replay_file(path)))
+        assert verdicts, path
