@@ -1,8 +1,8 @@
-"""`senet-pi replay`: feed a recorded or hand-written game through the rules and say what was decided.
+"""`senet-pi replay`: feed a recorded or hand-written game through the referee and say what it decided.
 
 The file format and the output lines are fixed by `../shared/spec/replay.md`. Reading the
 file (`load_replay`) checks everything that makes a file invalid, so `run_replay` only
-ever meets events it can judge.
+ever meets events it can judge. Switch events run on a virtual clock: `wait` moves it on.
 """
 
 from __future__ import annotations
@@ -12,20 +12,21 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import IllegalMoveError, InvalidOptionError, InvalidThrowError, ReplayError, SenetError
+from .errors import InvalidOptionError, InvalidThrowError, ReplayError, SenetError
+from .referee import Referee, RefereeError
 from .rules import RULESETS, Game, find_ruleset
 from .rules.board import OFF
 from .rules.move import parse_square
-from .verdicts import Verdict, from_effects, illegal
+from .verdicts import Verdict
 
-#: Event kinds that need the referee (a later issue); refused with a clear message until then.
-REFEREE_EVENTS = ("lift", "place", "wait")
+#: Event kinds of the replay contract, then this project's operator actions (what a journal exports).
+EVENT_KINDS = ("throw", "move", "lift", "place", "wait", "answer", "undo", "resync", "new_game")
 KNOWN_VARIANTS = ("secret", "houses", "cards", "modern")
 
 
 @dataclass(frozen=True)
 class Event:
-    """One event of a replay file: `kind` is "throw" or "move"; `index` counts from 0 in the file."""
+    """One event of a replay file (`kind` is one of EVENT_KINDS); `index` counts from 0 in the file."""
 
     index: int
     kind: str
@@ -110,22 +111,34 @@ def _read_event(index: int, raw: object, game: Game) -> Event:
     where = f"event {index}"
     if not isinstance(raw, Mapping) or not raw:
         raise ReplayError(f'{where}: an event is an object such as {{"throw": 3}}, not {raw!r}')
-    kinds = [k for k in raw if k in ("throw", "move", *REFEREE_EVENTS)]
+    kinds = [k for k in raw if k in EVENT_KINDS]
     if len(kinds) != 1:
-        raise ReplayError(f"{where}: name exactly one of throw, move, lift, place, wait in {json.dumps(raw)}")
+        raise ReplayError(f"{where}: name exactly one of {', '.join(EVENT_KINDS)} in {json.dumps(raw)}")
     kind = kinds[0]
     extra = set(raw) - {kind, "by"} if kind == "move" else set(raw) - {kind}
     if extra:
         raise ReplayError(f"{where}: unknown field(s) {', '.join(sorted(extra))}")
     value = raw[kind]
-    if kind in REFEREE_EVENTS:
-        raise ReplayError(
-            f"{where}: '{kind}' events need the referee, which this version of senet-pi does not have yet; "
-            "use 'throw' and 'move' events"
-        )
     try:
         if kind == "throw":
             return Event(index, kind, game.parse_throw(value))
+        if kind in ("lift", "place"):
+            square = parse_square(value)
+            if square == OFF:
+                raise ReplayError(f"{where}: a switch sits under a square 1-30, not {value!r}")
+            return Event(index, kind, square)
+        if kind == "wait":
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1e9:
+                raise ReplayError(f"{where}: wait takes milliseconds, a number from 0 up, not {value!r}")
+            return Event(index, kind, value)
+        if kind == "answer":
+            if isinstance(value, bool) or not isinstance(value, int | str):
+                raise ReplayError(f"{where}: answer with an option's number or its text, not {value!r}")
+            return Event(index, kind, value)
+        if kind in ("undo", "resync", "new_game"):
+            if value is not True:
+                raise ReplayError(f'{where}: write {{"{kind}": true}}')
+            return Event(index, kind, True)
         if not isinstance(value, list) or len(value) != 2:
             raise ReplayError(f'{where}: a move is [FROM, TO], e.g. {{"move": [10, 13]}}')
         from_sq, to_sq = parse_square(value[0]), parse_square(value[1])
@@ -141,21 +154,45 @@ def _read_event(index: int, raw: object, game: Game) -> Event:
         raise ReplayError(f"{where}: {exc}") from None
 
 
-def run_replay(replay: Replay) -> Iterator[Verdict]:
-    """Play the events through a fresh game and yield the verdicts in the order they were decided."""
-    game = replay.new_game()
+def run_replay(replay: Replay, referee: Referee | None = None) -> Iterator[Verdict]:
+    """Play the events through the referee and yield the verdicts in the order they were decided.
+
+    The clock starts at 0 and moves only with `wait`; the end of the events counts as settled."""
+    referee = referee or Referee(replay.new_game())
+    clock = 0.0
     for event in replay.events:
-        player = game.to_move_id
+        if event.kind == "wait":
+            clock += event.value / 1000  # type: ignore[operator]
+        player = referee.game.to_move_id
         try:
-            if event.kind == "throw":
-                effects = game.push_throw(event.value)
-                yield from from_effects(effects)
-            else:
-                from_sq, to_sq = event.value  # type: ignore[misc]
-                move = game.check_move(from_sq, to_sq, event.by)
-                yield from from_effects(game.push(move), move, player)
-        except IllegalMoveError as exc:
-            yield illegal(exc, player=player, event=event.index)
+            verdicts = apply_event(referee, event, clock)
+        except RefereeError as exc:
+            verdicts = [{"v": "illegal", "reason": str(exc), "ruling": "P3"}]
+        for verdict in verdicts:
+            if verdict["v"] == "illegal":
+                verdict.setdefault("player", player)
+                verdict["event"] = event.index
+            yield verdict
+    yield from referee.flush()
+
+
+def apply_event(referee: Referee, event: Event, clock: float) -> list[Verdict]:
+    """One replay event as the referee's input at time `clock` (seconds)."""
+    kind, value = event.kind, event.value
+    if kind == "throw":
+        return referee.throw(value, at=clock)
+    if kind == "move":
+        from_sq, to_sq = value  # type: ignore[misc]
+        return referee.enter_move(from_sq, to_sq, event.by, at=clock)
+    if kind == "lift":
+        return referee.lift(value, clock)  # type: ignore[arg-type]
+    if kind == "place":
+        return referee.place(value, clock)  # type: ignore[arg-type]
+    if kind == "wait":
+        return referee.tick(clock)
+    if kind == "answer":
+        return referee.answer(value, at=clock)  # type: ignore[arg-type]
+    return getattr(referee, kind)(at=clock)
 
 
 def replay_lines(replay: Replay) -> Iterator[str]:

@@ -395,6 +395,15 @@ class Game:
             return []
         return self._generate(self.to_move, self.pending)  # type: ignore[arg-type]
 
+    def move_sequences(self) -> list[tuple[Move, ...]]:
+        """Every complete way to play the throw waiting: one move each here (`modern` pairs dice)."""
+        return [(m,) for m in self.legal_moves()]
+
+    @property
+    def version(self) -> int:
+        """A number that changes whenever the game changes, for caches kept outside the game."""
+        return self._version
+
     def is_legal(self, move: Move) -> bool:
         """Whether `move` is among the legal moves now."""
         return move in self.legal_moves()
@@ -571,6 +580,40 @@ class Game:
 
     def _check_bear_off(self, p: int, from_sq: int) -> None:
         """Conditions on bearing off beyond an exact throw (S11 in `secret`); none by default."""
+
+    # ------------------------------------------------------------------ operator edits
+
+    def spare_pieces(self) -> dict[str, int]:
+        """Pieces of each player that are not on the board and could be put back by an edit."""
+        return dict(zip(self.player_ids, self.off, strict=True))
+
+    def edit(self, moved: Mapping[int, int], gone: list[int], added: list[tuple[int, str]]) -> None:
+        """An operator's correction of the position: pieces carried between squares, taken off the
+        board, or put back (owner given). Keeps the turn and the throw waiting; forgets the history."""
+        board = self.board()
+        for a in moved:
+            self.occ[self.player_ids.index(board[a])] ^= bit(a)
+        for a, b in moved.items():
+            self.occ[self.player_ids.index(board[a])] |= bit(b)
+        for sq in gone:
+            p = self.player_ids.index(board[sq])
+            self.occ[p] ^= bit(sq)
+            self.off[p] += 1
+        for sq, pid in added:
+            p = self.player_ids.index(pid)
+            if self.off[p] < 1:
+                raise InvalidOptionError(f"{pid} has no piece off the board to put on {sq}")
+            self.occ[p] |= bit(sq)
+            self.off[p] -= 1
+        self._after_edit()
+
+    def _after_edit(self) -> None:
+        self._stack.clear()
+        self._version += 1
+        self.opening = False
+        self.winner = next((p for p in range(self.players) if self.off[p] == self.pieces), None)
+        if self.pending is not None and self.winner is None and not self.legal_moves():
+            self.pending = None
 
     # ------------------------------------------------------------------ misc
 

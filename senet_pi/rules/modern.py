@@ -355,9 +355,12 @@ class ModernGame(Game):
                     snap = self._snapshot()
                     moved = self.dots[m1.from_sq]
                     self._apply_step(p, m1)
-                    options.extend((m1, m2) for m2 in self._steps(p, second, moved))
+                    if len(self.up_order) >= self.pieces_to_end:
+                        options.append((m1,))  # that piece going up ends the game (M10)
+                    else:
+                        options.extend((m1, m2) for m2 in self._steps(p, second, moved))
                     self._restore(snap)
-            if len(options) == sum(1 for o in options if len(o) == 1):
+            if not any(len(o) == 2 or o[0].by != a + b for o in options):
                 # No two-piece way exists: a single die still moves (a player who can move is not out, M9).
                 singles = [(m,) for d in {a, b} for m in self._steps(p, d)]
                 options += singles
@@ -366,6 +369,40 @@ class ModernGame(Game):
             best = max(sum(1 for m in o if m.from_sq in must) for o in options)
             options = [o for o in options if sum(1 for m in o if m.from_sq in must) == best]
         return options
+
+    def move_sequences(self) -> list[tuple[Move, ...]]:
+        """Every allowed way to play the dice left: one piece by the sum, or two pieces in order (M3)."""
+        if self.pending is None or self.winner is not None:
+            return []
+        return self._options(self.to_move, self.pending)  # type: ignore[arg-type]
+
+    def spare_pieces(self) -> dict[str, int]:
+        return {pid: len(self.removed[p]) for p, pid in enumerate(self.player_ids)}
+
+    def edit(self, moved: Mapping[int, int], gone: list[int], added: list[tuple[int, str]]) -> None:
+        """As in the core; a piece taken off leaves the game (M4), a piece put back is a removed one."""
+        board = self.board()
+        pieces = {a: (self.player_ids.index(board[a]), self.dots[a]) for a in moved}
+        for a in moved:
+            self.occ[pieces[a][0]] ^= bit(a)
+            self.dots[a] = 0
+        for a, b in moved.items():
+            self._put(pieces[a][0], b, pieces[a][1])
+        for sq in gone:
+            p = self.player_ids.index(board[sq])
+            self.occ[p] ^= bit(sq)
+            self.removed[p].append(self.dots[sq])
+            self.dots[sq] = 0
+        for sq, pid in added:
+            p = self.player_ids.index(pid)
+            if not self.removed[p]:
+                raise InvalidOptionError(f"{pid} has no piece out of the game to put on {sq}")
+            self._put(p, sq, self.removed[p].pop(0))
+        self.locked = 0
+        self._stack.clear()
+        self._version += 1
+        if self.pending is not None and not self.legal_moves():
+            self.pending = None
 
     def _generate(self, p: int, t: object) -> list[Move]:
         seen: dict[Move, None] = {}
