@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from . import __version__
 from .errors import SenetError
@@ -18,6 +19,45 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     replay = read_replay_file(args.file)
     for line in replay_lines(replay):
         print(line, flush=False)
+    return 0
+
+
+def _open_journal(args: argparse.Namespace):
+    from .journal import Journal, JournalError, default_path
+
+    path = args.journal or default_path()
+    if not path.exists():
+        raise JournalError(f"there is no journal at {path} (no game has been played with it yet)")
+    journal = Journal(path)
+    if journal.damaged:
+        print(f"senet-pi: {journal.damaged}", file=sys.stderr)
+    return journal
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from .export import export_text
+
+    with _open_journal(args) as journal:
+        game = args.game if args.game != "last" else (journal.games()[-1].id if journal.games() else 0)
+        text = export_text(journal, int(game))
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _cmd_games(args: argparse.Namespace) -> int:
+    import time
+
+    with _open_journal(args) as journal:
+        games = journal.games()
+    if not games:
+        print("no games in the journal yet")
+    for g in games:
+        started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started))
+        state = "in progress" if g.ended is None else (f"won by {g.winner}" if g.winner else "abandoned")
+        print(f"{g.id:>4}  {started}  {g.variant:<7} {g.events:>5} inputs  {state}")
     return 0
 
 
@@ -48,6 +88,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("file", metavar="FILE", help="the replay file, or - for standard input")
     replay.set_defaults(func=_cmd_replay)
+    export = sub.add_parser(
+        "export",
+        help="write a journaled game as a replay file",
+        description="Write a game from the journal as a replay file that `senet-pi replay` judges the same way.",
+    )
+    export.add_argument("game", metavar="GAME", help="the game's number (see `senet-pi games`), or 'last'")
+    export.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    export.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")
+    export.set_defaults(func=_cmd_export)
+    games = sub.add_parser("games", help="list the games in the journal")
+    games.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")
+    games.set_defaults(func=_cmd_games)
     rules = sub.add_parser("rules", help="show the rule sets in plain words")
     rules.add_argument("ruleset", nargs="?", help=f"one of {', '.join(RULESETS)}")
     rules.set_defaults(func=_cmd_rules)

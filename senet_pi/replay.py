@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import InvalidOptionError, InvalidThrowError, ReplayError, SenetError
-from .referee import Referee, RefereeError
+from .referee import Referee
 from .rules import RULESETS, Game, find_ruleset
 from .rules.board import OFF
 from .rules.move import parse_square
@@ -159,40 +159,19 @@ def run_replay(replay: Replay, referee: Referee | None = None) -> Iterator[Verdi
 
     The clock starts at 0 and moves only with `wait`; the end of the events counts as settled."""
     referee = referee or Referee(replay.new_game())
-    clock = 0.0
+    clock_ms = 0
     for event in replay.events:
-        if event.kind == "wait":
-            clock += event.value / 1000  # type: ignore[operator]
-        player = referee.game.to_move_id
-        try:
-            verdicts = apply_event(referee, event, clock)
-        except RefereeError as exc:
-            verdicts = [{"v": "illegal", "reason": str(exc), "ruling": "P3"}]
-        for verdict in verdicts:
+        kind, value = event.kind, event.value
+        if kind == "wait":
+            clock_ms += value  # type: ignore[operator]
+            kind = "tick"
+        elif kind == "move":
+            value = [*value, event.by]  # type: ignore[misc]
+        for verdict in referee.apply(kind, value, clock_ms / 1000):
             if verdict["v"] == "illegal":
-                verdict.setdefault("player", player)
                 verdict["event"] = event.index
             yield verdict
     yield from referee.flush()
-
-
-def apply_event(referee: Referee, event: Event, clock: float) -> list[Verdict]:
-    """One replay event as the referee's input at time `clock` (seconds)."""
-    kind, value = event.kind, event.value
-    if kind == "throw":
-        return referee.throw(value, at=clock)
-    if kind == "move":
-        from_sq, to_sq = value  # type: ignore[misc]
-        return referee.enter_move(from_sq, to_sq, event.by, at=clock)
-    if kind == "lift":
-        return referee.lift(value, clock)  # type: ignore[arg-type]
-    if kind == "place":
-        return referee.place(value, clock)  # type: ignore[arg-type]
-    if kind == "wait":
-        return referee.tick(clock)
-    if kind == "answer":
-        return referee.answer(value, at=clock)  # type: ignore[arg-type]
-    return getattr(referee, kind)(at=clock)
 
 
 def replay_lines(replay: Replay) -> Iterator[str]:

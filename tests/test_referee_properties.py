@@ -9,6 +9,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from senet_pi.referee import Referee
+from senet_pi.referee.hands import switch_events
 from senet_pi.referee.physical import play_out, stages
 from senet_pi.rules import Game, new_game
 from senet_pi.rules.board import OFF, bit
@@ -36,28 +37,9 @@ def random_position(name: str, players: int, seed: int) -> Game:
 
 
 def hand_events(game: Game, steps, victim_first: bool, pause: bool) -> list[tuple[str, int]]:
-    """Lifts and places that carry out `steps`; a piece landed on is lifted off first (into a hand)."""
-    events: list[tuple[str, int]] = []
-    occupied = game.occupied()
-    in_hand: set[int] = set()
-    for step in steps:
-        lifts = []
-        if step.from_sq != OFF and step.from_sq not in in_hand:
-            lifts.append(step.from_sq)
-        if step.to_sq != OFF and occupied & bit(step.to_sq):
-            lifts.insert(0 if victim_first else len(lifts), step.to_sq)
-            in_hand.add(step.to_sq)
-        in_hand.discard(step.from_sq)
-        for sq in lifts:
-            if occupied & bit(sq):
-                events.append(("lift", sq))
-                occupied &= ~bit(sq)
-        if step.to_sq != OFF:
-            events.append(("place", step.to_sq))
-            occupied |= bit(step.to_sq)
-        if pause:
-            events.append(("wait", 600))
-    return events
+    """The switch events of carrying out `steps` by hand, as (kind, value) pairs."""
+    events = switch_events(game.occupied(), steps, victim_first, 600 if pause else 0)
+    return [next(iter(e.items())) for e in events]  # type: ignore[misc]
 
 
 def run(referee: Referee, events) -> list[dict]:

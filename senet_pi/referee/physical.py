@@ -60,13 +60,20 @@ def steps_of(moves: Sequence[Move], effects: Sequence[tuple], player: str) -> li
     for move, move_effects in zip(moves, effects, strict=True):
         # A bounce back onto its own square (M5) is still a lift and a place of that piece.
         out.append(Step(player, move.from_sq, move.to_sq))
-        for effect in move_effects:
-            if isinstance(effect, Exchanged):
-                out.append(Step(effect.player, effect.from_sq, effect.to_sq, "exchange", "P4"))
-            elif isinstance(effect, Relocated):
-                out.append(Step(effect.player, effect.from_sq, effect.to_sq, effect.kind, effect.ruling))
-            elif isinstance(effect, Removed):
-                out.append(Step(effect.player, effect.from_sq, OFF, "removed", effect.ruling))
+        out += effect_steps(move_effects)
+    return out
+
+
+def effect_steps(effects: Sequence[object]) -> list[Step]:
+    """What the people must do for the rules' own moves (exchange, drowning, removal...)."""
+    out: list[Step] = []
+    for effect in effects:
+        if isinstance(effect, Exchanged):
+            out.append(Step(effect.player, effect.from_sq, effect.to_sq, "exchange", "P4"))
+        elif isinstance(effect, Relocated):
+            out.append(Step(effect.player, effect.from_sq, effect.to_sq, effect.kind, effect.ruling))
+        elif isinstance(effect, Removed):
+            out.append(Step(effect.player, effect.from_sq, OFF, "removed", effect.ruling))
     return out
 
 
@@ -122,6 +129,16 @@ def lifts_needed(start: int, steps: Sequence[Step]) -> list[int]:
                 need |= bit(sq)
         if step.to_sq != OFF:
             filled |= bit(step.to_sq)
+        out.append(need)
+    return out
+
+
+def places_needed(steps: Sequence[Step]) -> list[int]:
+    """After each step, the switches that closed on the way: every square a piece was put on."""
+    out, need = [], 0
+    for step in steps:
+        if step.to_sq != OFF:
+            need |= bit(step.to_sq)
         out.append(need)
     return out
 

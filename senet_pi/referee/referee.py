@@ -18,13 +18,26 @@ from ..rules import Game, Move
 from ..rules.board import OFF, bit, square_name, squares_in
 from ..rules.reasons import Reason
 from ..verdicts import Verdict, from_effects, illegal
-from .physical import HAND, Fix, Step, fixes, lifts_needed, origins, play_out, stages, touched
+from .physical import (
+    HAND,
+    Fix,
+    Step,
+    effect_steps,
+    fixes,
+    lifts_needed,
+    origins,
+    places_needed,
+    play_out,
+    stages,
+    touched,
+)
 
 #: Settle time, seconds: long enough for a slide across squares or a piece bouncing into
 #: place, short enough that the verdict feels immediate (e-board companions use 0.25-0.5 s).
 SETTLE_TIME = 0.4
 #: After a warning, how long to wait before guiding one fix at a time.
 GUIDANCE_DELAY = 3.0
+_EPS = 1e-6  # times are milliseconds turned into seconds: compare without float noise
 
 
 class RefereeError(SenetError, ValueError):
@@ -42,14 +55,17 @@ class Candidate:
     touched: int  # the squares its steps start or end on
     outcome: str  # the resulting position: candidates with the same outcome are the same move
     lifts: list[int]  # per stage, the switches that must have opened to get there
+    places: list[int]  # per stage, the squares a piece was put on to get there
     origins: list[int]  # per step, where its piece stood when the move began
 
     @property
     def final(self) -> int:
         return self.boards[-1]
 
-    def label(self) -> str:
-        return " then ".join(str(m) + (f" (by {m.by})" if len(self.moves) > 1 else "") for m in self.moves)
+    def label(self, with_dice: bool = False) -> str:
+        """How the move is offered as an answer: "10-13", or "24-28 (by 4) then 20-26 (by 6)"."""
+        with_dice = with_dice or len(self.moves) > 1
+        return " then ".join(str(m) + (f" (by {m.by})" if with_dice else "") for m in self.moves)
 
 
 @dataclass
@@ -82,6 +98,9 @@ class Referee:
         self.judged = True
         self.lifted = 0  # squares opened since the board was last known good
         self.placed = 0
+        self._switches = 0  # switch changes since then, to tell a piece put down before or after another lifted
+        self._first_lift: dict[int, int] = {}
+        self._last_place: dict[int, int] = {}
         self.in_progress = False
         self.warning: Verdict | None = None
         self.warning_at = 0.0
@@ -92,6 +111,37 @@ class Referee:
         self.boards_left: list[int] = []
         self.before_last_move: int | None = None
         self._candidates: tuple[int, list[Candidate]] = (-1, [])
+
+    # ------------------------------------------------------------------ one entry point for every input
+
+    INPUTS = ("throw", "move", "lift", "place", "tick", "answer", "undo", "resync", "new_game")
+
+    def apply(self, kind: str, value: object, at: float) -> list[Verdict]:
+        """Any input by name, as replay files and the journal store them; operator mistakes
+        (no question to answer, nothing to undo) come back as `illegal` verdicts."""
+        player = self.game.to_move_id
+        try:
+            if kind == "throw":
+                verdicts = self.throw(value, at=at)
+            elif kind == "move":
+                from_sq, to_sq, *by = value  # type: ignore[misc]
+                verdicts = self.enter_move(from_sq, to_sq, by[0] if by else 0, at=at)
+            elif kind in ("lift", "place"):
+                verdicts = getattr(self, kind)(value, at)
+            elif kind == "tick":
+                verdicts = self.tick(at)
+            elif kind == "answer":
+                verdicts = self.answer(value, at=at)  # type: ignore[arg-type]
+            elif kind in ("undo", "resync", "new_game"):
+                verdicts = getattr(self, kind)(at=at)
+            else:
+                raise RefereeError(f"unknown input {kind!r}: use one of {', '.join(self.INPUTS)}")
+        except RefereeError as exc:
+            verdicts = [{"v": "illegal", "reason": str(exc), "ruling": "P3"}]
+        for verdict in verdicts:
+            if verdict["v"] == "illegal":
+                verdict.setdefault("player", player)
+        return verdicts
 
     # ------------------------------------------------------------------ switch events and time
 
@@ -108,9 +158,9 @@ class Referee:
         out: list[Verdict] = []
         if at > self.now:
             self.now = at
-        if not self.judged and self.last_change is not None and self.now - self.last_change >= self.settle:
+        if not self.judged and self.last_change is not None and self.now - self.last_change >= self.settle - _EPS:
             out += self._judge_at(self.last_change + self.settle)
-        if self.warning is not None and not self.guiding and self.now - self.warning_at >= self.guidance_delay:
+        if self.warning is not None and not self.guiding and self.now - self.warning_at >= self.guidance_delay - _EPS:
             self.guiding = True
             out += self._next_fix()
         return out
@@ -143,10 +193,13 @@ class Referee:
             state = "closed" if closed else "open"
             return [*out, {"v": "sensor", "square": square, "reason": f"switch {square} was already {state}; ignored"}]
         self.sensed ^= b
+        self._switches += 1
         if closed:
             self.placed |= b
+            self._last_place[square] = self._switches
         else:
             self.lifted |= b
+            self._first_lift.setdefault(square, self._switches)
         self.last_change = at
         self.judged = False
         if not self.in_progress and self.sensed != self.expected:
@@ -205,24 +258,43 @@ class Referee:
         """Accept the legal move whose board this is; ask if several fit; None if none does."""
         fits: list[tuple[Candidate, int]] = []
         for cand in self._cands():
-            for k in range(cand.first_stage, len(cand.boards)):
+            for k in reversed(range(cand.first_stage, len(cand.boards))):  # the furthest stage that fits
                 if cand.boards[k] != board or self.lifted & cand.lifts[k] != cand.lifts[k]:
                     continue
                 last = k == len(cand.boards) - 1
                 mover = cand.steps[cand.first_stage]
-                if not last and mover.to_sq != OFF and not self.placed & bit(mover.to_sq):
+                if not last and not self._put_down_after_lifting(mover):
                     continue  # the mover may still be in the hand, not on its square
                 fits.append((cand, k))
                 break
         if not fits:
             return None
+        fits = self._best_explained(fits)
         finals = [(c, k) for c, k in fits if k == len(c.boards) - 1]
         fits = _distinct(finals or fits)
         if len(fits) == 1:
             return self._accept(*fits[0])
-        return self._ask(
-            "which", "Several moves fit the board. Which one was played?", [c.label() for c, _ in fits], fits
-        )
+        labels = [c.label() for c, _ in fits]
+        if len(set(labels)) < len(labels):  # the same squares with different dice (modern)
+            labels = [c.label(with_dice=True) for c, _ in fits]
+        return self._ask("which", "Several moves fit the board. Which one was played?", labels, fits)
+
+    def _put_down_after_lifting(self, step: Step) -> bool:
+        """Whether a piece was put on the step's square after its own square opened: a piece cannot
+        land before it is picked up (the one use of event order, and only as cause and effect)."""
+        if step.to_sq == OFF:
+            return True
+        return self._last_place.get(step.to_sq, -1) > self._first_lift.get(step.from_sq, 1 << 30)
+
+    def _best_explained(self, fits: list[tuple[Candidate, int]]) -> list[tuple[Candidate, int]]:
+        """Of moves that fit the board, those that account for the most switches that opened: a lift
+        no move needs is a knock, and the fewer knocks assumed, the likelier the move."""
+        explained = [(self.lifted & c.lifts[k]) | (self.placed & c.places[k]) << 32 for c, k in fits]
+        return [
+            fit
+            for fit, mine in zip(fits, explained, strict=True)
+            if not any(other != mine and other & mine == mine for other in explained)
+        ]
 
     def _judge_prompts(self, board: int) -> list[Verdict]:
         """The people are carrying out what the rules (or an entry by hand) asked for."""
@@ -281,6 +353,8 @@ class Referee:
 
     def _reset_attempt(self) -> None:
         self.lifted = self.placed = 0
+        self._first_lift.clear()
+        self._last_place.clear()
         self.in_progress = False
 
     def _warn(self, board: int, toward: int | None = None) -> list[Verdict]:
@@ -382,11 +456,19 @@ class Referee:
         if block:
             return [*out, block]
         player = self.game.to_move_id
+        start = self.game.occupied()
         try:
             effects = self.game.push_throw(value)
         except IllegalMoveError as err:
             return [*out, illegal(err, player=player)]
-        return out + from_effects(effects)
+        out += from_effects(effects)
+        steps = effect_steps(effects)  # M9: the pieces of a player who leaves come off the board
+        if steps and self.sensing:
+            self._guide(steps, start)
+            out.append(self._prompt())
+        elif steps:
+            self.expected = self.sensed = self.game.occupied()
+        return out
 
     def enter_move(self, from_sq: int, to_sq: int, by: int = 0, at: float | None = None) -> list[Verdict]:
         """A move entered by hand (a board without sensors, a dead switch, or an answer to "which")."""
@@ -539,7 +621,11 @@ class Referee:
                 boards = stages(start, steps)
                 first = movers[-1] if movers else 0
                 need = lifts_needed(start, steps)
-                cands.append(Candidate(key, steps, boards, first, touched(steps), outcome, need, origins(start, steps)))
+                places = places_needed(steps)
+                cand = Candidate(
+                    key, steps, boards, first, touched(steps), outcome, need, places, origins(start, steps)
+                )
+                cands.append(cand)
         self._candidates = (self.game.version, cands)
         return cands
 

@@ -1,0 +1,42 @@
+"""`senet-pi export`: a journaled game as a replay file that `senet-pi replay` judges the same way."""
+
+from __future__ import annotations
+
+import json
+
+from .journal import Journal
+
+
+def export_game(journal: Journal, game_id: int) -> dict[str, object]:
+    """The replay object for one journaled game; time between inputs becomes `wait` events."""
+    record = journal.game(game_id)
+    events: list[dict[str, object]] = []
+    clock = 0
+    for event in journal.events(game_id):
+        if event.ms > clock:
+            events.append({"wait": event.ms - clock})
+            clock = event.ms
+        if event.kind == "tick":
+            continue  # the wait above is the time that passed
+        if event.kind == "move":
+            from_sq, to_sq, *by = event.value  # type: ignore[misc]
+            move: dict[str, object] = {"move": [from_sq, to_sq]}
+            if by and by[0]:
+                move["by"] = by[0]
+            events.append(move)
+        else:
+            events.append({event.kind: event.value})
+    replay: dict[str, object] = {"variant": record.variant, "players": record.players, "options": record.options}
+    if record.position is not None:
+        replay["position"] = record.position
+    replay["events"] = events
+    return replay
+
+
+def export_text(journal: Journal, game_id: int) -> str:
+    """The replay file's text: the header on one line, then one event per line, so diffs read well."""
+    replay = export_game(journal, game_id)
+    events = replay.pop("events")
+    head = json.dumps(replay)[:-1]
+    lines = ",\n  ".join(json.dumps(e) for e in events)  # type: ignore[attr-defined]
+    return f'{head}, "events": [\n  {lines}\n]}}\n' if events else f'{head}, "events": []}}\n'

@@ -1,0 +1,106 @@
+"""Hands for a board: the lifts and places a person makes to carry out moves.
+
+Used to script physical games (tests, demos, the simulated board's self-play): a move's
+steps become switch events, a piece landed on is lifted off first, and `wait`s leave the
+board still long enough for the referee to judge it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..rules import new_game
+from ..rules.board import OFF, bit
+from .physical import Step, effect_steps, play_out
+
+Event = dict[str, object]
+
+
+def switch_events(start: int, steps: Sequence[Step], victim_first: bool = False, pause_ms: int = 0) -> list[Event]:
+    """Lifts and places carrying out `steps` from the board `start` (a piece in the way goes into the
+    hand first); with `pause_ms`, the board is left still after each step."""
+    events: list[Event] = []
+    occupied = start
+    in_hand: set[int] = set()
+    for step in steps:
+        lifts = []
+        if step.from_sq != OFF and step.from_sq not in in_hand:
+            lifts.append(step.from_sq)
+        if step.to_sq != OFF and occupied & bit(step.to_sq) and step.to_sq != step.from_sq:
+            lifts.insert(0 if victim_first else len(lifts), step.to_sq)
+            in_hand.add(step.to_sq)
+        in_hand.discard(step.from_sq)
+        for sq in lifts:
+            if occupied & bit(sq):
+                events.append({"lift": sq})
+                occupied &= ~bit(sq)
+        if step.to_sq != OFF:
+            events.append({"place": step.to_sq})
+            occupied |= bit(step.to_sq)
+        if pause_ms:
+            events.append({"wait": pause_ms})
+    return events
+
+
+def scripted_game(ruleset: str, seed: int, players: int = 2, max_throws: int = 2_000) -> dict[str, object]:
+    """A whole random game as a replay file of throws and switch events only: moves done by hand in
+    varied ways (all at once, or step by step after the referee's prompts), now and then a piece
+    knocked and put back, and the referee's questions answered as the people would."""
+    from .referee import Referee
+
+    rng = random.Random(seed)
+    game = new_game(ruleset, players=players)
+    referee = Referee(new_game(ruleset, players=players))
+    events: list[Event] = []
+    clock_ms = 0
+
+    def feed(batch: list[Event], intended: Sequence | None = None) -> None:
+        nonlocal clock_ms
+        for event in batch:
+            events.append(event)
+            ((kind, value),) = event.items()
+            if kind == "wait":
+                clock_ms += value  # type: ignore[operator]
+                kind, value = "tick", True
+            verdicts = referee.apply(kind, value, clock_ms / 1000)
+            question = next((v for v in verdicts if v["v"] == "question"), None)
+            if question is not None and intended is not None:
+                feed([{"answer": _answer_for(question, intended)}])
+
+    for _ in range(max_throws):
+        if game.is_over:
+            break
+        value = game.random_throw(rng)
+        feed([{"throw": list(value) if isinstance(value, tuple) else value}])
+        start = game.occupied()
+        steps = effect_steps(game.push_throw(value))  # M9: a player who leaves takes their pieces off
+        if steps:
+            feed([*switch_events(start, steps), {"wait": 600}])
+        sequences = game.move_sequences()
+        if not sequences:
+            continue
+        if rng.random() < 0.1:  # a sleeve brushes a piece, which is put straight back
+            knocked = rng.choice([sq for sq in range(1, 31) if game.occupied() & bit(sq)])
+            feed([{"lift": knocked}, {"place": knocked}, {"wait": 100}])
+        moves = rng.choice(sequences)
+        steps, _, _ = play_out(game, moves)
+        pause = 500 if rng.random() < 0.4 else 0
+        feed([*switch_events(game.occupied(), steps, rng.random() < 0.5, pause), {"wait": 600}], moves)
+        for move in moves:
+            game.push(move)
+    return {"variant": ruleset, "players": players, "options": {}, "events": events}
+
+
+def _answer_for(question: dict, moves: Sequence) -> object:
+    """The option naming the move the hands made (or its first part), else "no move"."""
+    options: list[str] = question["options"]  # type: ignore[assignment]
+    if question["kind"] != "which":
+        return "keep"  # the hands made a move: no undo, no new game
+    for n in range(len(moves), 0, -1):  # the whole move if offered, else its first part
+        plain = " then ".join(str(m) for m in moves[:n])
+        with_dice = " then ".join(f"{m} (by {m.by})" for m in moves[:n])
+        for i, option in enumerate(options):
+            if option in (plain, with_dice):
+                return i
+    return options.index("no move") if "no move" in options else 0
