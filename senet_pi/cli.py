@@ -34,6 +34,14 @@ def _open_journal(args: argparse.Namespace):
     return journal
 
 
+def _game_number(text: str) -> int | str:
+    if text == "last":
+        return text
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a game number (see `senet-pi games`) nor 'last'")
+    return int(text)
+
+
 def _cmd_export(args: argparse.Namespace) -> int:
     from .export import export_text
 
@@ -93,7 +101,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="write a journaled game as a replay file",
         description="Write a game from the journal as a replay file that `senet-pi replay` judges the same way.",
     )
-    export.add_argument("game", metavar="GAME", help="the game's number (see `senet-pi games`), or 'last'")
+    export.add_argument(
+        "game", type=_game_number, metavar="GAME", help="the game's number (see `senet-pi games`), or 'last'"
+    )
     export.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
     export.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")
     export.set_defaults(func=_cmd_export)

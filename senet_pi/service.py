@@ -8,6 +8,7 @@ terminal, the page) receive each verdict as it is decided.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -65,10 +66,16 @@ class Service:
         self.referee = Referee(game, settle=self.settle, guidance_delay=self.guidance_delay)
         self.game_id = game_id
         events = self.journal.events(game_id)
+        regenerated: list[Verdict] = []
         for event in events:
-            self.referee.apply(event.kind, event.value, event.ms / 1000)
+            regenerated += self.referee.apply(event.kind, event.value, event.ms / 1000)
+        regenerated = json.loads(json.dumps(regenerated))
+        stored = self.journal.verdicts(game_id)
+        if events and len(stored) < len(regenerated) and regenerated[: len(stored)] == stored:
+            # Stopped between writing an input and its verdicts: write the verdicts now.
+            self.journal.record_verdicts(game_id, events[-1].seq, regenerated[len(stored) :])
         self.seq = len(events)
-        self.history = self.journal.verdicts(game_id)
+        self.history = regenerated
         last_ms = events[-1].ms if events else 0
         self._origin = self._clock() - last_ms / 1000  # the game's clock goes on from where it stopped
         moves = sum(1 for kind, _ in self.referee.game.actions if kind == "move")

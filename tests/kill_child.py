@@ -1,0 +1,23 @@
+"""Run by test_journal: plays a scripted game into a journal, slowly, until it is killed (kill -9)."""
+
+import sys
+import time
+
+from senet_pi.journal import Journal
+from senet_pi.referee.hands import scripted_game
+from senet_pi.service import Service
+from tests.journal_helpers import ScriptClock, feed, timed
+
+path, variant, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
+journal = Journal(path)
+record = journal.game_in_progress()
+last_ms = journal.events(record.id)[-1].ms if record and journal.events(record.id) else -1
+clock = ScriptClock(max(last_ms, 0) / 1000)
+service = Service(journal, variant=variant, clock=clock)
+print("ready", flush=True)
+inputs = timed(scripted_game(variant, seed)["events"])
+for item in inputs:
+    if item[0] > last_ms:
+        feed(service, clock, [item])
+        time.sleep(0.002)
+print("done", flush=True)
