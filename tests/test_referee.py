@@ -38,7 +38,7 @@ def test_a_piece_knocked_and_put_back_never_raises_a_warning():
     hands = Hands(new_game("secret"))
     hands.throw(3)
     hands.do("lift 5", "place 5", wait=5000)
-    assert kinds(hands.seen) == ["progress"]
+    assert kinds(hands.seen) == ["progress", "settled"]
     assert moves_in(hands.do("lift 10", "place 13", wait=500)) == ["10-13"]
 
 

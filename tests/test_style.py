@@ -20,3 +20,6 @@ def test_examples_replay_cleanly():
     for path in sorted((ROOT / "examples").glob("*.json")):
         verdicts = list(run_replay(read_replay_file(path)))
         assert verdicts, path
+        if path.name.startswith("physical-"):  # whole games played by hand through switch events only
+            kinds = [v["v"] for v in verdicts]
+            assert "win" in kinds and "illegal" not in kinds and "prompt" in kinds, path

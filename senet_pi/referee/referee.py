@@ -328,6 +328,7 @@ class Referee:
             out.insert(0, self._clear())
         if self.steps_left:
             out.append(self._prompt())
+        self._cands()  # a second die to play (modern): ready before the hands move again
         return out
 
     def _prompt(self) -> Verdict:
@@ -341,9 +342,12 @@ class Referee:
         }
 
     def _board_good(self, force: bool = False) -> list[Verdict]:
+        was_moving = self.in_progress
         self._reset_attempt()
         if self.warning is not None or force:
             return [self._clear()]
+        if was_moving:  # a piece knocked and put back, or a move begun and taken back
+            return [{"v": "settled", "text": "the board is as the game expects"}]
         return []
 
     def _clear(self) -> Verdict:
@@ -462,6 +466,7 @@ class Referee:
         except IllegalMoveError as err:
             return [*out, illegal(err, player=player)]
         out += from_effects(effects)
+        self._cands()  # worked out now, while the hands move, so that judging the board is quick
         steps = effect_steps(effects)  # M9: the pieces of a player who leaves come off the board
         if steps and self.sensing:
             self._guide(steps, start)
@@ -641,6 +646,7 @@ class Referee:
             "board": {str(k): v for k, v in self.game.board().items()},
             "sensed": squares_in(self.sensed),
             "expected": squares_in(self.expected),
+            "in_progress": self.in_progress,
             "prompt": self._prompt() if self.steps_left else None,
             "warning": self.warning,
             "question": self.question.verdict() if self.question else None,
