@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -69,6 +70,46 @@ def _cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_run(args: argparse.Namespace) -> int:
+    from .hardware.backend import make_backend
+    from .journal import Journal, default_path
+    from .run import Runner
+    from .service import Service
+
+    journal = Journal(args.journal or default_path())
+    try:
+        service = Service(journal, variant=args.ruleset, players=args.players)
+        backend = make_backend(args.backend, args.pinmap)
+    except BaseException:
+        journal.close()
+        raise
+    runner = Runner(service, backend)
+    try:
+        runner.start()
+        if args.script:
+            runner.feed(Path(args.script).read_text(encoding="utf-8").splitlines(), echo=True)
+            time.sleep(0.6)  # let the last moves settle and be judged
+        else:
+            if sys.stdin.isatty():
+                runner.say("type help for the commands; quit (or Ctrl-D) to stop")
+            runner.feed(sys.stdin)
+    finally:
+        runner.close()
+    return 0
+
+
+def _cmd_selftest(args: argparse.Namespace) -> int:
+    from .hardware.backend import make_backend
+    from .selftest import selftest
+
+    backend = make_backend(args.backend, args.pinmap)
+    try:
+        report = selftest(backend, auto=args.auto)  # type: ignore[arg-type]
+    finally:
+        backend.close()
+    return 0 if report.ok else 1
+
+
 def _cmd_rules(args: argparse.Namespace) -> int:
     from .rules import find_ruleset
 
@@ -96,6 +137,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("file", metavar="FILE", help="the replay file, or - for standard input")
     replay.set_defaults(func=_cmd_replay)
+    run = sub.add_parser(
+        "run",
+        help="run the referee with the board (simulated off a Pi) and print what it decides",
+        description="Start the service: board, thrower, referee and journal. Resumes the game in progress.",
+    )
+    run.add_argument("--backend", choices=["sim", "gpio"], help="the board: gpio on a Pi, sim (mock pins) elsewhere")
+    run.add_argument("--ruleset", default="secret", choices=list(RULESETS), help="for a new game (default secret)")
+    run.add_argument("--players", type=int, default=2, help="for a new modern game: 2-4 (default 2)")
+    run.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")
+    run.add_argument("--pinmap", type=Path, metavar="PATH", help="the pin map (default hardware/pinmap.toml)")
+    run.add_argument("--script", metavar="FILE", help="read commands from FILE instead of standard input")
+    run.set_defaults(func=_cmd_run)
+    test = sub.add_parser("selftest", help="walk through every square and the thrower, and say what works")
+    test.add_argument("--backend", choices=["sim", "gpio"], help="the board: gpio on a Pi, sim elsewhere")
+    test.add_argument("--pinmap", type=Path, metavar="PATH", help="the pin map (default hardware/pinmap.toml)")
+    test.add_argument("--auto", action="store_true", help="simulated board only: let the test move the pieces")
+    test.set_defaults(func=_cmd_selftest)
     export = sub.add_parser(
         "export",
         help="write a journaled game as a replay file",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from .journal import Journal
+from .rules.board import OFF
 
 
 def export_game(journal: Journal, game_id: int) -> dict[str, object]:
@@ -20,7 +21,7 @@ def export_game(journal: Journal, game_id: int) -> dict[str, object]:
             continue  # the wait above is the time that passed
         if event.kind == "move":
             from_sq, to_sq, *by = event.value  # type: ignore[misc]
-            move: dict[str, object] = {"move": [from_sq, to_sq]}
+            move: dict[str, object] = {"move": [from_sq, "off" if to_sq == OFF else to_sq]}
             if by and by[0]:
                 move["by"] = by[0]
             events.append(move)

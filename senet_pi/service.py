@@ -130,6 +130,17 @@ class Service:
         self.history += verdicts
         self._publish(verdicts)
 
+    def note(self, verdict: Verdict) -> None:
+        """Tell the listeners something that is not a decision of the game (a faulty switch, an
+        offer on the thrower): shown, not journaled."""
+        with self._lock:
+            self._publish([verdict])
+
+    def throw_blocked(self) -> str | None:
+        """Why the thrower's button should be refused now, or None."""
+        with self._lock:
+            return self.referee.throw_blocked()
+
     # ------------------------------------------------------------------ listeners
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:

@@ -38,3 +38,25 @@ def secret() -> Game:
 @pytest.fixture
 def houses() -> Game:
     return new_game("houses")
+
+
+@pytest.fixture
+def mock_factory():
+    """gpiozero's MockFactory as the default pin factory, restored afterwards (as gpiozero's own tests do)."""
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    saved = Device.pin_factory
+    Device.pin_factory = MockFactory()
+    try:
+        yield Device.pin_factory
+    finally:
+        Device.pin_factory.reset()
+        Device.pin_factory = saved
+
+
+@pytest.fixture
+def pinmap():
+    from senet_pi.hardware.pinmap import load_pinmap
+
+    return load_pinmap()

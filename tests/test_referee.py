@@ -38,7 +38,7 @@ def test_a_piece_knocked_and_put_back_never_raises_a_warning():
     hands = Hands(new_game("secret"))
     hands.throw(3)
     hands.do("lift 5", "place 5", wait=5000)
-    assert kinds(hands.seen) == ["progress", "settled"]
+    assert kinds(hands.seen) == ["throw", "progress", "settled"]
     assert moves_in(hands.do("lift 10", "place 13", wait=500)) == ["10-13"]
 
 
@@ -79,7 +79,7 @@ def test_pieces_moved_before_the_throw_are_flagged_not_taken():
     refused = hands.throw(3)
     assert refused[0]["v"] == "illegal" and "put the board right first" in refused[0]["reason"]
     hands.do("lift 13", "place 10", wait=500)
-    assert hands.throw(3) == []
+    assert hands.throw(3) == [{"v": "throw", "player": "B", "value": 3}]
 
 
 def test_the_player_not_to_move_is_flagged():

@@ -114,7 +114,7 @@ class Referee:
 
     # ------------------------------------------------------------------ one entry point for every input
 
-    INPUTS = ("throw", "move", "lift", "place", "tick", "answer", "undo", "resync", "new_game")
+    INPUTS = ("throw", "move", "lift", "place", "sense", "tick", "answer", "undo", "resync", "new_game")
 
     def apply(self, kind: str, value: object, at: float) -> list[Verdict]:
         """Any input by name, as replay files and the journal store them; operator mistakes
@@ -128,6 +128,8 @@ class Referee:
                 verdicts = self.enter_move(from_sq, to_sq, by[0] if by else 0, at=at)
             elif kind in ("lift", "place"):
                 verdicts = getattr(self, kind)(value, at)
+            elif kind == "sense":
+                verdicts = self.sense(sum(bit(sq) for sq in value), at)  # type: ignore[attr-defined]
             elif kind == "tick":
                 verdicts = self.tick(at)
             elif kind == "answer":
@@ -465,6 +467,7 @@ class Referee:
             effects = self.game.push_throw(value)
         except IllegalMoveError as err:
             return [*out, illegal(err, player=player)]
+        out.append({"v": "throw", "player": player, "value": list(value) if isinstance(value, tuple) else value})
         out += from_effects(effects)
         self._cands()  # worked out now, while the hands move, so that judging the board is quick
         steps = effect_steps(effects)  # M9: the pieces of a player who leaves come off the board
@@ -562,6 +565,17 @@ class Referee:
     def _catch_up(self, at: float | None) -> list[Verdict]:
         out = self.tick(at) if at is not None else []
         return out + self.flush()
+
+    def throw_blocked(self) -> str | None:
+        """Why a throw would be refused now (a move owed, a prompt, a question, a wrong board), or None."""
+        busy = self._busy()
+        if busy is not None:
+            return str(busy["reason"])
+        if self.game.is_over:
+            return f"the game is over: {self.game.winner_id} won"
+        if self.game.pending is not None:
+            return f"{self.game.to_move_id} must first move with {self.game._throw_text(self.game.pending)}"
+        return None
 
     def _busy(self) -> Verdict | None:
         if self.question is not None:

@@ -1,0 +1,217 @@
+"""Backends: where the switch changes and button presses come from.
+
+A backend owns the devices of one kind of board and feeds a `Service`. Subclasses must
+implement `start(service)` and `close()`; they may override `describe()` (what the page
+and `selftest` show about the link). The service and the referee see only inputs.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from ..rules.throws import RandomSource, default_random
+from ..service import Service
+from ..verdicts import Verdict
+from .board import SCAN_RATE, ReedSwitchBoard
+from .debounce import SwitchFault
+from .pinmap import PinMap, load_pinmap
+from .thrower import VERY_LONG_PRESS, StickThrower
+
+OFFER_TIME = 10.0  # seconds to confirm an undo or new game offered by a long press
+
+
+class Backend:
+    """A board that feeds a service. `start` wires it up; `close` releases everything, twice safely."""
+
+    name = "none"
+
+    def start(self, service: Service) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def describe(self) -> dict[str, object]:
+        return {"backend": self.name}
+
+    def __enter__(self) -> Backend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class GpioBackend(Backend):
+    """The reed switch matrix and the stick thrower on gpiozero devices (a Pi's pins by default)."""
+
+    name = "gpio"
+
+    def __init__(
+        self,
+        pinmap: PinMap | None = None,
+        *,
+        pin_factory: object = None,
+        rng: RandomSource | None = None,
+        scan_rate: float = SCAN_RATE,
+        spin: float = 0.6,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.pinmap = pinmap or load_pinmap()
+        self.rng = rng or default_random()
+        self.spin = spin
+        self._clock = clock
+        self.board: ReedSwitchBoard | None = None
+        self.thrower: StickThrower | None = None
+        try:
+            self.board = ReedSwitchBoard(
+                self.pinmap.rows, self.pinmap.columns, scan_rate=scan_rate, pin_factory=pin_factory, clock=clock
+            )
+            self.thrower = StickThrower(
+                self.pinmap.button, self.pinmap.leds, self.pinmap.buzzer, pin_factory=pin_factory, clock=clock
+            )
+        except Exception:
+            self.close()
+            raise
+        self.service: Service | None = None
+        self.faults: dict[int, SwitchFault] = {}
+        self._offer: str | None = None
+        self._offer_until = 0.0
+        self._unsubscribe: Callable[[], None] | None = None
+
+    def start(self, service: Service, scan: bool = True) -> None:
+        """Feed `service`: tell it how the board stands now, then scan (in a thread unless `scan` is
+        False, when the caller calls `board.scan_once()`) and listen to the button."""
+        assert self.board is not None and self.thrower is not None
+        self.service = service
+        self.board.when_placed = lambda square: service.handle("place", square)
+        self.board.when_lifted = lambda square: service.handle("lift", square)
+        self.board.when_fault = self._fault
+        self.thrower.when_pressed = self.press
+        self.thrower.when_held = self.held
+        self._unsubscribe = service.subscribe(self._verdicts)
+        sensed = self.board.occupied
+        if sensed != service.referee.sensed:
+            service.handle("sense", [sq for sq in range(1, 31) if sensed >> sq & 1])
+        if scan:
+            self.board.start()
+
+    # ------------------------------------------------------------------ the button
+
+    def press(self) -> None:
+        """A short press: confirm an offer, or throw, or refuse with a signal (never queued)."""
+        service, thrower = self.service, self.thrower
+        if service is None or thrower is None:
+            return
+        if self._offer is not None and self._clock() < self._offer_until:
+            offer, self._offer = self._offer, None
+            service.handle(offer)
+            return
+        self._offer = None
+        blocked = service.throw_blocked()
+        if blocked is not None:
+            thrower.refuse()
+            service.note({"v": "refused", "text": f"the thrower is not taking a throw: {blocked}"})
+            return
+        throw = service.referee.game.roll(self.rng)
+        verdicts = service.handle("throw", list(throw.value) if isinstance(throw.value, tuple) else throw.value)
+        if any(v["v"] == "illegal" for v in verdicts):
+            thrower.refuse()
+            return
+        faces = throw.faces if len(throw.faces) == 4 else (1, 1, 1, 1)  # dice are shown on the page
+        if self.spin:
+            threading.Thread(target=thrower.throw_pattern, args=(faces, self.spin), daemon=True).start()
+        else:
+            thrower.show(faces)
+
+    def held(self, seconds: float) -> None:
+        """A long press offers an undo (1.5-4 s) or a new game (4 s or more); a short press confirms."""
+        if self.service is None or self.thrower is None:
+            return
+        self._offer = "new_game" if seconds >= VERY_LONG_PRESS else "undo"
+        self._offer_until = self._clock() + OFFER_TIME
+        self.thrower.offer()
+        what = "start a new game" if self._offer == "new_game" else "undo the last move"
+        self.service.note({"v": "offer", "text": f"press the button again within 10 s to {what}"})
+
+    def _verdicts(self, verdicts: list[Verdict]) -> None:
+        if self.thrower is not None and any(v["v"] == "bonus" for v in verdicts):
+            self.thrower.bonus()
+
+    def _fault(self, fault: SwitchFault) -> None:
+        if fault.cleared:
+            self.faults.pop(fault.square, None)
+        else:
+            self.faults[fault.square] = fault
+        if self.service is not None:
+            self.service.note(
+                {
+                    "v": "switch",
+                    "square": fault.square,
+                    "kind": fault.kind,
+                    "text": fault.text,
+                    "cleared": fault.cleared,
+                }
+            )
+
+    def describe(self) -> dict[str, object]:
+        board = self.board
+        return {
+            "backend": self.name,
+            "switches": [sq for sq in range(1, 31) if board and board.occupied >> sq & 1],
+            "leds": list(self.thrower.leds.value) if self.thrower and self.thrower.leds else [],
+            "faults": [f.text for f in self.faults.values()],
+        }
+
+    def close(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        for device in (self.board, self.thrower):
+            if device is not None:
+                device.close()
+        self.board = self.thrower = None
+
+
+class SimBackend(GpioBackend):
+    """The same devices on gpiozero's MockFactory, wired like the real matrix by a `SimBoard`."""
+
+    name = "sim"
+
+    def __init__(self, pinmap: PinMap | None = None, *, occupied: int | None = None, **kwargs: object) -> None:
+        from gpiozero.pins.mock import MockFactory
+
+        from .sim import SimBoard
+
+        pinmap = pinmap or load_pinmap()
+        self.sim = SimBoard(pinmap, MockFactory(), occupied or 0)
+        self._preset = occupied
+        super().__init__(pinmap, pin_factory=self.sim.factory, **kwargs)  # type: ignore[arg-type]
+
+    def start(self, service: Service, scan: bool = True) -> None:
+        if self._preset is None:  # the simulated pieces stand where the game says
+            self.sim.set_occupied(service.referee.expected)
+            assert self.board is not None
+            self.board.take_reading()
+        super().start(service, scan)
+
+
+def on_a_pi() -> bool:
+    """Whether this machine is a Raspberry Pi (its device tree says so)."""
+    try:
+        return "Raspberry Pi" in Path("/proc/device-tree/model").read_text(errors="replace")
+    except OSError:
+        return False
+
+
+def make_backend(name: str | None, pinmap_path: str | Path | None = None, **kwargs: object) -> Backend:
+    """`gpio` or `sim` by name; None chooses `gpio` on a Pi and `sim` anywhere else."""
+    name = name or ("gpio" if on_a_pi() else "sim")
+    pinmap = load_pinmap(pinmap_path)
+    if name == "sim":
+        return SimBackend(pinmap, **kwargs)  # type: ignore[arg-type]
+    if name == "gpio":
+        return GpioBackend(pinmap, **kwargs)  # type: ignore[arg-type]
+    raise ValueError(f"unknown backend {name!r}: use gpio or sim")

@@ -1,0 +1,166 @@
+"""The sensing board: 30 reed switches in a 6 x 5 diode matrix, read through gpiozero devices.
+
+Each row line is driven high in turn; a column reads high through the reed switch (closed by
+the magnet in a piece) and its diode, so a square's switch is read at its row and column.
+The diodes keep other closed switches from showing up where they should not (ghosting).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+
+from gpiozero import DigitalInputDevice, DigitalOutputDevice
+
+from ..rules.board import squares_in
+from .debounce import Debouncer, SwitchFault
+
+#: Scans per second. Fast enough that a change counts within 40 ms (two scans, see debounce),
+#: slow enough that scanning costs little of a Pi's core (see benchmarks/bench_scanner.py).
+SCAN_RATE = 50.0
+
+
+class ReedSwitchBoard:
+    """The 30 squares' switches, scanned in a background thread.
+
+    `when_placed(square)` and `when_lifted(square)` are called with every clean change;
+    `when_fault(SwitchFault)` when a switch chatters or a line is stuck.
+    """
+
+    def __init__(
+        self,
+        rows: Sequence[int],
+        columns: Sequence[int],
+        *,
+        scan_rate: float = SCAN_RATE,
+        samples: int = 2,
+        pin_factory: object = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._rows: list[DigitalOutputDevice] = []
+        self._columns: list[DigitalInputDevice] = []
+        try:
+            for pin in rows:
+                self._rows.append(DigitalOutputDevice(pin, pin_factory=pin_factory))
+            for pin in columns:
+                self._columns.append(DigitalInputDevice(pin, pull_up=False, pin_factory=pin_factory))
+        except Exception:
+            self.close()
+            raise
+        self.scan_rate = scan_rate
+        self._clock = clock
+        self._squares = [[r * len(columns) + c + 1 for c in range(len(columns))] for r in range(len(rows))]
+        self.when_placed: Callable[[int], None] | None = None
+        self.when_lifted: Callable[[int], None] | None = None
+        self.when_fault: Callable[[SwitchFault], None] | None = None
+        self._samples = samples
+        self._debouncer = Debouncer(self.read(), samples=samples)
+        self._stuck_columns = 0
+        self._scans = 0
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    # ------------------------------------------------------------------ reading
+
+    def read(self) -> int:
+        """One raw scan of the matrix: the squares whose switch is closed, as a mask."""
+        occupied = 0
+        for row, squares in zip(self._rows, self._squares, strict=True):
+            row.on()
+            for column, square in zip(self._columns, squares, strict=True):
+                if column.value:
+                    occupied |= 1 << square
+            row.off()
+        return occupied
+
+    def idle_columns(self) -> int:
+        """Columns that read high with every row off: a shorted or stuck line (bit c = column c)."""
+        return sum(1 << c for c, column in enumerate(self._columns) if column.value)
+
+    def take_reading(self) -> None:
+        """Take the board as it reads now as its clean state, without reporting changes (after a
+        position is set up, before scanning starts)."""
+        self._debouncer = Debouncer(self.read(), samples=self._samples)
+
+    @property
+    def occupied(self) -> int:
+        """The clean (debounced) occupancy, as told to the referee."""
+        return self._debouncer.reported
+
+    @property
+    def chattering(self) -> list[int]:
+        """Squares whose switch is being ignored for chattering."""
+        return squares_in(self._debouncer.chattering)
+
+    def scan_once(self, now: float | None = None) -> None:
+        """Scan, debounce and call the `when_*` handlers: what the background thread does each tick."""
+        now = self._clock() if now is None else now
+        changes, faults = self._debouncer.update(self.read(), now)
+        self._scans += 1
+        if self._scans % max(1, int(self.scan_rate)) == 1:  # once a second: are the lines sound?
+            faults += self._check_lines()
+        for fault in faults:
+            if self.when_fault:
+                self.when_fault(fault)
+        for square, closed in changes:
+            handler = self.when_placed if closed else self.when_lifted
+            if handler:
+                handler(square)
+
+    def _check_lines(self) -> list[SwitchFault]:
+        stuck = self.idle_columns()
+        faults = []
+        for c in range(len(self._columns)):
+            if (stuck ^ self._stuck_columns) & (1 << c):
+                squares = ", ".join(str(row[c]) for row in self._squares)
+                if stuck & (1 << c):
+                    text = f"column line {c + 1} reads a piece with no row driven (squares {squares}): check its wiring"
+                else:
+                    text = f"column line {c + 1} is sound again"
+                faults.append(SwitchFault(self._squares[0][c], "stuck line", text, cleared=not stuck & (1 << c)))
+        self._stuck_columns = stuck
+        return faults
+
+    # ------------------------------------------------------------------ the scanning thread
+
+    def start(self) -> None:
+        """Scan `scan_rate` times a second in a background thread until `close()`."""
+        if self._thread is not None:
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="senet-pi scanner", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        period = 1.0 / self.scan_rate
+        next_scan = time.monotonic()
+        while not self._stop.is_set():
+            self.scan_once()
+            next_scan += period
+            delay = next_scan - time.monotonic()
+            if delay < 0:  # fell behind (a busy Pi): skip, do not race to catch up
+                next_scan = time.monotonic()
+                delay = 0
+            self._stop.wait(delay)
+
+    def close(self) -> None:
+        """Stop scanning and release the pins; safe to call twice."""
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=2)
+        self._thread = None
+        for device in [*self._rows, *self._columns]:
+            device.close()
+        self._rows, self._columns = [], []
+
+    def __enter__(self) -> ReedSwitchBoard:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        if not self._rows:
+            return "<ReedSwitchBoard closed>"
+        return f"<ReedSwitchBoard 30 squares, {bin(self.occupied).count('1')} occupied>"

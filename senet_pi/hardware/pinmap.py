@@ -1,0 +1,92 @@
+"""The pin map: which GPIO does what, read from `hardware/pinmap.toml` (the single source of truth)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import SenetError
+
+ROWS, COLUMNS = 6, 5
+#: BCM GPIOs a 40-pin header offers; 0 and 1 are kept for the HAT EEPROM.
+HEADER_GPIOS = range(2, 28)
+
+
+def default_pinmap_path() -> Path:
+    """`$SENET_PI_PINMAP`, else `hardware/pinmap.toml` of a source checkout, else the copy that
+    `pip install` puts in `<prefix>/share/senet-pi/` (the same file, shipped as data)."""
+    if os.environ.get("SENET_PI_PINMAP"):
+        return Path(os.environ["SENET_PI_PINMAP"])
+    checkout = Path(__file__).resolve().parents[2] / "hardware" / "pinmap.toml"
+    if checkout.exists():
+        return checkout
+    return Path(sys.prefix) / "share" / "senet-pi" / "pinmap.toml"
+
+
+class PinMapError(SenetError, ValueError):
+    """A pin map file that cannot be used; the message says which line to fix."""
+
+
+@dataclass(frozen=True)
+class PinMap:
+    """GPIO numbers of the switch matrix and the thrower."""
+
+    rows: tuple[int, ...]
+    columns: tuple[int, ...]
+    button: int
+    leds: tuple[int, ...]
+    buzzer: int | None = None
+
+    def square_at(self, row: int, column: int) -> int:
+        """The board square wired at (row, column) of the matrix: rows hold five squares each."""
+        return row * COLUMNS + column + 1
+
+    def all_pins(self) -> list[int]:
+        return [*self.rows, *self.columns, self.button, *self.leds, *([self.buzzer] if self.buzzer is not None else [])]
+
+
+def load_pinmap(path: str | Path | None = None) -> PinMap:
+    """Read and check a pin map; PinMapError names the problem."""
+    path = Path(path) if path is not None else default_pinmap_path()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise PinMapError(f"cannot read the pin map {path}: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise PinMapError(f"the pin map {path} is not valid TOML: {exc}") from None
+    return pinmap_from(data, str(path))
+
+
+def pinmap_from(data: dict, where: str = "pin map") -> PinMap:
+    """Build a PinMap from parsed TOML, checking counts, ranges and that no GPIO is used twice."""
+    matrix, thrower = data.get("matrix"), data.get("thrower")
+    if not isinstance(matrix, dict) or not isinstance(thrower, dict):
+        raise PinMapError(f"{where}: it needs a [matrix] and a [thrower] section")
+    rows = _gpios(matrix, "rows", ROWS, where)
+    columns = _gpios(matrix, "columns", COLUMNS, where)
+    leds = _gpios(thrower, "leds", 4, where)
+    button = _gpio(thrower.get("button"), "thrower.button", where)
+    buzzer = None if thrower.get("buzzer") is None else _gpio(thrower["buzzer"], "thrower.buzzer", where)
+    pinmap = PinMap(rows, columns, button, leds, buzzer)
+    seen: set[int] = set()
+    for pin in pinmap.all_pins():
+        if pin in seen:
+            raise PinMapError(f"{where}: GPIO {pin} is used twice")
+        seen.add(pin)
+    return pinmap
+
+
+def _gpios(section: dict, key: str, count: int, where: str) -> tuple[int, ...]:
+    values = section.get(key)
+    if not isinstance(values, list) or len(values) != count:
+        raise PinMapError(f"{where}: {key} must list {count} GPIO numbers")
+    return tuple(_gpio(v, key, where) for v in values)
+
+
+def _gpio(value: object, key: str, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value not in HEADER_GPIOS:
+        raise PinMapError(f"{where}: {key}: {value!r} is not a GPIO of the 40-pin header (2-27)")
+    return value

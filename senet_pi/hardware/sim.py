@@ -1,0 +1,118 @@
+"""The simulated board: gpiozero's MockFactory with mock pins wired like the real matrix.
+
+Magnets on squares close reed switches; when the scanner drives a row line, the column pins
+read high where a closed switch joins them, exactly as the diodes do on the real board. The
+real `ReedSwitchBoard` and `StickThrower` code runs unchanged on top.
+"""
+
+from __future__ import annotations
+
+from gpiozero.pins.mock import MockFactory, MockPin
+
+from ..rules.board import bit, squares_in
+from .pinmap import PinMap
+
+
+class MatrixRowPin(MockPin):
+    """A row line of the simulated matrix: driving it makes the columns show that row's switches."""
+
+    def __init__(self, factory: MockFactory, info: object, board: SimBoard | None = None) -> None:
+        super().__init__(factory, info)
+        self.board = board
+
+    def _change_state(self, value: bool) -> bool:
+        changed = super()._change_state(value)
+        if changed and self.board is not None:
+            self.board._drive_columns()
+        return changed
+
+
+class SimBoard:
+    """Pieces (magnets) on 30 squares, a thrower button and its LEDs, all on mock pins.
+
+    `place(square)` / `lift(square)` move magnets, `press()` / `release()` work the button;
+    `stick(square, "closed"|"open")` and `unstick(square)` simulate a faulty switch.
+    """
+
+    def __init__(self, pinmap: PinMap, factory: MockFactory | None = None, occupied: int = 0) -> None:
+        self.pinmap = pinmap
+        self.factory = factory or MockFactory()
+        self.magnets = occupied
+        self.stuck: dict[int, str] = {}
+        self._rows = [self.factory.pin(p, pin_class=MatrixRowPin, board=self) for p in pinmap.rows]
+        self._columns = [self.factory.pin(p) for p in pinmap.columns]
+        self._button = self.factory.pin(pinmap.button)
+        self._leds = [self.factory.pin(p) for p in pinmap.leds]
+
+    # ------------------------------------------------------------------ the hands
+
+    def place(self, square: int) -> None:
+        """Put a piece (its magnet) on `square`."""
+        self._check(square)
+        self.magnets |= bit(square)
+        self._drive_columns()
+
+    def lift(self, square: int) -> None:
+        """Take the piece off `square`."""
+        self._check(square)
+        self.magnets &= ~bit(square)
+        self._drive_columns()
+
+    def set_occupied(self, occupied: int) -> None:
+        """Set every magnet at once (setting up a position)."""
+        self.magnets = occupied
+        self._drive_columns()
+
+    def press(self) -> None:
+        """Push the thrower's button (it pulls its line to ground)."""
+        self._button.drive_low()
+
+    def release(self) -> None:
+        self._button.drive_high()
+
+    def stick(self, square: int, how: str) -> None:
+        """Make a switch stuck "closed" (welded) or "open" (broken), whatever its magnet."""
+        if how not in ("closed", "open"):
+            raise ValueError("a switch sticks 'closed' or 'open'")
+        self._check(square)
+        self.stuck[square] = how
+        self._drive_columns()
+
+    def unstick(self, square: int) -> None:
+        self.stuck.pop(square, None)
+        self._drive_columns()
+
+    # ------------------------------------------------------------------ what the pins show
+
+    @property
+    def leds(self) -> tuple[bool, ...]:
+        """Which stick LEDs are lit."""
+        return tuple(bool(pin.state) for pin in self._leds)
+
+    def closed(self) -> int:
+        """Squares whose switch is closed now (magnets, unless stuck)."""
+        closed = self.magnets
+        for square, how in self.stuck.items():
+            closed = closed | bit(square) if how == "closed" else closed & ~bit(square)
+        return closed
+
+    def _drive_columns(self) -> None:
+        closed = self.closed()
+        width = len(self._columns)
+        active = [r for r, pin in enumerate(self._rows) if pin.function == "output" and pin.state]
+        for c, pin in enumerate(self._columns):
+            if pin.function != "input":
+                continue
+            high = any(closed & bit(r * width + c + 1) for r in active)
+            if high:
+                pin.drive_high()
+            else:
+                pin.drive_low()
+
+    @staticmethod
+    def _check(square: int) -> None:
+        if not 1 <= square <= 30:
+            raise ValueError(f"square {square!r} is not on the board (1-30)")
+
+    def __repr__(self) -> str:
+        return f"<SimBoard {len(squares_in(self.magnets))} pieces>"

@@ -1,0 +1,123 @@
+"""The stick thrower: a push button and four LEDs (one per casting stick), and an optional buzzer.
+
+Gestures: a short press (under 1.5 s) throws; holding 1.5-4 s offers to undo the last move,
+holding 4 s or more offers a new game, and a short press within 10 s confirms the offer.
+The device only reports gestures and shows patterns; what a press means for the game is
+decided by the backend that owns it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+from gpiozero import Button, Buzzer, LEDBoard
+
+#: Holding the button at least this long is a long press, not a throw.
+LONG_PRESS = 1.5
+#: Holding at least this long offers a new game rather than an undo.
+VERY_LONG_PRESS = 4.0
+
+
+class StickThrower:
+    """A `Button` and an `LEDBoard` of four sticks (plus a `Buzzer` if fitted).
+
+    `when_pressed()` is called on a short press, `when_held(seconds)` after a long one.
+    """
+
+    def __init__(
+        self,
+        button: int,
+        leds: Sequence[int],
+        buzzer: int | None = None,
+        *,
+        pin_factory: object = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._clock = clock
+        self.button: Button | None = None
+        self.leds: LEDBoard | None = None
+        self.buzzer: Buzzer | None = None
+        try:
+            self.button = Button(button, pull_up=True, bounce_time=0.02, pin_factory=pin_factory)
+            self.leds = LEDBoard(*leds, pin_factory=pin_factory)
+            if buzzer is not None:
+                self.buzzer = Buzzer(buzzer, pin_factory=pin_factory)
+        except Exception:
+            self.close()
+            raise
+        self.when_pressed: Callable[[], None] | None = None
+        self.when_held: Callable[[float], None] | None = None
+        self._down_at: float | None = None
+        self.button.when_pressed = self._down
+        self.button.when_released = self._up
+
+    def _down(self) -> None:
+        self._down_at = self._clock()
+
+    def _up(self) -> None:
+        if self._down_at is None:
+            return
+        held = self._clock() - self._down_at
+        self._down_at = None
+        if held < LONG_PRESS:
+            if self.when_pressed:
+                self.when_pressed()
+        elif self.when_held:
+            self.when_held(held)
+
+    # ------------------------------------------------------------------ patterns
+
+    def show(self, faces: Sequence[int]) -> None:
+        """Light the sticks that show their counted side."""
+        assert self.leds is not None
+        self.leds.value = tuple(bool(f) for f in faces)
+
+    def throw_pattern(self, faces: Sequence[int], spin: float = 0.6) -> None:
+        """The sticks tumble (a chase round the four LEDs), then settle on `faces`."""
+        assert self.leds is not None
+        steps = max(1, int(spin / 0.05))
+        for i in range(steps):
+            self.leds.value = tuple(j == i % 4 for j in range(4))
+            time.sleep(spin / steps)
+        self.show(faces)
+
+    def refuse(self) -> None:
+        """Not now: all four blink fast three times (and the buzzer beeps)."""
+        assert self.leds is not None
+        self.leds.blink(on_time=0.08, off_time=0.08, n=3, background=True)
+        if self.buzzer is not None:
+            self.buzzer.beep(on_time=0.08, off_time=0.08, n=3, background=True)
+
+    def bonus(self) -> None:
+        """Throw again: the outer two sticks pulse twice."""
+        assert self.leds is not None
+        self.leds.value = (0, 0, 0, 0)
+        for index in (0, 3):
+            self.leds[index].blink(on_time=0.15, off_time=0.15, n=2, background=True)
+        if self.buzzer is not None:
+            self.buzzer.beep(on_time=0.05, off_time=0.1, n=2, background=True)
+
+    def offer(self) -> None:
+        """An undo or new game is on offer: the sticks pulse together until it is confirmed or lapses."""
+        assert self.leds is not None
+        self.leds.blink(on_time=0.4, off_time=0.4, n=12, background=True)
+
+    def close(self) -> None:
+        """Release the pins; safe to call twice."""
+        for device in (self.button, self.leds, self.buzzer):
+            if device is not None:
+                device.close()
+        self.button = self.leds = self.buzzer = None
+
+    def __enter__(self) -> StickThrower:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        if self.leds is None:
+            return "<StickThrower closed>"
+        lit = "".join("|" if v else "." for v in self.leds.value)
+        return f"<StickThrower sticks {lit}>"

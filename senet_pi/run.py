@@ -1,0 +1,181 @@
+"""`senet-pi run`: the service with its board, thrower and journal, and the terminal beside it.
+
+Verdicts and prompts are printed as they happen. Lines typed on standard input (or read
+from `--script`) drive the simulated board's mock pins (`lift 10`, `place 13`, `press`) and
+the operator's actions (`throw 3`, `enter 10 13`, `undo`, `answer 1`...); `help` lists them.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TextIO
+
+from .errors import SenetError
+from .hardware.backend import Backend, SimBackend
+from .rules.board import OFF, ROWS, bit
+from .service import Service
+from .terminal import describe
+
+TICK = 0.05  # seconds between the service's ticks (settle and guidance timing)
+
+HELP = """\
+commands (one per line):
+  lift N | place N | slide F T     move a piece on the simulated board (F T: lift F, place T)
+  press | hold SECONDS             the thrower's button (hold 2 = offer undo, hold 5 = offer new game)
+  throw V                          enter a throw made with real sticks (modern: throw 3 5)
+  enter F T [BY]                   enter a move by hand (T may be off)
+  answer N | undo | resync         answer the referee's question, take back a move, let the board win
+  new [RULESET] [PLAYERS]          start a new game
+  wait MS | status | help | quit"""
+
+
+class CommandError(SenetError, ValueError):
+    """A line typed at `senet-pi run` that it cannot carry out."""
+
+
+@dataclass
+class Runner:
+    """Ties the service, a backend and a text console together."""
+
+    service: Service
+    backend: Backend
+    out: TextIO = sys.stdout
+
+    def __post_init__(self) -> None:
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._ticker = threading.Thread(target=self._tick, name="senet-pi ticks", daemon=True)
+        self._unsubscribe: Callable[[], None] = self.service.subscribe(self._print)
+
+    def start(self) -> None:
+        for note in self.service.notes:
+            self.say(f"note: {note}")
+        self.backend.start(self.service)
+        self._ticker.start()
+        self.say(self.board_text())
+
+    def _tick(self) -> None:
+        while not self._stop.wait(TICK):
+            self.service.tick()
+
+    def _print(self, verdicts: list[dict]) -> None:
+        for verdict in verdicts:
+            line = describe(verdict)
+            if line:
+                self.say(line)
+
+    def say(self, text: str) -> None:
+        with self._lock:
+            print(text, file=self.out, flush=True)
+
+    # ------------------------------------------------------------------ commands
+
+    def command(self, line: str) -> bool:
+        """Carry out one line; False when it asks to quit. CommandError for a line that makes no sense."""
+        words = shlex.split(line, comments=True)
+        if not words:
+            return True
+        verb, args = words[0].lower(), words[1:]
+        sim = self.backend.sim if isinstance(self.backend, SimBackend) else None
+        if verb in ("quit", "exit"):
+            return False
+        if verb == "help":
+            self.say(HELP)
+        elif verb == "status":
+            self.say(self.board_text())
+        elif verb == "wait":
+            time.sleep(_number(args, 0, "wait MS") / 1000)
+        elif verb in ("lift", "place", "slide", "press", "hold"):
+            if sim is None:
+                raise CommandError(f"'{verb}' works the simulated board; this is the {self.backend.name} backend")
+            if verb == "slide":
+                sim.lift(_square(args, 0))
+                time.sleep(0.1)
+                sim.place(_square(args, 1))
+            elif verb in ("lift", "place"):
+                getattr(sim, verb)(_square(args, 0))
+            else:
+                sim.press()
+                time.sleep(0.05 if verb == "press" else _number(args, 0, "hold SECONDS"))
+                sim.release()
+        elif verb == "throw":
+            if not args:
+                raise CommandError("throw needs a value, e.g. throw 3 (modern: throw 3 5)")
+            values = [int(_number(args, i, "throw V")) for i in range(len(args))]
+            self.service.handle("throw", values if self.service.referee.game.name == "modern" else values[0])
+        elif verb == "enter":
+            to = OFF if len(args) > 1 and args[1].lower() == "off" else _square(args, 1)
+            by = int(_number(args, 2, "enter F T BY")) if len(args) > 2 else 0
+            self.service.handle("move", [_square(args, 0), to, by])
+        elif verb == "answer":
+            if not args:
+                raise CommandError("answer needs the option's number or text")
+            self.service.handle("answer", int(args[0]) if args[0].isdigit() else " ".join(args))
+        elif verb in ("undo", "resync"):
+            self.service.handle(verb)
+        elif verb == "new":
+            game = self.service.referee.game
+            players = int(_number(args, 1, "new RULESET PLAYERS")) if len(args) > 1 else game.players
+            self.service.new_game(args[0] if args else game.name, players)
+            if sim is not None:
+                sim.set_occupied(self.service.referee.expected)
+            self.say(self.board_text())
+        else:
+            raise CommandError(f"unknown command {verb!r}; type help")
+        return True
+
+    def feed(self, lines: Iterable[str], echo: bool = False) -> None:
+        """Carry out lines until one says quit; errors are printed, never raised."""
+        for line in lines:
+            if echo and line.strip() and not line.lstrip().startswith("#"):
+                self.say(f"> {line.rstrip()}")
+            try:
+                if not self.command(line):
+                    break
+            except (SenetError, ValueError) as exc:
+                self.say(f"error: {exc}")
+
+    def board_text(self) -> str:
+        """The board as three rows in playing order, with each piece's owner and the sensed switches."""
+        game = self.service.referee.game
+        owners = game.board()
+        sensed = self.service.referee.sensed
+        lines = [f"{game.name}: {game.to_move_id} to " + ("move" if game.pending is not None else "throw")]
+        if game.pending is not None:
+            lines[0] += f" (throw {game.pending})"
+        for n, row in enumerate(ROWS):
+            squares = list(row) if n != 1 else list(reversed(row))
+            cells = []
+            for sq in squares:
+                mark = owners.get(sq, ".")
+                if bool(sensed & bit(sq)) != (sq in owners):
+                    mark = "?"  # the switch and the game disagree
+                cells.append(f"{sq:>2}{mark}")
+            lines.append(" ".join(cells))
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._ticker.is_alive():
+            self._ticker.join(timeout=2)
+        self._unsubscribe()
+        self.backend.close()
+        self.service.close()
+
+
+def _square(args: list[str], i: int) -> int:
+    if len(args) <= i or not args[i].isdigit() or not 1 <= int(args[i]) <= 30:
+        raise CommandError("a square is a number from 1 to 30")
+    return int(args[i])
+
+
+def _number(args: list[str], i: int, usage: str) -> float:
+    try:
+        return float(args[i])
+    except (IndexError, ValueError):
+        raise CommandError(f"usage: {usage}") from None

@@ -1,0 +1,133 @@
+"""`senet-pi selftest`: walk a person through every square and the thrower, and say what works.
+
+With `--auto` on the simulated board the walk drives the mock pins itself, which is how
+the tests check that a switch stuck open or closed, or a dead line, is reported.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .hardware.backend import GpioBackend, SimBackend
+from .rules.board import bit, squares_in
+
+Say = Callable[[str], None]
+Ask = Callable[[str], str]
+
+
+@dataclass
+class SelfTestReport:
+    """What the walk found."""
+
+    switches: dict[int, str] = field(default_factory=dict)  # square -> "ok" or what went wrong
+    lines: list[str] = field(default_factory=list)
+    button: str = "not tested"
+    leds: dict[int, str] = field(default_factory=dict)
+    buzzer: str = "not fitted"
+
+    @property
+    def ok(self) -> bool:
+        return (
+            all(v == "ok" for v in self.switches.values())
+            and not self.lines
+            and self.button == "ok"
+            and all(v == "ok" for v in self.leds.values())
+            and self.buzzer in ("ok", "not fitted")
+        )
+
+    def summary(self) -> str:
+        bad = {sq: what for sq, what in self.switches.items() if what != "ok"}
+        lines = [f"switches: {len(self.switches) - len(bad)} of {len(self.switches)} work"]
+        lines += [f"  square {sq}: {what}" for sq, what in sorted(bad.items())]
+        lines += [f"  {line}" for line in self.lines]
+        lines.append(f"button: {self.button}")
+        dark = [n for n, v in self.leds.items() if v != "ok"]
+        lines.append("stick LEDs: all 4 work" if not dark else f"stick LEDs: {', '.join(map(str, dark))} did not light")
+        lines.append(f"buzzer: {self.buzzer}")
+        lines.append("all good" if self.ok else "see above for what to check (hardware/README.md, 'Checking it')")
+        return "\n".join(lines)
+
+
+def selftest(
+    backend: GpioBackend, say: Say = print, ask: Ask = input, auto: bool = False, timeout: float = 15.0
+) -> SelfTestReport:
+    """Walk through the lines, every square, the button, the LEDs and the buzzer."""
+    board, thrower = backend.board, backend.thrower
+    assert board is not None and thrower is not None and thrower.button is not None and thrower.leds is not None
+    sim = backend.sim if isinstance(backend, SimBackend) else None
+    if auto and sim is None:
+        raise ValueError("--auto works only on the simulated board")
+    hands = sim if auto else None
+    report = SelfTestReport()
+    wait = 0.3 if auto else timeout
+
+    stuck = board.idle_columns()
+    for c in range(5):
+        if stuck & (1 << c):
+            report.lines.append(f"column line {c + 1} reads high with no row driven: a short or a missing pull-down")
+
+    say("Take every piece off the board.")
+    if hands:
+        hands.set_occupied(0)
+    _until(lambda: board.read() == 0, wait)
+    stuck_closed = board.read()
+    for sq in squares_in(stuck_closed):
+        report.switches[sq] = "stuck closed: reads a piece on an empty square"
+
+    for sq in range(1, 31):
+        if sq in report.switches:
+            continue
+        say(f"Put a piece on square {sq}.")
+        if hands:
+            hands.place(sq)
+        if not _until(lambda sq=sq: board.read() & bit(sq), wait):
+            report.switches[sq] = "did not close: check the magnet, the switch and its diode"
+            continue
+        others = board.read() & ~bit(sq) & ~stuck_closed
+        say("Take it off again.")
+        if hands:
+            hands.lift(sq)
+        if not _until(lambda sq=sq: not board.read() & bit(sq), wait):
+            report.switches[sq] = "did not open again: the switch may be stuck"
+        elif others:
+            report.switches[sq] = f"also closed squares {squares_in(others)}: a missing or reversed diode"
+        else:
+            report.switches[sq] = "ok"
+
+    say("Press the thrower's button.")
+    if hands:
+        hands.press()
+    pressed = _until(lambda: thrower.button.is_pressed, wait)
+    if hands:
+        hands.release()
+    released = _until(lambda: not thrower.button.is_pressed, wait)
+    report.button = "ok" if pressed and released else ("never pressed" if not pressed else "stuck pressed")
+
+    for n in range(4):
+        thrower.leds.value = tuple(i == n for i in range(4))
+        if hands:
+            answer = "y" if sim is not None and sim.leds[n] else "n"
+        else:
+            answer = ask(f"Is stick LED {n + 1} lit, and only it? [y/n] ")
+        report.leds[n + 1] = "ok" if answer.strip().lower().startswith("y") else "did not light"
+    thrower.leds.off()
+
+    if thrower.buzzer is not None:
+        thrower.buzzer.on()
+        answer = "y" if hands else ask("Does the buzzer sound? [y/n] ")
+        thrower.buzzer.off()
+        report.buzzer = "ok" if answer.strip().lower().startswith("y") else "silent"
+    say(report.summary())
+    return report
+
+
+def _until(condition: Callable[[], object], timeout: float) -> bool:
+    end = time.monotonic() + timeout
+    while True:
+        if condition():
+            return True
+        if time.monotonic() >= end:
+            return False
+        time.sleep(0.01)
