@@ -22,6 +22,7 @@ from .service import Service
 from .terminal import describe
 
 TICK = 0.05  # seconds between the service's ticks (settle and guidance timing)
+HAND_PACE = 0.1  # seconds a simulated hand takes for one lift or place
 
 HELP = """\
 commands (one per line):
@@ -95,10 +96,12 @@ class Runner:
                 raise CommandError(f"'{verb}' works the simulated board; this is the {self.backend.name} backend")
             if verb == "slide":
                 sim.lift(_square(args, 0))
-                time.sleep(0.1)
+                time.sleep(HAND_PACE)
                 sim.place(_square(args, 1))
+                time.sleep(HAND_PACE)
             elif verb in ("lift", "place"):
                 getattr(sim, verb)(_square(args, 0))
+                time.sleep(HAND_PACE)  # a hand is never faster: the scanner sees every change
             else:
                 sim.press()
                 time.sleep(0.05 if verb == "press" else _number(args, 0, "hold SECONDS"))

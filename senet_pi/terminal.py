@@ -11,8 +11,8 @@ def describe(verdict: Verdict) -> str | None:
     if v == "move":
         text = f"{verdict['player']} moves {verdict['from']} -> {verdict['to']}"
         for effect in verdict.get("effects", []):  # type: ignore[attr-defined]
-            text += f"; {effect['player']}'s piece {effect['kind'].replace('_', ' ')} {effect['from']}"
-            text += f" -> {effect['to']}" if "to" in effect else ""
+            where = f"{effect['from']} -> {effect['to']}" if "to" in effect else f"{effect['from']} -> out of the game"
+            text += f"; {effect['player']}'s piece {where} ({effect['kind'].replace('_', ' ')})"
         return text
     if v == "bonus":
         return f"{verdict['player']} throws again"

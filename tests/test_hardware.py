@@ -360,3 +360,15 @@ def test_a_whole_game_is_played_through_mock_pins_only(pinmap, ruleset):
     kinds = [v["v"] for v in verdicts]
     assert "win" in kinds, kinds[-20:]
     assert "illegal" not in kinds and "refused" not in kinds
+
+
+def test_the_schematic_is_drawn_from_the_current_pin_map():
+    """hardware/schematic.svg must be regenerated (python hardware/make_schematic.py) when the pin map changes."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("make_schematic", root / "hardware" / "make_schematic.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert (root / "hardware" / "schematic.svg").read_text(encoding="utf-8") == module.draw()
