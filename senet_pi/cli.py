@@ -84,8 +84,14 @@ def _cmd_run(args: argparse.Namespace) -> int:
         journal.close()
         raise
     runner = Runner(service, backend)
+    server = None
     try:
         runner.start()
+        if args.port:
+            from .page import serve
+
+            server = serve(service, backend, args.host, args.port)
+            runner.say(f"the page: http://{args.host}:{server.effective_port}/")
         if args.script:
             runner.feed(Path(args.script).read_text(encoding="utf-8").splitlines(), echo=True)
             time.sleep(0.6)  # let the last moves settle and be judged
@@ -93,8 +99,37 @@ def _cmd_run(args: argparse.Namespace) -> int:
             if sys.stdin.isatty():
                 runner.say("type help for the commands; quit (or Ctrl-D) to stop")
             runner.feed(sys.stdin)
+            if not sys.stdin.isatty() and server is not None:  # a service (stdin closed): keep serving
+                runner.say("standard input closed; serving the page until stopped (Ctrl-C)")
+                _wait_for_signal()
     finally:
+        if server is not None:
+            server.close()
         runner.close()
+    return 0
+
+
+def _wait_for_signal() -> None:
+    import signal
+    import threading
+
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        while not stop.wait(1.0):
+            pass
+    except KeyboardInterrupt:
+        pass
+
+
+def _cmd_set_pin(args: argparse.Namespace) -> int:
+    import getpass
+
+    from .page import set_pin
+
+    pin = args.pin if args.pin is not None else getpass.getpass("operator PIN (4-12 digits; empty disables): ")
+    path = set_pin(pin)
+    print(f"operator PIN {'set' if pin else 'removed'} in {path}")
     return 0
 
 
@@ -148,12 +183,17 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")
     run.add_argument("--pinmap", type=Path, metavar="PATH", help="the pin map (default hardware/pinmap.toml)")
     run.add_argument("--script", metavar="FILE", help="read commands from FILE instead of standard input")
+    run.add_argument("--host", default="127.0.0.1", help="address the page listens on (default 127.0.0.1 only)")
+    run.add_argument("--port", type=int, default=8080, help="the page's port (default 8080; 0 = no page)")
     run.set_defaults(func=_cmd_run)
     test = sub.add_parser("selftest", help="walk through every square and the thrower, and say what works")
     test.add_argument("--backend", choices=["sim", "gpio"], help="the board: gpio on a Pi, sim elsewhere")
     test.add_argument("--pinmap", type=Path, metavar="PATH", help="the pin map (default hardware/pinmap.toml)")
     test.add_argument("--auto", action="store_true", help="simulated board only: let the test move the pieces")
     test.set_defaults(func=_cmd_selftest)
+    pin = sub.add_parser("set-pin", help="set (or remove) the PIN that enables the page's operator actions")
+    pin.add_argument("--pin", help="the PIN (asked for when not given); an empty PIN disables the actions")
+    pin.set_defaults(func=_cmd_set_pin)
     export = sub.add_parser(
         "export",
         help="write a journaled game as a replay file",

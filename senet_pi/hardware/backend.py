@@ -92,9 +92,8 @@ class GpioBackend(Backend):
         self.thrower.when_pressed = self.press
         self.thrower.when_held = self.held
         self._unsubscribe = service.subscribe(self._verdicts)
-        sensed = self.board.occupied
-        if sensed != service.referee.sensed:
-            service.handle("sense", [sq for sq in range(1, 31) if sensed >> sq & 1])
+        sensed = self.board.occupied  # the board as it stands (and: this board has sensors)
+        service.handle("sense", [sq for sq in range(1, 31) if sensed >> sq & 1])
         if scan:
             self.board.start()
 

@@ -179,7 +179,9 @@ class Referee:
             self.now = now
 
     def sense(self, occupied: int, at: float) -> list[Verdict]:
-        """A full snapshot of the switches (a bridge reconnecting): changes become lifts and places."""
+        """A full snapshot of the switches (a board starting, a bridge reconnecting): changes become
+        lifts and places, and from now on the board is known to have sensors."""
+        self.sensing = True
         out: list[Verdict] = []
         for sq in squares_in(self.sensed & ~occupied):
             out += self.lift(sq, at)

@@ -1,0 +1,57 @@
+"""Serving the status page for `senet-pi run`, and the operator PIN it checks.
+
+The page itself lives in the top-level `web` package (a Flask app); this module only
+serves it with waitress, a production WSGI server that runs anywhere Python does (a Pi
+included), and writes the PIN's hash into the page's instance config.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .errors import SenetError
+from .hardware.backend import Backend
+from .service import Service
+
+
+class PinError(SenetError, ValueError):
+    """A PIN that is not 4-12 digits."""
+
+
+def serve(service: Service, backend: Backend | None, host: str, port: int):
+    """Start waitress in a background thread; returns the server (`.close()` stops it)."""
+    import threading
+
+    from waitress import create_server
+
+    from web import create_app
+
+    app = create_app(service=service, backend=backend)
+    # Each open page holds one thread for its live stream: leave plenty for requests.
+    server = create_server(app, host=host, port=port, threads=24, channel_timeout=3600)
+    threading.Thread(target=server.run, name="senet-pi page", daemon=True).start()
+    return server
+
+
+def set_pin(pin: str, folder: Path | None = None) -> Path:
+    """Store the PIN's hash (never the PIN) in the instance `config.toml`; an empty PIN removes it."""
+    from werkzeug.security import generate_password_hash
+
+    from web import instance_folder
+
+    if pin and not re.fullmatch(r"\d{4,12}", pin):
+        raise PinError("the PIN must be 4 to 12 digits")
+    folder = folder or instance_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "config.toml"
+    lines = [
+        line
+        for line in (path.read_text(encoding="utf-8").splitlines() if path.exists() else [])
+        if not line.startswith("OPERATOR_PIN_HASH")
+    ]
+    if pin:
+        lines.append(f'OPERATOR_PIN_HASH = "{generate_password_hash(pin)}"')
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    path.chmod(0o600)
+    return path

@@ -1,0 +1,57 @@
+"""The simulated board from the page or a script: lift or place a piece, press the thrower's button.
+
+Only with the `sim` backend. These move magnets on the mock pins; the scanner reads them
+like a real board, so the referee sees exactly what it would see on a Pi.
+"""
+
+from __future__ import annotations
+
+import time
+
+from flask import Blueprint, Response, jsonify
+
+from senet_pi.hardware.backend import SimBackend
+from senet_pi.rules.board import bit
+
+from .errors import BadInput, error, json_body, square_from
+from .state import services
+
+bp = Blueprint("sim", __name__, url_prefix="/api/sim")
+
+
+def _sim() -> SimBackend | None:
+    _, backend = services()
+    return backend if isinstance(backend, SimBackend) else None
+
+
+@bp.post("/<action>")
+def act(action: str) -> object:
+    backend = _sim()
+    if backend is None:
+        _, other = services()
+        name = other.name if other is not None else "none"
+        return error(404, f"there is no simulated board: the backend is {name}")
+    if action not in ("lift", "place", "press"):
+        return error(404, f"unknown action {action!r}: use lift, place or press")
+    sim = backend.sim
+    if action == "press":
+        sim.press()
+        time.sleep(0.05)
+        sim.release()
+        return _done(backend)
+    try:
+        square = square_from(json_body())
+    except BadInput as exc:
+        return error(400, str(exc))
+    has_piece = bool(sim.magnets & bit(square))
+    if action == "lift" and not has_piece:
+        return error(409, f"square {square} holds no piece to lift")
+    if action == "place" and has_piece:
+        return error(409, f"square {square} already holds a piece")
+    getattr(sim, action)(square)
+    return _done(backend)
+
+
+def _done(backend: SimBackend) -> Response:
+    sim = backend.sim
+    return jsonify({"pieces": [sq for sq in range(1, 31) if sim.magnets & bit(sq)], "leds": list(sim.leds)})

@@ -1,0 +1,95 @@
+"""What the page and `GET /api/state` show: one JSON object built from the service and the backend."""
+
+from __future__ import annotations
+
+from flask import current_app, session
+
+from senet_pi.hardware.backend import Backend, SimBackend
+from senet_pi.rules.board import OFF
+from senet_pi.service import Service
+
+#: Names the page gives the players (P2: display names are configurable; ids stay A-D).
+NAMES = {"A": "white", "B": "green", "C": "red", "D": "blue"}
+#: The special squares of each rule set, for the board's symbols and their tooltips.
+SPECIAL = {
+    "secret": {
+        15: "Ankh (safe)",
+        26: "Soul Bird: land exactly (safe)",
+        27: "Rivers of Life: back to 15",
+        28: "Three Truths (safe, throw again from 26)",
+        29: "Eye of Ra (safe, throw again)",
+        30: "Exit: leave with a 1",
+    },
+    "houses": {
+        15: "House of Rebirth (safe, throw again)",
+        26: "House of Happiness: stop here (safe)",
+        27: "House of Water: drown, back to 15",
+        28: "Three Truths: leave with 3",
+        29: "Ra-Atum: leave with 2",
+        30: "Ra-Horakhty: leave with 1",
+    },
+    "modern": {
+        1: "the sun",
+        15: "bird's birth",
+        26: "moon: back to the sun",
+        27: "bird: back to 15",
+        28: "safe tile",
+        29: "safe tile",
+        30: "safe tile",
+    },
+}
+
+
+def services() -> tuple[Service, Backend | None]:
+    senet = current_app.extensions["senet"]
+    return senet["service"], senet["backend"]
+
+
+def state() -> dict:
+    """The whole state the page needs."""
+    service, backend = services()
+    with service._lock:
+        referee = service.referee
+        game = referee.game
+        status = referee.status()
+        squares: dict[str, object] = {}
+        for sq, owner in game.board().items():
+            piece = getattr(game, "piece_at", None)
+            squares[str(sq)] = {"owner": owner, "dots": piece(sq)[1] if piece else None}
+        history = [v for v in service.history if v["v"] in ("move", "forfeit", "win", "undone", "new_game", "resync")]
+        throws = [v for v in service.history if v["v"] == "throw"]
+        legal = [
+            " then ".join(f"{m.from_sq}-{'off' if m.to_sq == OFF else m.to_sq}" for m in seq)
+            for seq in game.move_sequences()
+        ]
+        kind = game.throw_kind
+        return {
+            "game": service.game_id,
+            "variant": game.name,
+            "players": list(game.player_ids),
+            "names": {pid: NAMES[pid] for pid in game.player_ids},
+            "to_move": game.to_move_id,
+            "throw": list(game.pending) if isinstance(game.pending, tuple) else game.pending,
+            "last_throw": throws[-1]["value"] if throws else None,
+            "throws": {"kind": kind.name, "zero": getattr(kind, "zero", None)},
+            "squares": squares,
+            "off": dict(zip(game.player_ids, game.off, strict=True)),
+            "scores": game.scores(),
+            "winner": game.winner_id,
+            "prompt": status["prompt"],
+            "warning": status["warning"],
+            "question": status["question"],
+            "in_progress": status["in_progress"],
+            "sensed": status["sensed"],
+            "expected": status["expected"],
+            "legal": legal,
+            "history": history[-40:],
+            "rules": {"name": game.name, "summary": game.summary},
+            "special": {str(k): v for k, v in SPECIAL.get(game.name, {}).items()},
+            "backend": backend.describe() if backend is not None else {"backend": "none"},
+            "sim": isinstance(backend, SimBackend),
+            "operator": {
+                "enabled": bool(current_app.config["OPERATOR_PIN_HASH"]),
+                "signed_in": bool(session.get("operator")),
+            },
+        }
