@@ -23,8 +23,8 @@ def events() -> Response:
     app = current_app._get_current_object()  # type: ignore[attr-defined]
 
     def snapshot() -> dict:
-        with app.test_request_context():
-            return state()
+        with app.app_context():
+            return state(for_session=False)
 
     response = Response(stream_with_context(broker.stream(snapshot)), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"

@@ -45,8 +45,9 @@ def services() -> tuple[Service, Backend | None]:
     return senet["service"], senet["backend"]
 
 
-def state() -> dict:
-    """The whole state the page needs."""
+def state(for_session: bool = True) -> dict:
+    """The whole state the page needs; `for_session` adds this session's operator status (the live
+    stream, shared by all pages, leaves it out)."""
     service, backend = services()
     with service._lock:
         referee = service.referee
@@ -63,7 +64,7 @@ def state() -> dict:
             for seq in game.move_sequences()
         ]
         kind = game.throw_kind
-        return {
+        out = {
             "game": service.game_id,
             "variant": game.name,
             "players": list(game.player_ids),
@@ -88,8 +89,10 @@ def state() -> dict:
             "special": {str(k): v for k, v in SPECIAL.get(game.name, {}).items()},
             "backend": backend.describe() if backend is not None else {"backend": "none"},
             "sim": isinstance(backend, SimBackend),
-            "operator": {
-                "enabled": bool(current_app.config["OPERATOR_PIN_HASH"]),
-                "signed_in": bool(session.get("operator")),
-            },
         }
+    if for_session:
+        out["operator"] = {
+            "enabled": bool(current_app.config["OPERATOR_PIN_HASH"]),
+            "signed_in": bool(session.get("operator")),
+        }
+    return out

@@ -6,6 +6,7 @@ const SVGNS = "http://www.w3.org/2000/svg";
 const COLOURS = { A: "#f4efe1", B: "#2e7d4f", C: "#b03a2a", D: "#2a6fb0" };
 const csrf = document.querySelector('meta[name="csrf-token"]').content;
 let current = null;
+let operatorStatus = { enabled: false, signed_in: false };
 
 function cell(sq) {  // P1: row 2 runs right to left, so 11 sits under 10
   const row = Math.floor((sq - 1) / 10);
@@ -49,6 +50,8 @@ function drawBoard(svg, state, opts) {
     const g = el("g", { class: "square", "data-square": sq }, svg);
     const special = state.special[String(sq)];
     let cls = "cell" + (special ? " special" : "");
+    if (!opts.plain && state.prompt && state.prompt.to === sq) cls += " prompt-to";
+    if (!opts.plain && state.prompt && state.prompt.from === sq) cls += " prompt-from";
     if (!opts.plain && missing.has(sq)) cls += " missing";
     if (!opts.plain && extra.has(sq)) cls += " extra";
     el("rect", { x, y, width: 58, height: 58, rx: 4, class: cls }, g);
@@ -91,6 +94,7 @@ function text(id, value) { document.getElementById(id).textContent = value; }
 
 function render(state) {
   current = state;
+  if (state.sim && !state.in_progress) pieces = state.backend.switches;
   if (!document.getElementById("board")) return renderHardware(state);
   const name = (p) => `${p} (${state.names[p]})`;
   let turn = `${state.variant}: ${name(state.to_move)} to ` + (state.throw == null ? "throw" : "move");
@@ -141,7 +145,8 @@ function render(state) {
     history.appendChild(li);
   }
   text("rules", state.rules.summary);
-  const opState = state.operator;
+  if (state.operator) operatorStatus = state.operator;  // the live stream leaves it out: keep ours
+  const opState = operatorStatus;
   text("op-state", !opState.enabled ? "Operator actions are disabled: set a PIN with senet-pi set-pin."
     : opState.signed_in ? "Signed in as operator." : "Sign in with the operator PIN.");
   document.getElementById("login").hidden = !opState.enabled || opState.signed_in;
@@ -168,10 +173,14 @@ async function post(url, body) {
   return { ok: response.ok, status: response.status, data };
 }
 
+let pieces = null;  // the simulated board's magnets as the server last said: the next click lifts or places
+
 async function simClick(sq) {
-  const action = current && current.backend.switches && current.backend.switches.includes(sq) ? "lift" : "place";
+  const known = pieces || (current && current.backend.switches) || [];
+  const action = known.includes(sq) ? "lift" : "place";
   const result = await post(`/api/sim/${action}`, { square: sq });
-  if (!result.ok) text("op-error", result.data.error || "the board did not take that");
+  if (result.ok) pieces = result.data.pieces;
+  else { pieces = null; text("op-error", result.data.error || "the board did not take that"); }
 }
 
 async function op(action, body) {

@@ -1,0 +1,256 @@
+"""End to end in a real browser: Debian's chromium driven by Playwright plays on the simulated board
+by clicking, and the tests check what the page shows. `.ci/run` installs chromium."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import time
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+from werkzeug.security import generate_password_hash
+
+from senet_pi.hardware.backend import SimBackend
+from senet_pi.hardware.pinmap import load_pinmap
+from senet_pi.referee.hands import switch_events
+from senet_pi.referee.physical import play_out
+from senet_pi.service import Service
+
+CHROMIUM = os.environ.get("SENET_PI_CHROMIUM", "/usr/bin/chromium")
+PIN = "1357"
+
+
+class LiveBoard:
+    """A service on the simulated board, served by waitress on a free local port."""
+
+    def __init__(self, variant: str = "secret", seed: int = 1) -> None:
+        self.service = Service(None, variant=variant, settle=0.2)
+        self.backend = SimBackend(load_pinmap(), rng=random.Random(seed), spin=0, scan_rate=100)
+        self.backend.start(self.service)
+        self.port = 0
+        self.start_server()
+        import threading
+
+        self._stop = threading.Event()
+        threading.Thread(target=self._tick, daemon=True).start()
+
+    def _tick(self) -> None:  # what `senet-pi run` does: let time pass for the referee
+        while not self._stop.wait(0.05):
+            self.service.tick()
+
+    def start_server(self) -> None:
+        import threading
+
+        from waitress import create_server
+
+        from web import create_app
+
+        app = create_app(
+            {"SECRET_KEY": "e2e", "OPERATOR_PIN_HASH": generate_password_hash(PIN), "PIN_DELAY": 0.01},
+            service=self.service,
+            backend=self.backend,
+        )
+        self.server = create_server(app, host="127.0.0.1", port=self.port, threads=8)
+        self.port = self.server.effective_port
+        threading.Thread(target=self.server.run, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def close(self) -> None:
+        self._stop.set()
+        self.server.close()
+        self.backend.close()
+
+
+def until(condition, timeout: float = 8.0) -> None:
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError("timed out waiting for the board")
+        time.sleep(0.02)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def board():
+    live = LiveBoard()
+    yield live
+    live.close()
+
+
+@pytest.fixture
+def page(browser, board):
+    page = browser.new_page(viewport={"width": 1280, "height": 820})
+    page.goto(board.url)
+    expect(page.locator("#link")).to_have_text("live")
+    yield page
+    page.close()
+
+
+def square(page, sq: int):
+    return page.locator(f'#board g[data-square="{sq}"]')
+
+
+def click_move(page, board: LiveBoard, moves) -> None:
+    """Carry out moves by clicking squares as a hand would lift and place the pieces."""
+    game = board.service.referee.game
+    steps, _, _ = play_out(game, moves)
+    for event in switch_events(game.occupied(), steps):
+        ((_, sq),) = event.items()
+        square(page, sq).click()
+        time.sleep(0.03)
+
+
+def test_the_page_shows_the_board_in_its_s_shape(page):
+    assert square(page, 10).bounding_box()["x"] == pytest.approx(square(page, 11).bounding_box()["x"], abs=1)
+    assert square(page, 20).bounding_box()["x"] == pytest.approx(square(page, 21).bounding_box()["x"], abs=1)
+    expect(page.locator('#board g[data-square="10"] circle.owner-B')).to_have_count(1)
+    expect(page.locator("#message")).to_have_text("B (green): throw the sticks")
+    expect(page.locator("#rules")).to_contain_text("dark sides")
+
+
+def test_clicking_the_button_and_the_squares_plays_a_move(page, board):
+    page.locator("#press").click()
+    until(lambda: board.service.referee.game.pending is not None)
+    value = board.service.referee.game.pending
+    expect(page.locator("#throw-text")).to_have_text(f"throw: {value}")
+    expect(page.locator("#sticks rect.lit")).to_have_count(0 if value == 6 else value)
+    click_move(page, board, board.service.referee.game.move_sequences()[0])
+    expect(page.locator("#history li").first).to_have_text(f"B 10-{10 + value}")
+    expect(page.locator(f'#board g[data-square="{10 + value}"] circle.owner-B')).to_have_count(1)
+    expect(page.locator("#board g[data-square='10'] circle")).to_have_count(0)
+
+
+def test_a_wrong_move_shows_the_warning_the_fix_and_both_boards(page, board):
+    board.service.handle("throw", 3)
+    square(page, 10).click()
+    square(page, 14).click()
+    expect(page.locator("#message")).to_have_text("a throw of 3 takes the piece on 10 to 13, not 14 (P3)")
+    expect(page.locator("#message")).to_have_class("message warning")
+    expect(page.locator("#fixes")).to_have_text("to put it right: put the piece on 14 back on 10")
+    expect(page.locator("#compare")).to_be_visible()
+    expect(page.locator('#board g[data-square="14"] rect.extra')).to_have_count(1)
+    expect(page.locator('#board g[data-square="10"] rect.missing')).to_have_count(1)
+    square(page, 14).click()
+    square(page, 13).click()
+    expect(page.locator("#history li").first).to_have_text("B 10-13")
+    expect(page.locator("#compare")).to_be_hidden()
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_run(port: int, journal) -> subprocess.Popen:
+    """`senet-pi run` as a person starts it, its standard input left open."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "senet_pi", "run", "--backend", "sim", "--port", str(port), "--journal", str(journal)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def test_the_page_recovers_by_itself_after_the_server_restarts(browser, tmp_path):
+    port, journal = free_port(), tmp_path / "journal.sqlite"
+    server = start_run(port, journal)
+    page = browser.new_page()
+    try:
+        until(lambda: _answers(port), 20)
+        page.goto(f"http://127.0.0.1:{port}/")
+        expect(page.locator("#link")).to_have_text("live")
+        page.locator("#press").click()
+        expect(page.locator("#throw-text")).to_contain_text("throw: ")
+        thrown = page.locator("#throw-text").text_content()
+        server.kill()
+        server.wait()
+        server.stdin.close()
+        expect(page.locator("#link")).to_have_text("reconnecting...", timeout=10_000)
+        server = start_run(port, journal)
+        expect(page.locator("#link")).to_have_text("live", timeout=20_000)
+        expect(page.locator("#throw-text")).to_have_text(thrown)  # the journal brought the game back
+    finally:
+        page.close()
+        server.kill()
+        server.wait()
+        server.stdin.close()
+
+
+def _answers(port: int) -> bool:
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=1) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+def test_the_operator_signs_in_with_the_pin_and_undoes_a_move(page, board):
+    page.locator("#operator summary").click()
+    page.locator("#pin").fill("0000")
+    page.locator("#login button").click()
+    expect(page.locator("#op-error")).to_contain_text("wrong PIN")
+    page.locator("#pin").fill(PIN)
+    page.locator("#login button").click()
+    expect(page.locator("#op-state")).to_have_text("Signed in as operator.")
+    page.locator("#op-throw input").fill("3")
+    page.locator("#op-throw button").click()
+    expect(page.locator("#throw-text")).to_have_text("throw: 3")
+    square(page, 10).click()
+    square(page, 13).click()
+    expect(page.locator("#history li").first).to_have_text("B 10-13")
+    page.locator('[data-op="undo"]').click()
+    expect(page.locator("#message")).to_have_text("put the piece on 13 back on 10")
+    square(page, 13).click()
+    square(page, 10).click()
+    expect(page.locator("#message")).to_have_text("B (green): move a piece by 3")
+
+
+def test_the_hardware_page_shows_the_switches_and_leds(browser, board):
+    page = browser.new_page()
+    page.goto(board.url + "hardware")
+    expect(page.locator("#switches circle.switch-on")).to_have_count(10)
+    board.backend.sim.place(20)
+    board.service.handle("throw", 1)  # any verdict pushes a fresh state to the page
+    expect(page.locator("#switches circle.switch-on")).to_have_count(11)
+    page.close()
+
+
+def test_a_whole_game_is_played_with_the_mouse(page, board):
+    """The newcomer's game: press the throw button, click the squares, to the end."""
+    service = board.service
+    chooser = random.Random(2)
+    for _ in range(1500):
+        game = service.referee.game
+        if game.is_over:
+            break
+        before = len(game.actions)
+        page.locator("#press").click()
+        until(lambda before=before: len(service.referee.game.actions) > before)
+        if game.pending is None:
+            continue  # forfeited
+        click_move(page, board, chooser.choice(game.move_sequences()))
+        until(lambda g=game: g.pending is None and not service.referee.steps_left and service.referee.warning is None)
+        assert service.referee.question is None
+    assert service.referee.game.is_over
+    expect(page.locator("#message")).to_have_class("message win")
+    expect(page.locator("#turn")).to_contain_text("has won")
