@@ -39,7 +39,7 @@ class Service:
         self.settle = settle
         self.guidance_delay = guidance_delay
         self._clock = clock
-        self._lock = threading.RLock()
+        self.lock = threading.RLock()  # held while a batch of inputs is judged; readers take it too
         self._listeners: list[Listener] = []
         self.notes: list[str] = []  # said once at start: a damaged journal set aside, a game resumed
         if journal is not None and journal.damaged:
@@ -83,7 +83,7 @@ class Service:
 
     def new_game(self, variant: str, players: int = 2, options: Mapping[str, object] | None = None) -> list[Verdict]:
         """End the current game (if it is still open) and start another, possibly of another rule set."""
-        with self._lock:
+        with self.lock:
             if self.journal is not None:
                 self.journal.end_game(self.game_id, self.referee.game.winner_id)
             self._start(variant, players, dict(options or {}))
@@ -102,7 +102,7 @@ class Service:
 
     def handle(self, kind: str, value: object = True) -> list[Verdict]:
         """Journal one input, judge it, journal and publish the verdicts."""
-        with self._lock:
+        with self.lock:
             ms = self.now_ms()
             if self.journal is not None:
                 self.journal.record_event(self.game_id, self.seq, ms, kind, value)
@@ -112,7 +112,7 @@ class Service:
 
     def tick(self) -> list[Verdict]:
         """Let time pass: judge a settled board, give guidance that is due. Call it often (every 50 ms)."""
-        with self._lock:
+        with self.lock:
             ms = self.now_ms()
             verdicts = self.referee.tick(ms / 1000)
             if verdicts and self.journal is not None:
@@ -133,19 +133,19 @@ class Service:
     def note(self, verdict: Verdict) -> None:
         """Tell the listeners something that is not a decision of the game (a faulty switch, an
         offer on the thrower): shown, not journaled."""
-        with self._lock:
+        with self.lock:
             self._publish([verdict])
 
     def throw_blocked(self) -> str | None:
         """Why the thrower's button should be refused now, or None."""
-        with self._lock:
+        with self.lock:
             return self.referee.throw_blocked()
 
     # ------------------------------------------------------------------ listeners
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call `listener` with every batch of verdicts; returns a function that unsubscribes."""
-        with self._lock:
+        with self.lock:
             self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
 
@@ -155,7 +155,7 @@ class Service:
 
     def status(self) -> dict[str, object]:
         """The referee's status for the page, with the game's id."""
-        with self._lock:
+        with self.lock:
             return {"game": self.game_id, **self.referee.status()}
 
     def close(self) -> None:

@@ -49,7 +49,7 @@ def state(for_session: bool = True) -> dict:
     """The whole state the page needs; `for_session` adds this session's operator status (the live
     stream, shared by all pages, leaves it out)."""
     service, backend = services()
-    with service._lock:
+    with service.lock:
         referee = service.referee
         game = referee.game
         status = referee.status()

@@ -576,7 +576,7 @@ class Referee:
         if self.game.is_over:
             return f"the game is over: {self.game.winner_id} won"
         if self.game.pending is not None:
-            return f"{self.game.to_move_id} must first move with {self.game._throw_text(self.game.pending)}"
+            return f"{self.game.to_move_id} must first move with {self.game.throw_text(self.game.pending)}"
         return None
 
     def _busy(self) -> Verdict | None:
@@ -696,17 +696,22 @@ def _distinct(fits: list[tuple[Candidate, int]]) -> list[tuple[Candidate, int]]:
 
 def _on_the_way(board: int, start: int, cand: Candidate) -> bool:
     """Whether `board` could be `cand` half done, with pieces in the hand: every square that changed
-    is one the move touches, and every newly filled square is where a piece now free could go."""
+    is one the move touches, and every newly filled square is where a piece now free could go. A
+    piece is free once its square is empty, or once a free piece has landed on its square."""
     if (board ^ start) & ~cand.touched:
         return False
-    landed_on = {s.to_sq for s in cand.steps}
-    for sq in squares_in(board & ~start):
-        if not any(
-            s.to_sq == sq and (origin == OFF or not board & bit(origin) or origin in landed_on)
-            for s, origin in zip(cand.steps, cand.origins, strict=True)
-        ):
-            return False
-    return True
+    free = {origin for origin in cand.origins if origin == OFF or not board & bit(origin)}
+    grown = True
+    while grown:
+        grown = False
+        for step, origin in zip(cand.steps, cand.origins, strict=True):
+            if origin in free and step.to_sq != OFF and start & bit(step.to_sq) and step.to_sq not in free:
+                free.add(step.to_sq)  # it landed on a piece, which is now in the hand
+                grown = True
+    return all(
+        any(s.to_sq == sq and origin in free for s, origin in zip(cand.steps, cand.origins, strict=True))
+        for sq in squares_in(board & ~start)
+    )
 
 
 def _mover_squares(cand: Candidate) -> set[int]:

@@ -270,7 +270,7 @@ class Game:
         if self.winner is not None:
             raise IllegalMoveError(Reason.GAME_OVER)
         if self.pending is not None:
-            raise IllegalMoveError(Reason.THROW_PENDING, player=self.to_move_id, throw=self._throw_text(self.pending))
+            raise IllegalMoveError(Reason.THROW_PENDING, player=self.to_move_id, throw=self.throw_text(self.pending))
         self._save(("throw", value))
         self.pending = value
         moves = self._generate(self.to_move, value)  # type: ignore[arg-type]
@@ -286,7 +286,7 @@ class Game:
         """P7: nobody can move; a bonus value still lets the same player throw again."""
         p = self.to_move
         self.pending = None
-        reason = f"{self.player_ids[p]} has no legal move with {self._throw_text(value)} (P7)"
+        reason = f"{self.player_ids[p]} has no legal move with {self.throw_text(value)} (P7)"
         if value in self.bonus_throws:
             self.effects = (Forfeit(self.player_ids[p], value, reason), self._bonus[p])
         else:
@@ -294,7 +294,8 @@ class Game:
             self.effects = (Forfeit(self.player_ids[p], value, reason), self._turn[self.to_move])
 
     @staticmethod
-    def _throw_text(value: object) -> str:
+    def throw_text(value: object) -> str:
+        """A throw in words: "a throw of 3", or "the dice [3, 5]"."""
         return f"a throw of {value}"
 
     # ------------------------------------------------------------------ push / pop

@@ -160,7 +160,8 @@ class ModernGame(Game):
         return super().parse_throw(value)  # type: ignore[return-value]
 
     @staticmethod
-    def _throw_text(value: object) -> str:
+    def throw_text(value: object) -> str:
+        """A throw in words: "a throw of 3", or "the dice [3, 5]"."""
         return f"the dice {list(value)}"  # type: ignore[call-overload]
 
     def random_throw(self, rng: RandomSource) -> tuple[int, ...]:
@@ -179,7 +180,7 @@ class ModernGame(Game):
     def _forfeit(self, value: object) -> None:
         """M9: a player with no legal move loses and leaves the game."""
         p = self.to_move
-        reason = f"{self.player_ids[p]} cannot move with {self._throw_text(value)} and leaves the game (M9)"
+        reason = f"{self.player_ids[p]} cannot move with {self.throw_text(value)} and leaves the game (M9)"
         effects: list = [Forfeit(self.player_ids[p], value, reason), Eliminated(self.player_ids[p])]
         self.pending = None
         self.out[p] = True
@@ -437,7 +438,7 @@ class ModernGame(Game):
             reach = ", ".join(str(Move(from_sq, self.destination(from_sq, v))) + f" (by {v})" for v in values)
             last_error = IllegalMoveError(
                 Reason.WRONG_DISTANCE,
-                throw=self._throw_text(dice),
+                throw=self.throw_text(dice),
                 square=from_sq,
                 expected=reach,
                 target="off" if to_sq == OFF else to_sq,
