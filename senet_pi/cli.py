@@ -79,7 +79,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     journal = Journal(args.journal or default_path())
     try:
         service = Service(journal, variant=args.ruleset, players=args.players)
-        backend = make_backend(args.backend, args.pinmap)
+        backend = make_backend(args.backend, args.pinmap, port=args.port)
     except BaseException:
         journal.close()
         raise
@@ -87,10 +87,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
     server = None
     try:
         runner.start()
-        if args.port:
+        if args.page_port:
             from .page import serve
 
-            server = serve(service, backend, args.host, args.port)
+            server = serve(service, backend, args.host, args.page_port)
             runner.say(f"the page: http://{args.host}:{server.effective_port}/")
         if args.script:
             runner.feed(Path(args.script).read_text(encoding="utf-8").splitlines(), echo=True)
@@ -137,8 +137,12 @@ def _cmd_selftest(args: argparse.Namespace) -> int:
     from .hardware.backend import make_backend
     from .selftest import selftest
 
-    backend = make_backend(args.backend, args.pinmap)
+    backend = make_backend(args.backend, args.pinmap, port=args.port)
     try:
+        if backend.name == "serial":
+            from .selftest import link_test
+
+            return 0 if link_test(backend) else 1  # type: ignore[arg-type]
         report = selftest(backend, auto=args.auto)  # type: ignore[arg-type]
     finally:
         backend.close()
@@ -177,17 +181,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="run the referee with the board (simulated off a Pi) and print what it decides",
         description="Start the service: board, thrower, referee and journal. Resumes the game in progress.",
     )
-    run.add_argument("--backend", choices=["sim", "gpio"], help="the board: gpio on a Pi, sim (mock pins) elsewhere")
+    run.add_argument(
+        "--backend", choices=["sim", "gpio", "serial"], help="the board: gpio on a Pi, sim (mock pins) elsewhere"
+    )
+    run.add_argument("--port", help="serial backend: the bridge's port (default: found by its USB ids)")
     run.add_argument("--ruleset", default="secret", choices=list(RULESETS), help="for a new game (default secret)")
     run.add_argument("--players", type=int, default=2, help="for a new modern game: 2-4 (default 2)")
     run.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")
     run.add_argument("--pinmap", type=Path, metavar="PATH", help="the pin map (default hardware/pinmap.toml)")
     run.add_argument("--script", metavar="FILE", help="read commands from FILE instead of standard input")
     run.add_argument("--host", default="127.0.0.1", help="address the page listens on (default 127.0.0.1 only)")
-    run.add_argument("--port", type=int, default=8080, help="the page's port (default 8080; 0 = no page)")
+    run.add_argument("--page-port", type=int, default=8080, help="the page's port (default 8080; 0 = no page)")
     run.set_defaults(func=_cmd_run)
     test = sub.add_parser("selftest", help="walk through every square and the thrower, and say what works")
-    test.add_argument("--backend", choices=["sim", "gpio"], help="the board: gpio on a Pi, sim elsewhere")
+    test.add_argument("--backend", choices=["sim", "gpio", "serial"], help="the board: gpio on a Pi, sim elsewhere")
+    test.add_argument("--port", help="serial backend: the bridge's port (default: found by its USB ids)")
     test.add_argument("--pinmap", type=Path, metavar="PATH", help="the pin map (default hardware/pinmap.toml)")
     test.add_argument("--auto", action="store_true", help="simulated board only: let the test move the pieces")
     test.set_defaults(func=_cmd_selftest)

@@ -56,7 +56,10 @@ class Runner:
     def start(self) -> None:
         for note in self.service.notes:
             self.say(f"note: {note}")
-        self.backend.start(self.service)
+        if self.backend.name == "serial":
+            self.backend.start(self.service, wait=5.0)  # type: ignore[call-arg]
+        else:
+            self.backend.start(self.service)
         self._ticker.start()
         self.say(self.board_text())
 

@@ -131,3 +131,20 @@ def _until(condition: Callable[[], object], timeout: float) -> bool:
         if time.monotonic() >= end:
             return False
         time.sleep(0.01)
+
+
+def link_test(backend, say: Say = print, wait: float = 5.0) -> bool:
+    """The USB bridge's link health: connected, firmware, board, frames dropped."""
+    from .service import Service
+
+    backend.start(Service(None), wait=wait)
+    info = backend.describe()
+    if not info["connected"]:
+        say(f"bridge: not connected: {info['problem'] or 'no answer'}")
+        return False
+    say(
+        f"bridge: connected on {info['port'] or 'its USB port'}, firmware {info['firmware']}, board {info['board']}, "
+        f"frames dropped {info['dropped']}"
+    )
+    say("Move a piece or press the button: `senet-pi run --backend serial` shows every event.")
+    return True

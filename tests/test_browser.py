@@ -162,7 +162,18 @@ def free_port() -> int:
 def start_run(port: int, journal) -> subprocess.Popen:
     """`senet-pi run` as a person starts it, its standard input left open."""
     return subprocess.Popen(
-        [sys.executable, "-m", "senet_pi", "run", "--backend", "sim", "--port", str(port), "--journal", str(journal)],
+        [
+            sys.executable,
+            "-m",
+            "senet_pi",
+            "run",
+            "--backend",
+            "sim",
+            "--page-port",
+            str(port),
+            "--journal",
+            str(journal),
+        ],
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -285,7 +285,7 @@ def test_a_bonus_throw_is_signalled_on_the_sticks(rig):
     service, backend, clock, notes = rig
     game = service.referee.game
     seed = next(s for s in range(100) if game.roll(random.Random(s)).value in (1, 4, 6))  # S1 bonus values
-    backend.rng = random.Random(seed)
+    backend.control.rng = random.Random(seed)
     backend.press()
     value = game.pending
     backend.sim.lift(10)

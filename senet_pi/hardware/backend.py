@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Protocol
 
 from ..rules.throws import RandomSource, default_random
 from ..service import Service
@@ -42,6 +43,84 @@ class Backend:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class Sticks(Protocol):
+    """What a thrower shows: `StickThrower` on the Pi's pins, or LED commands to the USB bridge."""
+
+    def show(self, faces: Sequence[int]) -> None: ...
+
+    def throw_pattern(self, faces: Sequence[int], spin: float = 0.6) -> None: ...
+
+    def refuse(self) -> None: ...
+
+    def bonus(self) -> None: ...
+
+    def offer(self) -> None: ...
+
+
+class ThrowerControl:
+    """What the thrower's gestures mean for the game, whatever board the button is on.
+
+    A short press throws, or confirms an offer, or is refused with a signal (never queued);
+    a long press offers an undo (1.5-4 s) or a new game (4 s or more)."""
+
+    def __init__(self, sticks: Sticks | None, rng: RandomSource, spin: float, clock: Callable[[], float]) -> None:
+        self.sticks = sticks
+        self.rng = rng
+        self.spin = spin
+        self._clock = clock
+        self.service: Service | None = None
+        self._offer: str | None = None
+        self._offer_until = 0.0
+        self._unsubscribe: Callable[[], None] | None = None
+
+    def attach(self, service: Service) -> None:
+        self.service = service
+        self._unsubscribe = service.subscribe(self._verdicts)
+
+    def detach(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    def press(self) -> None:
+        service, sticks = self.service, self.sticks
+        if service is None or sticks is None:
+            return
+        if self._offer is not None and self._clock() < self._offer_until:
+            offer, self._offer = self._offer, None
+            service.handle(offer)
+            return
+        self._offer = None
+        blocked = service.throw_blocked()
+        if blocked is not None:
+            sticks.refuse()
+            service.note({"v": "refused", "text": f"the thrower is not taking a throw: {blocked}"})
+            return
+        throw = service.referee.game.roll(self.rng)
+        verdicts = service.handle("throw", list(throw.value) if isinstance(throw.value, tuple) else throw.value)
+        if any(v["v"] == "illegal" for v in verdicts):
+            sticks.refuse()
+            return
+        faces = throw.faces if len(throw.faces) == 4 else (1, 1, 1, 1)  # dice are shown on the page
+        if self.spin:
+            threading.Thread(target=sticks.throw_pattern, args=(faces, self.spin), daemon=True).start()
+        else:
+            sticks.show(faces)
+
+    def held(self, seconds: float) -> None:
+        if self.service is None or self.sticks is None:
+            return
+        self._offer = "new_game" if seconds >= VERY_LONG_PRESS else "undo"
+        self._offer_until = self._clock() + OFFER_TIME
+        self.sticks.offer()
+        what = "start a new game" if self._offer == "new_game" else "undo the last move"
+        self.service.note({"v": "offer", "text": f"press the button again within 10 s to {what}"})
+
+    def _verdicts(self, verdicts: list[Verdict]) -> None:
+        if self.sticks is not None and any(v["v"] == "bonus" for v in verdicts):
+            self.sticks.bonus()
 
 
 class GpioBackend(Backend):
@@ -77,9 +156,7 @@ class GpioBackend(Backend):
             raise
         self.service: Service | None = None
         self.faults: dict[int, SwitchFault] = {}
-        self._offer: str | None = None
-        self._offer_until = 0.0
-        self._unsubscribe: Callable[[], None] | None = None
+        self.control = ThrowerControl(self.thrower, self.rng, spin, clock)
 
     def start(self, service: Service, scan: bool = True) -> None:
         """Feed `service`: tell it how the board stands now, then scan (in a thread unless `scan` is
@@ -91,7 +168,7 @@ class GpioBackend(Backend):
         self.board.when_fault = self._fault
         self.thrower.when_pressed = self.press
         self.thrower.when_held = self.held
-        self._unsubscribe = service.subscribe(self._verdicts)
+        self.control.attach(service)
         sensed = self.board.occupied  # the board as it stands (and: this board has sensors)
         service.handle("sense", [sq for sq in range(1, 31) if sensed >> sq & 1])
         if scan:
@@ -100,44 +177,11 @@ class GpioBackend(Backend):
     # ------------------------------------------------------------------ the button
 
     def press(self) -> None:
-        """A short press: confirm an offer, or throw, or refuse with a signal (never queued)."""
-        service, thrower = self.service, self.thrower
-        if service is None or thrower is None:
-            return
-        if self._offer is not None and self._clock() < self._offer_until:
-            offer, self._offer = self._offer, None
-            service.handle(offer)
-            return
-        self._offer = None
-        blocked = service.throw_blocked()
-        if blocked is not None:
-            thrower.refuse()
-            service.note({"v": "refused", "text": f"the thrower is not taking a throw: {blocked}"})
-            return
-        throw = service.referee.game.roll(self.rng)
-        verdicts = service.handle("throw", list(throw.value) if isinstance(throw.value, tuple) else throw.value)
-        if any(v["v"] == "illegal" for v in verdicts):
-            thrower.refuse()
-            return
-        faces = throw.faces if len(throw.faces) == 4 else (1, 1, 1, 1)  # dice are shown on the page
-        if self.spin:
-            threading.Thread(target=thrower.throw_pattern, args=(faces, self.spin), daemon=True).start()
-        else:
-            thrower.show(faces)
+        """A short press of the thrower's button (see ThrowerControl.press)."""
+        self.control.press()
 
     def held(self, seconds: float) -> None:
-        """A long press offers an undo (1.5-4 s) or a new game (4 s or more); a short press confirms."""
-        if self.service is None or self.thrower is None:
-            return
-        self._offer = "new_game" if seconds >= VERY_LONG_PRESS else "undo"
-        self._offer_until = self._clock() + OFFER_TIME
-        self.thrower.offer()
-        what = "start a new game" if self._offer == "new_game" else "undo the last move"
-        self.service.note({"v": "offer", "text": f"press the button again within 10 s to {what}"})
-
-    def _verdicts(self, verdicts: list[Verdict]) -> None:
-        if self.thrower is not None and any(v["v"] == "bonus" for v in verdicts):
-            self.thrower.bonus()
+        self.control.held(seconds)
 
     def _fault(self, fault: SwitchFault) -> None:
         if fault.cleared:
@@ -165,9 +209,7 @@ class GpioBackend(Backend):
         }
 
     def close(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
+        self.control.detach()
         for device in (self.board, self.thrower):
             if device is not None:
                 device.close()
@@ -205,12 +247,18 @@ def on_a_pi() -> bool:
         return False
 
 
-def make_backend(name: str | None, pinmap_path: str | Path | None = None, **kwargs: object) -> Backend:
-    """`gpio` or `sim` by name; None chooses `gpio` on a Pi and `sim` anywhere else."""
+def make_backend(
+    name: str | None, pinmap_path: str | Path | None = None, port: str | None = None, **kwargs: object
+) -> Backend:
+    """`gpio`, `sim` or `serial` by name; None chooses `gpio` on a Pi and `sim` anywhere else."""
     name = name or ("gpio" if on_a_pi() else "sim")
+    if name == "serial":
+        from .serial_link import SerialBackend
+
+        return SerialBackend(port, **kwargs)  # type: ignore[arg-type]
     pinmap = load_pinmap(pinmap_path)
     if name == "sim":
         return SimBackend(pinmap, **kwargs)  # type: ignore[arg-type]
     if name == "gpio":
         return GpioBackend(pinmap, **kwargs)  # type: ignore[arg-type]
-    raise ValueError(f"unknown backend {name!r}: use gpio or sim")
+    raise ValueError(f"unknown backend {name!r}: use gpio, sim or serial")

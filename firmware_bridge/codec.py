@@ -1,0 +1,100 @@
+# The senet-pi bridge protocol codec: the one implementation, run by MicroPython on the Pico and by
+# CPython on the host (keep it to what both understand: no dataclasses, no typing, no f-strings).
+#
+# A frame is one line:  $<seq>,<kind>[,<field>...]*<crc32 as 8 hex digits>\n
+# The CRC-32 (the zlib one) covers the bytes between '$' and '*'. A frame that fails its check
+# is dropped; the receiver notices the gap in sequence numbers and asks for a snapshot.
+
+PROTOCOL = 1
+MAX_FRAME = 120  # bytes, newline included; anything longer is noise
+
+_TABLE = []
+for _n in range(256):
+    _c = _n
+    for _ in range(8):
+        _c = (_c >> 1) ^ 0xEDB88320 if _c & 1 else _c >> 1
+    _TABLE.append(_c)
+
+
+def crc32(data):
+    """CRC-32 of `data` (bytes), the same value as zlib.crc32."""
+    crc = 0xFFFFFFFF
+    for b in data:
+        crc = _TABLE[(crc ^ b) & 0xFF] ^ (crc >> 8)
+    return crc ^ 0xFFFFFFFF
+
+
+def encode(seq, kind, fields=()):
+    """One frame as bytes. `seq` wraps at 65536; fields are turned into text."""
+    body = str(seq & 0xFFFF) + "," + kind
+    for field in fields:
+        body += "," + str(field)
+    raw = body.encode()
+    return b"$" + raw + b"*" + ("%08X" % crc32(raw)).encode() + b"\n"
+
+
+def parse(line):
+    """(seq, kind, fields) from one line without its newline, or None if it is not a sound frame."""
+    start = line.rfind(b"$")
+    star = line.rfind(b"*")
+    if start < 0 or star < start or len(line) - star != 9:
+        return None
+    body = line[start + 1 : star]
+    try:
+        sent = int(line[star + 1 :], 16)
+    except ValueError:
+        return None
+    if crc32(body) != sent:
+        return None
+    try:
+        parts = body.decode().split(",")
+    except UnicodeError:
+        return None
+    if len(parts) < 2 or not parts[0].isdigit() or not parts[1]:
+        return None
+    return (int(parts[0]), parts[1], parts[2:])
+
+
+class Decoder:
+    """Cuts a byte stream into sound frames; counts what it had to throw away."""
+
+    def __init__(self):
+        self.buffer = b""
+        self.good = 0
+        self.bad = 0
+
+    def feed(self, data):
+        """Add bytes; returns the frames they completed, in order."""
+        frames = []
+        self.buffer += data
+        while True:
+            end = self.buffer.find(b"\n")
+            if end < 0:
+                if len(self.buffer) > MAX_FRAME:  # no newline in sight: keep only a possible frame start
+                    start = self.buffer.rfind(b"$")
+                    self.buffer = self.buffer[start:] if start >= 0 else b""
+                    self.bad += 1
+                break
+            line = self.buffer[:end]
+            self.buffer = self.buffer[end + 1 :]
+            if not line:
+                continue
+            frame = parse(line) if len(line) < MAX_FRAME else None
+            if frame is None:
+                self.bad += 1
+            else:
+                self.good += 1
+                frames.append(frame)
+        return frames
+
+
+def occupancy_hex(mask):
+    """The 30 squares (bit N = square N) as 8 hex digits, for snapshots."""
+    return "%08X" % mask
+
+
+def occupancy_from_hex(text):
+    mask = int(text, 16)
+    if mask & ~0x7FFFFFFE:
+        raise ValueError("not a board of 30 squares")
+    return mask

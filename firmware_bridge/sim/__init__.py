@@ -1,0 +1,1 @@
+"""CPython stand-ins for running the Pico firmware on a computer (never copied to a Pico)."""

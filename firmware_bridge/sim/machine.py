@@ -1,0 +1,86 @@
+"""A stand-in for MicroPython's `machine` module: pins wired like the 6 x 5 diode matrix.
+
+`BOARD` holds the magnets and the button; a column pin reads high when a row pin driven high
+meets a closed switch on it, exactly as on the real board. Also patches `time` with the
+MicroPython `ticks_*` and `sleep_ms` functions the firmware uses.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+
+class SimBoard:
+    """Magnets on squares, the button, and what the firmware drove on its output pins."""
+
+    def __init__(self) -> None:
+        import config  # the firmware's own pin numbers
+
+        self.config = config
+        self.magnets = 0
+        self.button_down = False
+        self.outputs: dict[int, int] = {}
+        self.lock = threading.Lock()
+
+    def place(self, square: int) -> None:
+        with self.lock:
+            self.magnets |= 1 << square
+
+    def lift(self, square: int) -> None:
+        with self.lock:
+            self.magnets &= ~(1 << square)
+
+    def set_occupied(self, mask: int) -> None:
+        with self.lock:
+            self.magnets = mask
+
+    def read(self, number: int) -> int:
+        cfg = self.config
+        if number == cfg.BUTTON:
+            return 0 if self.button_down else 1
+        if number in cfg.COLUMNS:
+            c = cfg.COLUMNS.index(number)
+            width = len(cfg.COLUMNS)
+            for r, row in enumerate(cfg.ROWS):
+                if self.outputs.get(row) and self.magnets & (1 << (r * width + c + 1)):
+                    return 1
+            return 0
+        return self.outputs.get(number, 0)
+
+    @property
+    def leds(self) -> list[int]:
+        return [self.outputs.get(n, 0) for n in self.config.LEDS]
+
+
+BOARD: SimBoard | None = None
+
+
+class Pin:
+    OUT = "out"
+    IN = "in"
+    PULL_UP = "up"
+    PULL_DOWN = "down"
+
+    def __init__(self, number: int, mode: str = IN, pull: str | None = None, value: int | None = None) -> None:
+        self.number = number
+        self.mode = mode
+        if value is not None:
+            self.value(value)
+
+    def value(self, v: int | None = None) -> int | None:
+        assert BOARD is not None, "set machine.BOARD before starting the firmware"
+        if v is None:
+            return BOARD.read(self.number)
+        BOARD.outputs[self.number] = 1 if v else 0
+        return None
+
+
+def unique_id() -> bytes:
+    return b"\xe6\x61\x41\x04\x03\x52\x2a\x22"
+
+
+_start = time.monotonic()
+time.ticks_ms = lambda: int((time.monotonic() - _start) * 1000) & 0x3FFFFFFF  # type: ignore[attr-defined]
+time.ticks_diff = lambda a, b: ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000  # type: ignore[attr-defined]
+time.sleep_ms = lambda ms: time.sleep(ms / 1000)  # type: ignore[attr-defined]

@@ -1,0 +1,288 @@
+"""The `serial` backend: a Pico under the board scans it and sends clean events over USB serial.
+
+The host finds the bridge by its USB ids (or takes `--port`), reads frames with the one codec
+the firmware also runs (`firmware_bridge/codec.py`), and trusts nothing it cannot check: a
+frame that fails its CRC, or a gap in the sequence numbers, makes it ask for a snapshot, and
+change events are ignored until the snapshot arrives, so a damaged byte never becomes a move.
+When the cable is pulled it reconnects by itself; the snapshot then tells the referee how
+the board stands (resume, or ask for the board to be fixed).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable, Sequence
+
+from firmware_bridge import codec
+
+from ..rules.throws import RandomSource, default_random
+from ..service import Service
+from .backend import Backend, ThrowerControl
+from .thrower import LONG_PRESS
+
+#: The Raspberry Pi Pico's USB ids when it runs MicroPython.
+PICO_VID, PICO_PID = 0x2E8A, 0x0005
+BAUD = 115200
+KNOWN_PROTOCOLS = (1,)
+
+
+def find_bridge() -> str | None:
+    """The serial port of a connected Pico running the bridge, by its USB ids."""
+    from serial.tools import list_ports
+
+    for port in list_ports.comports():
+        if port.vid == PICO_VID and port.pid == PICO_PID:
+            return port.device
+    return None
+
+
+class SerialSticks:
+    """The stick LEDs on the bridge, worked by LED commands."""
+
+    def __init__(self, link: SerialBackend) -> None:
+        self.link = link
+
+    def show(self, faces: Sequence[int]) -> None:
+        self.link.command("L", (sum(1 << i for i, f in enumerate(faces) if f),))
+
+    def _pattern(self, masks: Sequence[int], step: float, end: int | None = None) -> None:
+        def run() -> None:
+            for mask in masks:
+                self.link.command("L", (mask,))
+                time.sleep(step)
+            if end is not None:
+                self.link.command("L", (end,))
+
+        threading.Thread(target=run, daemon=True).start()
+
+    def throw_pattern(self, faces: Sequence[int], spin: float = 0.6) -> None:
+        steps = max(1, int(spin / 0.05))
+        for i in range(steps):
+            self.link.command("L", (1 << (i % 4),))
+            time.sleep(spin / steps)
+        self.show(faces)
+
+    def refuse(self) -> None:
+        self._pattern([15, 0] * 3, 0.08, 0)
+
+    def bonus(self) -> None:
+        self._pattern([9, 0] * 2, 0.15, 0)
+
+    def offer(self) -> None:
+        self._pattern([15, 0] * 12, 0.4, 0)
+
+
+class SerialBackend(Backend):
+    """The board and the thrower on a USB bridge (a Pico, or the simulated firmware on a pty)."""
+
+    name = "serial"
+
+    def __init__(
+        self,
+        port: str | None = None,
+        *,
+        rng: RandomSource | None = None,
+        spin: float = 0.6,
+        clock: Callable[[], float] = time.monotonic,
+        retry: float = 1.0,
+        open_port: Callable[[str], object] | None = None,
+    ) -> None:
+        import serial
+
+        self.port = port
+        self.retry = retry
+        self._open_port = open_port or (lambda p: serial.serial_for_url(p, baudrate=BAUD, timeout=0.05))
+        self._clock = clock
+        self.control = ThrowerControl(SerialSticks(self), rng or default_random(), spin, clock)
+        self.service: Service | None = None
+        self._serial: object | None = None
+        self._write_lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.connected = False
+        self.firmware: str | None = None
+        self.board_id: str | None = None
+        self.dropped = 0  # frames lost or damaged on the way in
+        self.reconnects = 0
+        self.problem: str | None = None
+        self._expected: int | None = None
+        self._resyncing = True
+        self._button_down_at: float | None = None
+        self._sent = 0
+
+    # ------------------------------------------------------------------ the link
+
+    def start(self, service: Service, wait: float = 0.0) -> None:
+        """Connect (and keep reconnecting) in a background thread; `wait` seconds for the first hello."""
+        self.service = service
+        self.control.attach(service)
+        self._thread = threading.Thread(target=self._run, name="senet-pi bridge", daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + wait
+        while wait and not self.connected and time.monotonic() < deadline:
+            time.sleep(0.02)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            port = self.port or find_bridge()
+            if port is None:
+                self._set_problem("no bridge found: plug the Pico in, or give --port")
+                self._stop.wait(self.retry)
+                continue
+            try:
+                link = self._open_port(port)
+            except Exception as exc:
+                self._set_problem(f"cannot open {port}: {exc}")
+                self._stop.wait(self.retry)
+                continue
+            self._serial = link
+            self._expected = None
+            self._resyncing = True
+            decoder = codec.Decoder()
+            self.command("Q")  # hello, please: the bridge answers with its version and a snapshot
+            try:
+                while not self._stop.is_set():
+                    data = link.read(256)  # type: ignore[attr-defined]
+                    if data:
+                        before = decoder.bad
+                        for frame in decoder.feed(data):
+                            self._frame(*frame)
+                        self.dropped += decoder.bad - before
+            except Exception as exc:
+                self._lost(f"the link to the bridge dropped ({type(exc).__name__}); reconnecting")
+            finally:
+                self._close_serial()
+            self._stop.wait(self.retry)
+
+    def _lost(self, text: str) -> None:
+        if self.connected:
+            self.connected = False
+            self.reconnects += 1
+            if self.service is not None:
+                self.service.note({"v": "link", "connected": False, "text": text})
+
+    def _set_problem(self, text: str) -> None:
+        if text != self.problem:
+            self.problem = text
+            if self.service is not None:
+                self.service.note({"v": "link", "connected": False, "text": text})
+
+    def _close_serial(self) -> None:
+        link, self._serial = self._serial, None
+        if link is not None:
+            with contextlib.suppress(Exception):  # a port that is already gone
+                link.close()  # type: ignore[attr-defined]
+
+    def command(self, kind: str, fields: Sequence[object] = ()) -> None:
+        """Send one command frame to the bridge (dropped quietly while the link is down)."""
+        link = self._serial
+        if link is None:
+            return
+        with self._write_lock:
+            frame = codec.encode(self._sent, kind, fields)
+            self._sent += 1
+            with contextlib.suppress(Exception):  # the read loop notices a dropped link
+                link.write(frame)  # type: ignore[attr-defined]
+
+    # ------------------------------------------------------------------ frames from the bridge
+
+    def _frame(self, seq: int, kind: str, fields: list[str]) -> None:
+        if self._expected is not None and seq != self._expected and kind != "H":
+            self.dropped += (seq - self._expected) & 0xFFFF
+            self._resyncing = True
+            self.command("R")  # a gap: something was lost; the board as it stands, please
+        self._expected = (seq + 1) & 0xFFFF
+        try:
+            getattr(self, f"_on_{kind}", self._on_unknown)(fields)
+        except (ValueError, IndexError):
+            self.dropped += 1
+
+    def _on_H(self, fields: list[str]) -> None:
+        info = dict(field.split("=", 1) for field in fields if "=" in field)
+        protocol = int(info.get("proto", "0"))
+        if protocol not in KNOWN_PROTOCOLS:
+            self.problem = (
+                f"the bridge runs firmware {info.get('fw', '?')} speaking protocol {protocol}, which this "
+                f"senet-pi does not know (it knows {', '.join(map(str, KNOWN_PROTOCOLS))}): put the firmware "
+                "from this senet-pi's firmware_bridge/ on the Pico (see its README)"
+            )
+            self.connected = False
+            if self.service is not None:
+                self.service.note({"v": "link", "connected": False, "text": self.problem})
+            self._stop.set()
+            return
+        self.firmware, self.board_id = info.get("fw"), info.get("board")
+        self.problem = None
+        self._resyncing = True
+        if not self.connected:
+            self.connected = True
+            if self.service is not None:
+                self.service.note(
+                    {"v": "link", "connected": True, "text": f"bridge {self.board_id} firmware {self.firmware}"}
+                )
+
+    def _on_S(self, fields: list[str]) -> None:
+        occupied = codec.occupancy_from_hex(fields[0])
+        self._resyncing = False
+        if self.service is not None:
+            self.service.handle("sense", [sq for sq in range(1, 31) if occupied >> sq & 1])
+
+    def _on_C(self, fields: list[str]) -> None:
+        square, closed = int(fields[0]), int(fields[1])
+        if not 1 <= square <= 30 or closed not in (0, 1):
+            raise ValueError("not a change")
+        if self._resyncing or self.service is None:
+            return  # a snapshot is on its way and will say how the board stands
+        self.service.handle("place" if closed else "lift", square)
+
+    def _on_B(self, fields: list[str]) -> None:
+        pressed = int(fields[0])
+        if pressed:
+            self._button_down_at = self._clock()
+        elif self._button_down_at is not None:
+            held = self._clock() - self._button_down_at
+            self._button_down_at = None
+            if held < LONG_PRESS:
+                self.control.press()
+            else:
+                self.control.held(held)
+
+    def _on_K(self, fields: list[str]) -> None:
+        int(fields[0])  # uptime: the bridge is alive
+
+    def _on_E(self, fields: list[str]) -> None:
+        if self.service is not None:
+            self.service.note({"v": "link", "connected": self.connected, "text": "bridge: " + ",".join(fields)})
+
+    def _on_unknown(self, fields: list[str]) -> None:
+        self.dropped += 1
+
+    # ------------------------------------------------------------------ for the page and selftest
+
+    def press(self) -> None:
+        self.control.press()
+
+    def describe(self) -> dict[str, object]:
+        referee = self.service.referee if self.service is not None else None
+        return {
+            "backend": self.name,
+            "port": self.port,
+            "connected": self.connected,
+            "firmware": self.firmware,
+            "board": self.board_id,
+            "dropped": self.dropped,
+            "reconnects": self.reconnects,
+            "problem": self.problem,
+            "switches": [sq for sq in range(1, 31) if referee and referee.sensed >> sq & 1],
+            "leds": [],
+            "faults": [self.problem] if self.problem else [],
+        }
+
+    def close(self) -> None:
+        self._stop.set()
+        self.control.detach()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=3)
+        self._close_serial()

@@ -1,0 +1,220 @@
+"""The USB bridge end to end without a Pico: the real firmware under CPython (a stand-in `machine`
+modelling the matrix) talks to the host's serial backend through a pseudo-terminal pair."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from firmware_bridge import codec
+from firmware_bridge.simulate import SimulatedFirmware
+from senet_pi.hardware.serial_link import SerialBackend
+from senet_pi.referee.hands import switch_events
+from senet_pi.referee.physical import play_out
+from senet_pi.rules import new_game
+from senet_pi.service import Service
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def until(condition, timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError("timed out")
+        time.sleep(0.01)
+
+
+class Rig:
+    """Simulated firmware on a pty, the serial backend and a ticking service."""
+
+    def __init__(self, port: Path, seed: int = 8) -> None:
+        self.firmware = SimulatedFirmware(port, new_game("secret").occupied())
+        self.service = Service(None, settle=0.15)
+        self.verdicts: list[dict] = []
+        self.service.subscribe(self.verdicts.extend)
+        self.backend = SerialBackend(str(port), rng=random.Random(seed), spin=0, retry=0.2)
+        self.backend.start(self.service, wait=10)
+        self._stop = threading.Event()
+        threading.Thread(target=self._tick, daemon=True).start()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(0.02):
+            self.service.tick()
+
+    def hands(self, moves) -> None:
+        game = self.service.referee.game
+        steps, _, _ = play_out(game, moves)
+        for event in switch_events(game.occupied(), steps):
+            ((verb, square),) = event.items()
+            getattr(self.firmware.board, verb)(square)
+            time.sleep(0.03)
+
+    def close(self) -> None:
+        self._stop.set()
+        self.backend.close()
+        self.firmware.close()
+
+
+@pytest.fixture
+def rig(tmp_path):
+    rig = Rig(tmp_path / "ttyBRIDGE")
+    yield rig
+    rig.close()
+
+
+def test_the_bridge_says_hello_and_the_board_as_it_stands(rig):
+    info = rig.backend.describe()
+    assert info["connected"] and info["firmware"] == "0.1.0" and info["board"] == "e661410403522a22"
+    assert rig.service.referee.sensed == new_game("secret").occupied()
+    assert info["dropped"] == 0
+
+
+def test_a_press_on_the_bridge_throws_and_its_leds_show_the_sticks(rig):
+    rig.firmware.press(0.1)
+    until(lambda: rig.service.referee.game.pending is not None)
+    value = rig.service.referee.game.pending
+    until(lambda: sum(rig.firmware.board.leds) == (0 if value == 6 else value))
+
+
+def test_a_whole_game_with_a_cable_pull_in_the_middle_of_a_move(rig):
+    service, firmware = rig.service, rig.firmware
+    chooser = random.Random(3)
+    pulled = False
+    for n in range(2000):
+        game = service.referee.game
+        if game.is_over:
+            break
+        before = len(game.actions)
+        firmware.press(0.05)
+        until(lambda before=before: len(service.referee.game.actions) > before)
+        if game.pending is None:
+            continue
+        moves = chooser.choice(game.move_sequences())
+        if not pulled and n >= 20:  # lift, pull the cable, put the piece down, plug it back in
+            steps, _, _ = play_out(game, moves)
+            events = switch_events(game.occupied(), steps)
+            ((verb, square),) = events[0].items()
+            getattr(firmware.board, verb)(square)
+            time.sleep(0.05)
+            firmware.unplug()
+            for event in events[1:]:
+                ((verb, square),) = event.items()
+                getattr(firmware.board, verb)(square)
+            time.sleep(0.3)
+            firmware.plug()
+            pulled = True
+            until(lambda: rig.backend.connected, 15)
+        else:
+            rig.hands(moves)
+        until(lambda g=game: g.pending is None and not service.referee.steps_left, 15)
+    kinds = [v["v"] for v in rig.verdicts]
+    assert service.referee.game.is_over and "win" in kinds
+    assert pulled and rig.backend.reconnects == 1
+    links = [v for v in rig.verdicts if v["v"] == "link"]
+    assert [v["connected"] for v in links][-2:] == [False, True]
+    assert "illegal" not in kinds
+
+
+class FakePort:
+    """A serial port that delivers given bytes, then nothing; records what the host writes."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.written: list[bytes] = []
+
+    def read(self, n: int) -> bytes:
+        chunk, self.data = self.data[:n], self.data[n:]
+        if not chunk:
+            time.sleep(0.01)
+        return chunk
+
+    def write(self, data: bytes) -> None:
+        self.written.append(data)
+
+    def close(self) -> None:
+        pass
+
+
+def run_fake(data: bytes) -> tuple[SerialBackend, Service, list[dict], FakePort]:
+    port = FakePort(data)
+    service = Service(None)
+    notes: list[dict] = []
+    service.subscribe(notes.extend)
+    backend = SerialBackend("fake", open_port=lambda _: port, retry=5)
+    backend.start(service)
+    time.sleep(0.3)
+    backend.close()
+    return backend, service, notes, port
+
+
+def frames(*items) -> bytes:
+    return b"".join(codec.encode(seq, kind, fields) for seq, kind, fields in items)
+
+
+START = codec.occupancy_hex(new_game("secret").occupied())
+
+
+def test_a_firmware_version_the_host_does_not_know_gets_one_clear_message():
+    backend, _, notes, _ = run_fake(frames((0, "H", ("proto=7", "fw=9.0.0", "board=x")), (1, "S", (START, 0))))
+    links = [n for n in notes if n["v"] == "link"]
+    assert len(links) == 1 and "protocol 7, which this senet-pi does not know" in links[0]["text"]
+    assert not backend.connected
+
+
+def test_a_garbled_change_never_becomes_a_move_and_a_gap_asks_for_a_snapshot():
+    good = frames((0, "H", ("proto=1", "fw=0.1.0", "board=x")), (1, "S", (START, 0)))
+    change = bytearray(codec.encode(2, "C", (10, 0)))
+    change[5] ^= 0x01  # one bit flipped on the wire: the CRC no longer fits
+    later = frames((3, "C", (13, 1)))  # arrives after a gap: ignored until a snapshot
+    backend, service, _, port = run_fake(good + bytes(change) + later)
+    assert service.referee.sensed == new_game("secret").occupied()  # nothing moved
+    assert backend.dropped >= 2
+    assert any(w.split(b",")[1].startswith(b"R") for w in port.written)  # asked for the board again
+
+
+def test_run_with_the_serial_backend_on_the_simulated_firmware(tmp_path):
+    port = tmp_path / "ttyBRIDGE"
+    firmware = SimulatedFirmware(port, new_game("secret").occupied())
+    script = tmp_path / "script.txt"
+    script.write_text("wait 3000\nstatus\n")
+    lines: list[str] = []
+    try:
+        run = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "senet_pi",
+                "run",
+                "--backend",
+                "serial",
+                "--port",
+                str(port),
+                "--page-port",
+                "0",
+                "--journal",
+                str(tmp_path / "j.sqlite"),
+                "--script",
+                str(script),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        reader = threading.Thread(target=lambda: lines.extend(run.stdout), daemon=True)
+        reader.start()
+        until(lambda: any("firmware 0.1.0" in line for line in lines), 30)
+        firmware.press(0.1)
+        assert run.wait(timeout=60) == 0
+        reader.join(timeout=5)
+        run.stdout.close()
+    finally:
+        firmware.close()
+    out = "".join(lines)
+    assert "~~ bridge e661410403522a22 firmware 0.1.0" in out
+    assert "B throws" in out
