@@ -144,7 +144,10 @@ class SerialBackend(Backend):
             self.command("Q")  # hello, please: the bridge answers with its version and a snapshot
             try:
                 while not self._stop.is_set():
-                    data = link.read(256)  # type: ignore[attr-defined]
+                    data = link.read(1)  # type: ignore[attr-defined]  # waits (up to the timeout) for a byte
+                    waiting = getattr(link, "in_waiting", 0)
+                    if data and waiting:
+                        data += link.read(waiting)  # type: ignore[attr-defined]  # then takes what is there
                     if data:
                         before = decoder.bad
                         for frame in decoder.feed(data):
