@@ -160,7 +160,13 @@ function renderHardware(state) {
   faults.textContent = "";
   const list = state.backend.faults && state.backend.faults.length ? state.backend.faults : ["none"];
   for (const f of list) { const li = document.createElement("li"); li.textContent = f; faults.appendChild(li); }
-  text("backend", `backend: ${state.backend.backend}`);
+  const b = state.backend;
+  let about = `backend: ${b.backend}`;
+  if (b.connected !== undefined) {  // the USB bridge's link health
+    about += b.connected ? ` · connected, firmware ${b.firmware}, board ${b.board}` : " · not connected";
+    about += ` · frames dropped ${b.dropped} · reconnects ${b.reconnects}`;
+  }
+  text("backend", about);
 }
 
 async function post(url, body) {
