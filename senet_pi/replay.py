@@ -20,7 +20,20 @@ from .rules.move import parse_square
 from .verdicts import Verdict
 
 #: Event kinds of the replay contract, then this project's operator actions (what a journal exports).
-EVENT_KINDS = ("throw", "move", "lift", "place", "wait", "answer", "undo", "resync", "new_game")
+EVENT_KINDS = (
+    "throw",
+    "card",
+    "exchange",
+    "pass",
+    "move",
+    "lift",
+    "place",
+    "wait",
+    "answer",
+    "undo",
+    "resync",
+    "new_game",
+)
 KNOWN_VARIANTS = ("secret", "houses", "cards", "modern")
 
 
@@ -83,8 +96,6 @@ def load_replay(data: object) -> Replay:
     if not isinstance(variant, str):
         raise ReplayError(f"'variant' must be one of {', '.join(KNOWN_VARIANTS)}")
     if variant not in RULESETS:
-        if variant in KNOWN_VARIANTS:
-            raise ReplayError(f"variant {variant!r} is not available yet in this version of senet-pi")
         raise ReplayError(f"unknown variant {variant!r}: use one of {', '.join(KNOWN_VARIANTS)}")
     players = data.get("players", 2)
     options = data.get("options", {})
@@ -122,6 +133,19 @@ def _read_event(index: int, raw: object, game: Game) -> Event:
     try:
         if kind == "throw":
             return Event(index, kind, game.parse_throw(value))
+        if kind == "card":
+            if not isinstance(value, str) or value not in _card_names(game):
+                raise ReplayError(f"{where}: {value!r} is not a card of this deck ({', '.join(_card_names(game))})")
+            return Event(index, kind, value)
+        if kind == "exchange":
+            names = _card_names(game)
+            if not isinstance(value, list) or not 1 <= len(value) <= 2 or any(c not in names for c in value):
+                raise ReplayError(f'{where}: exchange names one or two cards, e.g. {{"exchange": ["2", "H28"]}}')
+            return Event(index, kind, value)
+        if kind == "pass":
+            if value is not True:
+                raise ReplayError(f'{where}: write {{"pass": true}}')
+            return Event(index, kind, True)
         if kind in ("lift", "place"):
             square = parse_square(value)
             if square == OFF:
@@ -152,6 +176,12 @@ def _read_event(index: int, raw: object, game: Game) -> Event:
         if isinstance(exc, ReplayError):
             raise
         raise ReplayError(f"{where}: {exc}") from None
+
+
+def _card_names(game: Game) -> list[str]:
+    if not hasattr(game, "hands"):
+        return []
+    return sorted(set(game.options["deck_order"]))  # type: ignore[arg-type]
 
 
 def run_replay(replay: Replay, referee: Referee | None = None) -> Iterator[Verdict]:

@@ -29,8 +29,9 @@ ROOT = Path(__file__).resolve().parents[1]
 def played(tmp_path: Path, variant: str, seed: int, players: int = 2) -> tuple[Journal, Service]:
     journal = Journal(tmp_path / "journal.sqlite")
     clock = ScriptClock()
-    service = Service(journal, variant=variant, players=players, clock=clock)
-    feed(service, clock, timed(scripted_game(variant, seed, players)["events"]))
+    script = scripted_game(variant, seed, players)
+    service = Service(journal, variant=variant, players=players, options=script["options"], clock=clock)
+    feed(service, clock, timed(script["events"]))
     return journal, service
 
 
@@ -38,7 +39,9 @@ def without_event_index(verdicts: list[dict]) -> list[dict]:
     return [{k: v for k, v in verdict.items() if k != "event"} for verdict in verdicts]
 
 
-@pytest.mark.parametrize(("variant", "players"), [("secret", 2), ("houses", 2), ("modern", 2), ("modern", 3)])
+@pytest.mark.parametrize(
+    ("variant", "players"), [("secret", 2), ("houses", 2), ("cards", 2), ("modern", 2), ("modern", 3)]
+)
 def test_a_physical_game_plays_to_its_end_and_its_export_replays_verdict_for_verdict(tmp_path, variant, players):
     journal, service = played(tmp_path, variant, seed=1, players=players)
     stored = journal.verdicts(service.game_id)

@@ -79,7 +79,7 @@ def test_state_has_what_the_api_promises(client):
 
 
 def test_rules_lists_every_rule_set(client):
-    assert set(client.get("/api/rules").json) == {"secret", "houses", "modern"}
+    assert set(client.get("/api/rules").json) == {"secret", "houses", "cards", "modern"}
 
 
 def test_the_event_stream_starts_with_the_state(app, sim_service):

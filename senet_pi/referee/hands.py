@@ -50,8 +50,15 @@ def scripted_game(ruleset: str, seed: int, players: int = 2, max_throws: int = 2
     from .referee import Referee
 
     rng = random.Random(seed)
-    game = new_game(ruleset, players=players)
-    referee = Referee(new_game(ruleset, players=players))
+    options: dict[str, object] = {}
+    if ruleset == "cards":  # the deck's order and its reshuffles are part of the script
+        from ..rules.cards import default_deck
+
+        deck = default_deck()
+        rng.shuffle(deck)
+        options = {"deck_order": deck, "shuffle_seed": seed}
+    game = new_game(ruleset, players=players, options=options)
+    referee = Referee(new_game(ruleset, players=players, options=options))
     events: list[Event] = []
     clock_ms = 0
 
@@ -68,9 +75,19 @@ def scripted_game(ruleset: str, seed: int, players: int = 2, max_throws: int = 2
             if question is not None and intended is not None:
                 feed([{"answer": _answer_for(question, intended)}])
 
+    def by_hand(moves: Sequence) -> None:
+        steps, _, _ = play_out(game, moves)
+        pause = 500 if rng.random() < 0.4 else 0
+        feed([*switch_events(game.occupied(), steps, rng.random() < 0.5, pause), {"wait": 600}], moves)
+        for move in moves:
+            game.push(move)
+
     for _ in range(max_throws):
         if game.is_over:
             break
+        if hasattr(game, "push_card"):
+            _card_turn(game, rng, feed, by_hand)
+            continue
         value = game.random_throw(rng)
         feed([{"throw": list(value) if isinstance(value, tuple) else value}])
         start = game.occupied()
@@ -89,7 +106,35 @@ def scripted_game(ruleset: str, seed: int, players: int = 2, max_throws: int = 2
         feed([*switch_events(game.occupied(), steps, rng.random() < 0.5, pause), {"wait": 600}], moves)
         for move in moves:
             game.push(move)
-    return {"variant": ruleset, "players": players, "options": {}, "events": events}
+    return {"variant": ruleset, "players": players, "options": options, "events": events}
+
+
+def _card_turn(game: object, rng: random.Random, feed, by_hand) -> None:
+    """One turn of the card game: a card played (or an exchange), then its moves done by hand."""
+    p = game.to_move  # type: ignore[attr-defined]
+    playable = [c for c in game.hands[p] if game.playable(c)]  # type: ignore[attr-defined]
+    if playable and (not game.can_exchange() or rng.random() > 0.05):  # type: ignore[attr-defined]
+        card = rng.choice(playable)
+        feed([{"card": card}])
+        game.push_card(card)  # type: ignore[attr-defined]
+    elif game.can_exchange():  # type: ignore[attr-defined]
+        cards = list(game.hands[p][: 1 + int(rng.random() * 2)])  # type: ignore[attr-defined]
+        feed([{"exchange": cards}])
+        game.push_exchange(cards)  # type: ignore[attr-defined]
+        return
+    else:
+        feed([{"pass": True}])
+        game.push_pass()  # type: ignore[attr-defined]
+        return
+    while game.winner is None and (game.pending is not None or game.phase != "play"):  # type: ignore[attr-defined]
+        sequences = game.move_sequences()  # type: ignore[attr-defined]
+        if game.phase == "residue" and (not sequences or rng.random() < 0.3):  # type: ignore[attr-defined]
+            feed([{"pass": True}])
+            game.push_pass()  # type: ignore[attr-defined]
+            continue
+        if not sequences:
+            break
+        by_hand(rng.choice(sequences))
 
 
 def _answer_for(question: dict, moves: Sequence) -> object:

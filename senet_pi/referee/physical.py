@@ -80,7 +80,7 @@ def effect_steps(effects: Sequence[object]) -> list[Step]:
 def play_out(game: Game, moves: Sequence[Move]) -> tuple[list[Step], int, str]:
     """Steps, final occupancy and resulting position (as text) of playing `moves` now; the game is
     left as it was."""
-    player = game.to_move_id
+    player = game.mover_id
     effects = [game.push(move) for move in moves]
     final = game.occupied()
     outcome = json.dumps([game.position(), game.to_move, game.pending], sort_keys=True)

@@ -114,7 +114,21 @@ class Referee:
 
     # ------------------------------------------------------------------ one entry point for every input
 
-    INPUTS = ("throw", "move", "lift", "place", "sense", "tick", "answer", "undo", "resync", "new_game")
+    INPUTS = (
+        "throw",
+        "card",
+        "exchange",
+        "pass",
+        "move",
+        "lift",
+        "place",
+        "sense",
+        "tick",
+        "answer",
+        "undo",
+        "resync",
+        "new_game",
+    )
 
     def apply(self, kind: str, value: object, at: float) -> list[Verdict]:
         """Any input by name, as replay files and the journal store them; operator mistakes
@@ -123,6 +137,8 @@ class Referee:
         try:
             if kind == "throw":
                 verdicts = self.throw(value, at=at)
+            elif kind in ("card", "exchange", "pass"):
+                verdicts = self.play_card(kind, value, at=at)
             elif kind == "move":
                 from_sq, to_sq, *by = value  # type: ignore[misc]
                 verdicts = self.enter_move(from_sq, to_sq, by[0] if by else 0, at=at)
@@ -319,7 +335,7 @@ class Referee:
     # ------------------------------------------------------------------ outcomes
 
     def _accept(self, cand: Candidate, stage: int) -> list[Verdict]:
-        player = self.game.to_move_id
+        player = self.game.mover_id
         self.before_last_move = self.game.occupied()
         out: list[Verdict] = []
         for move in cand.moves:
@@ -480,10 +496,47 @@ class Referee:
             self.expected = self.sensed = self.game.occupied()
         return out
 
+    def play_card(self, kind: str, value: object, at: float | None = None) -> list[Verdict]:
+        """The card game's turn actions (K4): play a card, exchange one or two, or pass (K9's residue)."""
+        out = self._catch_up(at)
+        block = self._busy()
+        if block:
+            return [*out, block]
+        game = self.game
+        player = game.to_move_id
+        try:
+            if kind == "card":
+                effects = game.push_card(str(value))  # type: ignore[attr-defined]
+                out.append({"v": "card", "player": player, "card": str(value)})
+            elif kind == "exchange":
+                cards = [str(c) for c in value] if isinstance(value, list) else [str(value)]
+                effects = game.push_exchange(cards)  # type: ignore[attr-defined]
+                out.append({"v": "exchange", "player": player, "count": len(cards)})
+            else:
+                effects = game.push_pass()  # type: ignore[attr-defined]
+                out.append({"v": "pass", "player": player})
+        except AttributeError:
+            raise RefereeError(f"{kind!r} is a card game action; this game is {game.name}") from None
+        except IllegalMoveError as err:
+            return [*out, illegal(err, player=player)]
+        out += from_effects(effects)
+        if getattr(game, "phase", "") == "nile":
+            out.append(
+                {
+                    "v": "prompt",
+                    "text": f"{game.mover_id}: send one of your pawns on 16-30 to the Nile (K7)",
+                    "player": game.mover_id,
+                    "from": None,
+                    "to": 15,
+                }
+            )
+        self._cands()
+        return out
+
     def enter_move(self, from_sq: int, to_sq: int, by: int = 0, at: float | None = None) -> list[Verdict]:
         """A move entered by hand (a board without sensors, a dead switch, or an answer to "which")."""
         out = self._catch_up(at)
-        player = self.game.to_move_id
+        player = self.game.mover_id
         if self.question is not None and self.question.kind == "which":
             for i, (cand, _) in enumerate(self.question.candidates):
                 first = cand.moves[0]

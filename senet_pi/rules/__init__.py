@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..errors import InvalidOptionError
+from .cards import CardsGame
 from .core import PLAYER_IDS, Game
 from .houses import HousesGame
 from .modern import ModernGame
@@ -12,8 +13,8 @@ from .move import Move
 from .reasons import Reason
 from .secret import SecretGame
 
-#: Every rule set by name. `cards` arrives with its own issue.
-RULESETS: dict[str, type[Game]] = {cls.name: cls for cls in (SecretGame, HousesGame, ModernGame)}
+#: Every rule set by name.
+RULESETS: dict[str, type[Game]] = {cls.name: cls for cls in (SecretGame, HousesGame, CardsGame, ModernGame)}
 
 
 def find_ruleset(name: str) -> type[Game]:
@@ -38,6 +39,7 @@ def new_game(
 __all__ = [
     "PLAYER_IDS",
     "RULESETS",
+    "CardsGame",
     "Game",
     "HousesGame",
     "ModernGame",

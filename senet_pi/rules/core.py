@@ -217,6 +217,12 @@ class Game:
         return self.player_ids[self.to_move]
 
     @property
+    def mover_id(self) -> str:
+        """Id of the player whose piece the waiting move moves (the card game's Nile card can name
+        the other player, K7)."""
+        return self.to_move_id
+
+    @property
     def is_over(self) -> bool:
         """Whether the game has ended (P8, M10)."""
         return self.winner is not None

@@ -21,3 +21,31 @@ def play_random_game(game: Game, rng: RandomSource, max_throws: int = 100_000) -
             game.push(moves[int(random() * len(moves))])
             moves = game.legal_moves()
     return throws
+
+
+def play_random_card_turn(game: object, rng: RandomSource) -> None:
+    """One turn of the card game by a random player: a playable card (an exchange when none is, or
+    one time in twenty), then random moves, sometimes declining a residue (K9)."""
+    from .cards import CardsGame
+
+    assert isinstance(game, CardsGame)
+    p = game.to_move
+    playable = [card for card in game.hands[p] if game.playable(card)]
+    can_exchange = game.can_exchange()
+    if playable and (not can_exchange or rng.random() > 0.05):
+        game.push_card(playable[int(rng.random() * len(playable))])
+    elif can_exchange:
+        count = 1 + int(rng.random() * min(2, len(game.hands[p])))
+        game.push_exchange(game.hands[p][:count])
+    else:
+        game.push_pass()
+    while (game.winner is None and game.to_move == p) or game.phase == "nile":
+        moves = game.legal_moves()
+        if game.phase == "residue" and (not moves or rng.random() < 0.3):
+            game.push_pass()
+        elif moves:
+            game.push(moves[int(rng.random() * len(moves))])
+        else:
+            break
+        if game.phase == "play" and game.pending is None:
+            break

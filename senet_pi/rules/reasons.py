@@ -43,6 +43,19 @@ class Reason(Enum):
     EXACT_GOING_UP = ("M5", "a piece goes up only with an exact count")
     ONE_DIE_NEEDS_ONE_PIECE = ("M3", "only a player with exactly one piece left on the board may throw one die")
     NO_COMPLETION = ("M3", "after this move the other die could not be played by another piece")
+    # cards
+    CARD_NOT_A_THROW = ("K4", "in the card game a turn is a card played or exchanged, not a throw")
+    CARD_FINISH_FIRST = ("K4", "{player} must first finish the card being played")
+    CARD_NOT_IN_HAND = ("K4", "{player} holds no {card} card")
+    CARD_NO_MOVE = ("K4", "no pawn of {player} can be moved with the {card} card")
+    CARD_EXCHANGE_COUNT = ("K4", "exchange one or two cards")
+    CARD_NOTHING_TO_PASS = ("K9", "there is no optional move to decline")
+    CARD_NILE = ("K7", "{player} must send one of their pawns on 16-30 to the Nile")
+    CARD_HIEROGLYPH = (
+        "K6",
+        "a hieroglyph card moves a pawn straight to {target}, if the way is clear, 26 is not passed, and "
+        "{target} is empty",
+    )
 
     @property
     def ruling(self) -> str:
