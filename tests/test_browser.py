@@ -265,3 +265,31 @@ def test_a_whole_game_is_played_with_the_mouse(page, board):
     assert service.referee.game.is_over
     expect(page.locator("#message")).to_have_class("message win")
     expect(page.locator("#turn")).to_contain_text("has won")
+
+
+def test_a_card_played_from_a_players_page_shows_its_prompt_on_the_main_page(browser):
+    from senet_pi.rules.cards import default_deck
+
+    deck = default_deck()
+    random.Random(9).shuffle(deck)
+    live = LiveBoard(variant="secret")
+    live.service.new_game("cards", options={"deck_order": deck, "shuffle_seed": 9})
+    live.backend.sim.set_occupied(live.service.referee.expected)
+    main = browser.new_page()
+    phone = browser.new_page(viewport={"width": 390, "height": 800})
+    try:
+        main.goto(live.url)
+        expect(main.locator("#message")).to_have_text("B (green): play a card")
+        phone.goto(live.url + "hands")
+        link = phone.locator("a", has_text="/hand/B/").get_attribute("href")
+        phone.goto(link)
+        game = live.service.referee.game
+        card = next(c for c in game.hand("B") if c in "12345" and game.playable(c))
+        phone.locator("#cards button", has_text=card).first.click()
+        phone.locator("#play").click()
+        expect(main.locator("#message")).to_have_text(f"B (green): move a piece by {card}")
+        expect(phone.locator("#hand-turn")).to_have_text("now move your pawn on the board")
+    finally:
+        main.close()
+        phone.close()
+        live.close()

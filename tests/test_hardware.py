@@ -372,3 +372,22 @@ def test_the_schematic_is_drawn_from_the_current_pin_map():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert (root / "hardware" / "schematic.svg").read_text(encoding="utf-8") == module.draw()
+
+
+def test_in_the_card_game_the_button_confirms_no_more_moves(pinmap):
+    from senet_pi.rules.cards import default_deck
+
+    service = Service(None, variant="cards", options={"deck_order": default_deck(), "shuffle_seed": 1})
+    backend = SimBackend(pinmap, spin=0)
+    backend.start(service, scan=False)
+    notes: list[dict] = []
+    service.subscribe(notes.extend)
+    try:
+        backend.press()
+        assert notes[-1]["v"] == "refused" and "hand's page" in notes[-1]["text"]
+        game = service.referee.game
+        game.phase, game.pending = "residue", 1  # as after bearing off with one to spare (K9)
+        backend.press()
+        assert any(v["v"] == "pass" for v in notes)
+    finally:
+        backend.close()

@@ -26,6 +26,20 @@ def instance_folder() -> Path:
     return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "senet-pi"
 
 
+def _lasting_secret(folder: Path) -> str:
+    """A secret key kept in the instance config, so sessions and hand links survive a restart."""
+    key = secrets.token_hex(32)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / "config.toml"
+        with path.open("a", encoding="utf-8") as config:
+            config.write(f'SECRET_KEY = "{key}"\n')
+        path.chmod(0o600)
+    except OSError:
+        pass  # a read-only instance folder: the key lasts until the server stops
+    return key
+
+
 def create_app(
     test_config: dict | None = None, *, service: Service | None = None, backend: Backend | None = None
 ) -> Flask:
@@ -44,14 +58,17 @@ def create_app(
     else:
         app.config.from_mapping(test_config)
     if not app.config["SECRET_KEY"]:
-        app.config["SECRET_KEY"] = secrets.token_hex(32)  # sessions last until the server restarts
+        app.config["SECRET_KEY"] = (
+            _lasting_secret(Path(app.instance_path)) if test_config is None else secrets.token_hex(32)
+        )
     if service is None:
         service = Service(None)
     app.extensions["senet"] = {"service": service, "backend": backend, "broker": Broker(service)}
 
-    from . import api, operator, pages, sim
+    from . import api, hands, operator, pages, sim
 
     app.register_blueprint(pages.bp)
+    app.register_blueprint(hands.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(operator.bp)
     app.register_blueprint(sim.bp)

@@ -90,6 +90,16 @@ def state(for_session: bool = True) -> dict:
             "backend": backend.describe() if backend is not None else {"backend": "none"},
             "sim": isinstance(backend, SimBackend),
         }
+        if hasattr(game, "hands"):  # the card game (K10): both hands on the main page only if open
+            cards = game.cards()
+            out["cards"] = {
+                "stack": cards["stack"],
+                "discard": cards["discard"][-6:],
+                "dead": len(cards["dead"]),
+                "hands": cards["hands"] if game.options.get("open_hands") else None,
+                "counts": {pid: len(h) for pid, h in cards["hands"].items()},
+                "phase": game.phase,
+            }
     if for_session:
         out["operator"] = {
             "enabled": bool(current_app.config["OPERATOR_PIN_HASH"]),

@@ -93,6 +93,14 @@ class ThrowerControl:
             service.handle(offer)
             return
         self._offer = None
+        game = service.referee.game
+        if hasattr(game, "push_card"):  # the card game: the button confirms "no more moves" (K9)
+            if game.phase == "residue":
+                service.handle("pass")
+            else:
+                sticks.refuse()
+                service.note({"v": "refused", "text": "in the card game, play a card from your hand's page"})
+            return
         blocked = service.throw_blocked()
         if blocked is not None:
             sticks.refuse()

@@ -106,7 +106,9 @@ function render(state) {
   else if (state.prompt) { message = state.prompt.text; kind = "prompt"; }
   else if (state.winner) { message = `${name(state.winner)} wins` + (state.scores ? ` ${JSON.stringify(state.scores)}` : ""); kind = "win"; }
   else if (state.in_progress) { message = "move in progress"; }
+  else if (typeof state.throw === "string") { message = `${name(state.to_move)}: move a piece to ${state.throw.slice(1)}`; }
   else if (state.throw != null) { message = `${name(state.to_move)}: move a piece by ${state.throw}`; }
+  else if (state.cards) { message = `${name(state.to_move)}: play a card`; }
   else { message = `${name(state.to_move)}: throw the sticks`; }
   const box = document.getElementById("message");
   box.textContent = message;
@@ -143,6 +145,14 @@ function render(state) {
     else if (v.v === "forfeit") li.textContent = v.reason;
     else li.textContent = v.v.replace("_", " ") + (v.player ? " " + v.player : "");
     history.appendChild(li);
+  }
+  const table = document.getElementById("card-table");
+  table.hidden = !state.cards;
+  if (state.cards) {
+    const c = state.cards;
+    const hands = c.hands ? state.players.map((p) => `${p}: ${c.hands[p].join(" ")}`).join(" | ")
+      : state.players.map((p) => `${p}: ${c.counts[p]} cards`).join(" | ");
+    table.textContent = `stack ${c.stack} · discard ${c.discard.join(" ") || "-"} · out ${c.dead} · ${hands}`;
   }
   text("rules", state.rules.summary);
   if (state.operator) operatorStatus = state.operator;  // the live stream leaves it out: keep ours
@@ -236,6 +246,53 @@ function connect() {  // EventSource reconnects by itself; the server sends the 
   source.onerror = () => { link.textContent = "reconnecting..."; link.className = "link down"; };
 }
 
-wire();
-refresh();
-connect();
+// ---------------------------------------------------------------- a player's hand (the card game)
+const handBox = document.getElementById("hand");
+let chosen = [];
+
+async function refreshHand() {
+  const base = `/api/hand/${handBox.dataset.player}/${handBox.dataset.token}`;
+  const response = await fetch(base);
+  if (!response.ok) { text("hand-error", "this link is not for the game on the board"); return; }
+  const hand = await response.json();
+  text("hand-turn", hand.winner ? `${hand.winner} has won` : hand.your_turn ? "your turn: play a card or exchange"
+    : hand.residue ? "move another pawn with the rest, or say no more moves"
+    : hand.moving ? "now move your pawn on the board" : `${hand.to_move} to play`);
+  const box = document.getElementById("cards");
+  box.textContent = "";
+  chosen = chosen.filter((i) => i < hand.cards.length);
+  hand.cards.forEach((card, i) => {
+    const b = document.createElement("button");
+    b.className = "card" + (hand.playable.includes(card) ? " playable" : "") + (chosen.includes(i) ? " chosen" : "");
+    b.textContent = card;
+    b.dataset.card = card;
+    b.addEventListener("click", () => { chosen = chosen.includes(i) ? chosen.filter((x) => x !== i) : [...chosen, i].slice(-2); refreshHand(); });
+    box.appendChild(b);
+  });
+  document.getElementById("play").disabled = !(hand.your_turn && chosen.length === 1 && hand.playable.includes(hand.cards[chosen[0]]));
+  document.getElementById("exchange").disabled = !(hand.your_turn && chosen.length >= 1);
+  document.getElementById("pass").hidden = !hand.residue;
+  box.dataset.cards = JSON.stringify(hand.cards);
+}
+
+async function handAction(action, body) {
+  const base = `/api/hand/${handBox.dataset.player}/${handBox.dataset.token}`;
+  const result = await post(`${base}/${action}`, body);
+  text("hand-error", result.ok ? "" : (result.data.error || (result.data.verdicts || []).filter((v) => v.v === "illegal").map((v) => v.reason).join("; ")));
+  chosen = [];
+  refreshHand();
+}
+
+if (handBox) {
+  const cardsOf = () => JSON.parse(document.getElementById("cards").dataset.cards || "[]");
+  document.getElementById("play").addEventListener("click", () => handAction("play", { card: cardsOf()[chosen[0]] }));
+  document.getElementById("exchange").addEventListener("click", () => handAction("exchange", { cards: chosen.map((i) => cardsOf()[i]) }));
+  document.getElementById("pass").addEventListener("click", () => handAction("pass"));
+  refreshHand();
+  const source = new EventSource("/api/events");
+  source.addEventListener("state", () => { document.getElementById("link").textContent = "live"; refreshHand(); });
+} else {
+  wire();
+  refresh();
+  connect();
+}

@@ -1,0 +1,93 @@
+"""The card game's hands on the players' own pages (K10): secret links, QR codes, playing from a phone."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from senet_pi.hardware.backend import SimBackend
+from senet_pi.hardware.pinmap import load_pinmap
+from senet_pi.rules.cards import default_deck
+from senet_pi.service import Service
+from web import create_app
+from web.hands import hand_token
+
+
+@pytest.fixture
+def cards_app():
+    deck = default_deck()
+    random.Random(6).shuffle(deck)
+    service = Service(None, variant="cards", options={"deck_order": deck, "shuffle_seed": 6})
+    backend = SimBackend(load_pinmap(), spin=0)
+    backend.start(service, scan=False)
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "hands", "SERVER_NAME": "senet.local"}, service=service, backend=backend
+    )
+    yield app, service
+    backend.close()
+
+
+def tokens(app) -> dict[str, str]:
+    with app.app_context():
+        return {pid: hand_token(pid) for pid in ("A", "B")}
+
+
+def test_the_hands_page_shows_a_qr_code_and_a_link_per_player(cards_app):
+    app, _ = cards_app
+    page = app.test_client().get("/hands")
+    assert page.status_code == 200
+    assert page.data.count(b'class="segno"') == 2
+    for pid, token in tokens(app).items():
+        assert f"/hand/{pid}/{token}".encode() in page.data
+
+
+def test_a_players_page_shows_only_their_hand(cards_app):
+    app, service = cards_app
+    client, t = app.test_client(), tokens(app)
+    assert client.get(f"/hand/B/{t['B']}").status_code == 200
+    state = client.get(f"/api/hand/B/{t['B']}").json
+    assert state["cards"] == service.referee.game.hand("B") and state["your_turn"] is True
+    assert client.get(f"/api/hand/A/{t['B']}").status_code == 404  # B's link opens nothing of A's
+    assert client.get("/api/hand/A/0123456789abcdef01234567").status_code == 404  # a guess gets nothing
+
+
+def test_a_link_from_an_earlier_game_gets_nothing(cards_app):
+    app, service = cards_app
+    old = tokens(app)
+    service.new_game("cards")
+    client = app.test_client()
+    assert client.get(f"/hand/B/{old['B']}").status_code == 404
+    assert client.get(f"/hand/B/{tokens(app)['B']}").status_code == 200
+
+
+def test_playing_a_card_from_the_page_tells_the_referee(cards_app):
+    app, service = cards_app
+    client, t = app.test_client(), tokens(app)
+    game = service.referee.game
+    assert client.post(f"/api/hand/A/{t['A']}/play", json={"card": game.hand("A")[0]}).status_code == 409  # B's turn
+    card = next(c for c in game.hand("B") if game.playable(c))
+    response = client.post(f"/api/hand/B/{t['B']}/play", json={"card": card})
+    assert response.status_code == 200 and response.json["verdicts"][0] == {"v": "card", "player": "B", "card": card}
+
+
+@pytest.mark.parametrize(
+    ("action", "body", "status", "message"),
+    [
+        ("play", {"card": "XX"}, 400, "not in your hand"),
+        ("exchange", {"cards": []}, 400, "exchange one or two"),
+        ("fly", {}, 404, "unknown action"),
+    ],
+)
+def test_bad_hand_requests_are_clear_and_change_nothing(cards_app, action, body, status, message):
+    app, service = cards_app
+    before = service.referee.game.hand("B")
+    response = app.test_client().post(f"/api/hand/B/{tokens(app)['B']}/{action}", json=body)
+    assert response.status_code == status and message in response.json["error"]
+    assert service.referee.game.hand("B") == before
+
+
+def test_open_hands_show_on_the_main_page(cards_app):
+    app, service = cards_app
+    state = app.test_client().get("/api/state").json
+    assert state["cards"]["hands"]["B"] == service.referee.game.hand("B")

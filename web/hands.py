@@ -1,0 +1,109 @@
+"""The card game's hands (K10): each player's hand on their own page, reached by a secret link.
+
+The link carries a token made from the server's secret, the game and the player, so it works
+for that game only: a guessed link, or one from an earlier game, gets nothing. `/hands`
+shows each player's link as a QR code (drawn here, no internet) for their phone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+import segno
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
+
+from senet_pi.errors import SenetError
+
+from .errors import BadInput, error, json_body
+from .state import services
+
+bp = Blueprint("hands", __name__)
+
+
+def hand_token(player: str) -> str:
+    """The secret part of `player`'s link for the current game."""
+    service, _ = services()
+    game = service.referee.game
+    seed = game.options.get("shuffle_seed", "")
+    message = f"{service.game_id}:{player}:{seed}".encode()
+    return hmac.new(current_app.config["SECRET_KEY"].encode(), message, hashlib.sha256).hexdigest()[:24]
+
+
+def _cards_game():
+    service, _ = services()
+    game = service.referee.game
+    return game if hasattr(game, "hands") else None
+
+
+def _check(player: str, token: str):
+    game = _cards_game()
+    if game is None or player not in game.player_ids or not hmac.compare_digest(token, hand_token(player)):
+        abort(404)
+    return game
+
+
+@bp.get("/hands")
+def hands() -> str:
+    game = _cards_game()
+    links = []
+    if game is not None:
+        for pid in game.player_ids:
+            url = url_for("hands.hand", player=pid, token=hand_token(pid), _external=True)
+            links.append({"player": pid, "url": url, "qr": segno.make(url, error="m").svg_inline(scale=5)})
+    return render_template("hands.html", links=links, csrf="")
+
+
+@bp.get("/hand/<player>/<token>")
+def hand(player: str, token: str) -> str:
+    _check(player, token)
+    return render_template("hand.html", player=player, token=token, csrf="")
+
+
+@bp.get("/api/hand/<player>/<token>")
+def hand_state(player: str, token: str) -> Response:
+    game = _check(player, token)
+    return jsonify(
+        {
+            "player": player,
+            "cards": game.hand(player),
+            "playable": [c for c in game.hand(player) if game.to_move_id == player and game.playable(c)],
+            "your_turn": game.to_move_id == player and game.phase == "play" and game.pending is None,
+            "residue": game.to_move_id == player and game.phase == "residue",
+            "moving": game.to_move_id == player and game.phase == "play" and game.pending is not None,
+            "to_move": game.to_move_id,
+            "winner": game.winner_id,
+        }
+    )
+
+
+@bp.post("/api/hand/<player>/<token>/<action>")
+def act(player: str, token: str, action: str) -> object:
+    game = _check(player, token)
+    if action not in ("play", "exchange", "pass"):
+        return error(404, f"unknown action {action!r}: use play, exchange or pass")
+    if game.to_move_id != player:
+        return error(409, f"it is {game.to_move_id}'s turn")
+    try:
+        body = json_body() if request.content_length else {}
+        if action == "play":
+            card = body.get("card")
+            if card not in game.hand(player):
+                raise BadInput(f"{card!r} is not in your hand")
+            kind, value = "card", card
+        elif action == "exchange":
+            cards = body.get("cards")
+            if not isinstance(cards, list) or not 1 <= len(cards) <= 2:
+                raise BadInput('exchange one or two cards: {"cards": ["2", "H28"]}')
+            kind, value = "exchange", cards
+        else:
+            kind, value = "pass", True
+    except BadInput as exc:
+        return error(400, str(exc))
+    service, _ = services()
+    try:
+        verdicts = service.handle(kind, value)
+    except SenetError as exc:
+        return error(400, str(exc))
+    refused = [v for v in verdicts if v["v"] == "illegal"]
+    return jsonify({"verdicts": verdicts}), 422 if refused else 200
