@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -292,4 +293,59 @@ def test_a_card_played_from_a_players_page_shows_its_prompt_on_the_main_page(bro
     finally:
         main.close()
         phone.close()
+        live.close()
+
+
+def test_a_whole_card_game_with_two_phones_as_hands(browser):
+    """Two people, their phones as hands (K10), the pieces moved by clicking the simulated board."""
+    from senet_pi.rules.cards import default_deck
+
+    deck = default_deck()
+    random.Random(12).shuffle(deck)
+    live = LiveBoard(variant="secret")
+    live.service.new_game("cards", options={"deck_order": deck, "shuffle_seed": 12})
+    live.backend.sim.set_occupied(live.service.referee.expected)
+    board = browser.new_page(viewport={"width": 1280, "height": 820})
+    phones = {}
+    chooser = random.Random(4)
+    service = live.service
+    try:
+        board.goto(live.url)
+        hands = browser.new_page()
+        hands.goto(live.url + "hands")
+        for pid in ("A", "B"):
+            phones[pid] = browser.new_page(viewport={"width": 390, "height": 800})
+            phones[pid].goto(hands.locator("a", has_text=f"/hand/{pid}/").get_attribute("href"))
+        hands.close()
+        for _ in range(600):
+            game = service.referee.game
+            if game.is_over:
+                break
+            pid = game.to_move_id
+            phone = phones[pid]
+            before = len(game.actions)
+            playable = [c for c in game.hand(pid) if game.playable(c)]
+            if playable:
+                card = chooser.choice(playable)
+                phone.locator("#cards button.playable", has_text=re.compile(f"^{card}$")).first.click()
+                phone.locator("#play").click()
+            else:
+                phone.locator("#cards button").first.click()
+                phone.locator("#exchange").click()
+            until(lambda before=before: len(service.referee.game.actions) > before)
+            while not game.is_over and (game.pending is not None or game.phase != "play"):
+                if game.phase == "residue" and chooser.random() < 0.3:
+                    phones[pid].locator("#pass").click()
+                    until(lambda g=game: g.phase != "residue")
+                    continue
+                before = len(game.actions)
+                click_move(board, live, chooser.choice(game.move_sequences()))
+                until(lambda g=game, b=before: len(g.actions) > b and not service.referee.steps_left, 15)
+                assert service.referee.warning is None and service.referee.question is None
+        assert service.referee.game.is_over
+        expect(board.locator("#message")).to_have_class("message win")
+        expect(phones["A"].locator("#hand-turn")).to_contain_text("has won")
+    finally:
+        for page in [board, *phones.values()]:
+            page.close()
         live.close()
