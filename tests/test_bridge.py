@@ -218,3 +218,30 @@ def test_run_with_the_serial_backend_on_the_simulated_firmware(tmp_path):
     out = "".join(lines)
     assert "~~ bridge e661410403522a22 firmware 0.1.0" in out
     assert "B throws" in out
+
+
+def test_the_square_leds_show_what_to_fix_and_go_dark_when_the_board_is_right():
+    from tests.journal_helpers import ScriptClock
+
+    port = FakePort(frames((0, "H", ("proto=1", "fw=0.1.0", "board=x")), (1, "S", (START, 0))))
+    clock = ScriptClock()
+    service = Service(None, clock=clock)
+    backend = SerialBackend("fake", open_port=lambda _: port, retry=5)
+    backend.start(service, wait=2)
+    try:
+        until(lambda: not backend._resyncing)
+        service.handle("throw", 3)
+        service.handle("lift", 10)
+        service.handle("place", 14)
+        clock.t += 1
+        service.tick()  # settled: a wrong move
+        lights = [w for w in port.written if b",P," in w]
+        assert any(b",P,10,FF0000*" in w for w in lights) and any(b",P,14,FF0000*" in w for w in lights)
+        port.written.clear()
+        service.handle("lift", 14)
+        service.handle("place", 13)
+        clock.t += 1
+        service.tick()  # the move is right now: the lights go out
+        assert any(b",P,14,000000*" in w for w in port.written)
+    finally:
+        backend.close()

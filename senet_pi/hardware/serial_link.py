@@ -25,6 +25,7 @@ from .thrower import LONG_PRESS
 #: The Raspberry Pi Pico's USB ids when it runs MicroPython.
 PICO_VID, PICO_PID = 0x2E8A, 0x0005
 BAUD = 115200
+RED, AMBER = "FF0000", "FF8800"  # the square LEDs: fix this square / a piece is wanted here
 KNOWN_PROTOCOLS = (1,)
 
 
@@ -111,6 +112,8 @@ class SerialBackend(Backend):
         self._resyncing = True
         self._button_down_at: float | None = None
         self._sent = 0
+        self._lit: set[int] = set()
+        self._unsubscribe_lights: Callable[[], None] | None = None
 
     # ------------------------------------------------------------------ the link
 
@@ -118,6 +121,7 @@ class SerialBackend(Backend):
         """Connect (and keep reconnecting) in a background thread; `wait` seconds for the first hello."""
         self.service = service
         self.control.attach(service)
+        self._unsubscribe_lights = service.subscribe(self._square_lights)
         self._thread = threading.Thread(target=self._run, name="senet-pi bridge", daemon=True)
         self._thread.start()
         deadline = time.monotonic() + wait
@@ -283,8 +287,32 @@ class SerialBackend(Backend):
             "faults": [self.problem] if self.problem else [],
         }
 
+    def _square_lights(self, verdicts: list[dict]) -> None:
+        """The optional LED under each square: red where the board must be fixed, amber where a
+        prompt wants a piece, dark again once the board matches the game."""
+        for verdict in verdicts:
+            kind = verdict["v"]
+            if kind in ("cleared", "move", "new_game", "resync", "undone"):
+                self._light({})
+            if kind == "illegal" and ("missing" in verdict or "extra" in verdict):
+                squares = [*verdict.get("missing", []), *verdict.get("extra", [])]  # type: ignore[misc]
+                self._light(dict.fromkeys(squares, RED))
+            elif kind == "prompt":
+                wanted = {sq: AMBER for sq in (verdict.get("from"), verdict.get("to")) if isinstance(sq, int)}
+                self._light(wanted)
+
+    def _light(self, colours: dict[int, str]) -> None:
+        for square in self._lit - colours.keys():
+            self.command("P", (square, "000000"))
+        for square, colour in colours.items():
+            self.command("P", (square, colour))
+        self._lit = set(colours)
+
     def close(self) -> None:
         self._stop.set()
+        if self._unsubscribe_lights is not None:
+            self._unsubscribe_lights()
+            self._unsubscribe_lights = None
         self.control.detach()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=3)
