@@ -12,7 +12,7 @@ import random
 import time
 
 from senet_pi.rules import RULESETS, Game, new_game
-from senet_pi.rules.random_play import play_random_game
+from senet_pi.rules.random_play import play_random_card_turn, play_random_game
 
 
 def games_per_second(name: str, games: int, seed: int) -> tuple[float, float]:
@@ -21,7 +21,13 @@ def games_per_second(name: str, games: int, seed: int) -> tuple[float, float]:
     throws = 0
     start = time.perf_counter()
     for _ in range(games):
-        throws += play_random_game(new_game(name), rng)
+        game = new_game(name)
+        if name == "cards":  # a turn is a card played or exchanged, not a throw
+            while not game.is_over:
+                play_random_card_turn(game, rng)
+                throws += 1
+        else:
+            throws += play_random_game(game, rng)
     elapsed = time.perf_counter() - start
     return games / elapsed, throws / games
 
@@ -33,7 +39,14 @@ def positions(name: str, count: int, seed: int) -> list[Game]:
     while len(out) < count:
         game = new_game(name)
         while not game.is_over and len(out) < count:
-            game.push_throw(game.random_throw(rng))
+            if name == "cards":
+                stick = [c for c in game.hands[game.to_move] if c in "12345" and game.playable(c)]
+                if not stick:
+                    play_random_card_turn(game, rng)
+                    continue
+                game.push_card(stick[0])
+            else:
+                game.push_throw(game.random_throw(rng))
             if game.legal_moves():
                 out.append(game.copy())
             while game.legal_moves():
@@ -56,9 +69,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="best of N runs (default 3)")
     args = parser.parse_args()
     scale = 0.05 if args.quick else 1.0
-    games = {"secret": 2000, "houses": 2000, "modern": 400}
+    games = {"secret": 2000, "houses": 2000, "cards": 300, "modern": 400}
     print(f"Python {platform.python_version()} on {platform.machine()}, one process, best of {args.repeat}\n")
-    print("| rule set | full random games/s | throws per game | legal-move generations/s |")
+    print("| rule set | full random games/s | throws (cards: turns) per game | legal-move generations/s |")
     print("|---|---:|---:|---:|")
     for name in RULESETS:
         n = max(5, int(games[name] * scale))

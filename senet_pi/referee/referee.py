@@ -646,6 +646,7 @@ class Referee:
         return None
 
     def _guide(self, steps: list[Step], start: int) -> None:
+        """The people must carry out `steps` from the board `start`: prompt them one at a time."""
         self.steps_left = list(steps)
         self.boards_left = stages(start, steps)
         self.expected = start
@@ -670,9 +671,7 @@ class Referee:
             )
             for f in fixes(self.sensed, target, owners)
         ]
-        self.expected = self.sensed
-        self.steps_left = steps
-        self.boards_left = stages(self.sensed, steps)
+        self._guide(steps, self.sensed)
         return [self._prompt()] if steps else []
 
     # ------------------------------------------------------------------ candidates

@@ -371,12 +371,19 @@ class Game:
 
     def _relocate(self, p: int, square: int, effects: list) -> None:
         """S7/H6: the piece goes to 15, or if 15 is occupied to the first empty square behind it."""
-        occupied = self.occupied()
-        dest = self.rebirth_square
-        while dest > FIRST and occupied & bit(dest):
-            dest -= 1
+        dest = self._free_square_from(self.rebirth_square)
+        assert dest is not None  # ten pieces never fill 1-15 while one of them is on 27
         self.occ[p] ^= bit(square) | bit(dest)
         effects.append(Relocated(self.player_ids[p], square, dest, self.water_kind, self.water_ruling))
+
+    def _free_square_from(self, square: int) -> int | None:
+        """`square` if it is empty, else the first empty square behind it (S7, H6, M7); None if none is."""
+        occupied = self.occupied()
+        while square >= FIRST:
+            if not occupied & bit(square):
+                return square
+            square -= 1
+        return None
 
     def play(self, move: Move | str) -> tuple:
         """Check a move (a `Move` or text like "10-13") and push it; IllegalMoveError says why not."""

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from ..errors import IllegalMoveError, InvalidOptionError
-from .board import FIRST, OFF, bit, squares_in
+from .board import OFF, bit, squares_in
 from .core import Game
 from .effects import Eliminated, Forfeit, Relocated, Removed, Win
 from .move import Move, cached_move, parse_square
@@ -273,13 +273,10 @@ class ModernGame(Game):
             self.dots[to] = 0
             self._send_to_sun(p, to, dots, "M6", effects)
         elif to == BIRD:
-            occupied = self.occupied()
-            dest = 15
-            while dest > FIRST and occupied & bit(dest):
-                dest -= 1
+            dest = self._free_square_from(15)
             self.occ[p] ^= bit(to)
             self.dots[to] = 0
-            if occupied & bit(dest):  # nowhere behind 15 is free: the sun's rule decides
+            if dest is None:  # nowhere behind 15 is free: the sun's rule decides
                 self._send_to_sun(p, to, dots, "M7", effects)
             else:
                 self._put(p, dest, dots)
