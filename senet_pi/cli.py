@@ -90,7 +90,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if args.page_port:
             from .page import serve
 
-            server = serve(service, backend, args.host, args.page_port)
+            try:
+                server = serve(service, backend, args.host, args.page_port)
+            except OSError as exc:
+                raise SenetError(
+                    f"cannot serve the page on {args.host}:{args.page_port}: {exc.strerror or exc} "
+                    "(choose another with --page-port, or 0 for no page)"
+                ) from None
             runner.say(f"the page: http://{args.host}:{server.effective_port}/")
         if args.script:
             runner.feed(Path(args.script).read_text(encoding="utf-8").splitlines(), echo=True)
@@ -104,7 +110,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
                 _wait_for_signal()
     finally:
         if server is not None:
-            server.close()
+            from .page import stop_server
+
+            stop_server(server)
         runner.close()
     return 0
 

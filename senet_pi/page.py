@@ -21,7 +21,6 @@ class PinError(SenetError, ValueError):
 
 def serve(service: Service, backend: Backend | None, host: str, port: int):
     """Start waitress in a background thread; returns the server (`.close()` stops it)."""
-    import threading
 
     from waitress import create_server
 
@@ -30,8 +29,40 @@ def serve(service: Service, backend: Backend | None, host: str, port: int):
     app = create_app(service=service, backend=backend)
     # Each open page holds one thread for its live stream: leave plenty for requests.
     server = create_server(app, host=host, port=port, threads=24, channel_timeout=3600)
-    threading.Thread(target=server.run, name="senet-pi page", daemon=True).start()
+    return start_server(server, app)
+
+
+def start_server(server, app):
+    """Run a waitress server in a background thread; `stop_server` ends it cleanly."""
+    import threading
+
+    server.senet_app = app
+    server.loop_thread = threading.Thread(target=server.run, name="senet-pi page", daemon=True)
+    server.loop_thread.start()
     return server
+
+
+def stop_server(server, timeout: float = 5.0) -> None:
+    """Close every connection and the listening socket from inside the server's own loop, so the
+    loop never waits on a socket another thread has just closed; then let the loop end."""
+    import threading
+
+    done = threading.Event()
+    senet = server.senet_app.extensions.get("senet")
+    if senet is not None:
+        senet["broker"].close()  # the live streams end instead of waiting for their next keepalive
+
+    def close_all() -> None:
+        for channel in list(server._map.values()):
+            channel.close()
+        done.set()
+
+    server.trigger.pull_trigger(close_all)
+    done.wait(timeout)
+    server.task_dispatcher.shutdown(timeout=timeout)
+    thread = getattr(server, "loop_thread", None)
+    if thread is not None:
+        thread.join(timeout)
 
 
 def set_pin(pin: str, folder: Path | None = None) -> Path:

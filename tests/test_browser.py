@@ -16,6 +16,7 @@ from werkzeug.security import generate_password_hash
 
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.pinmap import load_pinmap
+from senet_pi.page import start_server, stop_server
 from senet_pi.referee.hands import switch_events
 from senet_pi.referee.physical import play_out
 from senet_pi.service import Service
@@ -43,7 +44,6 @@ class LiveBoard:
             self.service.tick()
 
     def start_server(self) -> None:
-        import threading
 
         from waitress import create_server
 
@@ -54,9 +54,8 @@ class LiveBoard:
             service=self.service,
             backend=self.backend,
         )
-        self.server = create_server(app, host="127.0.0.1", port=self.port, threads=8)
+        self.server = start_server(create_server(app, host="127.0.0.1", port=self.port, threads=8), app)
         self.port = self.server.effective_port
-        threading.Thread(target=self.server.run, daemon=True).start()
 
     @property
     def url(self) -> str:
@@ -64,7 +63,7 @@ class LiveBoard:
 
     def close(self) -> None:
         self._stop.set()
-        self.server.close()
+        stop_server(self.server)
         self.backend.close()
 
 

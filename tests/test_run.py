@@ -33,6 +33,8 @@ def run_cli(tmp_path: Path, script: str, *extra: str) -> subprocess.CompletedPro
             str(tmp_path / "j.sqlite"),
             "--script",
             str(path),
+            "--page-port",
+            "0",
             *extra,
         ],
         capture_output=True,
@@ -74,6 +76,18 @@ def test_run_reports_a_wrong_move_and_bad_commands_without_stopping(tmp_path):
     assert "error: unknown command 'fly'" in result.stdout
     assert "error: a square is a number from 1 to 30" in result.stdout
     assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_run_says_so_when_the_page_port_is_taken(tmp_path):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run_cli(tmp_path, "status\n", "--page-port", str(port))
+    assert result.returncode == 1
+    assert f"cannot serve the page on 127.0.0.1:{port}" in result.stderr and "Traceback" not in result.stderr
 
 
 def test_run_with_a_bad_pin_map_is_one_clear_line(tmp_path):

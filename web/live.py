@@ -39,13 +39,25 @@ class Broker:
                 except queue.Empty:
                     yield ": keepalive\n\n"
                     continue
+                if verdicts is None:  # the server is stopping
+                    return
                 while not q.empty():  # a burst (a whole move) goes out as one update
-                    verdicts = verdicts + q.get_nowait()
+                    more = q.get_nowait()
+                    if more is None:
+                        return
+                    verdicts = verdicts + more
                 yield _event("verdicts", verdicts)
                 yield _event("state", state())
         finally:
             with self._lock:
                 self._queues.remove(q)
+
+    def close(self) -> None:
+        """End every open stream (the server is stopping)."""
+        with self._lock:
+            for q in self._queues:
+                q.put(None)
+        self.unsubscribe()
 
     @property
     def listeners(self) -> int:
