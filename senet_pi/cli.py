@@ -104,8 +104,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         else:
             if sys.stdin.isatty():
                 runner.say("type help for the commands; quit (or Ctrl-D) to stop")
-            runner.feed(sys.stdin)
-            if not sys.stdin.isatty() and server is not None:  # a service (stdin closed): keep serving
+            quit_asked = runner.feed(sys.stdin)
+            if not quit_asked and not sys.stdin.isatty() and server is not None:  # a service: keep serving
                 runner.say("standard input closed; serving the page until stopped (Ctrl-C)")
                 _wait_for_signal()
     finally:

@@ -57,8 +57,11 @@ def stop_server(server, timeout: float = 5.0) -> None:
             channel.close()
         done.set()
 
-    server.trigger.pull_trigger(close_all)
-    done.wait(timeout)
+    try:
+        server.trigger.pull_trigger(close_all)
+        done.wait(timeout)
+    except OSError:  # the loop's wake-up pipe is already gone: the loop has ended, close here
+        close_all()
     server.task_dispatcher.shutdown(timeout=timeout)
     thread = getattr(server, "loop_thread", None)
     if thread is not None:

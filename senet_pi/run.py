@@ -135,16 +135,17 @@ class Runner:
             raise CommandError(f"unknown command {verb!r}; type help")
         return True
 
-    def feed(self, lines: Iterable[str], echo: bool = False) -> None:
-        """Carry out lines until one says quit; errors are printed, never raised."""
+    def feed(self, lines: Iterable[str], echo: bool = False) -> bool:
+        """Carry out lines until one says quit (then True); errors are printed, never raised."""
         for line in lines:
             if echo and line.strip() and not line.lstrip().startswith("#"):
                 self.say(f"> {line.rstrip()}")
             try:
                 if not self.command(line):
-                    break
+                    return True
             except (SenetError, ValueError) as exc:
                 self.say(f"error: {exc}")
+        return False
 
     def board_text(self) -> str:
         """The board as three rows in playing order, with each piece's owner and the sensed switches."""

@@ -148,3 +148,32 @@ def test_selftest_command_walks_the_simulated_board():
         check=False,
     )
     assert result.returncode == 0 and "all good" in result.stdout
+
+
+def test_quit_on_standard_input_stops_run_and_its_page(tmp_path):
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "senet_pi",
+            "run",
+            "--backend",
+            "sim",
+            "--journal",
+            str(tmp_path / "j.sqlite"),
+            "--page-port",
+            str(port),
+        ],
+        input="status\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0 and f"the page: http://127.0.0.1:{port}/" in result.stdout
+    assert "serving the page until stopped" not in result.stdout
