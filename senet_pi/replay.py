@@ -34,7 +34,6 @@ EVENT_KINDS = (
     "resync",
     "new_game",
 )
-KNOWN_VARIANTS = ("secret", "houses", "cards", "modern")
 
 
 @dataclass(frozen=True)
@@ -94,9 +93,9 @@ def load_replay(data: object) -> Replay:
         raise ReplayError(f"unknown field(s) {', '.join(sorted(map(str, unknown)))} in the replay file")
     variant = data.get("variant")
     if not isinstance(variant, str):
-        raise ReplayError(f"'variant' must be one of {', '.join(KNOWN_VARIANTS)}")
+        raise ReplayError(f"'variant' must be one of {', '.join(RULESETS)}")
     if variant not in RULESETS:
-        raise ReplayError(f"unknown variant {variant!r}: use one of {', '.join(KNOWN_VARIANTS)}")
+        raise ReplayError(f"unknown variant {variant!r}: use one of {', '.join(RULESETS)}")
     players = data.get("players", 2)
     options = data.get("options", {})
     position = data.get("position")
