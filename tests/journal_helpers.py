@@ -19,7 +19,7 @@ def timed(events: list[dict]) -> list[tuple[int, str, object]]:
     """(ms, kind, value) for each input of a replay script, 1 ms apart, waits turned into ticks."""
     out, ms = [], 0
     for event in events:
-        ((kind, value),) = event.items()
+        kind, value = next((k, v) for k, v in event.items() if k != "by")
         if kind == "wait":
             ms += value
             out.append((ms, "tick", True))

@@ -66,7 +66,10 @@ def scripted_game(ruleset: str, seed: int, players: int = 2, max_throws: int = 2
         nonlocal clock_ms
         for event in batch:
             events.append(event)
-            ((kind, value),) = event.items()
+            if "move" in event:  # a move entered by hand: {"move": [FROM, TO], "by": DIE}
+                kind, value = "move", [*event["move"], event.get("by", 0)]  # type: ignore[misc]
+            else:
+                ((kind, value),) = event.items()
             if kind == "wait":
                 clock_ms += value  # type: ignore[operator]
                 kind, value = "tick", True
@@ -76,6 +79,14 @@ def scripted_game(ruleset: str, seed: int, players: int = 2, max_throws: int = 2
                 feed([{"answer": _answer_for(question, intended)}])
 
     def by_hand(moves: Sequence) -> None:
+        if any(m.from_sq == m.to_sq for m in moves):  # a bounce onto its own square is entered (M5)
+            for move in moves:
+                if move.from_sq == move.to_sq:
+                    feed([{"move": [move.from_sq, move.to_sq], "by": move.by}])
+                    game.push(move)
+                else:
+                    by_hand([move])
+            return
         steps, _, _ = play_out(game, moves)
         pause = 500 if rng.random() < 0.4 else 0
         feed([*switch_events(game.occupied(), steps, rng.random() < 0.5, pause), {"wait": 600}], moves)
@@ -100,12 +111,7 @@ def scripted_game(ruleset: str, seed: int, players: int = 2, max_throws: int = 2
         if rng.random() < 0.1:  # a sleeve brushes a piece, which is put straight back
             knocked = rng.choice([sq for sq in range(1, 31) if game.occupied() & bit(sq)])
             feed([{"lift": knocked}, {"place": knocked}, {"wait": 100}])
-        moves = rng.choice(sequences)
-        steps, _, _ = play_out(game, moves)
-        pause = 500 if rng.random() < 0.4 else 0
-        feed([*switch_events(game.occupied(), steps, rng.random() < 0.5, pause), {"wait": 600}], moves)
-        for move in moves:
-            game.push(move)
+        by_hand(rng.choice(sequences))
     return {"variant": ruleset, "players": players, "options": options, "events": events}
 
 

@@ -3,14 +3,15 @@
 A move (or a `modern` pair of moves) becomes a list of physical `Step`s: the player's own
 piece first, then what the rules move by themselves (exchange, drowning, to the sun...).
 `stages()` gives the occupancy after each step, which is what the referee compares a
-settled board with. `fixes()` pairs what is missing with what is extra, by shortest
-distance, to say how to put a wrong board right.
+settled board with. `fixes()` pairs what is missing with what is extra to say how to put a
+wrong board right: each piece back where it came from when the hands showed it, else by
+shortest distance.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 
@@ -33,6 +34,12 @@ class Step:
 
     def prompt(self) -> str:
         """The instruction for the people at the board."""
+        if self.from_sq == OFF:
+            return f"put {self.player}'s piece back on {self.to_sq}"
+        if self.why == "undo":
+            if self.to_sq == OFF:
+                return f"take {self.player}'s piece on {self.from_sq} off the board"
+            return f"put {self.player}'s piece on {self.from_sq} back on {self.to_sq}"
         if self.why == "fix":
             return Fix(
                 HAND if self.from_sq == OFF else self.from_sq,
@@ -133,6 +140,55 @@ def lifts_needed(start: int, steps: Sequence[Step]) -> list[int]:
     return out
 
 
+def landings(start: int, steps: Sequence[Step]) -> list[list[tuple[int, int]]]:
+    """After each step, the pieces that stand on a new square: (square, where that piece stood at the
+    start, or OFF for one brought in). A square a piece only passed through is not among them."""
+    on: dict[int, int] = {sq: sq for sq in squares_in(start)}
+    in_hand: dict[int, int] = {}
+    out = []
+    for n, step in enumerate(steps):
+        piece = in_hand.pop(step.from_sq, None)
+        if step.from_sq == OFF:
+            piece = OFF + 1 + n
+        elif piece is None:
+            piece = on.pop(step.from_sq)
+        if step.to_sq != OFF:
+            displaced = on.get(step.to_sq)
+            if displaced is not None and displaced != piece:
+                in_hand[step.to_sq] = displaced
+            on[step.to_sq] = piece
+        out.append([(sq, p if p <= OFF else OFF) for sq, p in sorted(on.items()) if p != sq])
+    return out
+
+
+def swaps_needed(start: int, steps: Sequence[Step]) -> list[list[tuple[int, int]]]:
+    """After each step, the pairs of squares that must have been empty at the same moment: a piece
+    landing on another that then goes where the first stood (an exchange, P4) needs both lifted."""
+    out: list[list[tuple[int, int]]] = []
+    need: list[tuple[int, int]] = []
+    displaced_by: dict[int, int] = {}  # square a piece was pushed off -> square its pusher came from
+    occupied = start
+    for step in steps:
+        pusher = displaced_by.pop(step.from_sq, None)  # set when this piece was pushed into a hand
+        if pusher is not None and pusher == step.to_sq:
+            a, b = sorted((step.from_sq, step.to_sq))
+            if start & bit(a) and start & bit(b):
+                need.append((a, b))
+        if pusher is None and step.from_sq != OFF:
+            occupied &= ~bit(step.from_sq)
+        if step.to_sq != OFF:
+            if occupied & bit(step.to_sq) and step.from_sq not in (step.to_sq, OFF):
+                displaced_by[step.to_sq] = step.from_sq
+            occupied |= bit(step.to_sq)
+        out.append(list(need))
+    return out
+
+
+def reversed_steps(steps: Sequence[Step]) -> list[Step]:
+    """The steps that take a move back: every piece it carried returns, the last one first."""
+    return [Step(s.player, s.to_sq, s.from_sq, "undo", s.ruling) for s in reversed(steps)]
+
+
 def places_needed(steps: Sequence[Step]) -> list[int]:
     """After each step, the switches that closed on the way: every square a piece was put on."""
     out, need = [], 0
@@ -166,22 +222,52 @@ class Fix:
             who = f"{self.owner}'s piece" if self.owner else "a piece"
             return f"put {who} back on {self.to_sq}"
         if self.to_sq == HAND:
-            return f"remove the piece on {self.from_sq}"
+            who = f"{self.owner}'s piece" if self.owner else "the piece"
+            return f"remove {who} on {self.from_sq}"
         return f"put the piece on {self.from_sq} back on {self.to_sq}"
 
 
-def fixes(sensed: int, expected: int, owners: dict[int, str]) -> list[Fix]:
-    """Corrections that turn `sensed` into `expected`, pairing extra and missing squares by shortest
-    distance along the path; `owners` names whose piece belongs on each expected square."""
-    missing = squares_in(expected & ~sensed)
-    extra = squares_in(sensed & ~expected)
+def fixes(
+    sensed: int,
+    expected: int,
+    owners: dict[int, str],
+    came_from: Mapping[int, int | None] | None = None,
+    holders: Mapping[int, str | None] | None = None,
+) -> list[Fix]:
+    """Corrections that turn `sensed` into `expected`, following the pieces: `owners` names whose
+    piece belongs on each expected square, `holders` whose piece stands on a sensed square where
+    the hands showed it (a square with the wrong owner's piece needs it gone and the right one
+    put there), `came_from` where a piece was picked up. A piece goes back where it came from,
+    else to a square its owner needs, else to the closest; so owners never end up swapped."""
+    came_from = came_from or {}
+    holders = holders or {}
+    wrong_owner = [
+        sq for sq in squares_in(sensed & expected) if holders.get(sq) and owners.get(sq) and holders[sq] != owners[sq]
+    ]
+    missing = sorted(squares_in(expected & ~sensed) + wrong_owner)
+    extra = sorted(squares_in(sensed & ~expected) + wrong_owner)
     pairs: list[tuple[int, int]] = []
-    if missing and extra:
-        pairs = _closest_pairs(extra, missing)
+
+    def free(a: int, b: int) -> bool:
+        return a != b and a not in {x for x, _ in pairs} and b not in {y for _, y in pairs}
+
+    for a in extra:
+        origin = came_from.get(a)
+        if origin in missing and free(a, origin) and holders.get(a) in (None, owners.get(origin)):  # type: ignore[arg-type]
+            pairs.append((a, origin))  # type: ignore[arg-type]
+    for owner in sorted({o for o in holders.values() if o}):
+        mine = [a for a in extra if holders.get(a) == owner and a not in {x for x, _ in pairs}]
+        theirs = [b for b in missing if owners.get(b) == owner and b not in {y for _, y in pairs}]
+        if mine and theirs:
+            pairs += [(a, b) for a, b in _closest_pairs(mine, theirs) if a != b]
+    rest_extra = [a for a in extra if a not in {x for x, _ in pairs} and a not in wrong_owner]
+    rest_missing = [b for b in missing if b not in {y for _, y in pairs}]
+    if rest_missing and rest_extra:
+        pairs += _closest_pairs(rest_extra, rest_missing)
     paired_extra = {a for a, _ in pairs}
     paired_missing = {b for _, b in pairs}
     out = [Fix(a, b, owners.get(b)) for a, b in pairs]
-    out += [Fix(a, HAND) for a in extra if a not in paired_extra]
+    out += [Fix(a, HAND, holders.get(a)) for a in extra if a not in paired_extra]
     out += [Fix(HAND, b, owners.get(b)) for b in missing if b not in paired_missing]
     return sorted(out, key=lambda f: (f.from_sq or f.to_sq, f.to_sq))
 

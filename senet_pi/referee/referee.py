@@ -3,8 +3,11 @@
 The switches tell only which squares hold a piece. The referee knows whose piece is where
 by following the game from its setup, judges the board only once it has been still for
 the settle time, and compares that settled board with the boards the legal moves would
-leave. It never trusts the order of events, so slides, bounces and pieces held in the
-hand are never flagged. Time comes in with every event (seconds, any origin), so the
+leave, using the order of events only as cause and effect (see `attempt.py`): a piece is
+put down after it is picked up, an exchange empties both squares at once. Slides, bounces
+and pieces held in the hand are never flagged; a move stays provisional until the next
+throw, so a board that settles into another way of playing the same throw revises it.
+Time comes in with every event (seconds, any origin), so the
 same referee runs on a real clock, in replays and in tests.
 """
 
@@ -18,17 +21,21 @@ from ..rules import Game, Move
 from ..rules.board import OFF, bit, square_name, squares_in
 from ..rules.reasons import Reason
 from ..verdicts import Verdict, from_effects, illegal
+from .attempt import Attempt
 from .physical import (
     HAND,
     Fix,
     Step,
     effect_steps,
     fixes,
+    landings,
     lifts_needed,
     origins,
     places_needed,
     play_out,
+    reversed_steps,
     stages,
+    swaps_needed,
     touched,
 )
 
@@ -37,6 +44,12 @@ from .physical import (
 SETTLE_TIME = 0.4
 #: After a warning, how long to wait before guiding one fix at a time.
 GUIDANCE_DELAY = 3.0
+#: Settled boards a square may stay wrong without its switch changing before the switch is
+#: judged stuck (a welded switch under an empty square, a dead one under a piece).
+STUCK_BOARDS = 3
+#: Seconds a board may stay still with owed steps that only a never-changing square keeps open
+#: before that square's switch is judged dead (a piece put on it is not seen).
+STILL_TIME = 15.0
 _EPS = 1e-6  # times are milliseconds turned into seconds: compare without float noise
 
 
@@ -57,6 +70,9 @@ class Candidate:
     lifts: list[int]  # per stage, the switches that must have opened to get there
     places: list[int]  # per stage, the squares a piece was put on to get there
     origins: list[int]  # per step, where its piece stood when the move began
+    swaps: list[list[tuple[int, int]]]  # per stage, square pairs that must have been empty at once (P4)
+    visible: bool  # whether the board shows it at all (a bounce back onto its own square does not)
+    landed: list[list[tuple[int, int]]]  # per stage, (square, where its piece came from) of moved pieces
 
     @property
     def final(self) -> int:
@@ -73,13 +89,29 @@ class Question:
     """Something the referee asks rather than guesses; `options` are the answers it takes."""
 
     id: int
-    kind: str  # "which" (several moves fit), "exchange", "undo", "new_game"
+    kind: str  # "which" (several moves fit), "swap", "undo", "new_game"
     text: str
     options: list[str]
     candidates: list[tuple[Candidate, int]] = field(default_factory=list)
+    revise: bool = False  # the candidates replace the provisional move
+    swap: tuple[int, int] | None = None  # for "swap": the two squares
 
     def verdict(self) -> Verdict:
         return {"v": "question", "id": self.id, "kind": self.kind, "text": self.text, "options": self.options}
+
+
+@dataclass
+class Provisional:
+    """The move(s) accepted for the throw in play. A settled board can still turn out to be another
+    way of playing the same throw (a piece held in the hand read as borne off, a move counted out
+    square by square), so they stay open to revision until the next throw or operator action."""
+
+    base: int  # occupancy before them
+    moves: int  # how many moves of the game's history they are
+    outcome: str
+    candidates: list[Candidate]  # every way to play the throw from the base
+    attempt: Attempt  # the hands' evidence since the base
+    labels: list[str]
 
 
 class Referee:
@@ -96,21 +128,27 @@ class Referee:
         self.now = 0.0
         self.last_change: float | None = None
         self.judged = True
-        self.lifted = 0  # squares opened since the board was last known good
-        self.placed = 0
-        self._switches = 0  # switch changes since then, to tell a piece put down before or after another lifted
-        self._first_lift: dict[int, int] = {}
-        self._last_place: dict[int, int] = {}
+        self.attempt = Attempt(self.expected, owners=game.board())
         self.in_progress = False
         self.warning: Verdict | None = None
         self.warning_at = 0.0
         self.guiding = False
+        self.swapped: tuple[int, int] | None = None  # two pieces believed swapped by hand, to swap back
         self.question: Question | None = None
         self._questions = 0
         self.steps_left: list[Step] = []
         self.boards_left: list[int] = []
+        self._lifts_left: list[int] = []
+        self._swaps_left: list[list[tuple[int, int]]] = []
+        self._landed_left: list[list[tuple[int, int]]] = []
+        self._steps_start = self.expected
+        self.provisional: Provisional | None = None
         self.before_last_move: int | None = None
         self._candidates: tuple[int, list[Candidate]] = (-1, [])
+        self.unknown = 0  # squares whose switch is faulty: judged as unknown
+        self.faults: dict[int, str] = {}
+        self._wrong_for: dict[int, int] = {}  # square -> settled boards it has been wrong without changing
+        self._still_checked = False
 
     # ------------------------------------------------------------------ one entry point for every input
 
@@ -172,7 +210,8 @@ class Referee:
         return self._switch(square, True, at)
 
     def tick(self, at: float) -> list[Verdict]:
-        """Time passed with no change: judge a board that has settled, give guidance that is due."""
+        """Time passed with no change: judge a settled board, give guidance that is due, notice a
+        switch that stays open under a piece the game says is there."""
         out: list[Verdict] = []
         if at > self.now:
             self.now = at
@@ -181,6 +220,10 @@ class Referee:
         if self.warning is not None and not self.guiding and self.now - self.warning_at >= self.guidance_delay - _EPS:
             self.guiding = True
             out += self._next_fix()
+        still_since = self.last_change if self.last_change is not None else 0.0
+        if self.steps_left and self.sensing and not self._still_checked and self.now - still_since >= STILL_TIME:
+            self._still_checked = True
+            out += self._dead_under_owed_steps()
         return out
 
     def flush(self) -> list[Verdict]:
@@ -213,19 +256,27 @@ class Referee:
             state = "closed" if closed else "open"
             return [*out, {"v": "sensor", "square": square, "reason": f"switch {square} was already {state}; ignored"}]
         self.sensed ^= b
-        self._switches += 1
-        if closed:
-            self.placed |= b
-            self._last_place[square] = self._switches
-        else:
-            self.lifted |= b
-            self._first_lift.setdefault(square, self._switches)
+        self.attempt.record(square, closed)
+        if self.provisional is not None and self.provisional.attempt is not self.attempt:
+            self.provisional.attempt.record(square, closed)
+        self._wrong_for.pop(square, None)
+        self._still_checked = False
+        if self.unknown & b:  # the switch works after all
+            self.unknown &= ~b
+            del self.faults[square]
+            out.append(
+                {"v": "switch", "square": square, "fault": None, "text": f"the switch under {square} works again"}
+            )
         self.last_change = at
         self.judged = False
-        if not self.in_progress and self.sensed != self.expected:
+        if not self.in_progress and not self._same(self.sensed, self.expected):
             self.in_progress = True
             out.append({"v": "progress", "text": "move in progress"})
         return out
+
+    def _same(self, a: int, b: int) -> bool:
+        """Whether two boards agree on every square whose switch can be trusted."""
+        return (a ^ b) & ~self.unknown == 0
 
     # ------------------------------------------------------------------ judging a settled board
 
@@ -238,112 +289,325 @@ class Referee:
         board = self.sensed
         if self.steps_left:
             return out + self._judge_prompts(board)
-        if board == self.expected:
-            if self.lifted and self.game.pending is not None and not self.game.is_over:
+        if self._same(board, self.expected):
+            if self.attempt.lifted and self.game.pending is not None and not self.game.is_over:
                 verdicts = self._unchanged_board()
                 if verdicts:
                     return out + verdicts
-            return out + self._board_good()
+            return out + self._check_swaps()
         if self.game.pending is not None and not self.game.is_over:
             matched = self._match(board)
             if matched is not None:
                 return out + matched
-        if self.before_last_move is not None and board == self.before_last_move:
+        revised = self._revise(board)
+        if revised is not None:
+            return out + revised
+        if self.before_last_move is not None and self._same(board, self.before_last_move):
             return out + self._ask(
                 "undo", "The board is as it was before the last move. Undo that move?", ["undo", "keep"]
             )
-        if board == self.start_board and self.game.actions:
+        if self._same(board, self.start_board) and self.game.actions:
             return out + self._ask(
                 "new_game", "The pieces stand as at the start. Start a new game?", ["new game", "keep"]
             )
-        if self.game.pending is not None and any(_on_the_way(board, self.expected, c) for c in self._cands()):
+        if self.game.pending is not None and any(
+            _on_the_way(board & ~self.unknown, self.expected & ~self.unknown, c) for c in self._cands()
+        ):
             return out  # on the way to a legal move: still in progress
-        return out + self._warn(board)
+        return out + (self._faults_seen(self.expected) or self._warn(board))
 
     def _unchanged_board(self) -> list[Verdict]:
-        """Same occupancy as before, yet pieces were lifted: an exchange (P4) if both squares saw a lift."""
-        exchanges = [c for c in self._cands() if c.final == self.expected and c.steps]
-        both_lifted = [(c, 0) for c in exchanges if all(self.lifted & bit(sq) for sq in _mover_squares(c))]
-        sure = [c for c, _ in _distinct(both_lifted)]
+        """Same occupancy as before, yet pieces were lifted: an exchange (P4) only if both its squares
+        were empty at the same moment. A move that changes nothing on the board (a bounce back onto
+        its own square, M5) is never inferred: it is entered or confirmed."""
+        ev = self.attempt
+        sure = [
+            (c, len(c.boards) - 1)
+            for c in self._cands()
+            if self._same(c.final, self.expected) and c.swaps[-1] and self._shown(c, len(c.boards) - 1, ev)
+        ]
+        sure = _distinct(sure)
         if len(sure) == 1:
-            return self._accept(sure[0], len(sure[0].boards) - 1)
-        maybe = sure or [c for c in exchanges if any(self.lifted & bit(sq) for sq in _mover_squares(c))]
-        if not maybe:
-            return []  # a piece knocked and put back
-        options = [c.label() for c in maybe] + ([] if sure else ["no move"])
-        text = "The board looks unchanged. Which move was played?" if sure else "Was this an exchange?"
-        return self._ask("which", text, options, [(c, len(c.boards) - 1) for c in maybe])
+            return self._accept(*sure[0])
+        if sure:
+            options = [c.label() for c, _ in sure]
+            return self._ask("which", "The board looks unchanged. Which move was played?", options, sure)
+        return []
+
+    def _check_swaps(self) -> list[Verdict]:
+        """A board whose occupancy is right: but were two different pieces swapped by hand?"""
+        ev = self.attempt
+        if self.swapped is not None:
+            if ev.empty_together(*self.swapped):  # swapped back
+                self.swapped = None
+                return self._board_good(force=True)
+            self._reset_attempt()
+            return [] if self.warning is not None and self.warning.get("swap") else self._warn_swap(*self.swapped)
+        pieces = _pieces(self.game)
+        suspects = [
+            (a, b)
+            for a, b in sorted(ev.together)
+            if a in pieces
+            and b in pieces
+            and pieces[a] != pieces[b]
+            and not self.unknown & (bit(a) | bit(b))
+            and not (ev.came_from.get(a) == a and ev.came_from.get(b) == b)  # each seen put back
+        ]
+        if not suspects:
+            return self._board_good()
+        a, b = suspects[0]
+        mover = self.game.to_move_id
+        crossed = ev.came_from.get(a) == b and ev.came_from.get(b) == a
+        owners = {pieces[a][0], pieces[b][0]}
+        attack = self.game.pending is not None and mover in owners and len(owners) == 2
+        self._reset_attempt()
+        if crossed or attack:
+            return self._warn_swap(a, b)
+        return self._ask(
+            "swap",
+            f"The pieces on {a} and {b} were both lifted. Were they swapped?",
+            ["put back", "swapped"],
+            swap=(a, b),
+        )
+
+    def _warn_swap(self, a: int, b: int) -> list[Verdict]:
+        """Two pieces swapped by hand that no legal move exchanges: say why, and to swap them back."""
+        self.swapped = (a, b)
+        pieces = _pieces(self.game)
+        mover = self.game.to_move_id
+        mine, theirs = (a, b) if pieces[a][0] == mover else (b, a)
+        reason = f"the pieces on {a} and {b} were swapped, and no legal move exchanges them (P4)"
+        if self.game.pending is None:
+            err = IllegalMoveError(Reason.NO_THROW, player=mover)
+            reason = f"the pieces on {a} and {b} were swapped: {err}"
+        elif pieces[mine][0] == mover:
+            try:
+                self.game.check_move(mine, theirs)
+            except IllegalMoveError as err:
+                reason = f"the pieces on {a} and {b} were swapped: {err}"
+        text = f"swap the pieces on {a} and {b} back"
+        verdict: Verdict = {
+            "v": "illegal",
+            "reason": reason,
+            "ruling": "P4",
+            "missing": [],
+            "extra": [],
+            "fix": [text],
+            "swap": [a, b],
+        }
+        self.warning = verdict
+        self.warning_at = self.now
+        self.guiding = False
+        return [verdict]
+
+    def _shown(self, cand: Candidate, k: int, ev: Attempt) -> bool:
+        """Whether the hands' evidence shows `cand` done up to stage `k`: every square it must have
+        emptied opened, both squares of an exchange were empty at once, and every piece was put
+        down after its square opened. Squares with a faulty switch prove nothing either way."""
+        need = cand.lifts[k] & ~self.unknown
+        if ev.lifted & need != need:
+            return False
+        if any(not ev.empty_together(a, b) for a, b in cand.swaps[k] if not self.unknown & (bit(a) | bit(b))):
+            return False
+        for square, origin in cand.landed[k]:
+            if self.unknown & bit(square):
+                continue
+            known_origin = origin != OFF and ev.start & bit(origin) and not self.unknown & bit(origin)
+            if known_origin and not ev.put_down_after(square, origin):
+                return False  # a piece cannot land before it is picked up
+            if ev.start & bit(square) and not ev.put_down_after(square, square):
+                return False  # nor land on a square before the piece there made room
+        return True
 
     def _match(self, board: int) -> list[Verdict] | None:
         """Accept the legal move whose board this is; ask if several fit; None if none does."""
+        fits = self._fits(board, self._cands(), self.attempt)
+        if not fits:
+            return None
+        if len(fits) == 1:
+            return self._accept(*fits[0])
+        return self._ask_which(fits, "Several moves fit the board. Which one was played?")
+
+    def _fits(self, board: int, cands: list[Candidate], ev: Attempt, skip: str = "") -> list[tuple[Candidate, int]]:
+        """The candidates (and how far along) that this board and the evidence show, best first."""
         fits: list[tuple[Candidate, int]] = []
-        for cand in self._cands():
+        for cand in cands:
+            if cand.outcome == skip or not cand.visible:
+                continue
             for k in reversed(range(cand.first_stage, len(cand.boards))):  # the furthest stage that fits
-                if cand.boards[k] != board or self.lifted & cand.lifts[k] != cand.lifts[k]:
+                if not self._same(cand.boards[k], board) or not self._shown(cand, k, ev):
                     continue
                 last = k == len(cand.boards) - 1
                 mover = cand.steps[cand.first_stage]
-                if not last and not self._put_down_after_lifting(mover):
+                if not last and not _put_down_after_lifting(ev, mover):
                     continue  # the mover may still be in the hand, not on its square
                 fits.append((cand, k))
                 break
         if not fits:
-            return None
-        fits = self._best_explained(fits)
+            return []
+        fits = _best_explained(fits, ev)
         finals = [(c, k) for c, k in fits if k == len(c.boards) - 1]
-        fits = _distinct(finals or fits)
-        if len(fits) == 1:
-            return self._accept(*fits[0])
+        return _distinct(finals or fits)
+
+    def _ask_which(self, fits: list[tuple[Candidate, int]], text: str, revise: bool = False) -> list[Verdict]:
         labels = [c.label() for c, _ in fits]
         if len(set(labels)) < len(labels):  # the same squares with different dice (modern)
             labels = [c.label(with_dice=True) for c, _ in fits]
-        return self._ask("which", "Several moves fit the board. Which one was played?", labels, fits)
+        return self._ask("which", text, labels, fits, revise=revise)
 
-    def _put_down_after_lifting(self, step: Step) -> bool:
-        """Whether a piece was put on the step's square after its own square opened: a piece cannot
-        land before it is picked up (the one use of event order, and only as cause and effect)."""
-        if step.to_sq == OFF:
-            return True
-        return self._last_place.get(step.to_sq, -1) > self._first_lift.get(step.from_sq, 1 << 30)
+    def _revise(self, board: int) -> list[Verdict] | None:
+        """The board settled into another way of playing the throw the last move was accepted for:
+        take that move back and accept this one, saying so (a `revised` line)."""
+        prov = self.provisional
+        if prov is None:
+            return None
+        fits = self._fits(board, prov.candidates, prov.attempt, skip=prov.outcome)
+        if not fits:
+            return None
+        if len(fits) > 1:
+            return self._ask_which(fits, "The board shows another way to play the throw. Which one?", revise=True)
+        return self._revise_to(*fits[0])
 
-    def _best_explained(self, fits: list[tuple[Candidate, int]]) -> list[tuple[Candidate, int]]:
-        """Of moves that fit the board, those that account for the most switches that opened: a lift
-        no move needs is a knock, and the fewer knocks assumed, the likelier the move."""
-        explained = [(self.lifted & c.lifts[k]) | (self.placed & c.places[k]) << 32 for c, k in fits]
-        return [
-            fit
-            for fit, mine in zip(fits, explained, strict=True)
-            if not any(other != mine and other & mine == mine for other in explained)
-        ]
+    def _revise_to(self, cand: Candidate, stage: int) -> list[Verdict]:
+        prov = self.provisional
+        assert prov is not None
+        player = self.game.mover_id
+        popped = 0
+        while popped < prov.moves:
+            kind, _ = self.game.pop()
+            popped += kind == "move"
+        self.provisional = None
+        self.steps_left, self.boards_left = [], []
+        self.expected = prov.base
+        self.attempt = prov.attempt
+        self._candidates = (self.game.version, prov.candidates)
+        verdict: Verdict = {
+            "v": "revised",
+            "player": player,
+            "was": prov.labels,
+            "now": [str(m) for m in cand.moves],
+            "text": f"{player}'s move was {cand.label()}, not {' then '.join(prov.labels)}",
+        }
+        return [verdict, *self._accept(cand, stage)]
 
     def _judge_prompts(self, board: int) -> list[Verdict]:
-        """The people are carrying out what the rules (or an entry by hand) asked for."""
-        if board in self.boards_left:
-            k = self.boards_left.index(board)
-            self.expected = board
-            del self.steps_left[: k + 1]
-            del self.boards_left[: k + 1]
-            self._reset_attempt()
-            if self.steps_left:
-                return [self._prompt()]
-            return self._board_good(force=True)
+        """The people are carrying out what the rules (or an entry by hand, or an undo) asked for.
+        A step counts as done only when its pieces were seen to move: occupancy alone proves nothing."""
+        owed = self._owed_candidate()
+        for k in reversed(range(len(self.boards_left))):
+            if self._same(self.boards_left[k], board) and self._shown(owed, k, self.attempt):
+                self.expected = self.boards_left[k]
+                del self.steps_left[: k + 1]
+                del self.boards_left[: k + 1]
+                del self._lifts_left[: k + 1]
+                del self._swaps_left[: k + 1]
+                del self._landed_left[: k + 1]
+                if self.steps_left:
+                    return [self._prompt()]
+                self._reset_attempt()
+                return self._board_good(force=True)
+        revised = self._revise(board)
+        if revised is not None:
+            return revised
         final = self.boards_left[-1]
-        if (board ^ self.expected) & ~touched(self.steps_left) == 0:
+        taken_back = self.provisional is not None and self.before_last_move is not None
+        if taken_back and self.attempt.lifted and self._same(board, self.before_last_move):  # type: ignore[arg-type]
+            return self._warn(board, toward=final, taken_back=True)
+        if (board ^ self.expected) & ~touched(self.steps_left) & ~self.unknown == 0:
             return []  # a prompt under way
-        return self._warn(board, toward=final)
+        return self._faults_seen(final) or self._warn(board, toward=final)
+
+    def _owed_candidate(self) -> Candidate:
+        """The owed steps in the shape `_shown` reads: lifts and swaps are counted from the attempt's start."""
+        return Candidate(
+            (),
+            self.steps_left,
+            self.boards_left,
+            0,
+            0,
+            "",
+            self._lifts_left,
+            [],
+            [],
+            self._swaps_left,
+            True,
+            self._landed_left,
+        )
+
+    # ------------------------------------------------------------------ faulty switches
+
+    def _faults_seen(self, target: int) -> list[Verdict]:
+        """A settled board that is wrong: count, per square, how long it has been wrong without its
+        switch changing; a square wrong for STUCK_BOARDS settled boards has a stuck switch."""
+        wrong = (self.sensed ^ target) & ~self.unknown
+        for sq in list(self._wrong_for):
+            if not wrong & bit(sq):
+                del self._wrong_for[sq]
+        out: list[Verdict] = []
+        for sq in squares_in(wrong):
+            self._wrong_for[sq] = self._wrong_for.get(sq, 0) + 1
+            if self._wrong_for[sq] >= STUCK_BOARDS:
+                out += self._mark_faulty(sq, "stuck closed" if self.sensed & bit(sq) else "stuck open")
+        return out
+
+    def _dead_under_owed_steps(self) -> list[Verdict]:
+        """Owed steps, a still board, and only squares that never changed in this attempt keep them
+        from being done: those switches do not see the pieces the game says are there."""
+        final = self.boards_left[-1] if self.boards_left else self.expected
+        wrong = (self.sensed ^ final) & ~self.unknown
+        changed = self.attempt.lifted | self.attempt.placed
+        if not wrong or wrong & changed or wrong & self.sensed:
+            return []  # a piece still in the hand, or a square that does change: not a dead switch
+        out: list[Verdict] = []
+        for sq in squares_in(wrong):
+            out += self._mark_faulty(sq, "stuck open")
+        return out
+
+    def _mark_faulty(self, square: int, fault: str) -> list[Verdict]:
+        self.unknown |= bit(square)
+        self.faults[square] = fault
+        self._wrong_for.pop(square, None)
+        verdict: Verdict = {
+            "v": "switch",
+            "square": square,
+            "fault": fault,
+            "text": f"the switch under {square} seems {fault}: square {square} is judged as unknown "
+            "until it changes; enter moves through it by hand",
+        }
+        out = [verdict]
+        if self.warning is not None and not self.warning.get("swap"):
+            self.warning = None
+            self.guiding = False
+        self.judged = False
+        out += self._judge()
+        return out
 
     # ------------------------------------------------------------------ outcomes
 
     def _accept(self, cand: Candidate, stage: int) -> list[Verdict]:
         player = self.game.mover_id
+        base = self.expected
         self.before_last_move = self.game.occupied()
+        base_cands = list(self._cands())
         out: list[Verdict] = []
         for move in cand.moves:
             out += from_effects(self.game.push(move), move, player)
+        labels = [str(m) for m in cand.moves]
+        if self.provisional is None:
+            self.provisional = Provisional(base, 0, "", base_cands, self.attempt, [])
+        self.provisional.moves += len(cand.moves)
+        self.provisional.outcome = cand.outcome
+        self.provisional.labels += labels
         self.steps_left = list(cand.steps[stage + 1 :])
         self.boards_left = list(cand.boards[stage + 1 :])
+        self._lifts_left = list(cand.lifts[stage + 1 :])
+        self._swaps_left = list(cand.swaps[stage + 1 :])
+        self._landed_left = list(cand.landed[stage + 1 :])
         self.expected = cand.boards[stage] if cand.boards else self.expected
-        self._reset_attempt()
+        if not self.steps_left:
+            self._reset_attempt()  # the prompts, if any, go on judging with the evidence since the move began
+        else:
+            self.in_progress = False
         if self.warning is not None:
             out.insert(0, self._clear())
         if self.steps_left:
@@ -376,25 +640,40 @@ class Referee:
         return {"v": "cleared", "text": "the board matches the game"}
 
     def _reset_attempt(self) -> None:
-        self.lifted = self.placed = 0
-        self._first_lift.clear()
-        self._last_place.clear()
+        """The board is trusted as it is: evidence starts afresh from here."""
+        self.attempt = Attempt(self.expected if not self.steps_left else self.sensed, owners=self.game.board())
         self.in_progress = False
 
-    def _warn(self, board: int, toward: int | None = None) -> list[Verdict]:
+    def _warn(self, board: int, toward: int | None = None, taken_back: bool = False) -> list[Verdict]:
         target = self.expected if toward is None else toward
         reason, ruling = self._explain(board, target)
-        todo = fixes(board, target, self._owners(target))
-        verdict = illegal_board(reason, ruling, board, target, todo)
+        if taken_back:
+            reason = (
+                f"the last move was taken back before the rules' own moves were done: "
+                f"{self.steps_left[0].prompt()}, or undo the move"
+            )
+        todo = self._fixes(board, target)
+        verdict = illegal_board(reason, ruling, board & ~self.unknown, target & ~self.unknown, todo)
         if self.warning is not None and self.warning["reason"] == verdict["reason"]:
+            self.warning = verdict
             return self._next_fix() if self.guiding else []
         self.warning = verdict
         self.warning_at = self.now
         return [verdict, *(self._next_fix() if self.guiding else [])]
 
+    def _fixes(self, board: int, target: int) -> list[Fix]:
+        """How to put `board` right, each piece back where the hands showed it came from."""
+        ev = self.attempt
+        came_from = {sq: ev.origin(sq) for sq in squares_in(board)}
+        holders = {sq: ev.owners.get(o) for sq, o in came_from.items() if o is not None}
+        return fixes(board & ~self.unknown, target & ~self.unknown, self._owners(target), came_from, holders)
+
     def _next_fix(self) -> list[Verdict]:
+        if self.swapped is not None and self.warning is not None and self.warning.get("swap"):
+            a, b = self.swapped
+            return [{"v": "fix", "text": f"swap the pieces on {a} and {b} back", "from": a, "to": b}]
         target = self.boards_left[-1] if self.steps_left else self.expected
-        todo = fixes(self.sensed, target, self._owners(target))
+        todo = self._fixes(self.sensed, target)
         if not todo:
             return []
         fix = todo[0]
@@ -410,8 +689,8 @@ class Referee:
     def _explain(self, board: int, target: int) -> tuple[str, str]:
         """Why this board is wrong, in a player's words, and the ruling that decides it."""
         game = self.game
-        missing = squares_in(target & ~board)
-        extra = squares_in(board & ~target)
+        missing = squares_in(target & ~board & ~self.unknown)
+        extra = squares_in(board & ~target & ~self.unknown)
         owners = game.board()
         if self.steps_left:
             return f"the board differs from the game: {self.steps_left[0].prompt()} first", "P3"
@@ -428,11 +707,14 @@ class Referee:
             return str(err), err.ruling
         if game.pending is not None and len(missing) == 1 and len(extra) <= 1:
             from_sq = missing[0]
-            to_sq = extra[0] if extra else None
             try:
-                if to_sq is None:
-                    to_sq = _reachable(game, from_sq)
-                game.check_move(from_sq, to_sq)
+                reach = _reachable(game, from_sq)
+            except (IllegalMoveError, ValueError):
+                reach = None
+            try:
+                if reach is not None and (not extra or extra[0] != reach):
+                    game.check_move(from_sq, reach)  # the real obstacle, if the piece cannot move at all
+                game.check_move(from_sq, extra[0] if extra else reach)  # type: ignore[arg-type]
             except IllegalMoveError as err:
                 return str(err), err.ruling
         return f"the board differs from the game: {_differences(missing, extra)}", "P3"
@@ -440,10 +722,16 @@ class Referee:
     # ------------------------------------------------------------------ questions and answers
 
     def _ask(
-        self, kind: str, text: str, options: list[str], fits: Sequence[tuple[Candidate, int]] = ()
+        self,
+        kind: str,
+        text: str,
+        options: list[str],
+        fits: Sequence[tuple[Candidate, int]] = (),
+        revise: bool = False,
+        swap: tuple[int, int] | None = None,
     ) -> list[Verdict]:
         self._questions += 1
-        self.question = Question(self._questions, kind, text, options, list(fits))
+        self.question = Question(self._questions, kind, text, options, list(fits), revise, swap)
         return [self.question.verdict()]
 
     def answer(self, choice: int | str, at: float | None = None) -> list[Verdict]:
@@ -461,13 +749,17 @@ class Referee:
         self.question = None
         out.append({"v": "answered", "id": question.id, "answer": question.options[choice]})
         if question.kind == "which" and choice < len(question.candidates):
+            if question.revise:
+                return out + self._revise_to(*question.candidates[choice])
             return out + self._accept(*question.candidates[choice])
         if question.kind == "undo" and choice == 0:
             return out + self.undo()
         if question.kind == "new_game" and choice == 0:
             return out + self.new_game()
+        if question.kind == "swap" and question.swap is not None:
+            return out + (self._warn_swap(*question.swap) if choice == 1 else [])
         self._reset_attempt()
-        if self.sensed != self.expected:
+        if not self._same(self.sensed, self.expected):
             return out + self._warn(self.sensed)
         return out
 
@@ -485,6 +777,7 @@ class Referee:
             effects = self.game.push_throw(value)
         except IllegalMoveError as err:
             return [*out, illegal(err, player=player)]
+        self.provisional = None  # the last move is final now
         out.append({"v": "throw", "player": player, "value": list(value) if isinstance(value, tuple) else value})
         out += from_effects(effects)
         self._cands()  # worked out now, while the hands move, so that judging the board is quick
@@ -519,6 +812,7 @@ class Referee:
             raise RefereeError(f"{kind!r} is a card game action; this game is {game.name}") from None
         except IllegalMoveError as err:
             return [*out, illegal(err, player=player)]
+        self.provisional = None
         out += from_effects(effects)
         if getattr(game, "phase", "") == "nile":
             out.append(
@@ -551,18 +845,19 @@ class Referee:
         steps, _, _ = play_out(self.game, [move])
         before = self.game.occupied()
         self.before_last_move = before
+        self.provisional = None
         out += from_effects(self.game.push(move), move, player)
         self.question = None
         if self.sensing:
-            self._guide(steps, before)
-            if self.steps_left:
-                out.append(self._prompt())
+            self._guide(steps, before, keep_evidence=True)  # the hands may have moved it already
+            out += self._recheck_owed()
         else:
             self.expected = self.sensed = self.game.occupied()
         return out
 
     def undo(self, at: float | None = None) -> list[Verdict]:
-        """Take back the last move (the throw it used stays to be played again)."""
+        """Take back the last move (the throw it used stays to be played again): every piece it
+        carried is guided back, exchanged and captured ones included."""
         out = self._catch_up(at)
         game = self.game
         if not any(kind == "move" for kind, _ in game.actions):
@@ -571,29 +866,45 @@ class Referee:
             kind, value = game.pop()
             if kind == "move":
                 break
+        steps, _, _ = play_out(game, [value])  # type: ignore[list-item]
+        owed = len(self.steps_left)
+        done = steps[: len(steps) - owed] if owed else steps  # the owed ones were never carried out
         self.before_last_move = None
+        self.provisional = None
         self.question = None
+        self.swapped = None
         out.append({"v": "undone", "player": game.to_move_id, "move": str(value)})
-        return out + self._resync_board_to(game.occupied())
+        self.warning = None
+        self.guiding = False
+        self.steps_left = []
+        if not self.sensing:
+            self.expected = self.sensed = game.occupied()
+            return out
+        self._guide(reversed_steps(done), self.expected, keep_evidence=True)
+        return out + self._recheck_owed()
 
     def new_game(self, at: float | None = None) -> list[Verdict]:
         """Start again from the standard setup with the same rule set and options."""
         out = self._catch_up(at)
         self.game = type(self.game)(self.game.players, self.game.options)
         self.before_last_move = None
+        self.provisional = None
         self.question = None
+        self.swapped = None
         out.append({"v": "new_game", "variant": self.game.name, "to_move": self.game.to_move_id})
         return out + self._resync_board_to(self.game.occupied())
 
     def resync(self, at: float | None = None) -> list[Verdict]:
         """Let the board win: take the sensed occupancy as the position, changing as few pieces as
-        possible, and say what was assumed."""
+        possible, and say what was assumed. A piece the switches do not see is never taken off the
+        game: its switch is judged faulty instead, and the game keeps it where it was."""
         out = self._catch_up(at)
         game = self.game
         owners = game.board()
-        todo = fixes(game.occupied(), self.sensed, owners)
+        sensed = self.sensed & ~self.unknown | game.occupied() & self.unknown
+        todo = fixes(game.occupied(), sensed, owners)
         moved = {f.from_sq: f.to_sq for f in todo if f.from_sq != HAND and f.to_sq != HAND}
-        gone = [f.from_sq for f in todo if f.to_sq == HAND]
+        unseen = [f.from_sq for f in todo if f.to_sq == HAND]
         spare = game.spare_pieces()
         added = []
         for f in todo:
@@ -603,14 +914,19 @@ class Referee:
                     raise RefereeError(f"square {f.to_sq} holds a piece, but every piece is already on the board")
                 spare[pid] -= 1
                 added.append((f.to_sq, pid))
-        game.edit(moved, gone, added)
+        game.edit(moved, [], added)
+        for sq in unseen:
+            self.unknown |= bit(sq)
+            self.faults[sq] = "stuck open"
         assumed = [f"{owners[a]}'s piece on {a} is now on {b}" for a, b in moved.items()]
-        assumed += [f"{owners[a]}'s piece on {a} has left the board" for a in gone]
+        assumed += [f"{owners[a]}'s piece on {a} is still there: its switch does not see it" for a in unseen]
         assumed += [f"the piece on {sq} is {pid}'s" for sq, pid in added]
-        self.expected = self.sensed
+        self.expected = game.occupied()
         self.steps_left, self.boards_left = [], []
         self.before_last_move = None
+        self.provisional = None
         self.question = None
+        self.swapped = None
         self._reset_attempt()
         out.append({"v": "resync", "assumed": assumed, "board": {str(k): v for k, v in game.board().items()}})
         if self.warning is not None:
@@ -620,6 +936,16 @@ class Referee:
     def _catch_up(self, at: float | None) -> list[Verdict]:
         out = self.tick(at) if at is not None else []
         return out + self.flush()
+
+    def _recheck_owed(self) -> list[Verdict]:
+        """Owed steps the hands may already have carried out (a move taken back before the undo was
+        asked for, a move entered after it was made): judge them at once, prompt what is left."""
+        if not self.steps_left:
+            return []
+        verdicts = [v for v in self._judge_prompts(self.sensed) if v["v"] != "cleared"]
+        if self.steps_left and not any(v["v"] == "prompt" for v in verdicts):
+            verdicts.append(self._prompt())
+        return verdicts
 
     def throw_blocked(self) -> str | None:
         """Why a throw would be refused now (a move owed, a prompt, a question, a wrong board), or None."""
@@ -645,18 +971,26 @@ class Referee:
             return {"v": "illegal", "reason": f"put the board right first: {self.warning['reason']}", "ruling": "P3"}
         return None
 
-    def _guide(self, steps: list[Step], start: int) -> None:
-        """The people must carry out `steps` from the board `start`: prompt them one at a time."""
+    def _guide(self, steps: list[Step], start: int, keep_evidence: bool = False) -> None:
+        """The people must carry out `steps` from the board `start`: prompt them one at a time, and
+        count each done only once the hands were seen to do it."""
+        steps = [s for s in steps if s.from_sq != s.to_sq]  # a bounce onto its own square asks nothing
         self.steps_left = list(steps)
         self.boards_left = stages(start, steps)
+        self._lifts_left = lifts_needed(start, steps)
+        self._swaps_left = swaps_needed(start, steps)
+        self._landed_left = landings(start, steps)
         self.expected = start
+        if not keep_evidence or self.attempt.start != start:
+            self.attempt = Attempt(start, owners=self.game.board())
         if not self.steps_left:
             self.expected = self.game.occupied()
 
     def _resync_board_to(self, target: int) -> list[Verdict]:
-        """After an undo or a new game: prompts that bring the physical board to `target`."""
+        """After a new game: prompts that bring the physical board to `target`."""
         self.warning = None
         self.guiding = False
+        self.steps_left = []
         self._reset_attempt()
         if not self.sensing:
             self.expected = self.sensed = target
@@ -695,8 +1029,20 @@ class Referee:
                 first = movers[-1] if movers else 0
                 need = lifts_needed(start, steps)
                 places = places_needed(steps)
+                visible = any(s.from_sq != s.to_sq for s in steps)  # a bounce back onto its own square is not
                 cand = Candidate(
-                    key, steps, boards, first, touched(steps), outcome, need, places, origins(start, steps)
+                    key,
+                    steps,
+                    boards,
+                    first,
+                    touched(steps),
+                    outcome,
+                    need,
+                    places,
+                    origins(start, steps),
+                    swaps_needed(start, steps),
+                    visible,
+                    landings(start, steps),
                 )
                 cands.append(cand)
         self._candidates = (self.game.version, cands)
@@ -718,6 +1064,7 @@ class Referee:
             "prompt": self._prompt() if self.steps_left else None,
             "warning": self.warning,
             "question": self.question.verdict() if self.question else None,
+            "faults": {str(sq): fault for sq, fault in sorted(self.faults.items())},
         }
 
 
@@ -766,14 +1113,29 @@ def _on_the_way(board: int, start: int, cand: Candidate) -> bool:
     )
 
 
-def _mover_squares(cand: Candidate) -> set[int]:
-    squares = set()
-    for step in cand.steps:
-        if step.why == "move":
-            squares.add(step.from_sq)
-            if step.to_sq != OFF:
-                squares.add(step.to_sq)
-    return squares or {m.from_sq for m in cand.moves}
+def _put_down_after_lifting(ev: Attempt, step: Step) -> bool:
+    """Whether a piece was put on the step's square after its own square opened: a piece cannot
+    land before it is picked up."""
+    return step.to_sq == OFF or ev.put_down_after(step.to_sq, step.from_sq)
+
+
+def _best_explained(fits: list[tuple[Candidate, int]], ev: Attempt) -> list[tuple[Candidate, int]]:
+    """Of moves that fit the board, those that account for the most switches that opened: a lift
+    no move needs is a knock, and the fewer knocks assumed, the likelier the move."""
+    explained = [(ev.lifted & c.lifts[k]) | (ev.placed & c.places[k]) << 32 for c, k in fits]
+    return [
+        fit
+        for fit, mine in zip(fits, explained, strict=True)
+        if not any(other != mine and other & mine == mine for other in explained)
+    ]
+
+
+def _pieces(game: Game) -> dict[int, tuple[str, object]]:
+    """Each occupied square's piece as far as identity goes: its owner, and in `modern` its dots."""
+    piece_at = getattr(game, "piece_at", None)
+    if piece_at is not None:
+        return {sq: piece_at(sq) for sq in game.board()}
+    return {sq: (owner, None) for sq, owner in game.board().items()}
 
 
 def _reachable(game: Game, from_sq: int) -> int:

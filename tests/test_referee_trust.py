@@ -1,0 +1,339 @@
+"""Referee trust (issue 12): touches, swaps, knocks and held pieces judged as a careful human would.
+
+One test (or a few) per item, named after it. Positions are built with `at`; hands act on
+the referee through `Hands` (lifts and places at the current time, then a wait).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from senet_pi.referee import Referee
+from senet_pi.rules import new_game
+from tests.conftest import at
+from tests.referee_helpers import Hands, kinds, moves_in
+
+
+def illegal(verdicts: list[dict]) -> list[dict]:
+    return [v for v in verdicts if v["v"] == "illegal"]
+
+
+# ---------------------------------------------------------------- 1. an illegal attack done as a swap
+
+
+@pytest.mark.parametrize(
+    "order",
+    [
+        ("lift 12", "lift 9", "place 12", "place 9"),  # the issue's example
+        ("lift 9", "lift 12", "place 12", "place 9"),  # attacker first
+        ("lift 9", "lift 12", "place 9", "place 12"),
+    ],
+)
+def test_1_an_illegal_attack_done_as_a_swap_is_flagged(order):
+    hands = Hands(at("secret", A=[9], B=[12, 14], throw=2))  # 9 + 2 = 11: 12 is out of reach
+    verdicts = hands.do(*order, wait=600)
+    warning = illegal(verdicts)
+    assert warning and "swapped" in warning[0]["reason"] and "11" in warning[0]["reason"]
+    assert warning[0]["fix"] == ["swap the pieces on 9 and 12 back"]
+    assert hands.game.board() == {9: "A", 12: "B", 14: "B"}  # the game did not move
+    assert hands.throw(3)[0]["v"] == "illegal"  # the swap blocks the next throw until undone
+    # Following the fix (swapping them back) clears the warning; then the real move is taken.
+    assert kinds(hands.do("lift 9", "lift 12", "place 9", "place 12", wait=600))[-1] == "cleared"
+    assert moves_in(hands.do("lift 9", "place 11", wait=600)) == ["9-11"]
+
+
+def test_1_a_swap_with_a_protected_piece_names_the_protection_P5():
+    hands = Hands(at("secret", A=[10], B=[12, 13], throw=2))  # 12-13 is a run of two: protected (P5)
+    warning = illegal(hands.do("lift 10", "lift 12", "place 10", "place 12", wait=600))
+    assert warning and "P5" in warning[0]["reason"]
+
+
+def test_1_a_swap_onto_a_safe_square_names_it_S5():
+    hands = Hands(at("secret", A=[13], B=[15, 20], throw=2))  # 15 is safe in secret (S5)
+    warning = illegal(hands.do("lift 15", "lift 13", "place 15", "place 13", wait=600))
+    assert warning and "S5" in warning[0]["reason"]
+
+
+def test_1_two_pieces_lifted_together_before_the_throw_is_asked_not_guessed():
+    hands = Hands(at("secret", A=[9], B=[12, 14]))  # no throw yet: a touch is as likely as a swap
+    verdicts = hands.do("lift 12", "lift 9", "place 12", "place 9", wait=600)
+    question = verdicts[-1]
+    assert question["v"] == "question" and question["kind"] == "swap"
+    assert kinds(hands.call("answer", "put back")) == ["answered"]
+    assert hands.throw(2)[0]["v"] == "throw"
+
+
+def test_1_a_legal_exchange_is_still_accepted_in_either_order_P4():
+    for order in (("lift 14", "lift 12", "place 14", "place 12"), ("lift 12", "lift 14", "place 14", "place 12")):
+        hands = Hands(at("secret", A=[12], B=[14, 20], throw=2))
+        assert moves_in(hands.do(*order, wait=600)) == ["12-14"]
+        assert hands.game.board() == {12: "B", 14: "A", 20: "B"}
+
+
+# ---------------------------------------------------------------- 2. a touch is not an exchange
+
+
+def test_2_a_touch_is_not_an_exchange():
+    hands = Hands(at("secret", A=[12, 20], B=[13, 22], throw=1))
+    hands.do("lift 12", "place 12", "lift 13", "place 13", wait=600)  # each put back before the other
+    assert moves_in(hands.seen) == [] and not illegal(hands.seen)
+    assert hands.game.pending == 1 and hands.game.board()[13] == "B"
+
+
+def test_2_lifts_do_not_pile_up_across_a_pause():
+    hands = Hands(at("secret", A=[12, 20], B=[13, 22], throw=1))
+    hands.do("lift 12", "place 12", wait=1000)
+    hands.do("lift 13", "place 13", wait=1000)
+    assert moves_in(hands.seen) == [] and hands.game.pending == 1
+
+
+def test_2_lifts_do_not_pile_up_across_a_question():
+    hands = Hands(at("secret", A=[9, 20], B=[12, 14]))
+    hands.do("lift 12", "lift 9", "place 12", "place 9", wait=600)  # asked: swapped?
+    hands.call("answer", "put back")
+    hands.throw(1)  # A: 20-21, or 9-10
+    hands.do("lift 9", "place 9", wait=600)  # a touch after the question
+    assert moves_in(hands.seen) == [] and not illegal(hands.seen)
+
+
+# ---------------------------------------------------------------- 3. provisional moves
+
+
+def modern(a: dict[str, int], b: dict[str, int], throw: tuple[int, ...]) -> Hands:
+    game = new_game("modern", position={"A": a, "B": b, "to_move": "A"})
+    game.push_throw(throw)
+    return Hands(game)
+
+
+def test_3_a_piece_held_in_the_hand_read_as_gone_up_is_revised_when_it_is_put_down():
+    hands = modern({"5": 25, "4": 5}, {"5": 2}, (3, 3))  # 25 + 6 = 31: up by the sum, M5
+    hands.do("lift 25", wait=800)  # held: reads as gone up
+    assert moves_in(hands.seen) == ["25-off"]
+    verdicts = hands.do("place 28", wait=600)  # it was 25-28 by one die after all
+    assert [k for k in kinds(verdicts) if k != "progress"][:2] == ["revised", "move"] and not illegal(verdicts)
+    revised = next(v for v in verdicts if v["v"] == "revised")
+    assert revised["was"] == ["25-off"] and moves_in(verdicts) == ["25-28"]
+    assert hands.game.to_move_id == "A" and hands.game.pending == (3,)
+    assert moves_in(hands.do("lift 5", "place 8", wait=600)) == ["5-8"]
+    assert hands.game.board() == {2: "B", 8: "A", 28: "A"}
+
+
+def test_3_a_move_counted_out_square_by_square_is_revised_to_the_sum_M3():
+    hands = modern({"5": 9, "4": 3}, {"5": 20}, (3, 4))
+    hands.do("lift 9", "place 12", wait=600)  # counts the 3 first
+    verdicts = hands.do("lift 12", "place 16", wait=600)  # then the 4, with the same piece
+    assert "revised" in kinds(verdicts) and not illegal(verdicts)
+    assert moves_in(verdicts) == ["9-16"]
+    assert hands.game.board() == {3: "A", 16: "A", 20: "B"} and hands.game.pending is None
+
+
+def test_3_a_revised_verdict_is_journaled_and_replays_the_same(tmp_path):
+    from senet_pi.journal import Journal
+    from senet_pi.service import Service
+    from tests.journal_helpers import ScriptClock
+
+    clock = ScriptClock()
+    journal = Journal(tmp_path / "j.sqlite")
+    service = Service(journal, variant="modern", options={}, clock=clock)
+    service.handle("sense", [sq for sq in range(1, 11)])
+    service.handle("throw", [1, 2])
+    for kind, sq in (("lift", 9), ("place", 11)):  # A counts the 2 with the piece on 9
+        service.handle(kind, sq)
+    clock.t += 1
+    service.tick()
+    service.handle("lift", 11)  # and then the 1 with the same piece: 9-12 by the sum (M3)
+    service.handle("place", 12)
+    clock.t += 1
+    service.tick()
+    stored = [v["v"] for v in journal.verdicts(service.game_id)]
+    assert "revised" in stored and "illegal" not in stored
+    service.close()
+    resumed = Service(Journal(tmp_path / "j.sqlite"), clock=clock)
+    assert resumed.referee.game.board() == service.referee.game.board()
+
+
+def test_3_the_next_throw_makes_a_move_final():
+    hands = Hands(new_game("secret"))
+    hands.throw(3)
+    hands.do("lift 10", "place 13", wait=600)
+    hands.throw(2)  # A's throw: B's move is final now
+    verdicts = hands.do("lift 13", "place 10", "lift 8", "place 11", wait=600)
+    assert "revised" not in kinds(verdicts)
+
+
+def test_3_a_bounce_onto_its_own_square_is_never_inferred_from_a_jolt_M5():
+    hands = modern({"5": 28, "4": 10}, {"5": 2}, (6, 6))
+    bounce = next(m for m in hands.game.legal_moves() if m.from_sq == m.to_sq)
+    hands.do(f"lift {bounce.from_sq}", f"place {bounce.from_sq}", wait=600)  # a jolt
+    assert moves_in(hands.seen) == []
+    verdicts = hands.call("enter_move", bounce.from_sq, bounce.to_sq, bounce.by)  # the explicit confirmation
+    assert moves_in(verdicts) == [f"{bounce.from_sq}-{bounce.to_sq}"] and "prompt" not in kinds(verdicts)
+
+
+# ---------------------------------------------------------------- 4. prompts stay open until pieces moved
+
+
+def capture_onto_the_sun() -> Hands:
+    game = new_game("modern", position={"A": {"5": 10, "4": 1}, "B": {"3": 13, "2": 20}, "to_move": "A"})
+    game.push_throw((1, 2))  # 10 + 3 = 13: B's piece goes to the sun, where A's piece leaves the game (M4)
+    hands = Hands(game)
+    hands.do("lift 13", "lift 10", "place 13", wait=600)
+    return hands
+
+
+def test_4_prompts_stay_open_until_the_pieces_really_moved():
+    hands = capture_onto_the_sun()
+    assert hands.referee.steps_left
+    hands.do("lift 20", "place 20", wait=600)  # brushing an unrelated piece proves nothing
+    assert hands.referee.steps_left and hands.throw((2, 2))[0]["v"] == "illegal"
+    hands.do("lift 1", "place 1", wait=600)  # A's piece off the sun, B's piece on it
+    assert not hands.referee.steps_left and hands.seen[-1]["v"] == "cleared"
+
+
+def test_4_a_fix_names_the_piece_that_must_go_not_the_victims_square():
+    hands = capture_onto_the_sun()
+    hands.do("place 2", wait=4000)  # B's victim put on 2, A's piece still on the sun
+    fixes = [text for v in illegal(hands.seen) for text in v["fix"]]
+    assert "remove A's piece on 1" in fixes
+    assert "put the piece on 2 back on 1" in fixes
+
+
+# ---------------------------------------------------------------- 5. undo guides every piece back
+
+
+def test_5_undo_guides_an_exchange_back_P4():
+    hands = Hands(at("secret", A=[12], B=[14, 20], throw=2))
+    hands.do("lift 14", "lift 12", "place 14", "place 12", wait=600)
+    verdicts = hands.call("undo")
+    assert kinds(verdicts) == ["undone", "prompt"]
+    assert hands.throw(2)[0]["v"] == "illegal"  # the pieces are not back yet
+    hands.do("lift 12", "lift 14", "place 14", "place 12", wait=600)
+    assert hands.seen[-1]["v"] == "cleared" and hands.game.board() == {12: "A", 14: "B", 20: "B"}
+
+
+def test_5_undo_of_a_capture_brings_the_removed_piece_back_to_the_sun_M4():
+    hands = capture_onto_the_sun()
+    hands.do("lift 1", "place 1", wait=600)
+    verdicts = hands.call("undo")
+    prompts = [v["text"] for v in verdicts if v["v"] == "prompt"]
+    assert prompts and "1" in prompts[0]
+    hands.do("lift 1", "place 1", "lift 13", "place 13", "lift 13", "place 10", wait=600)
+    hands.do("lift 13", "place 13", wait=600)
+    assert not hands.referee.steps_left or hands.seen[-1]["v"] != "illegal"
+
+
+def test_5_taking_a_capture_back_during_its_prompt_is_warned():
+    hands = capture_onto_the_sun()
+    hands.do("lift 13", "place 10", wait=600)  # the mover goes home; B's piece is still in the hand
+    hands.do("place 13", wait=600)
+    warning = illegal(hands.seen)
+    assert warning and "taken back" in warning[-1]["reason"]
+
+
+# ---------------------------------------------------------------- 6. fixes follow the pieces
+
+
+def test_6_fixes_follow_the_pieces_so_owners_never_end_up_swapped():
+    hands = Hands(at("secret", A=[5, 20], B=[8, 22]))  # before any throw
+    hands.do("lift 5", "place 9", "lift 8", "place 6", wait=600)  # each piece moved one way
+    warning = illegal(hands.seen)[-1]
+    # By distance 6->5 and 9->8 would swap owners; the hands showed 5->9 and 8->6.
+    assert warning["fix"] == ["put the piece on 6 back on 8", "put the piece on 9 back on 5"]
+    hands.do("lift 6", "place 8", "lift 9", "place 5", wait=600)
+    assert hands.seen[-1]["v"] == "cleared" and hands.referee.question is None
+    assert hands.throw(2)[0]["v"] == "throw"
+
+
+def test_6_following_the_guidance_never_ends_in_a_question_or_a_stale_warning():
+    hands = Hands(new_game("secret"))
+    hands.throw(3)
+    hands.do("lift 10", "place 14", wait=600)  # one square too far
+    for _ in range(5):
+        fix = hands.wait(4000) or hands.wait(100)
+        fixes = [v for v in fix if v["v"] == "fix"]
+        if not fixes:
+            break
+        hands.do(f"lift {fixes[0]['from']}", f"place {fixes[0]['to']}", wait=600)
+    assert hands.referee.warning is None and hands.referee.question is None
+    assert hands.throw(3)[0]["v"] == "illegal"  # A's... no: B still owes the move of 3
+    assert moves_in(hands.do("lift 10", "place 13", wait=600)) == ["10-13"]
+
+
+# ---------------------------------------------------------------- 7. dead or welded switches
+
+
+def test_7_a_switch_welded_closed_is_found_and_play_goes_on():
+    hands = Hands(new_game("secret"))
+    start = hands.referee.sensed
+    hands.referee.sense(start | 1 << 20, hands.clock)  # a switch welded closed under empty 20
+    hands.wait(600)
+    for sq in (1, 3):  # people touch pieces, puzzled
+        hands.do(f"lift {sq}", f"place {sq}", wait=600)
+    faults = [v for v in hands.seen if v["v"] == "switch"]
+    assert faults and faults[0]["square"] == 20 and faults[0]["fault"] == "stuck closed"
+    assert hands.referee.warning is None and hands.referee.status()["faults"] == {"20": "stuck closed"}
+    assert hands.throw(3)[0]["v"] == "throw"
+    assert moves_in(hands.do("lift 10", "place 13", wait=600)) == ["10-13"]
+
+
+def test_7_a_dead_switch_under_a_piece_is_found_and_a_move_through_it_can_be_entered():
+    hands = Hands(new_game("secret"))
+    hands.do("lift 1", "place 1", wait=600)  # the board has sensors
+    hands.throw(3)
+    hands.do("lift 10", wait=600)  # put on 13, whose switch is dead: nothing more is sensed
+    verdicts = hands.call("enter_move", 10, 13)
+    assert moves_in(verdicts) == ["10-13"]
+    hands.wait(16000)  # the board stays still: 13 never changes though the game says it holds a piece
+    faults = [v for v in hands.seen if v["v"] == "switch"]
+    assert faults and faults[0]["square"] == 13 and faults[0]["fault"] == "stuck open"
+    assert not hands.referee.steps_left and hands.throw(2)[0]["v"] == "throw"
+
+
+def test_7_resync_never_invents_a_borne_off_piece():
+    hands = Hands(at("secret", A=[12, 3], B=[14, 20], throw=2))
+    hands.do("lift 20", wait=600)  # the piece is there, its switch is dead
+    verdicts = hands.call("resync")
+    resync = next(v for v in verdicts if v["v"] == "resync")
+    assert hands.game.off == [3, 3]  # nobody bore a piece off
+    assert hands.game.board()[20] == "B" and "20" in " ".join(resync["assumed"])
+    assert hands.referee.status()["faults"] == {"20": "stuck open"}
+
+
+def test_7_a_faulty_switch_that_changes_again_is_trusted_again():
+    hands = Hands(at("secret", A=[12, 3], B=[14, 20], throw=2))
+    hands.do("lift 20", wait=600)
+    hands.call("resync")
+    verdicts = hands.do("place 20", wait=600)
+    assert any(v["v"] == "switch" and v["fault"] is None for v in verdicts)
+    assert hands.referee.status()["faults"] == {}
+
+
+def test_7_the_simulated_boards_stuck_switch_is_found_by_the_referee(mock_factory, pinmap):
+    from senet_pi.hardware.sim import SimBoard
+
+    game = new_game("secret")
+    sim = SimBoard(pinmap, mock_factory, occupied=game.occupied())
+    sim.stick(20, "closed")
+    referee = Referee(game)
+    clock = 0.0
+    verdicts = referee.sense(sim.closed(), clock)
+    for sq in (1, 3):  # the people touch pieces on the simulated board
+        clock += 0.6
+        verdicts += referee.tick(clock)
+        sim.lift(sq)
+        verdicts += referee.sense(sim.closed(), clock)
+        sim.place(sq)
+        verdicts += referee.sense(sim.closed(), clock)
+    verdicts += referee.tick(clock + 0.6)
+    assert [v["square"] for v in verdicts if v["v"] == "switch"] == [20]
+    assert referee.faults == {20: "stuck closed"} and referee.throw(3)[0]["v"] == "throw"
+
+
+# ---------------------------------------------------------------- 8. reasons name the real obstacle
+
+
+def test_8_reasons_name_the_real_obstacle_H5():
+    hands = Hands(at("houses", A=[24, 3], B=[26, 5], throw=3))  # 26 is occupied: 24 cannot move (H5)
+    warning = illegal(hands.do("lift 24", "place 27", wait=600))
+    assert warning and "26" in warning[0]["reason"] and "H5" in warning[0]["reason"]
+    assert "takes the piece" not in warning[0]["reason"]
