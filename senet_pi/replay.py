@@ -28,6 +28,7 @@ EVENT_KINDS = (
     "move",
     "lift",
     "place",
+    "sense",
     "wait",
     "answer",
     "undo",
@@ -150,6 +151,15 @@ def _read_event(index: int, raw: object, game: Game) -> Event:
             if square == OFF:
                 raise ReplayError(f"{where}: a switch sits under a square 1-30, not {value!r}")
             return Event(index, kind, square)
+        if kind == "sense":
+            if not isinstance(value, list) or len(value) > 30:
+                raise ReplayError(
+                    f'{where}: sense lists the squares whose switch is closed, e.g. {{"sense": [1, 2, 3]}}'
+                )
+            squares = [parse_square(sq) for sq in value]
+            if OFF in squares or len(set(squares)) != len(squares):
+                raise ReplayError(f"{where}: sense lists distinct squares 1-30, not {value!r}")
+            return Event(index, kind, sorted(squares))
         if kind == "wait":
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1e9:
                 raise ReplayError(f"{where}: wait takes milliseconds, a number from 0 up, not {value!r}")

@@ -114,7 +114,7 @@ class Service:
         """Let time pass: judge a settled board, give guidance that is due. Call it often (every 50 ms)."""
         with self.lock:
             ms = self.now_ms()
-            verdicts = self.referee.tick(ms / 1000)
+            verdicts = self.referee.apply("tick", True, ms / 1000)  # as replay judges the journaled tick
             if verdicts and self.journal is not None:
                 self.journal.record_event(self.game_id, self.seq, ms, "tick", True)
             if verdicts:

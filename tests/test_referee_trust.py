@@ -337,3 +337,85 @@ def test_8_reasons_name_the_real_obstacle_H5():
     warning = illegal(hands.do("lift 24", "place 27", wait=600))
     assert warning and "26" in warning[0]["reason"] and "H5" in warning[0]["reason"]
     assert "takes the piece" not in warning[0]["reason"]
+
+
+# ---------------------------------------------------------------- 9. every journaled game replays the same
+
+
+def test_9_every_game_run_journals_exports_to_a_replay_that_judges_the_same(tmp_path):
+    import random
+
+    from senet_pi.export import export_text
+    from senet_pi.hardware.backend import SimBackend
+    from senet_pi.journal import Journal
+    from senet_pi.replay import parse_replay, run_replay
+    from senet_pi.service import Service
+    from tests.journal_helpers import ScriptClock
+
+    clock = ScriptClock()
+    journal = Journal(tmp_path / "j.sqlite")
+    service = Service(journal, variant="secret", clock=clock)
+    backend = SimBackend(rng=random.Random(7), spin=0, clock=clock)
+    backend.start(service, scan=False)  # journals a `sense` snapshot, as `run` does
+    board, sim = backend.board, backend.sim
+
+    def hands(*actions: str, wait: float = 0.6) -> None:
+        for action in actions:
+            verb, square = action.split()
+            getattr(sim, verb)(int(square))
+            board.scan_once()
+            board.scan_once()  # two equal scans make a change
+            clock.t += 0.05
+        clock.t += wait
+        service.tick()
+
+    try:
+        backend.press()  # B throws
+        throw = service.referee.game.pending
+        move = service.referee.game.legal_moves()[0]
+        hands("lift 1", "place 1")  # a knock
+        hands(f"lift {move.from_sq}", f"place {move.to_sq}")
+        hands("lift 1", "lift 2", "place 1", "place 2")  # two pieces lifted together: a swap?
+        if service.referee.question is not None:
+            service.handle("answer", "swapped")
+            hands("lift 1", "lift 2", "place 2", "place 1")  # and swapped back
+        sim.stick(25, "closed")
+        for _ in range(3):
+            hands("lift 3", "place 3")
+        service.handle("undo")
+        service.handle("resync")
+        assert throw is not None
+    finally:
+        backend.close()
+    stored = journal.verdicts(service.game_id)
+    kinds = [v["v"] for v in stored]
+    assert {"move", "undone", "resync", "switch"} <= set(kinds)
+    text = export_text(journal, service.game_id)
+    assert '{"sense": [' in text
+    replayed = [{k: v for k, v in verdict.items() if k != "event"} for verdict in run_replay(parse_replay(text))]
+    assert replayed == stored
+
+
+# ---------------------------------------------------------------- 10. button gestures can be switched off
+def test_3_the_button_confirms_a_bounce_the_board_cannot_show_M5(pinmap):
+    import random
+
+    from senet_pi.hardware.backend import SimBackend
+    from senet_pi.service import Service
+    from tests.journal_helpers import ScriptClock
+
+    clock = ScriptClock()
+    service = Service(None, variant="modern", clock=clock)
+    game = new_game("modern", position={"A": {"5": 28, "4": 10}, "B": {"5": 2}, "to_move": "A"})
+    game.push_throw((6, 6))
+    service.referee = Referee(game)
+    backend = SimBackend(pinmap, rng=random.Random(1), spin=0, clock=clock)
+    backend.start(service, scan=False)
+    try:
+        bounce = service.referee.unseen_move()
+        assert bounce is not None and bounce.from_sq == bounce.to_sq == 28
+        backend.press()
+        moves = [v for v in service.history if v["v"] == "move"]
+        assert [(v["from"], v["to"]) for v in moves] == [(28, 28)] and service.referee.game.pending != (6, 6)
+    finally:
+        backend.close()

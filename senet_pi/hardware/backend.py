@@ -102,6 +102,10 @@ class ThrowerControl:
                 service.note({"v": "refused", "text": "in the card game, play a card from your hand's page"})
             return
         blocked = service.throw_blocked()
+        unseen = service.referee.unseen_move() if blocked is not None else None
+        if unseen is not None:  # the button confirms the move the board cannot show (M5's bounce)
+            service.handle("move", [unseen.from_sq, unseen.to_sq, unseen.by])
+            return
         if blocked is not None:
             sticks.refuse()
             service.note({"v": "refused", "text": f"the thrower is not taking a throw: {blocked}"})

@@ -29,13 +29,18 @@ class Attempt:
     together: set[tuple[int, int]] = field(default_factory=set)  # start squares empty at the same moment
     hand: list[int | None] = field(default_factory=list)  # where each held piece stood at the start
     came_from: dict[int, int | None] = field(default_factory=dict)  # square -> start square of its piece
+    knocked: int = 0  # squares lifted and put straight back, the next change: a touch as likely as a move
     _open: int = 0  # start squares that are empty now
+    _last_lift: int = 0  # the square of the last change, when it was a lift
 
     def record(self, square: int, closed: bool) -> None:
         """One switch change, in the order it happened."""
         self.count += 1
         b = bit(square)
         if closed:
+            if self._last_lift == square:
+                self.knocked |= b
+            self._last_lift = 0
             self.placed |= b
             self.last_place[square] = self.count
             self._open &= ~b
@@ -46,6 +51,7 @@ class Attempt:
                 self.hand = [None] * len(self.hand)  # which one is still held is no longer known
             self.came_from[square] = origin
             return
+        self._last_lift = square
         self.lifted |= b
         self.first_lift.setdefault(square, self.count)
         self.hand.append(self.came_from.pop(square) if square in self.came_from else self.origin(square))

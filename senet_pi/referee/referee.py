@@ -110,8 +110,9 @@ class Provisional:
     moves: int  # how many moves of the game's history they are
     outcome: str
     candidates: list[Candidate]  # every way to play the throw from the base
-    attempt: Attempt  # the hands' evidence since the base
+    attempt: Attempt  # the hands' evidence since the base (or since the move was taken back)
     labels: list[str]
+    taken_back: bool = False  # the board stood as before them again since
 
 
 class Referee:
@@ -290,6 +291,11 @@ class Referee:
         if self.steps_left:
             return out + self._judge_prompts(board)
         if self._same(board, self.expected):
+            prov = self.provisional
+            if prov is not None and prov.taken_back and self.attempt.lifted:
+                revised = self._revise(board)  # taken back, then another way with the same squares
+                if revised is not None:
+                    return out + revised
             if self.attempt.lifted and self.game.pending is not None and not self.game.is_over:
                 verdicts = self._unchanged_board()
                 if verdicts:
@@ -303,6 +309,10 @@ class Referee:
         if revised is not None:
             return out + revised
         if self.before_last_move is not None and self._same(board, self.before_last_move):
+            prov = self.provisional
+            if prov is not None:  # what the hands do next is judged from here, the move taken back
+                prov.attempt = Attempt(board, owners=prov.attempt.owners)
+                prov.taken_back = True
             return out + self._ask(
                 "undo", "The board is as it was before the last move. Undo that move?", ["undo", "keep"]
             )
@@ -324,7 +334,9 @@ class Referee:
         sure = [
             (c, len(c.boards) - 1)
             for c in self._cands()
-            if self._same(c.final, self.expected) and c.swaps[-1] and self._shown(c, len(c.boards) - 1, ev)
+            if c.visible
+            and self._same(c.final, self.expected)
+            and all(self._shown(c, k, ev) for k in range(len(c.boards)))  # every stage seen, not a jolt
         ]
         sure = _distinct(sure)
         if len(sure) == 1:
@@ -947,6 +959,14 @@ class Referee:
             verdicts.append(self._prompt())
         return verdicts
 
+    def unseen_move(self) -> Move | None:
+        """The one move the board cannot show (a bounce back onto its own square, M5), when that is
+        what the player may mean by pressing the button instead of moving a piece; else None."""
+        if self.game.pending is None or self._busy() is not None or not self._same(self.sensed, self.expected):
+            return None
+        unseen = {c.moves[0] for c in self._cands() if not c.visible and len(c.moves) == 1}
+        return next(iter(unseen)) if len(unseen) == 1 else None
+
     def throw_blocked(self) -> str | None:
         """Why a throw would be refused now (a move owed, a prompt, a question, a wrong board), or None."""
         busy = self._busy()
@@ -1121,12 +1141,14 @@ def _put_down_after_lifting(ev: Attempt, step: Step) -> bool:
 
 def _best_explained(fits: list[tuple[Candidate, int]], ev: Attempt) -> list[tuple[Candidate, int]]:
     """Of moves that fit the board, those that account for the most switches that opened: a lift
-    no move needs is a knock, and the fewer knocks assumed, the likelier the move."""
+    no move needs is a knock, and the fewer knocks assumed, the likelier the move. A piece lifted
+    and put straight back is as likely a knock as part of a move: it decides nothing."""
     explained = [(ev.lifted & c.lifts[k]) | (ev.placed & c.places[k]) << 32 for c, k in fits]
+    knocks = ev.knocked | ev.knocked << 32
     return [
         fit
         for fit, mine in zip(fits, explained, strict=True)
-        if not any(other != mine and other & mine == mine for other in explained)
+        if not any(other != mine and other & mine == mine and (other & ~mine) & ~knocks for other in explained)
     ]
 
 
@@ -1141,5 +1163,10 @@ def _pieces(game: Game) -> dict[int, tuple[str, object]]:
 def _reachable(game: Game, from_sq: int) -> int:
     """Where the piece on `from_sq` would go with the throw waiting (for explaining a lifted piece)."""
     pending = game.pending
-    value = pending if isinstance(pending, int) else sum(pending)  # type: ignore[arg-type]
+    if isinstance(pending, tuple) and all(isinstance(d, int) for d in pending):  # modern's dice
+        value = sum(pending)
+    elif isinstance(pending, int) and not isinstance(pending, bool):
+        value = pending
+    else:  # a hieroglyph or Nile card: no count of squares to explain by
+        raise ValueError(f"no single value to move by: {pending!r}")
     return game.destination(from_sq, value)
