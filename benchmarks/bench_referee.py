@@ -36,7 +36,7 @@ def verdict_latencies(variant: str, players: int, games: int) -> tuple[list[floa
         referee = Referee(new_game(variant, players=players))
         clock = 0
         for event in script["events"]:
-            ((kind, value),) = event.items()
+            kind, value = next((k, v) for k, v in event.items() if k != "by")
             if kind == "wait":
                 clock += value
                 start = time.perf_counter()
