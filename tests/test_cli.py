@@ -111,3 +111,21 @@ def test_help_describes_what_is_built(tmp_path):
     result = senet_pi("--help", cwd=tmp_path)
     assert result.returncode == 0 and "(soon)" not in result.stdout
     assert "2 a usage error" in result.stdout
+
+
+def readme_demo() -> str:
+    """The transcript the README shows under the demo command."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    after = readme.split("senet-pi run --script examples/sim-demo.txt\n```\n\n```\n", 1)[1]
+    return after.split("```\n", 1)[0]
+
+
+def test_the_readme_demo_prints_what_the_readme_shows_every_time(tmp_path):
+    shown = readme_demo()
+    assert shown.startswith("> new secret\n") and "A moves 9 -> 13; B's piece 13 -> 9 (exchange)" in shown
+    demo = str(ROOT / "examples" / "sim-demo.txt")
+    for run in ("first", "second"):  # the second resumes the first's game from the default journal
+        result = senet_pi("run", "--script", demo, "--page-port", "0", cwd=tmp_path)
+        assert result.returncode == 0 and result.stderr == "", (run, result.stderr)
+        assert shown in result.stdout, (run, result.stdout)
+    assert (tmp_path / "state" / "senet-pi" / "journal.sqlite").exists()
