@@ -76,12 +76,18 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from .run import Runner
     from .service import Service
 
-    journal = Journal(args.journal or default_path())
+    script = _read_script(args.script) if args.script else None  # before anything starts
+    backend = make_backend(args.backend, args.pinmap, port=args.port)
+    try:
+        journal = Journal(args.journal or default_path())
+    except BaseException:
+        backend.close()
+        raise
     try:
         service = Service(journal, variant=args.ruleset, players=args.players)
-        backend = make_backend(args.backend, args.pinmap, port=args.port)
     except BaseException:
         journal.close()
+        backend.close()
         raise
     runner = Runner(service, backend)
     server = None
@@ -98,8 +104,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
                     "(choose another with --page-port, or 0 for no page)"
                 ) from None
             runner.say(f"the page: http://{args.host}:{server.effective_port}/")
-        if args.script:
-            runner.feed(Path(args.script).read_text(encoding="utf-8").splitlines(), echo=True)
+        if script is not None:
+            runner.feed(script, echo=True)
             time.sleep(0.6)  # let the last moves settle and be judged
         else:
             if sys.stdin.isatty():
@@ -115,6 +121,17 @@ def _cmd_run(args: argparse.Namespace) -> int:
             stop_server(server)
         runner.close()
     return 0
+
+
+def _read_script(name: str) -> list[str]:
+    """The lines of a `--script` file, read before the board and the page start, so a wrong name
+    is one line and exit 1 rather than an error after the service is up."""
+    try:
+        return Path(name).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise SenetError(f"cannot read the script {name}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise SenetError(f"the script {name} is not text (UTF-8)") from None
 
 
 def _wait_for_signal() -> None:
@@ -151,7 +168,8 @@ def _cmd_selftest(args: argparse.Namespace) -> int:
             from .selftest import link_test
 
             return 0 if link_test(backend) else 1  # type: ignore[arg-type]
-        report = selftest(backend, auto=args.auto)  # type: ignore[arg-type]
+        auto = args.auto or backend.name == "sim"  # nobody can put a piece on a simulated square
+        report = selftest(backend, auto=auto)  # type: ignore[arg-type]
     finally:
         backend.close()
     return 0 if report.ok else 1
@@ -172,11 +190,14 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser, with one subparser per command."""
     parser = argparse.ArgumentParser(
         prog="senet-pi",
-        description="A referee for a real Senet board: rules, replays and (soon) the board itself.",
+        description=(
+            "A referee for a real Senet board: the board on a Pi's pins (simulated elsewhere), its page, "
+            "rules, replays and the journal. Exit status: 0 done, 1 bad input (one line on standard error), "
+            "2 a usage error (an unknown command or option)."
+        ),
     )
     parser.add_argument("--version", action="version", version=f"senet-pi {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    sub.required = True
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")  # required: checked in main, after flags
     replay = sub.add_parser(
         "replay",
         help="judge a replay file and print one JSON verdict per line",
@@ -205,7 +226,9 @@ def build_parser() -> argparse.ArgumentParser:
     test.add_argument("--backend", choices=["sim", "gpio", "serial"], help="the board: gpio on a Pi, sim elsewhere")
     test.add_argument("--port", help="serial backend: the bridge's port (default: found by its USB ids)")
     test.add_argument("--pinmap", type=Path, metavar="PATH", help="the pin map (default hardware/pinmap.toml)")
-    test.add_argument("--auto", action="store_true", help="simulated board only: let the test move the pieces")
+    test.add_argument(
+        "--auto", action="store_true", help="simulated board only (and its default): the test moves the pieces"
+    )
     test.set_defaults(func=_cmd_selftest)
     pin = sub.add_parser("set-pin", help="set (or remove) the PIN that enables the page's operator actions")
     pin.add_argument("--pin", help="the PIN (asked for when not given); an empty PIN disables the actions")
@@ -231,8 +254,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    """Run the command line; returns the exit status (2 for a usage error, as argparse does)."""
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # named before a missing command, so `senet-pi --bogus` says which flag is wrong
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    if args.command is None:
+        parser.error("a command is needed: run, selftest, replay, games, export, rules or set-pin (see --help)")
     try:
         return int(args.func(args))
     except SenetError as exc:

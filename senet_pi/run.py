@@ -17,6 +17,7 @@ from typing import TextIO
 
 from .errors import SenetError
 from .hardware.backend import Backend, SimBackend
+from .hardware.sim import SimBoard
 from .rules.board import OFF, ROWS, bit
 from .service import Service
 from .terminal import describe
@@ -94,6 +95,7 @@ class Runner:
             self.say(self.board_text())
         elif verb == "wait":
             time.sleep(_number(args, 0, "wait MS") / 1000)
+            self.service.tick()  # judge what is due now, not at the ticker's next turn: a script prints in order
         elif verb in ("lift", "place", "slide", "press", "hold"):
             if sim is None:
                 raise CommandError(f"'{verb}' works the simulated board; this is the {self.backend.name} backend")
@@ -129,11 +131,23 @@ class Runner:
             players = int(_number(args, 1, "new RULESET PLAYERS")) if len(args) > 1 else game.players
             self.service.new_game(args[0] if args else game.name, players)
             if sim is not None:
-                sim.set_occupied(self.service.referee.expected)
+                self._set_up_pieces(sim)
             self.say(self.board_text())
         else:
             raise CommandError(f"unknown command {verb!r}; type help")
         return True
+
+    def _set_up_pieces(self, sim: SimBoard) -> None:
+        """Put the simulated pieces where the new game starts, and wait until the scanner has seen
+        them there: a `lift` right after `new` must find the piece it lifts."""
+        expected = self.service.referee.expected
+        sim.set_occupied(expected)
+        board = self.backend.board if isinstance(self.backend, SimBackend) else None
+        end = time.monotonic() + 5.0
+        while board is not None and board.occupied != expected:
+            if time.monotonic() > end:
+                raise CommandError("the simulated board's scanner did not see the new game's pieces")
+            time.sleep(0.01)
 
     def feed(self, lines: Iterable[str], echo: bool = False) -> bool:
         """Carry out lines until one says quit (then True); errors are printed, never raised."""

@@ -1,7 +1,9 @@
 """`senet-pi selftest`: walk a person through every square and the thrower, and say what works.
 
-With `--auto` on the simulated board the walk drives the mock pins itself, which is how
-the tests check that a switch stuck open or closed, or a dead line, is reported.
+On the simulated board the walk drives the mock pins itself (`--auto`, the default there:
+nobody can put a piece on a simulated square), which is how the tests check that a switch
+stuck open or closed, or a dead line, is reported. On a real board it first says what it
+waits for, and a closed standard input counts as "no" rather than a traceback.
 """
 
 from __future__ import annotations
@@ -10,11 +12,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from .errors import SenetError
 from .hardware.backend import GpioBackend, SimBackend
 from .rules.board import bit, squares_in
 
 Say = Callable[[str], None]
 Ask = Callable[[str], str]
+
+
+class SelfTestError(SenetError, ValueError):
+    """A self test that cannot be carried out as asked."""
 
 
 @dataclass
@@ -58,10 +65,18 @@ def selftest(
     assert board is not None and thrower is not None and thrower.button is not None and thrower.leds is not None
     sim = backend.sim if isinstance(backend, SimBackend) else None
     if auto and sim is None:
-        raise ValueError("--auto works only on the simulated board")
+        raise SelfTestError("--auto works only on the simulated board (--backend sim)")
     hands = sim if auto else None
     report = SelfTestReport()
     wait = 0.3 if auto else timeout
+    if hands:
+        say("Self test of the simulated board: it moves its own pieces and presses its own button.")
+    else:
+        say(
+            f"Self test of the {backend.name} board: waiting for a person at the board, up to {timeout:g} s for "
+            "each step (Ctrl-C stops)."
+        )
+    ask = _no_terminal_is_no(ask)
 
     stuck = board.idle_columns()
     for c in range(5):
@@ -121,6 +136,18 @@ def selftest(
         report.buzzer = "ok" if answer.strip().lower().startswith("y") else "silent"
     say(report.summary())
     return report
+
+
+def _no_terminal_is_no(ask: Ask) -> Ask:
+    """`ask`, answering "n" when standard input is closed (EOF) instead of raising."""
+
+    def asking(question: str) -> str:
+        try:
+            return ask(question)
+        except EOFError:
+            return "n"
+
+    return asking
 
 
 def _until(condition: Callable[[], object], timeout: float) -> bool:

@@ -25,12 +25,24 @@ CHROMIUM = os.environ.get("SENET_PI_CHROMIUM", "/usr/bin/chromium")
 PIN = "1357"
 
 
+class ManualClock:
+    """The referee's clock, moved by the test: a whole game judges each board as soon as every
+    click has been sensed, instead of waiting out the settle time in real time at every move."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 class LiveBoard:
     """A service on the simulated board, served by waitress on a free local port."""
 
-    def __init__(self, variant: str = "secret", seed: int = 1) -> None:
-        self.service = Service(None, variant=variant, settle=0.2)
-        self.backend = SimBackend(load_pinmap(), rng=random.Random(seed), spin=0, scan_rate=100)
+    def __init__(self, variant: str = "secret", seed: int = 1, manual_clock: bool = False) -> None:
+        self.clock = ManualClock() if manual_clock else None
+        self.service = Service(None, variant=variant, settle=0.2, **({"clock": self.clock} if self.clock else {}))
+        self.backend = SimBackend(load_pinmap(), rng=random.Random(seed), spin=0, scan_rate=200)
         self.backend.start(self.service)
         self.port = 0
         self.start_server()
@@ -72,7 +84,7 @@ def until(condition, timeout: float = 8.0) -> None:
     while not condition():
         if time.monotonic() > end:
             raise AssertionError("timed out waiting for the board")
-        time.sleep(0.02)
+        time.sleep(0.005)
 
 
 @pytest.fixture(scope="module")
@@ -106,13 +118,21 @@ def square(page, sq: int):
 
 
 def click_move(page, board: LiveBoard, moves) -> None:
-    """Carry out moves by clicking squares as a hand would lift and place the pieces."""
-    game = board.service.referee.game
-    steps, _, _ = play_out(game, moves)
-    for event in switch_events(game.occupied(), steps):
-        ((_, sq),) = event.items()
+    """Carry out moves by clicking squares as a hand would lift and place the pieces, each click
+    sensed by the referee before the next (as a hand is never faster than the scanner)."""
+    referee = board.service.referee
+    steps, _, _ = play_out(referee.game, moves)
+    for event in switch_events(referee.game.occupied(), steps):
+        ((kind, sq),) = event.items()
         square(page, sq).click()
-        time.sleep(0.03)
+        until(lambda sq=sq, closed=kind == "place": bool(referee.sensed >> sq & 1) == closed)
+
+
+def settle(board: LiveBoard) -> None:
+    """Let the settle time pass on the board's manual clock, and judge the settled board now."""
+    assert board.clock is not None
+    board.clock.now += board.service.settle
+    board.service.tick()
 
 
 def test_the_page_shows_the_board_in_its_s_shape(page):
@@ -246,8 +266,20 @@ def test_the_hardware_page_shows_the_switches_and_leds(browser, board):
     page.close()
 
 
-def test_a_whole_game_is_played_with_the_mouse(page, board):
+@pytest.fixture
+def timed_board():
+    """A live board whose referee's clock the test moves (see ManualClock)."""
+    live = LiveBoard(manual_clock=True)
+    yield live
+    live.close()
+
+
+def test_a_whole_game_is_played_with_the_mouse(browser, timed_board):
     """The newcomer's game: press the throw button, click the squares, to the end."""
+    board = timed_board
+    page = browser.new_page(viewport={"width": 1280, "height": 820})
+    page.goto(board.url)
+    expect(page.locator("#link")).to_have_text("live")
     service = board.service
     chooser = random.Random(2)
     for _ in range(1500):
@@ -260,11 +292,13 @@ def test_a_whole_game_is_played_with_the_mouse(page, board):
         if game.pending is None:
             continue  # forfeited
         click_move(page, board, chooser.choice(game.move_sequences()))
-        until(lambda g=game: g.pending is None and not service.referee.steps_left and service.referee.warning is None)
+        settle(board)
+        assert game.pending is None and not service.referee.steps_left and service.referee.warning is None
         assert service.referee.question is None
     assert service.referee.game.is_over
     expect(page.locator("#message")).to_have_class("message win")
     expect(page.locator("#turn")).to_contain_text("has won")
+    page.close()
 
 
 def test_a_card_played_from_a_players_page_shows_its_prompt_on_the_main_page(browser):
@@ -295,13 +329,75 @@ def test_a_card_played_from_a_players_page_shows_its_prompt_on_the_main_page(bro
         live.close()
 
 
+# Counts a hand page's own reads of its hand (GET /api/hand/...): asked, answered, and answers
+# whose JSON is still being read. When all are done, the page has drawn (or dropped) every answer.
+COUNT_HAND_READS = """
+window.handAsks = 0; window.handAnswers = 0; window.handReading = 0;
+const realFetch = window.fetch;
+window.fetch = (url, init) => {
+  const read = String(url).includes("/api/hand/") && !(init && init.method && init.method !== "GET");
+  if (!read) return realFetch(url, init);
+  window.handAsks++;
+  return realFetch(url, init).then((response) => {
+    window.handAnswers++;
+    const json = response.json.bind(response);
+    response.json = () => { window.handReading++; return json().finally(() => { window.handReading--; }); };
+    return response;
+  });
+};
+"""
+
+
+def test_a_hand_page_never_draws_an_older_answer_over_a_newer_one(browser):
+    """A phone's hand is read again on every live event and every click, so reads overlap; an older
+    answer arriving last drew a stale hand (no playable card on the player's turn, the flaky
+    whole-game test) that nothing redrew until the next event."""
+    from senet_pi.rules.cards import default_deck
+
+    deck = default_deck()
+    random.Random(9).shuffle(deck)
+    live = LiveBoard(variant="secret")
+    live.service.new_game("cards", options={"deck_order": deck, "shuffle_seed": 9})
+    phone = browser.new_page(viewport={"width": 390, "height": 800})
+    phone.add_init_script(COUNT_HAND_READS)
+    held: list = []
+
+    def hold_the_first_answer(route) -> None:  # the answer as the server gives it now, delivered later
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))
+
+    try:
+        phone.goto(live.url + "hands")
+        phone.goto(phone.locator("a", has_text="/hand/B/").get_attribute("href"))
+        expect(phone.locator("#hand-turn")).to_have_text("your turn: play a card or exchange")
+        phone.wait_for_function("() => window.handAsks === window.handAnswers && window.handReading === 0")
+        phone.route("**/api/hand/B/*", hold_the_first_answer)
+        live.service.note({"v": "offer", "text": "a live event: the page reads its hand"})
+        while not held:
+            phone.wait_for_timeout(10)  # lets Playwright dispatch the route handler
+        game = live.service.referee.game
+        card = next(c for c in game.hand("B") if game.playable(c))
+        live.service.handle("card", card)  # B played: another live event, another read
+        expect(phone.locator("#hand-turn")).to_have_text("now move your pawn on the board")
+        route, stale = held[0]
+        route.fulfill(response=stale)  # the older answer (B to play a card) arrives last
+        phone.wait_for_function("() => window.handAsks === window.handAnswers && window.handReading === 0")
+        expect(phone.locator("#hand-turn")).to_have_text("now move your pawn on the board")
+        expect(phone.locator("#cards button.playable")).to_have_count(0)
+    finally:
+        phone.close()
+        live.close()
+
+
 def test_a_whole_card_game_with_two_phones_as_hands(browser):
     """Two people, their phones as hands (K10), the pieces moved by clicking the simulated board."""
     from senet_pi.rules.cards import default_deck
 
     deck = default_deck()
     random.Random(12).shuffle(deck)
-    live = LiveBoard(variant="secret")
+    live = LiveBoard(variant="secret", manual_clock=True)
     live.service.new_game("cards", options={"deck_order": deck, "shuffle_seed": 12})
     live.backend.sim.set_occupied(live.service.referee.expected)
     board = browser.new_page(viewport={"width": 1280, "height": 820})
@@ -339,7 +435,8 @@ def test_a_whole_card_game_with_two_phones_as_hands(browser):
                     continue
                 before = len(game.actions)
                 click_move(board, live, chooser.choice(game.move_sequences()))
-                until(lambda g=game, b=before: len(g.actions) > b and not service.referee.steps_left, 15)
+                settle(live)
+                assert len(game.actions) > before and not service.referee.steps_left
                 assert service.referee.warning is None and service.referee.question is None
         assert service.referee.game.is_over
         expect(board.locator("#message")).to_have_class("message win")

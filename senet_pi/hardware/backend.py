@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import threading
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
+from ..errors import SenetError
 from ..rules.throws import RandomSource, default_random
 from ..service import Service
 from ..verdicts import Verdict
@@ -22,6 +24,16 @@ from .pinmap import PinMap, load_pinmap
 from .thrower import VERY_LONG_PRESS, StickThrower
 
 OFFER_TIME = 10.0  # seconds to confirm an undo or new game offered by a long press
+
+
+class BackendError(SenetError, OSError):
+    """A board that cannot be reached: no pin library off a Pi, a port that will not open."""
+
+
+NO_PINS = (
+    "the gpio backend found no GPIO pins: {cause}; use --backend sim for the simulated board, "
+    "or on a Pi install the pin library: pip install 'senet-pi[pi]'"
+)
 
 
 class Backend:
@@ -156,7 +168,10 @@ class GpioBackend(Backend):
         self._clock = clock
         self.board: ReedSwitchBoard | None = None
         self.thrower: StickThrower | None = None
+        self.control: ThrowerControl | None = None
         try:
+            if pin_factory is None:
+                pin_factory = _default_pin_factory()
             self.board = ReedSwitchBoard(
                 self.pinmap.rows, self.pinmap.columns, scan_rate=scan_rate, pin_factory=pin_factory, clock=clock
             )
@@ -164,7 +179,7 @@ class GpioBackend(Backend):
                 self.pinmap.button, self.pinmap.leds, self.pinmap.buzzer, pin_factory=pin_factory, clock=clock
             )
         except Exception:
-            self.close()
+            self.close()  # safe on a half-built backend, so the first error is the one reported
             raise
         self.service: Service | None = None
         self.faults: dict[int, SwitchFault] = {}
@@ -180,6 +195,7 @@ class GpioBackend(Backend):
         self.board.when_fault = self._fault
         self.thrower.when_pressed = self.press
         self.thrower.when_held = self.held
+        assert self.control is not None
         self.control.attach(service)
         sensed = self.board.occupied  # the board as it stands (and: this board has sensors)
         service.handle("sense", [sq for sq in range(1, 31) if sensed >> sq & 1])
@@ -190,10 +206,12 @@ class GpioBackend(Backend):
 
     def press(self) -> None:
         """A short press of the thrower's button (see ThrowerControl.press)."""
-        self.control.press()
+        if self.control is not None:
+            self.control.press()
 
     def held(self, seconds: float) -> None:
-        self.control.held(seconds)
+        if self.control is not None:
+            self.control.held(seconds)
 
     def _fault(self, fault: SwitchFault) -> None:
         if fault.cleared:
@@ -221,7 +239,8 @@ class GpioBackend(Backend):
         }
 
     def close(self) -> None:
-        self.control.detach()
+        if self.control is not None:
+            self.control.detach()
         for device in (self.board, self.thrower):
             if device is not None:
                 device.close()
@@ -249,6 +268,25 @@ class SimBackend(GpioBackend):
             assert self.board is not None
             self.board.take_reading()
         super().start(service, scan)
+
+
+def _default_pin_factory() -> object:
+    """gpiozero's own choice of pin factory (lgpio on a Pi), quietly: off a Pi, one BackendError
+    naming the cause and the fix instead of a warning per library tried and gpiozero's error."""
+    from gpiozero import Device
+    from gpiozero.exc import BadPinFactory, PinFactoryFallback
+
+    causes: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", PinFactoryFallback)
+        try:
+            Device.ensure_pin_factory()  # keeps a factory already chosen (GPIOZERO_PIN_FACTORY, tests)
+            return Device.pin_factory
+        except BadPinFactory:
+            causes = [str(w.message).removeprefix("Falling back from ") for w in caught]
+    lgpio = next((c for c in causes if c.startswith("lgpio:")), "lgpio: not loaded")
+    cause = "this is not a Raspberry Pi" if not on_a_pi() else f"no pin library loads ({lgpio})"
+    raise BackendError(NO_PINS.format(cause=cause))
 
 
 def on_a_pi() -> bool:

@@ -249,12 +249,18 @@ function connect() {  // EventSource reconnects by itself; the server sends the 
 // ---------------------------------------------------------------- a player's hand (the card game)
 const handBox = document.getElementById("hand");
 let chosen = [];
+let handAsked = 0;  // refreshes overlap (a live event, a click): only the latest asked may draw the hand
 
 async function refreshHand() {
   const base = `/api/hand/${handBox.dataset.player}/${handBox.dataset.token}`;
+  const asked = ++handAsked;
   const response = await fetch(base);
+  // An older answer arriving last would draw a stale hand (no playable card on your turn) that
+  // nothing redraws until the next event: drop every answer but the latest asked.
+  if (asked !== handAsked) return;
   if (!response.ok) { text("hand-error", "this link is not for the game on the board"); return; }
   const hand = await response.json();
+  if (asked !== handAsked) return;
   text("hand-turn", hand.winner ? `${hand.winner} has won` : hand.your_turn ? "your turn: play a card or exchange"
     : hand.residue ? "move another pawn with the rest, or say no more moves"
     : hand.moving ? "now move your pawn on the board" : `${hand.to_move} to play`);

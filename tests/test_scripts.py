@@ -1,0 +1,90 @@
+"""`scripts/test`, the README's command 2, on a machine without what the tests need: stub
+commands on a PATH without chromium record what it would install, and how."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def stub(path: Path, body: str) -> None:
+    path.write_text("#!/bin/sh\n" + body + "\n")
+    path.chmod(0o755)
+
+
+@pytest.fixture
+def machine(tmp_path):
+    """A copy of the script in a repo-like folder, and a bin folder of stubs that is the whole PATH."""
+    repo, bin_ = tmp_path / "repo", tmp_path / "bin"
+    (repo / "scripts").mkdir(parents=True)
+    shutil.copy(ROOT / "scripts" / "test", repo / "scripts" / "test")
+    (repo / ".venv" / "bin").mkdir(parents=True)
+    bin_.mkdir()
+    log = tmp_path / "log"
+    for tool in ("dirname", "env"):
+        os.symlink(shutil.which(tool), bin_ / tool)
+    stub(bin_ / "id", 'echo "$FAKE_UID"')
+    stub(bin_ / "apt-get", f'echo "apt-get $*" >> {log}')
+    stub(bin_ / "sudo", f'echo "sudo $1" >> {log}; exec "$@"')
+    stub(bin_ / "python3", f'echo "python3 $*" >> {log}; [ "$1" != -c ] || exit "$HAS_VENV"')
+    stub(repo / ".venv" / "bin" / "pip", f'echo "pip $*" >> {log}')
+    stub(repo / ".venv" / "bin" / "python", f'echo "python $*" >> {log}; exit "$PYTEST_STATUS"')
+
+    def run(*have: str, uid: int = 1000, has_venv: int = 0, pytest_status: int = 0) -> tuple[int, list[str]]:
+        for tool in have:
+            stub(bin_ / tool, "exit 0")
+        env = {
+            "PATH": str(bin_),
+            "FAKE_UID": str(uid),
+            "HAS_VENV": str(has_venv),
+            "PYTEST_STATUS": str(pytest_status),
+        }
+        result = subprocess.run(
+            ["/bin/bash", str(repo / "scripts" / "test"), "-q"], env=env, capture_output=True, text=True, check=False
+        )
+        lines = log.read_text().splitlines() if log.exists() else []
+        log.unlink(missing_ok=True)
+        return result.returncode, lines
+
+    return run
+
+
+def test_a_fresh_machine_gets_the_debian_packages_then_the_venv_then_the_tests(machine):
+    status, log = machine(uid=1000, has_venv=1)
+    installs = [line for line in log if line.startswith("apt-get")]
+    assert installs == [
+        "apt-get update -q",
+        "apt-get install -y -q chromium nodejs npm python3-venv",
+    ]
+    assert log.count("sudo apt-get") == 1 and "sudo env" in log  # not root: sudo, for both
+    assert log[-3:] == ["python3 -m venv .venv", "pip install -q -e .[test]", "python -m pytest -q"]
+    assert status == 0
+
+
+def test_as_root_only_what_is_missing_is_installed_without_sudo(machine):
+    status, log = machine("chromium", "node", uid=0)
+    assert [line for line in log if line.startswith(("apt-get", "sudo"))] == [
+        "apt-get update -q",
+        "apt-get install -y -q npm",
+    ]
+    assert status == 0
+
+
+def test_a_machine_with_everything_installs_no_package_and_passes_pytests_status_through(machine):
+    status, log = machine("chromium", "node", "npm", pytest_status=3)
+    assert not [line for line in log if line.startswith(("apt-get", "sudo"))]
+    assert log[-1] == "python -m pytest -q" and status == 3
+
+
+def test_ci_runs_exactly_the_readmes_command_2():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    commands = readme.split("```sh\n", 1)[1].split("```", 1)[0]
+    assert "scripts/test" in commands.splitlines()[-1]
+    assert (ROOT / ".ci" / "run").read_text().rstrip().splitlines()[-1] == "exec scripts/test"
+    assert "apt-get install chromium nodejs npm" not in readme  # no step to do by hand first
