@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 
 from .journal import Journal
 from .referee import GUIDANCE_DELAY, SETTLE_TIME, Referee
-from .rules import find_ruleset
+from .rules import Game, find_ruleset
 from .verdicts import Verdict
 
 Listener = Callable[[list[Verdict]], None]
@@ -53,7 +53,9 @@ class Service:
     # ------------------------------------------------------------------ games
 
     def _start(self, variant: str, players: int, options: dict, position: dict | None = None) -> None:
-        game = find_ruleset(variant)(players, options, position)
+        self._begin(find_ruleset(variant)(players, options, position), players, position)
+
+    def _begin(self, game: Game, players: int, position: dict | None = None) -> None:
         self.referee = Referee(game, settle=self.settle, guidance_delay=self.guidance_delay)
         self.game_id = self.journal.start_game(game.name, players, game.options, position) if self.journal else 0
         self.seq = 0
@@ -82,11 +84,15 @@ class Service:
         self.notes.append(f"resumed game {game_id} ({variant}) after {len(events)} inputs and {moves} moves")
 
     def new_game(self, variant: str, players: int = 2, options: Mapping[str, object] | None = None) -> list[Verdict]:
-        """End the current game (if it is still open) and start another, possibly of another rule set."""
+        """End the current game (if it is still open) and start another, possibly of another rule set.
+
+        The new game is built (its rule set, players and options checked) before the current one is
+        ended, so a refused new game changes nothing, not even after a restart."""
         with self.lock:
+            game = find_ruleset(variant)(players, dict(options or {}), None)  # raises before anything changed
             if self.journal is not None:
                 self.journal.end_game(self.game_id, self.referee.game.winner_id)
-            self._start(variant, players, dict(options or {}))
+            self._begin(game, players)
             verdicts: list[Verdict] = [
                 {"v": "new_game", "variant": self.referee.game.name, "to_move": self.referee.game.to_move_id}
             ]
