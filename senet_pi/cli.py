@@ -76,6 +76,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from .run import Runner
     from .service import Service
 
+    if args.page_port:  # a bad page config is a startup error, said before anything starts
+        from web import load_instance_config
+
+        load_instance_config()
     journal = Journal(args.journal or default_path())
     try:
         service = Service(journal, variant=args.ruleset, players=args.players)

@@ -45,9 +45,11 @@ class Runner:
 
     service: Service
     backend: Backend
-    out: TextIO = sys.stdout
+    out: TextIO | None = None  # None: the standard output of the moment (not the one at import)
 
     def __post_init__(self) -> None:
+        if self.out is None:
+            self.out = sys.stdout
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._ticker = threading.Thread(target=self._tick, name="senet-pi ticks", daemon=True)
