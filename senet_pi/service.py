@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 
+from .errors import SenetError
 from .journal import Journal
 from .referee import GUIDANCE_DELAY, SETTLE_TIME, Referee
 from .rules import Game, find_ruleset
@@ -44,10 +45,19 @@ class Service:
         self.notes: list[str] = []  # said once at start: a damaged journal set aside, a game resumed
         if journal is not None and journal.damaged:
             self.notes.append(journal.damaged)
-        record = journal.game_in_progress() if journal is not None else None
-        if record is not None:
-            self._resume(record.id, record.variant, record.players, record.options, record.position)
-        else:
+        self._journal_trouble: str | None = None
+        self._next_retry = 0.0
+        try:
+            record = journal.game_in_progress() if journal is not None else None
+            if record is not None:
+                self._resume(record.id, record.variant, record.players, record.options, record.position)
+        except (SenetError, ValueError, TypeError, KeyError, IndexError, RecursionError) as exc:
+            # A row the referee cannot resume from: damage, said once, set aside, a clean start.
+            assert journal is not None
+            journal.start_over(f"cannot resume its game in progress: {type(exc).__name__}: {exc}")
+            self.notes = [n for n in self.notes if not n.startswith("resumed")] + [str(journal.damaged)]
+            record = None
+        if record is None:
             self._start(variant, players, dict(options or {}))
 
     # ------------------------------------------------------------------ games
@@ -114,6 +124,7 @@ class Service:
                 self.journal.record_event(self.game_id, self.seq, ms, kind, value)
             verdicts = self.referee.apply(kind, value, ms / 1000)
             self._after(verdicts)
+            self._check_journal()
             return verdicts
 
     def tick(self) -> list[Verdict]:
@@ -125,7 +136,30 @@ class Service:
                 self.journal.record_event(self.game_id, self.seq, ms, "tick", True)
             if verdicts:
                 self._after(verdicts)
+            elif self.journal is not None and self.journal.pending and self._clock() >= self._next_retry:
+                self.journal.flush()  # the disk was full: try again, once a second while idle
+            self._check_journal()
             return verdicts
+
+    @property
+    def journal_trouble(self) -> str | None:
+        """Why the journal cannot write now ("journal cannot write: disk full ..."), or None."""
+        return self._journal_trouble
+
+    def _check_journal(self) -> None:
+        """Tell the listeners when the journal stops being able to write, and when it has caught up."""
+        if self.journal is None:
+            return
+        trouble = self.journal.trouble
+        if trouble is not None:
+            self._next_retry = self._clock() + 1.0
+        was, self._journal_trouble = self._journal_trouble, trouble
+        if (trouble is None) == (was is None):
+            return  # no news: only the count of held writes changed
+        if trouble is not None:
+            self._publish([{"v": "journal", "text": trouble + "; the game goes on"}])
+        elif was is not None:
+            self._publish([{"v": "journal", "text": "the journal caught up: every held write is saved"}])
 
     def _after(self, verdicts: list[Verdict]) -> None:
         if self.journal is not None:
@@ -162,7 +196,7 @@ class Service:
     def status(self) -> dict[str, object]:
         """The referee's status for the page, with the game's id."""
         with self.lock:
-            return {"game": self.game_id, **self.referee.status()}
+            return {"game": self.game_id, **self.referee.status(), "journal": self._journal_trouble}
 
     def close(self) -> None:
         if self.journal is not None:
