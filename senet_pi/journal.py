@@ -212,16 +212,17 @@ class Journal:
         try:
             db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
             try:
-                rows = dict(db.execute("SELECT key, value FROM meta").fetchall())
+                tables = self._tables(db)
+                rows = dict(db.execute("SELECT key, value FROM meta").fetchall()) if "meta" in tables else {}
             finally:
                 db.close()
         except sqlite3.DatabaseError as exc:
             if _not_damage(exc):
                 return None
             return f"{exc}; it held {mark['writes']} writes"
-        if rows.get("id") != mark["id"]:
+        if rows and rows.get("id") != mark["id"]:
             return None  # the mark of another journal file (one copied in its place)
-        writes = rows.get("writes")
+        writes = rows.get("writes", 0)
         if not isinstance(writes, int) or writes < mark["writes"]:
             return f"it holds {writes} of the {mark['writes']} writes made: its -wal was damaged or lost"
         return None
@@ -267,6 +268,7 @@ class Journal:
     def flush(self) -> bool:
         """Write the queued writes, in order, each in its own transaction; True when none is left.
         A failure keeps the write queued and sets `trouble`; nothing raises."""
+        checkpointed = False
         while self._pending:
             unit = self._pending[0]
             try:
@@ -278,6 +280,12 @@ class Journal:
                 try:
                     if self._db.in_transaction:
                         self._db.execute("ROLLBACK")
+                    if not checkpointed and _reason(exc) == "disk full":
+                        # The -wal may be what fills the disk: fold it into the main file and
+                        # truncate it, then try once more.
+                        checkpointed = True
+                        self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                        continue
                 except sqlite3.Error:
                     pass
                 self.trouble = f"journal cannot write: {_reason(exc)} ({len(self._pending)} writes held in memory)"
