@@ -66,8 +66,12 @@ class Runner:
         self.say(self.board_text())
 
     def _tick(self) -> None:
+        """Tick until closed; an error in one tick is said, never the end of the ticks."""
         while not self._stop.wait(TICK):
-            self.service.tick()
+            try:
+                self.service.tick()
+            except Exception as exc:  # a bug of ours must not stop settling and guidance
+                self.say(f"!! internal error in a tick (the game goes on): {type(exc).__name__}: {exc}")
 
     def _print(self, verdicts: list[dict]) -> None:
         for verdict in verdicts:

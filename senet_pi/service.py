@@ -137,7 +137,8 @@ class Service:
             if verdicts:
                 self._after(verdicts)
             elif self.journal is not None and self.journal.pending and self._clock() >= self._next_retry:
-                self.journal.flush()  # the disk was full: try again, once a second while idle
+                self._next_retry = self._clock() + 1.0  # the disk was full: try again, once a second while idle
+                self.journal.flush()
             self._check_journal()
             return verdicts
 
@@ -151,8 +152,6 @@ class Service:
         if self.journal is None:
             return
         trouble = self.journal.trouble
-        if trouble is not None:
-            self._next_retry = self._clock() + 1.0
         was, self._journal_trouble = self._journal_trouble, trouble
         if (trouble is None) == (was is None):
             return  # no news: only the count of held writes changed

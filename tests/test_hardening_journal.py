@@ -278,3 +278,46 @@ def test_damaged_journal_item10_a_bad_row_in_an_old_game_is_one_line_exit_1(tmp_
     assert main(["export", "1", "--journal", str(path)]) == 1
     err = capsys.readouterr().err
     assert "has a damaged row in games" in err and err.count("\n") == 1 and "internal error" not in err
+
+
+def test_disk_full_item1_no_thread_dies_while_the_disk_is_full(tmp_path):
+    import io
+    import threading
+
+    from senet_pi.hardware.backend import SimBackend
+    from senet_pi.hardware.pinmap import load_pinmap
+    from senet_pi.run import Runner
+
+    journal = Journal(tmp_path / "j.sqlite")
+    disk = FlakyDisk(journal._db)
+    journal._db = disk  # type: ignore[assignment]
+    service = Service(journal)
+    out = io.StringIO()
+    runner = Runner(service, SimBackend(load_pinmap()), out=out)
+    seen: dict[str, threading.Event] = {k: threading.Event() for k in ("progress", "cleared", "caught up")}
+
+    def watch(verdicts: list[dict]) -> None:
+        for v in verdicts:
+            if v["v"] in seen:
+                seen[v["v"]].set()
+            if v["v"] == "settled":  # a piece put back at once: the board came back as it was
+                seen["cleared"].set()
+            if v["v"] == "journal" and "caught up" in v["text"]:
+                seen["caught up"].set()
+
+    service.subscribe(watch)
+    try:
+        runner.start()
+        disk.full = True
+        runner.command("lift 10")  # before the throw: judged (a warning), journaled nowhere yet
+        assert seen["progress"].wait(10)
+        runner.command("place 10")
+        assert seen["cleared"].wait(10)  # the scanner and the ticks kept going
+        assert journal.pending > 0 and "journal cannot write: disk full" in out.getvalue()
+        assert runner._ticker.is_alive() and runner.backend.board._thread.is_alive()
+        disk.full = False
+        assert seen["caught up"].wait(10)  # the idle ticks retried by themselves
+        assert journal.pending == 0
+    finally:
+        journal._db = disk.db  # type: ignore[assignment]
+        runner.close()
