@@ -226,3 +226,10 @@ def test_bad_input_item8_fuzz_instance_config(capsys, busy_port, config, noise, 
         finally:
             del os.environ["SENET_PI_INSTANCE"]
         assert_clear(code, err, codes=(1,))  # a sound config gets as far as the busy page port
+
+
+def test_bad_input_item8_a_huge_player_count_is_refused_at_once(tmp_path, capsys):
+    args = ["run", "--backend", "sim", "--journal", str(tmp_path / "j.sqlite"), "--page-port", "0"]
+    code, err = run_main(capsys, [*args, "--ruleset", "modern", "--players", "1000000000000"])
+    assert code == 1 and "is for 2 or 3 or 4 players, not 1000000000000" in err
+    assert_clear(code, err)
