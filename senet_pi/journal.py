@@ -1,8 +1,10 @@
 """The journal: every game's inputs and verdicts in an embedded SQLite file, written as they happen.
 
 WAL mode with `synchronous=FULL`: each input is on disk before it is judged, so neither a
-`kill -9` nor a power cut loses an accepted move. A journal that cannot be read is kept
-aside under a new name and a fresh one is started, with a clear message.
+`kill -9` nor a power cut loses an accepted move. A write the disk refuses (full) is held in
+memory and retried in order, so the game goes on. A journal that cannot be read, is not ours,
+or has lost committed writes (counted in a `-mark` side file) is kept aside under a new name
+and a fresh one is started, with a clear message.
 """
 
 from __future__ import annotations
@@ -155,7 +157,7 @@ class Journal:
             if version > SCHEMA_VERSION:
                 raise sqlite3.DatabaseError(f"written by a newer senet-pi (schema {version})")
             self._check_schema(db)
-            if version != SCHEMA_VERSION or self._tables(db) != set(TABLES):
+            if version != SCHEMA_VERSION or not set(TABLES) <= self._tables(db):
                 with db:
                     db.execute("BEGIN")
                     for statement in SCHEMA.split(";"):
