@@ -321,3 +321,24 @@ def test_disk_full_item1_no_thread_dies_while_the_disk_is_full(tmp_path):
     finally:
         journal._db = disk.db  # type: ignore[assignment]
         runner.close()
+
+
+def test_disk_full_item1_the_page_state_says_it(tmp_path):
+    from web import create_app
+
+    journal = Journal(tmp_path / "j.sqlite")
+    disk = FlakyDisk(journal._db)
+    journal._db = disk  # type: ignore[assignment]
+    service = Service(journal)
+    app = create_app({"TESTING": True, "SECRET_KEY": "x"}, service=service)
+    client = app.test_client()
+    assert client.get("/api/state").get_json()["journal"] is None
+    disk.full = True
+    service.handle("throw", 3)
+    assert "journal cannot write: disk full" in client.get("/api/state").get_json()["journal"]
+    disk.full = False
+    journal.flush()
+    service.tick()
+    assert client.get("/api/state").get_json()["journal"] is None
+    journal._db = disk.db  # type: ignore[assignment]
+    service.close()
