@@ -34,25 +34,39 @@ def encode(seq, kind, fields=()):
 
 
 def parse(line):
-    """(seq, kind, fields) from one line without its newline, or None if it is not a sound frame."""
+    """(seq, kind, fields) from one line without its newline, or None if it is not a sound frame.
+
+    Strict on purpose: the CRC is exactly 8 upper-case hex digits and the sequence number 1-5 ASCII
+    digits up to 65535, so nothing `int()` would also accept (a sign, `0x`, `_`, a Unicode digit such
+    as a superscript two) slips through, and a frame never raises."""
     start = line.rfind(b"$")
     star = line.rfind(b"*")
     if start < 0 or star < start or len(line) - star != 9:
         return None
+    crc = line[star + 1 :]
+    for b in crc:
+        if not (48 <= b <= 57 or 65 <= b <= 70):  # 0-9, A-F: what encode() writes
+            return None
     body = line[start + 1 : star]
-    try:
-        sent = int(line[star + 1 :], 16)
-    except ValueError:
-        return None
-    if crc32(body) != sent:
+    if crc32(body) != int(crc, 16):
         return None
     try:
         parts = body.decode().split(",")
     except UnicodeError:
         return None
-    if len(parts) < 2 or not parts[0].isdigit() or not parts[1]:
+    if len(parts) < 2 or not parts[1] or not _is_seq(parts[0]):
         return None
     return (int(parts[0]), parts[1], parts[2:])
+
+
+def _is_seq(text):
+    """Whether `text` is a sequence number: 1-5 ASCII digits, at most 65535."""
+    if not 1 <= len(text) <= 5:
+        return False
+    for ch in text:
+        if not "0" <= ch <= "9":
+            return False
+    return int(text) <= 0xFFFF
 
 
 class Decoder:

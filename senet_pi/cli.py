@@ -77,6 +77,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from .service import Service
 
     script = _read_script(args.script) if args.script else None  # before anything starts
+    if args.page_port:  # a bad page config is a startup error, said before anything starts
+        from web import load_instance_config
+
+        load_instance_config()
     backend = make_backend(args.backend, args.pinmap, port=args.port)
     try:
         journal = Journal(args.journal or default_path())

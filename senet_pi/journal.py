@@ -1,8 +1,10 @@
 """The journal: every game's inputs and verdicts in an embedded SQLite file, written as they happen.
 
 WAL mode with `synchronous=FULL`: each input is on disk before it is judged, so neither a
-`kill -9` nor a power cut loses an accepted move. A journal that cannot be read is kept
-aside under a new name and a fresh one is started, with a clear message.
+`kill -9` nor a power cut loses an accepted move. A write the disk refuses (full) is held in
+memory and retried in order, so the game goes on. A journal that cannot be read, is not ours,
+or has lost committed writes (counted in a `-mark` side file) is kept aside under a new name
+and a fresh one is started, with a clear message.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,6 +46,10 @@ CREATE TABLE IF NOT EXISTS verdicts (
     event INTEGER NOT NULL,
     verdict TEXT NOT NULL,
     PRIMARY KEY (game, seq)
+);
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value NOT NULL
 );
 """
 
@@ -83,21 +91,58 @@ def default_path() -> Path:
     return state / "senet-pi" / "journal.sqlite"
 
 
+#: SQLite errors that say the disk or the folder is at fault, not the file: never set aside for these.
+_NOT_DAMAGE = ("SQLITE_FULL", "SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_READONLY", "SQLITE_PERM", "SQLITE_BUSY")
+TABLES = {
+    "games": ["id", "variant", "players", "options", "position", "started", "ended", "winner"],
+    "events": ["game", "seq", "ms", "kind", "value"],
+    "verdicts": ["game", "seq", "event", "verdict"],
+    "meta": ["key", "value"],
+}
+
+
+def _not_damage(exc: sqlite3.Error) -> bool:
+    return str(getattr(exc, "sqlite_errorname", "")).startswith(_NOT_DAMAGE)
+
+
+def _reason(exc: sqlite3.Error) -> str:
+    return "disk full" if str(getattr(exc, "sqlite_errorname", "")) == "SQLITE_FULL" else str(exc)
+
+
 class Journal:
-    """An open journal file. `damaged` holds the message when a damaged file was set aside."""
+    """An open journal file. `damaged` holds the message when a damaged file was set aside.
+
+    Writes are queued and written in order; one that fails (a full disk) stays queued, `trouble`
+    says why, and the next write or `flush()` retries, so nothing is lost and the order is kept.
+    After each write a small side file, `<journal>-mark`, records how many writes the journal
+    holds: a journal found holding fewer on start (a deleted or damaged `-wal`, a truncated main
+    file) lost committed writes, and is set aside instead of silently resumed."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.damaged: str | None = None
+        self.trouble: str | None = None  # why the queued writes cannot be written now
+        self._pending: list[list[tuple[str, tuple]]] = []
+        self._verdict_seq: dict[int, int] = {}
+        self._last_game = 0
+        self.mark_path = self.path.with_name(self.path.name + "-mark")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            lost = self._lost_writes()
+            if lost:
+                self._damaged(lost)
             self._db = self._open()
         except sqlite3.DatabaseError as exc:
-            aside = self._set_aside()
-            self.damaged = f"the journal {self.path} is damaged ({exc}); kept it as {aside.name} and started a new one"
+            if _not_damage(exc):
+                raise JournalError(f"cannot open the journal {self.path}: {_reason(exc)}") from None
+            self._damaged(str(exc))
             self._db = self._open()
         except OSError as exc:
             raise JournalError(f"cannot open the journal {self.path}: {exc.strerror or exc}") from None
+
+    def _damaged(self, why: str) -> None:
+        aside = self._set_aside()
+        self.damaged = f"the journal {self.path} is damaged ({why}); kept it as {aside.name} and started a new one"
 
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -105,17 +150,93 @@ class Journal:
             check = db.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
                 raise sqlite3.DatabaseError(check)
-            db.execute("PRAGMA journal_mode=WAL")
+            if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise sqlite3.DatabaseError(f"written by a newer senet-pi (schema {version})")
-            db.executescript(SCHEMA)
-            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        except sqlite3.DatabaseError:
+            self._check_schema(db)
+            if version != SCHEMA_VERSION or not set(TABLES) <= self._tables(db):
+                with db:
+                    db.execute("BEGIN")
+                    for statement in SCHEMA.split(";"):
+                        db.execute(statement)
+                    db.execute("INSERT OR IGNORE INTO meta VALUES ('writes', 0)")
+                    db.execute("INSERT OR IGNORE INTO meta VALUES ('id', ?)", (os.urandom(8).hex(),))
+                    db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._writes = int(db.execute("SELECT value FROM meta WHERE key = 'writes'").fetchone()[0])
+            self._id = str(db.execute("SELECT value FROM meta WHERE key = 'id'").fetchone()[0])
+            self._last_game = int(db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0])
+        except (sqlite3.DatabaseError, TypeError, ValueError) as exc:
             db.close()
-            raise
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise
+            raise sqlite3.DatabaseError(f"a damaged bookkeeping row: {exc}") from None
         return db
+
+    @staticmethod
+    def _tables(db: sqlite3.Connection) -> set[str]:
+        return {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+    def _check_schema(self, db: sqlite3.Connection) -> None:
+        """DatabaseError for a file that is some other program's, or ours with other columns."""
+        tables = self._tables(db)
+        if tables and not tables & set(TABLES):
+            raise sqlite3.DatabaseError(f"not a senet-pi journal (it has tables {', '.join(sorted(tables))})")
+        for table, columns in TABLES.items():
+            if table in tables:
+                found = [r[1] for r in db.execute(f"PRAGMA table_info({table})")]
+                if found != columns:
+                    raise sqlite3.DatabaseError(f"a foreign schema: table {table} has columns {', '.join(found)}")
+
+    def _read_mark(self) -> dict | None:
+        try:
+            mark = json.loads(self.mark_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None  # no mark (an older journal, or one never written): nothing to compare
+        ok = isinstance(mark, dict) and isinstance(mark.get("writes"), int) and isinstance(mark.get("id"), str)
+        return mark if ok else None
+
+    def _lost_writes(self) -> str | None:
+        """Why the journal holds fewer writes than its mark says it should, or None. Read-only, so
+        a damaged `-wal` is not checkpointed away before it is set aside."""
+        mark = self._read_mark()
+        if mark is None or mark["writes"] == 0:
+            return None
+        if not self.path.exists() or self.path.stat().st_size == 0:
+            wal = self.path.with_name(self.path.name + "-wal")
+            if not self.path.exists() and not wal.exists():
+                return None  # the journal was removed on purpose, with its -wal: start afresh
+            return f"the main file is {'missing' if not self.path.exists() else 'empty'}, " + (
+                f"it held {mark['writes']} writes"
+            )
+        try:
+            db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+            try:
+                tables = self._tables(db)
+                rows = dict(db.execute("SELECT key, value FROM meta").fetchall()) if "meta" in tables else {}
+            finally:
+                db.close()
+        except sqlite3.DatabaseError as exc:
+            if _not_damage(exc):
+                return None
+            return f"{exc}; it held {mark['writes']} writes"
+        if rows and rows.get("id") != mark["id"]:
+            return None  # the mark of another journal file (one copied in its place)
+        writes = rows.get("writes", 0)
+        if not isinstance(writes, int) or writes < mark["writes"]:
+            return f"it holds {writes} of the {mark['writes']} writes made: its -wal was damaged or lost"
+        return None
+
+    def _write_mark(self) -> None:
+        """Best effort, no fsync: a mark behind the journal raises no alarm; only one ahead does."""
+        tmp = self.mark_path.with_name(self.mark_path.name + ".tmp")
+        try:
+            tmp.write_text(json.dumps({"id": self._id, "writes": self._writes}), encoding="utf-8")
+            os.replace(tmp, self.mark_path)
+        except OSError:
+            pass
 
     def _set_aside(self) -> Path:
         stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -124,68 +245,134 @@ class Journal:
         while aside.exists():
             aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}-{n}")
             n += 1
-        self.path.rename(aside)
-        for suffix in ("-wal", "-shm"):
+        if self.path.exists():
+            self.path.rename(aside)
+        for suffix in ("-wal", "-shm", "-mark"):
             extra = self.path.with_name(self.path.name + suffix)
             if extra.exists():
                 extra.rename(aside.with_name(aside.name + suffix))
         return aside
 
-    def _write(self, sql: str, args: tuple) -> sqlite3.Cursor:
-        try:
-            return self._db.execute(sql, args)
-        except sqlite3.Error as exc:
-            raise JournalError(f"cannot write the journal {self.path}: {exc}") from None
+    def start_over(self, why: str) -> None:
+        """Set this journal aside as damaged (a row the service cannot resume from) and open a new one."""
+        self._db.close()
+        self._pending.clear()
+        self._verdict_seq.clear()
+        self._damaged(why)
+        self._db = self._open()
 
     # ------------------------------------------------------------------ writing
 
+    def _submit(self, unit: list[tuple[str, tuple]]) -> None:
+        self._pending.append([*unit, ("UPDATE meta SET value = value + 1 WHERE key = 'writes'", ())])
+        self.flush()
+
+    def flush(self) -> bool:
+        """Write the queued writes, in order, each in its own transaction; True when none is left.
+        A failure keeps the write queued and sets `trouble`; nothing raises."""
+        checkpointed = False
+        while self._pending:
+            unit = self._pending[0]
+            try:
+                with self._db:
+                    self._db.execute("BEGIN")
+                    for sql, args in unit:
+                        self._db.execute(sql, args)
+            except sqlite3.Error as exc:
+                try:
+                    if self._db.in_transaction:
+                        self._db.execute("ROLLBACK")
+                    if not checkpointed and _reason(exc) == "disk full":
+                        # The -wal may be what fills the disk: fold it into the main file and
+                        # truncate it, then try once more.
+                        checkpointed = True
+                        self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                        continue
+                except sqlite3.Error:
+                    pass
+                self.trouble = f"journal cannot write: {_reason(exc)} ({len(self._pending)} writes held in memory)"
+                return False
+            self._pending.pop(0)
+            self._writes += 1
+            self._write_mark()
+        self.trouble = None
+        return True
+
+    @property
+    def pending(self) -> int:
+        """Writes held in memory, waiting for the disk."""
+        return len(self._pending)
+
     def start_game(self, variant: str, players: int, options: dict, position: dict | None = None) -> int:
-        """Record a new game; returns its id."""
-        cursor = self._write(
-            "INSERT INTO games (variant, players, options, position, started) VALUES (?, ?, ?, ?, ?)",
-            (variant, players, json.dumps(options), None if position is None else json.dumps(position), time.time()),
+        """Record a new game; returns its id (chosen here, so a queued write still has one)."""
+        self._last_game += 1
+        game = self._last_game
+        self._verdict_seq[game] = 0
+        self._submit(
+            [
+                (
+                    "INSERT INTO games (id, variant, players, options, position, started) VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        game,
+                        variant,
+                        players,
+                        json.dumps(options),
+                        None if position is None else json.dumps(position),
+                        time.time(),
+                    ),
+                )
+            ]
         )
-        return int(cursor.lastrowid)  # type: ignore[arg-type]
+        return game
 
     def record_event(self, game: int, seq: int, ms: int, kind: str, value: object) -> None:
-        """Record one input, durably, before it is judged."""
-        self._write(
-            "INSERT INTO events (game, seq, ms, kind, value) VALUES (?, ?, ?, ?, ?)",
-            (game, seq, ms, kind, json.dumps(value)),
+        """Record one input, durably, before it is judged (queued if the disk refuses it)."""
+        self._submit(
+            [
+                (
+                    "INSERT INTO events (game, seq, ms, kind, value) VALUES (?, ?, ?, ?, ?)",
+                    (game, seq, ms, kind, json.dumps(value)),
+                )
+            ]
         )
 
     def record_verdicts(self, game: int, event: int, verdicts: list[dict]) -> None:
         """Record what the referee decided on an input, in one transaction."""
         if not verdicts:
             return
-        try:
-            with self._db:
-                self._db.execute("BEGIN")
-                first = self._db.execute("SELECT COALESCE(MAX(seq), -1) + 1 FROM verdicts WHERE game = ?", (game,))
-                start = first.fetchone()[0]
-                self._db.executemany(
-                    "INSERT INTO verdicts (game, seq, event, verdict) VALUES (?, ?, ?, ?)",
-                    [(game, start + i, event, json.dumps(v)) for i, v in enumerate(verdicts)],
-                )
-        except sqlite3.Error as exc:
-            raise JournalError(f"cannot write the journal {self.path}: {exc}") from None
+        if game not in self._verdict_seq:
+            first = self._db.execute("SELECT COALESCE(MAX(seq), -1) + 1 FROM verdicts WHERE game = ?", (game,))
+            self._verdict_seq[game] = int(first.fetchone()[0])
+        start = self._verdict_seq[game]
+        self._verdict_seq[game] = start + len(verdicts)
+        sql = "INSERT INTO verdicts (game, seq, event, verdict) VALUES (?, ?, ?, ?)"
+        self._submit([(sql, (game, start + i, event, json.dumps(v))) for i, v in enumerate(verdicts)])
 
     def end_game(self, game: int, winner: str | None) -> None:
         """Mark a game finished (won, or abandoned for a new one when `winner` is None)."""
-        self._write("UPDATE games SET ended = ?, winner = ? WHERE id = ?", (time.time(), winner, game))
+        self._submit([("UPDATE games SET ended = ?, winner = ? WHERE id = ?", (time.time(), winner, game))])
 
     # ------------------------------------------------------------------ reading
 
     def games(self) -> list[GameRecord]:
-        """Every game, oldest first."""
+        """Every game, oldest first; JournalError names a damaged row."""
         rows = self._db.execute(
             "SELECT g.id, variant, players, options, position, started, ended, winner, "
             "(SELECT COUNT(*) FROM events e WHERE e.game = g.id) FROM games g ORDER BY g.id"
         ).fetchall()
-        return [
-            GameRecord(r[0], r[1], r[2], json.loads(r[3]), None if r[4] is None else json.loads(r[4]), *r[5:])
-            for r in rows
-        ]
+        with self._reading("games"):
+            return [
+                GameRecord(r[0], r[1], r[2], json.loads(r[3]), None if r[4] is None else json.loads(r[4]), *r[5:])
+                for r in rows
+            ]
+
+    @contextmanager
+    def _reading(self, table: str) -> Iterator[None]:
+        """A row that does not decode is damage: JournalError, one line, instead of a traceback."""
+        try:
+            yield
+        except (ValueError, TypeError, RecursionError) as exc:
+            raise JournalError(f"the journal {self.path} has a damaged row in {table}: {exc}") from None
 
     def game(self, game: int) -> GameRecord:
         """One game by id; JournalError if there is none."""
@@ -200,15 +387,23 @@ class Journal:
         return open_games[-1] if open_games else None
 
     def events(self, game: int) -> list[EventRecord]:
+        """A game's inputs in order; JournalError names a damaged row."""
         rows = self._db.execute("SELECT seq, ms, kind, value FROM events WHERE game = ? ORDER BY seq", (game,))
-        return [EventRecord(seq, ms, kind, json.loads(value)) for seq, ms, kind, value in rows]
+        with self._reading("events"):
+            return [EventRecord(int(seq), int(ms), str(kind), json.loads(value)) for seq, ms, kind, value in rows]
 
     def verdicts(self, game: int) -> list[dict]:
+        """A game's verdicts in order; JournalError names a damaged row."""
         rows = self._db.execute("SELECT verdict FROM verdicts WHERE game = ? ORDER BY seq", (game,))
-        return [json.loads(v) for (v,) in rows]
+        with self._reading("verdicts"):
+            return [json.loads(v) for (v,) in rows]
 
     def close(self) -> None:
+        """Write what is queued if the disk lets us, then close; JournalError if writes stay unsaved."""
+        self.flush()
         self._db.close()
+        if self._pending:
+            raise JournalError(f"{self.trouble}: {len(self._pending)} writes of this session are lost")
 
     def __enter__(self) -> Journal:
         return self

@@ -79,11 +79,11 @@ def set_pin(pin: str, folder: Path | None = None) -> Path:
     folder = folder or instance_folder()
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "config.toml"
-    lines = [
-        line
-        for line in (path.read_text(encoding="utf-8").splitlines() if path.exists() else [])
-        if not line.startswith("OPERATOR_PIN_HASH")
-    ]
+    try:
+        text = path.read_text(encoding="utf-8") if path.exists() else ""
+    except UnicodeDecodeError:
+        raise PinError(f"the config {path} is not a UTF-8 text file: fix or remove it first") from None
+    lines = [line for line in text.splitlines() if not line.startswith("OPERATOR_PIN_HASH")]
     if pin:
         lines.append(f'OPERATOR_PIN_HASH = "{generate_password_hash(pin)}"')
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -82,7 +82,14 @@ def parse_replay(text: str, name: str = "replay") -> Replay:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ReplayError(f"{name} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    return load_replay(data)
+    except ValueError:  # an integer of more than 4300 digits (Python's guard against slow conversions)
+        raise ReplayError(f"{name} holds a number too long to be a replay's") from None
+    except RecursionError:
+        raise ReplayError(f"{name} is nested too deeply to be a replay file") from None
+    try:
+        return load_replay(data)
+    except RecursionError:
+        raise ReplayError(f"{name} is nested too deeply to be a replay file") from None
 
 
 def load_replay(data: object) -> Replay:

@@ -46,9 +46,11 @@ class Runner:
 
     service: Service
     backend: Backend
-    out: TextIO = sys.stdout
+    out: TextIO | None = None  # None: the standard output of the moment (not the one at import)
 
     def __post_init__(self) -> None:
+        if self.out is None:
+            self.out = sys.stdout
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._ticker = threading.Thread(target=self._tick, name="senet-pi ticks", daemon=True)
@@ -65,8 +67,12 @@ class Runner:
         self.say(self.board_text())
 
     def _tick(self) -> None:
+        """Tick until closed; an error in one tick is said, never the end of the ticks."""
         while not self._stop.wait(TICK):
-            self.service.tick()
+            try:
+                self.service.tick()
+            except Exception as exc:  # a bug of ours must not stop settling and guidance
+                self.say(f"!! internal error in a tick (the game goes on): {type(exc).__name__}: {exc}")
 
     def _print(self, verdicts: list[dict]) -> None:
         for verdict in verdicts:

@@ -13,9 +13,10 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 
+from .errors import SenetError
 from .journal import Journal
 from .referee import GUIDANCE_DELAY, SETTLE_TIME, Referee
-from .rules import find_ruleset
+from .rules import Game, find_ruleset
 from .verdicts import Verdict
 
 Listener = Callable[[list[Verdict]], None]
@@ -44,16 +45,27 @@ class Service:
         self.notes: list[str] = []  # said once at start: a damaged journal set aside, a game resumed
         if journal is not None and journal.damaged:
             self.notes.append(journal.damaged)
-        record = journal.game_in_progress() if journal is not None else None
-        if record is not None:
-            self._resume(record.id, record.variant, record.players, record.options, record.position)
-        else:
+        self._journal_trouble: str | None = None
+        self._next_retry = 0.0
+        try:
+            record = journal.game_in_progress() if journal is not None else None
+            if record is not None:
+                self._resume(record.id, record.variant, record.players, record.options, record.position)
+        except (SenetError, ValueError, TypeError, KeyError, IndexError, RecursionError) as exc:
+            # A row the referee cannot resume from: damage, said once, set aside, a clean start.
+            assert journal is not None
+            journal.start_over(f"cannot resume its game in progress: {type(exc).__name__}: {exc}")
+            self.notes = [n for n in self.notes if not n.startswith("resumed")] + [str(journal.damaged)]
+            record = None
+        if record is None:
             self._start(variant, players, dict(options or {}))
 
     # ------------------------------------------------------------------ games
 
     def _start(self, variant: str, players: int, options: dict, position: dict | None = None) -> None:
-        game = find_ruleset(variant)(players, options, position)
+        self._begin(find_ruleset(variant)(players, options, position), players, position)
+
+    def _begin(self, game: Game, players: int, position: dict | None = None) -> None:
         self.referee = Referee(game, settle=self.settle, guidance_delay=self.guidance_delay)
         self.game_id = self.journal.start_game(game.name, players, game.options, position) if self.journal else 0
         self.seq = 0
@@ -82,11 +94,15 @@ class Service:
         self.notes.append(f"resumed game {game_id} ({variant}) after {len(events)} inputs and {moves} moves")
 
     def new_game(self, variant: str, players: int = 2, options: Mapping[str, object] | None = None) -> list[Verdict]:
-        """End the current game (if it is still open) and start another, possibly of another rule set."""
+        """End the current game (if it is still open) and start another, possibly of another rule set.
+
+        The new game is built (its rule set, players and options checked) before the current one is
+        ended, so a refused new game changes nothing, not even after a restart."""
         with self.lock:
+            game = find_ruleset(variant)(players, dict(options or {}), None)  # raises before anything changed
             if self.journal is not None:
                 self.journal.end_game(self.game_id, self.referee.game.winner_id)
-            self._start(variant, players, dict(options or {}))
+            self._begin(game, players)
             verdicts: list[Verdict] = [
                 {"v": "new_game", "variant": self.referee.game.name, "to_move": self.referee.game.to_move_id}
             ]
@@ -108,6 +124,7 @@ class Service:
                 self.journal.record_event(self.game_id, self.seq, ms, kind, value)
             verdicts = self.referee.apply(kind, value, ms / 1000)
             self._after(verdicts)
+            self._check_journal()
             return verdicts
 
     def tick(self) -> list[Verdict]:
@@ -119,7 +136,29 @@ class Service:
                 self.journal.record_event(self.game_id, self.seq, ms, "tick", True)
             if verdicts:
                 self._after(verdicts)
+            elif self.journal is not None and self.journal.pending and self._clock() >= self._next_retry:
+                self._next_retry = self._clock() + 1.0  # the disk was full: try again, once a second while idle
+                self.journal.flush()
+            self._check_journal()
             return verdicts
+
+    @property
+    def journal_trouble(self) -> str | None:
+        """Why the journal cannot write now ("journal cannot write: disk full ..."), or None."""
+        return self._journal_trouble
+
+    def _check_journal(self) -> None:
+        """Tell the listeners when the journal stops being able to write, and when it has caught up."""
+        if self.journal is None:
+            return
+        trouble = self.journal.trouble
+        was, self._journal_trouble = self._journal_trouble, trouble
+        if (trouble is None) == (was is None):
+            return  # no news: only the count of held writes changed
+        if trouble is not None:
+            self._publish([{"v": "journal", "text": trouble + "; the game goes on"}])
+        elif was is not None:
+            self._publish([{"v": "journal", "text": "the journal caught up: every held write is saved"}])
 
     def _after(self, verdicts: list[Verdict]) -> None:
         if self.journal is not None:
@@ -156,7 +195,7 @@ class Service:
     def status(self) -> dict[str, object]:
         """The referee's status for the page, with the game's id."""
         with self.lock:
-            return {"game": self.game_id, **self.referee.status()}
+            return {"game": self.game_id, **self.referee.status(), "journal": self._journal_trouble}
 
     def close(self) -> None:
         if self.journal is not None:

@@ -26,8 +26,16 @@ def describe(verdict: Verdict) -> str | None:
     if v == "illegal":
         fixes = verdict.get("fix")
         return f"!! {verdict['reason']}" + (f" -> {'; '.join(fixes)}" if fixes else "")  # type: ignore[arg-type]
-    if v in ("prompt", "fix", "offer", "refused", "cleared", "settled", "switch", "link"):
-        marks = {"prompt": ">> ", "fix": "-> ", "offer": "?? ", "refused": "xx ", "switch": "!! ", "link": "~~ "}
+    if v in ("prompt", "fix", "offer", "refused", "cleared", "settled", "switch", "link", "journal"):
+        marks = {
+            "prompt": ">> ",
+            "fix": "-> ",
+            "offer": "?? ",
+            "refused": "xx ",
+            "switch": "!! ",
+            "link": "~~ ",
+            "journal": "!! ",
+        }
         return marks.get(v, "") + str(verdict["text"])
     if v == "question":
         options = ", ".join(f"{i}: {o}" for i, o in enumerate(verdict["options"]))  # type: ignore[arg-type]

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from flask import Flask
 
+from senet_pi.errors import SenetError
 from senet_pi.hardware.backend import Backend
 from senet_pi.service import Service
 
@@ -24,6 +25,48 @@ def instance_folder() -> Path:
     if os.environ.get("SENET_PI_INSTANCE"):
         return Path(os.environ["SENET_PI_INSTANCE"])
     return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "senet-pi"
+
+
+class ConfigError(SenetError, ValueError):
+    """An instance `config.toml` that cannot be used; said at startup, not as a 500 later."""
+
+
+#: The instance config's keys this app reads, with the types they must have.
+CONFIG_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
+    "SECRET_KEY": ((str,), "a string"),
+    "OPERATOR_PIN_HASH": ((str,), "a string (set it with senet-pi set-pin)"),
+    "PIN_DELAY": ((int, float), "a number of seconds from 0 to 30"),
+    "MAX_CONTENT_LENGTH": ((int,), "a whole number of bytes"),
+}
+
+
+def load_instance_config(folder: Path | None = None) -> dict[str, object]:
+    """The settings of the instance `config.toml` (none if there is no file), checked: ConfigError
+    names the file and the problem (not UTF-8, not TOML, nested too deeply, a key of the wrong type)."""
+    path = (folder or instance_folder()) / "config.toml"
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise ConfigError(f"cannot read the config {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"the config {path} is not a UTF-8 text file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"the config {path} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"the config {path} is nested too deeply") from None
+    for key, (types, wanted) in CONFIG_TYPES.items():
+        value = data.get(key)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, types):
+            raise ConfigError(f"the config {path}: {key} must be {wanted}, not a {type(value).__name__}")
+        if key == "PIN_DELAY" and not 0 <= value <= 30:
+            raise ConfigError(f"the config {path}: PIN_DELAY must be {wanted}")
+        if key == "MAX_CONTENT_LENGTH" and value < 1024:
+            raise ConfigError(f"the config {path}: MAX_CONTENT_LENGTH must be at least 1024")
+    return {k: v for k, v in data.items() if k.isupper()}
 
 
 def _lasting_secret(folder: Path) -> str:
@@ -54,7 +97,7 @@ def create_app(
         SESSION_COOKIE_HTTPONLY=True,
     )
     if test_config is None:
-        app.config.from_file("config.toml", load=tomllib.load, text=False, silent=True)
+        app.config.from_mapping(load_instance_config(Path(app.instance_path)))
     else:
         app.config.from_mapping(test_config)
     if not app.config["SECRET_KEY"]:

@@ -81,6 +81,7 @@ def state(for_session: bool = True) -> dict:
             "warning": status["warning"],
             "question": status["question"],
             "in_progress": status["in_progress"],
+            "journal": service.journal_trouble,  # "journal cannot write: disk full ..." or None
             "sensed": status["sensed"],
             "expected": status["expected"],
             "legal": legal,

@@ -253,12 +253,10 @@ class SimBackend(GpioBackend):
     name = "sim"
 
     def __init__(self, pinmap: PinMap | None = None, *, occupied: int | None = None, **kwargs: object) -> None:
-        from gpiozero.pins.mock import MockFactory
-
-        from .sim import SimBoard
+        from .sim import SimBoard, sim_factory
 
         pinmap = pinmap or load_pinmap()
-        self.sim = SimBoard(pinmap, MockFactory(), occupied or 0)
+        self.sim = SimBoard(pinmap, sim_factory(), occupied or 0)
         self._preset = occupied
         super().__init__(pinmap, pin_factory=self.sim.factory, **kwargs)  # type: ignore[arg-type]
 

@@ -7,6 +7,7 @@ The diodes keep other closed switches from showing up where they should not (gho
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -135,8 +136,15 @@ class ReedSwitchBoard:
     def _run(self) -> None:
         period = 1.0 / self.scan_rate
         next_scan = time.monotonic()
+        last_error = ""
         while not self._stop.is_set():
-            self.scan_once()
+            try:
+                self.scan_once()
+            except Exception as exc:  # a handler's error must not stop the scanning: say it (once), go on
+                said = f"senet-pi: internal error in a scan (scanning goes on): {type(exc).__name__}: {exc}"
+                if said != last_error:
+                    print(said, file=sys.stderr, flush=True)
+                last_error = said
             next_scan += period
             delay = next_scan - time.monotonic()
             if delay < 0:  # fell behind (a busy Pi): skip, do not race to catch up

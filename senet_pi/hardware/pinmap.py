@@ -55,8 +55,12 @@ def load_pinmap(path: str | Path | None = None) -> PinMap:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise PinMapError(f"cannot read the pin map {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise PinMapError(f"the pin map {path} is not a UTF-8 text file") from None
     except tomllib.TOMLDecodeError as exc:
         raise PinMapError(f"the pin map {path} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise PinMapError(f"the pin map {path} is nested too deeply to be a pin map") from None
     return pinmap_from(data, str(path))
 
 

@@ -7,13 +7,33 @@ real `ReedSwitchBoard` and `StickThrower` code runs unchanged on top.
 
 from __future__ import annotations
 
+from collections import deque
+
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from ..rules.board import bit, squares_in
 from .pinmap import PinMap
 
+#: State changes a simulated pin remembers. gpiozero's MockPin keeps every one (for its tests'
+#: assert_states), and the scanner changes each row pin 100 times a second: unbounded, that
+#: history grew the idle service by about 165 kB/s.
+PIN_HISTORY = 64
 
-class MatrixRowPin(MockPin):
+
+class BoundedMockPin(MockPin):
+    """A MockPin whose `states` history keeps only the last PIN_HISTORY changes."""
+
+    def clear_states(self) -> None:
+        super().clear_states()
+        self.states = deque(self.states, maxlen=PIN_HISTORY)  # type: ignore[assignment]
+
+
+def sim_factory() -> MockFactory:
+    """A MockFactory whose pins keep a bounded history (see PIN_HISTORY)."""
+    return MockFactory(pin_class=BoundedMockPin)
+
+
+class MatrixRowPin(BoundedMockPin):
     """A row line of the simulated matrix: driving it makes the columns show that row's switches."""
 
     def __init__(self, factory: MockFactory, info: object, board: SimBoard | None = None) -> None:
@@ -36,13 +56,17 @@ class SimBoard:
 
     def __init__(self, pinmap: PinMap, factory: MockFactory | None = None, occupied: int = 0) -> None:
         self.pinmap = pinmap
-        self.factory = factory or MockFactory()
+        self.factory = factory or sim_factory()
         self.magnets = occupied
         self.stuck: dict[int, str] = {}
+        # Every pin is made here, bounded, before gpiozero's devices ask the factory for them.
+        bounded = BoundedMockPin
         self._rows = [self.factory.pin(p, pin_class=MatrixRowPin, board=self) for p in pinmap.rows]
-        self._columns = [self.factory.pin(p) for p in pinmap.columns]
-        self._button = self.factory.pin(pinmap.button)
-        self._leds = [self.factory.pin(p) for p in pinmap.leds]
+        self._columns = [self.factory.pin(p, pin_class=bounded) for p in pinmap.columns]
+        self._button = self.factory.pin(pinmap.button, pin_class=bounded)
+        self._leds = [self.factory.pin(p, pin_class=bounded) for p in pinmap.leds]
+        if pinmap.buzzer is not None:
+            self.factory.pin(pinmap.buzzer, pin_class=bounded)
 
     # ------------------------------------------------------------------ the hands
 

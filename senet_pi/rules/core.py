@@ -109,9 +109,7 @@ class Game:
         options: Mapping[str, object] | None = None,
         position: Mapping[str, object] | None = None,
     ) -> None:
-        if players not in self.player_counts:
-            counts = " or ".join(map(str, self.player_counts))
-            raise InvalidOptionError(f"rule set {self.name!r} is for {counts} players, not {players!r}")
+        self.check_players(players)
         self.players = players
         self.player_ids = PLAYER_IDS[:players]
         self.options = self._read_options(options or {})
@@ -138,6 +136,14 @@ class Game:
     # ------------------------------------------------------------------ options and setup
 
     @classmethod
+    def check_players(cls, players: object) -> None:
+        """InvalidOptionError unless `players` is a count this rule set is for: checked before
+        anything is built per player, so a count like 10**12 is refused at once."""
+        if isinstance(players, bool) or not isinstance(players, int) or players not in cls.player_counts:
+            counts = " or ".join(map(str, cls.player_counts))
+            raise InvalidOptionError(f"rule set {cls.name!r} is for {counts} players, not {players!r}")
+
+    @classmethod
     def option_defaults(cls) -> dict[str, object]:
         """Every option this rule set takes, with its default (rulings marked *option*)."""
         return {"throws": next(iter(cls.throw_kinds))} if len(cls.throw_kinds) > 1 else {}
@@ -149,7 +155,7 @@ class Game:
             if key not in known:
                 names = ", ".join(known) or "none"
                 raise InvalidOptionError(f"rule set {self.name!r} has no option {key!r} (options: {names})")
-            if key == "throws" and value not in self.throw_kinds:
+            if key == "throws" and (not isinstance(value, str) or value not in self.throw_kinds):
                 raise InvalidOptionError(f"option throws={value!r}: use one of {', '.join(self.throw_kinds)}")
             out[key] = value
         return out

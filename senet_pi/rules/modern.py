@@ -49,6 +49,7 @@ class ModernGame(Game):
         options: Mapping[str, object] | None = None,
         position: Mapping[str, object] | None = None,
     ) -> None:
+        self.check_players(players)  # before the per-player lists below
         self.dots = [0] * (OFF + 1)
         self.up: list[list[int]] = [[] for _ in range(players)]
         self.up_order: list[int] = []

@@ -110,6 +110,7 @@ function render(state) {
   else if (state.throw != null) { message = `${name(state.to_move)}: move a piece by ${state.throw}`; }
   else if (state.cards) { message = `${name(state.to_move)}: play a card`; }
   else { message = `${name(state.to_move)}: throw the sticks`; }
+  if (state.journal) { message = `${state.journal} | ${message}`; kind = "warning"; }
   const box = document.getElementById("message");
   box.textContent = message;
   box.className = "message " + kind;

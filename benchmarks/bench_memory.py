@@ -1,0 +1,115 @@
+"""Memory of the idle service: does RSS stay flat? Two ways, both run by hand.
+
+`python benchmarks/bench_memory.py accelerated [--seconds 3600] [--unbounded]` drives the simulated
+board's scanner (50 scans a second) and the service's ticks (20 a second) in one thread, as fast
+as they go, for `--seconds` of *simulated* time, and prints RSS every simulated 10 minutes.
+`--unbounded` uses gpiozero's plain MockPin (the history that grew before #13) for comparison.
+
+`python benchmarks/bench_memory.py real [--seconds 600]` starts `senet-pi run --backend sim` (page
+on, a fresh journal, standard input held open) and reads its RSS every 30 s of wall time, then
+fits a line after the first minute and extrapolates it to an hour.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def rss_kb(pid: int | str = "self") -> int:
+    """Resident set size in kB, from /proc."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
+def accelerated(seconds: float, unbounded: bool) -> None:
+    from senet_pi.hardware.backend import SimBackend
+    from senet_pi.hardware.board import SCAN_RATE
+    from senet_pi.hardware.pinmap import load_pinmap
+    from senet_pi.service import Service
+
+    if unbounded:  # what the sim factory made before: plain MockPins, every state kept
+        from gpiozero.pins.mock import MockFactory, MockPin
+
+        from senet_pi.hardware import sim
+
+        sim.BoundedMockPin.clear_states = MockPin.clear_states  # type: ignore[method-assign]
+        sim.sim_factory = MockFactory  # type: ignore[assignment]
+    t = [0.0]
+    clock = lambda: t[0]  # noqa: E731
+    with tempfile.TemporaryDirectory() as folder:
+        from senet_pi.journal import Journal
+
+        service = Service(Journal(Path(folder) / "j.sqlite"), clock=clock)
+        backend = SimBackend(load_pinmap(), clock=clock)
+        backend.start(service, scan=False)
+        assert backend.board is not None
+        start, began = rss_kb(), time.perf_counter()
+        print(f"simulated 0 min: RSS {start} kB")
+        per_tick = round(SCAN_RATE / 20)
+        for n in range(1, round(seconds * SCAN_RATE) + 1):
+            t[0] += 1 / SCAN_RATE
+            backend.board.scan_once(t[0])
+            if n % per_tick == 0:
+                service.tick()
+            if n % round(600 * SCAN_RATE) == 0:
+                print(f"simulated {n / SCAN_RATE / 60:.0f} min: RSS {rss_kb()} kB")
+        end = rss_kb()
+        backend.close()
+        service.close()
+    wall = time.perf_counter() - began
+    print(
+        f"{seconds / 3600:.2f} simulated hours in {wall:.0f} s: RSS {start} -> {end} kB "
+        f"({(end - start) / (seconds / 3600):+.0f} kB per simulated hour)"
+    )
+
+
+def real(seconds: float) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        env = dict(os.environ, SENET_PI_INSTANCE=folder, PYTHONPATH=str(ROOT))
+        cmd = [sys.executable, "-m", "senet_pi", "run", "--backend", "sim", "--journal", f"{folder}/j.sqlite"]
+        cmd += ["--page-port", "18087"]
+        child = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env)
+        samples: list[tuple[float, int]] = []
+        began = time.monotonic()
+        try:
+            while (now := time.monotonic() - began) <= seconds:
+                samples.append((now, rss_kb(child.pid)))
+                print(f"{now:5.0f} s: RSS {samples[-1][1]} kB", flush=True)
+                time.sleep(30)
+        finally:
+            child.terminate()
+            child.wait(10)
+    fit = [(x, y) for x, y in samples if x >= 60]
+    n = len(fit)
+    mx, my = sum(x for x, _ in fit) / n, sum(y for _, y in fit) / n
+    slope = sum((x - mx) * (y - my) for x, y in fit) / max(sum((x - mx) ** 2 for x, _ in fit), 1e-9)
+    print(
+        f"{seconds / 60:.0f} real minutes: RSS {samples[0][1]} -> {samples[-1][1]} kB; after the first minute "
+        f"{slope * 1000:+.2f} B/s, i.e. {slope * 3600:+.0f} kB per hour extrapolated"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("mode", choices=["accelerated", "real"])
+    parser.add_argument("--seconds", type=float, help="simulated (accelerated) or wall (real) seconds")
+    parser.add_argument("--unbounded", action="store_true", help="accelerated: plain MockPins, as before #13")
+    args = parser.parse_args()
+    if args.mode == "accelerated":
+        accelerated(args.seconds or 3600, args.unbounded)
+    else:
+        real(args.seconds or 600)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,344 @@
+"""Issue #13 items 1 and 10: the journal through a full disk, and a damaged journal never silent."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import uuid
+from pathlib import Path
+
+import pytest
+
+from senet_pi.cli import main
+from senet_pi.journal import Journal
+from senet_pi.referee.hands import scripted_game
+from senet_pi.service import Service
+from tests.journal_helpers import ScriptClock, feed, timed
+
+INPUTS = timed(scripted_game("secret", 2)["events"])
+
+
+class FlakyDisk:
+    """A sqlite3 connection that fails every write with SQLITE_FULL while `full` is set."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db, self.full = db, False
+
+    def execute(self, sql: str, *args: object) -> sqlite3.Cursor:
+        if self.full and sql.lstrip().upper().startswith(("INSERT", "UPDATE")):
+            exc = sqlite3.OperationalError("database or disk is full")
+            exc.sqlite_errorname = "SQLITE_FULL"
+            raise exc
+        return self.db.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.db, name)
+
+    def __enter__(self) -> sqlite3.Connection:
+        return self.db.__enter__()
+
+    def __exit__(self, *exc: object) -> object:
+        return self.db.__exit__(*exc)
+
+
+def straight_history() -> list[dict]:
+    clock = ScriptClock()
+    service = Service(None, clock=clock)
+    feed(service, clock, INPUTS)
+    return json.loads(json.dumps(service.history))
+
+
+def play_through_a_full_disk(service: Service, clock: ScriptClock, fill, free, said: list[str]) -> None:
+    third = len(INPUTS) // 3
+    feed(service, clock, INPUTS[:third])
+    fill()
+    feed(service, clock, INPUTS[third : 2 * third])  # the game goes on, nothing raises
+    assert service.journal.pending > 0 and "journal cannot write: disk full" in service.journal_trouble
+    assert sum("journal cannot write: disk full" in t for t in said) == 1  # said once, not per input
+    free()
+    clock.t += 1.5
+    service.tick()  # an idle tick retries
+    assert service.journal.pending == 0 and service.journal_trouble is None, service.journal.trouble
+    assert said[-1].startswith("the journal caught up")
+    feed(service, clock, INPUTS[2 * third :])
+
+
+def check_resume_gives_the_same_game(path: Path, expected: list[dict]) -> None:
+    journal = Journal(path)
+    game = journal.games()[-1].id
+    assert journal.verdicts(game) == expected  # nothing lost, order kept
+    assert [e.seq for e in journal.events(game)] == list(range(len(journal.events(game))))
+    clock = ScriptClock()
+    resumed_journal = Journal(path)
+    # reopen the finished game as in progress to check a resume after catch-up judges the same
+    resumed_journal._db.execute("UPDATE games SET ended = NULL, winner = NULL")
+    resumed = Service(resumed_journal, clock=clock)
+    assert json.loads(json.dumps(resumed.history)) == expected
+    journal.close()
+    resumed.close()
+
+
+def test_disk_full_item1_injected_fault_holds_writes_and_catches_up(tmp_path):
+    path = tmp_path / "j.sqlite"
+    journal = Journal(path)
+    disk = FlakyDisk(journal._db)
+    journal._db = disk  # type: ignore[assignment]
+    clock = ScriptClock()
+    service = Service(journal, clock=clock)
+    said: list[str] = []
+    service.subscribe(lambda verdicts: said.extend(v["text"] for v in verdicts if v["v"] == "journal"))
+
+    def fill() -> None:
+        disk.full = True
+
+    def free() -> None:
+        disk.full = False
+
+    play_through_a_full_disk(service, clock, fill, free, said)
+    journal._db = disk.db  # type: ignore[assignment]
+    journal.close()
+    check_resume_gives_the_same_game(path, straight_history())
+
+
+def test_disk_full_item1_terminal_says_it_in_one_line(tmp_path):
+    from senet_pi.terminal import describe
+
+    line = describe({"v": "journal", "text": "journal cannot write: disk full (3 writes held in memory)"})
+    assert line == "!! journal cannot write: disk full (3 writes held in memory)"
+
+
+@pytest.fixture
+def tiny_tmpfs(tmp_path):
+    """A 256 kB tmpfs: a real full disk. Skipped only where mounting is impossible (not root, no tmpfs)."""
+    mount = tmp_path / "tmpfs"
+    mount.mkdir()
+    result = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=256k", f"senet-{uuid.uuid4().hex[:6]}", str(mount)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if result.returncode != 0:
+        why = result.stderr.strip() or 'mount failed'
+        pytest.skip(f"cannot mount a tmpfs here ({why}); the injected-fault test covers a full disk")
+    try:
+        yield mount
+    finally:
+        if subprocess.run(["umount", str(mount)], check=False).returncode != 0:
+            subprocess.run(["umount", "-l", str(mount)], check=False)  # a file still open: detach it anyway
+
+
+def test_disk_full_item1_real_tiny_tmpfs(tiny_tmpfs, tmp_path):
+    path = tiny_tmpfs / "j.sqlite"
+    clock = ScriptClock()
+    journal = Journal(path)
+    journal._db.execute("PRAGMA wal_autocheckpoint=8")  # a -wal of a few pages, on a disk of 64 pages
+    service = Service(journal, clock=clock)
+    said: list[str] = []
+    service.subscribe(lambda verdicts: said.extend(v["text"] for v in verdicts if v["v"] == "journal"))
+    ballast = tiny_tmpfs / "ballast"
+
+    def fill() -> None:
+        service.journal._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # so the ballast, not the -wal, fills it
+        fd = os.open(ballast, os.O_WRONLY | os.O_CREAT)  # fill every byte the tmpfs has left
+        try:
+            while os.write(fd, b"\0" * 4096):
+                pass
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+    def free() -> None:
+        ballast.unlink()
+
+    play_through_a_full_disk(service, clock, fill, free, said)
+    service.close()
+    check_resume_gives_the_same_game(path, straight_history())
+
+
+# ------------------------------------------------------------------ item 10
+
+
+def half_game(path: Path, kill: bool = True) -> int:
+    """Play half a game, leaving its last writes in the -wal as a kill -9 would (no checkpoint)."""
+    clock = ScriptClock()
+    journal = Journal(path)
+    journal._db.execute("PRAGMA wal_autocheckpoint=0")
+    service = Service(journal, clock=clock)
+    feed(service, clock, INPUTS[: len(INPUTS) // 2])
+    if kill:  # copy the files as they stand, like a kill -9: the -wal is not checkpointed
+        for suffix in ("", "-wal", "-mark"):
+            shutil.copy(str(path) + suffix, str(path) + suffix + ".kill")
+        journal._db.close()
+        for suffix in ("", "-wal", "-mark"):
+            os.replace(str(path) + suffix + ".kill", str(path) + suffix)
+        Path(str(path) + "-shm").unlink(missing_ok=True)
+    return service.seq
+
+
+def aside(tmp_path: Path) -> list[Path]:
+    return sorted(tmp_path.glob("j.sqlite.damaged-*"))
+
+
+def assert_set_aside_and_clean(path: Path, note_part: str) -> Service:
+    service = Service(Journal(path))
+    notes = [n for n in service.notes if "is damaged" in n]
+    assert len(notes) == 1 and note_part in notes[0] and "\n" not in notes[0]
+    assert not any(n.startswith("resumed") for n in service.notes)
+    assert aside(path.parent)  # kept, not deleted
+    assert service.seq == 0 and service.journal.games()[-1].id == service.game_id
+    return service
+
+
+def test_damaged_journal_item10_a_deleted_wal_after_a_kill_is_detected(tmp_path):
+    path = tmp_path / "j.sqlite"
+    half_game(path)
+    Path(str(path) + "-wal").unlink()
+    assert_set_aside_and_clean(path, "-wal was damaged or lost").close()
+
+
+def test_damaged_journal_item10_a_truncated_wal_is_detected(tmp_path):
+    path = tmp_path / "j.sqlite"
+    half_game(path)
+    wal = Path(str(path) + "-wal")
+    original = wal.read_bytes()
+    wal.write_bytes(original[: len(original) // 2])
+    assert_set_aside_and_clean(path, "-wal was damaged or lost").close()
+    kept = [p for p in aside(tmp_path) if p.name.endswith("-wal")]
+    assert kept and kept[0].read_bytes() == original[: len(original) // 2]  # the evidence, untouched
+
+
+def test_damaged_journal_item10_a_damaged_wal_is_detected(tmp_path):
+    path = tmp_path / "j.sqlite"
+    half_game(path)
+    wal = Path(str(path) + "-wal")
+    data = bytearray(wal.read_bytes())
+    for i in range(len(data) // 3, len(data) // 3 + 64):
+        data[i] ^= 0x5A
+    wal.write_bytes(bytes(data))
+    assert_set_aside_and_clean(path, "is damaged").close()
+
+
+def test_damaged_journal_item10_a_main_file_truncated_to_zero_is_detected(tmp_path):
+    path = tmp_path / "j.sqlite"
+    half_game(path)
+    path.write_bytes(b"")
+    assert_set_aside_and_clean(path, "is damaged").close()
+
+
+def test_damaged_journal_item10_a_sound_journal_after_a_kill_resumes_without_alarm(tmp_path):
+    path = tmp_path / "j.sqlite"
+    seq = half_game(path)
+    service = Service(Journal(path))
+    assert not aside(tmp_path) and service.seq == seq
+    assert any(n.startswith("resumed") for n in service.notes)
+    service.close()
+
+
+def test_damaged_journal_item10_a_foreign_schema_is_set_aside(tmp_path, capsys):
+    path = tmp_path / "j.sqlite"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, name TEXT)")
+    db.execute("INSERT INTO games VALUES (1, 'not ours')")
+    db.commit()
+    db.close()
+    assert_set_aside_and_clean(path, "foreign schema").close()
+    other = tmp_path / "other.sqlite"
+    db = sqlite3.connect(other)
+    db.execute("CREATE TABLE photos (id INTEGER)")
+    db.commit()
+    db.close()
+    assert main(["games", "--journal", str(other)]) == 0
+    err = capsys.readouterr().err
+    assert "not a senet-pi journal" in err and err.count("\n") == 1
+
+
+def test_damaged_journal_item10_a_bad_row_in_the_game_in_progress_starts_cleanly(tmp_path):
+    path = tmp_path / "j.sqlite"
+    half_game(path, kill=False)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE events SET value = '{not json' WHERE seq = 3")
+    db.commit()
+    db.close()
+    assert_set_aside_and_clean(path, "cannot resume its game in progress").close()
+
+
+def test_damaged_journal_item10_a_bad_row_in_an_old_game_is_one_line_exit_1(tmp_path, capsys):
+    path = tmp_path / "j.sqlite"
+    half_game(path, kill=False)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE games SET ended = 1, options = 'nope'")
+    db.execute("INSERT INTO games (variant, players, options, started) VALUES ('secret', 2, '{}', 1)")
+    db.commit()
+    db.close()
+    assert main(["export", "1", "--journal", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "has a damaged row in games" in err and err.count("\n") == 1 and "internal error" not in err
+
+
+def test_disk_full_item1_no_thread_dies_while_the_disk_is_full(tmp_path):
+    import io
+    import threading
+
+    from senet_pi.hardware.backend import SimBackend
+    from senet_pi.hardware.pinmap import load_pinmap
+    from senet_pi.run import Runner
+
+    journal = Journal(tmp_path / "j.sqlite")
+    disk = FlakyDisk(journal._db)
+    journal._db = disk  # type: ignore[assignment]
+    service = Service(journal)
+    out = io.StringIO()
+    runner = Runner(service, SimBackend(load_pinmap()), out=out)
+    seen: dict[str, threading.Event] = {k: threading.Event() for k in ("progress", "cleared", "caught up")}
+
+    def watch(verdicts: list[dict]) -> None:
+        for v in verdicts:
+            if v["v"] in seen:
+                seen[v["v"]].set()
+            if v["v"] == "settled":  # a piece put back at once: the board came back as it was
+                seen["cleared"].set()
+            if v["v"] == "journal" and "caught up" in v["text"]:
+                seen["caught up"].set()
+
+    service.subscribe(watch)
+    try:
+        runner.start()
+        disk.full = True
+        runner.command("lift 10")  # before the throw: judged (a warning), journaled nowhere yet
+        assert seen["progress"].wait(10)
+        runner.command("place 10")
+        assert seen["cleared"].wait(10)  # the scanner and the ticks kept going
+        assert journal.pending > 0 and "journal cannot write: disk full" in out.getvalue()
+        assert runner._ticker.is_alive() and runner.backend.board._thread.is_alive()
+        disk.full = False
+        assert seen["caught up"].wait(10)  # the idle ticks retried by themselves
+        assert journal.pending == 0
+    finally:
+        journal._db = disk.db  # type: ignore[assignment]
+        runner.close()
+
+
+def test_disk_full_item1_the_page_state_says_it(tmp_path):
+    from web import create_app
+
+    journal = Journal(tmp_path / "j.sqlite")
+    disk = FlakyDisk(journal._db)
+    journal._db = disk  # type: ignore[assignment]
+    service = Service(journal)
+    app = create_app({"TESTING": True, "SECRET_KEY": "x"}, service=service)
+    client = app.test_client()
+    assert client.get("/api/state").get_json()["journal"] is None
+    disk.full = True
+    service.handle("throw", 3)
+    assert "journal cannot write: disk full" in client.get("/api/state").get_json()["journal"]
+    disk.full = False
+    journal.flush()
+    service.tick()
+    assert client.get("/api/state").get_json()["journal"] is None
+    journal._db = disk.db  # type: ignore[assignment]
+    service.close()
