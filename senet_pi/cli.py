@@ -71,17 +71,19 @@ def _cmd_games(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    from web import load_instance_config
+
     from .hardware.backend import make_backend
     from .journal import Journal, default_path
     from .run import Runner
     from .service import Service
 
     script = _read_script(args.script) if args.script else None  # before anything starts
-    if args.page_port:  # a bad page config is a startup error, said before anything starts
-        from web import load_instance_config
-
-        load_instance_config()
+    config = load_instance_config()  # a bad config is a startup error, said before anything starts
     backend = make_backend(args.backend, args.pinmap, port=args.port)
+    control = getattr(backend, "control", None)
+    if control is not None:
+        control.gestures = bool(config.get("THROWER_GESTURES", True))
     try:
         journal = Journal(args.journal or default_path())
     except BaseException:

@@ -122,7 +122,7 @@ def tiny_tmpfs(tmp_path):
         check=False,
     )
     if result.returncode != 0:
-        why = result.stderr.strip() or 'mount failed'
+        why = result.stderr.strip() or "mount failed"
         pytest.skip(f"cannot mount a tmpfs here ({why}); the injected-fault test covers a full disk")
     try:
         yield mount

@@ -419,3 +419,39 @@ def test_3_the_button_confirms_a_bounce_the_board_cannot_show_M5(pinmap):
         assert [(v["from"], v["to"]) for v in moves] == [(28, 28)] and service.referee.game.pending != (6, 6)
     finally:
         backend.close()
+
+
+def run_with_config(tmp_path, config: str, script: str):
+    import os
+    import subprocess
+    import sys
+
+    instance = tmp_path / "instance"
+    instance.mkdir(parents=True)
+    (instance / "config.toml").write_text(config)
+    (tmp_path / "script.txt").write_text(script)
+    return subprocess.run(
+        [
+            *(sys.executable, "-m", "senet_pi", "run", "--backend", "sim", "--page-port", "0"),
+            *("--journal", str(tmp_path / "j.sqlite"), "--script", str(tmp_path / "script.txt")),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "SENET_PI_INSTANCE": str(instance)},
+    )
+
+
+def test_10_button_gestures_can_be_switched_off_in_the_config(tmp_path):
+    off = run_with_config(tmp_path / "off", "THROWER_GESTURES = false\n", "hold 2\nwait 200\nquit\n")
+    assert off.returncode == 0, off.stderr
+    assert "long presses are switched off" in off.stdout and "within 10 s to undo" not in off.stdout
+    on = run_with_config(tmp_path / "on", "", "hold 2\nwait 200\nquit\n")
+    assert on.returncode == 0, on.stderr
+    assert "within 10 s to undo the last move" in on.stdout
+
+
+def test_10_a_gestures_setting_that_is_not_true_or_false_is_a_startup_error(tmp_path):
+    bad = run_with_config(tmp_path, 'THROWER_GESTURES = "no"\n', "quit\n")
+    assert bad.returncode == 1 and "THROWER_GESTURES must be true or false" in bad.stderr
+    assert "Traceback" not in bad.stderr

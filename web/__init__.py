@@ -37,6 +37,7 @@ CONFIG_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "OPERATOR_PIN_HASH": ((str,), "a string (set it with senet-pi set-pin)"),
     "PIN_DELAY": ((int, float), "a number of seconds from 0 to 30"),
     "MAX_CONTENT_LENGTH": ((int,), "a whole number of bytes"),
+    "THROWER_GESTURES": ((bool,), "true or false (whether a long press offers an undo or a new game)"),
 }
 
 
@@ -60,7 +61,7 @@ def load_instance_config(folder: Path | None = None) -> dict[str, object]:
         value = data.get(key)
         if value is None:
             continue
-        if isinstance(value, bool) or not isinstance(value, types):
+        if (isinstance(value, bool) and bool not in types) or not isinstance(value, types):
             raise ConfigError(f"the config {path}: {key} must be {wanted}, not a {type(value).__name__}")
         if key == "PIN_DELAY" and not 0 <= value <= 30:
             raise ConfigError(f"the config {path}: PIN_DELAY must be {wanted}")

@@ -75,7 +75,11 @@ class ThrowerControl:
     """What the thrower's gestures mean for the game, whatever board the button is on.
 
     A short press throws, or confirms an offer, or is refused with a signal (never queued);
-    a long press offers an undo (1.5-4 s) or a new game (4 s or more)."""
+    a long press offers an undo (1.5-4 s) or a new game (4 s or more), unless `gestures` is
+    off (the instance config's THROWER_GESTURES; an exhibit turns it off, staff use the page)."""
+
+    #: Whether a long press offers an undo or a new game; set from the instance config.
+    gestures: bool = True
 
     def __init__(self, sticks: Sticks | None, rng: RandomSource, spin: float, clock: Callable[[], float]) -> None:
         self.sticks = sticks
@@ -135,6 +139,9 @@ class ThrowerControl:
 
     def held(self, seconds: float) -> None:
         if self.service is None or self.sticks is None:
+            return
+        if not self.gestures:  # a long press is just a press that took its time
+            self.service.note({"v": "refused", "text": "long presses are switched off here: staff use the page"})
             return
         self._offer = "new_game" if seconds >= VERY_LONG_PRESS else "undo"
         self._offer_until = self._clock() + OFFER_TIME
