@@ -213,7 +213,7 @@ function wire() {
   login.addEventListener("submit", async (e) => {
     e.preventDefault();
     const result = await post("/api/op/login", { pin: document.getElementById("pin").value });
-    text("op-error", result.ok ? "" : result.data.error + (result.data.wait ? ` (waited ${result.data.wait}s)` : ""));
+    text("op-error", result.ok ? "" : result.data.error || `the server answered ${result.status}`);
     document.getElementById("pin").value = "";
     refresh();
   });
