@@ -26,7 +26,7 @@ PIN = "1357"
 
 
 class LiveBoard:
-    """A service on the simulated board, served by waitress on a free local port."""
+    """A service on the simulated board, served as `senet-pi run` serves it, on a free local port."""
 
     def __init__(self, variant: str = "secret", seed: int = 1) -> None:
         self.service = Service(None, variant=variant, settle=0.2)
@@ -44,9 +44,6 @@ class LiveBoard:
             self.service.tick()
 
     def start_server(self) -> None:
-
-        from waitress import create_server
-
         from web import create_app
 
         app = create_app(
@@ -54,7 +51,7 @@ class LiveBoard:
             service=self.service,
             backend=self.backend,
         )
-        self.server = start_server(create_server(app, host="127.0.0.1", port=self.port, threads=8), app)
+        self.server = start_server(app, "127.0.0.1", self.port)
         self.port = self.server.effective_port
 
     @property

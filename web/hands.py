@@ -117,5 +117,7 @@ def act(player: str, token: str, action: str) -> object:
         verdicts = service.handle(kind, value)
     except (SenetError, TypeError, ValueError) as exc:
         return error(400, str(exc)[:300])
-    refused = [v for v in verdicts if v["v"] == "illegal"]
-    return jsonify({"verdicts": verdicts}), 422 if refused else 200
+    refused = [str(v.get("reason", "refused")) for v in verdicts if v["v"] == "illegal"]
+    if refused:
+        return jsonify({"error": "; ".join(refused), "verdicts": verdicts}), 422
+    return jsonify({"verdicts": verdicts}), 200

@@ -227,8 +227,10 @@ def logout() -> Response:
 def _handled(kind: str, value: object = True) -> tuple[Response, int]:
     service, _ = services()
     verdicts = service.handle(kind, value)
-    refused = any(v["v"] == "illegal" for v in verdicts)
-    return jsonify({"verdicts": verdicts, "state": state()}), 422 if refused else 200
+    refused = [str(v.get("reason", "refused")) for v in verdicts if v["v"] == "illegal"]
+    if refused:  # the referee's reason as the message every /api error carries
+        return jsonify({"error": "; ".join(refused), "verdicts": verdicts, "state": state()}), 422
+    return jsonify({"verdicts": verdicts, "state": state()}), 200
 
 
 @bp.post("/new_game")
