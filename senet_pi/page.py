@@ -42,6 +42,10 @@ class PageServer:
 
         family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
         self.sock = socket.create_server((host, port), family=family, backlog=1024)
+        # Answers go out as headers then body: without TCP_NODELAY (which asyncio sets only on sockets
+        # whose proto says TCP, not these) Nagle holds the body for the client's delayed ACK, 40 ms.
+        # Accepted connections inherit it from the listening socket.
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.app = app
         self.asgi = LiveApp(app, workers=workers)
         config = uvicorn.Config(
