@@ -126,7 +126,7 @@ class Broker:
                 self._queues.remove(q)
 
     def close(self) -> None:
-        """End every open stream (the server is stopping)."""
+        """End every open stream (the server is stopping); closing twice is harmless."""
         with self._lock:
             for q in self._queues:
                 q.put(None)
@@ -134,7 +134,8 @@ class Broker:
         if loop is not None:
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(self._fan_out, None)
-        self.unsubscribe()
+        unsubscribe, self.unsubscribe = self.unsubscribe, lambda: None
+        unsubscribe()
 
     @property
     def listeners(self) -> int:

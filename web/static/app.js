@@ -164,6 +164,7 @@ function render(state) {
 }
 
 function renderHardware(state) {
+  if (!document.getElementById("switches")) return;  // a page without a board (/hands): only the live link
   drawBoard(document.getElementById("switches"), state, { occupied: state.backend.switches || [], plain: true });
   drawSticks(document.getElementById("leds"), null, state.backend.leds && state.backend.leds.length ? state.backend.leds : [false, false, false, false]);
   const faults = document.getElementById("faults");
