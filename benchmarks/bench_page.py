@@ -212,7 +212,9 @@ def main() -> int:
         args.clients, args.requests, args.throws, args.guessers, args.guess_seconds = 20, 100, 2, 4, 2
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.clients * 2 + 256)), hard))
-    threading.Timer(args.seconds, lambda: os._exit(3)).start()  # bounded, whatever happens
+    deadline = threading.Timer(args.seconds, lambda: os._exit(3))  # bounded, whatever happens
+    deadline.daemon = True  # and never what keeps it running once done
+    deadline.start()
 
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
