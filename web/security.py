@@ -49,7 +49,10 @@ def known_host(host: str) -> bool:
         return False
     if name in LOCAL_NAMES or _is_ip(name):
         return True
-    configured = {str(h).lower() for h in current_app.config.get("HOSTS") or ()}
+    hosts = current_app.config.get("HOSTS") or ()
+    if isinstance(hosts, str):  # HOSTS = "senet.local" in config.toml: one name, not its letters
+        hosts = [hosts]
+    configured = {str(h).lower() for h in hosts} if isinstance(hosts, list | tuple | set) else set()
     listen = str(current_app.config.get("LISTEN_HOST") or "").lower()
     if listen not in WILDCARDS:
         configured.add(listen)
