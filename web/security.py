@@ -5,8 +5,8 @@ DNS rebinding: a page on another site can make a visitor's browser resolve its o
 the Pi's address and then read the API as if it were that site. The browser still sends the
 attacker's name in `Host`, so only names this service knows are served: localhost, any IP
 address written as such (a browser that typed the address is not being rebound), the
-`--host` the page listens on and the names in the instance config's `HOSTS`. Links built
-from the request (the /hands QR codes) therefore only ever carry a known name.
+`--host` the page listens on, and the names in the instance config's `HOSTS` (and
+`SERVER_NAME`). Links built from the request (the /hands QR codes) therefore only ever carry a known name.
 """
 
 from __future__ import annotations
@@ -56,6 +56,8 @@ def known_host(host: str) -> bool:
     listen = str(current_app.config.get("LISTEN_HOST") or "").lower()
     if listen not in WILDCARDS:
         configured.add(listen)
+    if current_app.config.get("SERVER_NAME"):  # Flask's own name for the site is one of ours too
+        configured.add(_hostname(str(current_app.config["SERVER_NAME"])))
     return name in configured
 
 
