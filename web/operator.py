@@ -99,7 +99,9 @@ class PinGuard:
         return lockout
 
     def check(self, client: str, pin: str) -> tuple[str, float]:
-        """Check `pin` for `client` without ever waiting: ("ok", 0), ("wrong", lockout) or ("busy", wait)."""
+        """Check `pin` for `client` without ever waiting. Returns (outcome, seconds): ("ok", 0),
+        ("wrong", the lockout earned), ("locked", left of it), ("busy", 1: another check is running)
+        or ("disabled", 0: no PIN set)."""
         now = self.clock()
         wait = self.locked_for(client, now)
         if wait > 0:
