@@ -1,71 +1,110 @@
 """Serving the status page for `senet-pi run`, and the operator PIN it checks.
 
-The page itself lives in the top-level `web` package (a Flask app); this module only
-serves it with waitress, a production WSGI server that runs anywhere Python does (a Pi
-included), and writes the PIN's hash into the page's instance config.
+The page itself lives in the top-level `web` package (a Flask app); this module serves it with
+uvicorn, a small asyncio HTTP server (pure Python over h11 here, fine on a Pi). Why not a
+thread per connection (waitress, as before): every open page holds its live stream open, so 24
+phones took all 24 threads and the 25th client, even `/api/state`, waited a minute. Here the
+event loop owns every socket: a live stream is a coroutine on the loop (`web.live.LiveApp`),
+costing a few kilobytes while idle and dropped as soon as its socket closes, and the Flask
+app's ordinary requests run on a small pool of threads (a2wsgi) that streams never occupy.
 """
 
 from __future__ import annotations
 
 import re
+import socket
+import threading
+import time
 from pathlib import Path
 
 from .errors import SenetError
 from .hardware.backend import Backend
 from .service import Service
 
+WORKERS = 16  # threads for the Flask app's requests (the live streams need none)
+MAX_CONNECTIONS = 2000  # open connections at most (each a file descriptor); beyond, 503 at once
+
 
 class PinError(SenetError, ValueError):
     """A PIN that is not 4-12 digits."""
 
 
-def serve(service: Service, backend: Backend | None, host: str, port: int):
-    """Start waitress in a background thread; returns the server (`.close()` stops it)."""
+class PageServer:
+    """uvicorn serving one Flask app on a background thread; `stop_server` ends it.
 
-    from waitress import create_server
+    The listening socket is bound here, in the caller's thread, so a taken port is an OSError
+    at once; `effective_port` is the port it got (ask for 0 to get a free one)."""
 
+    def __init__(self, app, host: str, port: int, workers: int = WORKERS) -> None:
+        import uvicorn
+
+        from web.live import LiveApp
+
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        self.sock = socket.create_server((host, port), family=family, backlog=1024)
+        # Answers go out as headers then body: without TCP_NODELAY (which asyncio sets only on sockets
+        # whose proto says TCP, not these) Nagle holds the body for the client's delayed ACK, 40 ms.
+        # Accepted connections inherit it from the listening socket.
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.app = app
+        self.asgi = LiveApp(app, workers=workers)
+        config = uvicorn.Config(
+            self.asgi,
+            http="h11",
+            loop="asyncio",
+            ws="none",
+            lifespan="off",
+            log_config=None,
+            log_level="warning",
+            access_log=False,
+            proxy_headers=False,  # the address a PIN guesser is locked out by is the socket's, not a header
+            server_header=False,
+            limit_concurrency=MAX_CONNECTIONS,
+            timeout_keep_alive=5,
+            timeout_graceful_shutdown=2,
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, name="senet-pi page", daemon=True
+        )
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started and self.thread.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.01)  # uvicorn says it is ready with a flag only
+        if not self.server.started:
+            raise OSError(f"the page server did not start on {host}:{port}")
+
+    @property
+    def effective_port(self) -> int:
+        return self.sock.getsockname()[1]
+
+
+def serve(service: Service, backend: Backend | None, host: str, port: int) -> PageServer:
+    """Serve the page for `service` on host:port from a background thread."""
     from web import create_app
 
     app = create_app(service=service, backend=backend)
-    # Each open page holds one thread for its live stream: leave plenty for requests.
-    server = create_server(app, host=host, port=port, threads=24, channel_timeout=3600)
-    return start_server(server, app)
+    app.config["LISTEN_HOST"] = host
+    return start_server(app, host, port)
 
 
-def start_server(server, app):
-    """Run a waitress server in a background thread; `stop_server` ends it cleanly."""
-    import threading
-
-    server.senet_app = app
-    server.loop_thread = threading.Thread(target=server.run, name="senet-pi page", daemon=True)
-    server.loop_thread.start()
-    return server
+def start_server(app, host: str = "127.0.0.1", port: int = 0, workers: int = WORKERS) -> PageServer:
+    """Serve a Flask app made by `web.create_app` on host:port; `stop_server` ends it cleanly."""
+    return PageServer(app, host, port, workers=workers)
 
 
-def stop_server(server, timeout: float = 5.0) -> None:
-    """Close every connection and the listening socket from inside the server's own loop, so the
-    loop never waits on a socket another thread has just closed; then let the loop end."""
-    import threading
-
-    done = threading.Event()
-    senet = server.senet_app.extensions.get("senet")
+def stop_server(server: PageServer, timeout: float = 5.0) -> None:
+    """End the live streams at once, then let uvicorn close the connections and its loop."""
+    senet = server.app.extensions.get("senet")
     if senet is not None:
         senet["broker"].close()  # the live streams end instead of waiting for their next keepalive
-
-    def close_all() -> None:
-        for channel in list(server._map.values()):
-            channel.close()
-        done.set()
-
-    try:
-        server.trigger.pull_trigger(close_all)
-        done.wait(timeout)
-    except OSError:  # the loop's wake-up pipe is already gone: the loop has ended, close here
-        close_all()
-    server.task_dispatcher.shutdown(timeout=timeout)
-    thread = getattr(server, "loop_thread", None)
-    if thread is not None:
-        thread.join(timeout)
+    server.server.should_exit = True
+    server.thread.join(timeout)
+    if server.thread.is_alive():  # a request that will not finish: stop waiting for it
+        server.server.force_exit = True
+        server.thread.join(timeout)
+    server.asgi.close()
+    server.sock.close()
 
 
 def set_pin(pin: str, folder: Path | None = None) -> Path:

@@ -14,8 +14,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.mark.parametrize(
     "args",
-    [["bench_rules.py", "--quick", "--repeat", "1"], ["bench_scanner.py", "--seconds", "0.2"]],
-    ids=["rules", "scanner"],
+    [
+        ["bench_rules.py", "--quick", "--repeat", "1"],
+        ["bench_scanner.py", "--seconds", "0.2"],
+        ["bench_page.py", "--quick"],
+    ],
+    ids=["rules", "scanner", "page"],
 )
 def test_benchmark_scripts_run(args):
     env = dict(os.environ, PYTHONPATH=str(ROOT))

@@ -37,7 +37,7 @@ class ManualClock:
 
 
 class LiveBoard:
-    """A service on the simulated board, served by waitress on a free local port."""
+    """A service on the simulated board, served as `senet-pi run` serves it, on a free local port."""
 
     def __init__(self, variant: str = "secret", seed: int = 1, manual_clock: bool = False) -> None:
         self.clock = ManualClock() if manual_clock else None
@@ -56,9 +56,6 @@ class LiveBoard:
             self.service.tick()
 
     def start_server(self) -> None:
-
-        from waitress import create_server
-
         from web import create_app
 
         app = create_app(
@@ -66,7 +63,7 @@ class LiveBoard:
             service=self.service,
             backend=self.backend,
         )
-        self.server = start_server(create_server(app, host="127.0.0.1", port=self.port, threads=8), app)
+        self.server = start_server(app, "127.0.0.1", self.port)
         self.port = self.server.effective_port
 
     @property
@@ -445,3 +442,43 @@ def test_a_whole_card_game_with_two_phones_as_hands(browser):
         for page in [board, *phones.values()]:
             page.close()
         live.close()
+
+
+def test_item7_the_page_works_live_under_its_csp_with_no_console_errors(browser, board):
+    """The Content-Security-Policy forbids inline script and style: the page must not need them."""
+    page = browser.new_page()
+    problems: list[str] = []
+    page.on("console", lambda msg: problems.append(msg.text) if msg.type in ("error", "warning") else None)
+    page.on("pageerror", lambda exc: problems.append(str(exc)))
+    try:
+        response = page.goto(board.url)
+        assert "script-src 'self'" in response.headers["content-security-policy"]
+        expect(page.locator("#link")).to_have_text("live")
+        page.locator("#press").click()
+        until(lambda: board.service.referee.game.pending is not None)
+        expect(page.locator("#throw-text")).to_contain_text("throw: ")
+        page.locator("#operator summary").click()
+        page.locator("#pin").fill(PIN)
+        page.locator("#login button").click()
+        expect(page.locator("#op-state")).to_have_text("Signed in as operator.")
+        page.goto(board.url + "hardware")
+        expect(page.locator("#switches circle.switch-on")).to_have_count(10)
+        page.goto(board.url + "hands")
+        expect(page.locator(".hands-links")).to_contain_text("not the card game")
+        assert problems == []
+    finally:
+        page.close()
+
+
+def test_item7_the_page_cannot_be_framed_by_another_page(browser, board):
+    page = browser.new_page()
+    blocked: list[str] = []
+    page.on("console", lambda msg: blocked.append(msg.text))
+    try:
+        page.set_content(f'<iframe id="f" src="{board.url}"></iframe>')
+        frame = page.locator("#f")
+        expect(frame).to_have_count(1)
+        until(lambda: any("frame-ancestors" in m or "Refused to display" in m for m in blocked), 10)
+        assert page.frames[1].locator("#board").count() == 0
+    finally:
+        page.close()

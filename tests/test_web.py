@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from werkzeug.security import generate_password_hash
 
 from senet_pi.hardware.backend import SimBackend
@@ -13,6 +15,8 @@ from senet_pi.service import Service
 from web import create_app
 
 PIN = "2468"
+# A cheap hash for tests that sign in many times (the real one is scrypt, as set-pin makes it).
+FAST_HASH = generate_password_hash(PIN, method="pbkdf2:sha256:1000")
 
 
 @pytest.fixture
@@ -75,7 +79,7 @@ def test_state_has_what_the_api_promises(client):
         assert key in state
     assert state["variant"] == "secret" and state["to_move"] == "B"
     assert state["squares"]["10"] == {"owner": "B", "dots": None}
-    assert state["sim"] is True and state["operator"] == {"enabled": True, "signed_in": False}
+    assert state["sim"] is True and state["operator"] == {"enabled": True, "signed_in": False, "needed_for_sim": False}
 
 
 def test_rules_lists_every_rule_set(client):
@@ -154,12 +158,111 @@ def test_actions_need_a_signed_in_operator_and_the_csrf_token(operator, sim_serv
     assert service.referee.game.position() == before and service.referee.game.pending is None
 
 
-def test_wrong_pins_are_slowed_down(operator):
+class Clock:
+    """The PIN guard's clock, moved by hand: lockouts are tested without waiting."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(app):
+    guard = app.extensions["senet"]["pin_guard"]
+    guard.clock = Clock()
+    guard.first_lockout = 2.0
+    return guard.clock
+
+
+def test_item4_a_wrong_pin_locks_the_client_out_with_429_and_retry_after(operator, clock):
     first = operator.login("0000")
+    assert first.status_code == 401 and first.headers["Retry-After"] == "2" and "wrong PIN" in first.json["error"]
+    locked = operator.login(PIN)  # even the right PIN is not checked while locked out
+    assert locked.status_code == 429 and locked.headers["Retry-After"] == "2"
+    assert "too many wrong PINs" in locked.json["error"]
+    clock.now += 2
     second = operator.login("1111")
-    assert first.status_code == second.status_code == 401
-    assert second.json["wait"] == pytest.approx(2 * first.json["wait"])
+    assert second.status_code == 401 and second.headers["Retry-After"] == "4"  # the lockout doubles
+    clock.now += 4
     assert operator.login().status_code == 200
+
+
+def test_item4_lockouts_are_capped_and_per_client(app, operator, clock):
+    guard = app.extensions["senet"]["pin_guard"]
+    for _ in range(40):
+        guard.wrong("127.0.0.1", clock.now)
+    assert guard.locked_for("127.0.0.1", clock.now) == 300.0
+    assert operator.login().status_code == 429
+    other = Operator(app.test_client())
+    response = other.client.post(
+        "/api/op/login",
+        json={"pin": PIN},
+        headers={"X-CSRF-Token": other.csrf},
+        environ_overrides={"REMOTE_ADDR": "10.0.0.9"},
+    )
+    assert response.status_code == 200
+
+
+def test_item4_only_one_pin_is_checked_at_a_time_the_rest_get_429_at_once(app, operator):
+    guard = app.extensions["senet"]["pin_guard"]
+    assert guard._checking.acquire(blocking=False)  # a check is under way (as in another thread)
+    try:
+        response = operator.login(PIN)
+    finally:
+        guard._checking.release()
+    assert response.status_code == 429 and response.headers["Retry-After"] == "1"
+    assert "another PIN is being checked" in response.json["error"]
+    assert operator.login().status_code == 200
+
+
+def test_item4_pin_checks_never_sleep_in_the_request_thread(app, operator, clock, monkeypatch):
+    import time as time_module
+
+    def no_sleep(seconds: float) -> None:
+        raise AssertionError(f"a request slept {seconds} s")
+
+    monkeypatch.setattr(time_module, "sleep", no_sleep)
+    for pin in ("0000", "1111", "2222", PIN):
+        assert operator.login(pin).status_code in (401, 429)
+
+
+@pytest.mark.parametrize("pin", [["2468"], 2468, None, "٢٤٦٨", "9" * 200])
+def test_item4_a_pin_that_is_not_a_string_of_digits_is_a_400(operator, pin):
+    response = operator.login(pin)
+    assert response.status_code in (400, 401) and "error" in response.json
+
+
+def test_item4_logout_revokes_a_copied_session_cookie(app, operator):
+    operator.login()
+    cookie = operator.client.get_cookie("session").value
+    thief = app.test_client()
+    thief.set_cookie("session", cookie)
+    allowed = thief.post("/api/op/undo", json={}, headers={"X-CSRF-Token": operator.csrf})
+    assert allowed.status_code == 422 and allowed.json["verdicts"]  # signed in: the referee answers (nothing to undo)
+    operator.post("logout")
+    response = thief.post("/api/op/undo", json={}, headers={"X-CSRF-Token": operator.csrf})
+    assert response.status_code == 401 and "sign in" in response.json["error"]
+    assert operator.post("undo").status_code == 401
+
+
+def test_item4_set_pin_while_running_revokes_sessions_and_takes_the_new_pin(tmp_path, sim_service):
+    from senet_pi.page import set_pin
+
+    service, backend = sim_service
+    path = set_pin(PIN, tmp_path)
+    config = {"TESTING": True, "SECRET_KEY": "t", "PIN_FILE": path, "PIN_DELAY": 0.0}
+    app = create_app(config, service=service, backend=backend)
+    op = Operator(app.test_client())
+    assert op.login().status_code == 200 and op.post("undo").status_code == 422  # signed in: nothing to undo
+    set_pin("97531", tmp_path)
+    response = op.post("undo")
+    assert response.status_code == 401 and "sign in" in response.json["error"]
+    assert op.login(PIN).status_code == 401
+    assert op.login("97531").status_code == 200 and op.post("undo").status_code == 422
+    set_pin("", tmp_path)
+    assert op.post("undo").status_code == 403
 
 
 def test_the_operator_enters_a_throw_and_a_move_and_undoes_it(operator, sim_service):
@@ -251,3 +354,241 @@ def test_the_app_reads_its_pin_from_the_instance_config(tmp_path, monkeypatch):
     set_pin("8642")
     app = create_app(service=Service(None))
     assert app.config["OPERATOR_PIN_HASH"] and app.instance_path == str(tmp_path)
+
+
+# ---------------------------------------------------------------- item 6: the API speaks JSON
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "kwargs", "status"),
+    [
+        ("get", "/api/nowhere", {}, 404),
+        ("get", "/api", {}, 404),
+        ("delete", "/api/state", {}, 405),
+        ("get", "/api/op/login", {}, 405),
+        ("post", "/api/sim/lift", {"data": b"x" * 70_000, "content_type": "application/json"}, 413),
+        ("post", "/api/sim/lift", {"data": "[" * 100_000 + "]" * 100_000, "content_type": "application/json"}, 413),
+        ("post", "/api/sim/lift", {"data": "[" * 30_000 + "]" * 30_000, "content_type": "application/json"}, 400),
+        ("post", "/api/sim/lift", {"data": b"\xff\xfe{", "content_type": "application/json"}, 400),
+        ("get", "/api/hand/A/\u00e9\u00e9", {}, 404),
+    ],
+)
+def test_item6_every_api_error_is_json_with_a_message(client, method, path, kwargs, status):
+    response = getattr(client, method)(path, **kwargs)
+    assert response.status_code == status
+    assert response.mimetype == "application/json" and response.json["error"]
+
+
+def test_item6_the_pages_keep_html_errors(client):
+    response = client.get("/nowhere")
+    assert response.status_code == 404 and response.mimetype == "text/html"
+
+
+def test_item6_an_internal_error_under_api_is_json_without_a_traceback(app, client):
+    app.extensions["senet"]["service"] = None  # a bug: state() cannot work
+    response = client.get("/api/state")
+    assert response.status_code == 500 and response.json == {"error": "internal error: the service logged the details"}
+    assert b"Traceback" not in response.data
+
+
+@pytest.mark.parametrize(
+    ("headers", "body", "message"),
+    [
+        ({"X-CSRF-Token": "\u00e9t\u00e9"}, {"pin": PIN}, "CSRF"),
+        ({"X-CSRF-Token": "x" * 5000}, {"pin": PIN}, "CSRF"),
+    ],
+)
+def test_item6_a_non_ascii_or_huge_csrf_header_is_a_clear_403(client, headers, body, message):
+    client.get("/api/op/csrf")
+    response = client.post("/api/op/login", json=body, headers=headers)
+    assert response.status_code == 403 and message in response.json["error"]
+
+
+@pytest.mark.parametrize(
+    ("action", "body", "message"),
+    [
+        ("new_game", {"variant": ["secret"]}, "variant must be one of"),
+        ("new_game", {"variant": {"a": 1}}, "variant must be one of"),
+        ("new_game", {"variant": "secret", "players": [2]}, "players must be"),
+        ("new_game", {"variant": "modern", "players": 10**12}, "players must be"),
+        ("new_game", {"variant": "secret", "options": {"throws": ["a"]}}, "cannot start secret"),
+        ("throw", {"value": [[3]]}, ""),
+        ("throw", {"value": {"x": 1}}, ""),
+        ("move", {"from": [10], "to": 13}, "from must be a square"),
+        ("answer", {"answer": [0]}, "there is no question"),
+    ],
+)
+def test_item6_a_list_or_object_where_a_value_belongs_is_a_400(operator, sim_service, action, body, message):
+    service, _ = sim_service
+    operator.login()
+    before = service.referee.game.position()
+    response = operator.post(action, body)
+    assert 400 <= response.status_code < 500 and message in response.json["error"]
+    assert service.referee.game.position() == before
+
+
+def test_item6_a_hand_action_with_a_list_for_a_card_is_a_400(sim_service):
+    from web.hands import hand_token
+
+    service, backend = sim_service
+    service.new_game("cards", options={"shuffle_seed": 3})
+    app = create_app({"TESTING": True, "SECRET_KEY": "t"}, service=service, backend=backend)
+    client = app.test_client()
+    with app.test_request_context():
+        player = service.referee.game.to_move_id
+        base = f"/api/hand/{player}/{hand_token(player)}"
+    for action, body in (("play", {"card": ["3"]}), ("exchange", {"cards": [["3"], {}]}), ("play", [1, 2])):
+        response = client.post(f"{base}/{action}", json=body)
+        assert response.status_code == 400 and response.json["error"]
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=12,
+)
+FIELDS = ["square", "pin", "variant", "players", "options", "value", "from", "to", "by", "answer", "card", "cards"]
+# What an HTTP header can carry, as a WSGI server hands it over: latin-1 text.
+HEADER_TEXT = st.text(st.characters(min_codepoint=0x20, max_codepoint=0xFF, exclude_characters="\x7f"), max_size=40)
+
+
+def _api_post_routes(app) -> list[str]:
+    """Every POST route under /api, with its variable parts filled in (a hand's real token too)."""
+    from web.hands import hand_token
+
+    with app.test_request_context():
+        token = hand_token("A")
+    routes = []
+    for rule in app.url_map.iter_rules():
+        if "POST" in rule.methods and rule.rule.startswith("/api"):
+            path = rule.rule.replace("<player>", "A").replace("<token>", token)
+            for action in ("lift", "place", "press", "play", "exchange", "pass", "jump"):
+                routes.append(path.replace("<action>", action))
+            if "<" not in path:
+                routes.append(path)
+    return sorted(set(routes))
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    data=st.data(),
+    body=st.one_of(
+        st.dictionaries(st.sampled_from(FIELDS), JSON_VALUES, max_size=4),
+        JSON_VALUES,
+    ),
+    csrf=st.one_of(st.none(), st.just("real"), HEADER_TEXT),
+    content_type=st.sampled_from(["application/json", "application/json; charset=latin-1", "text/plain", None]),
+    signed_in=st.booleans(),
+)
+def test_item6_fuzz_every_api_post_answers_json_below_500(sim_service, data, body, csrf, content_type, signed_in):
+    import json as json_module
+
+    service, backend = sim_service
+    if data.draw(st.booleans()):  # the hands' routes answer for the card game only
+        service.new_game("cards", options={"shuffle_seed": 5})
+    else:
+        service.new_game("secret")
+    app = create_app(
+        {"TESTING": True, "OPERATOR_PIN_HASH": FAST_HASH, "PIN_DELAY": 0.0, "SECRET_KEY": "t"},
+        service=service,
+        backend=backend,
+    )
+    op = Operator(app.test_client())
+    if signed_in:
+        op.login()
+    path = data.draw(st.sampled_from(_api_post_routes(app)))
+    headers = {}
+    if csrf is not None:
+        headers["X-CSRF-Token"] = op.csrf if csrf == "real" else csrf
+    raw = json_module.dumps(body).encode()
+    response = op.client.post(path, data=raw, content_type=content_type, headers=headers)
+    assert response.status_code < 500, (path, body, response.data[:300])
+    assert response.mimetype == "application/json" and isinstance(response.json, dict), (path, response.data[:300])
+    assert response.status_code < 400 or response.json["error"]
+
+
+# ---------------------------------------------------------------- item 7: browser security
+
+
+def test_item7_every_answer_has_the_security_headers(client):
+    for path in ("/", "/hardware", "/hands", "/api/state", "/static/app.js", "/nowhere", "/api/nowhere"):
+        with client.get(path) as response:
+            csp = response.headers["Content-Security-Policy"]
+            assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp
+            assert response.headers["X-Content-Type-Options"] == "nosniff"
+            assert response.headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_item7_the_templates_have_no_inline_script_or_handlers(client):
+    import re
+
+    for path in ("/", "/hardware", "/hands"):
+        page = client.get(path).data.decode()
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", page), path
+        assert not re.search(r"\son[a-z]+\s*=", page), path
+        assert "style=" not in page, path
+
+
+@pytest.mark.parametrize("host", ["localhost", "localhost:8080", "127.0.0.1:8080", "[::1]:8080", "192.168.1.20:8080",
+                                  "senet.local", "SENET.LOCAL:80"])
+def test_item7_known_hosts_are_served(sim_service, host):
+    service, backend = sim_service
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "HOSTS": ["senet.local"]}, service=service, backend=backend)
+    assert app.test_client().get("/api/state", headers={"Host": host}).status_code == 200
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8080", "127.0.0.1.evil.example", "x\u00e9.local", ""])
+def test_item7_a_foreign_host_is_refused_dns_rebinding(client, host):
+    for path in ("/api/state", "/", "/hands"):
+        response = client.get(path, headers={"Host": host})
+        assert response.status_code == 400 and "unknown Host" in response.json["error"]
+
+
+def test_item7_the_listen_host_name_is_served(sim_service):
+    service, backend = sim_service
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "LISTEN_HOST": "senet-pi"}, service=service, backend=backend)
+    assert app.test_client().get("/api/state", headers={"Host": "senet-pi:8080"}).status_code == 200
+
+
+@pytest.fixture
+def cards_service(sim_service):
+    service, backend = sim_service
+    service.new_game("cards", options={"shuffle_seed": 7})
+    backend.sim.set_occupied(service.referee.expected)
+    return service, backend
+
+
+def test_item7_hands_links_use_only_a_checked_host(cards_service):
+    service, backend = cards_service
+    app = create_app({"TESTING": True, "SECRET_KEY": "t"}, service=service, backend=backend)
+    client = app.test_client()
+    page = client.get("/hands", headers={"Host": "127.0.0.1:8080"})
+    assert page.status_code == 200 and b"http://127.0.0.1:8080/hand/A/" in page.data
+    assert client.get("/hands", headers={"Host": "evil.example"}).status_code == 400
+
+
+def test_item7_beyond_localhost_hands_and_the_sim_need_the_operator(cards_service):
+    service, backend = cards_service
+    config = {"TESTING": True, "SECRET_KEY": "t", "LISTEN_HOST": "0.0.0.0", "OPERATOR_PIN_HASH": FAST_HASH}
+    app = create_app(config, service=service, backend=backend)
+    op = Operator(app.test_client())
+    page = op.client.get("/hands")
+    assert page.status_code == 401 and b"/hand/" not in page.data and b"sign in" in page.data
+    before = backend.sim.magnets
+    response = op.client.post("/api/sim/press", headers={"X-CSRF-Token": op.csrf})
+    assert response.status_code == 401 and "sign in" in response.json["error"]
+    response = op.client.post("/api/sim/lift", json={"square": 10}, headers={"X-CSRF-Token": op.csrf})
+    assert response.status_code == 401 and backend.sim.magnets == before
+    assert op.client.get("/api/state").json["operator"]["needed_for_sim"] is True
+    op.login()
+    assert b"/hand/A/" in op.client.get("/hands").data
+    assert op.client.post("/api/sim/press", headers={"X-CSRF-Token": op.csrf}).status_code == 200
+    assert op.client.post("/api/sim/press").status_code == 403  # and the CSRF token
+
+
+def test_item7_on_localhost_hands_and_the_sim_stay_open(cards_service):
+    service, backend = cards_service
+    app = create_app({"TESTING": True, "SECRET_KEY": "t"}, service=service, backend=backend)
+    client = app.test_client()
+    assert b"/hand/A/" in client.get("/hands").data
+    assert client.post("/api/sim/press").status_code == 200

@@ -1,6 +1,7 @@
 """The status page: a Flask app (factory, blueprints, instance config) showing the running service.
 
-`create_app()` takes the service and its backend; `senet-pi run` serves it with waitress.
+`create_app()` takes the service and its backend; `senet-pi run` serves it with uvicorn (see
+`senet_pi.page`), the live streams on its event loop and everything else on a few threads.
 The web layer only shows the service and passes on what people do; the referee decides.
 """
 
@@ -38,6 +39,7 @@ CONFIG_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "PIN_DELAY": ((int, float), "a number of seconds from 0 to 30"),
     "MAX_CONTENT_LENGTH": ((int,), "a whole number of bytes"),
     "THROWER_GESTURES": ((bool,), "true or false (whether a long press offers an undo or a new game)"),
+    "HOSTS": ((str, list), "a host name, or a list of the names the page is reached by"),
 }
 
 
@@ -92,13 +94,18 @@ def create_app(
     app.config.from_mapping(
         SECRET_KEY=None,
         OPERATOR_PIN_HASH=None,  # set with `senet-pi set-pin`; none = operator actions disabled
-        PIN_DELAY=1.0,  # seconds added after a wrong PIN, doubling with each one (at most 30 s)
+        PIN_DELAY=1.0,  # seconds a client is locked out after a wrong PIN, doubling with each one (at most 300 s)
+        PIN_FILE=None,  # the config.toml the PIN hash is read from again when it changes (set-pin while running)
+        LISTEN_HOST="127.0.0.1",  # where the page listens; beyond loopback /hands and the sim need the operator
+        HOSTS=[],  # names (besides localhost and IP addresses) the page answers to, e.g. ["senet.local"]
+        MAX_LIVE_STREAMS=1000,  # open live streams at most; more are answered 503 with Retry-After
         MAX_CONTENT_LENGTH=64 * 1024,
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_HTTPONLY=True,
     )
     if test_config is None:
         app.config.from_mapping(load_instance_config(Path(app.instance_path)))
+        app.config["PIN_FILE"] = Path(app.instance_path) / "config.toml"
     else:
         app.config.from_mapping(test_config)
     if not app.config["SECRET_KEY"]:
@@ -107,9 +114,15 @@ def create_app(
         )
     if service is None:
         service = Service(None)
-    app.extensions["senet"] = {"service": service, "backend": backend, "broker": Broker(service)}
+    from . import api, errors, hands, operator, pages, security, sim
 
-    from . import api, hands, operator, pages, sim
+    pin_file = app.config["PIN_FILE"]
+    guard = operator.PinGuard(
+        app.config["OPERATOR_PIN_HASH"], Path(pin_file) if pin_file else None, float(app.config["PIN_DELAY"])
+    )
+    app.extensions["senet"] = {"service": service, "backend": backend, "broker": Broker(service), "pin_guard": guard}
+    errors.init_app(app)
+    security.init_app(app)
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(hands.bp)

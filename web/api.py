@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify, stream_with_context
+from collections.abc import Iterator
+
+from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
 from senet_pi.rules import RULESETS
 
+from .errors import error
 from .state import state
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -17,16 +20,27 @@ def get_state() -> Response:
 
 
 @bp.get("/events")
-def events() -> Response:
-    """Server-sent events: `state` at once and after every change, `verdicts` as they are decided."""
+def events() -> Response | tuple[Response, int]:
+    """Server-sent events: `state` at once and after every change, `verdicts` as they are decided.
+
+    Under `senet-pi run` only the headers are answered here and the server's event loop carries
+    the stream (see `live.LiveApp`); under plain WSGI this thread streams it."""
     broker = current_app.extensions["senet"]["broker"]
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    if broker.listeners >= current_app.config["MAX_LIVE_STREAMS"]:
+        return error(503, "too many live pages open: this one will try again", retry_after=10)
+    scope = request.environ.get("asgi.scope")
+    if scope is not None and scope.get("senet.live"):
+        scope["senet.handoff"] = True
+        body: Iterator[str] = iter(())
+    else:
+        app = current_app._get_current_object()  # type: ignore[attr-defined]
 
-    def snapshot() -> dict:
-        with app.app_context():
-            return state(for_session=False)
+        def snapshot() -> dict:
+            with app.app_context():
+                return state(for_session=False)
 
-    response = Response(stream_with_context(broker.stream(snapshot)), mimetype="text/event-stream")
+        body = stream_with_context(broker.stream(snapshot))
+    response = Response(body, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response

@@ -16,6 +16,8 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 from senet_pi.errors import SenetError
 
 from .errors import BadInput, error, json_body
+from .operator import is_operator
+from .security import exposed
 from .state import services
 
 bp = Blueprint("hands", __name__)
@@ -38,13 +40,23 @@ def _cards_game():
 
 def _check(player: str, token: str):
     game = _cards_game()
-    if game is None or player not in game.player_ids or not hmac.compare_digest(token, hand_token(player)):
+    # compared as bytes: compare_digest refuses a str with non-ASCII characters, and a URL may carry any
+    if (
+        game is None
+        or player not in game.player_ids
+        or not hmac.compare_digest(token.encode(), hand_token(player).encode())
+    ):
         abort(404)
     return game
 
 
 @bp.get("/hands")
-def hands() -> str:
+def hands() -> str | tuple[str, int]:
+    """Every player's secret link as a QR code: beyond localhost only for the signed-in operator.
+
+    The links are built from the request's Host, which `security` has checked is one of ours."""
+    if exposed() and not is_operator():
+        return render_template("hands.html", links=[], csrf="", locked=True), 401
     game = _cards_game()
     links = []
     if game is not None:
@@ -88,12 +100,12 @@ def act(player: str, token: str, action: str) -> object:
         body = json_body() if request.content_length else {}
         if action == "play":
             card = body.get("card")
-            if card not in game.hand(player):
-                raise BadInput(f"{card!r} is not in your hand")
+            if not isinstance(card, str) or card not in game.hand(player):
+                raise BadInput(f"{str(card)[:20]!r} is not in your hand")
             kind, value = "card", card
         elif action == "exchange":
             cards = body.get("cards")
-            if not isinstance(cards, list) or not 1 <= len(cards) <= 2:
+            if not isinstance(cards, list) or not 1 <= len(cards) <= 2 or not all(isinstance(c, str) for c in cards):
                 raise BadInput('exchange one or two cards: {"cards": ["2", "H28"]}')
             kind, value = "exchange", cards
         else:
@@ -103,7 +115,9 @@ def act(player: str, token: str, action: str) -> object:
     service, _ = services()
     try:
         verdicts = service.handle(kind, value)
-    except SenetError as exc:
-        return error(400, str(exc))
-    refused = [v for v in verdicts if v["v"] == "illegal"]
-    return jsonify({"verdicts": verdicts}), 422 if refused else 200
+    except (SenetError, TypeError, ValueError) as exc:
+        return error(400, str(exc)[:300])
+    refused = [str(v.get("reason", "refused")) for v in verdicts if v["v"] == "illegal"]
+    if refused:
+        return jsonify({"error": "; ".join(refused), "verdicts": verdicts}), 422
+    return jsonify({"verdicts": verdicts}), 200

@@ -1,29 +1,102 @@
-"""Live updates: every batch of verdicts goes to each open page as server-sent events."""
+"""Live updates: every batch of verdicts goes to each open page as server-sent events.
+
+Two ways to serve a stream, one Broker behind both:
+
+- `senet-pi run` (uvicorn, see `senet_pi.page`): `LiveApp` hands `/api/events`, once Flask has
+  checked and answered its headers, to `Broker.serve`, a coroutine on the server's event loop.
+  An open page then costs a small task and a queue, not a thread, so hundreds of phones can
+  watch while the request threads stay free for `/api/state` and the operator. The state is
+  built once per change and the same bytes go to every stream; a client that leaves is
+  noticed by the loop at once (the socket closes) and forgotten.
+- Anything else that runs the Flask app as plain WSGI (the test client, `flask run`) gets
+  `Broker.stream`, a generator that holds one thread per page, as before.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import queue
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, MutableMapping
+from typing import Any
 
 from senet_pi.service import Service
 
 KEEPALIVE = 15.0  # seconds between comments that keep proxies and browsers from closing the stream
+BACKLOG = 64  # updates a slow reader may fall behind before its stream is ended (its browser reconnects)
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 
 class Broker:
-    """Fans the service's verdicts out to one queue per open event stream."""
+    """Fans the service's verdicts out to every open event stream (threads' queues and the loop's)."""
 
     def __init__(self, service: Service) -> None:
         self._queues: list[queue.Queue] = []
         self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._streams: set[asyncio.Queue] = set()  # touched only on the loop
+        self._snapshot: Callable[[], dict] | None = None
         self.unsubscribe = service.subscribe(self._publish)
 
     def _publish(self, verdicts: list[dict]) -> None:
         with self._lock:
             for q in self._queues:
                 q.put(verdicts)
+            loop, snapshot = self._loop, self._snapshot
+        if loop is not None and snapshot is not None and self._streams:
+            data = (_event("verdicts", verdicts) + _event("state", snapshot())).encode()  # once for all streams
+            with contextlib.suppress(RuntimeError):  # the loop has closed: the server is gone
+                loop.call_soon_threadsafe(self._fan_out, data)
+
+    # ------------------------------------------------------------------ streams on the event loop
+
+    def attach(self, loop: asyncio.AbstractEventLoop, snapshot: Callable[[], dict]) -> None:
+        """Serve streams on `loop`; `snapshot()` (thread-safe) is the state every page is sent."""
+        with self._lock:
+            self._loop, self._snapshot = loop, snapshot
+
+    def _fan_out(self, data: bytes | None) -> None:
+        for q in list(self._streams):
+            try:
+                q.put_nowait(data)
+            except asyncio.QueueFull:  # a reader that stopped reading: end its stream
+                _end(q)
+
+    async def serve(self, receive: Receive, send: Send, keepalive: float = KEEPALIVE) -> None:
+        """One stream on the loop, after its headers have gone: the state, then every update,
+        until the client leaves, falls BACKLOG updates behind, or the server stops."""
+        loop = asyncio.get_running_loop()
+        q: asyncio.Queue = asyncio.Queue(BACKLOG)
+        self._streams.add(q)
+        watcher = loop.create_task(_watch(receive, q))
+        try:
+            await _body(send, b"retry: 1000\n\n")
+            snapshot = self._snapshot
+            assert snapshot is not None, "attach() the broker to the loop first"
+            state = await loop.run_in_executor(None, snapshot)  # takes the service's lock: off the loop
+            await _body(send, _event("state", state).encode())
+            while True:
+                try:
+                    async with asyncio.timeout(keepalive):
+                        data = await q.get()
+                except TimeoutError:
+                    data = b": keepalive\n\n"
+                if data is None:
+                    break
+                await _body(send, data)
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except OSError:  # the client went away mid-write
+            pass
+        finally:
+            self._streams.discard(q)
+            watcher.cancel()
+
+    # ------------------------------------------------------------------ streams on threads (plain WSGI)
 
     def stream(self, state: Callable[[], dict], keepalive: float = KEEPALIVE) -> Iterator[str]:
         """Server-sent events: the state at once, then each batch of verdicts followed by the new state."""
@@ -53,16 +126,87 @@ class Broker:
                 self._queues.remove(q)
 
     def close(self) -> None:
-        """End every open stream (the server is stopping)."""
+        """End every open stream (the server is stopping); closing twice is harmless."""
         with self._lock:
             for q in self._queues:
                 q.put(None)
-        self.unsubscribe()
+            loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._fan_out, None)
+        unsubscribe, self.unsubscribe = self.unsubscribe, lambda: None
+        unsubscribe()
 
     @property
     def listeners(self) -> int:
-        return len(self._queues)
+        """Open streams, on threads and on the loop."""
+        return len(self._queues) + len(self._streams)
+
+
+def _end(q: asyncio.Queue) -> None:
+    """Make `q`'s stream end at its next read, dropping what it has not sent yet."""
+    while not q.empty():
+        q.get_nowait()
+    q.put_nowait(None)
+
+
+async def _watch(receive: Receive, q: asyncio.Queue) -> None:
+    """End the stream as soon as the client disconnects (uvicorn says so through `receive`)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    _end(q)
+
+
+async def _body(send: Send, data: bytes) -> None:
+    await send({"type": "http.response.body", "body": data, "more_body": True})
 
 
 def _event(name: str, data: object) -> str:
     return f"event: {name}\ndata: {json.dumps(data)}\n\n"
+
+
+class LiveApp:
+    """The ASGI app `senet-pi run` serves: the Flask app on a few threads (a2wsgi), and the live
+    streams on the event loop.
+
+    `/api/events` still goes through Flask first, so the Host check, the security headers and the
+    stream limit are the same as everywhere; Flask answers only the headers, marks the scope,
+    and the loop carries the stream from there."""
+
+    def __init__(self, app: Any, workers: int = 16) -> None:
+        from a2wsgi import WSGIMiddleware
+
+        self.flask = app
+        self.wsgi = WSGIMiddleware(app, workers=workers)
+        self.broker: Broker = app.extensions["senet"]["broker"]
+
+    def snapshot(self) -> dict:
+        """The state every page is sent (without any session's operator status)."""
+        from .state import state
+
+        with self.flask.app_context():
+            return state(for_session=False)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            return await self.wsgi(scope, receive, send)
+        if scope["type"] != "http" or scope["path"] != "/api/events" or scope["method"] != "GET":
+            return await self.wsgi(scope, receive, send)
+        if self.broker._loop is None:
+            self.broker.attach(asyncio.get_running_loop(), self.snapshot)
+        scope = {**scope, "senet.live": True}
+
+        async def headers_only(message: MutableMapping[str, Any]) -> None:
+            if not scope.get("senet.handoff"):
+                await send(message)
+            elif message["type"] == "http.response.start":  # the stream's headers, without a length
+                headers = [(k, v) for k, v in message["headers"] if k.lower() != b"content-length"]
+                await send({**message, "headers": headers})
+
+        await self.wsgi(scope, receive, headers_only)
+        if scope.get("senet.handoff"):
+            await self.broker.serve(receive, send)
+
+    def close(self) -> None:
+        """Stop the Flask app's threads once they are idle."""
+        self.wsgi.executor.shutdown(wait=False, cancel_futures=True)

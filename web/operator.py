@@ -2,16 +2,26 @@
 
 The PIN is set at install (`senet-pi set-pin`) and stored only as a hash; with none set the
 actions are disabled, not open. Every action is a JSON POST carrying the session's CSRF
-token in `X-CSRF-Token`; each wrong PIN makes the next answer wait longer.
+token in `X-CSRF-Token`.
+
+A PIN guesser cannot starve the service: one PIN is checked at a time (a check costs scrypt's
+32 MiB and a good part of a second), an attempt while another is being checked, or from a
+client locked out after wrong PINs, is answered at once with 429 and Retry-After, and no
+request thread ever sleeps. Sessions are revocable: the session cookie only names a sign-in
+kept here, which logout forgets and which a new PIN hash (`senet-pi set-pin`, read again
+from config.toml when it changes) makes void, so a copied cookie stops working.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
+from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, request, session
 from werkzeug.security import check_password_hash
@@ -24,26 +34,149 @@ from .state import services, state
 
 bp = Blueprint("operator", __name__, url_prefix="/api/op")
 
-_failures: dict[str, int] = {}
-_failures_lock = threading.Lock()
-MAX_DELAY = 30.0
+MAX_LOCKOUT = 300.0  # seconds: the longest a client waits after many wrong PINs
+MAX_CLIENTS = 4096  # clients whose wrong PINs are remembered (the oldest are forgotten first)
+MAX_SESSIONS = 64  # operator sign-ins kept at once (the oldest is signed out first)
+
+
+class PinGuard:
+    """The server side of the operator PIN: the current hash, one check at a time, lockouts, sign-ins."""
+
+    def __init__(
+        self,
+        pin_hash: str | None,
+        pin_file: Path | None,
+        first_lockout: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.first_lockout = first_lockout
+        self.clock = clock
+        self._hash = pin_hash
+        self._file = pin_file
+        self._seen: tuple[int, int, int] | None = None  # the file's stat when last read: read on first use
+        self._checking = threading.Lock()  # held while scrypt runs: one check at a time
+        self._lock = threading.Lock()
+        self._failures: OrderedDict[str, tuple[int, float]] = OrderedDict()  # client: (wrong PINs, locked until)
+        self._sessions: OrderedDict[str, str] = OrderedDict()  # sign-in id: the PIN hash it signed in with
+
+    def _stat(self) -> tuple[int, int, int] | None:
+        try:
+            st = self._file.stat() if self._file is not None else None
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_ctime_ns, st.st_size) if st is not None else None
+
+    @property
+    def pin_hash(self) -> str | None:
+        """The PIN hash in force, read again from config.toml whenever that file changes."""
+        if self._file is not None:
+            seen = self._stat()
+            if seen != self._seen:
+                import tomllib
+
+                try:
+                    loaded = tomllib.loads(self._file.read_text(encoding="utf-8")).get("OPERATOR_PIN_HASH")
+                except (OSError, ValueError):
+                    loaded = None  # unreadable: no PIN is in force rather than an old one
+                with self._lock:
+                    self._seen, self._hash = seen, loaded if isinstance(loaded, str) and loaded else None
+        return self._hash
+
+    def locked_for(self, client: str, now: float) -> float:
+        """Seconds `client` must still wait before its next PIN is checked (0 = may try now)."""
+        with self._lock:
+            _, until = self._failures.get(client, (0, 0.0))
+        return max(0.0, until - now)
+
+    def wrong(self, client: str, now: float) -> float:
+        """Count a wrong PIN; returns the lockout it earns: doubling from the first, at most MAX_LOCKOUT."""
+        with self._lock:
+            count = self._failures.pop(client, (0, 0.0))[0] + 1
+            lockout = min(self.first_lockout * 2 ** min(count - 1, 30), MAX_LOCKOUT)
+            self._failures[client] = (count, now + lockout)
+            while len(self._failures) > MAX_CLIENTS:
+                self._failures.popitem(last=False)
+        return lockout
+
+    def check(self, client: str, pin: str) -> tuple[str, float]:
+        """Check `pin` for `client` without ever waiting. Returns (outcome, seconds): ("ok", 0),
+        ("wrong", the lockout earned), ("locked", left of it), ("busy", 1: another check is running)
+        or ("disabled", 0: no PIN set)."""
+        now = self.clock()
+        wait = self.locked_for(client, now)
+        if wait > 0:
+            return "locked", wait
+        pin_hash = self.pin_hash
+        if pin_hash is None:
+            return "disabled", 0.0
+        if not self._checking.acquire(blocking=False):
+            return "busy", 1.0
+        try:
+            ok = check_password_hash(pin_hash, pin)
+        finally:
+            self._checking.release()
+        if not ok:
+            return "wrong", self.wrong(client, self.clock())
+        with self._lock:
+            self._failures.pop(client, None)
+        return "ok", 0.0
+
+    def sign_in(self) -> str:
+        """A new sign-in id tied to the PIN hash in force."""
+        sid = secrets.token_urlsafe(24)
+        with self._lock:
+            self._sessions[sid] = self._hash or ""
+            while len(self._sessions) > MAX_SESSIONS:
+                self._sessions.popitem(last=False)
+        return sid
+
+    def signed_in(self, sid: object) -> bool:
+        """Whether `sid` is a sign-in still in force: not logged out and made with the current PIN."""
+        if not isinstance(sid, str):
+            return False
+        current = self.pin_hash
+        with self._lock:
+            return current is not None and self._sessions.get(sid) == current
+
+    def sign_out(self, sid: object) -> None:
+        with self._lock:
+            if isinstance(sid, str):
+                self._sessions.pop(sid, None)
+
+
+def guard() -> PinGuard:
+    """This app's PinGuard (made by create_app)."""
+    return current_app.extensions["senet"]["pin_guard"]
 
 
 def csrf_token() -> str:
     """This session's CSRF token (made on first use)."""
-    if "csrf" not in session:
+    if not isinstance(session.get("csrf"), str):
         session["csrf"] = secrets.token_urlsafe(24)
     return session["csrf"]
 
 
 def _csrf_ok() -> bool:
     sent = request.headers.get("X-CSRF-Token", "")
-    return bool(sent) and "csrf" in session and secrets.compare_digest(sent, session["csrf"])
+    expected = session.get("csrf")
+    # compared as bytes: compare_digest refuses a str with non-ASCII characters (a header may carry any)
+    return bool(sent) and isinstance(expected, str) and secrets.compare_digest(sent.encode(), expected.encode())
 
 
-def wrong_pin_delay(failures: int) -> float:
-    """Seconds to wait after the n-th wrong PIN in a row: doubling from PIN_DELAY, at most 30 s."""
-    return min(current_app.config["PIN_DELAY"] * 2 ** (failures - 1), MAX_DELAY) if failures else 0.0
+def is_operator() -> bool:
+    """Whether this request's session is a sign-in still in force."""
+    return guard().signed_in(session.get("operator"))
+
+
+def operator_check() -> tuple[Response, int] | None:
+    """Why this request may not act as the operator (an error answer), or None when it may."""
+    if not guard().pin_hash:
+        return error(403, "operator actions are disabled: set a PIN with `senet-pi set-pin`")
+    if not _csrf_ok():
+        return error(403, "missing or wrong CSRF token (reload the page)")
+    if not is_operator():
+        return error(401, "sign in with the operator PIN first")
+    return None
 
 
 def operator_required(view: Callable) -> Callable:
@@ -51,16 +184,10 @@ def operator_required(view: Callable) -> Callable:
 
     @functools.wraps(view)
     def wrapped(*args: object, **kwargs: object) -> object:
-        if not current_app.config["OPERATOR_PIN_HASH"]:
-            return error(403, "operator actions are disabled: set a PIN with `senet-pi set-pin`")
-        if not _csrf_ok():
-            return error(403, "missing or wrong CSRF token (reload the page)")
-        if not session.get("operator"):
-            return error(401, "sign in with the operator PIN first")
-        try:
-            return view(*args, **kwargs)
-        except BadInput as exc:
-            return error(400, str(exc))
+        refused = operator_check()
+        if refused is not None:
+            return refused
+        return view(*args, **kwargs)
 
     return wrapped
 
@@ -72,38 +199,40 @@ def csrf() -> Response:
 
 @bp.post("/login")
 def login() -> object:
-    if not current_app.config["OPERATOR_PIN_HASH"]:
+    if not guard().pin_hash:
         return error(403, "operator actions are disabled: set a PIN with `senet-pi set-pin`")
     if not _csrf_ok():
         return error(403, "missing or wrong CSRF token (reload the page)")
-    try:
-        pin = json_body().get("pin")
-    except BadInput as exc:
-        return error(400, str(exc))
-    who = request.remote_addr or "?"
-    if isinstance(pin, str) and check_password_hash(current_app.config["OPERATOR_PIN_HASH"], pin):
-        with _failures_lock:
-            _failures.pop(who, None)
-        session["operator"] = True
+    pin = json_body().get("pin")
+    if not isinstance(pin, str) or not pin.isascii() or len(pin) > 64:
+        raise BadInput('send the PIN as a string of digits: {"pin": "1234"}')
+    outcome, wait = guard().check(request.remote_addr or "?", pin)
+    if outcome == "ok":
+        guard().sign_out(session.get("operator"))
+        session["operator"] = guard().sign_in()
         return jsonify({"signed_in": True})
-    with _failures_lock:
-        _failures[who] = _failures.get(who, 0) + 1
-        delay = wrong_pin_delay(_failures[who])
-    time.sleep(delay)
-    return jsonify({"error": "wrong PIN", "wait": delay}), 401
+    if outcome == "disabled":
+        return error(403, "operator actions are disabled: set a PIN with `senet-pi set-pin`")
+    if outcome == "busy":
+        return error(429, "another PIN is being checked: try again in a moment", retry_after=wait)
+    if outcome == "locked":
+        return error(429, f"too many wrong PINs: try again in {math.ceil(wait)} s", retry_after=wait)
+    return error(401, f"wrong PIN: try again in {math.ceil(wait)} s", retry_after=wait)
 
 
 @bp.post("/logout")
 def logout() -> Response:
-    session.pop("operator", None)
+    guard().sign_out(session.pop("operator", None))
     return jsonify({"signed_in": False})
 
 
 def _handled(kind: str, value: object = True) -> tuple[Response, int]:
     service, _ = services()
     verdicts = service.handle(kind, value)
-    refused = any(v["v"] == "illegal" for v in verdicts)
-    return jsonify({"verdicts": verdicts, "state": state()}), 422 if refused else 200
+    refused = [str(v.get("reason", "refused")) for v in verdicts if v["v"] == "illegal"]
+    if refused:  # the referee's reason as the message every /api error carries
+        return jsonify({"error": "; ".join(refused), "verdicts": verdicts, "state": state()}), 422
+    return jsonify({"verdicts": verdicts, "state": state()}), 200
 
 
 @bp.post("/new_game")
@@ -112,16 +241,18 @@ def new_game() -> object:
     data = json_body()
     service, backend = services()
     variant = data.get("variant", service.referee.game.name)
-    if variant not in RULESETS:
+    if not isinstance(variant, str) or variant not in RULESETS:
         raise BadInput(f"variant must be one of {', '.join(RULESETS)}")
     players = data.get("players", 2)
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise BadInput("options must be a JSON object")
+    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 8:
+        raise BadInput("players must be a whole number of players, e.g. 2")
     try:
         verdicts = service.new_game(variant, players, options)
-    except SenetError as exc:
-        raise BadInput(str(exc)) from None
+    except (SenetError, TypeError, ValueError, RecursionError) as exc:  # options the rule set cannot use
+        raise BadInput(f"cannot start {variant} with these options: {exc}"[:300]) from None
     sim = getattr(backend, "sim", None)
     if sim is not None:  # the simulated pieces go back to the start as well
         sim.set_occupied(service.referee.expected)
@@ -147,8 +278,8 @@ def throw() -> object:
     service, _ = services()
     try:
         service.referee.game.parse_throw(value)
-    except (SenetError, TypeError) as exc:
-        raise BadInput(str(exc)) from None
+    except (SenetError, TypeError, ValueError) as exc:
+        raise BadInput(str(exc)[:300]) from None
     return _handled("throw", value)
 
 

@@ -13,7 +13,9 @@ from flask import Blueprint, Response, jsonify
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.rules.board import bit
 
-from .errors import BadInput, error, json_body, square_from
+from .errors import error, json_body, square_from
+from .operator import operator_check
+from .security import exposed
 from .state import services
 
 bp = Blueprint("sim", __name__, url_prefix="/api/sim")
@@ -26,6 +28,11 @@ def _sim() -> SimBackend | None:
 
 @bp.post("/<action>")
 def act(action: str) -> object:
+    """One action on the simulated board; beyond localhost only the signed-in operator may act."""
+    if exposed():
+        refused = operator_check()
+        if refused is not None:
+            return refused
     backend = _sim()
     if backend is None:
         _, other = services()
@@ -39,10 +46,7 @@ def act(action: str) -> object:
         time.sleep(0.05)
         sim.release()
         return _done(backend)
-    try:
-        square = square_from(json_body())
-    except BadInput as exc:
-        return error(400, str(exc))
+    square = square_from(json_body())
     has_piece = bool(sim.magnets & bit(square))
     if action == "lift" and not has_piece:
         return error(409, f"square {square} holds no piece to lift")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import current_app, session
+from flask import current_app
 
 from senet_pi.hardware.backend import Backend, SimBackend
 from senet_pi.rules.board import OFF
@@ -102,8 +102,12 @@ def state(for_session: bool = True) -> dict:
                 "phase": game.phase,
             }
     if for_session:
+        from .operator import guard, is_operator
+        from .security import exposed
+
         out["operator"] = {
-            "enabled": bool(current_app.config["OPERATOR_PIN_HASH"]),
-            "signed_in": bool(session.get("operator")),
+            "enabled": bool(guard().pin_hash),
+            "signed_in": is_operator(),
+            "needed_for_sim": exposed(),  # beyond localhost the simulated board is the operator's too
         }
     return out

@@ -165,6 +165,7 @@ function render(state) {
 }
 
 function renderHardware(state) {
+  if (!document.getElementById("switches")) return;  // a page without a board (/hands): only the live link
   drawBoard(document.getElementById("switches"), state, { occupied: state.backend.switches || [], plain: true });
   drawSticks(document.getElementById("leds"), null, state.backend.leds && state.backend.leds.length ? state.backend.leds : [false, false, false, false]);
   const faults = document.getElementById("faults");
@@ -214,7 +215,7 @@ function wire() {
   login.addEventListener("submit", async (e) => {
     e.preventDefault();
     const result = await post("/api/op/login", { pin: document.getElementById("pin").value });
-    text("op-error", result.ok ? "" : result.data.error + (result.data.wait ? ` (waited ${result.data.wait}s)` : ""));
+    text("op-error", result.ok ? "" : result.data.error || `the server answered ${result.status}`);
     document.getElementById("pin").value = "";
     refresh();
   });
