@@ -305,8 +305,11 @@ def measure(server: subprocess.Popen, port: int, args: argparse.Namespace) -> in
     print(f"| memory per idle live page | {per_client:.1f} KiB |")
     print(f"| {half} pages closed: sockets freed by the server after | {freed:.2f} s |")
     answers, peak, during = guessing
-    print(f"| PIN guessing: {args.guessers} threads for {args.guess_seconds:.0f} s | "
-          + ", ".join(f"{n} answered {code}" for code, n in sorted(answers.items())) + " |")
+    print(
+        f"| PIN guessing: {args.guessers} threads for {args.guess_seconds:.0f} s | "
+        + ", ".join(f"{n} answered {code}" for code, n in sorted(answers.items()))
+        + " |"
+    )
     print(f"| server memory at its peak while guessed at | {peak / 1024:.1f} MiB |")
     print(f"| `GET /api/state` meanwhile ({len(during)} requests) | "
           f"p50 {percentile(during, 50):.1f} ms, p99 {percentile(during, 99):.1f} ms |")  # fmt: skip

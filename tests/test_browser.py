@@ -247,7 +247,7 @@ def test_the_operator_signs_in_with_the_pin_and_undoes_a_move(page, board):
     square(page, 13).click()
     expect(page.locator("#history li").first).to_have_text("B 10-13")
     page.locator('[data-op="undo"]').click()
-    expect(page.locator("#message")).to_have_text("put the piece on 13 back on 10")
+    expect(page.locator("#message")).to_have_text("put B's piece on 13 back on 10")
     square(page, 13).click()
     square(page, 10).click()
     expect(page.locator("#message")).to_have_text("B (green): move a piece by 3")

@@ -529,8 +529,18 @@ def test_item7_the_templates_have_no_inline_script_or_handlers(client):
         assert "style=" not in page, path
 
 
-@pytest.mark.parametrize("host", ["localhost", "localhost:8080", "127.0.0.1:8080", "[::1]:8080", "192.168.1.20:8080",
-                                  "senet.local", "SENET.LOCAL:80"])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "localhost",
+        "localhost:8080",
+        "127.0.0.1:8080",
+        "[::1]:8080",
+        "192.168.1.20:8080",
+        "senet.local",
+        "SENET.LOCAL:80",
+    ],
+)
 def test_item7_known_hosts_are_served(sim_service, host):
     service, backend = sim_service
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "HOSTS": ["senet.local"]}, service=service, backend=backend)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import tomllib
 from pathlib import Path
 
 from flask import Flask
@@ -17,6 +16,7 @@ from flask import Flask
 from senet_pi.errors import SenetError
 from senet_pi.hardware.backend import Backend
 from senet_pi.service import Service
+from senet_pi.tomlfile import read_toml
 
 from .live import Broker
 
@@ -47,18 +47,7 @@ def load_instance_config(folder: Path | None = None) -> dict[str, object]:
     """The settings of the instance `config.toml` (none if there is no file), checked: ConfigError
     names the file and the problem (not UTF-8, not TOML, nested too deeply, a key of the wrong type)."""
     path = (folder or instance_folder()) / "config.toml"
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except OSError as exc:
-        raise ConfigError(f"cannot read the config {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"the config {path} is not a UTF-8 text file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"the config {path} is not valid TOML: {exc}") from None
-    except RecursionError:
-        raise ConfigError(f"the config {path} is nested too deeply") from None
+    data = read_toml(path, "the config", ConfigError, missing_ok=True)
     for key, (types, wanted) in CONFIG_TYPES.items():
         value = data.get(key)
         if value is None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import os
 import sys
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import SenetError
+from ..tomlfile import read_toml
 
 ROWS, COLUMNS = 6, 5
 #: BCM GPIOs a 40-pin header offers; 0 and 1 are kept for the HAT EEPROM.
@@ -51,16 +51,7 @@ class PinMap:
 def load_pinmap(path: str | Path | None = None) -> PinMap:
     """Read and check a pin map; PinMapError names the problem."""
     path = Path(path) if path is not None else default_pinmap_path()
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise PinMapError(f"cannot read the pin map {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise PinMapError(f"the pin map {path} is not a UTF-8 text file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise PinMapError(f"the pin map {path} is not valid TOML: {exc}") from None
-    except RecursionError:
-        raise PinMapError(f"the pin map {path} is nested too deeply to be a pin map") from None
+    data = read_toml(path, "the pin map", PinMapError)
     return pinmap_from(data, str(path))
 
 
