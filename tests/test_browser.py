@@ -482,3 +482,14 @@ def test_item7_the_page_cannot_be_framed_by_another_page(browser, board):
         assert page.frames[1].locator("#board").count() == 0
     finally:
         page.close()
+
+
+def test_a_stuck_switch_is_named_on_the_page(page, board):
+    """Issue 12 item 7: the square whose switch is judged stuck is said where the visitor looks."""
+    board.backend.sim.stick(1, "open")  # a dead switch under A's piece on 1
+    deadline = time.monotonic() + 10
+    while board.service.referee.sensed >> 1 & 1 and time.monotonic() < deadline:
+        time.sleep(0.02)  # the scanner sees the switch open
+    board.service.handle("resync")  # the board wins, but a piece is never taken off the game
+    expect(page.locator("#message")).to_contain_text("the switch under 1 seems stuck open")
+    assert board.service.referee.game.board()[1] == "A"

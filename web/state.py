@@ -82,6 +82,7 @@ def state(for_session: bool = True) -> dict:
             "question": status["question"],
             "in_progress": status["in_progress"],
             "journal": service.journal_trouble,  # "journal cannot write: disk full ..." or None
+            "switch_faults": status["faults"],  # squares whose switch the referee judges stuck
             "sensed": status["sensed"],
             "expected": status["expected"],
             "legal": legal,

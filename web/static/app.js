@@ -110,6 +110,10 @@ function render(state) {
   else if (state.throw != null) { message = `${name(state.to_move)}: move a piece by ${state.throw}`; }
   else if (state.cards) { message = `${name(state.to_move)}: play a card`; }
   else { message = `${name(state.to_move)}: throw the sticks`; }
+  const stuck = Object.entries(state.switch_faults || {});
+  if (stuck.length) {
+    message = stuck.map(([sq, fault]) => `the switch under ${sq} seems ${fault}`).join("; ") + ` | ${message}`;
+  }
   if (state.journal) { message = `${state.journal} | ${message}`; kind = "warning"; }
   const box = document.getElementById("message");
   box.textContent = message;
