@@ -15,6 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from senet_pi.events import timed_inputs
 from senet_pi.journal import Journal
 from senet_pi.referee import Referee
 from senet_pi.referee.hands import scripted_game
@@ -34,23 +35,14 @@ def verdict_latencies(variant: str, players: int, games: int) -> tuple[list[floa
     for seed in range(games):
         script = scripted_game(variant, seed, players)
         referee = Referee(new_game(variant, players=players))
-        clock = 0
-        for event in script["events"]:
-            kind, value = next((k, v) for k, v in event.items() if k != "by")
-            if kind == "wait":
-                clock += value
-                start = time.perf_counter()
-                verdicts = referee.tick(clock / 1000)
-                spent = time.perf_counter() - start
-                if verdicts:
-                    out.append(spent)
-                continue
-            if kind == "move":
-                value = [*value, event.get("by", 0)]
+        for ms, kind, value in timed_inputs(script["events"]):
             start = time.perf_counter()
-            referee.apply(kind, value, clock / 1000)
-            if kind == "throw":
-                throws.append(time.perf_counter() - start)
+            verdicts = referee.apply(kind, value, ms / 1000)
+            spent = time.perf_counter() - start
+            if kind == "tick" and verdicts:
+                out.append(spent)
+            elif kind == "throw":
+                throws.append(spent)
     return out, throws
 
 

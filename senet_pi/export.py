@@ -4,29 +4,14 @@ from __future__ import annotations
 
 import json
 
+from .events import events_of
 from .journal import Journal
-from .rules.board import OFF
 
 
 def export_game(journal: Journal, game_id: int) -> dict[str, object]:
     """The replay object for one journaled game; time between inputs becomes `wait` events."""
     record = journal.game(game_id)
-    events: list[dict[str, object]] = []
-    clock = 0
-    for event in journal.events(game_id):
-        if event.ms > clock:
-            events.append({"wait": event.ms - clock})
-            clock = event.ms
-        if event.kind == "tick":
-            continue  # the wait above is the time that passed
-        if event.kind == "move":
-            from_sq, to_sq, *by = event.value  # type: ignore[misc]
-            move: dict[str, object] = {"move": [from_sq, "off" if to_sq == OFF else to_sq]}
-            if by and by[0]:
-                move["by"] = by[0]
-            events.append(move)
-        else:
-            events.append({event.kind: event.value})
+    events = events_of((event.ms, event.kind, event.value) for event in journal.events(game_id))
     replay: dict[str, object] = {"variant": record.variant, "players": record.players, "options": record.options}
     if record.position is not None:
         replay["position"] = record.position

@@ -12,39 +12,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import InvalidOptionError, InvalidThrowError, ReplayError, SenetError
+from .errors import InvalidOptionError, ReplayError, SenetError
+from .events import EVENT_KINDS, Event, parse_event
 from .referee import Referee
 from .rules import RULESETS, Game, find_ruleset
-from .rules.board import OFF
-from .rules.move import parse_square
 from .verdicts import Verdict
-
-#: Event kinds of the replay contract, then this project's operator actions (what a journal exports).
-EVENT_KINDS = (
-    "throw",
-    "card",
-    "exchange",
-    "pass",
-    "move",
-    "lift",
-    "place",
-    "sense",
-    "wait",
-    "answer",
-    "undo",
-    "resync",
-    "new_game",
-)
-
-
-@dataclass(frozen=True)
-class Event:
-    """One event of a replay file (`kind` is one of EVENT_KINDS); `index` counts from 0 in the file."""
-
-    index: int
-    kind: str
-    value: object
-    by: int = 0
 
 
 @dataclass
@@ -121,83 +93,8 @@ def load_replay(data: object) -> Replay:
     events = data.get("events")
     if not isinstance(events, list):
         raise ReplayError("'events' must be a list")
-    replay.events = [_read_event(i, raw, game) for i, raw in enumerate(events)]
+    replay.events = [parse_event(i, raw, game) for i, raw in enumerate(events)]
     return replay
-
-
-def _read_event(index: int, raw: object, game: Game) -> Event:
-    where = f"event {index}"
-    if not isinstance(raw, Mapping) or not raw:
-        raise ReplayError(f'{where}: an event is an object such as {{"throw": 3}}, not {raw!r}')
-    kinds = [k for k in raw if k in EVENT_KINDS]
-    if len(kinds) != 1:
-        raise ReplayError(f"{where}: name exactly one of {', '.join(EVENT_KINDS)} in {json.dumps(raw)}")
-    kind = kinds[0]
-    extra = set(raw) - {kind, "by"} if kind == "move" else set(raw) - {kind}
-    if extra:
-        raise ReplayError(f"{where}: unknown field(s) {', '.join(sorted(extra))}")
-    value = raw[kind]
-    try:
-        if kind == "throw":
-            return Event(index, kind, game.parse_throw(value))
-        if kind == "card":
-            if not isinstance(value, str) or value not in _card_names(game):
-                raise ReplayError(f"{where}: {value!r} is not a card of this deck ({', '.join(_card_names(game))})")
-            return Event(index, kind, value)
-        if kind == "exchange":
-            names = _card_names(game)
-            if not isinstance(value, list) or not 1 <= len(value) <= 2 or any(c not in names for c in value):
-                raise ReplayError(f'{where}: exchange names one or two cards, e.g. {{"exchange": ["2", "H28"]}}')
-            return Event(index, kind, value)
-        if kind == "pass":
-            if value is not True:
-                raise ReplayError(f'{where}: write {{"pass": true}}')
-            return Event(index, kind, True)
-        if kind in ("lift", "place"):
-            square = parse_square(value)
-            if square == OFF:
-                raise ReplayError(f"{where}: a switch sits under a square 1-30, not {value!r}")
-            return Event(index, kind, square)
-        if kind == "sense":
-            if not isinstance(value, list) or len(value) > 30:
-                raise ReplayError(
-                    f'{where}: sense lists the squares whose switch is closed, e.g. {{"sense": [1, 2, 3]}}'
-                )
-            squares = [parse_square(sq) for sq in value]
-            if OFF in squares or len(set(squares)) != len(squares):
-                raise ReplayError(f"{where}: sense lists distinct squares 1-30, not {value!r}")
-            return Event(index, kind, sorted(squares))
-        if kind == "wait":
-            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1e9:
-                raise ReplayError(f"{where}: wait takes milliseconds, a number from 0 up, not {value!r}")
-            return Event(index, kind, value)
-        if kind == "answer":
-            if isinstance(value, bool) or not isinstance(value, int | str):
-                raise ReplayError(f"{where}: answer with an option's number or its text, not {value!r}")
-            return Event(index, kind, value)
-        if kind in ("undo", "resync", "new_game"):
-            if value is not True:
-                raise ReplayError(f'{where}: write {{"{kind}": true}}')
-            return Event(index, kind, True)
-        if not isinstance(value, list) or len(value) != 2:
-            raise ReplayError(f'{where}: a move is [FROM, TO], e.g. {{"move": [10, 13]}}')
-        from_sq, to_sq = parse_square(value[0]), parse_square(value[1])
-        if from_sq == OFF:
-            raise ReplayError(f"{where}: a move cannot start from 'off'")
-        by = raw.get("by", 0)
-        if isinstance(by, bool) or not isinstance(by, int) or not 0 <= by <= 12:
-            raise ReplayError(f"{where}: 'by' must be a die or dice sum from 1 to 12")
-        return Event(index, kind, (from_sq, to_sq), by)
-    except (InvalidThrowError, ValueError) as exc:
-        if isinstance(exc, ReplayError):
-            raise
-        raise ReplayError(f"{where}: {exc}") from None
-
-
-def _card_names(game: Game) -> list[str]:
-    if not hasattr(game, "hands"):
-        return []
-    return sorted(set(game.options["deck_order"]))  # type: ignore[arg-type]
 
 
 def run_replay(replay: Replay, referee: Referee | None = None) -> Iterator[Verdict]:
@@ -207,12 +104,9 @@ def run_replay(replay: Replay, referee: Referee | None = None) -> Iterator[Verdi
     referee = referee or Referee(replay.new_game())
     clock_ms = 0
     for event in replay.events:
-        kind, value = event.kind, event.value
-        if kind == "wait":
-            clock_ms += value  # type: ignore[operator]
-            kind = "tick"
-        elif kind == "move":
-            value = [*value, event.by]  # type: ignore[misc]
+        if event.kind == "wait":
+            clock_ms += event.value  # type: ignore[operator]
+        kind, value = event.as_input()
         for verdict in referee.apply(kind, value, clock_ms / 1000):
             if verdict["v"] == "illegal":
                 verdict["event"] = event.index
@@ -227,6 +121,7 @@ def replay_lines(replay: Replay) -> Iterator[str]:
 
 
 __all__ = [
+    "EVENT_KINDS",
     "Event",
     "Replay",
     "SenetError",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from senet_pi.events import timed_inputs
 from senet_pi.service import Service
 
 
@@ -17,18 +18,7 @@ class ScriptClock:
 
 def timed(events: list[dict]) -> list[tuple[int, str, object]]:
     """(ms, kind, value) for each input of a replay script, 1 ms apart, waits turned into ticks."""
-    out, ms = [], 0
-    for event in events:
-        kind, value = next((k, v) for k, v in event.items() if k != "by")
-        if kind == "wait":
-            ms += value
-            out.append((ms, "tick", True))
-            continue
-        ms += 1
-        if kind == "move":
-            value = [*value, event.get("by", 0)]
-        out.append((ms, kind, value))
-    return out
+    return list(timed_inputs(events, spacing_ms=1))
 
 
 def feed(service: Service, clock: ScriptClock, inputs: list[tuple[int, str, object]], after_ms: int = -1) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from ..events import as_input, split
 from ..rules import new_game
 from ..rules.board import OFF, bit
 from .physical import Step, effect_steps, play_out
@@ -66,14 +67,10 @@ def scripted_game(ruleset: str, seed: int, players: int = 2, max_throws: int = 2
         nonlocal clock_ms
         for event in batch:
             events.append(event)
-            if "move" in event:  # a move entered by hand: {"move": [FROM, TO], "by": DIE}
-                kind, value = "move", [*event["move"], event.get("by", 0)]  # type: ignore[misc]
-            else:
-                ((kind, value),) = event.items()
+            kind, value, by = split(event)
             if kind == "wait":
                 clock_ms += value  # type: ignore[operator]
-                kind, value = "tick", True
-            verdicts = referee.apply(kind, value, clock_ms / 1000)
+            verdicts = referee.apply(*as_input(kind, value, by), clock_ms / 1000)
             question = next((v for v in verdicts if v["v"] == "question"), None)
             if question is not None and intended is not None:
                 feed([{"answer": _answer_for(question, intended)}])

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..errors import IllegalMoveError, SenetError
+from ..events import INPUT_KINDS
 from ..rules import Game, Move
 from ..rules.board import OFF, bit, square_name, squares_in
 from ..rules.reasons import Reason
@@ -153,21 +154,7 @@ class Referee:
 
     # ------------------------------------------------------------------ one entry point for every input
 
-    INPUTS = (
-        "throw",
-        "card",
-        "exchange",
-        "pass",
-        "move",
-        "lift",
-        "place",
-        "sense",
-        "tick",
-        "answer",
-        "undo",
-        "resync",
-        "new_game",
-    )
+    INPUTS = INPUT_KINDS
 
     def apply(self, kind: str, value: object, at: float) -> list[Verdict]:
         """Any input by name, as replay files and the journal store them; operator mistakes

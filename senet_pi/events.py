@@ -1,0 +1,189 @@
+"""One event vocabulary: what replay files say, what the referee takes, what the journal keeps.
+
+A replay file is a list of events such as `{"throw": 3}`, `{"lift": 10}`, `{"wait": 600}` or
+`{"move": [9, 12], "by": 3}` (`../shared/spec/replay.md`, plus this project's `sense` and
+operator events). The referee takes inputs by name at a time (`Referee.apply`), where time
+passing is a `tick`, and the journal keeps those inputs with their milliseconds. This module
+owns the event kinds, their validation, and the two translations: events to timed inputs
+(replay, scripted games, benchmarks, tests) and journaled inputs back to events (export).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+
+from .errors import InvalidThrowError, ReplayError
+from .rules import Game
+from .rules.board import OFF
+from .rules.move import parse_square
+
+#: Event kinds of the replay contract, then this project's additions: `sense` (a snapshot of the
+#: switches, which `run` journals) and the operator's actions.
+EVENT_KINDS = (
+    "throw",
+    "card",
+    "exchange",
+    "pass",
+    "move",
+    "lift",
+    "place",
+    "sense",
+    "wait",
+    "answer",
+    "undo",
+    "resync",
+    "new_game",
+)
+
+#: What the referee takes (`Referee.apply`): the events, with time passing as a `tick`.
+INPUT_KINDS = (*(k for k in EVENT_KINDS if k != "wait"), "tick")
+
+#: A referee input with its time: (milliseconds, kind, value).
+TimedInput = tuple[int, str, object]
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event of a replay file (`kind` is one of EVENT_KINDS); `index` counts from 0 in the file."""
+
+    index: int
+    kind: str
+    value: object
+    by: int = 0
+
+    def as_input(self) -> tuple[str, object]:
+        """The referee input this event is (a `wait` is a `tick` once its time has passed)."""
+        return as_input(self.kind, self.value, self.by)
+
+
+def as_input(kind: str, value: object, by: int = 0) -> tuple[str, object]:
+    """The referee input for an event: a wait is a tick, a move carries the die it uses."""
+    if kind == "wait":
+        return "tick", True
+    if kind == "move":
+        return "move", [*value, by]  # type: ignore[misc]
+    return kind, value
+
+
+def split(raw: Mapping[str, object]) -> tuple[str, object, int]:
+    """(kind, value, by) of an event written as a dict, e.g. {"move": [9, 12], "by": 3}."""
+    kind, value = next((k, v) for k, v in raw.items() if k != "by")
+    by = raw.get("by", 0)
+    return kind, value, by if isinstance(by, int) else 0
+
+
+def timed_inputs(events: Iterable[Mapping[str, object]], spacing_ms: int = 0) -> Iterator[TimedInput]:
+    """The referee inputs of a list of events, each with its time: the clock starts at 0, a
+    `wait` moves it on (and is a `tick`), and every other event is `spacing_ms` after the last."""
+    ms = 0
+    for raw in events:
+        kind, value, by = split(raw)
+        if kind == "wait":
+            ms += value  # type: ignore[operator]
+        else:
+            ms += spacing_ms
+        yield (ms, *as_input(kind, value, by))
+
+
+def event_of(kind: str, value: object) -> dict[str, object]:
+    """A journaled input as a replay event (a move's die becomes its `by`)."""
+    if kind == "move":
+        from_sq, to_sq, *by = value  # type: ignore[misc]
+        move: dict[str, object] = {"move": [from_sq, "off" if to_sq == OFF else to_sq]}
+        if by and by[0]:
+            move["by"] = by[0]
+        return move
+    return {kind: value}
+
+
+def events_of(inputs: Iterable[TimedInput]) -> list[dict[str, object]]:
+    """Journaled inputs as replay events: the time between them becomes `wait`s, ticks vanish
+    into them (replay judges a settled board at the same moment whenever the tick comes)."""
+    events: list[dict[str, object]] = []
+    clock = 0
+    for ms, kind, value in inputs:
+        if ms > clock:
+            events.append({"wait": ms - clock})
+            clock = ms
+        if kind != "tick":
+            events.append(event_of(kind, value))
+    return events
+
+
+def parse_event(index: int, raw: object, game: Game) -> Event:
+    """Check one event of a replay file (index counts from 0) against the game it belongs to."""
+    where = f"event {index}"
+    if not isinstance(raw, Mapping) or not raw:
+        raise ReplayError(f'{where}: an event is an object such as {{"throw": 3}}, not {raw!r}')
+    kinds = [k for k in raw if k in EVENT_KINDS]
+    if len(kinds) != 1:
+        raise ReplayError(f"{where}: name exactly one of {', '.join(EVENT_KINDS)} in {json.dumps(raw)}")
+    kind = kinds[0]
+    extra = set(raw) - {kind, "by"} if kind == "move" else set(raw) - {kind}
+    if extra:
+        raise ReplayError(f"{where}: unknown field(s) {', '.join(sorted(extra))}")
+    value = raw[kind]
+    try:
+        if kind == "throw":
+            return Event(index, kind, game.parse_throw(value))
+        if kind == "card":
+            if not isinstance(value, str) or value not in card_names(game):
+                raise ReplayError(f"{where}: {value!r} is not a card of this deck ({', '.join(card_names(game))})")
+            return Event(index, kind, value)
+        if kind == "exchange":
+            names = card_names(game)
+            if not isinstance(value, list) or not 1 <= len(value) <= 2 or any(c not in names for c in value):
+                raise ReplayError(f'{where}: exchange names one or two cards, e.g. {{"exchange": ["2", "H28"]}}')
+            return Event(index, kind, value)
+        if kind == "pass":
+            if value is not True:
+                raise ReplayError(f'{where}: write {{"pass": true}}')
+            return Event(index, kind, True)
+        if kind in ("lift", "place"):
+            square = parse_square(value)
+            if square == OFF:
+                raise ReplayError(f"{where}: a switch sits under a square 1-30, not {value!r}")
+            return Event(index, kind, square)
+        if kind == "sense":
+            if not isinstance(value, list) or len(value) > 30:
+                raise ReplayError(
+                    f'{where}: sense lists the squares whose switch is closed, e.g. {{"sense": [1, 2, 3]}}'
+                )
+            squares = [parse_square(sq) for sq in value]
+            if OFF in squares or len(set(squares)) != len(squares):
+                raise ReplayError(f"{where}: sense lists distinct squares 1-30, not {value!r}")
+            return Event(index, kind, sorted(squares))
+        if kind == "wait":
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1e9:
+                raise ReplayError(f"{where}: wait takes milliseconds, a number from 0 up, not {value!r}")
+            return Event(index, kind, value)
+        if kind == "answer":
+            if isinstance(value, bool) or not isinstance(value, int | str):
+                raise ReplayError(f"{where}: answer with an option's number or its text, not {value!r}")
+            return Event(index, kind, value)
+        if kind in ("undo", "resync", "new_game"):
+            if value is not True:
+                raise ReplayError(f'{where}: write {{"{kind}": true}}')
+            return Event(index, kind, True)
+        if not isinstance(value, list) or len(value) != 2:
+            raise ReplayError(f'{where}: a move is [FROM, TO], e.g. {{"move": [10, 13]}}')
+        from_sq, to_sq = parse_square(value[0]), parse_square(value[1])
+        if from_sq == OFF:
+            raise ReplayError(f"{where}: a move cannot start from 'off'")
+        by = raw.get("by", 0)
+        if isinstance(by, bool) or not isinstance(by, int) or not 0 <= by <= 12:
+            raise ReplayError(f"{where}: 'by' must be a die or dice sum from 1 to 12")
+        return Event(index, kind, (from_sq, to_sq), by)
+    except (InvalidThrowError, ValueError) as exc:
+        if isinstance(exc, ReplayError):
+            raise
+        raise ReplayError(f"{where}: {exc}") from None
+
+
+def card_names(game: Game) -> list[str]:
+    """The card game's card names (none for the other rule sets)."""
+    if not hasattr(game, "hands"):
+        return []
+    return sorted(set(game.options["deck_order"]))  # type: ignore[arg-type]
