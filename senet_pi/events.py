@@ -90,10 +90,10 @@ def timed_inputs(events: Iterable[Mapping[str, object]], spacing_ms: int = 0) ->
 def event_of(kind: str, value: object) -> dict[str, object]:
     """A journaled input as a replay event (a move's die becomes its `by`)."""
     if kind == "move":
-        from_sq, to_sq, *by = value  # type: ignore[misc]
-        move: dict[str, object] = {"move": [from_sq, "off" if to_sq == OFF else to_sq]}
-        if by and by[0]:
-            move["by"] = by[0]
+        squares: list[int] = list(value)  # type: ignore[call-overload]
+        move: dict[str, object] = {"move": [squares[0], "off" if squares[1] == OFF else squares[1]]}
+        if len(squares) > 2 and squares[2]:
+            move["by"] = squares[2]
         return move
     return {kind: value}
 
@@ -186,4 +186,5 @@ def card_names(game: Game) -> list[str]:
     """The card game's card names (none for the other rule sets)."""
     if not hasattr(game, "hands"):
         return []
-    return sorted(set(game.options["deck_order"]))  # type: ignore[arg-type]
+    deck: list[str] = list(game.options["deck_order"])  # type: ignore[call-overload]
+    return sorted(set(deck))

@@ -7,6 +7,7 @@ rules did by themselves after a move rides on the move line as `effects`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict
 
 from .errors import IllegalMoveError
@@ -30,7 +31,7 @@ def _effect_fields(effect: object) -> dict[str, object]:
     return out
 
 
-def from_effects(effects: tuple, move: Move | None = None, player: str | None = None) -> list[Verdict]:
+def from_effects(effects: Sequence[object], move: Move | None = None, player: str | None = None) -> list[Verdict]:
     """The verdict lines for a played move (or throw) and the effects the engine reported."""
     lines: list[Verdict] = []
     rules_moved = []

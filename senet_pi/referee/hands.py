@@ -8,10 +8,11 @@ board still long enough for the referee to judge it.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..events import as_input, split
-from ..rules import new_game
+from ..rules import Move, new_game
 from ..rules.board import OFF, bit
 from .physical import Step, effect_steps, play_out
 
@@ -63,7 +64,7 @@ def scripted_game(ruleset: str, seed: int, players: int = 2, max_throws: int = 2
     events: list[Event] = []
     clock_ms = 0
 
-    def feed(batch: list[Event], intended: Sequence | None = None) -> None:
+    def feed(batch: list[Event], intended: Sequence[Move] | None = None) -> None:
         nonlocal clock_ms
         for event in batch:
             events.append(event)
@@ -75,7 +76,7 @@ def scripted_game(ruleset: str, seed: int, players: int = 2, max_throws: int = 2
             if question is not None and intended is not None:
                 feed([{"answer": _answer_for(question, intended)}])
 
-    def by_hand(moves: Sequence) -> None:
+    def by_hand(moves: Sequence[Move]) -> None:
         if any(m.from_sq == m.to_sq for m in moves):  # a bounce onto its own square is entered (M5)
             for move in moves:
                 if move.from_sq == move.to_sq:
@@ -112,37 +113,42 @@ def scripted_game(ruleset: str, seed: int, players: int = 2, max_throws: int = 2
     return {"variant": ruleset, "players": players, "options": options, "events": events}
 
 
-def _card_turn(game: object, rng: random.Random, feed, by_hand) -> None:
+def _card_turn(
+    game: Any,  # the card game: hands, phase, push_card...
+    rng: random.Random,
+    feed: Callable[[list[Event]], None],
+    by_hand: Callable[[Sequence[Move]], None],
+) -> None:
     """One turn of the card game: a card played (or an exchange), then its moves done by hand."""
-    p = game.to_move  # type: ignore[attr-defined]
-    playable = [c for c in game.hands[p] if game.playable(c)]  # type: ignore[attr-defined]
-    if playable and (not game.can_exchange() or rng.random() > 0.05):  # type: ignore[attr-defined]
+    p = game.to_move
+    playable = [c for c in game.hands[p] if game.playable(c)]
+    if playable and (not game.can_exchange() or rng.random() > 0.05):
         card = rng.choice(playable)
         feed([{"card": card}])
-        game.push_card(card)  # type: ignore[attr-defined]
-    elif game.can_exchange():  # type: ignore[attr-defined]
-        cards = list(game.hands[p][: 1 + int(rng.random() * 2)])  # type: ignore[attr-defined]
+        game.push_card(card)
+    elif game.can_exchange():
+        cards = list(game.hands[p][: 1 + int(rng.random() * 2)])
         feed([{"exchange": cards}])
-        game.push_exchange(cards)  # type: ignore[attr-defined]
+        game.push_exchange(cards)
         return
     else:
         feed([{"pass": True}])
-        game.push_pass()  # type: ignore[attr-defined]
+        game.push_pass()
         return
-    while game.winner is None and (game.pending is not None or game.phase != "play"):  # type: ignore[attr-defined]
-        sequences = game.move_sequences()  # type: ignore[attr-defined]
-        if game.phase == "residue" and (not sequences or rng.random() < 0.3):  # type: ignore[attr-defined]
+    while game.winner is None and (game.pending is not None or game.phase != "play"):
+        sequences = game.move_sequences()
+        if game.phase == "residue" and (not sequences or rng.random() < 0.3):
             feed([{"pass": True}])
-            game.push_pass()  # type: ignore[attr-defined]
+            game.push_pass()
             continue
         if not sequences:
             break
         by_hand(rng.choice(sequences))
 
 
-def _answer_for(question: dict, moves: Sequence) -> object:
+def _answer_for(question: dict[str, Any], moves: Sequence[Move]) -> object:
     """The option naming the move the hands made (or its first part), else "no move"."""
-    options: list[str] = question["options"]  # type: ignore[assignment]
+    options: list[str] = question["options"]
     if question["kind"] != "which":
         return "keep"  # the hands made a move: no undo, no new game
     for n in range(len(moves), 0, -1):  # the whole move if offered, else its first part

@@ -61,7 +61,7 @@ class Step:
         return f"move {self.player}'s {self.why} piece from {self.from_sq} to {self.to_sq} ({self.ruling})"
 
 
-def steps_of(moves: Sequence[Move], effects: Sequence[tuple], player: str) -> list[Step]:
+def steps_of(moves: Sequence[Move], effects: Sequence[Sequence[object]], player: str) -> list[Step]:
     """The physical steps of moves played in order, each followed by the effects it caused."""
     out: list[Step] = []
     for move, move_effects in zip(moves, effects, strict=True):
@@ -253,8 +253,13 @@ def fixes(
 
     for a in extra:
         origin = came_from.get(a)
-        if origin in missing and free(a, origin) and holders.get(a) in (None, owners.get(origin)):  # type: ignore[arg-type]
-            pairs.append((a, origin))  # type: ignore[arg-type]
+        if (
+            origin is not None
+            and origin in missing
+            and free(a, origin)
+            and holders.get(a) in (None, owners.get(origin))
+        ):
+            pairs.append((a, origin))
     for owner in sorted({o for o in holders.values() if o}):
         mine = [a for a in extra if holders.get(a) == owner and a not in {x for x, _ in pairs}]
         theirs = [b for b in missing if owners.get(b) == owner and b not in {y for _, y in pairs}]

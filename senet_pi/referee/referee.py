@@ -166,12 +166,13 @@ class Referee:
             elif kind in ("card", "exchange", "pass"):
                 verdicts = self.play_card(kind, value, at=at)
             elif kind == "move":
-                from_sq, to_sq, *by = value  # type: ignore[misc]
-                verdicts = self.enter_move(from_sq, to_sq, by[0] if by else 0, at=at)
+                squares: list[int] = list(value)  # type: ignore[call-overload]
+                verdicts = self.enter_move(squares[0], squares[1], squares[2] if len(squares) > 2 else 0, at=at)
             elif kind in ("lift", "place"):
                 verdicts = getattr(self, kind)(value, at)
             elif kind == "sense":
-                verdicts = self.sense(sum(bit(sq) for sq in value), at)  # type: ignore[attr-defined]
+                sensed: list[int] = list(value)  # type: ignore[call-overload]
+                verdicts = self.sense(sum(bit(sq) for sq in sensed), at)
             elif kind == "tick":
                 verdicts = self.tick(at)
             elif kind == "answer":
