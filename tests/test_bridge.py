@@ -128,10 +128,12 @@ class FakePort:
     def __init__(self, data: bytes) -> None:
         self.data = data
         self.written: list[bytes] = []
+        self.drained = threading.Event()  # the reader came back for more after the last byte
 
     def read(self, n: int) -> bytes:
         chunk, self.data = self.data[:n], self.data[n:]
         if not chunk:
+            self.drained.set()  # every frame before this read has been handled
             time.sleep(0.01)
         return chunk
 
@@ -142,14 +144,15 @@ class FakePort:
         pass
 
 
-def run_fake(data: bytes) -> tuple[SerialBackend, Service, list[dict], FakePort]:
+def run_fake(data: bytes, done=None) -> tuple[SerialBackend, Service, list[dict], FakePort]:
+    """Feed `data` to a serial backend; return once it has handled every frame (or `done` holds)."""
     port = FakePort(data)
     service = Service(None)
     notes: list[dict] = []
     service.subscribe(notes.extend)
     backend = SerialBackend("fake", open_port=lambda _: port, retry=5)
     backend.start(service)
-    time.sleep(0.3)
+    until(lambda: port.drained.is_set() or (done is not None and done(notes)))
     backend.close()
     return backend, service, notes, port
 
@@ -162,7 +165,8 @@ START = codec.occupancy_hex(new_game("secret").occupied())
 
 
 def test_a_firmware_version_the_host_does_not_know_gets_one_clear_message():
-    backend, _, notes, _ = run_fake(frames((0, "H", ("proto=7", "fw=9.0.0", "board=x")), (1, "S", (START, 0))))
+    hello = frames((0, "H", ("proto=7", "fw=9.0.0", "board=x")), (1, "S", (START, 0)))
+    backend, _, notes, _ = run_fake(hello, done=lambda notes: any(n["v"] == "link" for n in notes))
     links = [n for n in notes if n["v"] == "link"]
     assert len(links) == 1 and "protocol 7, which this senet-pi does not know" in links[0]["text"]
     assert not backend.connected
