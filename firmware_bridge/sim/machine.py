@@ -15,9 +15,11 @@ class SimBoard:
     """Magnets on squares, the button, and what the firmware drove on its output pins."""
 
     def __init__(self) -> None:
-        import config  # the firmware's own pin numbers
+        import codec  # the firmware's own modules: its square numbering and pin numbers
+        import config
 
         self.config = config
+        self.square_at = codec.square_at
         self.magnets = 0
         self.button_down = False
         self.outputs: dict[int, int] = {}
@@ -41,9 +43,8 @@ class SimBoard:
             return 0 if self.button_down else 1
         if number in cfg.COLUMNS:
             c = cfg.COLUMNS.index(number)
-            width = len(cfg.COLUMNS)
             for r, row in enumerate(cfg.ROWS):
-                if self.outputs.get(row) and self.magnets & (1 << (r * width + c + 1)):
+                if self.outputs.get(row) and self.magnets & (1 << self.square_at(r, c)):
                     return 1
             return 0
         return self.outputs.get(number, 0)

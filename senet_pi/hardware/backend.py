@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
-from ..errors import SenetError
+from ..errors import BackendError
 from ..rules.throws import RandomSource, default_random
 from ..service import Service
 from ..verdicts import Verdict
@@ -24,10 +24,6 @@ from .pinmap import PinMap, load_pinmap
 from .thrower import VERY_LONG_PRESS, StickThrower
 
 OFFER_TIME = 10.0  # seconds to confirm an undo or new game offered by a long press
-
-
-class BackendError(SenetError, OSError):
-    """A board that cannot be reached: no pin library off a Pi, a port that will not open."""
 
 
 NO_PINS = (
@@ -300,20 +296,3 @@ def on_a_pi() -> bool:
         return "Raspberry Pi" in Path("/proc/device-tree/model").read_text(errors="replace")
     except OSError:
         return False
-
-
-def make_backend(
-    name: str | None, pinmap_path: str | Path | None = None, port: str | None = None, **kwargs: object
-) -> Backend:
-    """`gpio`, `sim` or `serial` by name; None chooses `gpio` on a Pi and `sim` anywhere else."""
-    name = name or ("gpio" if on_a_pi() else "sim")
-    if name == "serial":
-        from .serial_link import SerialBackend
-
-        return SerialBackend(port, **kwargs)  # type: ignore[arg-type]
-    pinmap = load_pinmap(pinmap_path)
-    if name == "sim":
-        return SimBackend(pinmap, **kwargs)  # type: ignore[arg-type]
-    if name == "gpio":
-        return GpioBackend(pinmap, **kwargs)  # type: ignore[arg-type]
-    raise ValueError(f"unknown backend {name!r}: use gpio, sim or serial")

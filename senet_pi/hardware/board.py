@@ -16,6 +16,7 @@ from gpiozero import DigitalInputDevice, DigitalOutputDevice
 
 from ..rules.board import squares_in
 from .debounce import Debouncer, SwitchFault
+from .pinmap import square_at
 
 #: Scans per second. Fast enough that a change counts within 40 ms (two scans, see debounce),
 #: slow enough that scanning costs little of a Pi's core (see benchmarks/bench_scanner.py).
@@ -51,7 +52,7 @@ class ReedSwitchBoard:
             raise
         self.scan_rate = scan_rate
         self._clock = clock
-        self._squares = [[r * len(columns) + c + 1 for c in range(len(columns))] for r in range(len(rows))]
+        self._squares = [[square_at(r, c) for c in range(len(columns))] for r in range(len(rows))]
         self.when_placed: Callable[[int], None] | None = None
         self.when_lifted: Callable[[int], None] | None = None
         self.when_fault: Callable[[SwitchFault], None] | None = None

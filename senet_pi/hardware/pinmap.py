@@ -7,7 +7,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import SenetError
+from firmware_bridge.codec import square_at
+
+from ..errors import PinMapError
 from ..tomlfile import read_toml
 
 ROWS, COLUMNS = 6, 5
@@ -26,10 +28,6 @@ def default_pinmap_path() -> Path:
     return Path(sys.prefix) / "share" / "senet-pi" / "pinmap.toml"
 
 
-class PinMapError(SenetError, ValueError):
-    """A pin map file that cannot be used; the message says which line to fix."""
-
-
 @dataclass(frozen=True)
 class PinMap:
     """GPIO numbers of the switch matrix and the thrower."""
@@ -42,7 +40,7 @@ class PinMap:
 
     def square_at(self, row: int, column: int) -> int:
         """The board square wired at (row, column) of the matrix: rows hold five squares each."""
-        return row * COLUMNS + column + 1
+        return square_at(row, column)
 
     def all_pins(self) -> list[int]:
         return [*self.rows, *self.columns, self.button, *self.leds, *([self.buzzer] if self.buzzer is not None else [])]
