@@ -15,6 +15,7 @@ def square_at(row, column):
     The one place this numbering is written; the host's PinMap.square_at is this function."""
     return row * WIDTH + column + 1
 
+
 _TABLE = []
 for _n in range(256):
     _c = _n
