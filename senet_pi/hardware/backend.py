@@ -10,9 +10,8 @@ from __future__ import annotations
 import threading
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
 
 from ..errors import BackendError
 from ..rules.throws import RandomSource, default_random
@@ -21,7 +20,7 @@ from ..verdicts import Verdict
 from .board import SCAN_RATE, ReedSwitchBoard
 from .debounce import SwitchFault
 from .pinmap import PinMap, load_pinmap
-from .thrower import VERY_LONG_PRESS, StickThrower
+from .thrower import VERY_LONG_PRESS, Sticks, StickThrower
 
 OFFER_TIME = 10.0  # seconds to confirm an undo or new game offered by a long press
 
@@ -51,20 +50,6 @@ class Backend:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-class Sticks(Protocol):
-    """What a thrower shows: `StickThrower` on the Pi's pins, or LED commands to the USB bridge."""
-
-    def show(self, faces: Sequence[int]) -> None: ...
-
-    def throw_pattern(self, faces: Sequence[int], spin: float = 0.6) -> None: ...
-
-    def refuse(self) -> None: ...
-
-    def bonus(self) -> None: ...
-
-    def offer(self) -> None: ...
 
 
 class ThrowerControl:
