@@ -71,7 +71,7 @@ def _cmd_games(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from web import load_instance_config
+    from senet_pi_web import load_instance_config
 
     from .hardware.backends import make_backend
     from .journal import Journal, default_path

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 from firmware_bridge.codec import square_at
@@ -18,14 +18,15 @@ HEADER_GPIOS = range(2, 28)
 
 
 def default_pinmap_path() -> Path:
-    """`$SENET_PI_PINMAP`, else `hardware/pinmap.toml` of a source checkout, else the copy that
-    `pip install` puts in `<prefix>/share/senet-pi/` (the same file, shipped as data)."""
+    """`$SENET_PI_PINMAP`, else the copy of `hardware/pinmap.toml` an installed package carries
+    (package data, found with importlib.resources), else the file of a source checkout (an
+    editable install): the same file either way."""
     if os.environ.get("SENET_PI_PINMAP"):
         return Path(os.environ["SENET_PI_PINMAP"])
-    checkout = Path(__file__).resolve().parents[2] / "hardware" / "pinmap.toml"
-    if checkout.exists():
-        return checkout
-    return Path(sys.prefix) / "share" / "senet-pi" / "pinmap.toml"
+    packaged = resources.files("senet_pi") / "hardware" / "pinmap.toml"
+    if isinstance(packaged, Path) and packaged.is_file():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "hardware" / "pinmap.toml"
 
 
 @dataclass(frozen=True)
