@@ -150,3 +150,12 @@ def test_no_import_cycles():
 
     for name in sorted(graph):
         visit(name, [])
+
+
+def test_random_play_imports_no_rule_set():
+    """Generic depends on nothing specific: random play uses what a game offers, the card game's
+    included (random_play.CardPlay), and imports no rule set."""
+    known = modules()
+    rule_sets = {"senet_pi.rules.cards", "senet_pi.rules.secret", "senet_pi.rules.houses", "senet_pi.rules.modern"}
+    assert rule_sets <= known.keys()
+    assert not imports("senet_pi.rules.random_play", known["senet_pi.rules.random_play"], known) & rule_sets
