@@ -7,6 +7,14 @@
 
 PROTOCOL = 1
 MAX_FRAME = 120  # bytes, newline included; anything longer is noise
+WIDTH = 5  # squares in a row of the switch matrix (its columns)
+
+
+def square_at(row, column):
+    """The board square whose switch sits at (row, column) of the matrix: row r holds 5r+1 .. 5r+5.
+    The one place this numbering is written; the host's PinMap.square_at is this function."""
+    return row * WIDTH + column + 1
+
 
 _TABLE = []
 for _n in range(256):

@@ -5,6 +5,7 @@ import time
 
 import config
 from bridge import Bridge
+from codec import square_at
 from machine import Pin, unique_id
 
 try:
@@ -31,12 +32,11 @@ def main(stdin=None, stdout=None, running=None):
 
     def read_matrix():
         mask = 0
-        width = len(columns)
         for r in range(len(rows)):
             rows[r].value(1)
-            for c in range(width):
+            for c in range(len(columns)):
                 if columns[c].value():
-                    mask |= 1 << (r * width + c + 1)
+                    mask |= 1 << square_at(r, c)
             rows[r].value(0)
         return mask
 

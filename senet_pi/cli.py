@@ -71,9 +71,9 @@ def _cmd_games(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from web import load_instance_config
+    from senet_pi_web import load_instance_config
 
-    from .hardware.backend import make_backend
+    from .hardware.backends import make_backend
     from .journal import Journal, default_path
     from .run import Runner
     from .service import Service
@@ -165,7 +165,7 @@ def _cmd_set_pin(args: argparse.Namespace) -> int:
 
 
 def _cmd_selftest(args: argparse.Namespace) -> int:
-    from .hardware.backend import make_backend
+    from .hardware.backends import make_backend
     from .selftest import selftest
 
     backend = make_backend(args.backend, args.pinmap, port=args.port)

@@ -36,3 +36,19 @@ class IllegalMoveError(SenetError, ValueError):
 
 class ReplayError(SenetError, ValueError):
     """A replay file that is not valid; the message names the event index where there is one."""
+
+
+class PinMapError(SenetError, ValueError):
+    """A pin map file that cannot be used; the message says which line to fix."""
+
+
+class BackendError(SenetError, OSError):
+    """A board that cannot be reached: no pin library off a Pi, a port that will not open."""
+
+
+class DeviceClosed(SenetError, RuntimeError):
+    """A hardware device used after `close()` (gpiozero's DeviceClosed, for senet-pi's devices)."""
+
+
+class BadEventHandler(SenetError, TypeError):
+    """A `when_*` handler that is neither callable nor None (gpiozero's BadEventHandler)."""

@@ -38,7 +38,7 @@ class PageServer:
     def __init__(self, app, host: str, port: int, workers: int = WORKERS) -> None:
         import uvicorn
 
-        from web.live import LiveApp
+        from senet_pi_web.live import LiveApp
 
         family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
         self.sock = socket.create_server((host, port), family=family, backlog=1024)
@@ -81,7 +81,7 @@ class PageServer:
 
 def serve(service: Service, backend: Backend | None, host: str, port: int) -> PageServer:
     """Serve the page for `service` on host:port from a background thread."""
-    from web import create_app
+    from senet_pi_web import create_app
 
     app = create_app(service=service, backend=backend)
     app.config["LISTEN_HOST"] = host
@@ -111,7 +111,7 @@ def set_pin(pin: str, folder: Path | None = None) -> Path:
     """Store the PIN's hash (never the PIN) in the instance `config.toml`; an empty PIN removes it."""
     from werkzeug.security import generate_password_hash
 
-    from web import instance_folder
+    from senet_pi_web import instance_folder
 
     if pin and not re.fullmatch(r"\d{4,12}", pin):
         raise PinError("the PIN must be 4 to 12 digits")

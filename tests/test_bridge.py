@@ -249,3 +249,28 @@ def test_the_square_leds_show_what_to_fix_and_go_dark_when_the_board_is_right():
         assert any(b",P,14,000000*" in w for w in port.written)
     finally:
         backend.close()
+
+
+def test_importing_the_firmware_simulation_patches_nothing(tmp_path):
+    """The firmware runs in a process of its own: importing the simulator, and running it, leaves
+    this process's `sys.path`, `sys.modules` and `time` as they were (checked in a fresh interpreter)."""
+    check = """
+import sys, time
+path, modules = list(sys.path), set(sys.modules)
+import firmware_bridge.simulate, firmware_bridge.sim.machine
+from firmware_bridge.simulate import SimulatedFirmware
+with SimulatedFirmware(sys.argv[1], 1 << 5) as firmware:
+    firmware.board.place(7)
+    assert firmware.board.leds == [0, 0, 0, 0]
+assert sys.path == path, (path, sys.path)
+firmware_names = {"machine", "main", "config", "codec", "bridge", "debounce", "sim"}
+assert not firmware_names & set(sys.modules), firmware_names & set(sys.modules)
+assert not hasattr(time, "ticks_ms") and not hasattr(time, "sleep_ms") and not hasattr(time, "ticks_diff")
+print("untouched")
+"""
+    result = subprocess.run(
+        [sys.executable, "-c", check, str(tmp_path / "tty")], capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "untouched"
+    assert not (tmp_path / "tty").exists()  # closing took the port away

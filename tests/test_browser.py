@@ -56,7 +56,7 @@ class LiveBoard:
             self.service.tick()
 
     def start_server(self) -> None:
-        from web import create_app
+        from senet_pi_web import create_app
 
         app = create_app(
             {"SECRET_KEY": "e2e", "OPERATOR_PIN_HASH": generate_password_hash(PIN), "PIN_DELAY": 0.01},

@@ -10,8 +10,8 @@ from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.pinmap import load_pinmap
 from senet_pi.rules.cards import default_deck
 from senet_pi.service import Service
-from web import create_app
-from web.hands import hand_token
+from senet_pi_web import create_app
+from senet_pi_web.hands import hand_token
 
 
 @pytest.fixture

@@ -77,10 +77,10 @@ def busy_port(monkeypatch):
     """A `run` that gets as far as serving its page builds the app (reading the config again) and
     then stops there, as if its port were taken; no socket is opened."""
     import senet_pi.page
-    import web
+    import senet_pi_web
 
     def serve(service, backend, host, port):
-        web.create_app(service=service, backend=backend)
+        senet_pi_web.create_app(service=service, backend=backend)
         raise OSError(98, "Address already in use")
 
     monkeypatch.setattr(senet_pi.page, "serve", serve)

@@ -324,7 +324,7 @@ def test_disk_full_item1_no_thread_dies_while_the_disk_is_full(tmp_path):
 
 
 def test_disk_full_item1_the_page_state_says_it(tmp_path):
-    from web import create_app
+    from senet_pi_web import create_app
 
     journal = Journal(tmp_path / "j.sqlite")
     disk = FlakyDisk(journal._db)

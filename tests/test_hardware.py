@@ -8,8 +8,10 @@ from collections import Counter
 
 import pytest
 from gpiozero import Device
+from gpiozero.exc import GPIOPinInUse
 from gpiozero.pins.mock import MockFactory
 
+from senet_pi.errors import BadEventHandler, DeviceClosed
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.board import ReedSwitchBoard
 from senet_pi.hardware.debounce import Debouncer
@@ -165,10 +167,53 @@ def test_devices_are_closed_cleanly_and_the_pins_can_be_used_again(pinmap):
 
 def test_a_device_failing_half_way_releases_what_it_took(pinmap):
     factory = MockFactory()
-    with pytest.raises(Exception):  # noqa: B017 - gpiozero's own error for a pin in use
+    with pytest.raises(GPIOPinInUse):  # gpiozero's own error, not one from the clean-up after it
         ReedSwitchBoard([*pinmap.rows[:5], pinmap.columns[0]], pinmap.columns, pin_factory=factory)
     with ReedSwitchBoard(pinmap.rows, pinmap.columns, pin_factory=factory):
         pass
+
+
+def test_devices_refuse_use_after_close(pinmap):
+    factory = MockFactory()
+    board = ReedSwitchBoard(pinmap.rows, pinmap.columns, pin_factory=factory)
+    thrower = StickThrower(pinmap.button, pinmap.leds, pinmap.buzzer, pin_factory=factory)
+    assert not board.closed and not thrower.closed
+    board.close()
+    thrower.close()
+    board.close()  # twice is fine
+    thrower.close()
+    assert board.closed and thrower.closed
+    for use in (board.read, board.scan_once, board.start, board.take_reading, lambda: board.occupied):
+        with pytest.raises(DeviceClosed, match="the ReedSwitchBoard is closed"):
+            use()
+    for use in (lambda: thrower.show((1, 0, 1, 0)), lambda: thrower.throw_pattern((1, 1, 1, 1), 0.05)):
+        with pytest.raises(DeviceClosed, match="the StickThrower is closed"):
+            use()
+    for use in (thrower.refuse, thrower.bonus, thrower.offer):
+        with pytest.raises(DeviceClosed):
+            use()
+    assert isinstance(DeviceClosed("x"), RuntimeError)
+
+
+def test_when_callbacks_are_validated(pinmap):
+    factory = MockFactory()
+    with (
+        ReedSwitchBoard(pinmap.rows, pinmap.columns, pin_factory=factory) as board,
+        StickThrower(pinmap.button, pinmap.leds, pin_factory=factory) as thrower,
+    ):
+        handlers = [(board, "when_placed"), (board, "when_lifted"), (board, "when_fault")]
+        handlers += [(thrower, "when_pressed"), (thrower, "when_held")]
+        for device, name in handlers:
+            assert getattr(device, name) is None
+            with pytest.raises(BadEventHandler, match=f"{name} must be a function or None, not 'oops'"):
+                setattr(device, name, "oops")
+            with pytest.raises(TypeError):
+                setattr(device, name, 42)
+            handler = print
+            setattr(device, name, handler)
+            assert getattr(device, name) is handler
+            setattr(device, name, None)
+            assert getattr(device, name) is None
 
 
 def test_the_scanning_thread_reports_changes(pinmap):

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from senet_pi.hardware.backend import SimBackend, make_backend
+from senet_pi.hardware.backend import SimBackend
+from senet_pi.hardware.backends import make_backend
 from senet_pi.hardware.pinmap import load_pinmap
 from senet_pi.run import CommandError, Runner
 from senet_pi.selftest import selftest

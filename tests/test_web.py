@@ -12,7 +12,7 @@ from werkzeug.security import generate_password_hash
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.pinmap import load_pinmap
 from senet_pi.service import Service
-from web import create_app
+from senet_pi_web import create_app
 
 PIN = "2468"
 # A cheap hash for tests that sign in many times (the real one is scrypt, as set-pin makes it).
@@ -428,7 +428,7 @@ def test_item6_a_list_or_object_where_a_value_belongs_is_a_400(operator, sim_ser
 
 
 def test_item6_a_hand_action_with_a_list_for_a_card_is_a_400(sim_service):
-    from web.hands import hand_token
+    from senet_pi_web.hands import hand_token
 
     service, backend = sim_service
     service.new_game("cards", options={"shuffle_seed": 3})
@@ -454,7 +454,7 @@ HEADER_TEXT = st.text(st.characters(min_codepoint=0x20, max_codepoint=0xFF, excl
 
 def _api_post_routes(app) -> list[str]:
     """Every POST route under /api, with its variable parts filled in (a hand's real token too)."""
-    from web.hands import hand_token
+    from senet_pi_web.hands import hand_token
 
     with app.test_request_context():
         token = hand_token("A")

@@ -3,9 +3,17 @@
 `create_app()` takes the service and its backend; `senet-pi run` serves it with uvicorn (see
 `senet_pi.page`), the live streams on its event loop and everything else on a few threads.
 The web layer only shows the service and passes on what people do; the referee decides.
+
+Its folder is `web/`, but it is the package `senet_pi_web` (pyproject.toml maps the name), so
+no other `web` on a user's path can shadow it or be shadowed by it: import `senet_pi_web`.
 """
 
 from __future__ import annotations
+
+if __name__ != "senet_pi_web":  # e.g. `import web` from a checkout: a second copy of the app
+    raise ImportError(
+        f"senet-pi's page is the package senet_pi_web (its folder is web/): import senet_pi_web, not {__name__}"
+    )
 
 import os
 import secrets

@@ -23,13 +23,14 @@ from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, jsonify, request, session
+from flask import Blueprint, Response, jsonify, request, session
 from werkzeug.security import check_password_hash
 
 from senet_pi.errors import SenetError
 from senet_pi.rules import RULESETS
 
 from .errors import BadInput, error, json_body, square_from
+from .signin import guard, is_operator
 from .state import services, state
 
 bp = Blueprint("operator", __name__, url_prefix="/api/op")
@@ -144,11 +145,6 @@ class PinGuard:
                 self._sessions.pop(sid, None)
 
 
-def guard() -> PinGuard:
-    """This app's PinGuard (made by create_app)."""
-    return current_app.extensions["senet"]["pin_guard"]
-
-
 def csrf_token() -> str:
     """This session's CSRF token (made on first use)."""
     if not isinstance(session.get("csrf"), str):
@@ -161,11 +157,6 @@ def _csrf_ok() -> bool:
     expected = session.get("csrf")
     # compared as bytes: compare_digest refuses a str with non-ASCII characters (a header may carry any)
     return bool(sent) and isinstance(expected, str) and secrets.compare_digest(sent.encode(), expected.encode())
-
-
-def is_operator() -> bool:
-    """Whether this request's session is a sign-in still in force."""
-    return guard().signed_in(session.get("operator"))
 
 
 def operator_check() -> tuple[Response, int] | None:

@@ -103,8 +103,8 @@ def state(for_session: bool = True) -> dict:
                 "phase": game.phase,
             }
     if for_session:
-        from .operator import guard, is_operator
         from .security import exposed
+        from .signin import guard, is_operator
 
         out["operator"] = {
             "enabled": bool(guard().pin_hash),

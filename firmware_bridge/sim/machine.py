@@ -1,8 +1,9 @@
 """A stand-in for MicroPython's `machine` module: pins wired like the 6 x 5 diode matrix.
 
 `BOARD` holds the magnets and the button; a column pin reads high when a row pin driven high
-meets a closed switch on it, exactly as on the real board. Also patches `time` with the
-MicroPython `ticks_*` and `sleep_ms` functions the firmware uses.
+meets a closed switch on it, exactly as on the real board. `micropython_time()` adds the
+MicroPython `ticks_*` and `sleep_ms` functions the firmware uses to `time`: only the firmware's
+own process (sim/process.py) calls it; importing this module changes nothing.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ class SimBoard:
     """Magnets on squares, the button, and what the firmware drove on its output pins."""
 
     def __init__(self) -> None:
-        import config  # the firmware's own pin numbers
+        import codec  # the firmware's own modules: its square numbering and pin numbers
+        import config
 
         self.config = config
+        self.square_at = codec.square_at
         self.magnets = 0
         self.button_down = False
         self.outputs: dict[int, int] = {}
@@ -41,9 +44,8 @@ class SimBoard:
             return 0 if self.button_down else 1
         if number in cfg.COLUMNS:
             c = cfg.COLUMNS.index(number)
-            width = len(cfg.COLUMNS)
             for r, row in enumerate(cfg.ROWS):
-                if self.outputs.get(row) and self.magnets & (1 << (r * width + c + 1)):
+                if self.outputs.get(row) and self.magnets & (1 << self.square_at(r, c)):
                     return 1
             return 0
         return self.outputs.get(number, 0)
@@ -80,7 +82,9 @@ def unique_id() -> bytes:
     return b"\xe6\x61\x41\x04\x03\x52\x2a\x22"
 
 
-_start = time.monotonic()
-time.ticks_ms = lambda: int((time.monotonic() - _start) * 1000) & 0x3FFFFFFF  # type: ignore[attr-defined]
-time.ticks_diff = lambda a, b: ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000  # type: ignore[attr-defined]
-time.sleep_ms = lambda ms: time.sleep(ms / 1000)  # type: ignore[attr-defined]
+def micropython_time() -> None:
+    """Give `time` MicroPython's `ticks_ms`, `ticks_diff` and `sleep_ms`, for the firmware's own process."""
+    start = time.monotonic()
+    time.ticks_ms = lambda: int((time.monotonic() - start) * 1000) & 0x3FFFFFFF  # type: ignore[attr-defined]
+    time.ticks_diff = lambda a, b: ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000  # type: ignore[attr-defined]
+    time.sleep_ms = lambda ms: time.sleep(ms / 1000)  # type: ignore[attr-defined]

@@ -10,24 +10,19 @@ from __future__ import annotations
 import threading
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
 
-from ..errors import SenetError
+from ..errors import BackendError
 from ..rules.throws import RandomSource, default_random
 from ..service import Service
 from ..verdicts import Verdict
 from .board import SCAN_RATE, ReedSwitchBoard
 from .debounce import SwitchFault
 from .pinmap import PinMap, load_pinmap
-from .thrower import VERY_LONG_PRESS, StickThrower
+from .thrower import VERY_LONG_PRESS, Sticks, StickThrower
 
 OFFER_TIME = 10.0  # seconds to confirm an undo or new game offered by a long press
-
-
-class BackendError(SenetError, OSError):
-    """A board that cannot be reached: no pin library off a Pi, a port that will not open."""
 
 
 NO_PINS = (
@@ -55,20 +50,6 @@ class Backend:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-class Sticks(Protocol):
-    """What a thrower shows: `StickThrower` on the Pi's pins, or LED commands to the USB bridge."""
-
-    def show(self, faces: Sequence[int]) -> None: ...
-
-    def throw_pattern(self, faces: Sequence[int], spin: float = 0.6) -> None: ...
-
-    def refuse(self) -> None: ...
-
-    def bonus(self) -> None: ...
-
-    def offer(self) -> None: ...
 
 
 class ThrowerControl:
@@ -300,20 +281,3 @@ def on_a_pi() -> bool:
         return "Raspberry Pi" in Path("/proc/device-tree/model").read_text(errors="replace")
     except OSError:
         return False
-
-
-def make_backend(
-    name: str | None, pinmap_path: str | Path | None = None, port: str | None = None, **kwargs: object
-) -> Backend:
-    """`gpio`, `sim` or `serial` by name; None chooses `gpio` on a Pi and `sim` anywhere else."""
-    name = name or ("gpio" if on_a_pi() else "sim")
-    if name == "serial":
-        from .serial_link import SerialBackend
-
-        return SerialBackend(port, **kwargs)  # type: ignore[arg-type]
-    pinmap = load_pinmap(pinmap_path)
-    if name == "sim":
-        return SimBackend(pinmap, **kwargs)  # type: ignore[arg-type]
-    if name == "gpio":
-        return GpioBackend(pinmap, **kwargs)  # type: ignore[arg-type]
-    raise ValueError(f"unknown backend {name!r}: use gpio, sim or serial")

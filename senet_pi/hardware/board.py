@@ -16,18 +16,24 @@ from gpiozero import DigitalInputDevice, DigitalOutputDevice
 
 from ..rules.board import squares_in
 from .debounce import Debouncer, SwitchFault
+from .device import Device, EventHandler
+from .pinmap import square_at
 
 #: Scans per second. Fast enough that a change counts within 40 ms (two scans, see debounce),
 #: slow enough that scanning costs little of a Pi's core (see benchmarks/bench_scanner.py).
 SCAN_RATE = 50.0
 
 
-class ReedSwitchBoard:
+class ReedSwitchBoard(Device):
     """The 30 squares' switches, scanned in a background thread.
 
     `when_placed(square)` and `when_lifted(square)` are called with every clean change;
     `when_fault(SwitchFault)` when a switch chatters or a line is stuck.
     """
+
+    when_placed = EventHandler()
+    when_lifted = EventHandler()
+    when_fault = EventHandler()
 
     def __init__(
         self,
@@ -41,6 +47,8 @@ class ReedSwitchBoard:
     ) -> None:
         self._rows: list[DigitalOutputDevice] = []
         self._columns: list[DigitalInputDevice] = []
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
         try:
             for pin in rows:
                 self._rows.append(DigitalOutputDevice(pin, pin_factory=pin_factory))
@@ -51,21 +59,20 @@ class ReedSwitchBoard:
             raise
         self.scan_rate = scan_rate
         self._clock = clock
-        self._squares = [[r * len(columns) + c + 1 for c in range(len(columns))] for r in range(len(rows))]
-        self.when_placed: Callable[[int], None] | None = None
-        self.when_lifted: Callable[[int], None] | None = None
-        self.when_fault: Callable[[SwitchFault], None] | None = None
+        self._squares = [[square_at(r, c) for c in range(len(columns))] for r in range(len(rows))]
+        self.when_placed = None
+        self.when_lifted = None
+        self.when_fault = None
         self._samples = samples
         self._debouncer = Debouncer(self.read(), samples=samples)
         self._stuck_columns = 0
         self._scans = 0
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
 
     # ------------------------------------------------------------------ reading
 
     def read(self) -> int:
         """One raw scan of the matrix: the squares whose switch is closed, as a mask."""
+        self._check_open()
         occupied = 0
         for row, squares in zip(self._rows, self._squares, strict=True):
             row.on()
@@ -77,6 +84,7 @@ class ReedSwitchBoard:
 
     def idle_columns(self) -> int:
         """Columns that read high with every row off: a shorted or stuck line (bit c = column c)."""
+        self._check_open()
         return sum(1 << c for c, column in enumerate(self._columns) if column.value)
 
     def take_reading(self) -> None:
@@ -87,6 +95,7 @@ class ReedSwitchBoard:
     @property
     def occupied(self) -> int:
         """The clean (debounced) occupancy, as told to the referee."""
+        self._check_open()
         return self._debouncer.reported
 
     @property
@@ -127,6 +136,7 @@ class ReedSwitchBoard:
 
     def start(self) -> None:
         """Scan `scan_rate` times a second in a background thread until `close()`."""
+        self._check_open()
         if self._thread is not None:
             return
         self._stop.clear()
@@ -162,13 +172,11 @@ class ReedSwitchBoard:
             device.close()
         self._rows, self._columns = [], []
 
-    def __enter__(self) -> ReedSwitchBoard:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    @property
+    def closed(self) -> bool:
+        return not self._rows
 
     def __repr__(self) -> str:
-        if not self._rows:
+        if self.closed:
             return "<ReedSwitchBoard closed>"
         return f"<ReedSwitchBoard 30 squares, {bin(self.occupied).count('1')} occupied>"

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
-from ..errors import SenetError
+from firmware_bridge.codec import square_at
+
+from ..errors import PinMapError
 from ..tomlfile import read_toml
 
 ROWS, COLUMNS = 6, 5
@@ -16,18 +18,15 @@ HEADER_GPIOS = range(2, 28)
 
 
 def default_pinmap_path() -> Path:
-    """`$SENET_PI_PINMAP`, else `hardware/pinmap.toml` of a source checkout, else the copy that
-    `pip install` puts in `<prefix>/share/senet-pi/` (the same file, shipped as data)."""
+    """`$SENET_PI_PINMAP`, else the copy of `hardware/pinmap.toml` an installed package carries
+    (package data, found with importlib.resources), else the file of a source checkout (an
+    editable install): the same file either way."""
     if os.environ.get("SENET_PI_PINMAP"):
         return Path(os.environ["SENET_PI_PINMAP"])
-    checkout = Path(__file__).resolve().parents[2] / "hardware" / "pinmap.toml"
-    if checkout.exists():
-        return checkout
-    return Path(sys.prefix) / "share" / "senet-pi" / "pinmap.toml"
-
-
-class PinMapError(SenetError, ValueError):
-    """A pin map file that cannot be used; the message says which line to fix."""
+    packaged = resources.files("senet_pi") / "hardware" / "pinmap.toml"
+    if isinstance(packaged, Path) and packaged.is_file():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "hardware" / "pinmap.toml"
 
 
 @dataclass(frozen=True)
@@ -42,7 +41,7 @@ class PinMap:
 
     def square_at(self, row: int, column: int) -> int:
         """The board square wired at (row, column) of the matrix: rows hold five squares each."""
-        return row * COLUMNS + column + 1
+        return square_at(row, column)
 
     def all_pins(self) -> list[int]:
         return [*self.rows, *self.columns, self.button, *self.leds, *([self.buzzer] if self.buzzer is not None else [])]

@@ -20,7 +20,7 @@ from firmware_bridge import codec
 from ..rules.throws import RandomSource, default_random
 from ..service import Service
 from .backend import Backend, ThrowerControl
-from .thrower import LONG_PRESS
+from .thrower import PressTimer, Sticks
 
 #: The Raspberry Pi Pico's USB ids when it runs MicroPython.
 PICO_VID, PICO_PID = 0x2E8A, 0x0005
@@ -39,7 +39,7 @@ def find_bridge() -> str | None:
     return None
 
 
-class SerialSticks:
+class SerialSticks(Sticks):
     """The stick LEDs on the bridge, worked by LED commands."""
 
     def __init__(self, link: SerialBackend) -> None:
@@ -57,13 +57,6 @@ class SerialSticks:
                 self.link.command("L", (end,))
 
         threading.Thread(target=run, daemon=True).start()
-
-    def throw_pattern(self, faces: Sequence[int], spin: float = 0.6) -> None:
-        steps = max(1, int(spin / 0.05))
-        for i in range(steps):
-            self.link.command("L", (1 << (i % 4),))
-            time.sleep(spin / steps)
-        self.show(faces)
 
     def refuse(self) -> None:
         self._pattern([15, 0] * 3, 0.08, 0)
@@ -110,7 +103,7 @@ class SerialBackend(Backend):
         self.problem: str | None = None
         self._expected: int | None = None
         self._resyncing = True
-        self._button_down_at: float | None = None
+        self._button = PressTimer(clock)
         self._sent = 0
         self._lit: set[int] = set()
         self._unsubscribe_lights: Callable[[], None] | None = None
@@ -245,16 +238,10 @@ class SerialBackend(Backend):
         self.service.handle("place" if closed else "lift", square)
 
     def _on_B(self, fields: list[str]) -> None:
-        pressed = int(fields[0])
-        if pressed:
-            self._button_down_at = self._clock()
-        elif self._button_down_at is not None:
-            held = self._clock() - self._button_down_at
-            self._button_down_at = None
-            if held < LONG_PRESS:
-                self.control.press()
-            else:
-                self.control.held(held)
+        if int(fields[0]):
+            self._button.down()
+        else:
+            self._button.up(self.control.press, self.control.held)
 
     def _on_K(self, fields: list[str]) -> None:
         int(fields[0])  # uptime: the bridge is alive

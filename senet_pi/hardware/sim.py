@@ -122,12 +122,11 @@ class SimBoard:
 
     def _drive_columns(self) -> None:
         closed = self.closed()
-        width = len(self._columns)
         active = [r for r, pin in enumerate(self._rows) if pin.function == "output" and pin.state]
         for c, pin in enumerate(self._columns):
             if pin.function != "input":
                 continue
-            high = any(closed & bit(r * width + c + 1) for r in active)
+            high = any(closed & bit(self.pinmap.square_at(r, c)) for r in active)
             if high:
                 pin.drive_high()
             else:

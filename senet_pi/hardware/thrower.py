@@ -13,17 +13,76 @@ from collections.abc import Callable, Sequence
 
 from gpiozero import Button, Buzzer, LEDBoard
 
+from .device import Device, EventHandler
+
 #: Holding the button at least this long is a long press, not a throw.
 LONG_PRESS = 1.5
 #: Holding at least this long offers a new game rather than an undo.
 VERY_LONG_PRESS = 4.0
 
 
-class StickThrower:
+class PressTimer:
+    """What a press of the thrower's button was, timed from `down()` to `up()` on one clock.
+
+    The one gesture rule for both buttons: the gpiozero `Button` on a Pi's pins and the USB
+    bridge's button frames. The clock is injected (tests step it), so the timing is not
+    gpiozero's `hold_time`, which waits on a thread in real time."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._down_at: float | None = None
+
+    def down(self) -> None:
+        """The button went down."""
+        self._down_at = self._clock()
+
+    def up(self, pressed: Callable[[], None] | None, held: Callable[[float], None] | None) -> None:
+        """The button came up: `pressed()` after a short press, `held(seconds)` after a long one."""
+        if self._down_at is None:
+            return
+        seconds = self._clock() - self._down_at
+        self._down_at = None
+        if seconds < LONG_PRESS:
+            if pressed:
+                pressed()
+        elif held:
+            held(seconds)
+
+
+class Sticks:
+    """Four stick LEDs, however they are driven: subclasses must implement `show`, `refuse`,
+    `bonus` and `offer`; the tumbling of a throw is built on `show`."""
+
+    def show(self, faces: Sequence[int]) -> None:
+        """Light the sticks that show their counted side."""
+        raise NotImplementedError
+
+    def throw_pattern(self, faces: Sequence[int], spin: float = 0.6) -> None:
+        """The sticks tumble (a chase round the four LEDs for `spin` seconds), then settle on `faces`."""
+        steps = max(1, int(spin / 0.05))
+        for i in range(steps):
+            self.show([int(j == i % 4) for j in range(4)])
+            time.sleep(spin / steps)
+        self.show(faces)
+
+    def refuse(self) -> None:
+        raise NotImplementedError
+
+    def bonus(self) -> None:
+        raise NotImplementedError
+
+    def offer(self) -> None:
+        raise NotImplementedError
+
+
+class StickThrower(Sticks, Device):
     """A `Button` and an `LEDBoard` of four sticks (plus a `Buzzer` if fitted).
 
     `when_pressed()` is called on a short press, `when_held(seconds)` after a long one.
     """
+
+    when_pressed = EventHandler()
+    when_held = EventHandler()
 
     def __init__(
         self,
@@ -34,7 +93,7 @@ class StickThrower:
         pin_factory: object = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self._clock = clock
+        self._timer = PressTimer(clock)
         self.button: Button | None = None
         self.leds: LEDBoard | None = None
         self.buzzer: Buzzer | None = None
@@ -46,44 +105,29 @@ class StickThrower:
         except Exception:
             self.close()
             raise
-        self.when_pressed: Callable[[], None] | None = None
-        self.when_held: Callable[[float], None] | None = None
-        self._down_at: float | None = None
-        self.button.when_pressed = self._down
+        self.when_pressed = None
+        self.when_held = None
+        self.button.when_pressed = self._timer.down
         self.button.when_released = self._up
 
-    def _down(self) -> None:
-        self._down_at = self._clock()
-
     def _up(self) -> None:
-        if self._down_at is None:
-            return
-        held = self._clock() - self._down_at
-        self._down_at = None
-        if held < LONG_PRESS:
-            if self.when_pressed:
-                self.when_pressed()
-        elif self.when_held:
-            self.when_held(held)
+        self._timer.up(self.when_pressed, self.when_held)
+
+    @property
+    def closed(self) -> bool:
+        return self.leds is None
 
     # ------------------------------------------------------------------ patterns
 
     def show(self, faces: Sequence[int]) -> None:
         """Light the sticks that show their counted side."""
+        self._check_open()
         assert self.leds is not None
         self.leds.value = tuple(bool(f) for f in faces)
 
-    def throw_pattern(self, faces: Sequence[int], spin: float = 0.6) -> None:
-        """The sticks tumble (a chase round the four LEDs), then settle on `faces`."""
-        assert self.leds is not None
-        steps = max(1, int(spin / 0.05))
-        for i in range(steps):
-            self.leds.value = tuple(j == i % 4 for j in range(4))
-            time.sleep(spin / steps)
-        self.show(faces)
-
     def refuse(self) -> None:
         """Not now: all four blink fast three times (and the buzzer beeps)."""
+        self._check_open()
         assert self.leds is not None
         self.leds.blink(on_time=0.08, off_time=0.08, n=3, background=True)
         if self.buzzer is not None:
@@ -91,6 +135,7 @@ class StickThrower:
 
     def bonus(self) -> None:
         """Throw again: the outer two sticks pulse twice."""
+        self._check_open()
         assert self.leds is not None
         self.leds.value = (0, 0, 0, 0)
         for index in (0, 3):
@@ -100,6 +145,7 @@ class StickThrower:
 
     def offer(self) -> None:
         """An undo or new game is on offer: the sticks pulse together until it is confirmed or lapses."""
+        self._check_open()
         assert self.leds is not None
         self.leds.blink(on_time=0.4, off_time=0.4, n=12, background=True)
 
@@ -110,14 +156,8 @@ class StickThrower:
                 device.close()
         self.button = self.leds = self.buzzer = None
 
-    def __enter__(self) -> StickThrower:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     def __repr__(self) -> str:
-        if self.leds is None:
+        if self.closed:
             return "<StickThrower closed>"
         lit = "".join("|" if v else "." for v in self.leds.value)
         return f"<StickThrower sticks {lit}>"

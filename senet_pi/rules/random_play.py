@@ -1,12 +1,41 @@
 """Random play: a player who throws and picks uniformly among the legal moves.
 
 Used by the property tests and the benchmark; handy for trying the referee on made-up games.
+Random play knows only what a game offers (`Game`, and `CardPlay` for a card game): no rule set
+is imported here, so a rule set depends on nothing generic about random play, never the reverse.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Protocol
+
 from .core import Game
 from .throws import RandomSource
+
+
+class CardPlay(Protocol):
+    """What a card game offers a random player (the card game, `cards.CardsGame`, has it all)."""
+
+    hands: list[list[str]]
+    phase: str
+    to_move: int
+    pending: object
+    winner: object
+
+    def playable(self, card: str) -> bool: ...
+
+    def can_exchange(self) -> bool: ...
+
+    def push_card(self, card: str) -> object: ...
+
+    def push_exchange(self, cards: Sequence[str]) -> object: ...
+
+    def push_pass(self) -> object: ...
+
+    def push(self, move: object) -> object: ...
+
+    def legal_moves(self) -> list: ...
 
 
 def play_random_game(game: Game, rng: RandomSource, max_throws: int = 100_000) -> int:
@@ -23,12 +52,9 @@ def play_random_game(game: Game, rng: RandomSource, max_throws: int = 100_000) -
     return throws
 
 
-def play_random_card_turn(game: object, rng: RandomSource) -> None:
+def play_random_card_turn(game: CardPlay, rng: RandomSource) -> None:
     """One turn of the card game by a random player: a playable card (an exchange when none is, or
     one time in twenty), then random moves, sometimes declining a residue (K9)."""
-    from .cards import CardsGame
-
-    assert isinstance(game, CardsGame)
     p = game.to_move
     playable = [card for card in game.hands[p] if game.playable(card)]
     can_exchange = game.can_exchange()

@@ -1,0 +1,24 @@
+"""Who is the operator: the app's PIN guard and whether this session is signed in.
+
+Beneath both `state` (which shows it) and `operator` (which signs in and out), so neither
+imports the other.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from flask import current_app, session
+
+if TYPE_CHECKING:
+    from .operator import PinGuard
+
+
+def guard() -> PinGuard:
+    """This app's PinGuard (made by create_app)."""
+    return current_app.extensions["senet"]["pin_guard"]
+
+
+def is_operator() -> bool:
+    """Whether this request's session is a sign-in still in force."""
+    return guard().signed_in(session.get("operator"))
