@@ -162,7 +162,9 @@ def test_3_the_next_throw_makes_a_move_final():
 
 
 def test_3_a_bounce_onto_its_own_square_is_never_inferred_from_a_jolt_M5():
-    hands = modern({"5": 28, "4": 10}, {"5": 2}, (6, 6))
+    # 28 by 6 bounces back onto 28; with A's other piece on 22 nothing else can move, so the bounce
+    # is the one legal play (M3). With that piece on 10, 28-22 by the sum would be (M8 with M5).
+    hands = modern({"5": 28, "4": 22}, {"5": 2}, (6, 6))
     bounce = next(m for m in hands.game.legal_moves() if m.from_sq == m.to_sq)
     hands.do(f"lift {bounce.from_sq}", f"place {bounce.from_sq}", wait=600)  # a jolt
     assert moves_in(hands.seen) == []
@@ -406,8 +408,8 @@ def test_3_the_button_confirms_a_bounce_the_board_cannot_show_M5(pinmap):
 
     clock = ScriptClock()
     service = Service(None, variant="modern", clock=clock)
-    game = new_game("modern", position={"A": {"5": 28, "4": 10}, "B": {"5": 2}, "to_move": "A"})
-    game.push_throw((6, 6))
+    game = new_game("modern", position={"A": {"5": 28, "4": 22}, "B": {"5": 2}, "to_move": "A"})
+    game.push_throw((6, 6))  # the bounce 28-28 is the only legal play (M3, M8 with M5)
     service.referee = Referee(game)
     backend = SimBackend(pinmap, rng=random.Random(1), spin=0, clock=clock)
     backend.start(service, scan=False)

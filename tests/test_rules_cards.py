@@ -102,6 +102,23 @@ def test_K5_a_bonus_card_draws_one_and_acts_again():
     assert game.push(Move(2, 4, 2)) == (Turn("B"),)
 
 
+def test_K5_a_residue_earns_no_bonus_of_its_own():
+    # A 3 bears off the pawn on 29 (needs 2): the residue of 1 moves 12-13, and a 3 is no bonus card.
+    game = cards_at([29, 12], [20], ["3", "2", "2", "2", "2"], ["2", "2", "2", "2", "2"])
+    game.push_card("3")
+    game.push(Move(29, 31, 3))
+    assert game.phase == "residue" and game.pending == 1
+    assert game.push(Move(12, 13, 1)) == (Turn("B"),)
+
+
+def test_K5_a_residue_landing_on_a_bonus_square_earns_the_bonus_action():
+    # The residue of 1 takes 14 to 15 (H4): the landing grants the bonus action, not the value 1.
+    game = cards_at([29, 14], [20], ["3", "2", "2", "2", "2"], ["2", "2", "2", "2", "2"])
+    game.push_card("3")
+    game.push(Move(29, 31, 3))
+    assert game.push(Move(14, 15, 1)) == (Bonus("A"),)
+
+
 def test_K6_a_hieroglyph_goes_straight_to_its_square_when_the_way_is_clear():
     game = cards_at([20, 3], [10], ["H26", "2", "3", "3", "2"], ["2", "2", "2", "2", "2"])
     game.push_card("H26")
@@ -125,6 +142,43 @@ def test_K6_a_hieroglyph_that_cannot_go_is_refused_before_any_piece_moves(A, B, 
         game.push_card(card)
     assert err.value.reason is Reason.CARD_NO_MOVE and err.value.ruling == "K4"
     assert card in game.hand("A")
+
+
+def test_K6_from_28_the_29_card_moves_the_pawn_on_one_square():
+    # K6 asks only for a clear way and an empty 29; H7's exact counts are about stick values.
+    game = cards_at([28, 3], [10], ["H29", "2", "3", "3", "2"], ["2", "2", "2", "2", "2"])
+    game.push_card("H29")
+    assert {str(m) for m in game.legal_moves()} == {"28-29"}
+    assert game.check_move(28, 29) == Move(28, 29, 0)
+
+
+@pytest.mark.parametrize(
+    ("A", "B", "card", "from_sq", "to_sq"),
+    [
+        ([20, 3], [10], "H26", 20, 27),  # not the card's square
+        ([20, 3], [10], "H26", 10, 26),  # not the player's pawn
+        ([20, 25], [22, 23, 24], "H26", 20, 26),  # a block of B's on the way (H3)
+        ([24, 26], [10], "H28", 24, 28),  # 26 would be passed (H5)
+        ([28, 20], [10], "H26", 28, 26),  # backward
+        ([26, 3], [10], "H29", 3, 29),  # 26 would be passed, from further back
+    ],
+)
+def test_K6_the_validator_refuses_a_hieroglyph_move_the_card_does_not_allow(A, B, card, from_sq, to_sq):
+    game = cards_at(A, B, [card, "2", "3", "3", "2"], ["2", "2", "2", "2", "2"])
+    game.push_card(card)
+    with pytest.raises(IllegalMoveError) as err:
+        game.check_move(from_sq, to_sq)
+    assert err.value.reason is Reason.CARD_HIEROGLYPH and err.value.ruling == "K6"
+
+
+def test_K7_the_validator_takes_only_the_named_players_pawns_on_16_30_to_the_nile():
+    game = cards_at([18], [17, 22, 5], ["NB", "2", "3", "3", "2"], ["2", "2", "2", "2", "2"])
+    game.push_card("NB")
+    assert game.check_move(17, 27) == Move(17, 27, 0)
+    for from_sq, to_sq in [(18, 27), (5, 27), (17, 15)]:
+        with pytest.raises(IllegalMoveError) as err:
+            game.check_move(from_sq, to_sq)
+        assert err.value.reason is Reason.CARD_NILE and err.value.ruling == "K7"
 
 
 def test_K7_the_nile_card_makes_the_named_player_drown_a_pawn_of_their_choice():
@@ -164,6 +218,31 @@ def test_K9_the_residue_is_optional():
     game.push(Move(28, 31, 5))
     game.push_pass()
     assert game.to_move_id == "A"  # the bonus of the 5 card still stands
+
+
+def test_K9_the_validator_gives_the_last_pawn_the_exact_rule_too():
+    # The last pawn on 29 with a residue of 3 (from 30 by a 4): 29 needs exactly 2, so the residue
+    # has nothing to move and the 4 card's bonus follows at once.
+    game = cards_at([30, 29], [20], ["4", "3", "2", "2", "2"], ["2", "2", "2", "2", "2"])
+    game.push_card("4")
+    assert game.push(Move(30, 31, 4)) == (Bonus("A"),) and game.board()[29] == "A"
+    # Play never asks the validator about it (such a card is refused first); asked, it says why.
+    game = cards_at([28], [20], ["5", "3", "2", "2", "2"], ["2", "2", "2", "2", "2"])
+    game.pending = 5
+    assert game.generate_legal_moves() == []
+    with pytest.raises(IllegalMoveError) as err:
+        game.check_move(28, 31)
+    assert err.value.reason is Reason.LAST_PAWN_EXACT and err.value.ruling == "K9"
+
+
+def test_K9_a_residue_can_bear_off_another_pawn_and_leave_a_residue_again():
+    game = cards_at([30, 29, 12], [20], ["5", "2", "2", "2", "2"], ["2", "2", "2", "2", "2"])
+    game.push_card("5")
+    game.push(Move(30, 31, 5))  # 30 needs 1: residue 4
+    assert game.pending == 4
+    game.push(Move(29, 31, 4))  # 29 needs 2: residue 2
+    assert game.phase == "residue" and game.pending == 2
+    assert game.push(Move(12, 14, 2)) == (Bonus("A"),)  # the 5 card's bonus, after the residues (K5, K9)
 
 
 def test_K9_the_last_pawn_needs_the_exact_value():

@@ -213,3 +213,56 @@ def test_M10_option_pieces_up_to_end():
     assert game.pieces_to_end == 1
     with pytest.raises(ValueError, match="pieces_up_to_end"):
         new_game("modern", options={"pieces_up_to_end": 0})
+
+
+def test_M3_one_die_alone_only_when_no_complete_way():
+    # One piece left, two dice thrown: the sum is a complete way, so neither die alone may be played.
+    game = mat(A={5: 12}, B={5: 2}, up={"A": [4]}, throw=[3, 4])
+    assert steps(game) == {(12, 19, 7)}
+    with pytest.raises(IllegalMoveError) as err:
+        game.check_move(12, 15, 3)
+    assert err.value.reason is Reason.NO_COMPLETION and err.value.ruling == "M3"
+
+
+def test_M3_one_die_alone_when_the_sum_cannot_be_played():
+    # The sum would land on B's piece on 29 from outside 28-30 (M8): no complete way exists, so each
+    # die alone may move the last piece.
+    game = mat(A={5: 22}, B={5: 29}, up={"A": [4]}, throw=[3, 4])
+    assert steps(game) == {(22, 25, 3), (22, 26, 4)}
+
+
+def test_M3_a_player_with_one_piece_left_chooses_one_die_before_throwing():
+    game = mat(A={5: 12}, B={5: 2}, up={"A": [4]})
+    game.push_throw((3,))  # a throw of one die, chosen before throwing
+    assert steps(game) == {(12, 15, 3)}
+    assert game.play("12-15") == (Turn("B"),)
+
+
+@pytest.mark.parametrize(
+    ("A", "B", "dice", "expected"),
+    [
+        # The position: 28 by 6 bounces back onto 28, which moves nothing (M5); the only
+        # complete way is 24-26 by the sum (22 by 6 lands on its own 28, 24 by 6 on B's 30, M8).
+        ({5: 22, 4: 24, 3: 28}, {5: 30}, [6, 6], {(24, 26, 12)}),
+        # 28 by 6 stays put, 28 by the sum bounces to 22: only the sum really moves it (M8).
+        ({5: 28, 4: 3}, {5: 12}, [6, 6], {(28, 22, 12)}),
+        # 29 by 4 stays put, so 24-26 or 1-3 then 29-29 does not move it; 29 by 2 goes up, by 6 reaches 27.
+        ({5: 1, 4: 24, 2: 29}, {5: 13}, [2, 4], {(29, 31, 2), (29, 27, 6), (1, 5, 4), (24, 28, 4)}),
+    ],
+)
+def test_M8_with_M5_a_bounce_back_onto_its_square_does_not_move_the_piece(A, B, dice, expected):
+    game = mat(A=A, B=B, throw=dice)
+    assert steps(game) == expected
+    for f, to, by in expected:
+        assert game.check_move(f, to, by) == Move(f, to, by)
+
+
+def test_M8_with_M5_the_bounce_is_refused_with_the_ruling_that_decides():
+    game = mat(A={5: 22, 4: 24, 3: 28}, B={5: 30}, throw=[6, 6])
+    with pytest.raises(IllegalMoveError) as err:
+        game.check_move(28, 28, 6)
+    assert err.value.reason is Reason.NO_COMPLETION  # M3: the sum 24-26 is a complete way
+    game = mat(A={5: 1, 4: 24, 2: 29}, B={5: 13}, throw=[2, 4])
+    with pytest.raises(IllegalMoveError) as err:
+        game.check_move(24, 26, 2)  # its only completion is 29-29 by 4, which leaves 29 where it is
+    assert err.value.reason is Reason.MUST_LEAVE_SAFE_TILE and err.value.ruling == "M8"

@@ -322,13 +322,16 @@ class CardsGame(HousesGame):
         if self.phase == "nile":
             return self._push_nile(move)
         p = self.to_move
-        owed = self.phase == "residue" and self.bonus_due  # K5: the card's bonus waits for its residue
+        in_residue = self.phase == "residue"
+        owed = in_residue and self.bonus_due  # K5: the card's bonus waits for its residue
         need = NEEDS.get(move.from_sq)
         residue = move.by - need if move.to_sq == OFF and need is not None and move.by else 0
         effects = list(super().push(move))
         if self.winner is not None:
             return self.effects
-        bonus = isinstance(effects.pop(), Bonus) or owed  # P6: one bonus at most for the card's action
+        bonus = isinstance(effects.pop(), Bonus)  # P6: one bonus at most for the card's action
+        if in_residue:  # K5: a residue is no card: only the card's own bonus or a bonus square (H4, H7)
+            bonus = owed or move.to_sq in self.bonus_landings
         self.to_move = p
         self.phase = "play"
         if residue > 0 and self.occ[p]:
@@ -363,15 +366,56 @@ class CardsGame(HousesGame):
         self.effects = tuple(effects)
         return self.effects
 
+    # ------------------------------------------------------------------ the readable validator
+    #
+    # Nile and hieroglyph moves are decided here from K6/K7 square by square, sharing no code with
+    # their generators (`_nile_sources`, `_hieroglyph_moves`); stick cards go through the core's
+    # validator, with K9 added.
+
     def check_move(self, from_sq: int, to_sq: int, by: int = 0) -> Move:
-        if self.phase == "nile" or isinstance(self.pending, str):
-            move = cached_move(from_sq, to_sq, 0)
-            if move in self.legal_moves():
-                return move
-            if self.phase == "nile":
-                raise IllegalMoveError(Reason.CARD_NILE, player=self.player_ids[self.nile_player])  # type: ignore[index]
-            raise IllegalMoveError(Reason.CARD_HIEROGLYPH, target=HIEROGLYPHS[self.pending])  # type: ignore[index]
-        return super().check_move(from_sq, to_sq, by)
+        if self.phase == "nile":
+            return self._check_nile(from_sq, to_sq)
+        if isinstance(self.pending, str):
+            return self._check_hieroglyph(from_sq, to_sq, HIEROGLYPHS[self.pending])
+        move = super().check_move(from_sq, to_sq, by)
+        p = self.to_move
+        if move.to_sq == OFF and self.occ[p].bit_count() == 1 and move.from_sq + move.by != OFF:
+            # K9: the player's last pawn bears off only with the exact value
+            raise IllegalMoveError(
+                Reason.LAST_PAWN_EXACT, player=self.player_ids[p], square=from_sq, needed=OFF - from_sq
+            )
+        return move
+
+    def _check_nile(self, from_sq: int, to_sq: int) -> Move:
+        """K7: the named player sends one of their own pawns on 16-30 to the Nile (27)."""
+        q = self.nile_player
+        assert q is not None
+        if to_sq != 27 or not 16 <= from_sq <= 30 or self.owner(from_sq) != self.player_ids[q]:
+            raise IllegalMoveError(Reason.CARD_NILE, player=self.player_ids[q])
+        return cached_move(from_sq, 27, 0)
+
+    def _check_hieroglyph(self, from_sq: int, to_sq: int, target: int) -> Move:
+        """K6: an own pawn goes forward straight to the card's square, if that square is empty, no
+        block of the opponent stands between (H3), and 26 is not passed unless the pawn starts on it
+        (H5)."""
+        p = self.to_move
+        board = self.board()
+        me, them = self.player_ids[p], self.player_ids[1 - p]
+
+        def in_block(sq: int) -> bool:
+            """H3: part of a run of three or more of the opponent's pieces (corners allowed)."""
+            return any(all(board.get(s) == them for s in range(start, start + 3)) for start in (sq - 2, sq - 1, sq))
+
+        if (
+            to_sq != target
+            or board.get(from_sq) != me
+            or from_sq >= target
+            or target in board
+            or from_sq < 26 < target
+            or any(in_block(sq) for sq in range(from_sq + 1, target))
+        ):
+            raise IllegalMoveError(Reason.CARD_HIEROGLYPH, target=target)
+        return cached_move(from_sq, target, 0)
 
     def random_throw(self, rng: RandomSource) -> object:
         raise IllegalMoveError(Reason.CARD_NOT_A_THROW)

@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from ..errors import IllegalMoveError, InvalidOptionError
 from .board import OFF, bit, squares_in
-from .core import Game
+from .core import PLAYER_IDS, Game
 from .effects import Eliminated, Forfeit, Relocated, Removed, Win
 from .move import Move, cached_move, parse_square
 from .reasons import Reason
@@ -359,14 +359,15 @@ class ModernGame(Game):
                     else:
                         options.extend((m1, m2) for m2 in self._steps(p, second, moved))
                     self._restore(snap)
-            if not any(len(o) == 2 or o[0].by != a + b for o in options):
-                # No two-piece way exists: a single die still moves (a player who can move is not out, M9).
-                singles = [(m,) for d in {a, b} for m in self._steps(p, d)]
-                options += singles
+            if not options:
+                # M3: no complete way (the sum, two pieces, or a first die that ends the game): a
+                # single die still moves (a player who can move is not out, M9).
+                options = [(m,) for d in {a, b} for m in self._steps(p, d)]
         must = [sq for sq in SAFE_TILES if self.occ[p] & bit(sq) and self.dots[sq] != self.locked]
         if must and options:
-            best = max(sum(1 for m in o if m.from_sq in must) for o in options)
-            options = [o for o in options if sum(1 for m in o if m.from_sq in must) == best]
+            counts = [_safe_tile_moves(o, must) for o in options]
+            best = max(counts)
+            options = [o for o, n in zip(options, counts, strict=True) if n == best]
         return options
 
     def move_sequences(self) -> list[tuple[Move, ...]]:
@@ -409,6 +410,12 @@ class ModernGame(Game):
             seen.setdefault(option[0])
         return list(seen)
 
+    # ------------------------------------------------------------------ the readable validator
+    #
+    # Decides from the rulings alone, on a plain {square: (player, dots)} board: it shares no
+    # code with the generator above (`_step`, `_apply_step`, `_options`), so the property tests
+    # comparing the two paths test something.
+
     def check_move(self, from_sq: int, to_sq: int, by: int = 0) -> Move:
         """A legal step from `from_sq` to `to_sq` (with die or sum `by` when the squares are ambiguous)."""
         p, dice = self._require_throw()
@@ -419,21 +426,22 @@ class ModernGame(Game):
         values = [by] if by else sorted(allowed)
         if by and by not in allowed:
             raise IllegalMoveError(Reason.WRONG_DIE, by=by, left=list(dice))  # type: ignore[call-overload]
-        legal = self.legal_moves()
+        pieces = self._pieces()
         last_error: IllegalMoveError | None = None
         for value in values:
             try:
-                move = self._step(p, from_sq, value)
+                _moved(pieces, p, from_sq, value)
             except IllegalMoveError as exc:
                 last_error = exc
                 continue
-            if move.to_sq != to_sq:
+            if _landing_square(from_sq, value) != to_sq:
                 continue
-            if move in legal:
-                return move
-            last_error = self._why_not_chosen(p, move)
+            why = self._why_not_allowed(pieces, p, from_sq, value, dice)  # type: ignore[arg-type]
+            if why is None:
+                return cached_move(from_sq, to_sq, value)
+            last_error = why
         if last_error is None:
-            reach = ", ".join(str(Move(from_sq, self.destination(from_sq, v))) + f" (by {v})" for v in values)
+            reach = ", ".join(f"{Move(from_sq, _landing_square(from_sq, v))} (by {v})" for v in values)
             last_error = IllegalMoveError(
                 Reason.WRONG_DISTANCE,
                 throw=self.throw_text(dice),
@@ -443,12 +451,115 @@ class ModernGame(Game):
             )
         raise last_error
 
-    def _why_not_chosen(self, p: int, move: Move) -> IllegalMoveError:
-        """A step legal on its own but not part of any allowed way to play the dice (M3, M8)."""
-        must = [sq for sq in SAFE_TILES if self.occ[p] & bit(sq) and sq != move.from_sq]
-        if must and any(m.from_sq in must for m in self.legal_moves()):
-            return IllegalMoveError(Reason.MUST_LEAVE_SAFE_TILE, square=must[0])
-        return IllegalMoveError(Reason.NO_COMPLETION)
+    def _pieces(self) -> dict[int, tuple[int, int]]:
+        """The board as {square: (player, dots)}."""
+        return {sq: (p, self.dots[sq]) for p in range(self.players) for sq in squares_in(self.occ[p])}
+
+    def _ways(
+        self, pieces: dict[int, tuple[int, int]], p: int, dice: tuple[int, ...]
+    ) -> list[tuple[tuple[int, int], ...]]:
+        """Every complete way to play the dice left, as (square, value) steps (M3): one piece by the
+        sum, two different pieces by one die each, or a first die whose piece going up ends the game
+        (M10). With no complete way, each single die that moves a piece (M3/M9 reading)."""
+        mine = [sq for sq, (owner, dots) in pieces.items() if owner == p and dots != self.locked]
+        if len(dice) == 1:
+            return [((sq, dice[0]),) for sq in mine if _can_move(pieces, p, sq, dice[0])]
+        a, b = dice
+        ways: list[tuple[tuple[int, int], ...]] = [((sq, a + b),) for sq in mine if _can_move(pieces, p, sq, a + b)]
+        for first, second in {(a, b), (b, a)}:
+            for sq in mine:
+                try:
+                    after, went_up = _moved(pieces, p, sq, first)
+                except IllegalMoveError:
+                    continue
+                if went_up and len(self.up_order) + 1 >= self.pieces_to_end:
+                    ways.append(((sq, first),))
+                    continue
+                moved_dots = pieces[sq][1]
+                for other, (owner, dots) in after.items():
+                    if owner == p and dots != moved_dots and _can_move(after, p, other, second):
+                        ways.append(((sq, first), (other, second)))
+        if not ways:
+            ways = [((sq, d),) for d in {a, b} for sq in mine if _can_move(pieces, p, sq, d)]
+        return ways
+
+    def _why_not_allowed(
+        self, pieces: dict[int, tuple[int, int]], p: int, from_sq: int, value: int, dice: tuple[int, ...]
+    ) -> IllegalMoveError | None:
+        """None if a step (legal on its own) begins an allowed way to play the dice; else why not
+        (M3: no complete way begins with it; M8: another way moves more pieces off 28-30)."""
+        ways = self._ways(pieces, p, dice)
+        mine = [w for w in ways if w[0] == (from_sq, value)]
+        if not mine:
+            return IllegalMoveError(Reason.NO_COMPLETION)
+        must = [sq for sq in SAFE_TILES if sq in pieces and pieces[sq][0] == p and pieces[sq][1] != self.locked]
+
+        def leaves(way: tuple[tuple[int, int], ...]) -> list[int]:
+            """M8 with M5: the pieces on 28-30 the way moves (a bounce back onto its square is no move)."""
+            return [sq for sq, v in way if sq in must and _landing_square(sq, v) != sq]
+
+        best = max(ways, key=lambda w: len(leaves(w)))
+        if max(len(leaves(w)) for w in mine) < len(leaves(best)):
+            return IllegalMoveError(Reason.MUST_LEAVE_SAFE_TILE, square=leaves(best)[0])
+        return None
+
+
+def _landing_square(from_sq: int, value: int) -> int:
+    """M5: where a count ends: off (31) exactly, or bounced back by the overshoot."""
+    to = from_sq + value
+    return to if to <= OFF else OFF - (to - OFF)
+
+
+def _can_move(pieces: dict[int, tuple[int, int]], p: int, from_sq: int, value: int) -> bool:
+    try:
+        _moved(pieces, p, from_sq, value)
+    except IllegalMoveError:
+        return False
+    return True
+
+
+def _moved(
+    pieces: dict[int, tuple[int, int]], p: int, from_sq: int, value: int
+) -> tuple[dict[int, tuple[int, int]], bool]:
+    """The board after the piece on `from_sq` moves by `value` (M4-M8), and whether it went up;
+    IllegalMoveError if it may not land there."""
+    to = _landing_square(from_sq, value)
+    piece = pieces[from_sq]
+    there = pieces.get(to) if to != from_sq else None
+    if there is not None and there[0] == p:
+        raise IllegalMoveError(Reason.OWN_PIECE, target=to, player=PLAYER_IDS[p])  # M4
+    if there is not None and to in SAFE_TILES and from_sq not in SAFE_TILES:
+        raise IllegalMoveError(Reason.SAFE_TILE, target=to)  # M8
+    after = dict(pieces)
+    del after[from_sq]
+    if to == OFF:
+        return after, True
+    if there is not None:  # M4: the landed-on piece goes to the sun
+        _to_sun(after, there)
+    if to == MOON:  # M6
+        _to_sun(after, piece)
+    elif to == BIRD:  # M7: to 15, or the first empty square behind it; the sun if none is
+        sq = 15
+        while sq in after:
+            sq -= 1
+        if sq >= SUN:
+            after[sq] = piece
+        else:
+            _to_sun(after, piece)
+    else:
+        after[to] = piece
+    return after, False
+
+
+def _to_sun(pieces: dict[int, tuple[int, int]], piece: tuple[int, int]) -> None:
+    """M4: to square 1; a piece already there leaves the game."""
+    pieces[SUN] = piece
+
+
+def _safe_tile_moves(option: tuple[Move, ...], must: list[int]) -> int:
+    """M8 with M5: how many pieces standing on 28-30 a way really moves (a bounce back onto the
+    square it left does not move the piece)."""
+    return sum(1 for m in option if m.from_sq in must and m.to_sq != m.from_sq)
 
 
 def values_allowed(dice: tuple[int, ...]) -> set[int]:

@@ -51,6 +51,7 @@ class Reason(Enum):
     CARD_EXCHANGE_COUNT = ("K4", "exchange one or two cards")
     CARD_NOTHING_TO_PASS = ("K9", "there is no optional move to decline")
     CARD_NILE = ("K7", "{player} must send one of their pawns on 16-30 to the Nile")
+    LAST_PAWN_EXACT = ("K9", "{player}'s last pawn bears off only with the exact value, {needed} from {square}")
     CARD_HIEROGLYPH = (
         "K6",
         "a hieroglyph card moves a pawn straight to {target}, if the way is clear, 26 is not passed, and "
