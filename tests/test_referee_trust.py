@@ -457,3 +457,13 @@ def test_10_a_gestures_setting_that_is_not_true_or_false_is_a_startup_error(tmp_
     bad = run_with_config(tmp_path, 'THROWER_GESTURES = "no"\n', "quit\n")
     assert bad.returncode == 1 and "THROWER_GESTURES must be true or false" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+def test_2_an_exchange_unseen_while_the_link_was_down_is_asked_not_dropped():
+    hands = Hands(at("secret", A=[12], B=[14, 20], throw=2))
+    hands.do("lift 12")  # seen; then the cable is pulled and the exchange is finished unseen
+    hands.referee.sense(hands.referee.expected, hands.clock)  # the snapshot after reconnecting
+    question = hands.wait(600)[-1]
+    assert question["v"] == "question" and question["options"] == ["12-14", "no move"]
+    assert moves_in(hands.call("answer", "12-14")) == ["12-14"]
+    assert hands.game.board() == {12: "B", 14: "A", 20: "B"}

@@ -30,6 +30,7 @@ class Attempt:
     hand: list[int | None] = field(default_factory=list)  # where each held piece stood at the start
     came_from: dict[int, int | None] = field(default_factory=dict)  # square -> start square of its piece
     knocked: int = 0  # squares lifted and put straight back, the next change: a touch as likely as a move
+    gap: bool = False  # changes went unseen (a snapshot after the link was down): the order is not known
     _open: int = 0  # start squares that are empty now
     _last_lift: int = 0  # the square of the last change, when it was a lift
 

@@ -231,6 +231,10 @@ class Referee:
         lifts and places, and from now on the board is known to have sensors."""
         self.sensing = True
         out: list[Verdict] = []
+        if occupied != self.sensed and self.last_change is not None:  # the board moved while unseen
+            self.attempt.gap = True
+            if self.provisional is not None:
+                self.provisional.attempt.gap = True
         for sq in squares_in(self.sensed & ~occupied):
             out += self.lift(sq, at)
         for sq in squares_in(occupied & ~self.sensed):
@@ -332,6 +336,18 @@ class Referee:
         if sure:
             options = [c.label() for c, _ in sure]
             return self._ask("which", "The board looks unchanged. Which move was played?", options, sure)
+        if ev.gap:  # the link was down while pieces moved: an exchange may have gone unseen
+            unseen = _distinct(
+                [
+                    (c, len(c.boards) - 1)
+                    for c in self._cands()
+                    if c.visible and self._same(c.final, self.expected) and ev.lifted & c.touched
+                ]
+            )
+            if unseen:
+                options = [c.label() for c, _ in unseen] + ["no move"]
+                text = "Some changes went unseen while the board's link was down. Which move was played?"
+                return self._ask("which", text, options, unseen)
         return []
 
     def _check_swaps(self) -> list[Verdict]:
