@@ -288,6 +288,15 @@ def test_an_illegal_move_entered_is_refused_with_the_reason(operator, sim_servic
     assert service.referee.game.pending == 3
 
 
+def refused_and_unchanged(operator, service, action: str, body: dict, message: str) -> None:
+    """A bad operator request is a clear 4xx with `message`, and the game is as it was."""
+    operator.login()
+    before = service.referee.game.position()
+    response = operator.post(action, body)
+    assert 400 <= response.status_code < 500 and message in response.json["error"]
+    assert service.referee.game.position() == before
+
+
 @pytest.mark.parametrize(
     ("action", "body", "message"),
     [
@@ -303,12 +312,7 @@ def test_an_illegal_move_entered_is_refused_with_the_reason(operator, sim_servic
     ],
 )
 def test_bad_operator_requests_are_clear_4xx_and_change_nothing(operator, sim_service, action, body, message):
-    service, _ = sim_service
-    operator.login()
-    before = service.referee.game.position()
-    response = operator.post(action, body)
-    assert 400 <= response.status_code < 500 and message in response.json["error"]
-    assert service.referee.game.position() == before
+    refused_and_unchanged(operator, sim_service[0], action, body, message)
 
 
 def test_the_operator_starts_a_new_game_and_the_sim_board_follows(operator, sim_service):
@@ -419,12 +423,7 @@ def test_item6_a_non_ascii_or_huge_csrf_header_is_a_clear_403(client, headers, b
     ],
 )
 def test_item6_a_list_or_object_where_a_value_belongs_is_a_400(operator, sim_service, action, body, message):
-    service, _ = sim_service
-    operator.login()
-    before = service.referee.game.position()
-    response = operator.post(action, body)
-    assert 400 <= response.status_code < 500 and message in response.json["error"]
-    assert service.referee.game.position() == before
+    refused_and_unchanged(operator, sim_service[0], action, body, message)
 
 
 def test_item6_a_hand_action_with_a_list_for_a_card_is_a_400(sim_service):
