@@ -536,18 +536,18 @@ class Referee:
     def _owed_candidate(self) -> Candidate:
         """The owed steps in the shape `_shown` reads: lifts and swaps are counted from the attempt's start."""
         return Candidate(
-            (),
-            self.steps_left,
-            self.boards_left,
-            0,
-            0,
-            "",
-            self._lifts_left,
-            [],
-            [],
-            self._swaps_left,
-            True,
-            self._landed_left,
+            moves=(),
+            steps=self.steps_left,
+            boards=self.boards_left,
+            first_stage=0,
+            touched=0,
+            outcome="",
+            lifts=self._lifts_left,
+            places=[],
+            origins=[],
+            swaps=self._swaps_left,
+            visible=True,
+            landed=self._landed_left,
         )
 
     # ------------------------------------------------------------------ faulty switches
@@ -1055,18 +1055,18 @@ class Referee:
                 places = places_needed(steps)
                 visible = any(s.from_sq != s.to_sq for s in steps)  # a bounce back onto its own square is not
                 cand = Candidate(
-                    key,
-                    steps,
-                    boards,
-                    first,
-                    touched(steps),
-                    outcome,
-                    need,
-                    places,
-                    origins(start, steps),
-                    swaps_needed(start, steps),
-                    visible,
-                    landings(start, steps),
+                    moves=key,
+                    steps=steps,
+                    boards=boards,
+                    first_stage=first,
+                    touched=touched(steps),
+                    outcome=outcome,
+                    lifts=need,
+                    places=places,
+                    origins=origins(start, steps),
+                    swaps=swaps_needed(start, steps),
+                    visible=visible,
+                    landed=landings(start, steps),
                 )
                 cands.append(cand)
         self._candidates = (self.game.version, cands)
