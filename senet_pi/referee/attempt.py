@@ -75,8 +75,3 @@ class Attempt:
     def put_down_after(self, square: int, lifted_from: int) -> bool:
         """Whether a piece was put on `square` after `lifted_from` first opened."""
         return self.last_place.get(square, -1) > self.first_lift.get(lifted_from, NEVER)
-
-    @property
-    def holding(self) -> bool:
-        """Whether a piece is in the hand now."""
-        return bool(self.hand)
