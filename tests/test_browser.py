@@ -114,6 +114,11 @@ def square(page, sq: int):
     return page.locator(f'#board g[data-square="{sq}"]')
 
 
+def piece_on(page, sq: int, owner: str = ""):
+    """The piece drawn on square `sq` (of `owner` when given): pieces lie above the squares, keyed by square."""
+    return page.locator(f'#board .piece{".owner-" + owner if owner else ""}[data-on="{sq}"]')
+
+
 def click_move(page, board: LiveBoard, moves) -> None:
     """Carry out moves by clicking squares as a hand would lift and place the pieces, each click
     sensed by the referee before the next (as a hand is never faster than the scanner)."""
@@ -135,7 +140,7 @@ def settle(board: LiveBoard) -> None:
 def test_the_page_shows_the_board_in_its_s_shape(page):
     assert square(page, 10).bounding_box()["x"] == pytest.approx(square(page, 11).bounding_box()["x"], abs=1)
     assert square(page, 20).bounding_box()["x"] == pytest.approx(square(page, 21).bounding_box()["x"], abs=1)
-    expect(page.locator('#board g[data-square="10"] circle.owner-B')).to_have_count(1)
+    expect(piece_on(page, 10, "B")).to_have_count(1)
     expect(page.locator("#message")).to_have_text("B (green): throw the sticks")
     expect(page.locator("#rules")).to_contain_text("dark sides")
 
@@ -148,8 +153,8 @@ def test_clicking_the_button_and_the_squares_plays_a_move(page, board):
     expect(page.locator("#sticks rect.lit")).to_have_count(0 if value == 6 else value)
     click_move(page, board, board.service.referee.game.move_sequences()[0])
     expect(page.locator("#history li").first).to_have_text(f"B 10-{10 + value}")
-    expect(page.locator(f'#board g[data-square="{10 + value}"] circle.owner-B')).to_have_count(1)
-    expect(page.locator("#board g[data-square='10'] circle")).to_have_count(0)
+    expect(piece_on(page, 10 + value, "B")).to_have_count(1)
+    expect(piece_on(page, 10)).to_have_count(0)
 
 
 def test_a_wrong_move_shows_the_warning_the_fix_and_both_boards(page, board):

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
 from senet_pi.rules import RULESETS
+from senet_pi.rules.plain import PLAIN
 
 from .errors import error
 from .state import state
@@ -54,3 +55,9 @@ def rules() -> Response:
             for name, cls in RULESETS.items()
         }
     )
+
+
+@bp.get("/rulings")
+def rulings() -> Response:
+    """Each ruling id in one plain sentence, for the page's explanations of "(P3)" (fetched once)."""
+    return jsonify(PLAIN)

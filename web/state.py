@@ -6,6 +6,7 @@ from flask import current_app
 
 from senet_pi.hardware.backend import Backend, SimBackend
 from senet_pi.rules.board import OFF
+from senet_pi.rules.core import Game
 from senet_pi.service import Service
 
 #: Names the page gives the players (P2: display names are configurable; ids stay A-D).
@@ -38,6 +39,36 @@ SPECIAL = {
         30: "safe tile",
     },
 }
+
+
+def for_visitors(game: Game, status: dict) -> dict[str, object]:
+    """What the page adds for a visitor who has never seen Senet (issue 16): the pieces in the hand
+    and where each may go, the pieces that may move for the throw, and which stick face counts.
+
+    Kept apart from `state()` so it can move into the service's snapshot unchanged."""
+    moves = game.legal_moves() if game.pending is not None and game.winner_id is None else []
+    board = game.board()
+    sensed = set(status["sensed"])
+
+    def square(sq: int) -> int | str:
+        return "off" if sq == OFF else sq
+
+    lifted = [
+        {
+            "square": sq,
+            "owner": board[sq],
+            "targets": sorted(
+                {square(m.to_sq) for m in moves if m.from_sq == sq}, key=lambda t: 31 if t == "off" else t
+            ),
+        }
+        for sq in status["expected"]
+        if sq not in sensed and sq in board
+    ]
+    return {
+        "lifted": lifted,  # pieces the game expects on squares whose switch is open: in a hand
+        "movable": sorted({m.from_sq for m in moves}),  # the squares whose piece may move for the throw
+        "counted": getattr(game.throw_kind, "counted", None),  # S1: "dark", H1: "white"; None for dice
+    }
 
 
 def services() -> tuple[Service, Backend | None]:
@@ -91,6 +122,7 @@ def state(for_session: bool = True) -> dict:
             "special": {str(k): v for k, v in SPECIAL.get(game.name, {}).items()},
             "backend": backend.describe() if backend is not None else {"backend": "none"},
             "sim": isinstance(backend, SimBackend),
+            **for_visitors(game, status),
         }
         if hasattr(game, "hands"):  # the card game (K10): both hands on the main page only if open
             cards = game.cards()

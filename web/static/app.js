@@ -3,16 +3,54 @@
 "use strict";
 
 const SVGNS = "http://www.w3.org/2000/svg";
-const COLOURS = { A: "#f4efe1", B: "#2e7d4f", C: "#b03a2a", D: "#2a6fb0" };
 const csrf = document.querySelector('meta[name="csrf-token"]').content;
 let current = null;
 let operatorStatus = { enabled: false, signed_in: false };
+let rulings = {};  // ruling id -> one plain sentence (GET /api/rulings, fetched once)
+let refusal = "";  // the last refused throw or move, until the game goes on
+let animated = -1;  // the history length whose last move was last animated
+const prefs = { hints: localStorage.getItem("senet-hints") !== "off", theme: localStorage.getItem("senet-theme") || "" };
+
+// Every visitor-facing sentence the script writes, in one place (exhibit mode will translate them).
+const TEXT = {
+  turnThrow: (p) => `${p} to throw`, turnMove: (p) => `${p} to move`, won: (p) => `${p} has won`,
+  wins: (p) => `${p} wins`, inProgress: "move in progress",
+  moveTo: (p, sq) => `${p}: move a piece to ${sq}`, moveBy: (p, n) => `${p}: move a piece by ${n}`,
+  playCard: (p) => `${p}: play a card`, throwSticks: (p) => `${p}: throw the sticks`,
+  stuck: (sq, fault) => `the switch under ${sq} seems ${fault}`,
+  fix: "to put it right: ", noThrow: "no throw yet", lastThrow: "last throw: ", throwNow: "throw: ",
+  counted: (n, side) => `${n} ${side} side${n === 1 ? "" : "s"} up`, noneCounted: (side, v) => `no ${side} side up counts ${v}`,
+  off: (p, n) => `${p}: ${n} off`,
+  inHand: (p, sq) => `${p}'s piece from ${sq} is in the hand`,
+  mayGo: (list) => ` — it may go to ${list}`, nowhere: " — it cannot move with this throw: put it back",
+  movable: "pieces that may move", hintsOn: "hide the hints", hintsOff: "show the hints",
+  refused: "not taken: ", themeDark: "dark theme", themeLight: "light theme",
+  signedIn: "Signed in as operator.", signIn: "Sign in with the operator PIN.",
+  boardRefused: "the board did not take that", noPieces: "no pieces",
+  sticksLabel: (v, extra) => `the last throw: ${v}${extra ? " (" + extra + ")" : ""}`,
+  pieceLabel: (p, sq) => `square ${sq}: ${p}'s piece`, squareLabel: (sq, special) => `square ${sq}${special ? ": " + special : ""}`,
+  effects: { exchanged: "exchange", relocated: "sent back", removed: "out of the game" },
+};
+
+// The squares' traditional symbols, until the server sends `symbols` ({square: key}).
+const SYMBOLS = {
+  secret: { 15: "ankh", 26: "bird", 27: "water", 28: "three", 29: "eye", 30: "one" },
+  houses: { 15: "ankh", 26: "safe", 27: "water", 28: "three", 29: "two", 30: "one" },
+  cards: { 15: "ankh", 26: "safe", 27: "water", 28: "three", 29: "two", 30: "one" },
+  modern: { 1: "sun", 26: "moon", 27: "bird", 28: "safe", 29: "safe", 30: "safe" },
+};
 
 function cell(sq) {  // P1: row 2 runs right to left, so 11 sits under 10
   const row = Math.floor((sq - 1) / 10);
   let col = (sq - 1) % 10;
   if (row === 1) col = 9 - col;
   return { x: 10 + col * 60, y: 10 + row * 60 };
+}
+
+function centre(sq) {
+  if (sq === "off" || sq === 31) return { x: 615, y: 160 };  // just past 30
+  const { x, y } = cell(sq);
+  return { x: x + 29, y: y + 29 };
 }
 
 function el(name, attrs, parent) {
@@ -22,53 +60,146 @@ function el(name, attrs, parent) {
   return node;
 }
 
-function symbol(g, sq, x, y) {  // small drawings for the special squares
-  const s = { stroke: "#8a6d3b", "stroke-width": 2, fill: "none" };
-  if (sq === 15) {  // ankh
-    el("ellipse", { cx: x + 30, cy: y + 20, rx: 6, ry: 8, ...s }, g);
-    el("path", { d: `M${x + 30} ${y + 28} v20 M${x + 20} ${y + 32} h20`, ...s }, g);
-  } else if (sq === 26) {
-    el("path", { d: `M${x + 18} ${y + 45} v-18 l12 -10 l12 10 v18 z`, ...s }, g);
-  } else if (sq === 27) {  // water
-    for (const dy of [22, 32, 42]) el("path", { d: `M${x + 14} ${y + dy} q8 -6 16 0 t16 0`, ...s }, g);
-  } else if (sq >= 28 && sq <= 30) {
-    const n = { 28: 3, 29: 2, 30: 1 }[sq];
-    for (let i = 0; i < n; i++) el("line", { x1: x + 30 + (i - (n - 1) / 2) * 9, y1: y + 22, x2: x + 30 + (i - (n - 1) / 2) * 9, y2: y + 44, ...s }, g);
-  } else if (sq === 1) {  // the sun (modern)
-    el("circle", { cx: x + 30, cy: y + 32, r: 9, ...s }, g);
+function symbol(g, key, x, y) {  // the traditional signs, drawn with a few strokes each
+  const s = { class: "glyph" };
+  const cx = x + 29;
+  if (key === "ankh") {
+    el("ellipse", { cx, cy: y + 22, rx: 6, ry: 8, ...s }, g);
+    el("path", { d: `M${cx} ${y + 30} v22 M${cx - 10} ${y + 34} h20`, ...s }, g);
+  } else if (key === "water") {
+    for (const dy of [24, 34, 44]) el("path", { d: `M${x + 12} ${y + dy} l6 -5 l6 5 l6 -5 l6 5 l6 -5 l6 5`, ...s }, g);
+  } else if (key === "bird") {  // a ba-bird: body, head, tail
+    el("path", { d: `M${x + 14} ${y + 44} q10 -16 26 -12 q6 -8 10 -2 l-6 4 q-2 14 -18 14 z`, ...s }, g);
+  } else if (key === "eye") {  // the eye of Ra
+    el("path", { d: `M${x + 12} ${y + 32} q17 -16 34 0 q-17 12 -34 0 z`, ...s }, g);
+    el("circle", { cx, cy: y + 31, r: 4, class: "glyph fill" }, g);
+    el("path", { d: `M${cx - 4} ${y + 38} l-4 12 M${cx + 6} ${y + 38} q6 10 12 6`, ...s }, g);
+  } else if (key === "three" || key === "two" || key === "one") {
+    const n = { three: 3, two: 2, one: 1 }[key];
+    for (let i = 0; i < n; i++) {
+      const lx = cx + (i - (n - 1) / 2) * 10;
+      el("line", { x1: lx, y1: y + 22, x2: lx, y2: y + 46, ...s }, g);
+    }
+  } else if (key === "sun") {
+    el("circle", { cx, cy: y + 33, r: 8, ...s }, g);
+    for (let a = 0; a < 8; a++) {
+      const r = (a * Math.PI) / 4;
+      el("line", { x1: cx + 12 * Math.cos(r), y1: y + 33 + 12 * Math.sin(r), x2: cx + 17 * Math.cos(r), y2: y + 33 + 17 * Math.sin(r), ...s }, g);
+    }
+  } else if (key === "moon") {
+    el("path", { d: `M${cx + 4} ${y + 20} a13 13 0 1 0 0 26 a10 10 0 1 1 0 -26 z`, ...s }, g);
+  } else {  // "safe" and anything new: the nefer sign, "good"
+    el("circle", { cx, cy: y + 38, r: 8, ...s }, g);
+    el("path", { d: `M${cx} ${y + 30} v-14 M${cx - 6} ${y + 22} h12`, ...s }, g);
   }
 }
 
+function piece(g, owner, x, y, cls) {  // A: a cone, B: a spool, as on the old boards; C and D likewise
+  const cx = x + 31, base = y + 52;
+  const p = el("g", { class: `piece owner-${owner}${cls ? " " + cls : ""}` }, g);
+  if (owner === "A" || owner === "C") {
+    el("path", { d: `M${cx - 15} ${base} L${cx - 5} ${base - 36} Q${cx} ${base - 42} ${cx + 5} ${base - 36} L${cx + 15} ${base} Q${cx} ${base + 5} ${cx - 15} ${base} z`, class: "body" }, p);
+  } else {
+    el("path", { d: `M${cx - 15} ${base - 38} h30 v6 q-9 4 -9 13 q0 9 9 13 v6 h-30 v-6 q9 -4 9 -13 q0 -9 -9 -13 z`, class: "body" }, p);
+  }
+  return p;
+}
+
+function defs(svg) {
+  const d = el("defs", {}, svg);
+  for (const kind of ["move", "rule", "path"]) {
+    const m = el("marker", { id: `${svg.id}-arrow-${kind}`, viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" }, d);
+    el("path", { d: "M0 0 L10 5 L0 10 z", class: `arrowhead ${kind}` }, m);
+  }
+}
+
+function pathLine(svg) {  // P1: the S-path the pieces follow, through the squares' middles, under the pieces
+  const pts = [];
+  for (let sq = 1; sq <= 30; sq++) { const c = centre(sq); pts.push(`${c.x},${c.y + 14}`); }
+  el("polyline", { points: pts.join(" "), class: "s-path", "marker-end": `url(#${svg.ownerSVGElement.id}-arrow-path)` }, svg);
+}
+
+function arrow(svg, from, to, kind) {
+  const a = centre(from), b = centre(to);
+  const mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2 - (a.y === b.y ? 22 : 0);
+  el("path", { d: `M${a.x} ${a.y} Q${mx} ${my} ${b.x} ${b.y}`, class: `arrow ${kind}`, "marker-end": `url(#${svg.ownerSVGElement.id}-arrow-${kind})`, "data-from": from, "data-to": to }, svg);
+}
+
+function lastMove(state) {  // the last move of the history and what the rules did by themselves
+  const h = state.history;
+  return h.length && h[h.length - 1].v === "move" ? h[h.length - 1] : null;
+}
+
 function drawBoard(svg, state, opts) {
+  // Layers, bottom to top: the squares (they take the clicks), the S-path and the arrows, then the
+  // pieces and the numbers, which never take a click (a click on a piece is a click on its square).
   opts = opts || {};
   svg.textContent = "";
+  defs(svg);
   const occupied = opts.occupied;  // when set: draw switches, not pieces
   const warning = state.warning || {};
   const missing = new Set(warning.missing || []), extra = new Set(warning.extra || []);
+  const lifted = new Map((opts.plain || occupied ? [] : state.lifted || []).map((l) => [l.square, l]));
+  const targets = new Set([...lifted.values()].flatMap((l) => l.targets));
+  const movable = new Set(prefs.hints && !opts.plain && !occupied && !lifted.size ? state.movable || [] : []);
+  const symbols = state.symbols || SYMBOLS[state.variant] || {};
+  const under = el("g", { class: "squares" }, svg);
+  const overlay = el("g", { class: "overlay" }, svg);
+  const top = el("g", { class: "overlay pieces" }, svg);
+  const pieceAt = {};
   for (let sq = 1; sq <= 30; sq++) {
     const { x, y } = cell(sq);
-    const g = el("g", { class: "square", "data-square": sq }, svg);
+    const g = el("g", { class: "square", "data-square": sq }, under);
     const special = state.special[String(sq)];
     let cls = "cell" + (special ? " special" : "");
     if (!opts.plain && state.prompt && state.prompt.to === sq) cls += " prompt-to";
     if (!opts.plain && state.prompt && state.prompt.from === sq) cls += " prompt-from";
     if (!opts.plain && missing.has(sq)) cls += " missing";
     if (!opts.plain && extra.has(sq)) cls += " extra";
-    el("rect", { x, y, width: 58, height: 58, rx: 4, class: cls }, g);
-    if (special) { el("title", {}, g).textContent = `${sq}: ${special}`; if (!occupied) symbol(g, sq, x, y); }
-    el("text", { x: x + 4, y: y + 13, class: "num" }, g).textContent = sq;
-    if (occupied) {
-      if (occupied.includes(sq)) el("circle", { cx: x + 29, cy: y + 32, r: 16, class: "switch-on" }, g);
-      continue;
+    if (targets.has(sq)) cls += " target";
+    if (movable.has(sq)) cls += " movable";
+    el("rect", { x, y, width: 58, height: 58, rx: 5, class: cls }, g);
+    if (special) el("title", {}, g).textContent = `${sq}: ${special}`;
+    if (symbols[sq] && !occupied) symbol(g, symbols[sq], x, y);
+    const p = occupied ? null : state.squares[String(sq)];
+    if (occupied && occupied.includes(sq)) el("circle", { cx: x + 29, cy: y + 32, r: 16, class: "switch-on" }, top);
+    if (p) {
+      pieceAt[sq] = piece(top, p.owner, x, y, lifted.has(sq) ? "lifted" : "");
+      pieceAt[sq].setAttribute("data-on", sq);
+      if (p.dots) el("text", { x: x + 31, y: y + 46, class: "piece-label owner-" + p.owner }, pieceAt[sq]).textContent = p.dots;
     }
-    const piece = state.squares[String(sq)];
-    if (piece) {
-      el("circle", { cx: x + 29, cy: y + 32, r: 19, fill: COLOURS[piece.owner], class: "piece owner-" + piece.owner }, g);
-      const label = piece.dots ? String(piece.dots) : piece.owner;
-      el("text", { x: x + 29, y: y + 38, class: "piece-label" + (piece.owner === "A" ? " dark" : "") }, g).textContent = label;
+    if (targets.has(sq)) el("circle", { cx: x + 29, cy: y + 32, r: 7, class: "target-dot" }, top);
+    el("text", { x: x + 4, y: y + 17, class: "num" }, top).textContent = sq;  // last: legible over a piece
+    if (opts.plain || occupied) continue;
+    g.setAttribute("aria-label", p ? TEXT.pieceLabel(p.owner, sq) : TEXT.squareLabel(sq, special));
+    if (opts.onclick) {
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("role", "button");
+      g.addEventListener("click", () => opts.onclick(sq));
+      g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); opts.onclick(sq); } });
     }
-    if (opts.onclick) g.addEventListener("click", () => opts.onclick(sq));
   }
+  if (opts.plain || occupied) return;
+  pathLine(overlay);
+  const move = lastMove(state);
+  if (move && !state.in_progress && !lifted.size) {
+    arrow(overlay, move.from, move.to, "move");
+    for (const e of move.effects || []) if (e.from != null && e.to != null) arrow(overlay, e.from, e.to, "rule");
+    if (state.history.length !== animated) { animated = state.history.length; animate(top, pieceAt[move.to], move); }
+  }
+}
+
+function animate(layer, dest, move) {  // a calm glide of the piece that moved, from where it was to where it is
+  if (!dest || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  const a = centre(move.from), b = centre(move.to);
+  const ghost = dest.cloneNode(true);
+  ghost.classList.add("gliding");
+  ghost.removeAttribute("data-on");
+  layer.appendChild(ghost);
+  dest.classList.add("arriving");
+  ghost.style.transform = `translate(${a.x - b.x}px, ${a.y - b.y}px)`;
+  requestAnimationFrame(() => requestAnimationFrame(() => { ghost.style.transform = "translate(0px, 0px)"; }));
+  ghost.addEventListener("transitionend", () => { ghost.remove(); dest.classList.remove("arriving"); });
 }
 
 function drawSticks(svg, state, lit) {
@@ -79,47 +210,80 @@ function drawSticks(svg, state, lit) {
       el("rect", { x: 10 + i * 55, y: 15, width: 45, height: 45, rx: 8, class: "die" }, svg);
       el("text", { x: 32 + i * 55, y: 47, class: "die-text" }, svg).textContent = d;
     });
+    svg.setAttribute("aria-label", TEXT.sticksLabel(value.join(" and ")));
     return;
   }
-  let on = lit;
-  if (!on) {
+  let on = lit, faces = null;
+  if (!on) {  // S1 counts dark sides, H1 white ones: draw the faces the rule set counts
     const zero = state && state.throws.zero;
     const n = value == null ? 0 : (value === zero ? 0 : value);
+    const counted = state && state.counted;
     on = [0, 1, 2, 3].map((i) => i < n);
+    faces = on.map((c) => (counted === "dark" ? (c ? "dark" : "pale") : (c ? "pale" : "dark")));
+    if (value != null && counted) {
+      svg.setAttribute("aria-label", TEXT.sticksLabel(value, n ? TEXT.counted(n, counted) : TEXT.noneCounted(counted, value)));
+    }
   }
-  on.forEach((v, i) => el("rect", { x: 8 + i * 28, y: 8, width: 20, height: 64, rx: 6, class: v ? "stick lit" : "stick" }, svg));
+  on.forEach((v, i) => {
+    const face = faces ? faces[i] : (v ? "pale" : "dark");
+    el("rect", { x: 8 + i * 28, y: 8, width: 20, height: 64, rx: 6, class: `stick ${face}${v ? " lit" : ""}${faces && v ? " counted" : ""}` }, svg);
+  });
 }
 
 function text(id, value) { document.getElementById(id).textContent = value; }
+
+function tipped(node, value) {  // "(P3)" in a text becomes a button explaining ruling P3 on hover, focus or tap
+  node.textContent = "";
+  const parts = String(value || "").split(/\(([PSHKM]\d{1,2})\)/);
+  parts.forEach((part, i) => {
+    if (i % 2 === 0) { if (part) node.appendChild(document.createTextNode(part)); return; }
+    const wrap = document.createElement("span");
+    wrap.className = "ruling";
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "ruling-id";
+    b.textContent = part;
+    const tip = document.createElement("span");
+    tip.className = "tip";
+    tip.setAttribute("role", "tooltip");
+    tip.id = `tip-${node.id || "x"}-${i}`;
+    tip.textContent = rulings[part] || part;
+    b.setAttribute("aria-describedby", tip.id);
+    b.addEventListener("click", () => wrap.classList.toggle("open"));
+    wrap.append("(", b, ")", tip);
+    node.appendChild(wrap);
+  });
+}
 
 function render(state) {
   current = state;
   if (state.sim && !state.in_progress) pieces = state.backend.switches;
   if (!document.getElementById("board")) return renderHardware(state);
   const name = (p) => `${p} (${state.names[p]})`;
-  let turn = `${state.variant}: ${name(state.to_move)} to ` + (state.throw == null ? "throw" : "move");
-  if (state.winner) turn = `${state.variant}: ${name(state.winner)} has won`;
+  let turn = `${state.variant}: ` + (state.throw == null ? TEXT.turnThrow(name(state.to_move)) : TEXT.turnMove(name(state.to_move)));
+  if (state.winner) turn = `${state.variant}: ${TEXT.won(name(state.winner))}`;
   text("turn", turn);
   let message = "", kind = "info";
   if (state.question) { message = state.question.text; kind = "question"; }
   else if (state.warning) { message = state.warning.reason; kind = "warning"; }
   else if (state.prompt) { message = state.prompt.text; kind = "prompt"; }
-  else if (state.winner) { message = `${name(state.winner)} wins` + (state.scores ? ` ${JSON.stringify(state.scores)}` : ""); kind = "win"; }
-  else if (state.in_progress) { message = "move in progress"; }
-  else if (typeof state.throw === "string") { message = `${name(state.to_move)}: move a piece to ${state.throw.slice(1)}`; }
-  else if (state.throw != null) { message = `${name(state.to_move)}: move a piece by ${state.throw}`; }
-  else if (state.cards) { message = `${name(state.to_move)}: play a card`; }
-  else { message = `${name(state.to_move)}: throw the sticks`; }
+  else if (state.winner) { message = TEXT.wins(name(state.winner)) + (state.scores ? ` ${JSON.stringify(state.scores)}` : ""); kind = "win"; }
+  else if (state.in_progress) { message = TEXT.inProgress; }
+  else if (typeof state.throw === "string") { message = TEXT.moveTo(name(state.to_move), state.throw.slice(1)); }
+  else if (state.throw != null) { message = TEXT.moveBy(name(state.to_move), state.throw); }
+  else if (state.cards) { message = TEXT.playCard(name(state.to_move)); }
+  else { message = TEXT.throwSticks(name(state.to_move)); }
   const stuck = Object.entries(state.switch_faults || {});
-  if (stuck.length) {
-    message = stuck.map(([sq, fault]) => `the switch under ${sq} seems ${fault}`).join("; ") + ` | ${message}`;
-  }
+  if (stuck.length) message = stuck.map(([sq, fault]) => TEXT.stuck(sq, fault)).join("; ") + ` | ${message}`;
   if (state.journal) { message = `${state.journal} | ${message}`; kind = "warning"; }
   const box = document.getElementById("message");
-  box.textContent = message;
+  tipped(box, message);
   box.className = "message " + kind;
-  const fixes = document.getElementById("fixes");
-  fixes.textContent = state.warning && state.warning.fix ? "to put it right: " + state.warning.fix.join("; ") : "";
+  tipped(document.getElementById("fixes"), state.warning && state.warning.fix ? TEXT.fix + state.warning.fix.join("; ") : "");
+  showRefusal();
+  const hand = document.getElementById("in-hand");
+  hand.textContent = (state.lifted || []).map((l) => TEXT.inHand(name(l.owner), l.square)
+    + (state.throw == null ? "" : l.targets.length ? TEXT.mayGo(l.targets.join(", ")) : TEXT.nowhere)).join("; ");
   const q = document.getElementById("question");
   q.textContent = "";
   if (state.question) {
@@ -132,22 +296,23 @@ function render(state) {
   }
   drawBoard(document.getElementById("board"), state, { onclick: state.sim ? simClick : null });
   const compare = document.getElementById("compare");
-  compare.hidden = !state.warning;
-  if (state.warning) {
+  const differ = String(state.sensed) !== String(state.expected);  // only when the boards differ
+  compare.hidden = !differ;
+  if (differ) {
     drawBoard(document.getElementById("sensed"), state, { occupied: state.sensed });
     drawBoard(document.getElementById("expected"), state, { occupied: state.expected });
   }
   drawSticks(document.getElementById("sticks"), state);
   const shown = state.throw ?? state.last_throw;
-  text("throw-text", shown == null ? "no throw yet" : (state.throw == null ? "last throw: " : "throw: ") + shown);
+  text("throw-text", shown == null ? TEXT.noThrow : (state.throw == null ? TEXT.lastThrow : TEXT.throwNow) + shown);
   document.getElementById("press").hidden = !state.sim;
-  text("offboard", state.players.map((p) => `${name(p)}: ${state.off[p]} off`).join(" · "));
+  text("offboard", state.players.map((p) => TEXT.off(name(p), state.off[p])).join(" · "));
   const history = document.getElementById("history");
   history.textContent = "";
   for (const v of state.history) {
     const li = document.createElement("li");
-    if (v.v === "move") li.textContent = `${v.player} ${v.from}-${v.to}` + (v.effects ? " (" + v.effects.map((e) => e.kind).join(", ") + ")" : "");
-    else if (v.v === "forfeit") li.textContent = v.reason;
+    if (v.v === "move") li.textContent = `${v.player} ${v.from}-${v.to}` + (v.effects ? " (" + v.effects.map((e) => TEXT.effects[e.kind] || e.kind).join(", ") + ")" : "");
+    else if (v.v === "forfeit") tipped(li, v.reason);
     else li.textContent = v.v.replace("_", " ") + (v.player ? " " + v.player : "");
     history.appendChild(li);
   }
@@ -160,12 +325,29 @@ function render(state) {
     table.textContent = `stack ${c.stack} · discard ${c.discard.join(" ") || "-"} · out ${c.dead} · ${hands}`;
   }
   text("rules", state.rules.summary);
+  const how = document.getElementById("how-list");
+  how.textContent = "";
+  const sentences = state.rules.how_to_play || state.rules.summary.split(/(?<=[.;])\s+/);
+  for (const s of sentences) { const li = document.createElement("li"); tipped(li, s); how.appendChild(li); }
   if (state.operator) operatorStatus = state.operator;  // the live stream leaves it out: keep ours
   const opState = operatorStatus;
-  text("op-state", !opState.enabled ? "Operator actions are disabled: set a PIN with senet-pi set-pin."
-    : opState.signed_in ? "Signed in as operator." : "Sign in with the operator PIN.");
+  document.getElementById("op-help").hidden = opState.enabled;
+  text("op-state", !opState.enabled ? "" : opState.signed_in ? TEXT.signedIn : TEXT.signIn);
   document.getElementById("login").hidden = !opState.enabled || opState.signed_in;
   document.getElementById("op-actions").hidden = !opState.signed_in;
+}
+
+function showRefusal() {
+  const box = document.getElementById("refusal");
+  box.hidden = !refusal;
+  tipped(box, refusal ? TEXT.refused + refusal : "");
+}
+
+function onVerdicts(verdicts) {  // a refused throw or move is said where the visitor looks, until the game goes on
+  const said = verdicts.filter((v) => v.v === "refused" || (v.v === "illegal" && !v.missing)).map((v) => v.text || v.reason);
+  if (said.length) refusal = said.join("; ");
+  else if (verdicts.some((v) => ["throw", "move", "forfeit", "new_game", "undone", "resync", "win"].includes(v.v))) refusal = "";
+  if (document.getElementById("refusal")) showRefusal();
 }
 
 function renderHardware(state) {
@@ -202,16 +384,39 @@ async function simClick(sq) {
   const action = known.includes(sq) ? "lift" : "place";
   const result = await post(`/api/sim/${action}`, { square: sq });
   if (result.ok) pieces = result.data.pieces;
-  else { pieces = null; text("op-error", result.data.error || "the board did not take that"); }
+  else { pieces = null; text("op-error", result.data.error || TEXT.boardRefused); }
 }
 
 async function op(action, body) {
   const result = await post(`/api/op/${action}`, body);
-  text("op-error", result.ok ? "" : (result.data.error || (result.data.verdicts || []).filter((v) => v.v === "illegal").map((v) => v.reason).join("; ")));
+  tipped(document.getElementById("op-error"), result.ok ? "" : (result.data.error || (result.data.verdicts || []).filter((v) => v.v === "illegal").map((v) => v.reason).join("; ")));
   if (result.data.state) render(result.data.state);
 }
 
+function applyPrefs() {
+  document.documentElement.dataset.theme = prefs.theme;
+  const hints = document.getElementById("hints");
+  if (hints) { hints.textContent = prefs.hints ? TEXT.hintsOn : TEXT.hintsOff; hints.setAttribute("aria-pressed", String(!prefs.hints)); }
+  const theme = document.getElementById("theme");
+  const dark = prefs.theme ? prefs.theme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
+  if (theme) theme.textContent = dark ? TEXT.themeLight : TEXT.themeDark;
+}
+
 function wire() {
+  applyPrefs();
+  document.getElementById("theme").addEventListener("click", () => {
+    const dark = prefs.theme ? prefs.theme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
+    prefs.theme = dark ? "light" : "dark";
+    localStorage.setItem("senet-theme", prefs.theme);
+    applyPrefs();
+  });
+  const hints = document.getElementById("hints");
+  if (hints) hints.addEventListener("click", () => {
+    prefs.hints = !prefs.hints;
+    localStorage.setItem("senet-hints", prefs.hints ? "on" : "off");
+    applyPrefs();
+    if (current) render(current);
+  });
   const press = document.getElementById("press");
   if (press) press.addEventListener("click", () => post("/api/sim/press"));
   const login = document.getElementById("login");
@@ -248,6 +453,7 @@ async function refresh() {
 function connect() {  // EventSource reconnects by itself; the server sends the state on every (re)connect
   const link = document.getElementById("link");
   const source = new EventSource("/api/events");
+  source.addEventListener("verdicts", (e) => onVerdicts(JSON.parse(e.data)));
   source.addEventListener("state", (e) => { link.textContent = "live"; link.className = "link live"; render(JSON.parse(e.data)); });
   source.onerror = () => { link.textContent = "reconnecting..."; link.className = "link down"; };
 }
@@ -305,6 +511,5 @@ if (handBox) {
   source.addEventListener("state", () => { document.getElementById("link").textContent = "live"; refreshHand(); });
 } else {
   wire();
-  refresh();
-  connect();
+  fetch("/api/rulings").then((r) => (r.ok ? r.json() : {})).then((r) => { rulings = r; }).catch(() => {}).finally(() => { refresh(); connect(); });
 }
