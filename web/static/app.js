@@ -232,27 +232,48 @@ function drawSticks(svg, state, lit) {
 
 function text(id, value) { document.getElementById(id).textContent = value; }
 
-function tipped(node, value) {  // "(P3)" in a text becomes a button explaining ruling P3 on hover, focus or tap
+function tipped(node, value) {  // "(P3)" in a text becomes a button that explains ruling P3 on hover, focus or tap
   node.textContent = "";
   const parts = String(value || "").split(/\(([PSHKM]\d{1,2})\)/);
   parts.forEach((part, i) => {
     if (i % 2 === 0) { if (part) node.appendChild(document.createTextNode(part)); return; }
-    const wrap = document.createElement("span");
-    wrap.className = "ruling";
     const b = document.createElement("button");
     b.type = "button";
     b.className = "ruling-id";
     b.textContent = part;
-    const tip = document.createElement("span");
-    tip.className = "tip";
-    tip.setAttribute("role", "tooltip");
-    tip.id = `tip-${node.id || "x"}-${i}`;
-    tip.textContent = rulings[part] || part;
-    b.setAttribute("aria-describedby", tip.id);
-    b.addEventListener("click", () => wrap.classList.toggle("open"));
-    wrap.append("(", b, ")", tip);
-    node.appendChild(wrap);
+    if (rulings[part]) b.setAttribute("aria-describedby", `ruling-${part}`);
+    b.addEventListener("mouseenter", () => showTip(b));
+    b.addEventListener("focus", () => showTip(b));
+    b.addEventListener("click", () => showTip(b));
+    b.addEventListener("mouseleave", hideTip);
+    b.addEventListener("blur", hideTip);
+    node.append("(", b, ")");
   });
+}
+
+function showTip(button) {  // one tooltip for the page, under the ruling id it explains
+  const tip = document.getElementById("tip");
+  const said = rulings[button.textContent];
+  if (!tip || !said) return;
+  tip.textContent = `${button.textContent}: ${said}`;
+  tip.hidden = false;
+  const r = button.getBoundingClientRect();
+  tip.style.left = `${Math.max(4, Math.min(r.left + scrollX, scrollX + innerWidth - tip.offsetWidth - 4))}px`;
+  tip.style.top = `${r.bottom + scrollY + 6}px`;
+}
+
+function hideTip() { const tip = document.getElementById("tip"); if (tip) tip.hidden = true; }
+
+function describeRulings() {  // hidden texts the ruling buttons point to with aria-describedby
+  const box = document.getElementById("ruling-texts");
+  if (!box) return;
+  box.textContent = "";
+  for (const [id, said] of Object.entries(rulings)) {
+    const span = document.createElement("span");
+    span.id = `ruling-${id}`;
+    span.textContent = said;
+    box.appendChild(span);
+  }
 }
 
 function render(state) {
@@ -417,6 +438,7 @@ function wire() {
     applyPrefs();
     if (current) render(current);
   });
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") hideTip(); });
   const press = document.getElementById("press");
   if (press) press.addEventListener("click", () => post("/api/sim/press"));
   const login = document.getElementById("login");
@@ -511,5 +533,5 @@ if (handBox) {
   source.addEventListener("state", () => { document.getElementById("link").textContent = "live"; refreshHand(); });
 } else {
   wire();
-  fetch("/api/rulings").then((r) => (r.ok ? r.json() : {})).then((r) => { rulings = r; }).catch(() => {}).finally(() => { refresh(); connect(); });
+  fetch("/api/rulings").then((r) => (r.ok ? r.json() : {})).then((r) => { rulings = r; describeRulings(); }).catch(() => {}).finally(() => { refresh(); connect(); });
 }
