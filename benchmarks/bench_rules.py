@@ -22,12 +22,7 @@ def games_per_second(name: str, games: int, seed: int) -> tuple[float, float]:
     start = time.perf_counter()
     for _ in range(games):
         game = new_game(name)
-        if name == "cards":  # a turn is a card played or exchanged, not a throw
-            while not game.is_over:
-                play_random_card_turn(game, rng)
-                throws += 1
-        else:
-            throws += play_random_game(game, rng)
+        throws += play_random_game(game, rng)  # in the card game, turns: a card played or exchanged
     elapsed = time.perf_counter() - start
     return games / elapsed, throws / games
 
@@ -39,8 +34,8 @@ def positions(name: str, count: int, seed: int) -> list[Game]:
     while len(out) < count:
         game = new_game(name)
         while not game.is_over and len(out) < count:
-            if name == "cards":
-                stick = [c for c in game.hands[game.to_move] if c in "12345" and game.playable(c)]
+            if game.turn_starts_with == "card":
+                stick = [c for c in game.hand(game.to_move_id) if c in "12345" and game.playable(c)]
                 if not stick:
                     play_random_card_turn(game, rng)
                     continue

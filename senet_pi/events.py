@@ -129,11 +129,11 @@ def parse_event(index: int, raw: object, game: Game) -> Event:
         if kind == "throw":
             return Event(index, kind, game.parse_throw(value))
         if kind == "card":
-            if not isinstance(value, str) or value not in card_names(game):
-                raise ReplayError(f"{where}: {value!r} is not a card of this deck ({', '.join(card_names(game))})")
+            if not isinstance(value, str) or value not in game.card_names():
+                raise ReplayError(f"{where}: {value!r} is not a card of this deck ({', '.join(game.card_names())})")
             return Event(index, kind, value)
         if kind == "exchange":
-            names = card_names(game)
+            names = game.card_names()
             if not isinstance(value, list) or not 1 <= len(value) <= 2 or any(c not in names for c in value):
                 raise ReplayError(f'{where}: exchange names one or two cards, e.g. {{"exchange": ["2", "H28"]}}')
             return Event(index, kind, value)
@@ -180,11 +180,3 @@ def parse_event(index: int, raw: object, game: Game) -> Event:
         if isinstance(exc, ReplayError):
             raise
         raise ReplayError(f"{where}: {exc}") from None
-
-
-def card_names(game: Game) -> list[str]:
-    """The card game's card names (none for the other rule sets)."""
-    if not hasattr(game, "hands"):
-        return []
-    deck: list[str] = list(game.options["deck_order"])  # type: ignore[call-overload]
-    return sorted(set(deck))

@@ -18,7 +18,7 @@ from typing import TextIO
 from .errors import SenetError
 from .hardware.backend import Backend, SimBackend
 from .hardware.sim import SimBoard
-from .rules.board import OFF, ROWS, bit
+from .rules.board import OFF, ROWS, bit, mask
 from .service import Service
 from .terminal import describe
 
@@ -121,7 +121,7 @@ class Runner:
             if not args:
                 raise CommandError("throw needs a value, e.g. throw 3 (modern: throw 3 5)")
             values = [int(_number(args, i, "throw V")) for i in range(len(args))]
-            self.service.handle("throw", values if self.service.referee.game.name == "modern" else values[0])
+            self.service.handle("throw", self.service.throw_from_numbers(values))
         elif verb == "enter":
             to = OFF if len(args) > 1 and args[1].lower() == "off" else _square(args, 1)
             by = int(_number(args, 2, "enter F T BY")) if len(args) > 2 else 0
@@ -133,9 +133,8 @@ class Runner:
         elif verb in ("undo", "resync"):
             self.service.handle(verb)
         elif verb == "new":
-            game = self.service.referee.game
-            players = int(_number(args, 1, "new RULESET PLAYERS")) if len(args) > 1 else game.players
-            self.service.new_game(args[0] if args else game.name, players)
+            players = int(_number(args, 1, "new RULESET PLAYERS")) if len(args) > 1 else self.service.players
+            self.service.new_game(args[0] if args else self.service.variant, players)
             if sim is not None:
                 self._set_up_pieces(sim)
             self.say(self.board_text())
@@ -146,7 +145,7 @@ class Runner:
     def _set_up_pieces(self, sim: SimBoard) -> None:
         """Put the simulated pieces where the new game starts, and wait until the scanner has seen
         them there: a `lift` right after `new` must find the piece it lifts."""
-        expected = self.service.referee.expected
+        expected = self.service.expected
         sim.set_occupied(expected)
         board = self.backend.board if isinstance(self.backend, SimBackend) else None
         end = time.monotonic() + 5.0
@@ -169,12 +168,14 @@ class Runner:
 
     def board_text(self) -> str:
         """The board as three rows in playing order, with each piece's owner and the sensed switches."""
-        game = self.service.referee.game
-        owners = game.board()
-        sensed = self.service.referee.sensed
-        lines = [f"{game.name}: {game.to_move_id} to " + ("move" if game.pending is not None else "throw")]
-        if game.pending is not None:
-            lines[0] += f" (throw {game.pending})"
+        view = self.service.snapshot()
+        owners = {int(sq): str(piece["owner"]) for sq, piece in view["squares"].items()}  # type: ignore[attr-defined]
+        sensed = mask(view["sensed"])  # type: ignore[arg-type]
+        pending = view["throw"]
+        start = "throw" if view["turn_starts_with"] == "throw" else "play a card"
+        lines = [f"{view['variant']}: {view['to_move']} to " + ("move" if pending is not None else start)]
+        if pending is not None:
+            lines[0] += f" (throw {tuple(pending) if isinstance(pending, list) else pending})"
         for n, row in enumerate(ROWS):
             squares = list(row) if n != 1 else list(reversed(row))
             cells = []

@@ -12,14 +12,30 @@ import json
 import threading
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from .errors import SenetError
 from .journal import Journal
 from .referee import GUIDANCE_DELAY, SETTLE_TIME, Referee
 from .rules import Game, find_ruleset
+from .rules.board import OFF
+from .rules.throws import RandomSource, Throw
 from .verdicts import Verdict
 
+#: The verdicts the page lists as the game's history.
+HISTORY_KINDS = ("move", "forfeit", "win", "undone", "new_game", "resync")
+
 Listener = Callable[[list[Verdict]], None]
+
+
+@dataclass(frozen=True)
+class Press:
+    """What a press of the thrower's button did: the throw to show on the sticks, or why it was
+    refused (the sticks then say no), with the verdicts it gave."""
+
+    throw: Throw | None = None
+    refused: str | None = None
+    verdicts: list[Verdict] = field(default_factory=list)
 
 
 class Service:
@@ -180,6 +196,170 @@ class Service:
         with self.lock:
             return self.referee.throw_blocked()
 
+    def press(self, rng: RandomSource | None = None) -> Press:
+        """The thrower's button was pressed: throw for the player to move, or do what a press means
+        now (confirm a move the board cannot show, decline the card game's optional move), or refuse
+        and say why. Decided under the lock, so the game cannot change between the check and the throw."""
+        with self.lock:
+            game = self.referee.game
+            if game.turn_starts_with == "card":  # the button confirms "no more moves" (K9)
+                if game.phase == "residue":
+                    return Press(verdicts=self.handle("pass"))
+                return self._refuse("in the card game, play a card from your hand's page")
+            blocked = self.referee.throw_blocked()
+            if blocked is not None:
+                unseen = self.referee.unseen_move()
+                if unseen is not None:  # the button confirms the move the board cannot show (M5's bounce)
+                    return Press(verdicts=self.handle("move", [unseen.from_sq, unseen.to_sq, unseen.by]))
+                return self._refuse(f"the thrower is not taking a throw: {blocked}")
+            throw = game.roll(rng)
+            verdicts = self.handle("throw", list(throw.value) if isinstance(throw.value, tuple) else throw.value)
+            refused = [str(v.get("reason", "refused")) for v in verdicts if v["v"] == "illegal"]
+            if refused:
+                return Press(refused="; ".join(refused), verdicts=verdicts)
+            return Press(throw=throw, verdicts=verdicts)
+
+    def _refuse(self, text: str) -> Press:
+        """A press refused before anything was judged: said to the listeners, not journaled."""
+        verdict: Verdict = {"v": "refused", "text": text}
+        self._publish([verdict])
+        return Press(refused=text, verdicts=[verdict])
+
+    def throw_from_numbers(self, values: list[int]) -> object:
+        """A throw typed as numbers (`throw 3`, `throw 3 5` for dice) as this game's rule set takes it."""
+        with self.lock:
+            return self.referee.game.throw_from_numbers(values)
+
+    def parse_throw(self, raw: object) -> object:
+        """`raw` as a throw of this game's rule set, or InvalidThrowError saying what it throws."""
+        with self.lock:
+            return self.referee.game.parse_throw(raw)
+
+    # ------------------------------------------------------------------ what it shows
+
+    @property
+    def variant(self) -> str:
+        """The name of the current game's rule set."""
+        with self.lock:
+            return self.referee.game.name
+
+    @property
+    def players(self) -> int:
+        """How many play the current game."""
+        with self.lock:
+            return self.referee.game.players
+
+    @property
+    def expected(self) -> int:
+        """The squares that should hold a piece now (a mask), where the simulated pieces are set."""
+        with self.lock:
+            return self.referee.expected
+
+    @property
+    def sensed(self) -> int:
+        """The squares the switches sense now (a mask)."""
+        with self.lock:
+            return self.referee.sensed
+
+    def question(self) -> dict[str, object] | None:
+        """The referee's open question (its id, kind, text and options), or None."""
+        with self.lock:
+            question = self.referee.question
+            return dict(question.verdict()) if question is not None else None
+
+    def snapshot(self) -> dict[str, object]:
+        """The game, the board and the referee's open business, all taken at one moment under the
+        lock: what the page and the terminal show. Plain JSON-ready data."""
+        with self.lock:
+            referee = self.referee
+            game = referee.game
+            status = referee.status()
+            squares: dict[str, object] = {}
+            for sq in game.board():
+                owner, mark = game.piece_at(sq) or ("", None)
+                squares[str(sq)] = {"owner": owner, "dots": mark}
+            throws = [v for v in self.history if v["v"] == "throw"]
+            legal = [
+                " then ".join(f"{m.from_sq}-{'off' if m.to_sq == OFF else m.to_sq}" for m in seq)
+                for seq in game.move_sequences()
+            ]
+            kind = game.throw_kind
+            out: dict[str, object] = {
+                "game": self.game_id,
+                "variant": game.name,
+                "players": list(game.player_ids),
+                "to_move": game.to_move_id,
+                "turn_starts_with": game.turn_starts_with,
+                "throw": list(game.pending) if isinstance(game.pending, tuple) else game.pending,
+                "last_throw": throws[-1]["value"] if throws else None,
+                "throws": {
+                    "kind": kind.name,
+                    "zero": getattr(kind, "zero", None),
+                    "counted": getattr(kind, "counted", None),
+                },
+                "squares": squares,
+                "off": dict(zip(game.player_ids, game.off, strict=True)),
+                "scores": game.scores(),
+                "winner": game.winner_id,
+                "prompt": status["prompt"],
+                "warning": status["warning"],
+                "question": status["question"],
+                "in_progress": status["in_progress"],
+                "journal": self._journal_trouble,  # "journal cannot write: disk full ..." or None
+                "switch_faults": status["faults"],  # squares whose switch the referee judges stuck
+                "sensed": status["sensed"],
+                "expected": status["expected"],
+                "legal": legal,
+                "history": [v for v in self.history if v["v"] in HISTORY_KINDS][-40:],
+                "rules": {"name": game.name, "summary": game.summary, "how_to_play": list(game.how_to_play)},
+                "special": {str(sq): sp.text for sq, sp in game.special_squares.items()},
+                "symbols": {str(sq): sp.symbol for sq, sp in game.special_squares.items()},
+                **for_visitors(game, status),
+            }
+            cards = game.cards()
+            if cards is not None:  # the card game (K10): both hands on the main page only if open
+                hands: dict[str, list[str]] = cards["hands"]  # type: ignore[assignment]
+                out["cards"] = {
+                    "stack": cards["stack"],
+                    "discard": cards["discard"][-6:],  # type: ignore[index]
+                    "dead": len(cards["dead"]),  # type: ignore[arg-type]
+                    "hands": hands if game.options.get("open_hands") else None,
+                    "counts": {pid: len(h) for pid, h in hands.items()},
+                    "phase": game.phase,
+                }
+            return out
+
+    def hand(self, player: str) -> dict[str, object] | None:
+        """One player's view of their cards in the card game (K10), or None when `player` holds no
+        hand here (not a player, or not a card game)."""
+        with self.lock:
+            game = self.referee.game
+            if game.turn_starts_with != "card" or player not in game.player_ids:
+                return None
+            to_move = game.to_move_id == player
+            cards = game.hand(player)
+            return {
+                "player": player,
+                "cards": cards,
+                "playable": [c for c in cards if to_move and game.playable(c)],
+                "your_turn": to_move and game.phase == "play" and game.pending is None,
+                "residue": to_move and game.phase == "residue",
+                "moving": to_move and game.phase == "play" and game.pending is not None,
+                "to_move": game.to_move_id,
+                "winner": game.winner_id,
+            }
+
+    def card_players(self) -> list[str]:
+        """The players who hold a hand of cards in the current game (none outside the card game)."""
+        with self.lock:
+            game = self.referee.game
+            return list(game.player_ids) if game.turn_starts_with == "card" else []
+
+    def hand_seed(self) -> str:
+        """What makes a hand's secret link change with every game: the game's id and its deck's seed."""
+        with self.lock:
+            return f"{self.game_id}:{self.referee.game.options.get('shuffle_seed', '')}"
+
     # ------------------------------------------------------------------ listeners
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
@@ -192,11 +372,28 @@ class Service:
         for listener in list(self._listeners):
             listener(verdicts)
 
-    def status(self) -> dict[str, object]:
-        """The referee's status for the page, with the game's id."""
-        with self.lock:
-            return {"game": self.game_id, **self.referee.status(), "journal": self._journal_trouble}
-
     def close(self) -> None:
         if self.journal is not None:
             self.journal.close()
+
+
+def for_visitors(game: Game, status: dict[str, object]) -> dict[str, object]:
+    """What the page adds for a visitor who has never seen Senet (issue 16): the pieces in a hand
+    and where each may go, and the pieces that may move for the throw waiting to be played."""
+    moves = game.legal_moves() if game.pending is not None and game.winner_id is None else []
+    board = game.board()
+    sensed = set(status["sensed"])  # type: ignore[call-overload]
+
+    def name(sq: int) -> int | str:
+        return "off" if sq == OFF else sq
+
+    lifted = [  # the game expects a piece where the switch is open: it is in a hand
+        {
+            "square": sq,
+            "owner": board[sq],
+            "targets": [name(m.to_sq) for m in sorted(moves, key=lambda m: m.to_sq) if m.from_sq == sq],
+        }
+        for sq in status["expected"]  # type: ignore[attr-defined]
+        if sq not in sensed and sq in board
+    ]
+    return {"lifted": lifted, "movable": sorted({m.from_sq for m in moves})}

@@ -91,3 +91,24 @@ def test_open_hands_show_on_the_main_page(cards_app):
     app, service = cards_app
     state = app.test_client().get("/api/state").json
     assert state["cards"]["hands"]["B"] == service.referee.game.hand("B")
+
+
+def test_the_card_games_board_shows_the_houses_symbols_and_says_a_turn_starts_with_a_card(cards_app):
+    """Issue 14: the page learns the special squares from the rule set (K1: houses' board), not from
+    a table keyed by rule-set name that had none for the card game."""
+    app, _ = cards_app
+    state = app.test_client().get("/api/state").json
+    assert state["turn_starts_with"] == "card"
+    assert state["symbols"]["27"] == "water" and state["special"]["26"].startswith("House of Happiness")
+    assert state["rules"]["how_to_play"][0] == "Houses rules, but cards replace the sticks."
+
+
+def test_the_thrower_in_the_card_game_passes_an_optional_move_and_otherwise_refuses(cards_app):
+    """K9: the button declines the residue; at any other moment the card game takes no throw."""
+    _, service = cards_app
+    heard = []
+    service.subscribe(heard.extend)
+    press = service.press()
+    assert press.throw is None and "play a card" in str(press.refused)
+    assert heard == [{"v": "refused", "text": "in the card game, play a card from your hand's page"}]
+    assert service.referee.game.actions == []  # nothing was played or journaled

@@ -71,18 +71,18 @@ def test_the_service_resumes_the_game_in_progress(tmp_path):
     clock = ScriptClock()
     service = Service(journal, variant="houses", clock=clock)
     feed(service, clock, [i for i in inputs if i[0] <= half])
-    before = service.status()
+    before = service.snapshot()
     journal.close()
 
     clock = ScriptClock(half / 1000)
     resumed = Service(Journal(tmp_path / "j.sqlite"), clock=clock)
-    assert resumed.status() == before
+    assert resumed.snapshot() == before
     assert any("resumed game" in note for note in resumed.notes)
     feed(resumed, clock, inputs, after_ms=half)
 
     _, straight = played(tmp_path / "straight", "houses", 4)
     assert resumed.history == json.loads(json.dumps(straight.history))
-    assert resumed.status() == straight.status() | {"game": resumed.game_id}
+    assert resumed.snapshot() == straight.snapshot() | {"game": resumed.game_id}
 
 
 def test_kill_9_at_random_moments_loses_no_accepted_move(tmp_path):

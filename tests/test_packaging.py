@@ -153,9 +153,91 @@ def test_no_import_cycles():
 
 
 def test_random_play_imports_no_rule_set():
-    """Generic depends on nothing specific: random play uses what a game offers, the card game's
-    included (random_play.CardPlay), and imports no rule set."""
+    """Generic depends on nothing specific: random play uses what a `Game` offers, its card hooks
+    included, and imports no rule set."""
     known = modules()
     rule_sets = {"senet_pi.rules.cards", "senet_pi.rules.secret", "senet_pi.rules.houses", "senet_pi.rules.modern"}
     assert rule_sets <= known.keys()
     assert not imports("senet_pi.rules.random_play", known["senet_pi.rules.random_play"], known) & rule_sets
+
+
+# ---------------------------------------------------------------------- layering (issue 14)
+
+#: Standard modules that mean I/O, a clock or threads: the rules and the referee use none of them
+#: (randomness is injected; `secrets` only draws a card game's seed when none is given).
+IO_MODULES = {"os", "io", "sys", "time", "socket", "sqlite3", "threading", "subprocess", "pathlib", "serial"}
+
+
+def stdlib_imports(path: Path) -> set[str]:
+    """The top-level names of the non-relative modules a file imports."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_the_layers_point_one_way():
+    """rules -> referee -> service -> backends and page: nothing imports a layer above its own,
+    and the rules and the referee do no I/O."""
+    known = modules()
+    graph = {name: imports(name, path, known) for name, path in known.items()}
+    below_rules = {"senet_pi.errors", "senet_pi.rules"}
+    below_referee = below_rules | {"senet_pi.referee", "senet_pi.events", "senet_pi.verdicts"}
+    for name, uses in graph.items():
+        if name.startswith("senet_pi.rules"):
+            allowed, layer = below_rules, "the rules"
+        elif name.startswith("senet_pi.referee"):
+            allowed, layer = below_referee, "the referee"
+        elif name in ("senet_pi.service", "senet_pi.journal", "senet_pi.events", "senet_pi.verdicts"):
+            allowed, layer = below_referee | {"senet_pi.journal", "senet_pi.tomlfile"}, "the service"
+        else:
+            continue
+        above = {u for u in uses if not any(u == a or u.startswith(a + ".") for a in allowed)}
+        assert not above, f"{layer}: {name} imports {sorted(above)}"
+        if layer != "the service":
+            assert not stdlib_imports(known[name]) & IO_MODULES, f"{name} does I/O"
+
+
+#: The modules above the service: they ask the service, never its referee or game.
+ABOVE_THE_SERVICE = ("web", "senet_pi/hardware", "senet_pi/run.py", "senet_pi/cli.py", "senet_pi/selftest.py")
+
+
+def test_nothing_above_the_service_reaches_into_its_referee_or_game():
+    """Issue 14: the service is a facade; one snapshot under its lock, operations for the rest."""
+    offenders = []
+    for top in ABOVE_THE_SERVICE:
+        paths = [ROOT / top] if top.endswith(".py") else sorted((ROOT / top).rglob("*.py"))
+        for path in paths:
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                reaching = isinstance(node, ast.Attribute) and node.attr in ("referee", "game")
+                if reaching and "service" in ast.unparse(node):
+                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: .{node.attr}")
+    assert not offenders, "\n".join(offenders)
+
+
+def test_no_caller_asks_which_rule_set_it_holds():
+    """Issue 14: the rule set owns its knowledge (`Game` hooks with defaults), so outside the rules
+    nothing tests a game's type, probes it with hasattr, or compares its name to a rule set's."""
+    names = {"secret", "houses", "cards", "modern"}
+    offenders = []
+    for path in sorted([*(ROOT / "senet_pi").rglob("*.py"), *(ROOT / "web").rglob("*.py")]):
+        if "rules" in path.relative_to(ROOT).parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            where = f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 0)}"
+            probe = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args
+            if probe and node.func.id in ("hasattr", "getattr", "isinstance") and _is_a_game(node.args[0]):
+                offenders.append(f"{where}: {ast.unparse(node)}")
+            if isinstance(node, ast.Compare):
+                sides = [node.left, *node.comparators]
+                if any(isinstance(s, ast.Constant) and s.value in names for s in sides):
+                    offenders.append(f"{where}: {ast.unparse(node)}")
+    assert not offenders, "\n".join(offenders)
+
+
+def _is_a_game(node: ast.expr) -> bool:
+    """Whether an expression names a game (`game`, `self.game`...), not something of it."""
+    return ast.unparse(node).split(".")[-1] == "game"

@@ -128,3 +128,55 @@ def test_position_round_trips():
     game = at("secret", A=[3, 15, 26], B=[2, 4], to_move="B")
     again = type(game)(position=game.position())
     assert again.board() == game.board() and again.off == game.off and again.to_move == game.to_move
+
+
+# ---------------------------------------------------------------------- what a rule set says of itself
+
+
+@pytest.mark.parametrize("ruleset", ["secret", "houses", "cards", "modern"])
+def test_every_rule_set_says_how_to_play_in_plain_sentences(ruleset):
+    game = new_game(ruleset)
+    assert len(game.how_to_play) >= 3 and all(s.endswith((".", "?")) for s in game.how_to_play)
+    assert game.summary == " ".join(game.how_to_play)  # one source for the page and --help
+
+
+def test_the_special_squares_are_the_rule_sets_own():
+    """The symbols follow the rulings: S7 reincarnation on 27 and H6 drowning, the sun (M4)."""
+    assert new_game("secret").special_squares[27].symbol == "water"
+    assert new_game("houses").special_squares[29].text.startswith("Ra-Atum")
+    assert new_game("modern").special_squares[1].symbol == "sun"
+    # K1: the card game moves as `houses` does, so its board has the houses' squares
+    assert new_game("cards").special_squares == new_game("houses").special_squares
+
+
+def test_a_turn_starts_with_a_throw_except_in_the_card_game():
+    assert {name: new_game(name).turn_starts_with for name in ("secret", "houses", "modern", "cards")} == {
+        "secret": "throw",
+        "houses": "throw",
+        "modern": "throw",
+        "cards": "card",  # K4
+    }
+
+
+@pytest.mark.parametrize("ruleset", ["secret", "houses", "modern"])
+def test_a_game_without_cards_holds_none_and_refuses_card_actions(ruleset):
+    game = new_game(ruleset)
+    assert game.cards() is None and game.card_names() == [] and game.hand("A") == []
+    assert not game.playable("3") and not game.can_exchange() and game.phase == "play"
+    for action in (lambda: game.push_card("3"), lambda: game.push_exchange(["3"]), game.push_pass):
+        with pytest.raises(IllegalMoveError) as err:
+            action()
+        assert err.value.reason is Reason.NOT_A_CARD_GAME
+    assert game.actions == []  # nothing was played
+
+
+def test_typed_numbers_are_a_throw_of_the_rule_set():
+    assert new_game("secret").throw_from_numbers([3]) == 3
+    assert new_game("modern").parse_throw(new_game("modern").throw_from_numbers([3, 5])) == (3, 5)
+    assert new_game("modern").parse_throw(new_game("modern").throw_from_numbers([4])) == (4,)  # M3: one die
+
+
+def test_a_piece_is_known_by_its_owner_and_in_modern_by_its_dots():
+    assert new_game("secret").piece_at(10) == ("B", None) and new_game("secret").piece_at(20) is None
+    owner, dots = new_game("modern").piece_at(10)
+    assert owner in ("A", "B") and isinstance(dots, int)  # M1: pieces carry 1-5 dots

@@ -26,28 +26,18 @@ bp = Blueprint("hands", __name__)
 def hand_token(player: str) -> str:
     """The secret part of `player`'s link for the current game."""
     service, _ = services()
-    game = service.referee.game
-    seed = game.options.get("shuffle_seed", "")
-    message = f"{service.game_id}:{player}:{seed}".encode()
+    message = f"{service.hand_seed()}:{player}".encode()
     return hmac.new(current_app.config["SECRET_KEY"].encode(), message, hashlib.sha256).hexdigest()[:24]
 
 
-def _cards_game():
+def _check(player: str, token: str) -> dict:
+    """`player`'s view of their hand, if the link is theirs for this game; 404 otherwise."""
     service, _ = services()
-    game = service.referee.game
-    return game if hasattr(game, "hands") else None
-
-
-def _check(player: str, token: str):
-    game = _cards_game()
+    view = service.hand(player)
     # compared as bytes: compare_digest refuses a str with non-ASCII characters, and a URL may carry any
-    if (
-        game is None
-        or player not in game.player_ids
-        or not hmac.compare_digest(token.encode(), hand_token(player).encode())
-    ):
+    if view is None or not hmac.compare_digest(token.encode(), hand_token(player).encode()):
         abort(404)
-    return game
+    return view
 
 
 @bp.get("/hands")
@@ -57,12 +47,11 @@ def hands() -> str | tuple[str, int]:
     The links are built from the request's Host, which `security` has checked is one of ours."""
     if exposed() and not is_operator():
         return render_template("hands.html", links=[], csrf="", locked=True), 401
-    game = _cards_game()
+    service, _ = services()
     links = []
-    if game is not None:
-        for pid in game.player_ids:
-            url = url_for("hands.hand", player=pid, token=hand_token(pid), _external=True)
-            links.append({"player": pid, "url": url, "qr": segno.make(url, error="m").svg_inline(scale=5)})
+    for pid in service.card_players():
+        url = url_for("hands.hand", player=pid, token=hand_token(pid), _external=True)
+        links.append({"player": pid, "url": url, "qr": segno.make(url, error="m").svg_inline(scale=5)})
     return render_template("hands.html", links=links, csrf="")
 
 
@@ -74,33 +63,21 @@ def hand(player: str, token: str) -> str:
 
 @bp.get("/api/hand/<player>/<token>")
 def hand_state(player: str, token: str) -> Response:
-    game = _check(player, token)
-    return jsonify(
-        {
-            "player": player,
-            "cards": game.hand(player),
-            "playable": [c for c in game.hand(player) if game.to_move_id == player and game.playable(c)],
-            "your_turn": game.to_move_id == player and game.phase == "play" and game.pending is None,
-            "residue": game.to_move_id == player and game.phase == "residue",
-            "moving": game.to_move_id == player and game.phase == "play" and game.pending is not None,
-            "to_move": game.to_move_id,
-            "winner": game.winner_id,
-        }
-    )
+    return jsonify(_check(player, token))
 
 
 @bp.post("/api/hand/<player>/<token>/<action>")
 def act(player: str, token: str, action: str) -> object:
-    game = _check(player, token)
+    view = _check(player, token)
     if action not in ("play", "exchange", "pass"):
         return error(404, f"unknown action {action!r}: use play, exchange or pass")
-    if game.to_move_id != player:
-        return error(409, f"it is {game.to_move_id}'s turn")
+    if view["to_move"] != player:
+        return error(409, f"it is {view['to_move']}'s turn")
     try:
         body = json_body() if request.content_length else {}
         if action == "play":
             card = body.get("card")
-            if not isinstance(card, str) or card not in game.hand(player):
+            if not isinstance(card, str) or card not in view["cards"]:
                 raise BadInput(f"{str(card)[:20]!r} is not in your hand")
             kind, value = "card", card
         elif action == "exchange":

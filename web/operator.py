@@ -231,7 +231,7 @@ def _handled(kind: str, value: object = True) -> tuple[Response, int]:
 def new_game() -> object:
     data = json_body()
     service, backend = services()
-    variant = data.get("variant", service.referee.game.name)
+    variant = data.get("variant", service.variant)
     if not isinstance(variant, str) or variant not in RULESETS:
         raise BadInput(f"variant must be one of {', '.join(RULESETS)}")
     players = data.get("players", 2)
@@ -246,7 +246,7 @@ def new_game() -> object:
         raise BadInput(f"cannot start {variant} with these options: {exc}"[:300]) from None
     sim = getattr(backend, "sim", None)
     if sim is not None:  # the simulated pieces go back to the start as well
-        sim.set_occupied(service.referee.expected)
+        sim.set_occupied(service.expected)
     return jsonify({"verdicts": verdicts, "state": state()})
 
 
@@ -268,7 +268,7 @@ def throw() -> object:
     value = json_body().get("value")
     service, _ = services()
     try:
-        service.referee.game.parse_throw(value)
+        service.parse_throw(value)
     except (SenetError, TypeError, ValueError) as exc:
         raise BadInput(str(exc)[:300]) from None
     return _handled("throw", value)
@@ -290,11 +290,12 @@ def move() -> object:
 def answer() -> object:
     choice = json_body().get("answer")
     service, _ = services()
-    question = service.referee.question
+    question = service.question()
     if question is None:
         return error(409, "there is no question to answer")
     if isinstance(choice, bool) or not isinstance(choice, int | str):
         raise BadInput("answer with an option's number or its text")
-    if choice not in question.options and not (isinstance(choice, int) and 0 <= choice < len(question.options)):
-        raise BadInput(f"{choice!r} is not one of the options: {', '.join(question.options)}")
+    options: list[str] = question["options"]  # type: ignore[assignment]
+    if choice not in options and not (isinstance(choice, int) and 0 <= choice < len(options)):
+        raise BadInput(f"{choice!r} is not one of the options: {', '.join(options)}")
     return _handled("answer", choice)

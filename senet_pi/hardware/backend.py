@@ -90,29 +90,12 @@ class ThrowerControl:
             service.handle(offer)
             return
         self._offer = None
-        game = service.referee.game
-        if hasattr(game, "push_card"):  # the card game: the button confirms "no more moves" (K9)
-            if game.phase == "residue":
-                service.handle("pass")
-            else:
+        press = service.press(self.rng)
+        if press.throw is None:
+            if press.refused is not None:
                 sticks.refuse()
-                service.note({"v": "refused", "text": "in the card game, play a card from your hand's page"})
             return
-        blocked = service.throw_blocked()
-        unseen = service.referee.unseen_move() if blocked is not None else None
-        if unseen is not None:  # the button confirms the move the board cannot show (M5's bounce)
-            service.handle("move", [unseen.from_sq, unseen.to_sq, unseen.by])
-            return
-        if blocked is not None:
-            sticks.refuse()
-            service.note({"v": "refused", "text": f"the thrower is not taking a throw: {blocked}"})
-            return
-        throw = service.referee.game.roll(self.rng)
-        verdicts = service.handle("throw", list(throw.value) if isinstance(throw.value, tuple) else throw.value)
-        if any(v["v"] == "illegal" for v in verdicts):
-            sticks.refuse()
-            return
-        faces = throw.faces if len(throw.faces) == 4 else (1, 1, 1, 1)  # dice are shown on the page
+        faces = press.throw.faces if len(press.throw.faces) == 4 else (1, 1, 1, 1)  # dice are shown on the page
         if self.spin:
             threading.Thread(target=sticks.throw_pattern, args=(faces, self.spin), daemon=True).start()
         else:
@@ -250,7 +233,7 @@ class SimBackend(GpioBackend):
 
     def start(self, service: Service, scan: bool = True) -> None:
         if self._preset is None:  # the simulated pieces stand where the game says
-            self.sim.set_occupied(service.referee.expected)
+            self.sim.set_occupied(service.expected)
             assert self.board is not None
             self.board.take_reading()
         super().start(service, scan)

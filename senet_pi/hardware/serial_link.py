@@ -259,7 +259,7 @@ class SerialBackend(Backend):
         self.control.press()
 
     def describe(self) -> dict[str, object]:
-        referee = self.service.referee if self.service is not None else None
+        sensed = self.service.sensed if self.service is not None else 0
         return {
             "backend": self.name,
             "port": self.port,
@@ -269,7 +269,7 @@ class SerialBackend(Backend):
             "dropped": self.dropped,
             "reconnects": self.reconnects,
             "problem": self.problem,
-            "switches": [sq for sq in range(1, 31) if referee and referee.sensed >> sq & 1],
+            "switches": [sq for sq in range(1, 31) if sensed >> sq & 1],
             "leds": [],
             "faults": [self.problem] if self.problem else [],
         }

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..events import as_input, split
-from ..rules import Move, new_game
+from ..rules import Game, Move, find_ruleset, new_game
 from ..rules.board import OFF, bit
 from .physical import Step, effect_steps, play_out
 
@@ -52,13 +52,7 @@ def scripted_game(ruleset: str, seed: int, players: int = 2, max_throws: int = 2
     from .referee import Referee
 
     rng = random.Random(seed)
-    options: dict[str, object] = {}
-    if ruleset == "cards":  # the deck's order and its reshuffles are part of the script
-        from ..rules.cards import default_deck
-
-        deck = default_deck()
-        rng.shuffle(deck)
-        options = {"deck_order": deck, "shuffle_seed": seed}
+    options = find_ruleset(ruleset).seeded_options(seed)  # the card game's deck is part of the script
     game = new_game(ruleset, players=players, options=options)
     referee = Referee(new_game(ruleset, players=players, options=options))
     events: list[Event] = []
@@ -94,7 +88,7 @@ def scripted_game(ruleset: str, seed: int, players: int = 2, max_throws: int = 2
     for _ in range(max_throws):
         if game.is_over:
             break
-        if hasattr(game, "push_card"):
+        if game.turn_starts_with == "card":
             _card_turn(game, rng, feed, by_hand)
             continue
         value = game.random_throw(rng)
@@ -114,20 +108,20 @@ def scripted_game(ruleset: str, seed: int, players: int = 2, max_throws: int = 2
 
 
 def _card_turn(
-    game: Any,  # the card game: hands, phase, push_card...
+    game: Game,
     rng: random.Random,
     feed: Callable[[list[Event]], None],
     by_hand: Callable[[Sequence[Move]], None],
 ) -> None:
     """One turn of the card game: a card played (or an exchange), then its moves done by hand."""
-    p = game.to_move
-    playable = [c for c in game.hands[p] if game.playable(c)]
+    hand = game.hand(game.to_move_id)
+    playable = [c for c in hand if game.playable(c)]
     if playable and (not game.can_exchange() or rng.random() > 0.05):
         card = rng.choice(playable)
         feed([{"card": card}])
         game.push_card(card)
     elif game.can_exchange():
-        cards = list(game.hands[p][: 1 + int(rng.random() * 2)])
+        cards = hand[: 1 + int(rng.random() * 2)]
         feed([{"exchange": cards}])
         game.push_exchange(cards)
         return

@@ -813,24 +813,24 @@ class Referee:
             return [*out, block]
         game = self.game
         player = game.to_move_id
+        if game.turn_starts_with != "card":
+            raise RefereeError(f"{kind!r} is a card game action; this game is {game.name}")
         try:
             if kind == "card":
-                effects = game.push_card(str(value))  # type: ignore[attr-defined]
+                effects = game.push_card(str(value))
                 out.append({"v": "card", "player": player, "card": str(value)})
             elif kind == "exchange":
                 cards = [str(c) for c in value] if isinstance(value, list) else [str(value)]
-                effects = game.push_exchange(cards)  # type: ignore[attr-defined]
+                effects = game.push_exchange(cards)
                 out.append({"v": "exchange", "player": player, "count": len(cards)})
             else:
-                effects = game.push_pass()  # type: ignore[attr-defined]
+                effects = game.push_pass()
                 out.append({"v": "pass", "player": player})
-        except AttributeError:
-            raise RefereeError(f"{kind!r} is a card game action; this game is {game.name}") from None
         except IllegalMoveError as err:
             return [*out, illegal(err, player=player)]
         self.provisional = None
         out += from_effects(effects)
-        if getattr(game, "phase", "") == "nile":
+        if game.phase == "nile":
             out.append(
                 {
                     "v": "prompt",
@@ -1075,13 +1075,9 @@ class Referee:
     # ------------------------------------------------------------------ for the page
 
     def status(self) -> dict[str, object]:
-        """What the page shows: the position, the sensed board, the open prompt, warning or question."""
+        """The referee's open business: the sensed board against the expected one, the prompt,
+        warning or question open, the switches judged faulty (the game's own state is the game's)."""
         return {
-            "variant": self.game.name,
-            "to_move": self.game.to_move_id,
-            "throw": self.game.pending,
-            "winner": self.game.winner_id,
-            "board": {str(k): v for k, v in self.game.board().items()},
             "sensed": squares_in(self.sensed),
             "expected": squares_in(self.expected),
             "in_progress": self.in_progress,
@@ -1158,10 +1154,7 @@ def _best_explained(fits: list[tuple[Candidate, int]], ev: Attempt) -> list[tupl
 
 def _pieces(game: Game) -> dict[int, tuple[str, object]]:
     """Each occupied square's piece as far as identity goes: its owner, and in `modern` its dots."""
-    piece_at = getattr(game, "piece_at", None)
-    if piece_at is not None:
-        return {sq: piece_at(sq) for sq in game.board()}
-    return {sq: (owner, None) for sq, owner in game.board().items()}
+    return {sq: piece for sq in game.board() if (piece := game.piece_at(sq)) is not None}
 
 
 def _reachable(game: Game, from_sq: int) -> int:

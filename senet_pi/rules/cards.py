@@ -42,17 +42,27 @@ class CardsGame(HousesGame):
 
     name = "cards"
     aliases = ("card", "card-game")
-    summary = (
-        "Houses rules, but cards replace the sticks. Each turn either play a card or swap up to two "
-        "cards for new ones (the swapped cards are out for good). Stick cards move a pawn by their "
-        "value; 1, 4 and 5 let you draw a card and act again. Hieroglyph cards move a pawn straight to "
-        "26, 28 or 29 if the way is clear and the square empty. A Nile card makes the player it names "
-        "drown one of their pawns on 16-30. The Hand card swaps the two hands. Bear off with at least "
-        "what a pawn needs and move another pawn with the rest; your last pawn needs it exactly. "
-        "Refill to five cards at the end of your turn."
+    how_to_play = (
+        "Houses rules, but cards replace the sticks.",
+        "Each turn either play a card or swap up to two cards for new ones (the swapped cards are out for good).",
+        "Stick cards move a pawn by their value; 1, 4 and 5 let you draw a card and act again.",
+        "Hieroglyph cards move a pawn straight to 26, 28 or 29 if the way is clear and the square empty.",
+        "A Nile card makes the player it names drown one of their pawns on 16-30.",
+        "The Hand card swaps the two hands.",
+        "Bear off with at least what a pawn needs and move another pawn with the rest; your last pawn needs "
+        "it exactly.",
+        "Refill to five cards at the end of your turn.",
     )
+    turn_starts_with = "card"  # K4
     bonus_throws = frozenset({1, 4, 5})  # K2: the bonus cards
     opening_square = None  # K1 lists what follows houses; H2's opening is about the first throw
+
+    @classmethod
+    def seeded_options(cls, seed: int) -> dict[str, object]:
+        """The whole deck shuffled by `seed`, and `seed` for later reshuffles (K4)."""
+        deck = default_deck()
+        random.Random(seed).shuffle(deck)
+        return {"deck_order": deck, "shuffle_seed": seed}
 
     @classmethod
     def option_defaults(cls) -> dict[str, object]:
@@ -124,6 +134,10 @@ class CardsGame(HousesGame):
     def hand(self, pid: str) -> list[str]:
         """The cards in a player's hand (K10: the program holds them)."""
         return list(self.hands[self.player_ids.index(pid)])
+
+    def card_names(self) -> list[str]:
+        """Every card name this game's deck holds, sorted."""
+        return sorted(set(self.options["deck_order"]))  # type: ignore[call-overload]
 
     def cards(self) -> dict[str, object]:
         """Where every card is, for the page and for tests that count them."""

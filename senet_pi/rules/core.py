@@ -11,7 +11,8 @@ is illegal, naming the ruling.
 from __future__ import annotations
 
 import copy as _copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from ..errors import IllegalMoveError, InvalidOptionError, InvalidThrowError
@@ -37,14 +38,31 @@ PLAYER_IDS = ("A", "B", "C", "D")
 _MAX_THROW = 12
 
 
+@dataclass(frozen=True)
+class Special:
+    """A square with a meaning of its own in a rule set: a symbol the page draws, and its meaning in words."""
+
+    symbol: str  # a short key the page knows how to draw: "ankh", "water", "eye", "sun"...
+    text: str
+
+
 class Game:
     """A game of Senet under one rule set: the position, whose turn it is, the throw to play."""
 
     #: Name used in config files, replay files and on the page.
     name: ClassVar[str] = ""
     aliases: ClassVar[tuple[str, ...]] = ()
-    #: The rules in plain words, for the page and `--help`.
+    #: The rules in a few plain sentences, for a visitor's "how to play" and `--help`.
+    how_to_play: ClassVar[tuple[str, ...]] = ()
+    #: The same sentences as one paragraph (filled in from `how_to_play`).
     summary: ClassVar[str] = ""
+    #: What a turn starts with: "throw" (sticks or dice) or "card" (K4).
+    turn_starts_with: ClassVar[str] = "throw"
+    #: Squares with a meaning of their own, for the board's symbols and their explanations.
+    special_squares: ClassVar[Mapping[int, Special]] = {}
+    #: Where the player to move is in a turn: "play" everywhere but the card game, which also has
+    #: "nile" (K7: a named player drowns a pawn) and "residue" (K9: an optional move).
+    phase: str = "play"
     player_counts: ClassVar[tuple[int, ...]] = (2,)
     pieces: ClassVar[int] = 5
     #: Option "throws": name -> kind; the first entry is the default.
@@ -79,6 +97,7 @@ class Game:
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
+        cls.summary = " ".join(cls.how_to_play)
         cls._safe_mask = mask(cls.safe_squares)
         plain, bent, forward, backward = [], [], [], []
         for throw in range(_MAX_THROW + 1):
@@ -142,6 +161,12 @@ class Game:
         if isinstance(players, bool) or not isinstance(players, int) or players not in cls.player_counts:
             counts = " or ".join(map(str, cls.player_counts))
             raise InvalidOptionError(f"rule set {cls.name!r} is for {counts} players, not {players!r}")
+
+    @classmethod
+    def seeded_options(cls, seed: int) -> dict[str, object]:
+        """Options that fix, from `seed`, what the rule set leaves to chance when a game is set up, so
+        a made-up game can be replayed exactly (the card game's deck; nothing for the others)."""
+        return {}
 
     @classmethod
     def option_defaults(cls) -> dict[str, object]:
@@ -261,6 +286,47 @@ class Game:
         """Points per player, for rule sets that score (M10); None elsewhere."""
         return None
 
+    def piece_at(self, square: int) -> tuple[str, object] | None:
+        """The piece on `square` as far as identity goes: its owner, and what else tells pieces apart
+        (`modern`'s dots; None elsewhere). None for an empty square."""
+        owner = self.owner(square)
+        return None if owner is None else (owner, None)
+
+    # ------------------------------------------------------------------ cards (K4-K10)
+    # Rule sets played with a throw hold no cards: these say so, the card game overrides them.
+
+    def cards(self) -> dict[str, object] | None:
+        """Where every card is (stack, discard, dead, hands), or None in a game without cards."""
+        return None
+
+    def card_names(self) -> list[str]:
+        """Every card name the deck holds (none in a game without cards)."""
+        return []
+
+    def hand(self, pid: str) -> list[str]:
+        """The cards in a player's hand (none in a game without cards)."""
+        return []
+
+    def playable(self, card: str) -> bool:
+        """Whether playing `card` now would be accepted."""
+        return False
+
+    def can_exchange(self) -> bool:
+        """Whether the player to move may exchange cards now."""
+        return False
+
+    def push_card(self, card: str) -> tuple[object, ...]:
+        """Play a card for the player to move (K4); in a game without cards, IllegalMoveError."""
+        raise IllegalMoveError(Reason.NOT_A_CARD_GAME, game=self.name)
+
+    def push_exchange(self, cards: Sequence[str]) -> tuple[object, ...]:
+        """Exchange one or two cards (K4); in a game without cards, IllegalMoveError."""
+        raise IllegalMoveError(Reason.NOT_A_CARD_GAME, game=self.name)
+
+    def push_pass(self) -> tuple[object, ...]:
+        """Decline an optional move (K9); in a game without cards, IllegalMoveError."""
+        raise IllegalMoveError(Reason.NOT_A_CARD_GAME, game=self.name)
+
     # ------------------------------------------------------------------ throws
 
     def roll(self, rng: RandomSource | None = None) -> Throw:
@@ -270,6 +336,10 @@ class Game:
     def random_throw(self, rng: RandomSource) -> object:
         """A random throw value for the player to move, as random play and simulations need."""
         return self.throw_kind.value(rng)
+
+    def throw_from_numbers(self, values: list[int]) -> object:
+        """A throw typed as numbers (the terminal's `throw 3`) in the form `parse_throw` takes."""
+        return values[0] if len(values) == 1 else list(values)
 
     def parse_throw(self, raw: object) -> object:
         """A throw value as this rule set counts it, or InvalidThrowError."""

@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from ..errors import IllegalMoveError, InvalidOptionError
 from .board import OFF, bit, squares_in
-from .core import PLAYER_IDS, Game
+from .core import PLAYER_IDS, Game, Special
 from .effects import Eliminated, Forfeit, Relocated, Removed, Win
 from .move import Move, cached_move, parse_square
 from .reasons import Reason
@@ -30,13 +30,24 @@ class ModernGame(Game):
 
     name = "modern"
     aliases = ("senet-modern",)
-    summary = (
-        "Two dice: move one piece by the sum or two different pieces by one die each. Landing on an "
-        "enemy sends it back to the sun (square 1); a piece already on the sun leaves the game. Stop on "
-        "26 and go back to the sun; stop on 27 and go back to 15. Pieces on 28-30 cannot be landed on "
-        "from outside, and must move on when they can. Go up with an exact count; overshoot bounces "
-        "back. A player who cannot move loses. When 3 pieces are up, the most dots wins."
+    how_to_play = (
+        "Two dice: move one piece by the sum or two different pieces by one die each.",
+        "Landing on an enemy sends it back to the sun (square 1); a piece already on the sun leaves the game.",
+        "Stop on 26 and go back to the sun; stop on 27 and go back to 15.",
+        "Pieces on 28-30 cannot be landed on from outside, and must move on when they can.",
+        "Go up with an exact count; overshoot bounces back.",
+        "A player who cannot move loses.",
+        "When 3 pieces are up, the most dots wins.",
     )
+    special_squares = {
+        1: Special("sun", "the sun"),
+        15: Special("ankh", "bird's birth"),
+        26: Special("moon", "moon: back to the sun"),
+        27: Special("bird", "bird: back to 15"),
+        28: Special("safe", "safe tile"),
+        29: Special("safe", "safe tile"),
+        30: Special("safe", "safe tile"),
+    }
     player_counts = (2, 3, 4)
     throw_kinds = {"2d6": TwoDice()}
     first_player = 0  # M2: A, on the sun, moves first
@@ -155,6 +166,10 @@ class ModernGame(Game):
         return {pid: sum(self.up[p]) for p, pid in enumerate(self.player_ids)}
 
     # ------------------------------------------------------------------ throws
+
+    def throw_from_numbers(self, values: list[int]) -> object:
+        """Typed numbers are dice: `throw 3 5`, or one die for a last piece (M3)."""
+        return list(values)
 
     def parse_throw(self, raw: object) -> tuple[int, ...]:
         value = tuple(raw) if isinstance(raw, list) else raw

@@ -44,6 +44,7 @@ class Reason(Enum):
     ONE_DIE_NEEDS_ONE_PIECE = ("M3", "only a player with exactly one piece left on the board may throw one die")
     NO_COMPLETION = ("M3", "after this move the other die could not be played by another piece")
     # cards
+    NOT_A_CARD_GAME = ("K4", "{game} is played with a throw, not with cards")
     CARD_NOT_A_THROW = ("K4", "in the card game a turn is a card played or exchanged, not a throw")
     CARD_FINISH_FIRST = ("K4", "{player} must first finish the card being played")
     CARD_NOT_IN_HAND = ("K4", "{player} holds no {card} card")

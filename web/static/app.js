@@ -32,14 +32,6 @@ const TEXT = {
   effects: { exchanged: "exchange", relocated: "sent back", removed: "out of the game" },
 };
 
-// The squares' traditional symbols, until the server sends `symbols` ({square: key}).
-const SYMBOLS = {
-  secret: { 15: "ankh", 26: "bird", 27: "water", 28: "three", 29: "eye", 30: "one" },
-  houses: { 15: "ankh", 26: "safe", 27: "water", 28: "three", 29: "two", 30: "one" },
-  cards: { 15: "ankh", 26: "safe", 27: "water", 28: "three", 29: "two", 30: "one" },
-  modern: { 1: "sun", 26: "moon", 27: "bird", 28: "safe", 29: "safe", 30: "safe" },
-};
-
 function cell(sq) {  // P1: row 2 runs right to left, so 11 sits under 10
   const row = Math.floor((sq - 1) / 10);
   let col = (sq - 1) % 10;
@@ -88,7 +80,10 @@ function symbol(g, key, x, y) {  // the traditional signs, drawn with a few stro
     }
   } else if (key === "moon") {
     el("path", { d: `M${cx + 4} ${y + 20} a13 13 0 1 0 0 26 a10 10 0 1 1 0 -26 z`, ...s }, g);
-  } else {  // "safe" and anything new: the nefer sign, "good"
+  } else if (key === "safe") {  // a safe tile: a square within the square
+    el("rect", { x: x + 17, y: y + 21, width: 26, height: 26, rx: 4, ...s }, g);
+    el("rect", { x: x + 23, y: y + 27, width: 14, height: 14, rx: 2, ...s }, g);
+  } else {  // "nefer" and anything new: the nefer sign, "good, beautiful"
     el("circle", { cx, cy: y + 38, r: 8, ...s }, g);
     el("path", { d: `M${cx} ${y + 30} v-14 M${cx - 6} ${y + 22} h12`, ...s }, g);
   }
@@ -142,7 +137,7 @@ function drawBoard(svg, state, opts) {
   const lifted = new Map((opts.plain || occupied ? [] : state.lifted || []).map((l) => [l.square, l]));
   const targets = new Set([...lifted.values()].flatMap((l) => l.targets));
   const movable = new Set(prefs.hints && !opts.plain && !occupied && !lifted.size ? state.movable || [] : []);
-  const symbols = state.symbols || SYMBOLS[state.variant] || {};
+  const symbols = state.symbols || {};  // the rule set's own: {square: "ankh"}
   const under = el("g", { class: "squares" }, svg);
   const overlay = el("g", { class: "overlay" }, svg);
   const top = el("g", { class: "overlay pieces" }, svg);
@@ -217,7 +212,7 @@ function drawSticks(svg, state, lit) {
   if (!on) {  // S1 counts dark sides, H1 white ones: draw the faces the rule set counts
     const zero = state && state.throws.zero;
     const n = value == null ? 0 : (value === zero ? 0 : value);
-    const counted = state && state.counted;
+    const counted = state && state.throws.counted;
     on = [0, 1, 2, 3].map((i) => i < n);
     faces = on.map((c) => (counted === "dark" ? (c ? "dark" : "pale") : (c ? "pale" : "dark")));
     if (value != null && counted) {
@@ -348,7 +343,7 @@ function render(state) {
   text("rules", state.rules.summary);
   const how = document.getElementById("how-list");
   how.textContent = "";
-  const sentences = state.rules.how_to_play || state.rules.summary.split(/(?<=[.;])\s+/);
+  const sentences = state.rules.how_to_play || [];
   for (const s of sentences) { const li = document.createElement("li"); tipped(li, s); how.appendChild(li); }
   if (state.operator) operatorStatus = state.operator;  // the live stream leaves it out: keep ours
   const opState = operatorStatus;
