@@ -39,7 +39,8 @@ class ManualClock:
 class LiveBoard:
     """A service on the simulated board, served as `senet-pi run` serves it, on a free local port."""
 
-    def __init__(self, variant: str = "secret", seed: int = 1, manual_clock: bool = False) -> None:
+    def __init__(self, variant: str = "secret", seed: int = 1, manual_clock: bool = False, pin: bool = True) -> None:
+        self.pin = pin
         self.clock = ManualClock() if manual_clock else None
         self.service = Service(None, variant=variant, settle=0.2, **({"clock": self.clock} if self.clock else {}))
         self.backend = SimBackend(load_pinmap(), rng=random.Random(seed), spin=0, scan_rate=200)
@@ -59,7 +60,11 @@ class LiveBoard:
         from senet_pi_web import create_app
 
         app = create_app(
-            {"SECRET_KEY": "e2e", "OPERATOR_PIN_HASH": generate_password_hash(PIN), "PIN_DELAY": 0.01},
+            {
+                "SECRET_KEY": "e2e",
+                "OPERATOR_PIN_HASH": generate_password_hash(PIN) if self.pin else None,
+                "PIN_DELAY": 0.01,
+            },
             service=self.service,
             backend=self.backend,
         )
@@ -498,3 +503,227 @@ def test_a_stuck_switch_is_named_on_the_page(page, board):
     board.service.handle("resync")  # the board wins, but a piece is never taken off the game
     expect(page.locator("#message")).to_contain_text("the switch under 1 seems stuck open")
     assert board.service.referee.game.board()[1] == "A"
+
+
+# ------------------------------------------------------- issue 16: the page for a visitor who has never seen Senet
+
+
+def shot(locator, tmp_path, name: str) -> None:
+    """Screenshot one element in the test and check the picture is of that element (its size), not its pixels."""
+    path = tmp_path / f"{name}.png"
+    box = locator.bounding_box()
+    locator.screenshot(path=str(path))
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert box is not None and abs(width - box["width"]) <= 2 and abs(height - box["height"]) <= 2
+
+
+def test_item7_a_refused_throw_is_said_where_the_visitor_looks(page, board, tmp_path):
+    board.service.handle("throw", 3)
+    expect(page.locator("#throw-text")).to_have_text("throw: 3")
+    expect(page.locator("#refusal")).to_be_hidden()
+    page.locator("#press").click()  # B must play the 3 first: the thrower refuses, and the page says so
+    refusal = page.locator("#refusal")
+    expect(refusal).to_be_visible()
+    expect(refusal).to_contain_text("not taken: the thrower is not taking a throw")
+    expect(refusal).to_have_attribute("role", "alert")
+    shot(refusal, tmp_path, "refusal")
+    square(page, 10).click()
+    square(page, 13).click()
+    expect(page.locator("#history li").first).to_have_text("B 10-13")
+    expect(refusal).to_be_hidden()  # the game went on: the refusal is old news
+
+
+def test_item8_a_lifted_piece_is_in_the_hand_and_its_squares_are_shown(page, board, tmp_path):
+    board.service.handle("throw", 3)
+    square(page, 10).click()  # lift B's piece (S2: the only one that may move)
+    expect(piece_on(page, 10, "B")).to_have_class(re.compile(r"\blifted\b"))
+    expect(page.locator("#in-hand")).to_have_text("B (green)'s piece from 10 is in the hand — it may go to 13")
+    expect(page.locator("#board rect.target")).to_have_count(1)
+    expect(page.locator('#board g[data-square="13"] rect.target')).to_have_count(1)
+    shot(page.locator("#board"), tmp_path, "in-hand")
+    square(page, 13).click()
+    expect(page.locator("#history li").first).to_have_text("B 10-13")
+    expect(page.locator("#in-hand")).to_have_text("")
+    expect(page.locator("#board .piece.lifted")).to_have_count(0)
+
+
+def test_item9_the_pieces_that_may_move_are_hinted_and_the_rules_moves_drawn(page, board, tmp_path):
+    board.service.handle("throw", 1)
+    expect(page.locator("#board rect.movable")).to_have_count(1)  # S2: only the piece on 10
+    expect(page.locator('#board g[data-square="10"] rect.movable')).to_have_count(1)
+    shot(page.locator("#board"), tmp_path, "hints")
+    page.locator("#hints").click()  # an experienced player hides the hints, and the choice is kept
+    expect(page.locator("#board rect.movable")).to_have_count(0)
+    expect(page.locator("#hints")).to_have_attribute("aria-pressed", "true")
+    page.reload()
+    expect(page.locator("#link")).to_have_text("live")
+    expect(page.locator("#throw-text")).to_have_text("throw: 1")
+    expect(page.locator("#board rect.movable")).to_have_count(0)
+    page.locator("#hints").click()
+    expect(page.locator("#board rect.movable")).to_have_count(1)
+    # B 10-11, B 11-13 (throw 2), then A's 4 takes 9 to 13: the exchange (P4) is the rules' own move
+    click_move(page, board, board.service.referee.game.move_sequences()[0])
+    expect(page.locator('#board path.arrow.move[data-from="10"][data-to="11"]')).to_have_count(1)
+    board.service.handle("throw", 2)
+    click_move(page, board, [m for (m,) in board.service.referee.game.move_sequences() if m.from_sq == 11])
+    board.service.handle("throw", 4)
+    exchange = [m for (m,) in board.service.referee.game.move_sequences() if m.from_sq == 9]
+    click_move(page, board, exchange)
+    expect(page.locator('#board path.arrow.move[data-from="9"][data-to="13"]')).to_have_count(1)
+    expect(page.locator('#board path.arrow.rule[data-from="13"][data-to="9"]')).to_have_count(1)
+    expect(page.locator("#history li").last).to_have_text("A 9-13 (exchange)")
+    shot(page.locator("#board"), tmp_path, "arrows")
+
+
+def test_item10_ruling_ids_explain_themselves_and_how_to_play_is_the_rule_sets_own(page, board, tmp_path):
+    from senet_pi.rules.plain import PLAIN
+
+    game = board.service.referee.game
+    expect(page.locator("#how-list li")).to_have_count(len(game.how_to_play))
+    expect(page.locator("#how-list li").first).to_have_text(game.how_to_play[0])
+    board.service.handle("throw", 3)
+    square(page, 10).click()
+    square(page, 14).click()
+    message = page.locator("#message")
+    expect(message).to_have_text("a throw of 3 takes the piece on 10 to 13, not 14 (P3)")
+    ruling = message.locator("button.ruling-id")
+    expect(ruling).to_have_text("P3")
+    expect(ruling).to_have_attribute("aria-describedby", "ruling-P3")
+    expect(page.locator("#ruling-P3")).to_have_text(PLAIN["P3"])
+    tip = page.locator("#tip")
+    expect(tip).to_be_hidden()
+    ruling.hover()
+    expect(tip).to_be_visible()
+    expect(tip).to_have_text(f"P3: {PLAIN['P3']}")
+    shot(tip, tmp_path, "tip")
+    page.keyboard.press("Escape")
+    expect(tip).to_be_hidden()
+    ruling.focus()  # by keyboard too
+    expect(tip).to_be_visible()
+
+
+@pytest.mark.parametrize(
+    ("variant", "value", "dark", "pale"),
+    [("secret", 3, 3, 1), ("secret", 6, 0, 4), ("houses", 3, 1, 3), ("houses", 5, 4, 0)],
+)
+def test_item11_the_sticks_show_the_faces_the_rule_set_counts(page, board, tmp_path, variant, value, dark, pale):
+    """S1 counts dark sides (none = 6), H1 white ones (none = 5)."""
+    if variant != "secret":
+        board.service.new_game(variant)
+    board.service.handle("throw", value)
+    expect(page.locator("#throw-text")).to_have_text(f"throw: {value}")
+    expect(page.locator("#sticks rect.dark")).to_have_count(dark)
+    expect(page.locator("#sticks rect.pale")).to_have_count(pale)
+    counted = "dark" if variant == "secret" else "white"
+    expect(page.locator("#sticks")).to_have_attribute("aria-label", re.compile(f"{value} .*{counted} side"))
+    shot(page.locator("#sticks"), tmp_path, f"sticks-{variant}-{value}")
+
+
+def test_item12_hands_and_the_operator_panel_say_what_to_do(browser, tmp_path):
+    live = LiveBoard(pin=False)  # a fresh install: no PIN set
+    try:
+        page = browser.new_page()
+        page.goto(live.url)
+        expect(page.locator("#link")).to_have_text("live")
+        page.locator("#operator summary").click()
+        help_ = page.locator("#op-help")
+        expect(help_).to_be_visible()
+        expect(help_.locator("code")).to_have_text("senet-pi set-pin")
+        expect(page.locator("#login")).to_be_hidden()
+        shot(help_, tmp_path, "op-help")
+        page.goto(live.url + "hands")
+        links = page.locator(".hands-links")
+        expect(links).to_contain_text("not the card game")
+        expect(links.locator("code")).to_have_text("senet-pi run --ruleset cards")
+        expect(links).not_to_contain_text("scans their own code: the page")  # no codes: no talk of them
+        shot(links, tmp_path, "hands-help")
+        page.close()
+    finally:
+        live.close()
+
+
+def test_item12_with_a_pin_the_operator_panel_asks_for_it(page):
+    page.locator("#operator summary").click()
+    expect(page.locator("#op-help")).to_be_hidden()
+    expect(page.locator("#login")).to_be_visible()
+
+
+def test_item13_on_a_phone_the_board_fills_the_width_and_comparisons_show_only_when_they_differ(
+    browser, board, tmp_path
+):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(board.url)
+    expect(page.locator("#link")).to_have_text("live")
+    width = page.locator("#board").bounding_box()["width"]
+    assert width >= 370
+    number = page.locator('#board text.num:text-is("23")').bounding_box()
+    assert number["height"] >= 10  # was 7 px: the numbers are readable on a phone
+    expect(page.locator("#compare")).to_be_hidden()
+    board.service.handle("throw", 3)
+    square(page, 10).click()
+    square(page, 14).click()
+    expect(page.locator("#message")).to_have_class("message warning")
+    expect(page.locator("#compare")).to_be_visible()
+    for board_id in ("#sensed", "#expected"):  # one above the other, each the full width
+        assert page.locator(board_id).bounding_box()["width"] >= 360
+    shot(page.locator("#compare"), tmp_path, "phone-compare")
+    square(page, 14).click()
+    square(page, 13).click()
+    expect(page.locator("#compare")).to_be_hidden()
+    page.close()
+
+
+def luminance(rgb: str) -> float:
+    def channel(c: float) -> float:
+        c /= 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (float(v) for v in re.findall(r"[\d.]+", rgb)[:3])
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def contrast(a: str, b: str) -> float:
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def test_item14_the_board_is_drawn_for_an_exhibit_in_both_themes(page, board, tmp_path):
+    expect(page.locator('#board g[data-square="15"] .glyph')).not_to_have_count(0)  # the ankh
+    expect(page.locator('#board g[data-square="27"] .glyph')).not_to_have_count(0)  # the water
+    expect(page.locator("#board .piece.owner-A path.body")).to_have_count(5)  # cones
+    expect(page.locator("#board .piece.owner-B path.body")).to_have_count(5)  # spools
+    expect(page.locator("#board polyline.s-path")).to_have_count(1)
+    colours = "([getComputedStyle(document.body).color, getComputedStyle(document.body).backgroundColor])"
+    for theme in ("light", "dark"):
+        if theme == "dark":
+            page.locator("#theme").click()
+            expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+        ink, paper = page.evaluate(colours)
+        assert contrast(ink, paper) >= 7, (theme, ink, paper)
+        num = page.locator("#board text.num").first.evaluate("(e) => getComputedStyle(e).fill")
+        cell = page.locator("#board rect.cell").first.evaluate("(e) => getComputedStyle(e).fill")
+        assert contrast(num, cell) >= 4.5, (theme, num, cell)
+        shot(page.locator("#board"), tmp_path, f"board-{theme}")
+    page.reload()  # the choice is kept
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    board.service.handle("throw", 2)
+    square(page, 10).click()
+    square(page, 12).click()
+    expect(page.locator("#board")).to_have_attribute("data-animated", "10-12")  # the piece glided 10 -> 12
+    expect(piece_on(page, 12, "B")).to_have_count(1)
+    expect(page.locator("#board .gliding")).to_have_count(0)  # and the glide ends
+
+
+def test_item14_no_glide_for_a_visitor_who_asks_for_less_motion(browser, board):
+    page = browser.new_page(reduced_motion="reduce")
+    page.goto(board.url)
+    expect(page.locator("#link")).to_have_text("live")
+    board.service.handle("throw", 2)
+    square(page, 10).click()
+    square(page, 12).click()
+    expect(page.locator("#history li").first).to_have_text("B 10-12")
+    expect(piece_on(page, 12, "B")).to_have_count(1)
+    assert page.locator("#board").get_attribute("data-animated") is None
+    page.close()

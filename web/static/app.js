@@ -187,6 +187,7 @@ function drawBoard(svg, state, opts) {
 function animate(layer, dest, move) {  // a calm glide of the piece that moved, from where it was to where it is
   if (!dest || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
   const a = centre(move.from), b = centre(move.to);
+  layer.ownerSVGElement.dataset.animated = `${move.from}-${move.to}`;  // what glided last (the tests read it)
   const ghost = dest.cloneNode(true);
   ghost.classList.add("gliding");
   ghost.removeAttribute("data-on");
