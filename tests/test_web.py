@@ -601,3 +601,51 @@ def test_item7_on_localhost_hands_and_the_sim_stay_open(cards_service):
     client = app.test_client()
     assert b"/hand/A/" in client.get("/hands").data
     assert client.post("/api/sim/press").status_code == 200
+
+
+# ---------------------------------------------------------------- issue 16: what the page gets for visitors
+
+
+def test_item8_the_state_names_a_lifted_piece_and_where_it_may_go(client, sim_service):
+    service, _ = sim_service
+    assert client.get("/api/state").json["lifted"] == []
+    service.handle("throw", 3)
+    assert client.get("/api/state").json["movable"] == [10]  # S2: the opening piece only (item 9's hint)
+    service.handle("lift", 10)
+    assert client.get("/api/state").json["lifted"] == [{"square": 10, "owner": "B", "targets": [13]}]
+    service.handle("lift", 9)  # a piece that cannot move for this throw is in the hand too, going nowhere
+    lifted = client.get("/api/state").json["lifted"]
+    assert {"square": 9, "owner": "A", "targets": []} in lifted and len(lifted) == 2
+
+
+def test_item8_no_throw_no_targets_and_nothing_movable(client, sim_service):
+    service, _ = sim_service
+    service.handle("lift", 10)
+    state = client.get("/api/state").json
+    assert state["lifted"] == [{"square": 10, "owner": "B", "targets": []}] and state["movable"] == []
+
+
+def test_item10_every_ruling_the_referee_names_has_a_plain_sentence(client):
+    """Every ruling id the reasons, the referee and the rule sets can name is explained for visitors."""
+    import pathlib
+    import re
+
+    from senet_pi.rules.plain import PLAIN, explain
+    from senet_pi.rules.reasons import Reason
+
+    root = pathlib.Path(__file__).resolve().parents[1]
+    named = {r.ruling for r in Reason if not r.ruling.startswith("{")}
+    for path in (root / "senet_pi").rglob("*.py"):
+        named |= set(re.findall(r"\b([PSHKM](?:[1-9]|1[0-2]))\b", path.read_text(encoding="utf-8")))
+    # the ids rulings.md decides (it lives beside the repository, not in it)
+    spec = {f"{k}{i}" for k, n in (("P", 8), ("S", 12), ("H", 9), ("K", 10), ("M", 10)) for i in range(1, n + 1)}
+    assert named <= spec and set(PLAIN) == spec, (sorted(named - spec), sorted(spec ^ set(PLAIN)))
+    assert client.get("/api/rulings").json == PLAIN
+    assert explain("P3") == PLAIN["P3"] and explain("Z9") is None
+    assert all(len(s) < 160 and "(" not in s for s in PLAIN.values())  # one short sentence, no ids inside
+
+
+def test_item12_hands_outside_the_card_game_say_how_to_start_one(client):
+    page = client.get("/hands").get_data(as_text=True)
+    assert "senet-pi run --ruleset cards" in page
+    assert "Each player scans their own code: the page that opens" not in page
