@@ -727,3 +727,14 @@ def test_item14_no_glide_for_a_visitor_who_asks_for_less_motion(browser, board):
     expect(piece_on(page, 12, "B")).to_have_count(1)
     assert page.locator("#board").get_attribute("data-animated") is None
     page.close()
+
+
+def test_item14_the_readme_screenshot_is_made_by_its_script(tmp_path):
+    """docs/screenshot.png is reproducible: the script plays to the exchange prompt and photographs the page."""
+    out = tmp_path / "screenshot.png"
+    script = os.path.join(os.path.dirname(__file__), "..", "scripts", "screenshot.py")
+    done = subprocess.run([sys.executable, script, str(out)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")) == (1280, 760)

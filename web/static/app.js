@@ -114,9 +114,10 @@ function pathLine(svg) {  // P1: the S-path the pieces follow, through the squar
   el("polyline", { points: pts.join(" "), class: "s-path", "marker-end": `url(#${svg.ownerSVGElement.id}-arrow-path)` }, svg);
 }
 
-function arrow(svg, from, to, kind) {
+function arrow(svg, from, to, kind) {  // bent to its left, so a move and the exchange it caused never overlap
   const a = centre(from), b = centre(to);
-  const mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2 - (a.y === b.y ? 22 : 0);
+  const dx = b.x - a.x, dy = b.y - a.y, len = Math.hypot(dx, dy) || 1;
+  const mx = (a.x + b.x) / 2 + (dy / len) * 16, my = (a.y + b.y) / 2 - (dx / len) * 16;
   el("path", { d: `M${a.x} ${a.y} Q${mx} ${my} ${b.x} ${b.y}`, class: `arrow ${kind}`, "marker-end": `url(#${svg.ownerSVGElement.id}-arrow-${kind})`, "data-from": from, "data-to": to }, svg);
 }
 
@@ -136,6 +137,7 @@ function drawBoard(svg, state, opts) {
   const missing = new Set(warning.missing || []), extra = new Set(warning.extra || []);
   const lifted = new Map((opts.plain || occupied ? [] : state.lifted || []).map((l) => [l.square, l]));
   const targets = new Set([...lifted.values()].flatMap((l) => l.targets));
+  const sensed = new Set(state.sensed || []);  // a piece of the game whose square senses nothing is in a hand
   const movable = new Set(prefs.hints && !opts.plain && !occupied && !lifted.size ? state.movable || [] : []);
   const symbols = state.symbols || {};  // the rule set's own: {square: "ankh"}
   const under = el("g", { class: "squares" }, svg);
@@ -159,7 +161,7 @@ function drawBoard(svg, state, opts) {
     const p = occupied ? null : state.squares[String(sq)];
     if (occupied && occupied.includes(sq)) el("circle", { cx: x + 29, cy: y + 32, r: 16, class: "switch-on" }, top);
     if (p) {
-      pieceAt[sq] = piece(top, p.owner, x, y, lifted.has(sq) ? "lifted" : "");
+      pieceAt[sq] = piece(top, p.owner, x, y, lifted.has(sq) || !sensed.has(sq) ? "lifted" : "");
       pieceAt[sq].setAttribute("data-on", sq);
       if (p.dots) el("text", { x: x + 31, y: y + 46, class: "piece-label owner-" + p.owner }, pieceAt[sq]).textContent = p.dots;
     }
