@@ -537,7 +537,8 @@ def test_item7_a_refused_throw_is_said_where_the_visitor_looks(page, board, tmp_
 
 def test_item8_a_lifted_piece_is_in_the_hand_and_its_squares_are_shown(page, board, tmp_path):
     board.service.handle("throw", 3)
-    square(page, 10).click()  # lift B's piece (S2: the only one that may move)
+    square(page, 10).focus()  # lift B's piece (S2: the only one that may move), by keyboard
+    page.keyboard.press("Enter")
     expect(piece_on(page, 10, "B")).to_have_class(re.compile(r"\blifted\b"))
     expect(page.locator("#in-hand")).to_have_text("B (green)'s piece from 10 is in the hand — it may go to 13")
     expect(page.locator("#board rect.target")).to_have_count(1)

@@ -129,9 +129,9 @@ function lastMove(state) {  // the last move of the history and what the rules d
 function drawBoard(svg, state, opts) {
   // Layers, bottom to top: the squares (they take the clicks), the S-path and the arrows, then the
   // pieces and the numbers, which never take a click (a click on a piece is a click on its square).
+  // The squares are made once and kept: a live update arriving between a visitor's mousedown and
+  // mouseup must not replace the square under the pointer (the click would be lost).
   opts = opts || {};
-  svg.textContent = "";
-  defs(svg);
   const occupied = opts.occupied;  // when set: draw switches, not pieces
   const warning = state.warning || {};
   const missing = new Set(warning.missing || []), extra = new Set(warning.extra || []);
@@ -140,13 +140,31 @@ function drawBoard(svg, state, opts) {
   const sensed = new Set(state.sensed || []);  // a piece of the game whose square senses nothing is in a hand
   const movable = new Set(prefs.hints && !opts.plain && !occupied && !lifted.size ? state.movable || [] : []);
   const symbols = state.symbols || {};  // the rule set's own: {square: "ankh"}
-  const under = el("g", { class: "squares" }, svg);
+  let under = svg.querySelector(":scope > g.squares");
+  if (!under) {
+    svg.textContent = "";
+    defs(svg);
+    under = el("g", { class: "squares" }, svg);
+    for (let sq = 1; sq <= 30; sq++) {
+      const { x, y } = cell(sq);
+      const g = el("g", { class: "square", "data-square": sq }, under);
+      el("rect", { x, y, width: 58, height: 58, rx: 5, class: "cell" }, g);
+      el("title", {}, g);
+      el("g", { class: "sym" }, g);
+      g.addEventListener("click", () => svg.onSquare && svg.onSquare(sq));
+      g.addEventListener("keydown", (e) => {
+        if (svg.onSquare && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); svg.onSquare(sq); }
+      });
+    }
+  }
+  svg.onSquare = opts.onclick || null;
+  svg.querySelectorAll(":scope > g.overlay").forEach((layer) => layer.remove());
   const overlay = el("g", { class: "overlay" }, svg);
   const top = el("g", { class: "overlay pieces" }, svg);
   const pieceAt = {};
   for (let sq = 1; sq <= 30; sq++) {
     const { x, y } = cell(sq);
-    const g = el("g", { class: "square", "data-square": sq }, under);
+    const g = under.children[sq - 1];
     const special = state.special[String(sq)];
     let cls = "cell" + (special ? " special" : "");
     if (!opts.plain && state.prompt && state.prompt.to === sq) cls += " prompt-to";
@@ -155,9 +173,11 @@ function drawBoard(svg, state, opts) {
     if (!opts.plain && extra.has(sq)) cls += " extra";
     if (targets.has(sq)) cls += " target";
     if (movable.has(sq)) cls += " movable";
-    el("rect", { x, y, width: 58, height: 58, rx: 5, class: cls }, g);
-    if (special) el("title", {}, g).textContent = `${sq}: ${special}`;
-    if (symbols[sq] && !occupied) symbol(g, symbols[sq], x, y);
+    g.querySelector("rect").setAttribute("class", cls);
+    g.querySelector("title").textContent = special ? `${sq}: ${special}` : `${sq}`;
+    const sym = g.querySelector("g.sym");
+    sym.textContent = "";
+    if (symbols[sq] && !occupied) symbol(sym, symbols[sq], x, y);
     const p = occupied ? null : state.squares[String(sq)];
     if (occupied && occupied.includes(sq)) el("circle", { cx: x + 29, cy: y + 32, r: 16, class: "switch-on" }, top);
     if (p) {
@@ -169,12 +189,8 @@ function drawBoard(svg, state, opts) {
     el("text", { x: x + 4, y: y + 17, class: "num" }, top).textContent = sq;  // last: legible over a piece
     if (opts.plain || occupied) continue;
     g.setAttribute("aria-label", p ? TEXT.pieceLabel(p.owner, sq) : TEXT.squareLabel(sq, special));
-    if (opts.onclick) {
-      g.setAttribute("tabindex", "0");
-      g.setAttribute("role", "button");
-      g.addEventListener("click", () => opts.onclick(sq));
-      g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); opts.onclick(sq); } });
-    }
+    if (opts.onclick) { g.setAttribute("tabindex", "0"); g.setAttribute("role", "button"); }
+    else { g.removeAttribute("tabindex"); g.removeAttribute("role"); }
   }
   if (opts.plain || occupied) return;
   pathLine(overlay);
