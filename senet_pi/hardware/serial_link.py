@@ -19,6 +19,7 @@ from firmware_bridge import codec
 
 from ..rules.throws import RandomSource, default_random
 from ..service import Service
+from ..verdicts import Link
 from .backend import Backend, ThrowerControl
 from .thrower import PressTimer, Sticks
 
@@ -161,13 +162,13 @@ class SerialBackend(Backend):
             self.connected = False
             self.reconnects += 1
             if self.service is not None:
-                self.service.note({"v": "link", "connected": False, "text": text})
+                self.service.note(Link(False, text).json())
 
     def _set_problem(self, text: str) -> None:
         if text != self.problem:
             self.problem = text
             if self.service is not None:
-                self.service.note({"v": "link", "connected": False, "text": text})
+                self.service.note(Link(False, text).json())
 
     def _close_serial(self) -> None:
         link, self._serial = self._serial, None
@@ -210,7 +211,7 @@ class SerialBackend(Backend):
             )
             self.connected = False
             if self.service is not None:
-                self.service.note({"v": "link", "connected": False, "text": self.problem})
+                self.service.note(Link(False, self.problem).json())
             self._stop.set()
             return
         self.firmware, self.board_id = info.get("fw"), info.get("board")
@@ -219,9 +220,7 @@ class SerialBackend(Backend):
         if not self.connected:
             self.connected = True
             if self.service is not None:
-                self.service.note(
-                    {"v": "link", "connected": True, "text": f"bridge {self.board_id} firmware {self.firmware}"}
-                )
+                self.service.note(Link(True, f"bridge {self.board_id} firmware {self.firmware}").json())
 
     def _on_S(self, fields: list[str]) -> None:
         occupied = codec.occupancy_from_hex(fields[0])
@@ -248,7 +247,7 @@ class SerialBackend(Backend):
 
     def _on_E(self, fields: list[str]) -> None:
         if self.service is not None:
-            self.service.note({"v": "link", "connected": self.connected, "text": "bridge: " + ",".join(fields)})
+            self.service.note(Link(self.connected, "bridge: " + ",".join(fields)).json())
 
     def _on_unknown(self, fields: list[str]) -> None:
         self.dropped += 1
