@@ -8,13 +8,13 @@ die (M3); `pending` holds the dice still to play and a `Move`'s `by` says which 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping
-from typing import ClassVar
+from collections.abc import Iterable, Mapping
+from typing import ClassVar, cast
 
 from ..errors import IllegalMoveError, InvalidOptionError
 from .board import OFF, bit, squares_in
-from .core import PLAYER_IDS, Game
-from .effects import Eliminated, Forfeit, Relocated, Removed, Win
+from .core import PLAYER_IDS, Game, Snapshot
+from .effects import Effect, Effects, Eliminated, Forfeit, Relocated, Removed, Win
 from .move import Move, cached_move, parse_square
 from .reasons import Reason
 from .throws import RandomSource, TwoDice
@@ -23,6 +23,11 @@ SUN = 1
 MOON = 26
 BIRD = 27
 SAFE_TILES = (28, 29, 30)
+
+# What `modern` adds to the core's snapshot: dots, up, up_order, removed, out, locked.
+ModernExtra = tuple[
+    tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...], tuple[tuple[int, ...], ...], tuple[bool, ...], int
+]
 
 
 class ModernGame(Game):
@@ -130,7 +135,7 @@ class ModernGame(Game):
 
     def _read_dots(self, pid: str, raw: object) -> int:
         try:
-            dots = int(raw)  # type: ignore[call-overload]
+            dots: int = int(raw)  # type: ignore[call-overload]  # raw is any JSON value: int() refuses a non-number (below)
         except (TypeError, ValueError):
             dots = 0
         if not 1 <= dots <= self.pieces:
@@ -171,9 +176,9 @@ class ModernGame(Game):
             return (rng.randrange(6) + 1,)
         return self.throw_kind.value(rng)  # type: ignore[return-value]
 
-    def push_throw(self, value: object) -> tuple:
+    def push_throw(self, value: object) -> Effects:
         """M3: two dice, or one die for a player with exactly one piece left; M9 if nothing can move."""
-        dice = tuple(value)  # type: ignore[call-overload]
+        dice = tuple(cast(Iterable[int], value))  # a throw here is dice, as parse_throw and random_throw make it
         if len(dice) == 1 and self.winner is None and bin(self.occ[self.to_move]).count("1") != 1:
             raise IllegalMoveError(Reason.ONE_DIE_NEEDS_ONE_PIECE)
         return super().push_throw(dice)
@@ -182,7 +187,7 @@ class ModernGame(Game):
         """M9: a player with no legal move loses and leaves the game."""
         p = self.to_move
         reason = f"{self.player_ids[p]} cannot move with {self.throw_text(value)} and leaves the game (M9)"
-        effects: list = [Forfeit(self.player_ids[p], value, reason), Eliminated(self.player_ids[p])]
+        effects: list[Effect] = [Forfeit(self.player_ids[p], value, reason), Eliminated(self.player_ids[p])]
         self.pending = None
         self.out[p] = True
         for sq in squares_in(self.occ[p]):
@@ -198,7 +203,7 @@ class ModernGame(Game):
             self._pass_turn(p, effects)
         self.effects = tuple(effects)
 
-    def _pass_turn(self, p: int, effects: list) -> None:
+    def _pass_turn(self, p: int, effects: list[Effect]) -> None:
         q = (p + 1) % self.players
         while self.out[q]:
             q = (q + 1) % self.players
@@ -209,7 +214,7 @@ class ModernGame(Game):
 
     # ------------------------------------------------------------------ push / pop
 
-    def _snapshot(self) -> tuple:
+    def _snapshot(self) -> tuple[Snapshot, ModernExtra]:
         extra = (
             tuple(self.dots),
             tuple(map(tuple, self.up)),
@@ -220,8 +225,8 @@ class ModernGame(Game):
         )
         return (super()._snapshot(), extra)
 
-    def _restore(self, snap: tuple) -> None:
-        base, (dots, up, order, removed, out, self.locked) = snap
+    def _restore(self, snap: Snapshot) -> None:
+        base, (dots, up, order, removed, out, self.locked) = cast(tuple[Snapshot, ModernExtra], snap)
         super()._restore(base)
         self.dots = list(dots)
         self.up = [list(u) for u in up]
@@ -229,7 +234,7 @@ class ModernGame(Game):
         self.removed = [list(r) for r in removed]
         self.out = list(out)
 
-    def push(self, move: Move) -> tuple:
+    def push(self, move: Move) -> Effects:
         self._save(("move", move))
         p = self.to_move
         dots = self.dots[move.from_sq]
@@ -252,13 +257,13 @@ class ModernGame(Game):
         self.effects = tuple(effects)
         return self.effects
 
-    def _apply_step(self, p: int, move: Move) -> list:
+    def _apply_step(self, p: int, move: Move) -> list[Effect]:
         """Move one piece and carry out M4-M7; returns what the rules moved by themselves."""
         f, to = move.from_sq, move.to_sq
         dots = self.dots[f]
         self.occ[p] ^= bit(f)
         self.dots[f] = 0
-        effects: list = []
+        effects: list[Effect] = []
         if to == OFF:
             self.up[p].append(dots)
             self.up_order.append(p)
@@ -284,7 +289,7 @@ class ModernGame(Game):
                 effects.append(Relocated(self.player_ids[p], to, dest, "to_15", "M7"))
         return effects
 
-    def _send_to_sun(self, p: int, from_sq: int, dots: int, ruling: str, effects: list) -> None:
+    def _send_to_sun(self, p: int, from_sq: int, dots: int, ruling: str, effects: list[Effect]) -> None:
         """M4: to square 1; a piece already there leaves the game for good."""
         resident = self._player_on(SUN)
         if resident is not None:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from .core import Game
+from .move import Move
 from .throws import RandomSource
 
 
@@ -35,7 +36,7 @@ class CardPlay(Protocol):
 
     def push(self, move: object) -> object: ...
 
-    def legal_moves(self) -> list: ...
+    def legal_moves(self) -> list[Move]: ...
 
 
 def play_random_game(game: Game, rng: RandomSource, max_throws: int = 100_000) -> int:
