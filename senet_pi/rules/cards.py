@@ -97,6 +97,7 @@ class CardsGame(HousesGame):
         position: Mapping[str, object] | None = None,
     ) -> None:
         super().__init__(players, options, position)
+        # _read_options made deck_order a list of card names and shuffle_seed an int or None
         self.stack: list[str] = list(reversed(self.options["deck_order"]))  # type: ignore[call-overload]
         self.hands: list[list[str]] = [[] for _ in range(players)]
         self.discard: list[str] = []
@@ -133,6 +134,7 @@ class CardsGame(HousesGame):
 
     @property
     def mover_id(self) -> str:
+        # nile_player is set whenever phase is "nile"
         return self.player_ids[self.nile_player] if self.phase == "nile" else self.to_move_id  # type: ignore[index]
 
     def hand(self, pid: str) -> list[str]:
@@ -307,6 +309,7 @@ class CardsGame(HousesGame):
             return [cached_move(sq, 27, 0) for sq in self._nile_sources(q)]
         if isinstance(t, str):  # a hieroglyph card, while checking whether it is playable
             return self._hieroglyph_moves(p, HIEROGLYPHS[t])
+        # past the Nile and the hieroglyphs, t is a stick card's value: an int
         moves = super()._generate(p, t)  # type: ignore[arg-type]
         if self.occ[p].bit_count() == 1:  # K9: the last pawn bears off only exactly
             moves = [m for m in moves if m.to_sq != OFF or m.from_sq + t == OFF]  # type: ignore[operator]

@@ -290,6 +290,7 @@ class Game:
             raise IllegalMoveError(Reason.THROW_PENDING, player=self.to_move_id, throw=self.throw_text(self.pending))
         self._save(("throw", value))
         self.pending = value
+        # pending/value: a throw value, typed object as rule sets differ (an int here; modern: dice, cards: cards)
         moves = self._generate(self.to_move, value)  # type: ignore[arg-type]
         self._cache = (self._version, moves)
         if moves:
@@ -418,7 +419,7 @@ class Game:
         """Like `legal_moves()`, but always computed afresh."""
         if self.pending is None or self.winner is not None:
             return []
-        return self._generate(self.to_move, self.pending)  # type: ignore[arg-type]
+        return self._generate(self.to_move, self.pending)  # type: ignore[arg-type]  # pending: a throw value
 
     def move_sequences(self) -> list[tuple[Move, ...]]:
         """Every complete way to play the throw waiting: one move each here (`modern` pairs dice)."""
@@ -540,7 +541,7 @@ class Game:
             raise IllegalMoveError(Reason.GAME_OVER)
         if self.pending is None:
             raise IllegalMoveError(Reason.NO_THROW, player=self.to_move_id)
-        return self.to_move, self.pending  # type: ignore[return-value]
+        return self.to_move, self.pending  # type: ignore[return-value]  # an int here; modern reads it as dice
 
     def _check_piece(self, p: int, from_sq: int) -> None:
         if not FIRST <= from_sq <= LAST:

@@ -66,7 +66,7 @@ class ModernGame(Game):
     @property
     def pieces_to_end(self) -> int:
         """M10: how many pieces gone up, in total, end the game (option `pieces_up_to_end`)."""
-        return self.options["pieces_up_to_end"]  # type: ignore[return-value]
+        return self.options["pieces_up_to_end"]  # type: ignore[return-value]  # _read_options checked it is an int
 
     @classmethod
     def option_defaults(cls) -> dict[str, object]:
@@ -163,18 +163,18 @@ class ModernGame(Game):
 
     def parse_throw(self, raw: object) -> tuple[int, ...]:
         value = tuple(raw) if isinstance(raw, list) else raw
-        return super().parse_throw(value)  # type: ignore[return-value]
+        return super().parse_throw(value)  # type: ignore[return-value]  # TwoDice.is_valid passed: a dice tuple
 
     @staticmethod
     def throw_text(value: object) -> str:
         """A throw in words: "a throw of 3", or "the dice [3, 5]"."""
-        return f"the dice {list(value)}"  # type: ignore[call-overload]
+        return f"the dice {list(value)}"  # type: ignore[call-overload]  # a throw here is dice
 
     def random_throw(self, rng: RandomSource) -> tuple[int, ...]:
         """Two dice; a player with one piece left takes one die half the time (M3 lets them choose)."""
         if self.occ[self.to_move].bit_count() == 1 and rng.getrandbits(1):
             return (rng.randrange(6) + 1,)
-        return self.throw_kind.value(rng)  # type: ignore[return-value]
+        return self.throw_kind.value(rng)  # type: ignore[return-value]  # TwoDice: a tuple of two ints
 
     def push_throw(self, value: object) -> Effects:
         """M3: two dice, or one die for a player with exactly one piece left; M9 if nothing can move."""
@@ -239,7 +239,7 @@ class ModernGame(Game):
         p = self.to_move
         dots = self.dots[move.from_sq]
         effects = self._apply_step(p, move)
-        dice = self.pending
+        dice = self.pending  # the dice left (the core types pending as object), hence the ignores below
         if len(dice) == 2 and move.by == dice[0] + dice[1]:  # type: ignore[arg-type, index]
             dice = ()
         else:
@@ -250,6 +250,7 @@ class ModernGame(Game):
         self.locked = dots
         self._version += 1
         if self._check_end():
+            # _check_end() set the winner
             effects.append(Win(self.player_ids[self.winner], self.scores()))  # type: ignore[index]
         elif not dice or not self.legal_moves():
             self._pass_turn(p, effects)
@@ -379,7 +380,7 @@ class ModernGame(Game):
         """Every allowed way to play the dice left: one piece by the sum, or two pieces in order (M3)."""
         if self.pending is None or self.winner is not None:
             return []
-        return self._options(self.to_move, self.pending)  # type: ignore[arg-type]
+        return self._options(self.to_move, self.pending)  # type: ignore[arg-type]  # pending: the dice left
 
     def spare_pieces(self) -> dict[str, int]:
         return {pid: len(self.removed[p]) for p, pid in enumerate(self.player_ids)}
@@ -411,7 +412,7 @@ class ModernGame(Game):
 
     def _generate(self, p: int, t: object) -> list[Move]:
         seen: dict[Move, None] = {}
-        for option in self._options(p, t):  # type: ignore[arg-type]
+        for option in self._options(p, t):  # type: ignore[arg-type]  # t: the dice left
             seen.setdefault(option[0])
         return list(seen)
 
@@ -423,7 +424,7 @@ class ModernGame(Game):
 
     def check_move(self, from_sq: int, to_sq: int, by: int = 0) -> Move:
         """A legal step from `from_sq` to `to_sq` (with die or sum `by` when the squares are ambiguous)."""
-        p, dice = self._require_throw()
+        p, dice = self._require_throw()  # the dice left, typed int by the core: hence the ignores below
         self._check_piece(p, from_sq)
         if self.locked and self.dots[from_sq] == self.locked:
             raise IllegalMoveError(Reason.SAME_PIECE_TWICE)
