@@ -12,14 +12,14 @@ from dataclasses import asdict
 
 from .errors import IllegalMoveError
 from .rules.board import square_name
-from .rules.effects import Bonus, Eliminated, Forfeit, Turn, Win
+from .rules.effects import Bonus, Effect, Eliminated, Forfeit, Turn, Win
 from .rules.move import Move
 
 Verdict = dict[str, object]
 
 
-def _effect_fields(effect: object) -> dict[str, object]:
-    data = asdict(effect)  # type: ignore[call-overload]
+def _effect_fields(effect: Effect) -> dict[str, object]:
+    data = asdict(effect)
     out: dict[str, object] = {"kind": data.pop("kind")}
     for key, value in data.items():
         if key == "from_sq":
@@ -31,7 +31,7 @@ def _effect_fields(effect: object) -> dict[str, object]:
     return out
 
 
-def from_effects(effects: Sequence[object], move: Move | None = None, player: str | None = None) -> list[Verdict]:
+def from_effects(effects: Sequence[Effect], move: Move | None = None, player: str | None = None) -> list[Verdict]:
     """The verdict lines for a played move (or throw) and the effects the engine reported."""
     lines: list[Verdict] = []
     rules_moved = []
