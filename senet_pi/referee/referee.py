@@ -166,17 +166,17 @@ class Referee:
             elif kind in ("card", "exchange", "pass"):
                 verdicts = self.play_card(kind, value, at=at)
             elif kind == "move":
-                squares: list[int] = list(value)  # type: ignore[call-overload]
+                squares: list[int] = list(value)  # type: ignore[call-overload]  # [from, to, by?], as events.py reads it
                 verdicts = self.enter_move(squares[0], squares[1], squares[2] if len(squares) > 2 else 0, at=at)
             elif kind in ("lift", "place"):
                 verdicts = getattr(self, kind)(value, at)
             elif kind == "sense":
-                sensed: list[int] = list(value)  # type: ignore[call-overload]
+                sensed: list[int] = list(value)  # type: ignore[call-overload]  # the squares that read a piece
                 verdicts = self.sense(sum(bit(sq) for sq in sensed), at)
             elif kind == "tick":
                 verdicts = self.tick(at)
             elif kind == "answer":
-                verdicts = self.answer(value, at=at)  # type: ignore[arg-type]
+                verdicts = self.answer(value, at=at)  # type: ignore[arg-type]  # answer() refuses a bad index itself
             elif kind in ("undo", "resync", "new_game"):
                 verdicts = getattr(self, kind)(at=at)
             else:
@@ -527,6 +527,7 @@ class Referee:
             return revised
         final = self.boards_left[-1]
         taken_back = self.provisional is not None and self.before_last_move is not None
+        # taken_back says before_last_move is not None (mypy does not narrow through a variable)
         if taken_back and self.attempt.lifted and self._same(board, self.before_last_move):  # type: ignore[arg-type]
             return self._warn(board, toward=final, taken_back=True)
         if (board ^ self.expected) & ~touched(self.steps_left) & ~self.unknown == 0:
@@ -730,6 +731,8 @@ class Referee:
             try:
                 if reach is not None and (not extra or extra[0] != reach):
                     game.check_move(from_sq, reach)  # the real obstacle, if the piece cannot move at all
+                # not always a square: with no extra square and no reach this passes None, and check_move
+                # raises TypeError (a lifted piece that cannot move, held: a bug reported, not fixed here)
                 game.check_move(from_sq, extra[0] if extra else reach)  # type: ignore[arg-type]
             except IllegalMoveError as err:
                 return str(err), err.ruling
@@ -815,6 +818,7 @@ class Referee:
         player = game.to_move_id
         try:
             if kind == "card":
+                # only the card game has these: the AttributeError below refuses the other rule sets
                 effects = game.push_card(str(value))  # type: ignore[attr-defined]
                 out.append({"v": "card", "player": player, "card": str(value)})
             elif kind == "exchange":
@@ -853,7 +857,7 @@ class Referee:
                 if (first.from_sq, first.to_sq) == (from_sq, to_sq) and by in (0, first.by):
                     return out + self.answer(i)
         if self.steps_left and self.sensing:
-            return [*out, self._busy()]  # type: ignore[list-item]
+            return [*out, self._busy()]  # type: ignore[list-item]  # steps left while sensing: _busy() has a verdict
         try:
             move = self.game.check_move(from_sq, to_sq, by)
         except IllegalMoveError as err:
@@ -882,7 +886,7 @@ class Referee:
             kind, value = game.pop()
             if kind == "move":
                 break
-        steps, _, _ = play_out(game, [value])  # type: ignore[list-item]
+        steps, _, _ = play_out(game, [value])  # type: ignore[list-item]  # a popped "move" action is a Move
         owed = len(self.steps_left)
         done = steps[: len(steps) - owed] if owed else steps  # the owed ones were never carried out
         self.before_last_move = None
