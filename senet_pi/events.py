@@ -81,7 +81,7 @@ def timed_inputs(events: Iterable[Mapping[str, object]], spacing_ms: int = 0) ->
     for raw in events:
         kind, value, by = split(raw)
         if kind == "wait":
-            ms += value  # type: ignore[operator]  # a wait's value is its milliseconds, an int once read
+            ms += value  # type: ignore[operator]  # a wait's value is its milliseconds, a number once read
         else:
             ms += spacing_ms
         yield (ms, *as_input(kind, value, by))

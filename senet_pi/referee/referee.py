@@ -176,7 +176,7 @@ class Referee:
             elif kind == "tick":
                 verdicts = self.tick(at)
             elif kind == "answer":
-                verdicts = self.answer(value, at=at)  # type: ignore[arg-type]  # answer() refuses a bad index itself
+                verdicts = self.answer(value, at=at)  # type: ignore[arg-type]  # an int or str, as events.py reads it
             elif kind in ("undo", "resync", "new_game"):
                 verdicts = getattr(self, kind)(at=at)
             else:
