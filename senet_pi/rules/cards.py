@@ -97,7 +97,7 @@ class CardsGame(HousesGame):
         position: Mapping[str, object] | None = None,
     ) -> None:
         super().__init__(players, options, position)
-        # _read_options made deck_order a list of card names and shuffle_seed an int or None
+        # _read_options made deck_order a list of card names and shuffle_seed an int
         self.stack: list[str] = list(reversed(self.options["deck_order"]))  # type: ignore[call-overload]
         self.hands: list[list[str]] = [[] for _ in range(players)]
         self.discard: list[str] = []
