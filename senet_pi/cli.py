@@ -173,7 +173,7 @@ def _cmd_selftest(args: argparse.Namespace) -> int:
         if backend.name == "serial":
             from .selftest import link_test
 
-            return 0 if link_test(backend) else 1  # type: ignore[arg-type]
+            return 0 if link_test(backend) else 1
         auto = args.auto or backend.name == "sim"  # nobody can put a piece on a simulated square
         report = selftest(backend, auto=auto)  # type: ignore[arg-type]
     finally:

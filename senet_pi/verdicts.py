@@ -16,6 +16,7 @@ from typing import ClassVar
 from .errors import IllegalMoveError
 from .rules import effects as rules_did
 from .rules.board import square_name
+from .rules.effects import Effect
 from .rules.move import Move
 from .rules.reasons import Reason
 
@@ -331,8 +332,8 @@ KINDS: dict[str, type[Line]] = {
 }  # fmt: skip
 
 
-def _effect_fields(effect: object) -> dict[str, object]:
-    data = asdict(effect)  # type: ignore[call-overload]
+def _effect_fields(effect: Effect) -> dict[str, object]:
+    data = asdict(effect)
     out: dict[str, object] = {"kind": data.pop("kind")}
     for key, value in data.items():
         if key == "from_sq":
@@ -344,7 +345,7 @@ def _effect_fields(effect: object) -> dict[str, object]:
     return out
 
 
-def from_effects(effects: Sequence[object], move: Move | None = None, player: str | None = None) -> list[Verdict]:
+def from_effects(effects: Sequence[Effect], move: Move | None = None, player: str | None = None) -> list[Verdict]:
     """The verdict lines for a played move (or throw) and the effects the engine reported."""
     lines: list[Line] = []
     rules_moved = []

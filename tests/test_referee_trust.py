@@ -489,3 +489,17 @@ def test_2_an_exchange_unseen_while_the_link_was_down_is_asked_not_dropped():
     assert question["v"] == "question" and question["options"] == ["12-14", "no move"]
     assert moves_in(hands.call("answer", "12-14")) == ["12-14"]
     assert hands.game.board() == {12: "B", 14: "A", 20: "B"}
+
+
+def test_8_a_held_piece_the_throw_cannot_move_is_explained_not_a_crash_S11():
+    """Found by the type checker: a lifted piece the throw cannot move (S8: from 28 only with at
+    most 3) held over the board crashed the explanation."""
+    hands = Hands(at("secret", A=[28, 5], B=[1, 2], throw=5))
+    warning = illegal(hands.do("lift 28", wait=600))
+    assert warning and warning[0]["ruling"] == "S8" and "28" in warning[0]["reason"]  # at most 3 from 28
+
+
+def test_8_a_held_piece_of_the_other_player_is_named_as_theirs():
+    hands = Hands(at("secret", A=[28, 5], B=[1, 2], throw=5))
+    warning = illegal(hands.do("lift 2", wait=600))
+    assert warning and warning[0]["ruling"] == "P3" and "belongs to B" in warning[0]["reason"]

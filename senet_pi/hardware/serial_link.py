@@ -142,10 +142,10 @@ class SerialBackend(Backend):
             self.command("Q")  # hello, please: the bridge answers with its version and a snapshot
             try:
                 while not self._stop.is_set():
-                    data = link.read(1)  # type: ignore[attr-defined]  # waits (up to the timeout) for a byte
+                    data = link.read(1)  # type: ignore[union-attr]  # waits (up to the timeout) for a byte
                     waiting = getattr(link, "in_waiting", 0)
                     if data and waiting:
-                        data += link.read(waiting)  # type: ignore[attr-defined]  # then takes what is there
+                        data += link.read(waiting)  # type: ignore[union-attr]  # then takes what is there
                     if data:
                         before = decoder.bad
                         for frame in decoder.feed(data):
@@ -281,7 +281,7 @@ class SerialBackend(Backend):
             if kind in ("cleared", "move", "new_game", "resync", "undone"):
                 self._light({})
             if kind == "illegal" and ("missing" in verdict or "extra" in verdict):
-                squares = [*verdict.get("missing", []), *verdict.get("extra", [])]  # type: ignore[misc]
+                squares = [*verdict.get("missing", []), *verdict.get("extra", [])]
                 self._light(dict.fromkeys(squares, RED))
             elif kind == "prompt":
                 wanted = {sq: AMBER for sq in (verdict.get("from"), verdict.get("to")) if isinstance(sq, int)}

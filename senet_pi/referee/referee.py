@@ -193,17 +193,17 @@ class Referee:
             elif kind in ("card", "exchange", "pass"):
                 verdicts = self.play_card(kind, value, at=at)
             elif kind == "move":
-                squares: list[int] = list(value)  # type: ignore[call-overload]
+                squares: list[int] = list(value)  # type: ignore[call-overload]  # [from, to, by?], as events.py reads it
                 verdicts = self.enter_move(squares[0], squares[1], squares[2] if len(squares) > 2 else 0, at=at)
             elif kind in ("lift", "place"):
                 verdicts = getattr(self, kind)(value, at)
             elif kind == "sense":
-                sensed: list[int] = list(value)  # type: ignore[call-overload]
+                sensed: list[int] = list(value)  # type: ignore[call-overload]  # the squares that read a piece
                 verdicts = self.sense(sum(bit(sq) for sq in sensed), at)
             elif kind == "tick":
                 verdicts = self.tick(at)
             elif kind == "answer":
-                verdicts = self.answer(value, at=at)  # type: ignore[arg-type]
+                verdicts = self.answer(value, at=at)  # type: ignore[arg-type]  # an int or str, as events.py reads it
             elif kind in ("undo", "resync", "new_game"):
                 verdicts = getattr(self, kind)(at=at)
             else:
@@ -549,6 +549,7 @@ class Referee:
             return revised
         final = self.boards_left[-1]
         taken_back = self.provisional is not None and self.before_last_move is not None
+        # taken_back says before_last_move is not None (mypy does not narrow through a variable)
         if taken_back and self.attempt.lifted and self._same(board, self.before_last_move):  # type: ignore[arg-type]
             return self._warn(board, toward=final, taken_back=True)
         if (board ^ self.expected) & ~touched(self.steps_left) & ~self.unknown == 0:
@@ -738,16 +739,29 @@ class Referee:
             return str(err), err.ruling
         if game.pending is not None and len(missing) == 1 and len(extra) <= 1:
             from_sq = missing[0]
+            unreachable: IllegalMoveError | None = None
+            reach: int | None = None
             try:
                 reach = _reachable(game, from_sq)
-            except (IllegalMoveError, ValueError):
-                reach = None
+            except IllegalMoveError as err:  # the throw takes this piece nowhere (S11's exact bear-off...)
+                unreachable = err
+            except ValueError:
+                pass  # a card that moves by no count
+            aim = extra[0] if extra else reach
             try:
-                if reach is not None and (not extra or extra[0] != reach):
+                if reach is not None and aim != reach:
                     game.check_move(from_sq, reach)  # the real obstacle, if the piece cannot move at all
-                game.check_move(from_sq, extra[0] if extra else reach)  # type: ignore[arg-type]
+                if aim is not None:
+                    game.check_move(from_sq, aim)
             except IllegalMoveError as err:
                 return str(err), err.ruling
+            if aim is None and owners.get(from_sq) != game.to_move_id:  # lifted and held: whose piece?
+                theirs = IllegalMoveError(
+                    Reason.NOT_YOUR_PIECE, square=from_sq, owner=owners.get(from_sq), player=game.to_move_id
+                )
+                return str(theirs), theirs.ruling
+            if aim is None and unreachable is not None:
+                return str(unreachable), unreachable.ruling
         return Reason.BOARD_DIFFERS.sentence(detail=_differences(missing, extra)), Reason.BOARD_DIFFERS.ruling
 
     # ------------------------------------------------------------------ questions and answers
@@ -861,7 +875,7 @@ class Referee:
                 if (first.from_sq, first.to_sq) == (from_sq, to_sq) and by in (0, first.by):
                     return out + self.answer(i)
         if self.steps_left and self.sensing:
-            return [*out, self._busy()]  # type: ignore[list-item]
+            return [*out, self._busy()]  # type: ignore[list-item]  # steps left while sensing: _busy() has a verdict
         try:
             move = self.game.check_move(from_sq, to_sq, by)
         except IllegalMoveError as err:
@@ -890,7 +904,7 @@ class Referee:
             kind, value = game.pop()
             if kind == "move":
                 break
-        steps, _, _ = play_out(game, [value])  # type: ignore[list-item]
+        steps, _, _ = play_out(game, [value])  # type: ignore[list-item]  # a popped "move" action is a Move
         owed = len(self.steps_left)
         done = steps[: len(steps) - owed] if owed else steps  # the owed ones were never carried out
         self.before_last_move = None
