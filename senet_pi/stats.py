@@ -2,7 +2,9 @@
 faults, per day, computed from the journal alone.
 
 The journal is opened read-only on a connection of its own (SQLite's WAL lets it be read while
-the service writes), and counted in SQL, so months of games take a fraction of a second.
+the service writes) and counted in SQL. Verdicts are only ever appended, so a process counts each
+one once: the first reading of a large journal scans it (see benchmarks/bench_stats.py), the
+next ones only what was added since.
 
 - A game's day is the day it started, in the machine's local time (SQLite's `localtime`, i.e.
   the TZ the Pi is set to: no setting of ours). A game past midnight counts on the day it began.
@@ -21,8 +23,9 @@ import csv
 import io
 import sqlite3
 import statistics
+import threading
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from urllib.parse import quote
 
@@ -51,32 +54,35 @@ class DayStats:
 
 COLUMNS = [f.name for f in fields(DayStats)]
 
-#: Per game: its day, its outcome, its duration if won, its warnings and switch faults. The LIKE
-#: filters skip the JSON parse for the many verdicts that are neither (moves, turns, throws).
-_PER_DAY = """
-WITH marks AS (
-    SELECT game,
-        SUM(json_extract(verdict, '$.v') = 'illegal') AS warnings,
-        SUM(json_extract(verdict, '$.v') = 'switch' AND json_extract(verdict, '$.fault') IS NOT NULL) AS faults
-    FROM verdicts
-    WHERE verdict LIKE '%"v": "illegal"%' OR verdict LIKE '%"v": "switch"%'
-    GROUP BY game
-)
-SELECT date(g.started, 'unixepoch', 'localtime') AS day,
-    COUNT(*),
-    SUM(g.ended IS NOT NULL AND g.winner IS NOT NULL),
-    SUM(g.ended IS NOT NULL AND g.winner IS NULL),
-    SUM(g.ended IS NULL),
-    COALESCE(SUM(m.warnings), 0),
-    COALESCE(SUM(m.faults), 0)
-FROM games g LEFT JOIN marks m ON m.game = g.id
-GROUP BY day ORDER BY day
+#: Warnings and switch faults per game among the verdicts added since `rowid` ?. The instr filters
+#: skip the JSON parse for the many verdicts that are neither (moves, turns, throws, prompts).
+_MARKS = """
+SELECT game,
+    SUM(json_extract(verdict, '$.v') = 'illegal'),
+    SUM(json_extract(verdict, '$.v') = 'switch' AND json_extract(verdict, '$.fault') IS NOT NULL)
+FROM verdicts
+WHERE rowid > ? AND rowid <= ? AND (instr(verdict, '"v": "illegal"') OR instr(verdict, '"v": "switch"'))
+GROUP BY game
 """
 
-_DURATIONS = """
-SELECT date(started, 'unixepoch', 'localtime'), ended - started FROM games
-WHERE ended IS NOT NULL AND winner IS NOT NULL
+_GAMES = """
+SELECT id, date(started, 'unixepoch', 'localtime'), ended IS NOT NULL, winner IS NOT NULL, ended - started
+FROM games ORDER BY id
 """
+
+
+@dataclass
+class _Tally:
+    """The verdicts of one journal counted so far: rows are only ever appended, so each reading
+    counts only those added since the last (a month of games is read once, not at every visit)."""
+
+    journal_id: str
+    last_rowid: int = 0
+    marks: dict[int, list[int]] = field(default_factory=dict)  # game: [warnings, switch faults]
+
+
+_tallies: dict[Path, _Tally] = {}
+_tally_lock = threading.Lock()
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -84,53 +90,76 @@ def _connect(path: Path) -> sqlite3.Connection:
     if not path.is_file():
         raise StatsError(f"there is no journal at {path} (no game has been played with it yet)")
     try:
-        db = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True)
+        db = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, isolation_level=None)
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        for table in ("games", "verdicts", "meta"):
+            found = [r[1] for r in db.execute(f"PRAGMA table_info({table})")] if table in tables else []
+            if found != TABLES[table]:
+                db.close()
+                raise StatsError(f"cannot read the journal {path}: it has no senet-pi {table} table (not our journal?)")
     except sqlite3.Error as exc:
         raise StatsError(f"cannot read the journal {path}: {exc} (damaged, or not a senet-pi journal)") from None
-    for table in ("games", "verdicts"):
-        found = [r[1] for r in db.execute(f"PRAGMA table_info({table})")] if table in tables else []
-        if found != TABLES[table]:
-            db.close()
-            raise StatsError(f"cannot read the journal {path}: it has no senet-pi {table} table (not our journal?)")
     return db
+
+
+def _count_new_verdicts(db: sqlite3.Connection, path: Path) -> dict[int, list[int]]:
+    """Per game [warnings, switch faults], counting only the verdicts this process has not seen yet."""
+    journal_id = str((db.execute("SELECT value FROM meta WHERE key = 'id'").fetchone() or ("",))[0])
+    last = int(db.execute("SELECT COALESCE(MAX(rowid), 0) FROM verdicts").fetchone()[0])
+    key = path.resolve()
+    with _tally_lock:
+        tally = _tallies.get(key)
+        if tally is None or tally.journal_id != journal_id or last < tally.last_rowid:
+            tally = _tallies[key] = _Tally(journal_id)  # another journal in its place: count afresh
+        if last > tally.last_rowid:
+            for game, warnings, faults in db.execute(_MARKS, (tally.last_rowid, last)):
+                mark = tally.marks.setdefault(int(game), [0, 0])
+                mark[0] += int(warnings)
+                mark[1] += int(faults)
+            tally.last_rowid = last
+        return {game: list(mark) for game, mark in tally.marks.items()}
 
 
 def day_stats(journal: Journal | str | Path) -> list[DayStats]:
     """Every day with games in `journal` (a Journal or its path), oldest first, read-only."""
     path = journal.path if isinstance(journal, Journal) else Path(journal)
     db = _connect(path)
+    days: dict[str, list] = {}  # day: [started, finished, abandoned, open, warnings, faults, durations]
     try:
-        days = db.execute(_PER_DAY).fetchall()
-        durations: dict[str, list[float]] = {}
-        for day, seconds in db.execute(_DURATIONS):
-            durations.setdefault(day, []).append(float(seconds))
+        db.execute("BEGIN")  # one snapshot: the games and their verdicts as of one moment
+        marks = _count_new_verdicts(db, path)
+        for game, day, ended, won, seconds in db.execute(_GAMES):
+            if day is None:  # a start time SQLite cannot read as a date
+                raise StatsError(f"the journal {path} has a damaged row in games: game {game} has no start time")
+            row = days.setdefault(day, [0, 0, 0, 0, 0, 0, []])
+            row[0] += 1
+            row[1 if ended and won else 2 if ended else 3] += 1
+            warnings, faults = marks.get(game, (0, 0))
+            row[4] += warnings
+            row[5] += faults
+            if ended and won:
+                row[6].append(float(seconds))
     except sqlite3.Error as exc:
         raise StatsError(f"cannot read the journal {path}: {exc} (damaged?)") from None
-    except (TypeError, ValueError) as exc:  # a row of the wrong type: a damaged file
-        raise StatsError(f"the journal {path} has a damaged row in games: {exc}") from None
+    except (TypeError, ValueError) as exc:  # a value of the wrong type: a damaged row
+        raise StatsError(f"the journal {path} has a damaged row: {exc}") from None
     finally:
         db.close()
-    rows = []
-    for day, started, finished, abandoned, still_open, warnings, faults in days:
-        if day is None:  # a start time SQLite cannot read as a date
-            raise StatsError(f"the journal {path} has a damaged row in games: a start time that is not a time")
-        won = durations.get(day, [])
-        rows.append(
-            DayStats(
-                date=day,
-                started=started,
-                finished=finished,
-                abandoned=abandoned,
-                open=still_open,
-                median_duration_s=statistics.median(won) if won else None,
-                mean_duration_s=statistics.fmean(won) if won else None,
-                warnings=warnings,
-                warnings_per_game=warnings / started,
-                switch_faults=faults,
-            )
+    return [
+        DayStats(
+            date=day,
+            started=started,
+            finished=finished,
+            abandoned=abandoned,
+            open=still_open,
+            median_duration_s=statistics.median(won) if won else None,
+            mean_duration_s=statistics.fmean(won) if won else None,
+            warnings=warnings,
+            warnings_per_game=warnings / started,
+            switch_faults=faults,
         )
-    return rows
+        for day, (started, finished, abandoned, still_open, warnings, faults, won) in sorted(days.items())
+    ]
 
 
 def _cell(value: object) -> str:

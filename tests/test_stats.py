@@ -118,6 +118,23 @@ def test_days_count_games_by_their_local_start_day(journal_of_three_days):
     assert day_stats(service.journal) == rows  # a Journal works as well as its path
 
 
+def test_a_second_reading_counts_what_was_added_since_and_a_new_journal_afresh(journal_of_three_days, monkeypatch):
+    path, service = journal_of_three_days
+    assert day_stats(path)[-1].warnings == 0
+    service.handle("throw", 1)
+    service.handle("throw", 2)  # refused: a move is owed (P2)
+    last = day_stats(path)[-1]
+    assert (last.date, last.warnings, last.warnings_per_game) == ("2026-03-03", 1, 1.0)
+    service.close()
+    for name in ("journal.sqlite", "journal.sqlite-mark"):  # staff start over with an empty journal
+        (path.parent / name).unlink()
+    monkeypatch.setattr(journal_module, "time", types.SimpleNamespace(time=lambda: DAY1_9AM, strftime=time.strftime))
+    fresh = Journal(path)
+    fresh.start_game("secret", 2, {})
+    fresh.close()
+    assert [(r.date, r.started, r.warnings) for r in day_stats(path)] == [("2026-03-01", 1, 0)]
+
+
 def test_a_win_keeps_its_time_when_the_next_game_ends_it_again(tmp_path, monkeypatch):
     wall = WallClock(1000.0)
     monkeypatch.setattr(journal_module, "time", types.SimpleNamespace(time=wall, strftime=time.strftime))
