@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from markupsafe import Markup, escape
 
 WIDTH, HEIGHT = 720, 260
-LEFT, RIGHT, TOP, BOTTOM = 56, 12, 34, 52  # margins: the y labels, the title, the date labels
+LEFT, RIGHT, TOP, BOTTOM = 64, 12, 38, 58  # margins: the y labels, the title, the date labels
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ def bar_chart(chart_id: str, title: str, labels: Sequence[str], series: Sequence
         f'aria-labelledby="{chart_id}-title {chart_id}-desc" xmlns="http://www.w3.org/2000/svg">',
         f'<title id="{chart_id}-title">{escape(title)}</title>',
         f'<desc id="{chart_id}-desc">{escape(summary or "no games yet")}</desc>',
-        f'<text x="{WIDTH / 2}" y="20" text-anchor="middle" font-size="16" font-weight="bold" '
+        f'<text x="{WIDTH / 2}" y="20" text-anchor="middle" font-size="19" font-weight="bold" '
         f'fill="#222">{escape(title)}</text>',
     ]
     tick = 0.0
@@ -70,14 +70,14 @@ def bar_chart(chart_id: str, title: str, labels: Sequence[str], series: Sequence
         y = y_of(tick)
         out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" stroke="#ddd"/>')
         out.append(
-            f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="12" fill="#333">{_number(tick)}</text>'
+            f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="14" fill="#333">{_number(tick)}</text>'
         )
         tick += step
     out.append(
-        f'<text transform="translate(14 {TOP + plot_h / 2}) rotate(-90)" text-anchor="middle" font-size="12" '
+        f'<text transform="translate(14 {TOP + plot_h / 2}) rotate(-90)" text-anchor="middle" font-size="14" '
         f'fill="#333">{escape(unit)}</text>'
     )
-    every = max(1, math.ceil(len(labels) / 12))  # at most about 12 date labels, so they stay legible
+    every = max(1, math.ceil(len(labels) / 10))  # at most about 10 date labels, so they stay legible
     for i, label in enumerate(labels):
         x = LEFT + i * slot + (slot - bar_w) / 2
         base = 0.0
@@ -95,7 +95,7 @@ def bar_chart(chart_id: str, title: str, labels: Sequence[str], series: Sequence
         if i % every == 0:
             lx = LEFT + i * slot + slot / 2
             out.append(
-                f'<text x="{lx:.1f}" y="{TOP + plot_h + 14}" text-anchor="middle" font-size="11" '
+                f'<text x="{lx:.1f}" y="{TOP + plot_h + 17}" text-anchor="middle" font-size="13" '
                 f'fill="#333">{escape(label[5:] if len(label) == 10 else label)}</text>'
             )
     out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{TOP + plot_h}" y2="{TOP + plot_h}" stroke="#333"/>')
@@ -103,8 +103,8 @@ def bar_chart(chart_id: str, title: str, labels: Sequence[str], series: Sequence
     if len(series) > 1:  # the legend, under the date labels
         x = LEFT
         for s in series:
-            out.append(f'<rect x="{x}" y="{HEIGHT - 16}" width="12" height="12" fill="{s.colour}"/>')
-            out.append(f'<text x="{x + 16}" y="{HEIGHT - 6}" font-size="12" fill="#333">{escape(s.name)}</text>')
-            x += 24 + 8 * len(s.name)
+            out.append(f'<rect x="{x}" y="{HEIGHT - 18}" width="14" height="14" fill="{s.colour}"/>')
+            out.append(f'<text x="{x + 18}" y="{HEIGHT - 6}" font-size="14" fill="#333">{escape(s.name)}</text>')
+            x += 30 + 9 * len(s.name)
     out.append("</svg>")
     return Markup("\n".join(out))
