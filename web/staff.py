@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from flask import Blueprint, Response, jsonify, render_template
+from markupsafe import Markup
 
 from senet_pi.stats import DayStats, StatsError, day_stats, minutes, to_csv
 
@@ -46,7 +47,7 @@ def _rows() -> list[DayStats] | str:
         return str(exc)
 
 
-def plots(rows: list[DayStats]) -> list:
+def plots(rows: list[DayStats]) -> list[Markup]:
     """The staff page's three charts for `rows` (their last PLOT_DAYS days)."""
     from .plots import Series, bar_chart
 
@@ -89,6 +90,7 @@ def plots(rows: list[DayStats]) -> list:
 
 @bp.get("/staff")
 def staff() -> str | tuple[str, int]:
+    """The plots and the table; for a session not signed in, only why not (401)."""
     refused = _refused()
     if refused:
         return render_template("staff.html", refused=refused, csrf=csrf_token()), 401
@@ -102,6 +104,7 @@ def staff() -> str | tuple[str, int]:
 
 @bp.get("/staff/stats.csv")
 def stats_csv() -> Response | tuple[Response, int]:
+    """Every day as CSV, as a download (for a spreadsheet)."""
     refused = _refused()
     if refused:
         return error(401 if guard().pin_hash else 403, refused)
@@ -117,6 +120,7 @@ def stats_csv() -> Response | tuple[Response, int]:
 
 @bp.get("/api/stats")
 def stats_json() -> Response | tuple[Response, int]:
+    """Every day as JSON: {"days": [{"date": ..., "started": ..., ...}]}."""
     refused = _refused()
     if refused:
         return error(401 if guard().pin_hash else 403, refused)
