@@ -70,6 +70,20 @@ def _cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_stats(args: argparse.Namespace) -> int:
+    from .journal import default_path
+    from .stats import day_stats, to_csv, to_table
+
+    rows = day_stats(args.journal or default_path())  # read-only: a damaged file is named, never set aside
+    if args.csv:
+        sys.stdout.write(to_csv(rows))
+    elif not rows:
+        print("no games in the journal yet")
+    else:
+        sys.stdout.write(to_table(rows))
+    return 0
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     from senet_pi_web import load_instance_config
 
@@ -253,6 +267,15 @@ def build_parser() -> argparse.ArgumentParser:
     games = sub.add_parser("games", help="list the games in the journal")
     games.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")
     games.set_defaults(func=_cmd_games)
+    stats = sub.add_parser(
+        "stats",
+        help="games per day from the journal, for staff",
+        description="Games started, finished, abandoned and open per day (the Pi's local time), with the median and "
+        "mean length of finished games, warnings per game and switch faults. Reads the journal without changing it.",
+    )
+    stats.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")
+    stats.add_argument("--csv", action="store_true", help="write CSV (with a header) instead of a table")
+    stats.set_defaults(func=_cmd_stats)
     rules = sub.add_parser("rules", help="show the rule sets in plain words")
     rules.add_argument("ruleset", nargs="?", help=f"one of {', '.join(RULESETS)}")
     rules.set_defaults(func=_cmd_rules)
@@ -266,7 +289,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:  # named before a missing command, so `senet-pi --bogus` says which flag is wrong
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command is None:
-        parser.error("a command is needed: run, selftest, replay, games, export, rules or set-pin (see --help)")
+        parser.error("a command is needed: run, selftest, replay, games, export, stats, rules or set-pin (see --help)")
     try:
         return int(args.func(args))
     except SenetError as exc:
