@@ -182,6 +182,15 @@ def _cmd_selftest(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _cmd_status(args: argparse.Namespace) -> int:
+    from .health import render, report
+    from .journal import default_path
+
+    checks, healthy = report(args.journal or default_path(), f"http://127.0.0.1:{args.page_port}/")
+    print(render(checks, healthy))
+    return 0 if healthy else 1
+
+
 def _cmd_rules(args: argparse.Namespace) -> int:
     from .rules import find_ruleset
 
@@ -254,6 +263,14 @@ def build_parser() -> argparse.ArgumentParser:
     games = sub.add_parser("games", help="list the games in the journal")
     games.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")
     games.set_defaults(func=_cmd_games)
+    status = sub.add_parser(
+        "status",
+        help="the exhibit's health on one screen: service, switches, link, journal, disk, last game",
+        description="Read-only health check. Exit status 0 healthy, 1 something is wrong (marked FAIL).",
+    )
+    status.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")
+    status.add_argument("--page-port", type=int, default=8080, help="the running page's port on 127.0.0.1 (8080)")
+    status.set_defaults(func=_cmd_status)
     rules = sub.add_parser("rules", help="show the rule sets in plain words")
     rules.add_argument("ruleset", nargs="?", help=f"one of {', '.join(RULESETS)}")
     rules.set_defaults(func=_cmd_rules)
@@ -267,7 +284,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:  # named before a missing command, so `senet-pi --bogus` says which flag is wrong
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command is None:
-        parser.error("a command is needed: run, selftest, replay, games, export, rules or set-pin (see --help)")
+        parser.error("a command is needed: run, status, selftest, replay, games, export, rules or set-pin (see --help)")
     try:
         return int(args.func(args))
     except SenetError as exc:
