@@ -3,7 +3,8 @@
 The service (systemd), the switches and the link (from the running page's /api/state, else the
 journal's last verdicts), the journal (size, writable, damaged, on a RAM overlay?), the free disk
 where it lives, and the last game. Strictly read-only: the journal is opened with SQLite's
-`mode=ro` and a short busy timeout, so a running service is never blocked nor its journal changed.
+`mode=ro` (plus `immutable` when no service has it open) and a short busy timeout, so a running
+service is never blocked nor its journal changed.
 """
 
 from __future__ import annotations
@@ -127,6 +128,22 @@ def _megabytes(n: float) -> str:
     return f"{n / 1e9:.1f} GB" if n >= 1e9 else f"{n / 1e6:.1f} MB"
 
 
+def _lost_writes(db: sqlite3.Connection, mark_path: Path) -> str | None:
+    """The check the journal makes on start (see Journal._lost_writes), read-only: fewer writes in
+    the file than its `-mark` counted means a `-wal` damaged or lost (a power cut, a pulled card)."""
+    try:
+        mark = json.loads(mark_path.read_text(encoding="utf-8"))
+        rows = dict(db.execute("SELECT key, value FROM meta").fetchall())
+    except (OSError, ValueError, sqlite3.Error):
+        return None  # no mark, or no meta table (an older journal): nothing to compare
+    if not isinstance(mark, dict) or not isinstance(mark.get("writes"), int) or rows.get("id") != mark.get("id"):
+        return None
+    writes = rows.get("writes", 0)
+    if isinstance(writes, int) and writes < mark["writes"]:
+        return f"it holds {writes} of the {mark['writes']} writes made"
+    return None
+
+
 def journal_checks(path: Path) -> tuple[list[Check], list[dict]]:
     """The journal, the disk it is on and its last game; and that game's last verdicts."""
     folder = path.parent if path.parent.exists() else None
@@ -154,7 +171,11 @@ def journal_checks(path: Path) -> tuple[list[Check], list[dict]]:
     if fstype in ("overlay", "tmpfs"):
         problems.append(f"on {fstype}, in RAM: lost at power off (see the README: read-only root)")
     try:
-        db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=1.0)
+        # With a -wal (a service has it open, or was killed): mode=ro, reading the -wal too, as a WAL
+        # reader that never blocks the writer. Without one (closed cleanly, nobody writing): immutable,
+        # so not even an empty -wal or -shm is left beside the file.
+        quiet = "" if Path(f"{path}-wal").exists() else "&immutable=1"
+        db = sqlite3.connect(f"{path.as_uri()}?mode=ro{quiet}", uri=True, timeout=1.0)
     except sqlite3.Error as exc:
         checks.append(Check("journal", False, f"{path}: cannot open it read-only: {exc}"))
         checks.append(checks_disk)
@@ -163,7 +184,11 @@ def journal_checks(path: Path) -> tuple[list[Check], list[dict]]:
     try:
         check = db.execute("PRAGMA quick_check").fetchone()[0]
         if check != "ok":
-            problems.append(f"damaged ({check}); the service sets it aside on its next start")
+            first = [line for line in check.splitlines() if not line.startswith("***")][:1]
+            problems.append(f"damaged ({''.join(first)}); the service sets it aside on its next start")
+        lost = _lost_writes(db, Path(f"{path}-mark"))
+        if lost:
+            problems.append(f"lost writes: {lost}; the service sets it aside on its next start")
         row = db.execute(
             "SELECT g.id, variant, players, started, ended, winner, "
             "(SELECT COUNT(*) FROM events e WHERE e.game = g.id) FROM games g ORDER BY g.id DESC LIMIT 1"
