@@ -126,3 +126,21 @@ def test_install_names_a_wrong_option_in_one_line() -> None:
     )
     assert result.returncode == 1
     assert result.stderr.strip() == "senet-pi install: unknown option --bogus (see --help)"
+
+
+def test_set_pin_keeps_the_group_read_the_installer_gave_and_never_lets_others_read(tmp_path: Path) -> None:
+    """install.sh makes config.toml root:senet 0640 so the service can read what `sudo senet-pi
+    set-pin` writes; set-pin must not take that away (nor leave the hash readable by everyone)."""
+    from senet_pi.page import set_pin
+
+    config = tmp_path / "config.toml"
+    config.write_text('SECRET_KEY = "x"\n')
+    config.chmod(0o640)
+    set_pin("2468", tmp_path)
+    assert config.stat().st_mode & 0o777 == 0o640 and "OPERATOR_PIN_HASH" in config.read_text()
+    config.chmod(0o644)
+    set_pin("1357", tmp_path)
+    assert config.stat().st_mode & 0o777 == 0o640
+    fresh = tmp_path / "fresh"
+    set_pin("1357", fresh)
+    assert (fresh / "config.toml").stat().st_mode & 0o777 == 0o600
