@@ -51,19 +51,24 @@ def service_check(
             "service", None, "not under systemd (no systemctl here): only the page and the journal are checked"
         )
     try:
-        result = run(["systemctl", "is-active", UNIT], capture_output=True, text=True, timeout=5, check=False)
+        argv = ["systemctl", "show", "--property=LoadState,ActiveState,SubState", UNIT]
+        result = run(argv, capture_output=True, text=True, timeout=5, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return Check("service", False, f"systemctl did not answer: {exc}")
-    state = result.stdout.strip() or "unknown"
-    if state == "active":
-        return Check("service", True, f"{UNIT} active")
-    return Check("service", False, f"{UNIT} {state} (journalctl -u senet-pi -n 50 says why)")
+    props = dict(line.split("=", 1) for line in result.stdout.splitlines() if "=" in line)
+    if props.get("LoadState") == "not-found":
+        return Check("service", None, f"{UNIT} is not installed here (exhibit/install.sh installs it)")
+    state = f"{props.get('ActiveState', 'unknown')} ({props.get('SubState', '?')})"
+    if props.get("ActiveState") == "active":
+        return Check("service", True, f"{UNIT} {state}")
+    return Check("service", False, f"{UNIT} {state}: journalctl -u senet-pi -n 50 says why")
 
 
 def page_state(url: str, timeout: float = 2.0) -> dict | str:
     """The running page's /api/state, or why it could not be had."""
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # this Pi's own page: never a proxy
     try:
-        with urllib.request.urlopen(url.rstrip("/") + "/api/state", timeout=timeout) as answer:
+        with opener.open(url.rstrip("/") + "/api/state", timeout=timeout) as answer:
             data = json.loads(answer.read())
     except (OSError, ValueError) as exc:
         reason = getattr(exc, "reason", exc)

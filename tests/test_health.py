@@ -115,16 +115,21 @@ def test_no_journal_yet_is_information_not_a_failure(tmp_path) -> None:
     assert [c.ok for c in checks] == [None, None, None] and recent == []
 
 
-def test_the_service_under_systemd_inactive_is_a_failure() -> None:
-    def systemctl(argv, **_):
-        assert argv == ["systemctl", "is-active", "senet-pi.service"]
-        return subprocess.CompletedProcess(argv, 3, stdout="failed\n", stderr="")
+def test_the_service_under_systemd_inactive_is_a_failure_and_not_installed_is_information() -> None:
+    def systemctl(stdout: str):
+        def run(argv, **_):
+            assert argv == ["systemctl", "show", "--property=LoadState,ActiveState,SubState", "senet-pi.service"]
+            return subprocess.CompletedProcess(argv, 0, stdout=stdout, stderr="")
 
-    check = service_check(systemctl, booted=True)
-    assert check.ok is False and "failed" in check.text and "journalctl -u senet-pi" in check.text
-    active = service_check(lambda argv, **_: subprocess.CompletedProcess(argv, 0, "active\n", ""), booted=True)
-    assert active.ok is True
-    assert service_check(systemctl, booted=False).ok is None
+        return run
+
+    failed = service_check(systemctl("LoadState=loaded\nActiveState=failed\nSubState=failed\n"), booted=True)
+    assert failed.ok is False and "failed" in failed.text and "journalctl -u senet-pi" in failed.text
+    active = service_check(systemctl("LoadState=loaded\nActiveState=active\nSubState=running\n"), booted=True)
+    assert active.ok is True and "active (running)" in active.text
+    missing = service_check(systemctl("LoadState=not-found\nActiveState=inactive\nSubState=dead\n"), booted=True)
+    assert missing.ok is None and "not installed" in missing.text
+    assert service_check(systemctl(""), booted=False).ok is None
 
 
 def test_switch_faults_and_a_lost_bridge_fail() -> None:
