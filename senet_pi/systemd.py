@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import socket
+import threading
 import time
 from collections.abc import Callable, Mapping
 
@@ -33,6 +34,7 @@ class Notifier:
         meant_for_us = not pid or (pid.isdigit() and int(pid) == os.getpid())
         self.watchdog_usec = int(usec) if usec.isdigit() and int(usec) > 0 and meant_for_us else 0
         self._sock: socket.socket | None = None
+        self._lock = threading.Lock()  # the ticks, the listeners (page threads) and the main thread all send
 
     @property
     def enabled(self) -> bool:
@@ -44,18 +46,22 @@ class Notifier:
         A lost message is never an error here: systemd itself then says what it missed."""
         if self.address is None:
             return False
-        try:
-            if self._sock is None:
-                self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
-            self._sock.sendto("\n".join(lines).encode("utf-8", "replace"), self.address)
-        except OSError:
-            return False
-        return True
+        with self._lock:
+            try:
+                if self._sock is None:
+                    self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
+                    self._sock.settimeout(1.0)  # a stalled systemd must not hang the tick that reports
+                self._sock.sendto("\n".join(lines).encode("utf-8", "replace"), self.address)
+            except OSError:
+                return False
+            return True
 
     def close(self) -> None:
-        if self._sock is not None:
-            self._sock.close()
-            self._sock = None
+        """Close the socket; a later send opens it again."""
+        with self._lock:
+            if self._sock is not None:
+                self._sock.close()
+                self._sock = None
 
 
 class Watchdog:
