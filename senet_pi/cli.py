@@ -307,7 +307,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:  # named before a missing command, so `senet-pi --bogus` says which flag is wrong
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command is None:
-        parser.error("a command is needed: run, status, selftest, replay, games, export, stats, rules or set-pin (see --help)")
+        parser.error(
+            "a command is needed: run, status, selftest, replay, games, export, stats, rules or set-pin (see --help)"
+        )
     try:
         return int(args.func(args))
     except SenetError as exc:
