@@ -89,8 +89,8 @@ class Runner:
             if line:
                 self.say(line)
         if verdicts and self.notifier.enabled:  # `systemctl status` shows the game's latest line
-            game = self.service.referee.game
-            self.notifier.send(f"STATUS={game.name}: {game.to_move_id} to play; {len(self.service.history)} verdicts")
+            service = self.service
+            self.notifier.send(f"STATUS={service.variant}: {service.to_move} to play; {len(service.history)} verdicts")
 
     def say(self, text: str) -> None:
         with self._lock:

@@ -242,6 +242,12 @@ class Service:
             return self.referee.game.name
 
     @property
+    def to_move(self) -> str:
+        """The id of the player to move in the current game."""
+        with self.lock:
+            return self.referee.game.to_move_id
+
+    @property
     def players(self) -> int:
         """How many play the current game."""
         with self.lock:
