@@ -70,6 +70,20 @@ def _cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_stats(args: argparse.Namespace) -> int:
+    from .journal import default_path
+    from .stats import day_stats, to_csv, to_table
+
+    rows = day_stats(args.journal or default_path())  # read-only: a damaged file is named, never set aside
+    if args.csv:
+        sys.stdout.write(to_csv(rows))
+    elif not rows:
+        print("no games in the journal yet")
+    else:
+        sys.stdout.write(to_table(rows))
+    return 0
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     from senet_pi_web import load_instance_config
 
@@ -110,6 +124,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
                     "(choose another with --page-port, or 0 for no page)"
                 ) from None
             runner.say(f"the page: http://{args.host}:{server.effective_port}/")
+        runner.ready(f"{backend.name} board" + (f", page on port {server.effective_port}" if server else ", no page"))
         if script is not None:
             runner.feed(script, echo=True)
             time.sleep(0.6)  # let the last moves settle and be judged
@@ -173,12 +188,21 @@ def _cmd_selftest(args: argparse.Namespace) -> int:
         if backend.name == "serial":
             from .selftest import link_test
 
-            return 0 if link_test(backend) else 1  # type: ignore[arg-type]
+            return 0 if link_test(backend) else 1
         auto = args.auto or backend.name == "sim"  # nobody can put a piece on a simulated square
         report = selftest(backend, auto=auto)  # type: ignore[arg-type]
     finally:
         backend.close()
     return 0 if report.ok else 1
+
+
+def _cmd_status(args: argparse.Namespace) -> int:
+    from .health import render, report
+    from .journal import default_path
+
+    checks, healthy = report(args.journal or default_path(), f"http://127.0.0.1:{args.page_port}/")
+    print(render(checks, healthy))
+    return 0 if healthy else 1
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
@@ -253,6 +277,23 @@ def build_parser() -> argparse.ArgumentParser:
     games = sub.add_parser("games", help="list the games in the journal")
     games.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")
     games.set_defaults(func=_cmd_games)
+    stats = sub.add_parser(
+        "stats",
+        help="games per day from the journal, for staff",
+        description="Games started, finished, abandoned and open per day (the Pi's local time), with the median and "
+        "mean length of finished games, warnings per game and switch faults. Reads the journal without changing it.",
+    )
+    stats.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")
+    stats.add_argument("--csv", action="store_true", help="write CSV (with a header) instead of a table")
+    stats.set_defaults(func=_cmd_stats)
+    status = sub.add_parser(
+        "status",
+        help="the exhibit's health on one screen: service, switches, link, journal, disk, last game",
+        description="Read-only health check. Exit status 0 healthy, 1 something is wrong (marked FAIL).",
+    )
+    status.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")
+    status.add_argument("--page-port", type=int, default=8080, help="the running page's port on 127.0.0.1 (8080)")
+    status.set_defaults(func=_cmd_status)
     rules = sub.add_parser("rules", help="show the rule sets in plain words")
     rules.add_argument("ruleset", nargs="?", help=f"one of {', '.join(RULESETS)}")
     rules.set_defaults(func=_cmd_rules)
@@ -266,7 +307,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:  # named before a missing command, so `senet-pi --bogus` says which flag is wrong
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command is None:
-        parser.error("a command is needed: run, selftest, replay, games, export, rules or set-pin (see --help)")
+        parser.error(
+            "a command is needed: run, status, selftest, replay, games, export, stats, rules or set-pin (see --help)"
+        )
     try:
         return int(args.func(args))
     except SenetError as exc:

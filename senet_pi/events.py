@@ -63,7 +63,7 @@ def as_input(kind: str, value: object, by: int = 0) -> tuple[str, object]:
     if kind == "wait":
         return "tick", True
     if kind == "move":
-        return "move", [*value, by]  # type: ignore[misc]
+        return "move", [*value, by]  # type: ignore[misc]  # a move's value is its [from, to], read and checked
     return kind, value
 
 
@@ -81,7 +81,7 @@ def timed_inputs(events: Iterable[Mapping[str, object]], spacing_ms: int = 0) ->
     for raw in events:
         kind, value, by = split(raw)
         if kind == "wait":
-            ms += value  # type: ignore[operator]
+            ms += value  # type: ignore[operator]  # a wait's value is its milliseconds, a number once read
         else:
             ms += spacing_ms
         yield (ms, *as_input(kind, value, by))
@@ -90,7 +90,7 @@ def timed_inputs(events: Iterable[Mapping[str, object]], spacing_ms: int = 0) ->
 def event_of(kind: str, value: object) -> dict[str, object]:
     """A journaled input as a replay event (a move's die becomes its `by`)."""
     if kind == "move":
-        squares: list[int] = list(value)  # type: ignore[call-overload]
+        squares: list[int] = list(value)  # type: ignore[call-overload]  # [from, to, by], as journaled
         move: dict[str, object] = {"move": [squares[0], "off" if squares[1] == OFF else squares[1]]}
         if len(squares) > 2 and squares[2]:
             move["by"] = squares[2]

@@ -349,8 +349,10 @@ class Journal:
         self._submit([(sql, (game, start + i, event, json.dumps(v))) for i, v in enumerate(verdicts)])
 
     def end_game(self, game: int, winner: str | None) -> None:
-        """Mark a game finished (won, or abandoned for a new one when `winner` is None)."""
-        self._submit([("UPDATE games SET ended = ?, winner = ? WHERE id = ?", (time.time(), winner, game))])
+        """Mark a game finished (won, or abandoned for a new one when `winner` is None). Ending it again
+        with the same outcome (a new game after a win) keeps the first end, so a win's time stays its own."""
+        sql = "UPDATE games SET ended = ?, winner = ? WHERE id = ? AND (ended IS NULL OR winner IS NOT ?)"
+        self._submit([(sql, (time.time(), winner, game, winner))])
 
     # ------------------------------------------------------------------ reading
 

@@ -125,6 +125,9 @@ def set_pin(pin: str, folder: Path | None = None) -> Path:
     lines = [line for line in text.splitlines() if not line.startswith("OPERATOR_PIN_HASH")]
     if pin:
         lines.append(f'OPERATOR_PIN_HASH = "{generate_password_hash(pin)}"')
+    # Never readable by others; a group read the exhibit's installer gave (root:senet 0640, so the
+    # service reads what `sudo senet-pi set-pin` writes) is kept.
+    mode = (path.stat().st_mode & 0o040 if path.exists() else 0) | 0o600
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    path.chmod(0o600)
+    path.chmod(mode)
     return path

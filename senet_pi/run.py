@@ -20,6 +20,7 @@ from .hardware.backend import Backend, SimBackend
 from .hardware.sim import SimBoard
 from .rules.board import OFF, ROWS, bit, mask
 from .service import Service
+from .systemd import Notifier, Watchdog, scan_counter
 from .terminal import describe
 
 TICK = 0.05  # seconds between the service's ticks (settle and guidance timing)
@@ -55,6 +56,8 @@ class Runner:
         self._lock = threading.Lock()
         self._ticker = threading.Thread(target=self._tick, name="senet-pi ticks", daemon=True)
         self._unsubscribe: Callable[[], None] = self.service.subscribe(self._print)
+        self.notifier = Notifier()  # systemd's Type=notify; does nothing when not under systemd
+        self.watchdog = Watchdog(self.notifier, scan_counter(self.backend))
 
     def start(self) -> None:
         for note in self.service.notes:
@@ -73,12 +76,21 @@ class Runner:
                 self.service.tick()
             except Exception as exc:  # a bug of ours must not stop settling and guidance
                 self.say(f"!! internal error in a tick (the game goes on): {type(exc).__name__}: {exc}")
+            else:
+                self.watchdog.beat()  # only after a tick that returned: a hung tick starves the watchdog
+
+    def ready(self, status: str) -> None:
+        """Tell systemd the board and the page are up (READY=1), with a status line."""
+        self.notifier.send("READY=1", f"STATUS={status}")
 
     def _print(self, verdicts: list[dict]) -> None:
         for verdict in verdicts:
             line = describe(verdict)
             if line:
                 self.say(line)
+        if verdicts and self.notifier.enabled:  # `systemctl status` shows the game's latest line
+            service = self.service
+            self.notifier.send(f"STATUS={service.variant}: {service.to_move} to play; {len(service.history)} verdicts")
 
     def say(self, text: str) -> None:
         with self._lock:
@@ -188,12 +200,14 @@ class Runner:
         return "\n".join(lines)
 
     def close(self) -> None:
+        self.notifier.send("STOPPING=1", "STATUS=stopping")
         self._stop.set()
         if self._ticker.is_alive():
             self._ticker.join(timeout=2)
         self._unsubscribe()
         self.backend.close()
         self.service.close()
+        self.notifier.close()
 
 
 def _square(args: list[str], i: int) -> int:

@@ -20,7 +20,7 @@ from .referee import GUIDANCE_DELAY, SETTLE_TIME, Referee
 from .rules import Game, find_ruleset
 from .rules.board import OFF
 from .rules.throws import RandomSource, Throw
-from .verdicts import Verdict
+from .verdicts import JournalNews, NewGame, Refused, Verdict
 
 #: The verdicts the page lists as the game's history.
 HISTORY_KINDS = ("move", "forfeit", "win", "undone", "new_game", "resync")
@@ -119,9 +119,7 @@ class Service:
             if self.journal is not None:
                 self.journal.end_game(self.game_id, self.referee.game.winner_id)
             self._begin(game, players)
-            verdicts: list[Verdict] = [
-                {"v": "new_game", "variant": self.referee.game.name, "to_move": self.referee.game.to_move_id}
-            ]
+            verdicts = [NewGame(self.referee.game.name, self.referee.game.to_move_id).json()]
             self.history = list(verdicts)
             self._publish(verdicts)
             return verdicts
@@ -172,9 +170,9 @@ class Service:
         if (trouble is None) == (was is None):
             return  # no news: only the count of held writes changed
         if trouble is not None:
-            self._publish([{"v": "journal", "text": trouble + "; the game goes on"}])
+            self._publish([JournalNews(trouble + "; the game goes on").json()])
         elif was is not None:
-            self._publish([{"v": "journal", "text": "the journal caught up: every held write is saved"}])
+            self._publish([JournalNews("the journal caught up: every held write is saved").json()])
 
     def _after(self, verdicts: list[Verdict]) -> None:
         if self.journal is not None:
@@ -221,7 +219,7 @@ class Service:
 
     def _refuse(self, text: str) -> Press:
         """A press refused before anything was judged: said to the listeners, not journaled."""
-        verdict: Verdict = {"v": "refused", "text": text}
+        verdict = Refused(text).json()
         self._publish([verdict])
         return Press(refused=text, verdicts=[verdict])
 
@@ -242,6 +240,12 @@ class Service:
         """The name of the current game's rule set."""
         with self.lock:
             return self.referee.game.name
+
+    @property
+    def to_move(self) -> str:
+        """The id of the player to move in the current game."""
+        with self.lock:
+            return self.referee.game.to_move_id
 
     @property
     def players(self) -> int:

@@ -1,25 +1,339 @@
-"""Verdicts: what the referee decided, as JSON-ready dicts (the replay contract's output lines).
+"""Verdicts: what the referee decided, as small typed values with one JSON form.
 
-The kinds outside tests read are `move`, `illegal`, `bonus`, `turn` and `win`
-(`../shared/spec/replay.md`); `forfeit` and `out` are this project's additions. What the
+Each kind is a frozen dataclass; `json()` turns it into the line the replay contract, the
+journal, the terminal and the page all read (`../shared/spec/replay.md`): `{"v": kind, ...}`
+with the fields in order, optional ones left out when empty. The kinds outside tests read are
+`move`, `illegal`, `bonus`, `turn` and `win`; the rest are this project's additions. What the
 rules did by themselves after a move rides on the move line as `effects`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, fields
+from typing import ClassVar
 
 from .errors import IllegalMoveError
+from .rules import effects as rules_did
 from .rules.board import square_name
-from .rules.effects import Bonus, Eliminated, Forfeit, Turn, Win
+from .rules.effects import Effect
 from .rules.move import Move
+from .rules.reasons import Reason
 
+#: A verdict in its JSON form: what flows to the journal, the listeners and replay output.
 Verdict = dict[str, object]
 
 
-def _effect_fields(effect: object) -> dict[str, object]:
-    data = asdict(effect)  # type: ignore[call-overload]
+@dataclass(frozen=True)
+class Line:
+    """A verdict kind. Subclasses name their kind in `v` and list their fields in JSON order."""
+
+    v: ClassVar[str] = ""
+    #: Fields left out of the JSON form when they are None.
+    optional: ClassVar[frozenset[str]] = frozenset()
+    #: Fields whose JSON key is not a Python name.
+    keys: ClassVar[dict[str, str]] = {"from_sq": "from"}
+
+    def json(self) -> Verdict:
+        """The one JSON form of this verdict."""
+        out: Verdict = {"v": self.v}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is None and f.name in self.optional:
+                continue
+            out[self.keys.get(f.name, f.name)] = value
+        return out
+
+
+def parse_verdict(data: Verdict) -> Line:
+    """A verdict's JSON form back as its typed value; ValueError for an unknown kind or wrong fields."""
+    kind = KINDS.get(str(data.get("v")))
+    if kind is None:
+        raise ValueError(f"unknown verdict kind {data.get('v')!r}")
+    names = {kind.keys.get(f.name, f.name): f.name for f in fields(kind)}
+    unknown = set(data) - set(names) - {"v"}
+    if unknown:
+        raise ValueError(f"a {kind.v!r} verdict has no field {sorted(unknown)[0]!r}")
+    try:
+        return kind(**{names[key]: value for key, value in data.items() if key != "v"})
+    except TypeError as exc:
+        raise ValueError(f"a {kind.v!r} verdict: {exc}") from None
+
+
+# ---------------------------------------------------------------------- the game
+
+
+@dataclass(frozen=True)
+class Moved(Line):
+    """A move accepted, with what the rules did by themselves after it (an exchange, a drowning...)."""
+
+    v: ClassVar[str] = "move"
+    optional: ClassVar[frozenset[str]] = frozenset({"effects"})
+    player: str | None
+    from_sq: int
+    to: int | str
+    by: int
+    effects: list[dict[str, object]] | None = None
+
+
+@dataclass(frozen=True)
+class Illegal(Line):
+    """Something the rules or the referee refuse: the reason in words and the ruling that decides it;
+    for a wrong board, what is missing and extra and how to fix it; for a swap, its two squares."""
+
+    v: ClassVar[str] = "illegal"
+    optional: ClassVar[frozenset[str]] = frozenset({"missing", "extra", "fix", "swap", "player"})
+    reason: str
+    ruling: str
+    missing: list[int] | None = None
+    extra: list[int] | None = None
+    fix: list[str] | None = None
+    swap: list[int] | None = None
+    player: str | None = None
+
+    @classmethod
+    def because(cls, reason: Reason, **details: object) -> Illegal:
+        """The refusal for one of the rules' reasons, its sentence without the ruling id (which has a field)."""
+        return cls(reason=reason.sentence(**details), ruling=str(details.get("ruling", reason.ruling)))
+
+
+@dataclass(frozen=True)
+class Bonus(Line):
+    v: ClassVar[str] = "bonus"
+    player: str
+
+
+@dataclass(frozen=True)
+class Turn(Line):
+    v: ClassVar[str] = "turn"
+    player: str
+
+
+@dataclass(frozen=True)
+class Win(Line):
+    v: ClassVar[str] = "win"
+    optional: ClassVar[frozenset[str]] = frozenset({"scores"})
+    player: str
+    scores: dict[str, int] | None = None
+
+
+@dataclass(frozen=True)
+class Forfeit(Line):
+    """P7: a throw that moves nothing is lost."""
+
+    v: ClassVar[str] = "forfeit"
+    player: str
+    throw: object
+    reason: str
+
+
+@dataclass(frozen=True)
+class Out(Line):
+    """M9: a player leaves the game."""
+
+    v: ClassVar[str] = "out"
+    player: str
+
+
+@dataclass(frozen=True)
+class Removed(Line):
+    """Pieces the rules took off the board without a move (M9: those of a player who leaves)."""
+
+    v: ClassVar[str] = "removed"
+    effects: list[dict[str, object]]
+
+
+@dataclass(frozen=True)
+class Thrown(Line):
+    v: ClassVar[str] = "throw"
+    player: str
+    value: object
+
+
+@dataclass(frozen=True)
+class CardPlayed(Line):
+    v: ClassVar[str] = "card"
+    player: str
+    card: str
+
+
+@dataclass(frozen=True)
+class Exchanged(Line):
+    v: ClassVar[str] = "exchange"
+    player: str
+    count: int
+
+
+@dataclass(frozen=True)
+class Passed(Line):
+    v: ClassVar[str] = "pass"
+    player: str
+
+
+@dataclass(frozen=True)
+class Undone(Line):
+    v: ClassVar[str] = "undone"
+    player: str
+    move: str
+
+
+@dataclass(frozen=True)
+class NewGame(Line):
+    v: ClassVar[str] = "new_game"
+    variant: str
+    to_move: str
+
+
+@dataclass(frozen=True)
+class Resynced(Line):
+    """The board won: what the referee assumed, and the position it now holds."""
+
+    v: ClassVar[str] = "resync"
+    assumed: list[str]
+    board: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Revised(Line):
+    """A provisional move turned out to be another way of playing the same throw."""
+
+    v: ClassVar[str] = "revised"
+    player: str
+    was: list[str]
+    now: list[str]
+    text: str
+
+
+# ---------------------------------------------------------------------- the board and the hands
+
+
+@dataclass(frozen=True)
+class Prompt(Line):
+    """A step the people should carry out: a move the rules made, an undo, a Nile drowning."""
+
+    v: ClassVar[str] = "prompt"
+    text: str
+    player: str
+    from_sq: int | None = None
+    to: int | str | None = None
+
+
+@dataclass(frozen=True)
+class Fix(Line):
+    """One thing to do to put the board right."""
+
+    v: ClassVar[str] = "fix"
+    text: str
+    from_sq: int | None = None
+    to: int | str | None = None
+
+
+@dataclass(frozen=True)
+class Progress(Line):
+    v: ClassVar[str] = "progress"
+    text: str = "move in progress"
+
+
+@dataclass(frozen=True)
+class Settled(Line):
+    v: ClassVar[str] = "settled"
+    text: str = "the board is as the game expects"
+
+
+@dataclass(frozen=True)
+class Cleared(Line):
+    v: ClassVar[str] = "cleared"
+    text: str = "the board matches the game"
+
+
+@dataclass(frozen=True)
+class Switch(Line):
+    """A switch judged faulty (`fault` "stuck closed" / "stuck open"), or working again (None)."""
+
+    v: ClassVar[str] = "switch"
+    square: int
+    fault: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class Sensor(Line):
+    """A switch event that cannot be: the switch was already in that state."""
+
+    v: ClassVar[str] = "sensor"
+    square: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Question(Line):
+    v: ClassVar[str] = "question"
+    id: int
+    kind: str
+    text: str
+    options: list[str]
+
+
+@dataclass(frozen=True)
+class Answered(Line):
+    v: ClassVar[str] = "answered"
+    id: int
+    answer: str
+
+
+@dataclass(frozen=True)
+class Withdrawn(Line):
+    """A question no longer asked: the board moved on."""
+
+    v: ClassVar[str] = "withdrawn"
+    id: int
+
+
+# ---------------------------------------------------------------------- said, not journaled
+
+
+@dataclass(frozen=True)
+class Refused(Line):
+    """The thrower's button or a gesture refused, and why."""
+
+    v: ClassVar[str] = "refused"
+    text: str
+
+
+@dataclass(frozen=True)
+class Offer(Line):
+    v: ClassVar[str] = "offer"
+    text: str
+
+
+@dataclass(frozen=True)
+class JournalNews(Line):
+    v: ClassVar[str] = "journal"
+    text: str
+
+
+@dataclass(frozen=True)
+class Link(Line):
+    """The USB bridge connected, lost, or reporting."""
+
+    v: ClassVar[str] = "link"
+    connected: bool
+    text: str
+
+
+#: Every verdict kind by its name in the JSON form.
+KINDS: dict[str, type[Line]] = {
+    cls.v: cls
+    for cls in (
+        Moved, Illegal, Bonus, Turn, Win, Forfeit, Out, Removed, Thrown, CardPlayed, Exchanged, Passed, Undone,
+        NewGame, Resynced, Revised, Prompt, Fix, Progress, Settled, Cleared, Switch, Sensor, Question, Answered,
+        Withdrawn, Refused, Offer, JournalNews, Link,
+    )
+}  # fmt: skip
+
+
+def _effect_fields(effect: Effect) -> dict[str, object]:
+    data = asdict(effect)
     out: dict[str, object] = {"kind": data.pop("kind")}
     for key, value in data.items():
         if key == "from_sq":
@@ -31,41 +345,34 @@ def _effect_fields(effect: object) -> dict[str, object]:
     return out
 
 
-def from_effects(effects: Sequence[object], move: Move | None = None, player: str | None = None) -> list[Verdict]:
+def from_effects(effects: Sequence[Effect], move: Move | None = None, player: str | None = None) -> list[Verdict]:
     """The verdict lines for a played move (or throw) and the effects the engine reported."""
-    lines: list[Verdict] = []
+    lines: list[Line] = []
     rules_moved = []
-    tail: list[Verdict] = []
+    tail: list[Line] = []
     for effect in effects:
-        if isinstance(effect, Bonus):
-            tail.append({"v": "bonus", "player": effect.player})
-        elif isinstance(effect, Turn):
-            tail.append({"v": "turn", "player": effect.player})
-        elif isinstance(effect, Win):
-            line: Verdict = {"v": "win", "player": effect.player}
-            if effect.scores is not None:
-                line["scores"] = effect.scores
-            tail.append(line)
-        elif isinstance(effect, Forfeit):
-            throw = _json_throw(effect.throw)
-            lines.append({"v": "forfeit", "player": effect.player, "throw": throw, "reason": effect.reason})
-        elif isinstance(effect, Eliminated):
-            tail.append({"v": "out", "player": effect.player})
+        if isinstance(effect, rules_did.Bonus):
+            tail.append(Bonus(effect.player))
+        elif isinstance(effect, rules_did.Turn):
+            tail.append(Turn(effect.player))
+        elif isinstance(effect, rules_did.Win):
+            tail.append(Win(effect.player, effect.scores))
+        elif isinstance(effect, rules_did.Forfeit):
+            lines.append(Forfeit(effect.player, _json_throw(effect.throw), effect.reason))
+        elif isinstance(effect, rules_did.Eliminated):
+            tail.append(Out(effect.player))
         else:
             rules_moved.append(_effect_fields(effect))
     if move is not None:
-        line = {"v": "move", "player": player, "from": move.from_sq, "to": square_name(move.to_sq), "by": move.by}
-        if rules_moved:
-            line["effects"] = rules_moved
-        lines.insert(0, line)
+        lines.insert(0, Moved(player, move.from_sq, square_name(move.to_sq), move.by, rules_moved or None))
     elif rules_moved:  # e.g. pieces removed when a player leaves (M9)
-        tail.insert(0, {"v": "removed", "effects": rules_moved})
-    return lines + tail
+        tail.insert(0, Removed(rules_moved))
+    return [line.json() for line in lines + tail]
 
 
 def illegal(error: IllegalMoveError, **context: object) -> Verdict:
     """An `illegal` line: the reason in words, the ruling that decides it, and where it happened."""
-    return {"v": "illegal", "reason": str(error), "ruling": error.ruling, **context}
+    return {**Illegal(reason=str(error), ruling=error.ruling).json(), **context}
 
 
 def _json_throw(value: object) -> object:

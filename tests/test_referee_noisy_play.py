@@ -255,11 +255,11 @@ def play(variant: str, players: int, seed: int, turns: int) -> dict[str, int]:
         if shadow.is_over:
             break
         assert table.referee.throw_blocked() is None, table.referee.throw_blocked()  # no dead end
-        if hasattr(shadow, "push_card"):
-            p = shadow.to_move
-            playable = [c for c in shadow.hands[p] if shadow.playable(c)]
+        if shadow.turn_starts_with == "card":
+            hand = shadow.hand(shadow.to_move_id)
+            playable = [c for c in hand if shadow.playable(c)]
             if not playable:
-                cards = list(shadow.hands[p][:1])
+                cards = hand[:1]
                 assert table.call("play_card", "exchange", cards)[-1]["v"] != "illegal"
                 shadow.push_exchange(cards)
                 continue

@@ -118,6 +118,28 @@ def test_3_a_piece_held_in_the_hand_read_as_gone_up_is_revised_when_it_is_put_do
     assert hands.game.board() == {2: "B", 8: "A", 28: "A"}
 
 
+def test_3_a_piece_held_then_sent_to_the_sun_by_the_moon_revises_a_bear_off_on_the_same_squares_M6():
+    """Found by the noisy-play property test: 29-off by one die and 29-26 by the sum (M5's bounce,
+    then M6 sends it to the sun, whose piece leaves, M4) end on the same squares. The hands showed
+    every stage of the second, so it replaces the first, although the board looks just as expected."""
+    hands = modern({"5": 29, "4": 6}, {"5": 1, "4": 8}, (2, 5))
+    hands.do("lift 29", wait=800)  # held: reads as gone up by the 2
+    assert moves_in(hands.seen) == ["29-off"]
+    verdicts = hands.do("place 26", "lift 1", "lift 26", "place 1", wait=600)
+    assert "revised" in kinds(verdicts) and not illegal(verdicts)
+    assert moves_in(verdicts) == ["29-26"]
+    assert hands.game.board() == {1: "A", 6: "A", 8: "B"} and hands.game.pending is None
+
+
+def test_3_a_piece_knocked_after_a_bear_off_revises_nothing():
+    """The same bear-off, then a sleeve brushes the sun's piece: no stage of another way was shown."""
+    hands = modern({"5": 29, "4": 6}, {"5": 1, "4": 8}, (2, 5))
+    hands.do("lift 29", wait=800)
+    verdicts = hands.do("lift 1", "place 1", wait=600)
+    assert "revised" not in kinds(verdicts) and not illegal(verdicts)
+    assert hands.game.board() == {1: "B", 6: "A", 8: "B"} and hands.game.pending == (5,)
+
+
 def test_3_a_move_counted_out_square_by_square_is_revised_to_the_sum_M3():
     hands = modern({"5": 9, "4": 3}, {"5": 20}, (3, 4))
     hands.do("lift 9", "place 12", wait=600)  # counts the 3 first
@@ -467,3 +489,17 @@ def test_2_an_exchange_unseen_while_the_link_was_down_is_asked_not_dropped():
     assert question["v"] == "question" and question["options"] == ["12-14", "no move"]
     assert moves_in(hands.call("answer", "12-14")) == ["12-14"]
     assert hands.game.board() == {12: "B", 14: "A", 20: "B"}
+
+
+def test_8_a_held_piece_the_throw_cannot_move_is_explained_not_a_crash_S11():
+    """Found by the type checker: a lifted piece the throw cannot move (S8: from 28 only with at
+    most 3) held over the board crashed the explanation."""
+    hands = Hands(at("secret", A=[28, 5], B=[1, 2], throw=5))
+    warning = illegal(hands.do("lift 28", wait=600))
+    assert warning and warning[0]["ruling"] == "S8" and "28" in warning[0]["reason"]  # at most 3 from 28
+
+
+def test_8_a_held_piece_of_the_other_player_is_named_as_theirs():
+    hands = Hands(at("secret", A=[28, 5], B=[1, 2], throw=5))
+    warning = illegal(hands.do("lift 2", wait=600))
+    assert warning and warning[0]["ruling"] == "P3" and "belongs to B" in warning[0]["reason"]

@@ -60,7 +60,7 @@ def test_a_fresh_machine_gets_the_debian_packages_then_the_venv_then_the_tests(m
     installs = [line for line in log if line.startswith("apt-get")]
     assert installs == [
         "apt-get update -q",
-        "apt-get install -y -q chromium nodejs npm python3-venv",
+        "apt-get install -y -q chromium nodejs npm python3-venv systemd shellcheck",
     ]
     assert log.count("sudo apt-get") == 1 and "sudo env" in log  # not root: sudo, for both
     assert log[-3:] == ["python3 -m venv .venv", "pip install -q -e .[test]", "python -m pytest -q"]
@@ -68,16 +68,16 @@ def test_a_fresh_machine_gets_the_debian_packages_then_the_venv_then_the_tests(m
 
 
 def test_as_root_only_what_is_missing_is_installed_without_sudo(machine):
-    status, log = machine("chromium", "node", uid=0)
+    status, log = machine("chromium", "node", "systemd-analyze", uid=0)
     assert [line for line in log if line.startswith(("apt-get", "sudo"))] == [
         "apt-get update -q",
-        "apt-get install -y -q npm",
+        "apt-get install -y -q npm shellcheck",
     ]
     assert status == 0
 
 
 def test_a_machine_with_everything_installs_no_package_and_passes_pytests_status_through(machine):
-    status, log = machine("chromium", "node", "npm", pytest_status=3)
+    status, log = machine("chromium", "node", "npm", "systemd-analyze", "shellcheck", pytest_status=3)
     assert not [line for line in log if line.startswith(("apt-get", "sudo"))]
     assert log[-1] == "python -m pytest -q" and status == 3
 

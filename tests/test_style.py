@@ -1,4 +1,4 @@
-"""The code stays `ruff` clean (the project's lint settings are in pyproject.toml)."""
+"""The code stays `ruff` and `mypy` clean (the project's lint and type settings are in pyproject.toml)."""
 
 import shutil
 import subprocess
@@ -11,6 +11,18 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_ruff_finds_nothing():
     ruff = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
     result = subprocess.run([ruff, "check", "--no-cache", str(ROOT)], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_finds_nothing():
+    """mypy, strict on the rules and the referee: the files and flags are pyproject.toml's [tool.mypy]."""
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 

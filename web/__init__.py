@@ -111,7 +111,7 @@ def create_app(
         )
     if service is None:
         service = Service(None)
-    from . import api, errors, hands, operator, pages, security, sim
+    from . import api, errors, hands, operator, pages, security, sim, staff
 
     pin_file = app.config["PIN_FILE"]
     guard = operator.PinGuard(
@@ -126,4 +126,5 @@ def create_app(
     app.register_blueprint(api.bp)
     app.register_blueprint(operator.bp)
     app.register_blueprint(sim.bp)
+    app.register_blueprint(staff.bp)
     return app

@@ -23,6 +23,7 @@ class SimBoard:
         self.square_at = codec.square_at
         self.magnets = 0
         self.button_down = False
+        self.button_reads = 0  # how often the firmware read the button since it last changed
         self.outputs: dict[int, int] = {}
         self.lock = threading.Lock()
 
@@ -41,6 +42,7 @@ class SimBoard:
     def read(self, number: int) -> int:
         cfg = self.config
         if number == cfg.BUTTON:
+            self.button_reads += 1
             return 0 if self.button_down else 1
         if number in cfg.COLUMNS:
             c = cfg.COLUMNS.index(number)

@@ -77,10 +77,22 @@ class Firmware:
         self._master = self._slave = None
 
     def press(self, seconds: float) -> None:
-        """Hold the button down for `seconds`."""
-        self.board.button_down = True
+        """Hold the button down for `seconds`, and as long as the firmware takes to read it down
+        (and then up) a few times: a finger is never quicker than the scan, however busy the
+        machine running this simulation is."""
+        self._set_button(True)
         time.sleep(seconds)
-        self.board.button_down = False
+        self._set_button(False)
+
+    def _set_button(self, down: bool, reads: int = 4, limit: float = 30.0) -> None:
+        board = self.board
+        board.button_reads = 0
+        board.button_down = down
+        end = time.monotonic() + limit
+        while board.button_reads < reads and self._thread is not None and self._thread.is_alive():
+            if time.monotonic() > end:  # the firmware stopped scanning: say so rather than hang
+                raise RuntimeError("the simulated firmware does not read its button")
+            time.sleep(0.002)
 
     def close(self) -> None:
         self.unplug()
@@ -118,7 +130,7 @@ def serve(port: Path, occupied: int) -> None:
                 break
             try:
                 said = answer(firmware, words[0], words[1:])
-            except (ValueError, IndexError) as exc:
+            except (ValueError, IndexError, RuntimeError) as exc:
                 print(f"error {exc}", flush=True)
             else:
                 print(f"ok {said}".rstrip(), flush=True)

@@ -16,7 +16,7 @@ from pathlib import Path
 from ..errors import BackendError
 from ..rules.throws import RandomSource, default_random
 from ..service import Service
-from ..verdicts import Verdict
+from ..verdicts import Offer, Refused, Switch, Verdict
 from .board import SCAN_RATE, ReedSwitchBoard
 from .debounce import SwitchFault
 from .pinmap import PinMap, load_pinmap
@@ -105,13 +105,13 @@ class ThrowerControl:
         if self.service is None or self.sticks is None:
             return
         if not self.gestures:  # a long press is just a press that took its time
-            self.service.note({"v": "refused", "text": "long presses are switched off here: staff use the page"})
+            self.service.note(Refused("long presses are switched off here: staff use the page").json())
             return
         self._offer = "new_game" if seconds >= VERY_LONG_PRESS else "undo"
         self._offer_until = self._clock() + OFFER_TIME
         self.sticks.offer()
         what = "start a new game" if self._offer == "new_game" else "undo the last move"
-        self.service.note({"v": "offer", "text": f"press the button again within 10 s to {what}"})
+        self.service.note(Offer(f"press the button again within 10 s to {what}").json())
 
     def _verdicts(self, verdicts: list[Verdict]) -> None:
         if self.sticks is not None and any(v["v"] == "bonus" for v in verdicts):
@@ -190,15 +190,7 @@ class GpioBackend(Backend):
         else:
             self.faults[fault.square] = fault
         if self.service is not None:
-            self.service.note(
-                {
-                    "v": "switch",
-                    "square": fault.square,
-                    "kind": fault.kind,
-                    "text": fault.text,
-                    "cleared": fault.cleared,
-                }
-            )
+            self.service.note(Switch(fault.square, None if fault.cleared else fault.kind, fault.text).json())
 
     def describe(self) -> dict[str, object]:
         board = self.board

@@ -99,6 +99,11 @@ class ReedSwitchBoard(Device):
         return self._debouncer.reported
 
     @property
+    def scans(self) -> int:
+        """How many scans so far: the systemd watchdog is fed only while this moves on."""
+        return self._scans
+
+    @property
     def chattering(self) -> list[int]:
         """Squares whose switch is being ignored for chattering."""
         return squares_in(self._debouncer.chattering)

@@ -19,6 +19,7 @@ from firmware_bridge import codec
 
 from ..rules.throws import RandomSource, default_random
 from ..service import Service
+from ..verdicts import Link
 from .backend import Backend, ThrowerControl
 from .thrower import PressTimer, Sticks
 
@@ -141,10 +142,10 @@ class SerialBackend(Backend):
             self.command("Q")  # hello, please: the bridge answers with its version and a snapshot
             try:
                 while not self._stop.is_set():
-                    data = link.read(1)  # type: ignore[attr-defined]  # waits (up to the timeout) for a byte
+                    data = link.read(1)  # type: ignore[union-attr]  # waits (up to the timeout) for a byte
                     waiting = getattr(link, "in_waiting", 0)
                     if data and waiting:
-                        data += link.read(waiting)  # type: ignore[attr-defined]  # then takes what is there
+                        data += link.read(waiting)  # type: ignore[union-attr]  # then takes what is there
                     if data:
                         before = decoder.bad
                         for frame in decoder.feed(data):
@@ -161,13 +162,13 @@ class SerialBackend(Backend):
             self.connected = False
             self.reconnects += 1
             if self.service is not None:
-                self.service.note({"v": "link", "connected": False, "text": text})
+                self.service.note(Link(False, text).json())
 
     def _set_problem(self, text: str) -> None:
         if text != self.problem:
             self.problem = text
             if self.service is not None:
-                self.service.note({"v": "link", "connected": False, "text": text})
+                self.service.note(Link(False, text).json())
 
     def _close_serial(self) -> None:
         link, self._serial = self._serial, None
@@ -210,7 +211,7 @@ class SerialBackend(Backend):
             )
             self.connected = False
             if self.service is not None:
-                self.service.note({"v": "link", "connected": False, "text": self.problem})
+                self.service.note(Link(False, self.problem).json())
             self._stop.set()
             return
         self.firmware, self.board_id = info.get("fw"), info.get("board")
@@ -219,9 +220,7 @@ class SerialBackend(Backend):
         if not self.connected:
             self.connected = True
             if self.service is not None:
-                self.service.note(
-                    {"v": "link", "connected": True, "text": f"bridge {self.board_id} firmware {self.firmware}"}
-                )
+                self.service.note(Link(True, f"bridge {self.board_id} firmware {self.firmware}").json())
 
     def _on_S(self, fields: list[str]) -> None:
         occupied = codec.occupancy_from_hex(fields[0])
@@ -248,7 +247,7 @@ class SerialBackend(Backend):
 
     def _on_E(self, fields: list[str]) -> None:
         if self.service is not None:
-            self.service.note({"v": "link", "connected": self.connected, "text": "bridge: " + ",".join(fields)})
+            self.service.note(Link(self.connected, "bridge: " + ",".join(fields)).json())
 
     def _on_unknown(self, fields: list[str]) -> None:
         self.dropped += 1
@@ -282,7 +281,7 @@ class SerialBackend(Backend):
             if kind in ("cleared", "move", "new_game", "resync", "undone"):
                 self._light({})
             if kind == "illegal" and ("missing" in verdict or "extra" in verdict):
-                squares = [*verdict.get("missing", []), *verdict.get("extra", [])]  # type: ignore[misc]
+                squares = [*verdict.get("missing", []), *verdict.get("extra", [])]
                 self._light(dict.fromkeys(squares, RED))
             elif kind == "prompt":
                 wanted = {sq: AMBER for sq in (verdict.get("from"), verdict.get("to")) if isinstance(sq, int)}

@@ -64,7 +64,7 @@ def scripted_game(ruleset: str, seed: int, players: int = 2, max_throws: int = 2
             events.append(event)
             kind, value, by = split(event)
             if kind == "wait":
-                clock_ms += value  # type: ignore[operator]
+                clock_ms += value  # type: ignore[operator]  # a wait's value is its milliseconds
             verdicts = referee.apply(*as_input(kind, value, by), clock_ms / 1000)
             question = next((v for v in verdicts if v["v"] == "question"), None)
             if question is not None and intended is not None:

@@ -21,7 +21,34 @@ from ..events import INPUT_KINDS
 from ..rules import Game, Move
 from ..rules.board import OFF, bit, square_name, squares_in
 from ..rules.reasons import Reason
-from ..verdicts import Verdict, from_effects, illegal
+from ..verdicts import (
+    Answered,
+    CardPlayed,
+    Cleared,
+    Exchanged,
+    Illegal,
+    NewGame,
+    Passed,
+    Progress,
+    Prompt,
+    Resynced,
+    Revised,
+    Sensor,
+    Settled,
+    Switch,
+    Thrown,
+    Undone,
+    Verdict,
+    Withdrawn,
+    from_effects,
+    illegal,
+)
+from ..verdicts import (
+    Fix as FixLine,
+)
+from ..verdicts import (
+    Question as QuestionLine,
+)
 from .attempt import Attempt
 from .physical import (
     HAND,
@@ -98,7 +125,7 @@ class Question:
     swap: tuple[int, int] | None = None  # for "swap": the two squares
 
     def verdict(self) -> Verdict:
-        return {"v": "question", "id": self.id, "kind": self.kind, "text": self.text, "options": self.options}
+        return QuestionLine(self.id, self.kind, self.text, self.options).json()
 
 
 @dataclass
@@ -166,23 +193,23 @@ class Referee:
             elif kind in ("card", "exchange", "pass"):
                 verdicts = self.play_card(kind, value, at=at)
             elif kind == "move":
-                squares: list[int] = list(value)  # type: ignore[call-overload]
+                squares: list[int] = list(value)  # type: ignore[call-overload]  # [from, to, by?], as events.py reads it
                 verdicts = self.enter_move(squares[0], squares[1], squares[2] if len(squares) > 2 else 0, at=at)
             elif kind in ("lift", "place"):
                 verdicts = getattr(self, kind)(value, at)
             elif kind == "sense":
-                sensed: list[int] = list(value)  # type: ignore[call-overload]
+                sensed: list[int] = list(value)  # type: ignore[call-overload]  # the squares that read a piece
                 verdicts = self.sense(sum(bit(sq) for sq in sensed), at)
             elif kind == "tick":
                 verdicts = self.tick(at)
             elif kind == "answer":
-                verdicts = self.answer(value, at=at)  # type: ignore[arg-type]
+                verdicts = self.answer(value, at=at)  # type: ignore[arg-type]  # an int or str, as events.py reads it
             elif kind in ("undo", "resync", "new_game"):
                 verdicts = getattr(self, kind)(at=at)
             else:
                 raise RefereeError(f"unknown input {kind!r}: use one of {', '.join(self.INPUTS)}")
         except RefereeError as exc:
-            verdicts = [{"v": "illegal", "reason": str(exc), "ruling": "P3"}]
+            verdicts = [Illegal.because(Reason.NOT_NOW, why=str(exc)).json()]
         for verdict in verdicts:
             if verdict["v"] == "illegal":
                 verdict.setdefault("player", player)
@@ -247,7 +274,7 @@ class Referee:
         b = bit(square)
         if bool(self.sensed & b) == closed:
             state = "closed" if closed else "open"
-            return [*out, {"v": "sensor", "square": square, "reason": f"switch {square} was already {state}; ignored"}]
+            return [*out, Sensor(square, f"switch {square} was already {state}; ignored").json()]
         self.sensed ^= b
         self.attempt.record(square, closed)
         if self.provisional is not None and self.provisional.attempt is not self.attempt:
@@ -257,14 +284,12 @@ class Referee:
         if self.unknown & b:  # the switch works after all
             self.unknown &= ~b
             del self.faults[square]
-            out.append(
-                {"v": "switch", "square": square, "fault": None, "text": f"the switch under {square} works again"}
-            )
+            out.append(Switch(square, None, f"the switch under {square} works again").json())
         self.last_change = at
         self.judged = False
         if not self.in_progress and not self._same(self.sensed, self.expected):
             self.in_progress = True
-            out.append({"v": "progress", "text": "move in progress"})
+            out.append(Progress().json())
         return out
 
     def _same(self, a: int, b: int) -> bool:
@@ -277,15 +302,18 @@ class Referee:
         self.judged = True
         out: list[Verdict] = []
         if self.question is not None:
-            out.append({"v": "withdrawn", "id": self.question.id})
+            out.append(Withdrawn(self.question.id).json())
             self.question = None
         board = self.sensed
         if self.steps_left:
             return out + self._judge_prompts(board)
         if self._same(board, self.expected):
             prov = self.provisional
-            if prov is not None and prov.taken_back and self.attempt.lifted:
-                revised = self._revise(board)  # taken back, then another way with the same squares
+            if prov is not None and self.attempt.lifted:
+                # taken back, then another way with the same squares; or, without taking it back, the
+                # hands went on to show every stage of another way that ends on the same squares
+                # (a piece held over 29 read as borne off, then put on 26 and sent to the sun: M6)
+                revised = self._revise(board, whole=not prov.taken_back)
                 if revised is not None:
                     return out + revised
             if self.attempt.lifted and self.game.pending is not None and not self.game.is_over:
@@ -392,25 +420,17 @@ class Referee:
         pieces = _pieces(self.game)
         mover = self.game.to_move_id
         mine, theirs = (a, b) if pieces[a][0] == mover else (b, a)
-        reason = f"the pieces on {a} and {b} were swapped, and no legal move exchanges them (P4)"
+        reason = Reason.SWAPPED.explain(a=a, b=b)
         if self.game.pending is None:
             err = IllegalMoveError(Reason.NO_THROW, player=mover)
-            reason = f"the pieces on {a} and {b} were swapped: {err}"
+            reason = Reason.SWAPPED_BECAUSE.sentence(a=a, b=b, why=err)
         elif pieces[mine][0] == mover:
             try:
                 self.game.check_move(mine, theirs)
             except IllegalMoveError as err:
-                reason = f"the pieces on {a} and {b} were swapped: {err}"
+                reason = Reason.SWAPPED_BECAUSE.sentence(a=a, b=b, why=err)
         text = f"swap the pieces on {a} and {b} back"
-        verdict: Verdict = {
-            "v": "illegal",
-            "reason": reason,
-            "ruling": "P4",
-            "missing": [],
-            "extra": [],
-            "fix": [text],
-            "swap": [a, b],
-        }
+        verdict = Illegal(reason, Reason.SWAPPED.ruling, missing=[], extra=[], fix=[text], swap=[a, b]).json()
         self.warning = verdict
         self.warning_at = self.now
         self.guiding = False
@@ -471,13 +491,20 @@ class Referee:
             labels = [c.label(with_dice=True) for c, _ in fits]
         return self._ask("which", text, labels, fits, revise=revise)
 
-    def _revise(self, board: int) -> list[Verdict] | None:
+    def _revise(self, board: int, whole: bool = False) -> list[Verdict] | None:
         """The board settled into another way of playing the throw the last move was accepted for:
-        take that move back and accept this one, saying so (a `revised` line)."""
+        take that move back and accept this one, saying so (a `revised` line). `whole`: only a way
+        whose every stage the evidence shows, to its end."""
         prov = self.provisional
         if prov is None:
             return None
         fits = self._fits(board, prov.candidates, prov.attempt, skip=prov.outcome)
+        if whole:
+            fits = [
+                (c, k)
+                for c, k in fits
+                if k == len(c.boards) - 1 and all(self._shown(c, j, prov.attempt) for j in range(len(c.boards)))
+            ]
         if not fits:
             return None
         if len(fits) > 1:
@@ -497,13 +524,8 @@ class Referee:
         self.expected = prov.base
         self.attempt = prov.attempt
         self._candidates = (self.game.version, prov.candidates)
-        verdict: Verdict = {
-            "v": "revised",
-            "player": player,
-            "was": prov.labels,
-            "now": [str(m) for m in cand.moves],
-            "text": f"{player}'s move was {cand.label()}, not {' then '.join(prov.labels)}",
-        }
+        text = f"{player}'s move was {cand.label()}, not {' then '.join(prov.labels)}"
+        verdict = Revised(player, list(prov.labels), [str(m) for m in cand.moves], text).json()
         return [verdict, *self._accept(cand, stage)]
 
     def _judge_prompts(self, board: int) -> list[Verdict]:
@@ -527,6 +549,7 @@ class Referee:
             return revised
         final = self.boards_left[-1]
         taken_back = self.provisional is not None and self.before_last_move is not None
+        # taken_back says before_last_move is not None (mypy does not narrow through a variable)
         if taken_back and self.attempt.lifted and self._same(board, self.before_last_move):  # type: ignore[arg-type]
             return self._warn(board, toward=final, taken_back=True)
         if (board ^ self.expected) & ~touched(self.steps_left) & ~self.unknown == 0:
@@ -583,14 +606,11 @@ class Referee:
         self.unknown |= bit(square)
         self.faults[square] = fault
         self._wrong_for.pop(square, None)
-        verdict: Verdict = {
-            "v": "switch",
-            "square": square,
-            "fault": fault,
-            "text": f"the switch under {square} seems {fault}: square {square} is judged as unknown "
-            "until it changes; enter moves through it by hand",
-        }
-        out = [verdict]
+        text = (
+            f"the switch under {square} seems {fault}: square {square} is judged as unknown "
+            "until it changes; enter moves through it by hand"
+        )
+        out = [Switch(square, fault, text).json()]
         if self.warning is not None and not self.warning.get("swap"):
             self.warning = None
             self.guiding = False
@@ -633,13 +653,7 @@ class Referee:
 
     def _prompt(self) -> Verdict:
         step = self.steps_left[0]
-        return {
-            "v": "prompt",
-            "text": step.prompt(),
-            "player": step.player,
-            "from": step.from_sq,
-            "to": square_name(step.to_sq),
-        }
+        return Prompt(step.prompt(), step.player, step.from_sq, square_name(step.to_sq)).json()
 
     def _board_good(self, force: bool = False) -> list[Verdict]:
         was_moving = self.in_progress
@@ -647,13 +661,13 @@ class Referee:
         if self.warning is not None or force:
             return [self._clear()]
         if was_moving:  # a piece knocked and put back, or a move begun and taken back
-            return [{"v": "settled", "text": "the board is as the game expects"}]
+            return [Settled().json()]
         return []
 
     def _clear(self) -> Verdict:
         self.warning = None
         self.guiding = False
-        return {"v": "cleared", "text": "the board matches the game"}
+        return Cleared().json()
 
     def _reset_attempt(self) -> None:
         """The board is trusted as it is: evidence starts afresh from here."""
@@ -687,13 +701,13 @@ class Referee:
     def _next_fix(self) -> list[Verdict]:
         if self.swapped is not None and self.warning is not None and self.warning.get("swap"):
             a, b = self.swapped
-            return [{"v": "fix", "text": f"swap the pieces on {a} and {b} back", "from": a, "to": b}]
+            return [FixLine(f"swap the pieces on {a} and {b} back", a, b).json()]
         target = self.boards_left[-1] if self.steps_left else self.expected
         todo = self._fixes(self.sensed, target)
         if not todo:
             return []
         fix = todo[0]
-        return [{"v": "fix", "text": fix.text(), "from": fix.from_sq or None, "to": fix.to_sq or None}]
+        return [FixLine(fix.text(), fix.from_sq or None, fix.to_sq or None).json()]
 
     def _owners(self, target: int) -> dict[int, str]:
         owners = dict(self.game.board())
@@ -709,9 +723,11 @@ class Referee:
         extra = squares_in(board & ~target & ~self.unknown)
         owners = game.board()
         if self.steps_left:
-            return f"the board differs from the game: {self.steps_left[0].prompt()} first", "P3"
+            why = Reason.BOARD_DIFFERS
+            return why.sentence(detail=f"{self.steps_left[0].prompt()} first"), why.ruling
         if game.is_over:
-            return f"the game is over ({game.winner_id} won): {_differences(missing, extra)}", "P8"
+            why = Reason.BOARD_AFTER_THE_END
+            return why.sentence(winner=game.winner_id, detail=_differences(missing, extra)), why.ruling
         if game.pending is None and missing:
             wrong = [sq for sq in missing if owners.get(sq) != game.to_move_id]
             if wrong:
@@ -723,17 +739,30 @@ class Referee:
             return str(err), err.ruling
         if game.pending is not None and len(missing) == 1 and len(extra) <= 1:
             from_sq = missing[0]
+            unreachable: IllegalMoveError | None = None
+            reach: int | None = None
             try:
                 reach = _reachable(game, from_sq)
-            except (IllegalMoveError, ValueError):
-                reach = None
+            except IllegalMoveError as err:  # the throw takes this piece nowhere (S11's exact bear-off...)
+                unreachable = err
+            except ValueError:
+                pass  # a card that moves by no count
+            aim = extra[0] if extra else reach
             try:
-                if reach is not None and (not extra or extra[0] != reach):
+                if reach is not None and aim != reach:
                     game.check_move(from_sq, reach)  # the real obstacle, if the piece cannot move at all
-                game.check_move(from_sq, extra[0] if extra else reach)  # type: ignore[arg-type]
+                if aim is not None:
+                    game.check_move(from_sq, aim)
             except IllegalMoveError as err:
                 return str(err), err.ruling
-        return f"the board differs from the game: {_differences(missing, extra)}", "P3"
+            if aim is None and owners.get(from_sq) != game.to_move_id:  # lifted and held: whose piece?
+                theirs = IllegalMoveError(
+                    Reason.NOT_YOUR_PIECE, square=from_sq, owner=owners.get(from_sq), player=game.to_move_id
+                )
+                return str(theirs), theirs.ruling
+            if aim is None and unreachable is not None:
+                return str(unreachable), unreachable.ruling
+        return Reason.BOARD_DIFFERS.sentence(detail=_differences(missing, extra)), Reason.BOARD_DIFFERS.ruling
 
     # ------------------------------------------------------------------ questions and answers
 
@@ -763,7 +792,7 @@ class Referee:
         if isinstance(choice, bool) or not 0 <= choice < len(question.options):
             raise RefereeError(f"answer {choice!r}: choose 0-{len(question.options) - 1}")
         self.question = None
-        out.append({"v": "answered", "id": question.id, "answer": question.options[choice]})
+        out.append(Answered(question.id, question.options[choice]).json())
         if question.kind == "which" and choice < len(question.candidates):
             if question.revise:
                 return out + self._revise_to(*question.candidates[choice])
@@ -794,7 +823,7 @@ class Referee:
         except IllegalMoveError as err:
             return [*out, illegal(err, player=player)]
         self.provisional = None  # the last move is final now
-        out.append({"v": "throw", "player": player, "value": list(value) if isinstance(value, tuple) else value})
+        out.append(Thrown(player, list(value) if isinstance(value, tuple) else value).json())
         out += from_effects(effects)
         self._cands()  # worked out now, while the hands move, so that judging the board is quick
         steps = effect_steps(effects)  # M9: the pieces of a player who leaves come off the board
@@ -818,28 +847,21 @@ class Referee:
         try:
             if kind == "card":
                 effects = game.push_card(str(value))
-                out.append({"v": "card", "player": player, "card": str(value)})
+                out.append(CardPlayed(player, str(value)).json())
             elif kind == "exchange":
                 cards = [str(c) for c in value] if isinstance(value, list) else [str(value)]
                 effects = game.push_exchange(cards)
-                out.append({"v": "exchange", "player": player, "count": len(cards)})
+                out.append(Exchanged(player, len(cards)).json())
             else:
                 effects = game.push_pass()
-                out.append({"v": "pass", "player": player})
+                out.append(Passed(player).json())
         except IllegalMoveError as err:
             return [*out, illegal(err, player=player)]
         self.provisional = None
         out += from_effects(effects)
         if game.phase == "nile":
-            out.append(
-                {
-                    "v": "prompt",
-                    "text": f"{game.mover_id}: send one of your pawns on 16-30 to the Nile (K7)",
-                    "player": game.mover_id,
-                    "from": None,
-                    "to": 15,
-                }
-            )
+            text = f"{game.mover_id}: send one of your pawns on 16-30 to the Nile (K7)"
+            out.append(Prompt(text, game.mover_id, None, 15).json())
         self._cands()
         return out
 
@@ -853,7 +875,7 @@ class Referee:
                 if (first.from_sq, first.to_sq) == (from_sq, to_sq) and by in (0, first.by):
                     return out + self.answer(i)
         if self.steps_left and self.sensing:
-            return [*out, self._busy()]  # type: ignore[list-item]
+            return [*out, self._busy()]  # type: ignore[list-item]  # steps left while sensing: _busy() has a verdict
         try:
             move = self.game.check_move(from_sq, to_sq, by)
         except IllegalMoveError as err:
@@ -882,14 +904,14 @@ class Referee:
             kind, value = game.pop()
             if kind == "move":
                 break
-        steps, _, _ = play_out(game, [value])  # type: ignore[list-item]
+        steps, _, _ = play_out(game, [value])  # type: ignore[list-item]  # a popped "move" action is a Move
         owed = len(self.steps_left)
         done = steps[: len(steps) - owed] if owed else steps  # the owed ones were never carried out
         self.before_last_move = None
         self.provisional = None
         self.question = None
         self.swapped = None
-        out.append({"v": "undone", "player": game.to_move_id, "move": str(value)})
+        out.append(Undone(game.to_move_id, str(value)).json())
         self.warning = None
         self.guiding = False
         self.steps_left = []
@@ -907,7 +929,7 @@ class Referee:
         self.provisional = None
         self.question = None
         self.swapped = None
-        out.append({"v": "new_game", "variant": self.game.name, "to_move": self.game.to_move_id})
+        out.append(NewGame(self.game.name, self.game.to_move_id).json())
         return out + self._resync_board_to(self.game.occupied())
 
     def resync(self, at: float | None = None) -> list[Verdict]:
@@ -944,7 +966,7 @@ class Referee:
         self.question = None
         self.swapped = None
         self._reset_attempt()
-        out.append({"v": "resync", "assumed": assumed, "board": {str(k): v for k, v in game.board().items()}})
+        out.append(Resynced(assumed, {str(k): v for k, v in game.board().items()}).json())
         if self.warning is not None:
             out.append(self._clear())
         return out
@@ -984,15 +1006,11 @@ class Referee:
 
     def _busy(self) -> Verdict | None:
         if self.question is not None:
-            return {"v": "illegal", "reason": f"answer the question first: {self.question.text}", "ruling": "P3"}
+            return Illegal.because(Reason.ANSWER_FIRST, question=self.question.text).json()
         if self.sensing and self.steps_left:
-            return {
-                "v": "illegal",
-                "reason": f"finish on the board first: {self.steps_left[0].prompt()}",
-                "ruling": "P3",
-            }
+            return Illegal.because(Reason.FINISH_FIRST, step=self.steps_left[0].prompt()).json()
         if self.sensing and self.warning is not None:
-            return {"v": "illegal", "reason": f"put the board right first: {self.warning['reason']}", "ruling": "P3"}
+            return Illegal.because(Reason.BOARD_FIRST, warning=self.warning["reason"]).json()
         return None
 
     def _guide(self, steps: list[Step], start: int, keep_evidence: bool = False) -> None:
@@ -1090,14 +1108,9 @@ class Referee:
 
 def illegal_board(reason: str, ruling: str, board: int, target: int, todo: list[Fix]) -> Verdict:
     """The `illegal` verdict for a wrong board: what is wrong and what would put it right."""
-    return {
-        "v": "illegal",
-        "reason": reason,
-        "ruling": ruling,
-        "missing": squares_in(target & ~board),
-        "extra": squares_in(board & ~target),
-        "fix": [f.text() for f in todo],
-    }
+    return Illegal(
+        reason, ruling, squares_in(target & ~board), squares_in(board & ~target), [f.text() for f in todo]
+    ).json()
 
 
 def _differences(missing: list[int], extra: list[int]) -> str:

@@ -11,10 +11,12 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Mapping, Sequence
+from typing import cast
 
 from ..errors import IllegalMoveError, InvalidOptionError
 from .board import OFF, between, bit, squares_in
-from .effects import Bonus, Relocated
+from .core import Snapshot
+from .effects import Bonus, Effect, Effects, Relocated
 from .houses import HousesGame
 from .move import Move, cached_move
 from .reasons import Reason
@@ -27,6 +29,18 @@ BONUS_CARDS = frozenset({"1", "4", "5"})  # K2: 1, 4 and 5 (the all-dark outcome
 NEEDS = {26: 5, 28: 3, 29: 2, 30: 1}
 #: K2: how many of the 16 stick outcomes show each value (C(4, k) white sides; none = 5).
 OUTCOMES = {"1": 4, "2": 6, "3": 4, "4": 1, "5": 1}
+
+# What `cards` adds to the snapshot: stack, hands, discard, dead, the shuffler's state, phase, nile_player, bonus_due.
+CardsExtra = tuple[
+    tuple[str, ...],
+    tuple[tuple[str, ...], ...],
+    tuple[str, ...],
+    tuple[str, ...],
+    tuple[object, ...],
+    str,
+    int | None,
+    bool,
+]
 
 
 def default_deck(copies: int = 2, specials: bool = True) -> list[str]:
@@ -72,7 +86,7 @@ class CardsGame(HousesGame):
         out = super()._read_options(options)
         if isinstance(out["copies"], bool) or not isinstance(out["copies"], int) or not 1 <= out["copies"] <= 4:
             raise InvalidOptionError("option copies: how many of each stick outcome, 1-4")
-        deck = default_deck(out["copies"], bool(out["specials"]))  # type: ignore[arg-type]
+        deck = default_deck(out["copies"], bool(out["specials"]))
         order = out["deck_order"]
         if order is None:
             order = list(deck)
@@ -93,6 +107,7 @@ class CardsGame(HousesGame):
         position: Mapping[str, object] | None = None,
     ) -> None:
         super().__init__(players, options, position)
+        # _read_options made deck_order a list of card names and shuffle_seed an int
         self.stack: list[str] = list(reversed(self.options["deck_order"]))  # type: ignore[call-overload]
         self.hands: list[list[str]] = [[] for _ in range(players)]
         self.discard: list[str] = []
@@ -129,6 +144,7 @@ class CardsGame(HousesGame):
 
     @property
     def mover_id(self) -> str:
+        # nile_player is set whenever phase is "nile"
         return self.player_ids[self.nile_player] if self.phase == "nile" else self.to_move_id  # type: ignore[index]
 
     def hand(self, pid: str) -> list[str]:
@@ -150,7 +166,7 @@ class CardsGame(HousesGame):
 
     # ------------------------------------------------------------------ snapshots for push / pop
 
-    def _snapshot(self) -> tuple:
+    def _snapshot(self) -> tuple[Snapshot, CardsExtra]:
         extra = (
             tuple(self.stack),
             tuple(map(tuple, self.hands)),
@@ -163,8 +179,9 @@ class CardsGame(HousesGame):
         )
         return (super()._snapshot(), extra)
 
-    def _restore(self, snap: tuple) -> None:
-        base, (stack, hands, discard, dead, rng, self.phase, self.nile_player, self.bonus_due) = snap
+    def _restore(self, snap: Snapshot) -> None:
+        base, extra = cast(tuple[Snapshot, CardsExtra], snap)
+        stack, hands, discard, dead, rng, self.phase, self.nile_player, self.bonus_due = extra
         super()._restore(base)
         self.stack, self.discard, self.dead = list(stack), list(discard), list(dead)
         self.hands = [list(h) for h in hands]
@@ -175,7 +192,7 @@ class CardsGame(HousesGame):
     def parse_throw(self, raw: object) -> object:
         raise IllegalMoveError(Reason.CARD_NOT_A_THROW)
 
-    def push_throw(self, value: object) -> tuple:
+    def push_throw(self, value: object) -> Effects:
         raise IllegalMoveError(Reason.CARD_NOT_A_THROW)
 
     def playable(self, card: str) -> bool:
@@ -198,7 +215,7 @@ class CardsGame(HousesGame):
         if value is not None and not self._generate(p, value):
             raise IllegalMoveError(Reason.CARD_NO_MOVE, card=card, player=self.to_move_id)
 
-    def push_card(self, card: str) -> tuple:
+    def push_card(self, card: str) -> Effects:
         """Play a card from the hand of the player to move (K4-K8); refused with the reason, before any
         piece moves, when its action is impossible."""
         self._check_card(card)
@@ -206,7 +223,7 @@ class CardsGame(HousesGame):
         p = self.to_move
         self.hands[p].remove(card)
         self.discard.append(card)
-        effects: list = []
+        effects: list[Effect] = []
         value = _card_value(card)
         if value is not None:
             self.pending = value
@@ -225,7 +242,7 @@ class CardsGame(HousesGame):
         self.effects = tuple(effects)
         return self.effects
 
-    def push_exchange(self, cards: Sequence[str]) -> tuple:
+    def push_exchange(self, cards: Sequence[str]) -> Effects:
         """K4: up to two cards go face down to the dead pile and are replaced; the turn ends."""
         p = self.to_move
         if self.phase != "play" or self.pending is not None or self.winner is not None:
@@ -241,13 +258,13 @@ class CardsGame(HousesGame):
         for card in cards:
             self.hands[p].remove(card)
             self.dead.append(card)
-        effects: list = []
+        effects: list[Effect] = []
         self._end_turn(p, effects)
         self._version += 1
         self.effects = tuple(effects)
         return self.effects
 
-    def push_pass(self) -> tuple:
+    def push_pass(self) -> Effects:
         """Decline the optional move with the residue of a bearing off (K9), or pass a turn in which
         nothing at all can be done."""
         p = self.to_move
@@ -255,7 +272,7 @@ class CardsGame(HousesGame):
         if self.phase != "residue" and not stuck:
             raise IllegalMoveError(Reason.CARD_NOTHING_TO_PASS)
         self._save(("pass", True))
-        effects: list = []
+        effects: list[Effect] = []
         self.pending = None
         self.phase = "play"
         if self.bonus_due:
@@ -273,7 +290,7 @@ class CardsGame(HousesGame):
     def _can_act(self, p: int) -> bool:
         return self.can_exchange() or any(self.playable(card) for card in self.hands[p])
 
-    def _end_turn(self, p: int, effects: list) -> None:
+    def _end_turn(self, p: int, effects: list[Effect]) -> None:
         """K4: refill to five, and the turn passes."""
         self._refill(p)
         self.pending = None
@@ -283,7 +300,7 @@ class CardsGame(HousesGame):
         self.to_move = q = (p + 1) % self.players
         effects.append(self._turn[q])
 
-    def _bonus_action(self, p: int, effects: list) -> None:
+    def _bonus_action(self, p: int, effects: list[Effect]) -> None:
         """K5: draw one card (never above five) and act again."""
         self.bonus_due = False
         if len(self.hands[p]) < HAND_SIZE:
@@ -303,9 +320,10 @@ class CardsGame(HousesGame):
     def _generate(self, p: int, t: object) -> list[Move]:
         if isinstance(t, tuple) and t[0] == "nile":
             q = t[1]
-            return [cached_move(sq, 27, 0) for sq in self._nile_sources(q)]  # type: ignore[arg-type]
+            return [cached_move(sq, 27, 0) for sq in self._nile_sources(q)]
         if isinstance(t, str):  # a hieroglyph card, while checking whether it is playable
             return self._hieroglyph_moves(p, HIEROGLYPHS[t])
+        # past the Nile and the hieroglyphs, t is a stick card's value: an int
         moves = super()._generate(p, t)  # type: ignore[arg-type]
         if self.occ[p].bit_count() == 1:  # K9: the last pawn bears off only exactly
             moves = [m for m in moves if m.to_sq != OFF or m.from_sq + t == OFF]  # type: ignore[operator]
@@ -330,7 +348,7 @@ class CardsGame(HousesGame):
         """K7: the named player's pawns on 16-30 (27 holds none: it drowns at once)."""
         return [sq for sq in squares_in(self.occ[q]) if 16 <= sq <= 30 and sq != 27]
 
-    def push(self, move: Move) -> tuple:
+    def push(self, move: Move) -> Effects:
         """A move with a stick or hieroglyph card, or the Nile's; then K9's residue, K5's bonus
         action, or the end of the turn (K4) instead of the core's bonus throw or turn."""
         if self.phase == "nile":
@@ -360,21 +378,21 @@ class CardsGame(HousesGame):
         self.effects = tuple(effects)
         return self.effects
 
-    def _finish(self, p: int, bonus: bool, effects: list) -> None:
+    def _finish(self, p: int, bonus: bool, effects: list[Effect]) -> None:
         if bonus:
             self._bonus_action(p, effects)
         else:
             self._end_turn(p, effects)
 
-    def _push_nile(self, move: Move) -> tuple:
+    def _push_nile(self, move: Move) -> Effects:
         """K7: the named player's pawn goes to the Nile and drowns as in H6; the turn then ends."""
         self._save(("move", move))
         q = self.nile_player
         assert q is not None
         self.occ[q] ^= bit(move.from_sq) | bit(27)
-        effects: list = []
+        effects: list[Effect] = []
         self._relocate(q, 27, effects)
-        effects = [Relocated(e.player, 27, e.to_sq, "drowned", "K7") for e in effects]
+        effects = [Relocated(e.player, 27, e.to_sq, "drowned", "K7") for e in effects if isinstance(e, Relocated)]
         self._end_turn(self.to_move, effects)
         self._version += 1
         self.effects = tuple(effects)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy as _copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from ..errors import IllegalMoveError, InvalidOptionError, InvalidThrowError
 from .board import (
@@ -29,13 +29,18 @@ from .board import (
     square_name,
     squares_in,
 )
-from .effects import Bonus, Exchanged, Forfeit, Relocated, Turn, Win
+from .effects import Bonus, Effect, Effects, Exchanged, Forfeit, Relocated, Turn, Win
 from .move import Move, cached_move, parse_square
 from .reasons import Reason
 from .throws import RandomSource, Throw, ThrowKind, default_random
 
 PLAYER_IDS = ("A", "B", "C", "D")
 _MAX_THROW = 12
+
+# What push/pop saves: opaque to the stack; each rule set's `_restore` reads back what its `_snapshot` made.
+Snapshot = tuple[object, ...]
+# The core's own snapshot: occ, off, to_move, pending, opening, winner, effects.
+CoreSnapshot = tuple[tuple[int, ...], tuple[int, ...], int, object, bool, int | None, Effects]
 
 
 @dataclass(frozen=True)
@@ -141,8 +146,8 @@ class Game:
         self.pending: object = None
         self.opening = self.opening_square is not None
         self.winner: int | None = None
-        self.effects: tuple = ()
-        self._stack: list[tuple] = []
+        self.effects: Effects = ()
+        self._stack: list[tuple[tuple[str, object], Snapshot]] = []
         self._version = 0
         self._cache: tuple[int, list[Move]] = (-1, [])
         self._turn = tuple(Turn(pid) for pid in self.player_ids)
@@ -231,7 +236,7 @@ class Game:
     def _player_index(self, pid: object) -> int:
         if pid not in self.player_ids:
             raise InvalidOptionError(f"unknown player {pid!r}: players are {', '.join(self.player_ids)}")
-        return self.player_ids.index(pid)  # type: ignore[arg-type]
+        return self.player_ids.index(pid)
 
     def position(self) -> dict[str, object]:
         """The position in the replay-file format; `type(game)(position=game.position())` rebuilds it."""
@@ -315,15 +320,15 @@ class Game:
         """Whether the player to move may exchange cards now."""
         return False
 
-    def push_card(self, card: str) -> tuple[object, ...]:
+    def push_card(self, card: str) -> Effects:
         """Play a card for the player to move (K4); in a game without cards, IllegalMoveError."""
         raise IllegalMoveError(Reason.NOT_A_CARD_GAME, game=self.name)
 
-    def push_exchange(self, cards: Sequence[str]) -> tuple[object, ...]:
+    def push_exchange(self, cards: Sequence[str]) -> Effects:
         """Exchange one or two cards (K4); in a game without cards, IllegalMoveError."""
         raise IllegalMoveError(Reason.NOT_A_CARD_GAME, game=self.name)
 
-    def push_pass(self) -> tuple[object, ...]:
+    def push_pass(self) -> Effects:
         """Decline an optional move (K9); in a game without cards, IllegalMoveError."""
         raise IllegalMoveError(Reason.NOT_A_CARD_GAME, game=self.name)
 
@@ -347,7 +352,7 @@ class Game:
             raise InvalidThrowError(f"{self.name} cannot throw {raw!r}: {self.throw_kind.describe()}")
         return raw
 
-    def push_throw(self, value: object) -> tuple:
+    def push_throw(self, value: object) -> Effects:
         """Play a throw for the player to move; returns the effects (a forfeit, P7, if nothing can move)."""
         if self.winner is not None:
             raise IllegalMoveError(Reason.GAME_OVER)
@@ -355,6 +360,7 @@ class Game:
             raise IllegalMoveError(Reason.THROW_PENDING, player=self.to_move_id, throw=self.throw_text(self.pending))
         self._save(("throw", value))
         self.pending = value
+        # pending/value: a throw value, typed object as rule sets differ (an int here; modern: dice, cards: cards)
         moves = self._generate(self.to_move, value)  # type: ignore[arg-type]
         self._cache = (self._version, moves)
         if moves:
@@ -382,11 +388,11 @@ class Game:
 
     # ------------------------------------------------------------------ push / pop
 
-    def _snapshot(self) -> tuple:
+    def _snapshot(self) -> Snapshot:
         return (tuple(self.occ), tuple(self.off), self.to_move, self.pending, self.opening, self.winner, self.effects)
 
-    def _restore(self, snap: tuple) -> None:
-        occ, off, self.to_move, self.pending, self.opening, self.winner, self.effects = snap
+    def _restore(self, snap: Snapshot) -> None:
+        occ, off, self.to_move, self.pending, self.opening, self.winner, self.effects = cast(CoreSnapshot, snap)
         self.occ, self.off = list(occ), list(off)
 
     def _save(self, action: tuple[str, object]) -> None:
@@ -407,14 +413,14 @@ class Game:
         self._version += 1
         return action
 
-    def push(self, move: Move) -> tuple:
+    def push(self, move: Move) -> Effects:
         """Apply a legal move with all its consequences; returns the effects. Trusts its input:
         `play()` checks first."""
         self._save(("move", move))
         p, f, to = self.to_move, move.from_sq, move.to_sq
         occ = self.occ
         me = occ[p] ^ (1 << f)
-        effects: list = []
+        effects: list[Effect] = []
         if to == OFF:
             self.off[p] += 1
         else:
@@ -445,7 +451,7 @@ class Game:
         """A bonus throw granted by how a square was reached (S8); none by default."""
         return False
 
-    def _relocate(self, p: int, square: int, effects: list) -> None:
+    def _relocate(self, p: int, square: int, effects: list[Effect]) -> None:
         """S7/H6: the piece goes to 15, or if 15 is occupied to the first empty square behind it."""
         dest = self._free_square_from(self.rebirth_square)
         assert dest is not None  # ten pieces never fill 1-15 while one of them is on 27
@@ -461,7 +467,7 @@ class Game:
             square -= 1
         return None
 
-    def play(self, move: Move | str) -> tuple:
+    def play(self, move: Move | str) -> Effects:
         """Check a move (a `Move` or text like "10-13") and push it; IllegalMoveError says why not."""
         if isinstance(move, str):
             move = Move.parse(move)
@@ -483,7 +489,7 @@ class Game:
         """Like `legal_moves()`, but always computed afresh."""
         if self.pending is None or self.winner is not None:
             return []
-        return self._generate(self.to_move, self.pending)  # type: ignore[arg-type]
+        return self._generate(self.to_move, self.pending)  # type: ignore[arg-type]  # pending: a throw value
 
     def move_sequences(self) -> list[tuple[Move, ...]]:
         """Every complete way to play the throw waiting: one move each here (`modern` pairs dice)."""
@@ -516,12 +522,12 @@ class Game:
             table = self._backward_table[t]
         else:
             return []
-        moves = []
+        moves: list[Move | None] = []
         while srcs:
             low = srcs & -srcs
             moves.append(table[low.bit_length() - 1])
             srcs ^= low
-        return moves
+        return cast(list[Move], moves)  # the sources name only squares whose table entry is a move
 
     def _forward_sources(self, p: int, t: int) -> int:
         """The squares whose piece can move forward by t, for all pieces at once (bit-parallel)."""
@@ -556,8 +562,8 @@ class Game:
 
     def _restrict_sources(self, p: int, m: int, t: int) -> int:
         """Rules that forbid some pieces from moving at all (S2/H2 opening; S3 and S11 in `secret`)."""
-        if self.opening:
-            m &= bit(self.opening_square)  # type: ignore[arg-type]
+        if self.opening and self.opening_square is not None:  # `opening` is only ever set with a square
+            m &= bit(self.opening_square)
         return m
 
     def _passes_checks(self, p: int, f: int, to: int) -> bool:
@@ -605,7 +611,7 @@ class Game:
             raise IllegalMoveError(Reason.GAME_OVER)
         if self.pending is None:
             raise IllegalMoveError(Reason.NO_THROW, player=self.to_move_id)
-        return self.to_move, self.pending  # type: ignore[return-value]
+        return self.to_move, self.pending  # type: ignore[return-value]  # an int here; modern reads it as dice
 
     def _check_piece(self, p: int, from_sq: int) -> None:
         if not FIRST <= from_sq <= LAST:

@@ -81,3 +81,8 @@ class Win:
     player: str
     scores: dict[str, int] | None = field(default=None, hash=False)
     kind: str = "win"
+
+
+# Everything `push`, `push_throw` and the card actions return, one of these each.
+Effect = Exchanged | Relocated | Removed | Forfeit | Bonus | Turn | Eliminated | Win
+Effects = tuple[Effect, ...]

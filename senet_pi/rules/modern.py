@@ -8,13 +8,13 @@ die (M3); `pending` holds the dice still to play and a `Move`'s `by` says which 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping
-from typing import ClassVar
+from collections.abc import Iterable, Mapping
+from typing import ClassVar, cast
 
 from ..errors import IllegalMoveError, InvalidOptionError
 from .board import OFF, bit, squares_in
-from .core import PLAYER_IDS, Game, Special
-from .effects import Eliminated, Forfeit, Relocated, Removed, Win
+from .core import PLAYER_IDS, Game, Snapshot, Special
+from .effects import Effect, Effects, Eliminated, Forfeit, Relocated, Removed, Win
 from .move import Move, cached_move, parse_square
 from .reasons import Reason
 from .throws import RandomSource, TwoDice
@@ -23,6 +23,11 @@ SUN = 1
 MOON = 26
 BIRD = 27
 SAFE_TILES = (28, 29, 30)
+
+# What `modern` adds to the core's snapshot: dots, up, up_order, removed, out, locked.
+ModernExtra = tuple[
+    tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...], tuple[tuple[int, ...], ...], tuple[bool, ...], int
+]
 
 
 class ModernGame(Game):
@@ -72,7 +77,7 @@ class ModernGame(Game):
     @property
     def pieces_to_end(self) -> int:
         """M10: how many pieces gone up, in total, end the game (option `pieces_up_to_end`)."""
-        return self.options["pieces_up_to_end"]  # type: ignore[return-value]
+        return self.options["pieces_up_to_end"]  # type: ignore[return-value]  # _read_options checked it is an int
 
     @classmethod
     def option_defaults(cls) -> dict[str, object]:
@@ -141,7 +146,7 @@ class ModernGame(Game):
 
     def _read_dots(self, pid: str, raw: object) -> int:
         try:
-            dots = int(raw)  # type: ignore[call-overload]
+            dots: int = int(raw)  # type: ignore[call-overload]  # raw is any JSON value: int() refuses a non-number (below)
         except (TypeError, ValueError):
             dots = 0
         if not 1 <= dots <= self.pieces:
@@ -173,22 +178,22 @@ class ModernGame(Game):
 
     def parse_throw(self, raw: object) -> tuple[int, ...]:
         value = tuple(raw) if isinstance(raw, list) else raw
-        return super().parse_throw(value)  # type: ignore[return-value]
+        return super().parse_throw(value)  # type: ignore[return-value]  # TwoDice.is_valid passed: a dice tuple
 
     @staticmethod
     def throw_text(value: object) -> str:
         """A throw in words: "a throw of 3", or "the dice [3, 5]"."""
-        return f"the dice {list(value)}"  # type: ignore[call-overload]
+        return f"the dice {list(value)}"  # type: ignore[call-overload]  # a throw here is dice
 
     def random_throw(self, rng: RandomSource) -> tuple[int, ...]:
         """Two dice; a player with one piece left takes one die half the time (M3 lets them choose)."""
         if self.occ[self.to_move].bit_count() == 1 and rng.getrandbits(1):
             return (rng.randrange(6) + 1,)
-        return self.throw_kind.value(rng)  # type: ignore[return-value]
+        return self.throw_kind.value(rng)  # type: ignore[return-value]  # TwoDice: a tuple of two ints
 
-    def push_throw(self, value: object) -> tuple:
+    def push_throw(self, value: object) -> Effects:
         """M3: two dice, or one die for a player with exactly one piece left; M9 if nothing can move."""
-        dice = tuple(value)  # type: ignore[call-overload]
+        dice = tuple(cast(Iterable[int], value))  # a throw here is dice, as parse_throw and random_throw make it
         if len(dice) == 1 and self.winner is None and bin(self.occ[self.to_move]).count("1") != 1:
             raise IllegalMoveError(Reason.ONE_DIE_NEEDS_ONE_PIECE)
         return super().push_throw(dice)
@@ -197,7 +202,7 @@ class ModernGame(Game):
         """M9: a player with no legal move loses and leaves the game."""
         p = self.to_move
         reason = f"{self.player_ids[p]} cannot move with {self.throw_text(value)} and leaves the game (M9)"
-        effects: list = [Forfeit(self.player_ids[p], value, reason), Eliminated(self.player_ids[p])]
+        effects: list[Effect] = [Forfeit(self.player_ids[p], value, reason), Eliminated(self.player_ids[p])]
         self.pending = None
         self.out[p] = True
         for sq in squares_in(self.occ[p]):
@@ -213,7 +218,7 @@ class ModernGame(Game):
             self._pass_turn(p, effects)
         self.effects = tuple(effects)
 
-    def _pass_turn(self, p: int, effects: list) -> None:
+    def _pass_turn(self, p: int, effects: list[Effect]) -> None:
         q = (p + 1) % self.players
         while self.out[q]:
             q = (q + 1) % self.players
@@ -224,7 +229,7 @@ class ModernGame(Game):
 
     # ------------------------------------------------------------------ push / pop
 
-    def _snapshot(self) -> tuple:
+    def _snapshot(self) -> tuple[Snapshot, ModernExtra]:
         extra = (
             tuple(self.dots),
             tuple(map(tuple, self.up)),
@@ -235,8 +240,8 @@ class ModernGame(Game):
         )
         return (super()._snapshot(), extra)
 
-    def _restore(self, snap: tuple) -> None:
-        base, (dots, up, order, removed, out, self.locked) = snap
+    def _restore(self, snap: Snapshot) -> None:
+        base, (dots, up, order, removed, out, self.locked) = cast(tuple[Snapshot, ModernExtra], snap)
         super()._restore(base)
         self.dots = list(dots)
         self.up = [list(u) for u in up]
@@ -244,12 +249,12 @@ class ModernGame(Game):
         self.removed = [list(r) for r in removed]
         self.out = list(out)
 
-    def push(self, move: Move) -> tuple:
+    def push(self, move: Move) -> Effects:
         self._save(("move", move))
         p = self.to_move
         dots = self.dots[move.from_sq]
         effects = self._apply_step(p, move)
-        dice = self.pending
+        dice = self.pending  # the dice left (the core types pending as object), hence the ignores below
         if len(dice) == 2 and move.by == dice[0] + dice[1]:  # type: ignore[arg-type, index]
             dice = ()
         else:
@@ -260,6 +265,7 @@ class ModernGame(Game):
         self.locked = dots
         self._version += 1
         if self._check_end():
+            # _check_end() set the winner
             effects.append(Win(self.player_ids[self.winner], self.scores()))  # type: ignore[index]
         elif not dice or not self.legal_moves():
             self._pass_turn(p, effects)
@@ -267,13 +273,13 @@ class ModernGame(Game):
         self.effects = tuple(effects)
         return self.effects
 
-    def _apply_step(self, p: int, move: Move) -> list:
+    def _apply_step(self, p: int, move: Move) -> list[Effect]:
         """Move one piece and carry out M4-M7; returns what the rules moved by themselves."""
         f, to = move.from_sq, move.to_sq
         dots = self.dots[f]
         self.occ[p] ^= bit(f)
         self.dots[f] = 0
-        effects: list = []
+        effects: list[Effect] = []
         if to == OFF:
             self.up[p].append(dots)
             self.up_order.append(p)
@@ -299,7 +305,7 @@ class ModernGame(Game):
                 effects.append(Relocated(self.player_ids[p], to, dest, "to_15", "M7"))
         return effects
 
-    def _send_to_sun(self, p: int, from_sq: int, dots: int, ruling: str, effects: list) -> None:
+    def _send_to_sun(self, p: int, from_sq: int, dots: int, ruling: str, effects: list[Effect]) -> None:
         """M4: to square 1; a piece already there leaves the game for good."""
         resident = self._player_on(SUN)
         if resident is not None:
@@ -389,7 +395,7 @@ class ModernGame(Game):
         """Every allowed way to play the dice left: one piece by the sum, or two pieces in order (M3)."""
         if self.pending is None or self.winner is not None:
             return []
-        return self._options(self.to_move, self.pending)  # type: ignore[arg-type]
+        return self._options(self.to_move, self.pending)  # type: ignore[arg-type]  # pending: the dice left
 
     def spare_pieces(self) -> dict[str, int]:
         return {pid: len(self.removed[p]) for p, pid in enumerate(self.player_ids)}
@@ -421,7 +427,7 @@ class ModernGame(Game):
 
     def _generate(self, p: int, t: object) -> list[Move]:
         seen: dict[Move, None] = {}
-        for option in self._options(p, t):  # type: ignore[arg-type]
+        for option in self._options(p, t):  # type: ignore[arg-type]  # t: the dice left
             seen.setdefault(option[0])
         return list(seen)
 
@@ -433,7 +439,7 @@ class ModernGame(Game):
 
     def check_move(self, from_sq: int, to_sq: int, by: int = 0) -> Move:
         """A legal step from `from_sq` to `to_sq` (with die or sum `by` when the squares are ambiguous)."""
-        p, dice = self._require_throw()
+        p, dice = self._require_throw()  # the dice left, typed int by the core: hence the ignores below
         self._check_piece(p, from_sq)
         if self.locked and self.dots[from_sq] == self.locked:
             raise IllegalMoveError(Reason.SAME_PIECE_TWICE)

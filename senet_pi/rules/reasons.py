@@ -53,6 +53,15 @@ class Reason(Enum):
     CARD_NOTHING_TO_PASS = ("K9", "there is no optional move to decline")
     CARD_NILE = ("K7", "{player} must send one of their pawns on 16-30 to the Nile")
     LAST_PAWN_EXACT = ("K9", "{player}'s last pawn bears off only with the exact value, {needed} from {square}")
+    # the referee: what the people must do before the game can go on
+    NOT_NOW = ("P3", "{why}")
+    ANSWER_FIRST = ("P3", "answer the question first: {question}")
+    FINISH_FIRST = ("P3", "finish on the board first: {step}")
+    BOARD_FIRST = ("P3", "put the board right first: {warning}")
+    BOARD_DIFFERS = ("P3", "the board differs from the game: {detail}")
+    BOARD_AFTER_THE_END = ("P8", "the game is over ({winner} won): {detail}")
+    SWAPPED = ("P4", "the pieces on {a} and {b} were swapped, and no legal move exchanges them")
+    SWAPPED_BECAUSE = ("P4", "the pieces on {a} and {b} were swapped: {why}")
     CARD_HIEROGLYPH = (
         "K6",
         "a hieroglyph card moves a pawn straight to {target}, if the way is clear, 26 is not passed, and "
@@ -64,7 +73,11 @@ class Reason(Enum):
         """The ruling id in `rulings.md`; `{ruling}` means it depends on the square or rule set."""
         return self.value[0]
 
+    def sentence(self, **details: object) -> str:
+        """The sentence for this reason with its details filled in."""
+        return str(self.value[1]).format(**details)
+
     def explain(self, **details: object) -> str:
         """The sentence for this reason with its details filled in, ending with the ruling id."""
         ruling = str(details.get("ruling", self.ruling))
-        return f"{self.value[1].format(**details)} ({ruling})"
+        return f"{self.sentence(**details)} ({ruling})"

@@ -66,7 +66,7 @@ class SecretGame(Game):
         return from_sq == 26 and to_sq == 28
 
     def _restrict_sources(self, p: int, m: int, t: int) -> int:
-        if self.opening:
+        if self.opening and self.opening_square is not None:
             m &= bit(self.opening_square)  # S2 (as in the core)
         row1 = self.occ[p] & ROW1
         if row1:

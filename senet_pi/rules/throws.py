@@ -8,10 +8,11 @@ module-level generator.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class RandomSource(Protocol):
@@ -42,11 +43,11 @@ class ThrowKind:
 
     name: str = ""
 
-    def values(self) -> tuple:
+    def values(self) -> tuple[object, ...]:
         """Every value this kind of throw can produce."""
         return tuple(self.odds())
 
-    def odds(self) -> dict:
+    def odds(self) -> Mapping[Any, Fraction]:  # Any: each kind names its own values (int, dice tuple)
         """Exact probability of each value."""
         raise NotImplementedError
 

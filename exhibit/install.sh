@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# Turns a fresh Raspberry Pi OS Bookworm (Pi 4, Pi 5, Zero 2 W) into a senet-pi exhibit; see the
+# README's "Exhibit". Safe to run again (an update: it keeps the config, the PIN and the journal).
+#
+#   sudo exhibit/install.sh            the service: venv in /opt/senet-pi, user senet, senet-pi.service
+#   sudo exhibit/install.sh --kiosk    the same, and the page full-screen on the attached display
+#   sudo exhibit/install.sh --wheels DIR   install senet-pi[pi] from wheels in DIR, with no internet
+#   sudo exhibit/install.sh --uninstall    stop and remove the units, the venv and the users
+#                                          (keeps /etc/senet-pi and the journal in /var/lib/senet-pi)
+#
+# The internet is used here only by apt and pip (or not at all with --wheels and a local apt
+# mirror); at run time nothing is fetched.
+set -euo pipefail
+
+PREFIX=/opt/senet-pi          # the venv; senet-pi.service runs $PREFIX/bin/senet-pi
+CONFIG=/etc/senet-pi          # config.toml (SECRET_KEY, the PIN's hash), senet-pi.env, kiosk.env
+STATE=/var/lib/senet-pi       # the journal (StateDirectory=); its own partition when labelled senet-journal
+UNITS=/etc/systemd/system
+WRAPPER=/usr/local/bin/senet-pi
+JOURNAL_LABEL=senet-journal
+SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+kiosk=no
+uninstall=no
+wheels=""
+
+say() { printf 'senet-pi install: %s\n' "$*"; }
+die() { printf 'senet-pi install: %s\n' "$*" >&2; exit 1; }
+
+usage() { sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --kiosk) kiosk=yes ;;
+    --uninstall) uninstall=yes ;;
+    --wheels)
+      [ $# -ge 2 ] || die "--wheels needs a folder of wheels"
+      wheels=$2
+      shift
+      ;;
+    -h | --help) usage; exit 0 ;;
+    *) die "unknown option $1 (see --help)" ;;
+  esac
+  shift
+done
+
+# ---------------------------------------------------------------- checks, before anything changes
+[ "$(id -u)" -eq 0 ] || die "run it as root: sudo $0"
+[ -r /etc/os-release ] || die "this is not Raspberry Pi OS (no /etc/os-release)"
+# shellcheck source=/dev/null
+codename=$(. /etc/os-release && printf '%s' "${VERSION_CODENAME:-}")
+[ "$codename" = bookworm ] || die "this needs Raspberry Pi OS Bookworm; this system is '${codename:-unknown}'"
+[ -e /etc/rpi-issue ] || die "this is Debian $codename but not Raspberry Pi OS (no /etc/rpi-issue)"
+model=$(tr -d '\0' </proc/device-tree/model 2>/dev/null || true)
+case "$model" in
+  "Raspberry Pi 4"* | "Raspberry Pi 5"* | "Raspberry Pi Zero 2"* | "Raspberry Pi Compute Module 4"*) ;;
+  *) say "warning: made for a Pi 4, Pi 5 or Zero 2 W; this is '${model:-unknown}' (going on)" ;;
+esac
+[ -n "$wheels" ] && { [ -d "$wheels" ] || die "--wheels $wheels is not a folder"; }
+
+# ---------------------------------------------------------------- uninstall
+if [ "$uninstall" = yes ]; then
+  for unit in senet-pi-kiosk.service senet-pi.service; do
+    systemctl disable --now "$unit" 2>/dev/null || true
+    rm -f "$UNITS/$unit"
+  done
+  systemctl daemon-reload
+  rm -rf "$PREFIX" "$WRAPPER"
+  for user in senet-kiosk senet; do
+    if id "$user" >/dev/null 2>&1; then deluser --quiet --system "$user" || true; fi
+  done
+  say "removed the service, the kiosk, the venv and the users"
+  say "kept $CONFIG (the PIN) and $STATE (the journal): remove them by hand if they should go"
+  exit 0
+fi
+
+# ---------------------------------------------------------------- Debian packages
+packages=(python3-venv python3-dev gcc python3-lgpio sqlite3)
+if [ "$kiosk" = yes ]; then
+  packages+=(xserver-xorg-core xserver-xorg-input-libinput xinit x11-xserver-utils fonts-dejavu-core)
+  # Raspberry Pi OS names its build "chromium-browser" in some releases and "chromium" in others.
+  if apt-cache show chromium >/dev/null 2>&1; then packages+=(chromium); else packages+=(chromium-browser); fi
+fi
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  say "installing ${missing[*]}"
+  apt-get update -q
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# ---------------------------------------------------------------- the user and its folders
+if ! id senet >/dev/null 2>&1; then
+  adduser --quiet --system --group --home "$STATE" --no-create-home senet
+fi
+for group in gpio dialout; do
+  getent group "$group" >/dev/null || groupadd --system "$group"
+  usermod -aG "$group" senet
+done
+install -d -m 0750 -o senet -g senet "$STATE"
+install -d -m 0750 -o root -g senet "$CONFIG"
+
+# The journal's own partition (ext4, labelled senet-journal): mounted on $STATE, so it stays
+# writable when the root file system is the read-only overlay.
+if blkid -L "$JOURNAL_LABEL" >/dev/null 2>&1 && ! grep -q "^LABEL=$JOURNAL_LABEL " /etc/fstab; then
+  say "mounting the partition labelled $JOURNAL_LABEL on $STATE (fstab)"
+  printf 'LABEL=%s %s ext4 defaults,noatime,commit=5,nofail 0 2\n' "$JOURNAL_LABEL" "$STATE" >>/etc/fstab
+  systemctl daemon-reload
+  mount "$STATE"
+  chown senet:senet "$STATE"
+  chmod 0750 "$STATE"
+fi
+
+# ---------------------------------------------------------------- the venv with senet-pi[pi]
+# --system-site-packages: lgpio comes from Debian (python3-lgpio, built for this kernel and Pi).
+[ -x "$PREFIX/bin/python" ] || python3 -m venv --system-site-packages "$PREFIX"
+if [ -n "$wheels" ]; then
+  "$PREFIX/bin/pip" install -q --no-index --find-links "$wheels" --upgrade "senet-pi[pi]"
+else
+  "$PREFIX/bin/pip" install -q --upgrade "${SOURCE}[pi]"
+fi
+install -m 0644 "$SOURCE/README.md" "$PREFIX/README.md"
+install -m 0755 "$SOURCE/exhibit/kiosk-session" "$PREFIX/kiosk-session"
+
+# `senet-pi` for the technician, with the service's config and journal: sudo senet-pi set-pin, senet-pi status
+cat >"$WRAPPER" <<EOF
+#!/bin/sh
+# Written by exhibit/install.sh: senet-pi with the exhibit's config and journal.
+export SENET_PI_INSTANCE="\${SENET_PI_INSTANCE:-$CONFIG}"
+export SENET_PI_JOURNAL="\${SENET_PI_JOURNAL:-$STATE/journal.sqlite}"
+exec $PREFIX/bin/senet-pi "\$@"
+EOF
+chmod 0755 "$WRAPPER"
+
+# ---------------------------------------------------------------- config (kept when it exists)
+if [ ! -e "$CONFIG/config.toml" ]; then
+  # A lasting secret key written now: with the read-only root the service could not keep one.
+  key=$("$PREFIX/bin/python" -c 'import secrets; print(secrets.token_hex(32))')
+  cat >"$CONFIG/config.toml" <<EOF
+# senet-pi's page (see the README, "The page"). Set the operator PIN with: sudo senet-pi set-pin
+SECRET_KEY = "$key"
+THROWER_GESTURES = false
+HOSTS = ["$(hostname).local"]
+EOF
+fi
+chown root:senet "$CONFIG/config.toml"
+chmod 0640 "$CONFIG/config.toml"
+if [ ! -e "$CONFIG/senet-pi.env" ]; then
+  cat >"$CONFIG/senet-pi.env" <<'EOF'
+# Arguments for `senet-pi run` (see the README, "Commands"). --host 0.0.0.0: phones may open the page.
+# Serial bridge instead of the pins: SENET_PI_ARGS="--host 0.0.0.0 --backend serial"
+SENET_PI_ARGS="--host 0.0.0.0"
+EOF
+fi
+
+# ---------------------------------------------------------------- units
+install -m 0644 "$SOURCE/exhibit/senet-pi.service" "$UNITS/senet-pi.service"
+if [ "$kiosk" = yes ]; then
+  if ! id senet-kiosk >/dev/null 2>&1; then
+    adduser --quiet --system --group --home /run/senet-kiosk --no-create-home senet-kiosk
+  fi
+  for group in video render input tty; do
+    if getent group "$group" >/dev/null; then usermod -aG "$group" senet-kiosk; fi
+  done
+  install -m 0644 "$SOURCE/exhibit/senet-pi-kiosk.service" "$UNITS/senet-pi-kiosk.service"
+fi
+systemctl daemon-reload
+systemctl enable senet-pi.service
+systemctl restart senet-pi.service
+if [ "$kiosk" = yes ]; then
+  systemctl enable senet-pi-kiosk.service
+  systemctl restart senet-pi-kiosk.service
+fi
+
+say "done: $("$WRAPPER" --version) runs as senet-pi.service; see: senet-pi status"
+"$WRAPPER" status || true

@@ -1,0 +1,255 @@
+"""`senet-pi status`: the exhibit's health on one screen, for a technician at the Pi.
+
+The service (systemd), the switches and the link (from the running page's /api/state, else the
+journal's last verdicts), the journal (size, writable, damaged, on a RAM overlay?), the free disk
+where it lives, and the last game. Strictly read-only: the journal is opened with SQLite's
+`mode=ro` (plus `immutable` when no service has it open) and a short busy timeout, so a running
+service is never blocked nor its journal changed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+UNIT = "senet-pi.service"
+LOW_DISK = 100 * 1024 * 1024  # bytes free under which the journal's disk is a problem
+RECENT_VERDICTS = 200  # the journal's last verdicts searched for switch trouble when no page answers
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of the report: `ok` True (fine), False (a problem) or None (for information)."""
+
+    name: str
+    ok: bool | None
+    text: str
+
+    def line(self) -> str:
+        mark = {True: "ok", False: "FAIL", None: "--"}[self.ok]
+        return f"{self.name:<10}{mark:<6}{self.text}"
+
+
+def service_check(
+    run: Callable[..., subprocess.CompletedProcess] = subprocess.run, booted: bool | None = None
+) -> Check:
+    """Whether senet-pi.service is active, or that there is no systemd to ask (`booted`: whether
+    systemd runs this machine; found out as sd_booted(3) does when not given)."""
+    if booted is None:
+        booted = Path("/run/systemd/system").is_dir() and shutil.which("systemctl") is not None
+    if not booted:
+        return Check(
+            "service", None, "not under systemd (no systemctl here): only the page and the journal are checked"
+        )
+    try:
+        argv = ["systemctl", "show", "--property=LoadState,ActiveState,SubState", UNIT]
+        result = run(argv, capture_output=True, text=True, timeout=5, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return Check("service", False, f"systemctl did not answer: {exc}")
+    props = dict(line.split("=", 1) for line in result.stdout.splitlines() if "=" in line)
+    if props.get("LoadState") == "not-found":
+        return Check("service", None, f"{UNIT} is not installed here (exhibit/install.sh installs it)")
+    state = f"{props.get('ActiveState', 'unknown')} ({props.get('SubState', '?')})"
+    if props.get("ActiveState") == "active":
+        return Check("service", True, f"{UNIT} {state}")
+    return Check("service", False, f"{UNIT} {state}: journalctl -u senet-pi -n 50 says why")
+
+
+def page_state(url: str, timeout: float = 2.0) -> dict | str:
+    """The running page's /api/state, or why it could not be had."""
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # this Pi's own page: never a proxy
+    try:
+        with opener.open(url.rstrip("/") + "/api/state", timeout=timeout) as answer:
+            data = json.loads(answer.read())
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "reason", exc)
+        return f"no page answers at {url} ({reason})"
+    return data if isinstance(data, dict) else f"{url}/api/state is not a JSON object"
+
+
+def switch_and_link_checks(state: dict | str, recent: list[dict]) -> list[Check]:
+    """Stuck or faulty switches and the serial link, from the page's state (or the journal's verdicts)."""
+    if isinstance(state, str):
+        sensor = sorted({v["square"] for v in recent if v.get("v") == "sensor" and "square" in v})
+        text = "no page to ask; the journal's last verdicts " + (
+            f"show switches reporting twice: {', '.join(map(str, sensor))}" if sensor else "show no switch trouble"
+        )
+        return [Check("switches", False if sensor else None, text), Check("link", None, "no page to ask")]
+    backend = state.get("backend") or {}
+    faults = [*map(str, state.get("switch_faults") or []), *map(str, backend.get("faults") or [])]
+    switches = (
+        Check("switches", False, "faulty: " + "; ".join(faults))
+        if faults
+        else Check("switches", True, f"no stuck or faulty switch ({len(backend.get('switches') or [])} closed)")
+    )
+    name = backend.get("backend", "none")
+    if name != "serial":
+        link = Check("link", None, f"{name} board: no serial link")
+    elif backend.get("connected"):
+        link = Check(
+            "link",
+            True,
+            f"bridge on {backend.get('port')}, firmware {backend.get('firmware')}, "
+            f"{backend.get('reconnects', 0)} reconnects, {backend.get('dropped', 0)} dropped",
+        )
+    else:
+        link = Check("link", False, f"bridge not connected: {backend.get('problem') or 'no answer'}")
+    return [switches, link]
+
+
+def _mount_of(path: Path) -> tuple[str, str]:
+    """The mount point and file system type holding `path`, from /proc/mounts (('', '') if unknown)."""
+    best = ("", "")
+    try:
+        lines = Path("/proc/mounts").read_text().splitlines()
+    except OSError:
+        return best
+    target = str(path.resolve())
+    for line in lines:
+        fields = line.split()
+        if len(fields) < 3:
+            continue
+        point = fields[1].replace("\\040", " ")
+        inside = target == point or target.startswith(point.rstrip("/") + "/")
+        if inside and len(point) >= len(best[0]):
+            best = (point, fields[2])
+    return best
+
+
+def _size(path: Path) -> int:
+    return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
+
+
+def _megabytes(n: float) -> str:
+    return f"{n / 1e9:.1f} GB" if n >= 1e9 else f"{n / 1e6:.1f} MB"
+
+
+def _lost_writes(db: sqlite3.Connection, mark_path: Path) -> str | None:
+    """The check the journal makes on start (see Journal._lost_writes), read-only: fewer writes in
+    the file than its `-mark` counted means a `-wal` damaged or lost (a power cut, a pulled card)."""
+    try:
+        mark = json.loads(mark_path.read_text(encoding="utf-8"))
+        rows = dict(db.execute("SELECT key, value FROM meta").fetchall())
+    except (OSError, ValueError, sqlite3.Error):
+        return None  # no mark, or no meta table (an older journal): nothing to compare
+    if not isinstance(mark, dict) or not isinstance(mark.get("writes"), int) or rows.get("id") != mark.get("id"):
+        return None
+    writes = rows.get("writes", 0)
+    if isinstance(writes, int) and writes < mark["writes"]:
+        return f"it holds {writes} of the {mark['writes']} writes made"
+    return None
+
+
+def journal_checks(path: Path) -> tuple[list[Check], list[dict]]:
+    """The journal, the disk it is on and its last game; and that game's last verdicts."""
+    folder = path.parent if path.parent.exists() else None
+    checks: list[Check] = []
+    recent: list[dict] = []
+    point, fstype = _mount_of(path.parent)
+    if folder is not None:
+        usage = shutil.disk_usage(folder)
+        low = usage.free < LOW_DISK
+        checks_disk = Check(
+            "disk",
+            not low,
+            f"{_megabytes(usage.free)} free of {_megabytes(usage.total)} on {point or '?'} ({fstype or '?'})"
+            + (" - too little for the journal" if low else ""),
+        )
+    else:
+        checks_disk = Check("disk", None, f"{path.parent} does not exist yet")
+    if not path.exists():
+        checks.append(Check("journal", None, f"no journal yet at {path} (no game played with it)"))
+        checks.append(checks_disk)
+        checks.append(Check("last game", None, "none"))
+        return checks, recent
+    problems = []
+    writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+    if fstype in ("overlay", "tmpfs"):
+        problems.append(f"on {fstype}, in RAM: lost at power off (see the README: read-only root)")
+    try:
+        # With a -wal (a service has it open, or was killed): mode=ro, reading the -wal too, as a WAL
+        # reader that never blocks the writer. Without one (closed cleanly, nobody writing): immutable,
+        # so not even an empty -wal or -shm is left beside the file.
+        quiet = "" if Path(f"{path}-wal").exists() else "&immutable=1"
+        db = sqlite3.connect(f"{path.as_uri()}?mode=ro{quiet}", uri=True, timeout=1.0)
+    except sqlite3.Error as exc:
+        checks.append(Check("journal", False, f"{path}: cannot open it read-only: {exc}"))
+        checks.append(checks_disk)
+        return checks, recent
+    game = None
+    try:
+        check = db.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok":
+            first = [line for line in check.splitlines() if not line.startswith("***")][:1]
+            problems.append(f"damaged ({''.join(first)}); the service sets it aside on its next start")
+        lost = _lost_writes(db, Path(f"{path}-mark"))
+        if lost:
+            problems.append(f"lost writes: {lost}; the service sets it aside on its next start")
+        row = db.execute(
+            "SELECT g.id, variant, players, started, ended, winner, "
+            "(SELECT COUNT(*) FROM events e WHERE e.game = g.id) FROM games g ORDER BY g.id DESC LIMIT 1"
+        ).fetchone()
+        if row is not None:
+            game = row
+            rows = db.execute(
+                "SELECT verdict FROM verdicts WHERE game = ? ORDER BY seq DESC LIMIT ?", (row[0], RECENT_VERDICTS)
+            ).fetchall()
+            for (text,) in rows:
+                try:
+                    verdict = json.loads(text)
+                except ValueError:
+                    continue
+                if isinstance(verdict, dict):
+                    recent.append(verdict)
+    except sqlite3.Error as exc:
+        problems.append(f"cannot be read: {exc}")
+    finally:
+        db.close()
+    text = f"{path}, {_megabytes(_size(path))}, {'writable' if writable else 'NOT writable by this user'}"
+    checks.append(Check("journal", not problems, text + ("; " + "; ".join(problems) if problems else ", not damaged")))
+    checks.append(checks_disk)
+    if game is None:
+        checks.append(Check("last game", None, "no game in the journal yet"))
+    else:
+        gid, variant, players, started, ended, winner, events = game
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(started))
+        if ended is None:
+            how = "in progress"
+        elif winner:
+            how = f"won by {winner} at {time.strftime('%H:%M', time.localtime(ended))}"
+        else:
+            how = f"abandoned at {time.strftime('%H:%M', time.localtime(ended))}"
+        checks.append(
+            Check("last game", None, f"#{gid} {variant} ({players} players), {events} inputs, started {when}, {how}")
+        )
+    return checks, recent
+
+
+def report(journal: Path, url: str) -> tuple[list[Check], bool]:
+    """Every check, and whether all is well (no check failed)."""
+    service = service_check()
+    state = page_state(url)
+    page = (
+        Check("page", True, f"{url} answers ({(state.get('backend') or {}).get('backend', '?')} board)")
+        if isinstance(state, dict)
+        else Check("page", False if service.ok else None, state)
+    )
+    stored, recent = journal_checks(journal)
+    checks = [service, page, *switch_and_link_checks(state, recent), *stored]
+    return checks, all(c.ok is not False for c in checks)
+
+
+def render(checks: list[Check], healthy: bool) -> str:
+    """The one screen: a line per check, then the verdict."""
+    failed = [c.name for c in checks if c.ok is False]
+    last = "healthy" if healthy else f"NOT healthy: {', '.join(failed)}"
+    return "\n".join([*(c.line() for c in checks), last])

@@ -1,0 +1,207 @@
+"""Statistics for staff: games started, finished, abandoned and open, durations, warnings and switch
+faults, per day, computed from the journal alone.
+
+The journal is opened read-only on a connection of its own (SQLite's WAL lets it be read while
+the service writes) and counted in SQL. Verdicts are only ever appended, so a process counts each
+one once: the first reading of a large journal scans it (see benchmarks/bench_stats.py), the
+next ones only what was added since.
+
+- A game's day is the day it started, in the machine's local time (SQLite's `localtime`, i.e.
+  the TZ the Pi is set to: no setting of ours). A game past midnight counts on the day it began.
+- finished: ended with a winner; abandoned: ended without one (a new game was started over it);
+  open: not ended (the game on the board, or one left by a power cut and not resumed).
+- durations: of finished games, from their start to their win, in seconds of wall time.
+- warnings: the referee's `illegal` verdicts (a wrong board, a refused throw or move).
+- switch faults: the referee's `switch` verdicts that judge a switch faulty (stuck open or
+  closed; the square is then judged unknown). A chattering switch reported by the scanner is a
+  note shown on the page but not journaled, so it is not counted here.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import sqlite3
+import statistics
+import threading
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from urllib.parse import quote
+
+from .journal import TABLES, Journal, JournalError
+
+
+class StatsError(JournalError):
+    """The journal cannot be read for statistics: missing, damaged, or not a senet-pi journal."""
+
+
+@dataclass(frozen=True)
+class DayStats:
+    """One day's games (by the day they started, local time)."""
+
+    date: str  # YYYY-MM-DD
+    started: int
+    finished: int
+    abandoned: int
+    open: int
+    median_duration_s: float | None  # of finished games; None when none finished
+    mean_duration_s: float | None
+    warnings: int  # illegal verdicts in the day's games
+    warnings_per_game: float  # warnings / games started
+    switch_faults: int  # switches judged faulty in the day's games
+
+
+COLUMNS = [f.name for f in fields(DayStats)]
+
+#: Warnings and switch faults per game among the verdicts added since `rowid` ?. The instr filters
+#: skip the JSON parse for the many verdicts that are neither (moves, turns, throws, prompts).
+_MARKS = """
+SELECT game,
+    SUM(json_extract(verdict, '$.v') = 'illegal'),
+    SUM(json_extract(verdict, '$.v') = 'switch' AND json_extract(verdict, '$.fault') IS NOT NULL)
+FROM verdicts
+WHERE rowid > ? AND rowid <= ? AND (instr(verdict, '"v": "illegal"') OR instr(verdict, '"v": "switch"'))
+GROUP BY game
+"""
+
+_GAMES = """
+SELECT id, date(started, 'unixepoch', 'localtime'), ended IS NOT NULL, winner IS NOT NULL, ended - started
+FROM games ORDER BY id
+"""
+
+
+@dataclass
+class _Tally:
+    """The verdicts of one journal counted so far: rows are only ever appended, so each reading
+    counts only those added since the last (a month of games is read once, not at every visit)."""
+
+    journal_id: str
+    last_rowid: int = 0
+    marks: dict[int, list[int]] = field(default_factory=dict)  # game: [warnings, switch faults]
+
+
+_tallies: dict[Path, _Tally] = {}
+_tally_lock = threading.Lock()
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    """A read-only connection to the journal at `path`; StatsError when it is missing or not ours."""
+    if not path.is_file():
+        raise StatsError(f"there is no journal at {path} (no game has been played with it yet)")
+    try:
+        db = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, isolation_level=None)
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        for table in ("games", "verdicts", "meta"):
+            found = [r[1] for r in db.execute(f"PRAGMA table_info({table})")] if table in tables else []
+            if found != TABLES[table]:
+                db.close()
+                raise StatsError(f"cannot read the journal {path}: it has no senet-pi {table} table (not our journal?)")
+    except sqlite3.Error as exc:
+        raise StatsError(f"cannot read the journal {path}: {exc} (damaged, or not a senet-pi journal)") from None
+    return db
+
+
+def _count_new_verdicts(db: sqlite3.Connection, path: Path) -> dict[int, list[int]]:
+    """Per game [warnings, switch faults], counting only the verdicts this process has not seen yet."""
+    journal_id = str((db.execute("SELECT value FROM meta WHERE key = 'id'").fetchone() or ("",))[0])
+    last = int(db.execute("SELECT COALESCE(MAX(rowid), 0) FROM verdicts").fetchone()[0])
+    key = path.resolve()
+    with _tally_lock:
+        tally = _tallies.get(key)
+        if tally is None or tally.journal_id != journal_id or last < tally.last_rowid:
+            tally = _tallies[key] = _Tally(journal_id)  # another journal in its place: count afresh
+        if last > tally.last_rowid:
+            for game, warnings, faults in db.execute(_MARKS, (tally.last_rowid, last)):
+                mark = tally.marks.setdefault(int(game), [0, 0])
+                mark[0] += int(warnings)
+                mark[1] += int(faults)
+            tally.last_rowid = last
+        return {game: list(mark) for game, mark in tally.marks.items()}
+
+
+def day_stats(journal: Journal | str | Path) -> list[DayStats]:
+    """Every day with games in `journal` (a Journal or its path), oldest first, read-only."""
+    path = journal.path if isinstance(journal, Journal) else Path(journal)
+    db = _connect(path)
+    days: dict[str, list] = {}  # day: [started, finished, abandoned, open, warnings, faults, durations]
+    try:
+        db.execute("BEGIN")  # one snapshot: the games and their verdicts as of one moment
+        marks = _count_new_verdicts(db, path)
+        for game, day, ended, won, seconds in db.execute(_GAMES):
+            if day is None:  # a start time SQLite cannot read as a date
+                raise StatsError(f"the journal {path} has a damaged row in games: game {game} has no start time")
+            row = days.setdefault(day, [0, 0, 0, 0, 0, 0, []])
+            row[0] += 1
+            row[1 if ended and won else 2 if ended else 3] += 1
+            warnings, faults = marks.get(game, (0, 0))
+            row[4] += warnings
+            row[5] += faults
+            if ended and won:
+                row[6].append(float(seconds))
+    except sqlite3.Error as exc:
+        raise StatsError(f"cannot read the journal {path}: {exc} (damaged?)") from None
+    except (TypeError, ValueError) as exc:  # a value of the wrong type: a damaged row
+        raise StatsError(f"the journal {path} has a damaged row: {exc}") from None
+    finally:
+        db.close()
+    return [
+        DayStats(
+            date=day,
+            started=started,
+            finished=finished,
+            abandoned=abandoned,
+            open=still_open,
+            median_duration_s=statistics.median(won) if won else None,
+            mean_duration_s=statistics.fmean(won) if won else None,
+            warnings=warnings,
+            warnings_per_game=warnings / started,
+            switch_faults=faults,
+        )
+        for day, (started, finished, abandoned, still_open, warnings, faults, won) in sorted(days.items())
+    ]
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.1f}" if abs(value) >= 10 else f"{value:.2f}"
+    return str(value)
+
+
+def to_csv(rows: Iterable[DayStats]) -> str:
+    """The rows as CSV with a header of the field names (durations in seconds; empty = none finished)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(COLUMNS)
+    for row in rows:
+        writer.writerow([_cell(v) for v in asdict(row).values()])
+    return out.getvalue()
+
+
+def minutes(seconds: float | None) -> str:
+    """A duration for people: `12.5 min`, or `-` when there is none."""
+    return "-" if seconds is None else f"{seconds / 60:.1f} min"
+
+
+def to_table(rows: list[DayStats]) -> str:
+    """The rows as a plain-text table for the terminal, with a total line."""
+    head = f"{'date':<10} {'started':>7} {'finished':>8} {'abandoned':>9} {'open':>4} "
+    head += f"{'median':>10} {'mean':>10} {'warnings/game':>13} {'switch faults':>13}"
+    lines = [head]
+    for r in rows:
+        lines.append(
+            f"{r.date:<10} {r.started:>7} {r.finished:>8} {r.abandoned:>9} {r.open:>4} "
+            f"{minutes(r.median_duration_s):>10} {minutes(r.mean_duration_s):>10} "
+            f"{r.warnings_per_game:>13.2f} {r.switch_faults:>13}"
+        )
+    started = sum(r.started for r in rows)
+    if started:
+        warnings = sum(r.warnings for r in rows)
+        lines.append(
+            f"{'total':<10} {started:>7} {sum(r.finished for r in rows):>8} {sum(r.abandoned for r in rows):>9} "
+            f"{sum(r.open for r in rows):>4} {'':>10} {'':>10} {warnings / started:>13.2f} "
+            f"{sum(r.switch_faults for r in rows):>13}"
+        )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,146 @@
+"""The exhibit's install (issue 15): the unit files pass `systemd-analyze verify`, the scripts pass
+shellcheck, and install.sh refuses, changing nothing, anywhere but Raspberry Pi OS."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+EXHIBIT = ROOT / "exhibit"
+SENET_PI = Path(sys.executable).with_name("senet-pi")  # the venv's console script, as pip writes it
+
+
+def unit(name: str) -> dict[str, list[str]]:
+    """A unit file's settings, every value of each key in order (comments and sections dropped)."""
+    settings: dict[str, list[str]] = {}
+    for line in (EXHIBIT / name).read_text().splitlines():
+        if "=" in line and not line.startswith(("#", "[")):
+            key, value = line.split("=", 1)
+            settings.setdefault(key, []).append(value)
+    return settings
+
+
+def verify(tmp_path: Path, name: str, rewrite: dict[str, str]) -> subprocess.CompletedProcess:
+    """`systemd-analyze verify` on a copy of the unit whose executables point at ones that exist here.
+
+    verify refuses an ExecStart that is not executable, and there is no /opt/senet-pi here: the
+    copy runs this venv's `senet-pi` (the same console script the installed venv has), and for the
+    kiosk xinit (a Debian package, not ours) the real one if installed, else a stand-in script.
+    Everything else (every directive, its value, the sandboxing, the dependencies) is checked as is."""
+    text = (EXHIBIT / name).read_text()
+    for old, new in rewrite.items():
+        assert old in text, f"{name} no longer runs {old}"
+        text = text.replace(old, new)
+    copy = tmp_path / name
+    copy.write_text(text)
+    return subprocess.run(
+        ["systemd-analyze", "verify", str(copy)], capture_output=True, text=True, cwd=tmp_path, timeout=120
+    )
+
+
+def test_the_service_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:
+    assert SENET_PI.exists()
+    result = verify(tmp_path, "senet-pi.service", {"/opt/senet-pi/bin/senet-pi": str(SENET_PI)})
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == "", result.stderr  # not even a warning (a bad value is only a warning)
+
+
+def test_the_kiosk_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:
+    xinit = shutil.which("xinit")
+    if xinit is None:
+        stand_in = tmp_path / "xinit"
+        stand_in.write_text("#!/bin/sh\nexit 0\n")
+        stand_in.chmod(0o755)
+        xinit = str(stand_in)
+    result = verify(tmp_path, "senet-pi-kiosk.service", {"/usr/bin/xinit": xinit})
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == "", result.stderr
+
+
+def test_the_service_is_notify_with_a_watchdog_and_restarts() -> None:
+    service = unit("senet-pi.service")
+    assert service["Type"] == ["notify"]
+    assert service["NotifyAccess"] == ["main"]
+    assert re.fullmatch(r"\d+s", service["WatchdogSec"][0])
+    assert service["Restart"] in (["always"], ["on-failure"])
+    assert service["ExecStart"][0].split()[:2] == ["/opt/senet-pi/bin/senet-pi", "run"]
+    # What the hardening must still let through: the pins and the USB bridge.
+    allowed = " ".join(service["DeviceAllow"])
+    assert "gpiochip" in allowed and "gpiomem" in allowed and "ttyACM" in allowed
+    assert set(service["SupplementaryGroups"][0].split()) >= {"gpio", "dialout"}
+    assert service["StateDirectory"] == ["senet-pi"]
+    assert "SENET_PI_JOURNAL=/var/lib/senet-pi/journal.sqlite" in service["Environment"]
+    assert service["RequiresMountsFor"] == ["/var/lib/senet-pi"]
+
+
+def test_the_kiosk_opens_the_page_full_screen_without_a_cursor_or_crash_dialog() -> None:
+    kiosk = unit("senet-pi-kiosk.service")
+    assert "-nocursor" in kiosk["ExecStart"][0].split()
+    assert "/opt/senet-pi/kiosk-session" in kiosk["ExecStart"][0].split()
+    session = (EXHIBIT / "kiosk-session").read_text()
+    for flag in ("--kiosk", "--noerrdialogs", "--disable-session-crashed-bubble", "--incognito"):
+        assert flag in session
+    assert os.access(EXHIBIT / "kiosk-session", os.X_OK)
+
+
+def test_install_puts_everything_where_the_units_look() -> None:
+    script = (EXHIBIT / "install.sh").read_text()
+    assert "PREFIX=/opt/senet-pi " in script  # the units run /opt/senet-pi/bin/senet-pi, /opt/senet-pi/kiosk-session
+    assert 'install -m 0755 "$SOURCE/exhibit/kiosk-session" "$PREFIX/kiosk-session"' in script
+    assert (
+        "CONFIG=/etc/senet-pi " in script
+        and "SENET_PI_INSTANCE=/etc/senet-pi" in unit("senet-pi.service")["Environment"]
+    )
+    assert script.startswith("#!/usr/bin/env bash") and "set -euo pipefail" in script
+
+
+def test_the_scripts_pass_shellcheck() -> None:
+    result = subprocess.run(
+        ["shellcheck", str(EXHIBIT / "install.sh"), str(EXHIBIT / "kiosk-session")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout
+
+
+def test_install_refuses_anywhere_but_raspberry_pi_os_and_changes_nothing() -> None:
+    """This machine is not Raspberry Pi OS: one line, exit 1, before any apt, user or file."""
+    result = subprocess.run(["bash", str(EXHIBIT / "install.sh")], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("senet-pi install: ")
+    assert re.search(r"root|Raspberry Pi OS|Bookworm", lines[0])
+    assert not Path("/opt/senet-pi").exists()
+    assert not Path("/etc/systemd/system/senet-pi.service").exists()
+
+
+def test_install_names_a_wrong_option_in_one_line() -> None:
+    result = subprocess.run(
+        ["bash", str(EXHIBIT / "install.sh"), "--bogus"], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 1
+    assert result.stderr.strip() == "senet-pi install: unknown option --bogus (see --help)"
+
+
+def test_set_pin_keeps_the_group_read_the_installer_gave_and_never_lets_others_read(tmp_path: Path) -> None:
+    """install.sh makes config.toml root:senet 0640 so the service can read what `sudo senet-pi
+    set-pin` writes; set-pin must not take that away (nor leave the hash readable by everyone)."""
+    from senet_pi.page import set_pin
+
+    config = tmp_path / "config.toml"
+    config.write_text('SECRET_KEY = "x"\n')
+    config.chmod(0o640)
+    set_pin("2468", tmp_path)
+    assert config.stat().st_mode & 0o777 == 0o640 and "OPERATOR_PIN_HASH" in config.read_text()
+    config.chmod(0o644)
+    set_pin("1357", tmp_path)
+    assert config.stat().st_mode & 0o777 == 0o640
+    fresh = tmp_path / "fresh"
+    set_pin("1357", fresh)
+    assert (fresh / "config.toml").stat().st_mode & 0o777 == 0o600

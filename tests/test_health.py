@@ -1,0 +1,193 @@
+"""`senet-pi status` (issue 15): one screen of health, exit 1 when something is wrong, and strictly
+read-only on the journal of a running service."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from senet_pi.cli import main
+from senet_pi.health import journal_checks, service_check, switch_and_link_checks
+from senet_pi.journal import Journal
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def a_finished_game(path: Path, winner: str | None) -> None:
+    with Journal(path) as journal:
+        game = journal.start_game("houses", 2, {})
+        journal.record_event(game, 1, 0, "throw", 3)
+        journal.end_game(game, winner)
+        journal.flush()
+
+
+def status(capsys, *args: str) -> tuple[int, str]:
+    code = main(["status", "--page-port", str(free_port()), *args])  # a port nobody serves
+    return code, capsys.readouterr().out
+
+
+def lines_of(out: str) -> dict[str, str]:
+    return {line[:10].strip(): line[10:] for line in out.splitlines()[:-1]}
+
+
+def test_a_sound_journal_with_no_page_running_is_healthy_and_says_what_it_could_not_ask(tmp_path, capsys) -> None:
+    path = tmp_path / "j.sqlite"
+    a_finished_game(path, "A")
+    code, out = status(capsys, "--journal", str(path))
+    rows = lines_of(out)
+    assert code == 0 and out.splitlines()[-1] == "healthy"
+    assert rows["journal"].startswith("ok") and "not damaged" in rows["journal"] and "writable" in rows["journal"]
+    assert rows["last game"].startswith("--") and "#1 houses (2 players), 1 inputs" in rows["last game"]
+    assert "won by A" in rows["last game"]
+    assert "no page answers" in rows["page"]
+    assert rows["disk"].startswith("ok") and "free of" in rows["disk"]
+
+
+def test_an_abandoned_game_is_said_so(tmp_path) -> None:
+    path = tmp_path / "j.sqlite"
+    a_finished_game(path, None)
+    checks, _ = journal_checks(path)
+    assert "abandoned at" in checks[-1].text
+
+
+def test_a_damaged_journal_fails_and_is_left_exactly_as_it_was(tmp_path, capsys) -> None:
+    path = tmp_path / "j.sqlite"
+    a_finished_game(path, "B")
+    data = bytearray(path.read_bytes())
+    for page in range(4096, len(data), 4096):  # scribble over every page but the header's
+        data[page + 8 : page + 4000] = b"\xff" * 3992
+    path.write_bytes(bytes(data))
+    before = sorted(p.name for p in tmp_path.iterdir()), hashlib.sha256(path.read_bytes()).hexdigest()
+    code, out = status(capsys, "--journal", str(path))
+    assert code == 1
+    assert out.splitlines()[-1].startswith("NOT healthy: journal")
+    assert lines_of(out)["journal"].startswith("FAIL")
+    assert (sorted(p.name for p in tmp_path.iterdir()), hashlib.sha256(path.read_bytes()).hexdigest()) == before
+
+
+def test_a_journal_that_lost_writes_its_mark_counted_fails(tmp_path, capsys) -> None:
+    """A -wal lost in a power cut: the main file holds fewer writes than the -mark beside it says."""
+    path = tmp_path / "j.sqlite"
+    a_finished_game(path, "B")
+    mark = tmp_path / "j.sqlite-mark"
+    data = json.loads(mark.read_text())
+    data["writes"] += 5
+    mark.write_text(json.dumps(data))
+    code, out = status(capsys, "--journal", str(path))
+    assert code == 1 and "lost writes" in lines_of(out)["journal"]
+
+
+def test_a_file_that_is_not_a_journal_is_one_clear_line_not_a_traceback(tmp_path, capsys) -> None:
+    path = tmp_path / "j.sqlite"
+    path.write_text("not a database at all, just some text that is long enough to be looked at " * 20)
+    code, out = status(capsys, "--journal", str(path))
+    assert code == 1
+    assert "Traceback" not in out and lines_of(out)["journal"].startswith("FAIL")
+
+
+def test_a_journal_in_ram_fails_it_would_be_lost_at_power_off() -> None:
+    shm = Path("/dev/shm")
+    assert shm.is_dir()
+    with tempfile.TemporaryDirectory(dir=shm) as folder:
+        path = Path(folder) / "j.sqlite"
+        a_finished_game(path, "A")
+        checks, _ = journal_checks(path)
+    journal = next(c for c in checks if c.name == "journal")
+    assert journal.ok is False and "in RAM" in journal.text
+
+
+def test_no_journal_yet_is_information_not_a_failure(tmp_path) -> None:
+    checks, recent = journal_checks(tmp_path / "none" / "j.sqlite")
+    assert [c.ok for c in checks] == [None, None, None] and recent == []
+
+
+def test_the_service_under_systemd_inactive_is_a_failure_and_not_installed_is_information() -> None:
+    def systemctl(stdout: str):
+        def run(argv, **_):
+            assert argv == ["systemctl", "show", "--property=LoadState,ActiveState,SubState", "senet-pi.service"]
+            return subprocess.CompletedProcess(argv, 0, stdout=stdout, stderr="")
+
+        return run
+
+    failed = service_check(systemctl("LoadState=loaded\nActiveState=failed\nSubState=failed\n"), booted=True)
+    assert failed.ok is False and "failed" in failed.text and "journalctl -u senet-pi" in failed.text
+    active = service_check(systemctl("LoadState=loaded\nActiveState=active\nSubState=running\n"), booted=True)
+    assert active.ok is True and "active (running)" in active.text
+    missing = service_check(systemctl("LoadState=not-found\nActiveState=inactive\nSubState=dead\n"), booted=True)
+    assert missing.ok is None and "not installed" in missing.text
+    assert service_check(systemctl(""), booted=False).ok is None
+
+
+def test_switch_faults_and_a_lost_bridge_fail() -> None:
+    state = {
+        "switch_faults": [17],
+        "backend": {"backend": "serial", "connected": False, "problem": "no bridge on /dev/ttyACM0", "faults": []},
+    }
+    switches, link = switch_and_link_checks(state, [])
+    assert switches.ok is False and "17" in switches.text
+    assert link.ok is False and "no bridge on /dev/ttyACM0" in link.text
+    good = {"switch_faults": [], "backend": {"backend": "serial", "connected": True, "port": "/dev/ttyACM0"}}
+    assert [c.ok for c in switch_and_link_checks(good, [])] == [True, True]
+    from_journal = switch_and_link_checks("no page", [{"v": "sensor", "square": 9, "reason": "..."}])
+    assert from_journal[0].ok is False and "9" in from_journal[0].text
+
+
+def test_status_beside_a_running_service_reads_its_page_and_journal_and_blocks_nothing(tmp_path) -> None:
+    journal, port = tmp_path / "j.sqlite", free_port()
+    env = {**os.environ, "SENET_PI_INSTANCE": str(tmp_path / "instance"), "PYTHONPATH": str(ROOT)}
+    env.pop("NOTIFY_SOCKET", None)
+    run = [sys.executable, "-m", "senet_pi", "run", "--backend", "sim", "--journal", str(journal)]
+    service = subprocess.Popen(
+        [*run, "--page-port", str(port)],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert service.stdin is not None and service.stdout is not None
+        while "the page:" not in (line := service.stdout.readline()):
+            assert line, "senet-pi run stopped before serving its page"
+        service.stdin.write("throw 1\nlift 10\nplace 11\nwait 600\n")
+        service.stdin.flush()
+        while "B moves 10 -> 11" not in (line := service.stdout.readline()):
+            assert line, "senet-pi run stopped before judging the move"
+        argv = [*run[:3], "status", "--journal", str(journal), "--page-port", str(port)]
+        result = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60)
+        rows = lines_of(result.stdout)
+        assert result.returncode == 0, result.stdout
+        assert rows["page"].startswith("ok") and "(sim board)" in rows["page"]
+        assert rows["switches"].startswith("ok") and rows["link"] == "--    sim board: no serial link"
+        assert "secret (2 players)" in rows["last game"] and "in progress" in rows["last game"]
+        # The service goes on journaling after the check: nothing was locked.
+        service.stdin.write("throw 2\nwait 100\n")
+        service.stdin.flush()
+        while "B throws 2" not in (line := service.stdout.readline()):
+            assert line, "senet-pi run stopped after the status check"
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=10) as answer:
+            assert answer.status == 200
+        end = time.monotonic() + 10
+        while "throw" not in [e.kind for e in Journal(journal).events(1)][-1:]:
+            assert time.monotonic() < end, "the throw after the status check was not journaled"
+            time.sleep(0.05)
+    finally:
+        service.kill()
+        service.wait(timeout=10)
+        for pipe in (service.stdin, service.stdout):
+            if pipe:
+                pipe.close()

@@ -1,0 +1,130 @@
+"""The staff page, behind the operator PIN: games per day, durations and warnings as plots, a table,
+and the same numbers as CSV (`/staff/stats.csv`) and JSON (`/api/stats`).
+
+Everything is read from the journal on a read-only connection of its own (`senet_pi.stats`), so
+a staff member looking at months of games never holds up the referee. These answers only read,
+so they take no CSRF token: the session cookie (SameSite=Strict) is what signs a request in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from flask import Blueprint, Response, jsonify, render_template
+from markupsafe import Markup
+
+from senet_pi.stats import DayStats, StatsError, day_stats, minutes, to_csv
+
+from .errors import error
+from .operator import csrf_token
+from .signin import guard, is_operator
+from .state import services
+
+bp = Blueprint("staff", __name__)
+
+PLOT_DAYS = 31  # the plots show the last month with games; the table and the CSV have every day
+
+FINISHED, ABANDONED, OPEN = "#2e7d32", "#c62828", "#9e9e9e"
+
+
+def _refused() -> str | None:
+    """Why this session may not see the statistics, or None."""
+    if not guard().pin_hash:
+        return "The statistics are for staff, and no operator PIN is set: set one with `senet-pi set-pin`."
+    if not is_operator():
+        return "The statistics are for staff: sign in with the operator PIN on the game page first."
+    return None
+
+
+def _rows() -> list[DayStats] | str:
+    """The journal's days, or why there are none to show (no journal, or one that cannot be read)."""
+    service, _ = services()
+    if service.journal is None:
+        return "this service keeps no journal"
+    try:
+        return day_stats(service.journal)
+    except StatsError as exc:
+        return str(exc)
+
+
+def plots(rows: list[DayStats]) -> list[Markup]:
+    """The staff page's three charts for `rows` (their last PLOT_DAYS days)."""
+    from .plots import Series, bar_chart
+
+    shown = rows[-PLOT_DAYS:]
+    days = [r.date for r in shown]
+    return [
+        bar_chart(
+            "games-per-day",
+            "Games per day",
+            days,
+            [
+                Series("finished", [r.finished for r in shown], FINISHED),
+                Series("abandoned", [r.abandoned for r in shown], ABANDONED),
+                Series("still open", [r.open for r in shown], OPEN),
+            ],
+            "games started",
+        ),
+        bar_chart(
+            "durations",
+            "Median length of a finished game",
+            days,
+            [
+                Series(
+                    "minutes",
+                    [None if r.median_duration_s is None else r.median_duration_s / 60 for r in shown],
+                    "#1565c0",
+                )
+            ],
+            "minutes",
+        ),
+        bar_chart(
+            "warnings",
+            "Warnings per game (illegal moves, wrong boards)",
+            days,
+            [Series("warnings per game", [r.warnings_per_game for r in shown], "#ef6c00")],
+            "warnings per game",
+        ),
+    ]
+
+
+@bp.get("/staff")
+def staff() -> str | tuple[str, int]:
+    """The plots and the table; for a session not signed in, only why not (401)."""
+    refused = _refused()
+    if refused:
+        return render_template("staff.html", refused=refused, csrf=csrf_token()), 401
+    rows = _rows()
+    if isinstance(rows, str):
+        return render_template("staff.html", refused=rows[0].upper() + rows[1:] + ".", csrf=csrf_token()), 503
+    return render_template(
+        "staff.html", rows=rows, plots=plots(rows), minutes=minutes, plot_days=PLOT_DAYS, csrf=csrf_token()
+    )
+
+
+@bp.get("/staff/stats.csv")
+def stats_csv() -> Response | tuple[Response, int]:
+    """Every day as CSV, as a download (for a spreadsheet)."""
+    refused = _refused()
+    if refused:
+        return error(401 if guard().pin_hash else 403, refused)
+    rows = _rows()
+    if isinstance(rows, str):
+        return error(503, rows)
+    return Response(
+        to_csv(rows),
+        mimetype="text/csv",
+        headers={"Content-Disposition": 'attachment; filename="senet-pi-stats.csv"'},
+    )
+
+
+@bp.get("/api/stats")
+def stats_json() -> Response | tuple[Response, int]:
+    """Every day as JSON: {"days": [{"date": ..., "started": ..., ...}]}."""
+    refused = _refused()
+    if refused:
+        return error(401 if guard().pin_hash else 403, refused)
+    rows = _rows()
+    if isinstance(rows, str):
+        return error(503, rows)
+    return jsonify({"days": [asdict(r) for r in rows]})
