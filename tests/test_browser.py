@@ -543,6 +543,7 @@ def test_item8_a_lifted_piece_is_in_the_hand_and_its_squares_are_shown(page, boa
     expect(page.locator("#in-hand")).to_have_text("B (green)'s piece from 10 is in the hand — it may go to 13")
     expect(page.locator("#board rect.target")).to_have_count(1)
     expect(page.locator('#board g[data-square="13"] rect.target')).to_have_count(1)
+    expect(page.locator("#compare")).to_be_hidden()  # a piece in the hand is no disagreement to show
     shot(page.locator("#board"), tmp_path, "in-hand")
     square(page, 13).click()
     expect(page.locator("#history li").first).to_have_text("B 10-13")

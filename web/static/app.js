@@ -331,7 +331,8 @@ function render(state) {
   }
   drawBoard(document.getElementById("board"), state, { onclick: state.sim ? simClick : null });
   const compare = document.getElementById("compare");
-  const differ = String(state.sensed) !== String(state.expected);  // only when the boards differ
+  // Both boards only for a warning, and only while they differ (a piece in the hand is no news)
+  const differ = Boolean(state.warning) && String(state.sensed) !== String(state.expected);
   compare.hidden = !differ;
   if (differ) {
     drawBoard(document.getElementById("sensed"), state, { occupied: state.sensed });
