@@ -130,7 +130,9 @@ def _size(path: Path) -> int:
 
 
 def _megabytes(n: float) -> str:
-    return f"{n / 1e9:.1f} GB" if n >= 1e9 else f"{n / 1e6:.1f} MB"
+    if n >= 1e9:
+        return f"{n / 1e9:.1f} GB"
+    return f"{n / 1e6:.1f} MB" if n >= 1e6 else f"{n / 1e3:.0f} kB"
 
 
 def _lost_writes(db: sqlite3.Connection, mark_path: Path) -> str | None:

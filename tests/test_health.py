@@ -51,6 +51,7 @@ def test_a_sound_journal_with_no_page_running_is_healthy_and_says_what_it_could_
     rows = lines_of(out)
     assert code == 0 and out.splitlines()[-1] == "healthy"
     assert rows["journal"].startswith("ok") and "not damaged" in rows["journal"] and "writable" in rows["journal"]
+    assert f"{path}, {round(path.stat().st_size / 1000)} kB, writable" in rows["journal"]
     assert rows["last game"].startswith("--") and "#1 houses (2 players), 1 inputs" in rows["last game"]
     assert "won by A" in rows["last game"]
     assert "no page answers" in rows["page"]

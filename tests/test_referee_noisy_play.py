@@ -13,7 +13,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from senet_pi.referee import Referee
-from senet_pi.referee.hands import switch_events
+from senet_pi.referee.hands import _answer_for, switch_events
 from senet_pi.referee.physical import play_out, stages
 from senet_pi.rules import Game, new_game
 from senet_pi.rules.board import OFF, bit, squares_in
@@ -100,13 +100,8 @@ def answer_questions(table: Table, shadow_moves) -> None:
         if question is None:
             return
         options = question.options
-        if question.kind == "which":
-            labels = [
-                " then ".join(str(m) for m in shadow_moves),
-                " then ".join(f"{m} (by {m.by})" for m in shadow_moves),
-            ]
-            labels += [str(shadow_moves[0]), f"{shadow_moves[0]} (by {shadow_moves[0].by})"]
-            choice = next((o for o in options if o in labels), options[0])
+        if question.kind == "which":  # the moves made, in whichever order the referee lists them
+            choice = _answer_for(question.verdict(), shadow_moves)
         elif question.kind == "swap":
             choice = "put back"
         else:

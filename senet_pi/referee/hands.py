@@ -146,9 +146,10 @@ def _answer_for(question: dict[str, Any], moves: Sequence[Move]) -> object:
     if question["kind"] != "which":
         return "keep"  # the hands made a move: no undo, no new game
     for n in range(len(moves), 0, -1):  # the whole move if offered, else its first part
-        plain = " then ".join(str(m) for m in moves[:n])
-        with_dice = " then ".join(f"{m} (by {m.by})" for m in moves[:n])
-        for i, option in enumerate(options):
-            if option in (plain, with_dice):
-                return i
+        for order in (list, sorted):  # in the order made, else in another (the same moves, M3)
+            plain = order(str(m) for m in moves[:n])
+            with_dice = order(f"{m} (by {m.by})" for m in moves[:n])
+            for i, option in enumerate(options):
+                if order(option.split(" then ")) in (plain, with_dice):
+                    return i
     return options.index("no move") if "no move" in options else 0
