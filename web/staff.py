@@ -102,15 +102,23 @@ def staff() -> str | tuple[str, int]:
     )
 
 
-@bp.get("/staff/stats.csv")
-def stats_csv() -> Response | tuple[Response, int]:
-    """Every day as CSV, as a download (for a spreadsheet)."""
+def _rows_for_api() -> list[DayStats] | tuple[Response, int]:
+    """The days for a signed-in operator, or the JSON error saying why not (401/403, or 503)."""
     refused = _refused()
     if refused:
         return error(401 if guard().pin_hash else 403, refused)
     rows = _rows()
     if isinstance(rows, str):
         return error(503, rows)
+    return rows
+
+
+@bp.get("/staff/stats.csv")
+def stats_csv() -> Response | tuple[Response, int]:
+    """Every day as CSV, as a download (for a spreadsheet)."""
+    rows = _rows_for_api()
+    if not isinstance(rows, list):
+        return rows
     return Response(
         to_csv(rows),
         mimetype="text/csv",
@@ -121,10 +129,7 @@ def stats_csv() -> Response | tuple[Response, int]:
 @bp.get("/api/stats")
 def stats_json() -> Response | tuple[Response, int]:
     """Every day as JSON: {"days": [{"date": ..., "started": ..., ...}]}."""
-    refused = _refused()
-    if refused:
-        return error(401 if guard().pin_hash else 403, refused)
-    rows = _rows()
-    if isinstance(rows, str):
-        return error(503, rows)
+    rows = _rows_for_api()
+    if not isinstance(rows, list):
+        return rows
     return jsonify({"days": [asdict(r) for r in rows]})
