@@ -18,7 +18,7 @@ from .errors import SenetError
 from .journal import Journal
 from .referee import GUIDANCE_DELAY, SETTLE_TIME, Referee
 from .rules import Game, find_ruleset
-from .rules.board import OFF
+from .rules.board import square_name
 from .rules.throws import RandomSource, Throw
 from .verdicts import JournalNews, NewGame, Refused, Verdict
 
@@ -283,10 +283,7 @@ class Service:
                 owner, mark = game.piece_at(sq) or ("", None)
                 squares[str(sq)] = {"owner": owner, "dots": mark}
             throws = [v for v in self.history if v["v"] == "throw"]
-            legal = [
-                " then ".join(f"{m.from_sq}-{'off' if m.to_sq == OFF else m.to_sq}" for m in seq)
-                for seq in game.move_sequences()
-            ]
+            legal = [" then ".join(str(m) for m in seq) for seq in game.move_sequences()]
             kind = game.throw_kind
             out: dict[str, object] = {
                 "game": self.game_id,
@@ -388,14 +385,11 @@ def for_visitors(game: Game, status: dict[str, object]) -> dict[str, object]:
     board = game.board()
     sensed = set(status["sensed"])  # type: ignore[call-overload]
 
-    def name(sq: int) -> int | str:
-        return "off" if sq == OFF else sq
-
     lifted = [  # the game expects a piece where the switch is open: it is in a hand
         {
             "square": sq,
             "owner": board[sq],
-            "targets": [name(m.to_sq) for m in sorted(moves, key=lambda m: m.to_sq) if m.from_sq == sq],
+            "targets": [square_name(m.to_sq) for m in sorted(moves, key=lambda m: m.to_sq) if m.from_sq == sq],
         }
         for sq in status["expected"]  # type: ignore[attr-defined]
         if sq not in sensed and sq in board
