@@ -11,6 +11,7 @@ from pathlib import Path
 
 from . import __version__
 from .errors import SenetError
+from .i18n import DEFAULT, LANGUAGES
 from .rules import RULESETS
 
 
@@ -109,7 +110,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         journal.close()
         backend.close()
         raise
-    runner = Runner(service, backend)
+    runner = Runner(service, backend, language=args.language or str(config.get("LANGUAGE", DEFAULT)))
     server = None
     try:
         runner.start()
@@ -244,6 +245,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--backend", choices=["sim", "gpio", "serial"], help="the board: gpio on a Pi, sim (mock pins) elsewhere"
     )
     run.add_argument("--port", help="serial backend: the bridge's port (default: found by its USB ids)")
+    run.add_argument(
+        "--language",
+        choices=LANGUAGES,
+        help="the language verdicts are printed in (default: the config's LANGUAGE, else en)",
+    )
     run.add_argument("--ruleset", default="secret", choices=list(RULESETS), help="for a new game (default secret)")
     run.add_argument("--players", type=int, default=2, help="for a new modern game: 2-4 (default 2)")
     run.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")

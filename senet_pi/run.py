@@ -21,6 +21,7 @@ from .hardware.sim import SimBoard
 from .rules.board import OFF, ROWS, bit, mask
 from .service import Service
 from .systemd import Notifier, Watchdog, scan_counter
+from .i18n import DEFAULT
 from .terminal import describe
 
 TICK = 0.05  # seconds between the service's ticks (settle and guidance timing)
@@ -48,6 +49,7 @@ class Runner:
     service: Service
     backend: Backend
     out: TextIO | None = None  # None: the standard output of the moment (not the one at import)
+    language: str = DEFAULT  # the language verdicts are printed in (--language, else the config's LANGUAGE)
 
     def __post_init__(self) -> None:
         if self.out is None:
@@ -85,7 +87,7 @@ class Runner:
 
     def _print(self, verdicts: list[dict]) -> None:
         for verdict in verdicts:
-            line = describe(verdict)
+            line = describe(verdict, self.language)
             if line:
                 self.say(line)
         if verdicts and self.notifier.enabled:  # `systemctl status` shows the game's latest line

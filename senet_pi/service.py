@@ -19,6 +19,7 @@ from .journal import Journal
 from .referee import GUIDANCE_DELAY, SETTLE_TIME, Referee
 from .rules import Game, find_ruleset
 from .rules.board import square_name
+from .rules.text import Text, joined
 from .rules.throws import RandomSource, Throw
 from .verdicts import JournalNews, NewGame, Refused, Verdict
 
@@ -203,18 +204,18 @@ class Service:
             if game.turn_starts_with == "card":  # the button confirms "no more moves" (K9)
                 if game.phase == "residue":
                     return Press(verdicts=self.handle("pass"))
-                return self._refuse("in the card game, play a card from your hand's page")
+                return self._refuse(Text("in the card game, play a card from your hand's page"))
             blocked = self.referee.throw_blocked()
             if blocked is not None:
                 unseen = self.referee.unseen_move()
                 if unseen is not None:  # the button confirms the move the board cannot show (M5's bounce)
                     return Press(verdicts=self.handle("move", [unseen.from_sq, unseen.to_sq, unseen.by]))
-                return self._refuse(f"the thrower is not taking a throw: {blocked}")
+                return self._refuse(Text("the thrower is not taking a throw: {why}", why=blocked))
             throw = game.roll(rng)
             verdicts = self.handle("throw", list(throw.value) if isinstance(throw.value, tuple) else throw.value)
-            refused = [str(v.get("reason", "refused")) for v in verdicts if v["v"] == "illegal"]
+            refused = [v.get("reason", "refused") for v in verdicts if v["v"] == "illegal"]
             if refused:
-                return Press(refused="; ".join(refused), verdicts=verdicts)
+                return Press(refused=joined(refused), verdicts=verdicts)
             return Press(throw=throw, verdicts=verdicts)
 
     def _refuse(self, text: str) -> Press:

@@ -19,6 +19,7 @@ from .rules.board import square_name
 from .rules.effects import Effect
 from .rules.move import Move
 from .rules.reasons import Reason
+from .rules.text import Text
 
 #: A verdict in its JSON form: what flows to the journal, the listeners and replay output.
 Verdict = dict[str, object]
@@ -231,19 +232,19 @@ class Fix(Line):
 @dataclass(frozen=True)
 class Progress(Line):
     v: ClassVar[str] = "progress"
-    text: str = "move in progress"
+    text: str = Text("move in progress")
 
 
 @dataclass(frozen=True)
 class Settled(Line):
     v: ClassVar[str] = "settled"
-    text: str = "the board is as the game expects"
+    text: str = Text("the board is as the game expects")
 
 
 @dataclass(frozen=True)
 class Cleared(Line):
     v: ClassVar[str] = "cleared"
-    text: str = "the board matches the game"
+    text: str = Text("the board matches the game")
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from flask import Flask
 
 from senet_pi.errors import SenetError
 from senet_pi.hardware.backend import Backend
+from senet_pi.i18n import LANGUAGES
 from senet_pi.service import Service
 from senet_pi.tomlfile import read_toml
 
@@ -48,6 +49,7 @@ CONFIG_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "MAX_CONTENT_LENGTH": ((int,), "a whole number of bytes"),
     "THROWER_GESTURES": ((bool,), "true or false (whether a long press offers an undo or a new game)"),
     "HOSTS": ((str, list), "a host name, or a list of the names the page is reached by"),
+    "LANGUAGE": ((str,), f"one of {', '.join(LANGUAGES)} (the page's and the terminal's default language)"),
 }
 
 
@@ -64,6 +66,8 @@ def load_instance_config(folder: Path | None = None) -> dict[str, object]:
             raise ConfigError(f"the config {path}: {key} must be {wanted}, not a {type(value).__name__}")
         if key == "PIN_DELAY" and not 0 <= value <= 30:
             raise ConfigError(f"the config {path}: PIN_DELAY must be {wanted}")
+        if key == "LANGUAGE" and value not in LANGUAGES:
+            raise ConfigError(f"the config {path}: LANGUAGE must be {wanted}, not {value!r}")
         if key == "MAX_CONTENT_LENGTH" and value < 1024:
             raise ConfigError(f"the config {path}: MAX_CONTENT_LENGTH must be at least 1024")
     return {k: v for k, v in data.items() if k.isupper()}
@@ -99,12 +103,15 @@ def create_app(
         MAX_CONTENT_LENGTH=64 * 1024,
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_HTTPONLY=True,
+        LANGUAGE="en",  # the page's language until a visitor picks another (cookie senet-lang or ?lang=)
     )
     if test_config is None:
         app.config.from_mapping(load_instance_config(Path(app.instance_path)))
         app.config["PIN_FILE"] = Path(app.instance_path) / "config.toml"
     else:
         app.config.from_mapping(test_config)
+    if app.config["LANGUAGE"] not in LANGUAGES:
+        raise ConfigError(f"LANGUAGE must be one of {', '.join(LANGUAGES)}, not {app.config['LANGUAGE']!r}")
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = (
             _lasting_secret(Path(app.instance_path)) if test_config is None else secrets.token_hex(32)

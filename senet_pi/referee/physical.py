@@ -18,6 +18,7 @@ from itertools import permutations
 from ..rules import Game, Move
 from ..rules.board import OFF, bit, squares_in
 from ..rules.effects import Exchanged, Relocated, Removed
+from ..rules.text import Text
 
 HAND = 0  # where a piece is while someone holds it (or off the board)
 
@@ -32,33 +33,41 @@ class Step:
     why: str = "move"
     ruling: str = ""
 
-    def prompt(self) -> str:
+    def prompt(self) -> Text:
         """The instruction for the people at the board."""
         if self.from_sq == OFF:
-            return f"put {self.player}'s piece back on {self.to_sq}"
+            return Text("put {player}'s piece back on {to}", player=self.player, to=self.to_sq)
         if self.why == "undo":
             if self.to_sq == OFF:
-                return f"take {self.player}'s piece on {self.from_sq} off the board"
-            return f"put {self.player}'s piece on {self.from_sq} back on {self.to_sq}"
+                return Text(
+                    "take {player}'s piece on {from_sq} off the board", player=self.player, from_sq=self.from_sq
+                )
+            return Text(
+                "put {player}'s piece on {from_sq} back on {to}",
+                player=self.player,
+                from_sq=self.from_sq,
+                to=self.to_sq,
+            )
         if self.why == "fix":
             return Fix(
                 HAND if self.from_sq == OFF else self.from_sq,
                 HAND if self.to_sq == OFF else self.to_sq,
                 self.player or None,
             ).text()
+        where = {"player": self.player, "from_sq": self.from_sq, "to": self.to_sq, "ruling": self.ruling}
         if self.to_sq == OFF:
             if self.why == "move":
-                return f"bear off {self.player}'s piece from {self.from_sq}"
-            return f"remove {self.player}'s piece on {self.from_sq} from the game ({self.ruling})"
+                return Text("bear off {player}'s piece from {from_sq}", player=self.player, from_sq=self.from_sq)
+            return Text("remove {player}'s piece on {from_sq} from the game ({ruling})", **where)
         if self.why == "exchange":
-            return f"put {self.player}'s piece that stood on {self.from_sq} on {self.to_sq} (exchange, {self.ruling})"
+            return Text("put {player}'s piece that stood on {from_sq} on {to} (exchange, {ruling})", **where)
         if self.why == "move":
-            return f"move {self.player}'s piece from {self.from_sq} to {self.to_sq}"
+            return Text("move {player}'s piece from {from_sq} to {to}", **where)
         if self.why == "to_sun":
-            return f"put {self.player}'s piece from {self.from_sq} on the sun, square {self.to_sq} ({self.ruling})"
+            return Text("put {player}'s piece from {from_sq} on the sun, square {to} ({ruling})", **where)
         if self.why == "to_15":
-            return f"move {self.player}'s piece from {self.from_sq} back to {self.to_sq} ({self.ruling})"
-        return f"move {self.player}'s {self.why} piece from {self.from_sq} to {self.to_sq} ({self.ruling})"
+            return Text("move {player}'s piece from {from_sq} back to {to} ({ruling})", **where)
+        return Text("move {player}'s {why} piece from {from_sq} to {to} ({ruling})", why=self.why, **where)
 
 
 def steps_of(moves: Sequence[Move], effects: Sequence[Sequence[object]], player: str) -> list[Step]:
@@ -217,14 +226,17 @@ class Fix:
     to_sq: int
     owner: str | None = None
 
-    def text(self) -> str:
+    def text(self) -> Text:
+        """The correction in words for the people at the board."""
         if self.from_sq == HAND:
-            who = f"{self.owner}'s piece" if self.owner else "a piece"
-            return f"put {who} back on {self.to_sq}"
+            if self.owner:
+                return Text("put {player}'s piece back on {to}", player=self.owner, to=self.to_sq)
+            return Text("put a piece back on {to}", to=self.to_sq)
         if self.to_sq == HAND:
-            who = f"{self.owner}'s piece" if self.owner else "the piece"
-            return f"remove {who} on {self.from_sq}"
-        return f"put the piece on {self.from_sq} back on {self.to_sq}"
+            if self.owner:
+                return Text("remove {player}'s piece on {from_sq}", player=self.owner, from_sq=self.from_sq)
+            return Text("remove the piece on {from_sq}", from_sq=self.from_sq)
+        return Text("put the piece on {from_sq} back on {to}", from_sq=self.from_sq, to=self.to_sq)
 
 
 def fixes(

@@ -21,6 +21,7 @@ from ..events import INPUT_KINDS
 from ..rules import Game, Move
 from ..rules.board import OFF, bit, square_name, squares_in
 from ..rules.reasons import Reason
+from ..rules.text import N_, Text, joined
 from ..verdicts import (
     Answered,
     CardPlayed,
@@ -79,6 +80,9 @@ STUCK_BOARDS = 3
 #: before that square's switch is judged dead (a piece put on it is not seen).
 STILL_TIME = 15.0
 _EPS = 1e-6  # times are milliseconds turned into seconds: compare without float noise
+
+#: A switch's faults, as `Switch.fault` names them and a visitor reads them (translated).
+FAULTS = (N_("stuck closed"), N_("stuck open"))
 
 
 class RefereeError(SenetError, ValueError):
@@ -273,8 +277,11 @@ class Referee:
         self.sensing = True
         b = bit(square)
         if bool(self.sensed & b) == closed:
-            state = "closed" if closed else "open"
-            return [*out, Sensor(square, f"switch {square} was already {state}; ignored").json()]
+            state = Text("closed") if closed else Text("open")
+            return [
+                *out,
+                Sensor(square, Text("switch {square} was already {state}; ignored", square=square, state=state)).json(),
+            ]
         self.sensed ^= b
         self.attempt.record(square, closed)
         if self.provisional is not None and self.provisional.attempt is not self.attempt:
@@ -284,7 +291,7 @@ class Referee:
         if self.unknown & b:  # the switch works after all
             self.unknown &= ~b
             del self.faults[square]
-            out.append(Switch(square, None, f"the switch under {square} works again").json())
+            out.append(Switch(square, None, Text("the switch under {square} works again", square=square)).json())
         self.last_change = at
         self.judged = False
         if not self.in_progress and not self._same(self.sensed, self.expected):
@@ -334,11 +341,15 @@ class Referee:
                 prov.attempt = Attempt(board, owners=prov.attempt.owners)
                 prov.taken_back = True
             return out + self._ask(
-                "undo", "The board is as it was before the last move. Undo that move?", ["undo", "keep"]
+                "undo",
+                Text("The board is as it was before the last move. Undo that move?"),
+                [Text("undo"), Text("keep")],
             )
         if self._same(board, self.start_board) and self.game.actions:
             return out + self._ask(
-                "new_game", "The pieces stand as at the start. Start a new game?", ["new game", "keep"]
+                "new_game",
+                Text("The pieces stand as at the start. Start a new game?"),
+                [Text("new game"), Text("keep")],
             )
         if self.game.pending is not None and any(
             _on_the_way(board & ~self.unknown, self.expected & ~self.unknown, c) for c in self._cands()
@@ -363,7 +374,7 @@ class Referee:
             return self._accept(*sure[0])
         if sure:
             options = [c.label() for c, _ in sure]
-            return self._ask("which", "The board looks unchanged. Which move was played?", options, sure)
+            return self._ask("which", Text("The board looks unchanged. Which move was played?"), options, sure)
         if ev.gap:  # the link was down while pieces moved: an exchange may have gone unseen
             unseen = _distinct(
                 [
@@ -373,8 +384,8 @@ class Referee:
                 ]
             )
             if unseen:
-                options = [c.label() for c, _ in unseen] + ["no move"]
-                text = "Some changes went unseen while the board's link was down. Which move was played?"
+                options = [c.label() for c, _ in unseen] + [Text("no move")]
+                text = Text("Some changes went unseen while the board's link was down. Which move was played?")
                 return self._ask("which", text, options, unseen)
         return []
 
@@ -409,8 +420,8 @@ class Referee:
             return self._warn_swap(a, b)
         return self._ask(
             "swap",
-            f"The pieces on {a} and {b} were both lifted. Were they swapped?",
-            ["put back", "swapped"],
+            Text("The pieces on {a} and {b} were both lifted. Were they swapped?", a=a, b=b),
+            [Text("put back"), Text("swapped")],
             swap=(a, b),
         )
 
@@ -423,13 +434,13 @@ class Referee:
         reason = Reason.SWAPPED.explain(a=a, b=b)
         if self.game.pending is None:
             err = IllegalMoveError(Reason.NO_THROW, player=mover)
-            reason = Reason.SWAPPED_BECAUSE.sentence(a=a, b=b, why=err)
+            reason = Reason.SWAPPED_BECAUSE.sentence(a=a, b=b, why=err.args[0])
         elif pieces[mine][0] == mover:
             try:
                 self.game.check_move(mine, theirs)
             except IllegalMoveError as err:
-                reason = Reason.SWAPPED_BECAUSE.sentence(a=a, b=b, why=err)
-        text = f"swap the pieces on {a} and {b} back"
+                reason = Reason.SWAPPED_BECAUSE.sentence(a=a, b=b, why=err.args[0])
+        text = Text("swap the pieces on {a} and {b} back", a=a, b=b)
         verdict = Illegal(reason, Reason.SWAPPED.ruling, missing=[], extra=[], fix=[text], swap=[a, b]).json()
         self.warning = verdict
         self.warning_at = self.now
@@ -462,7 +473,7 @@ class Referee:
             return None
         if len(fits) == 1:
             return self._accept(*fits[0])
-        return self._ask_which(fits, "Several moves fit the board. Which one was played?")
+        return self._ask_which(fits, Text("Several moves fit the board. Which one was played?"))
 
     def _fits(self, board: int, cands: list[Candidate], ev: Attempt, skip: str = "") -> list[tuple[Candidate, int]]:
         """The candidates (and how far along) that this board and the evidence show, best first."""
@@ -508,7 +519,7 @@ class Referee:
         if not fits:
             return None
         if len(fits) > 1:
-            return self._ask_which(fits, "The board shows another way to play the throw. Which one?", revise=True)
+            return self._ask_which(fits, Text("The board shows another way to play the throw. Which one?"), revise=True)
         return self._revise_to(*fits[0])
 
     def _revise_to(self, cand: Candidate, stage: int) -> list[Verdict]:
@@ -524,7 +535,9 @@ class Referee:
         self.expected = prov.base
         self.attempt = prov.attempt
         self._candidates = (self.game.version, prov.candidates)
-        text = f"{player}'s move was {cand.label()}, not {' then '.join(prov.labels)}"
+        text = Text(
+            "{player}'s move was {now}, not {was}", player=player, now=cand.label(), was=" then ".join(prov.labels)
+        )
         verdict = Revised(player, list(prov.labels), [str(m) for m in cand.moves], text).json()
         return [verdict, *self._accept(cand, stage)]
 
@@ -606,9 +619,11 @@ class Referee:
         self.unknown |= bit(square)
         self.faults[square] = fault
         self._wrong_for.pop(square, None)
-        text = (
-            f"the switch under {square} seems {fault}: square {square} is judged as unknown "
-            "until it changes; enter moves through it by hand"
+        text = Text(
+            "the switch under {square} seems {fault}: square {square} is judged as unknown "
+            "until it changes; enter moves through it by hand",
+            square=square,
+            fault=Text(fault),
         )
         out = [Switch(square, fault, text).json()]
         if self.warning is not None and not self.warning.get("swap"):
@@ -678,9 +693,9 @@ class Referee:
         target = self.expected if toward is None else toward
         reason, ruling = self._explain(board, target)
         if taken_back:
-            reason = (
-                f"the last move was taken back before the rules' own moves were done: "
-                f"{self.steps_left[0].prompt()}, or undo the move"
+            reason = Text(
+                "the last move was taken back before the rules' own moves were done: {step}, or undo the move",
+                step=self.steps_left[0].prompt(),
             )
         todo = self._fixes(board, target)
         verdict = illegal_board(reason, ruling, board & ~self.unknown, target & ~self.unknown, todo)
@@ -701,7 +716,7 @@ class Referee:
     def _next_fix(self) -> list[Verdict]:
         if self.swapped is not None and self.warning is not None and self.warning.get("swap"):
             a, b = self.swapped
-            return [FixLine(f"swap the pieces on {a} and {b} back", a, b).json()]
+            return [FixLine(Text("swap the pieces on {a} and {b} back", a=a, b=b), a, b).json()]
         target = self.boards_left[-1] if self.steps_left else self.expected
         todo = self._fixes(self.sensed, target)
         if not todo:
@@ -724,7 +739,7 @@ class Referee:
         owners = game.board()
         if self.steps_left:
             why = Reason.BOARD_DIFFERS
-            return why.sentence(detail=f"{self.steps_left[0].prompt()} first"), why.ruling
+            return why.sentence(detail=Text("{step} first", step=self.steps_left[0].prompt())), why.ruling
         if game.is_over:
             why = Reason.BOARD_AFTER_THE_END
             return why.sentence(winner=game.winner_id, detail=_differences(missing, extra)), why.ruling
@@ -860,7 +875,7 @@ class Referee:
         self.provisional = None
         out += from_effects(effects)
         if game.phase == "nile":
-            text = f"{game.mover_id}: send one of your pawns on 16-30 to the Nile (K7)"
+            text = Text("{player}: send one of your pawns on 16-30 to the Nile (K7)", player=game.mover_id)
             out.append(Prompt(text, game.mover_id, None, 15).json())
         self._cands()
         return out
@@ -956,9 +971,14 @@ class Referee:
         for sq in unseen:
             self.unknown |= bit(sq)
             self.faults[sq] = "stuck open"
-        assumed = [f"{owners[a]}'s piece on {a} is now on {b}" for a, b in moved.items()]
-        assumed += [f"{owners[a]}'s piece on {a} is still there: its switch does not see it" for a in unseen]
-        assumed += [f"the piece on {sq} is {pid}'s" for sq, pid in added]
+        assumed: list[str] = [
+            Text("{player}'s piece on {a} is now on {b}", player=owners[a], a=a, b=b) for a, b in moved.items()
+        ]
+        assumed += [
+            Text("{player}'s piece on {a} is still there: its switch does not see it", player=owners[a], a=a)
+            for a in unseen
+        ]
+        assumed += [Text("the piece on {square} is {player}'s", square=sq, player=pid) for sq, pid in added]
         self.expected = game.occupied()
         self.steps_left, self.boards_left = [], []
         self.before_last_move = None
@@ -997,11 +1017,16 @@ class Referee:
         """Why a throw would be refused now (a move owed, a prompt, a question, a wrong board), or None."""
         busy = self._busy()
         if busy is not None:
-            return str(busy["reason"])
+            reason = busy["reason"]
+            return reason if isinstance(reason, str) else str(reason)  # a Text stays one
         if self.game.is_over:
-            return f"the game is over: {self.game.winner_id} won"
+            return Text("the game is over: {winner} won", winner=self.game.winner_id)
         if self.game.pending is not None:
-            return f"{self.game.to_move_id} must first move with {self.game.throw_text(self.game.pending)}"
+            return Text(
+                "{player} must first move with {throw}",
+                player=self.game.to_move_id,
+                throw=self.game.throw_text(self.game.pending),
+            )
         return None
 
     def _busy(self) -> Verdict | None:
@@ -1113,9 +1138,10 @@ def illegal_board(reason: str, ruling: str, board: int, target: int, todo: list[
     ).json()
 
 
-def _differences(missing: list[int], extra: list[int]) -> str:
-    parts = [f"square {sq} should be empty" for sq in extra] + [f"square {sq} should hold a piece" for sq in missing]
-    return "; ".join(parts)
+def _differences(missing: list[int], extra: list[int]) -> Text:
+    parts = [Text("square {square} should be empty", square=sq) for sq in extra]
+    parts += [Text("square {square} should hold a piece", square=sq) for sq in missing]
+    return joined(parts)
 
 
 def _distinct(fits: list[tuple[Candidate, int]]) -> list[tuple[Candidate, int]]:

@@ -20,6 +20,7 @@ from .effects import Bonus, Effect, Effects, Relocated
 from .houses import HousesGame
 from .move import Move, cached_move
 from .reasons import Reason
+from .text import Text
 from .throws import RandomSource
 
 HAND_SIZE = 5
@@ -57,15 +58,17 @@ class CardsGame(HousesGame):
     name = "cards"
     aliases = ("card", "card-game")
     how_to_play = (
-        "Houses rules, but cards replace the sticks.",
-        "Each turn either play a card or swap up to two cards for new ones (the swapped cards are out for good).",
-        "Stick cards move a pawn by their value; 1, 4 and 5 let you draw a card and act again.",
-        "Hieroglyph cards move a pawn straight to 26, 28 or 29 if the way is clear and the square empty.",
-        "A Nile card makes the player it names drown one of their pawns on 16-30.",
-        "The Hand card swaps the two hands.",
-        "Bear off with at least what a pawn needs and move another pawn with the rest; your last pawn needs "
-        "it exactly.",
-        "Refill to five cards at the end of your turn.",
+        Text("Houses rules, but cards replace the sticks."),
+        Text("Each turn either play a card or swap up to two cards for new ones (the swapped cards are out for good)."),
+        Text("Stick cards move a pawn by their value; 1, 4 and 5 let you draw a card and act again."),
+        Text("Hieroglyph cards move a pawn straight to 26, 28 or 29 if the way is clear and the square empty."),
+        Text("A Nile card makes the player it names drown one of their pawns on 16-30."),
+        Text("The Hand card swaps the two hands."),
+        Text(
+            "Bear off with at least what a pawn needs and move another pawn with the rest; your last pawn needs "
+            "it exactly."
+        ),
+        Text("Refill to five cards at the end of your turn."),
     )
     turn_starts_with = "card"  # K4
     bonus_throws = frozenset({1, 4, 5})  # K2: the bonus cards

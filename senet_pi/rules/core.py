@@ -32,6 +32,7 @@ from .board import (
 from .effects import Bonus, Effect, Effects, Exchanged, Forfeit, Relocated, Turn, Win
 from .move import Move, cached_move, parse_square
 from .reasons import Reason
+from .text import joined
 from .throws import RandomSource, Throw, ThrowKind, default_random
 
 PLAYER_IDS = ("A", "B", "C", "D")
@@ -102,7 +103,7 @@ class Game:
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
-        cls.summary = " ".join(cls.how_to_play)
+        cls.summary = joined(cls.how_to_play, " ")
         cls._safe_mask = mask(cls.safe_squares)
         plain, bent, forward, backward = [], [], [], []
         for throw in range(_MAX_THROW + 1):

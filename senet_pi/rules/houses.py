@@ -6,6 +6,7 @@ from ..errors import IllegalMoveError
 from .board import OFF, RUN3_STARTS_ANYWHERE, between, bit
 from .core import Game, Special
 from .reasons import Reason
+from .text import Text
 from .throws import Sticks
 
 _HAPPINESS = 26
@@ -19,23 +20,25 @@ class HousesGame(Game):
     name = "houses"
     aliases = ("house", "house-rules")
     how_to_play = (
-        "Four sticks count their white sides (none = 5); 1, 4 and 5 throw again.",
-        "B opens with the piece on 10.",
-        "Land on an unprotected enemy to swap places; two in a row protect each other, three in a row "
-        "block (even round a corner).",
-        "15 is safe and throws again.",
-        "Every piece stops on 26, and while 26 is taken nobody may land on or pass it.",
-        "27 drowns you back to 15.",
-        "28, 29 and 30 are safe, throw again, and leave only with exactly 3, 2 and 1.",
-        "No move? The throw is lost.",
+        Text("Four sticks count their white sides (none = 5); 1, 4 and 5 throw again."),
+        Text("B opens with the piece on 10."),
+        Text(
+            "Land on an unprotected enemy to swap places; two in a row protect each other, three in a row "
+            "block (even round a corner)."
+        ),
+        Text("15 is safe and throws again."),
+        Text("Every piece stops on 26, and while 26 is taken nobody may land on or pass it."),
+        Text("27 drowns you back to 15."),
+        Text("28, 29 and 30 are safe, throw again, and leave only with exactly 3, 2 and 1."),
+        Text("No move? The throw is lost."),
     )
     special_squares = {
-        15: Special("ankh", "House of Rebirth (safe, throw again)"),
-        26: Special("nefer", "House of Happiness: stop here (safe)"),
-        27: Special("water", "House of Water: drown, back to 15"),
-        28: Special("three", "Three Truths: leave with 3"),
-        29: Special("two", "Ra-Atum: leave with 2"),
-        30: Special("one", "Ra-Horakhty: leave with 1"),
+        15: Special("ankh", Text("House of Rebirth (safe, throw again)")),
+        26: Special("nefer", Text("House of Happiness: stop here (safe)")),
+        27: Special("water", Text("House of Water: drown, back to 15")),
+        28: Special("three", Text("Three Truths: leave with 3")),
+        29: Special("two", Text("Ra-Atum: leave with 2")),
+        30: Special("one", Text("Ra-Horakhty: leave with 1")),
     }
     throw_kinds = {"sticks": Sticks("white", 5)}  # H1
     bonus_throws = frozenset({1, 4, 5})  # H1

@@ -17,6 +17,7 @@ from .core import PLAYER_IDS, Game, Snapshot, Special
 from .effects import Effect, Effects, Eliminated, Forfeit, Relocated, Removed, Win
 from .move import Move, cached_move, parse_square
 from .reasons import Reason
+from .text import Text
 from .throws import RandomSource, TwoDice
 
 SUN = 1
@@ -36,22 +37,22 @@ class ModernGame(Game):
     name = "modern"
     aliases = ("senet-modern",)
     how_to_play = (
-        "Two dice: move one piece by the sum or two different pieces by one die each.",
-        "Landing on an enemy sends it back to the sun (square 1); a piece already on the sun leaves the game.",
-        "Stop on 26 and go back to the sun; stop on 27 and go back to 15.",
-        "Pieces on 28-30 cannot be landed on from outside, and must move on when they can.",
-        "Go up with an exact count; overshoot bounces back.",
-        "A player who cannot move loses.",
-        "When 3 pieces are up, the most dots wins.",
+        Text("Two dice: move one piece by the sum or two different pieces by one die each."),
+        Text("Landing on an enemy sends it back to the sun (square 1); a piece already on the sun leaves the game."),
+        Text("Stop on 26 and go back to the sun; stop on 27 and go back to 15."),
+        Text("Pieces on 28-30 cannot be landed on from outside, and must move on when they can."),
+        Text("Go up with an exact count; overshoot bounces back."),
+        Text("A player who cannot move loses."),
+        Text("When 3 pieces are up, the most dots wins."),
     )
     special_squares = {
-        1: Special("sun", "the sun"),
-        15: Special("ankh", "bird's birth"),
-        26: Special("moon", "moon: back to the sun"),
-        27: Special("bird", "bird: back to 15"),
-        28: Special("safe", "safe tile"),
-        29: Special("safe", "safe tile"),
-        30: Special("safe", "safe tile"),
+        1: Special("sun", Text("the sun")),
+        15: Special("ankh", Text("bird's birth")),
+        26: Special("moon", Text("moon: back to the sun")),
+        27: Special("bird", Text("bird: back to 15")),
+        28: Special("safe", Text("safe tile")),
+        29: Special("safe", Text("safe tile")),
+        30: Special("safe", Text("safe tile")),
     }
     player_counts = (2, 3, 4)
     throw_kinds = {"2d6": TwoDice()}

@@ -6,6 +6,7 @@ from ..errors import IllegalMoveError
 from .board import OFF, ROW1, RUN3_STARTS_IN_ROW, bit, highest
 from .core import Game, Special
 from .reasons import Reason
+from .text import Text
 from .throws import RerolledDie, Sticks
 
 #: S6, S8-S10: the largest throw that still moves a piece on these squares.
@@ -18,23 +19,27 @@ class SecretGame(Game):
     name = "secret"
     aliases = ("secret-rules", "print-and-play")
     how_to_play = (
-        "Four sticks count their dark sides (none = 6); 1, 4 and 6 throw again.",
-        "B opens with the piece on 10.",
-        "In row 1 only your most advanced piece may move.",
-        "Land on an unprotected enemy to swap places; two in a row protect each other, three in a row "
-        "(in one row) block.",
-        "Every piece must stop on 26 exactly; 27 sends you back to 15; 28 and 29 are safe and throw "
-        "again; 30 leaves only with a 1.",
-        "Bear off exactly, and never while you still have a piece in row 1.",
-        "No forward move? Then you must move backward.",
+        Text("Four sticks count their dark sides (none = 6); 1, 4 and 6 throw again."),
+        Text("B opens with the piece on 10."),
+        Text("In row 1 only your most advanced piece may move."),
+        Text(
+            "Land on an unprotected enemy to swap places; two in a row protect each other, three in a row "
+            "(in one row) block."
+        ),
+        Text(
+            "Every piece must stop on 26 exactly; 27 sends you back to 15; 28 and 29 are safe and throw "
+            "again; 30 leaves only with a 1."
+        ),
+        Text("Bear off exactly, and never while you still have a piece in row 1."),
+        Text("No forward move? Then you must move backward."),
     )
     special_squares = {
-        15: Special("ankh", "Ankh (safe)"),
-        26: Special("bird", "Soul Bird: land exactly (safe)"),
-        27: Special("water", "Rivers of Life: back to 15"),
-        28: Special("three", "Three Truths (safe, throw again from 26)"),
-        29: Special("eye", "Eye of Ra (safe, throw again)"),
-        30: Special("one", "Exit: leave with a 1"),
+        15: Special("ankh", Text("Ankh (safe)")),
+        26: Special("bird", Text("Soul Bird: land exactly (safe)")),
+        27: Special("water", Text("Rivers of Life: back to 15")),
+        28: Special("three", Text("Three Truths (safe, throw again from 26)")),
+        29: Special("eye", Text("Eye of Ra (safe, throw again)")),
+        30: Special("one", Text("Exit: leave with a 1")),
     }
     throw_kinds = {"sticks": Sticks("dark", 6), "d6": RerolledDie(6, reroll=5)}  # S1
     bonus_throws = frozenset({1, 4, 6})  # S1

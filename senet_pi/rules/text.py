@@ -6,6 +6,7 @@ catalogues and translating is `senet_pi.i18n`'s job, above them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 
@@ -41,3 +42,15 @@ def _rebuild(msgid: str, params: dict[str, object]) -> Text:
 def N_(msgid: str) -> str:
     """Marks a template for extraction where it is defined (a table), to be made a `Text` later."""
     return msgid
+
+
+def form(template: str, /, **params: object) -> Text:
+    """A `Text` with no words of its own (punctuation around translated parts): never extracted,
+    so no catalogue needs it; its params are still translated."""
+    return Text(template, **params)
+
+
+def joined(parts: Sequence[object], separator: str = "; ") -> Text:
+    """Sentences side by side as one `Text` (each part still translated on its own)."""
+    names = [f"p{n}" for n in range(len(parts))]
+    return form(separator.join("{" + name + "}" for name in names), **dict(zip(names, parts, strict=True)))
