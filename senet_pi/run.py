@@ -18,10 +18,10 @@ from typing import TextIO
 from .errors import SenetError
 from .hardware.backend import Backend, SimBackend
 from .hardware.sim import SimBoard
+from .i18n import DEFAULT
 from .rules.board import OFF, ROWS, bit, mask
 from .service import Service
 from .systemd import Notifier, Watchdog, scan_counter
-from .i18n import DEFAULT
 from .terminal import describe
 
 TICK = 0.05  # seconds between the service's ticks (settle and guidance timing)
