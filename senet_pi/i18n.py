@@ -13,9 +13,21 @@ from importlib import resources
 from babel import Locale
 from babel.messages.pofile import read_po
 
-from .rules.text import N_, Text
+from .rules.text import N_, Text, form, joined
 
-__all__ = ["DEFAULT", "LANGUAGES", "N_", "Text", "catalogue", "direction", "gettext", "name", "translate"]
+__all__ = [
+    "DEFAULT",
+    "LANGUAGES",
+    "N_",
+    "Text",
+    "catalogue",
+    "direction",
+    "form",
+    "gettext",
+    "joined",
+    "name",
+    "translate",
+]
 
 #: The languages the texts exist in; English is the source.
 LANGUAGES = ("en", "de", "ar")

@@ -118,7 +118,7 @@ def create_app(
         )
     if service is None:
         service = Service(None)
-    from . import api, errors, hands, operator, pages, security, sim, staff
+    from . import api, errors, hands, i18n, operator, pages, security, sim, staff
 
     pin_file = app.config["PIN_FILE"]
     guard = operator.PinGuard(
@@ -127,6 +127,7 @@ def create_app(
     app.extensions["senet"] = {"service": service, "backend": backend, "broker": Broker(service), "pin_guard": guard}
     errors.init_app(app)
     security.init_app(app)
+    i18n.init_app(app)
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(hands.bp)

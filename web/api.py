@@ -10,6 +10,7 @@ from senet_pi.rules import RULESETS
 from senet_pi.rules.plain import PLAIN
 
 from .errors import error
+from .i18n import language
 from .state import state
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -32,6 +33,7 @@ def events() -> Response | tuple[Response, int]:
     scope = request.environ.get("asgi.scope")
     if scope is not None and scope.get("senet.live"):
         scope["senet.handoff"] = True
+        scope["senet.language"] = language()
         body: Iterator[str] = iter(())
     else:
         app = current_app._get_current_object()  # type: ignore[attr-defined]
@@ -40,7 +42,7 @@ def events() -> Response | tuple[Response, int]:
             with app.app_context():
                 return state(for_session=False)
 
-        body = stream_with_context(broker.stream(snapshot))
+        body = stream_with_context(broker.stream(snapshot, language=language()))
     response = Response(body, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"

@@ -14,6 +14,7 @@ import segno
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
 
 from senet_pi.errors import SenetError
+from senet_pi.i18n import joined
 
 from .errors import BadInput, error, json_body
 from .operator import is_operator
@@ -94,7 +95,7 @@ def act(player: str, token: str, action: str) -> object:
         verdicts = service.handle(kind, value)
     except (SenetError, TypeError, ValueError) as exc:
         return error(400, str(exc)[:300])
-    refused = [str(v.get("reason", "refused")) for v in verdicts if v["v"] == "illegal"]
+    refused = [v.get("reason", "refused") for v in verdicts if v["v"] == "illegal"]  # Texts, translated by jsonify
     if refused:
-        return jsonify({"error": "; ".join(refused), "verdicts": verdicts}), 422
+        return jsonify({"error": joined(refused), "verdicts": verdicts}), 422
     return jsonify({"verdicts": verdicts}), 200

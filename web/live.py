@@ -22,6 +22,7 @@ import threading
 from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from typing import Any
 
+from senet_pi.i18n import DEFAULT, LANGUAGES, translate
 from senet_pi.service import Service
 
 KEEPALIVE = 15.0  # seconds between comments that keep proxies and browsers from closing the stream
@@ -39,7 +40,7 @@ class Broker:
         self._queues: list[queue.Queue] = []
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._streams: set[asyncio.Queue] = set()  # touched only on the loop
+        self._streams: dict[asyncio.Queue, str] = {}  # stream -> its language; touched only on the loop
         self._snapshot: Callable[[], dict] | None = None
         self.unsubscribe = service.subscribe(self._publish)
 
@@ -49,7 +50,11 @@ class Broker:
                 q.put(verdicts)
             loop, snapshot = self._loop, self._snapshot
         if loop is not None and snapshot is not None and self._streams:
-            data = (_event("verdicts", verdicts) + _event("state", snapshot())).encode()  # once for all streams
+            state = snapshot()
+            data = {  # once per language for all streams: each page reads its own
+                lang: (_event("verdicts", translate(verdicts, lang)) + _event("state", translate(state, lang))).encode()
+                for lang in LANGUAGES
+            }
             with contextlib.suppress(RuntimeError):  # the loop has closed: the server is gone
                 loop.call_soon_threadsafe(self._fan_out, data)
 
@@ -60,26 +65,26 @@ class Broker:
         with self._lock:
             self._loop, self._snapshot = loop, snapshot
 
-    def _fan_out(self, data: bytes | None) -> None:
-        for q in list(self._streams):
+    def _fan_out(self, data: dict[str, bytes] | None) -> None:
+        for q, lang in list(self._streams.items()):
             try:
-                q.put_nowait(data)
+                q.put_nowait(None if data is None else data[lang])
             except asyncio.QueueFull:  # a reader that stopped reading: end its stream
                 _end(q)
 
-    async def serve(self, receive: Receive, send: Send, keepalive: float = KEEPALIVE) -> None:
-        """One stream on the loop, after its headers have gone: the state, then every update,
-        until the client leaves, falls BACKLOG updates behind, or the server stops."""
+    async def serve(self, receive: Receive, send: Send, keepalive: float = KEEPALIVE, language: str = DEFAULT) -> None:
+        """One stream on the loop, after its headers have gone: the state, then every update (in
+        `language`), until the client leaves, falls BACKLOG updates behind, or the server stops."""
         loop = asyncio.get_running_loop()
         q: asyncio.Queue = asyncio.Queue(BACKLOG)
-        self._streams.add(q)
+        self._streams[q] = language
         watcher = loop.create_task(_watch(receive, q))
         try:
             await _body(send, b"retry: 1000\n\n")
             snapshot = self._snapshot
             assert snapshot is not None, "attach() the broker to the loop first"
             state = await loop.run_in_executor(None, snapshot)  # takes the service's lock: off the loop
-            await _body(send, _event("state", state).encode())
+            await _body(send, _event("state", translate(state, language)).encode())
             while True:
                 try:
                     async with asyncio.timeout(keepalive):
@@ -93,19 +98,20 @@ class Broker:
         except OSError:  # the client went away mid-write
             pass
         finally:
-            self._streams.discard(q)
+            self._streams.pop(q, None)
             watcher.cancel()
 
     # ------------------------------------------------------------------ streams on threads (plain WSGI)
 
-    def stream(self, state: Callable[[], dict], keepalive: float = KEEPALIVE) -> Iterator[str]:
-        """Server-sent events: the state at once, then each batch of verdicts followed by the new state."""
+    def stream(self, state: Callable[[], dict], keepalive: float = KEEPALIVE, language: str = DEFAULT) -> Iterator[str]:
+        """Server-sent events: the state at once, then each batch of verdicts followed by the new state,
+        said in `language`."""
         q: queue.Queue = queue.Queue()
         with self._lock:
             self._queues.append(q)
         try:
             yield "retry: 1000\n\n"
-            yield _event("state", state())
+            yield _event("state", translate(state(), language))
             while True:
                 try:
                     verdicts = q.get(timeout=keepalive)
@@ -119,8 +125,8 @@ class Broker:
                     if more is None:
                         return
                     verdicts = verdicts + more
-                yield _event("verdicts", verdicts)
-                yield _event("state", state())
+                yield _event("verdicts", translate(verdicts, language))
+                yield _event("state", translate(state(), language))
         finally:
             with self._lock:
                 self._queues.remove(q)
@@ -205,7 +211,7 @@ class LiveApp:
 
         await self.wsgi(scope, receive, headers_only)
         if scope.get("senet.handoff"):
-            await self.broker.serve(receive, send)
+            await self.broker.serve(receive, send, language=scope.get("senet.language", DEFAULT))
 
     def close(self) -> None:
         """Stop the Flask app's threads once they are idle."""

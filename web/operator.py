@@ -27,6 +27,7 @@ from flask import Blueprint, Response, jsonify, request, session
 from werkzeug.security import check_password_hash
 
 from senet_pi.errors import SenetError
+from senet_pi.i18n import joined
 from senet_pi.rules import RULESETS
 
 from .errors import BadInput, error, json_body, square_from
@@ -220,9 +221,9 @@ def logout() -> Response:
 def _handled(kind: str, value: object = True) -> tuple[Response, int]:
     service, _ = services()
     verdicts = service.handle(kind, value)
-    refused = [str(v.get("reason", "refused")) for v in verdicts if v["v"] == "illegal"]
+    refused = [v.get("reason", "refused") for v in verdicts if v["v"] == "illegal"]  # Texts, translated by jsonify
     if refused:  # the referee's reason as the message every /api error carries
-        return jsonify({"error": "; ".join(refused), "verdicts": verdicts, "state": state()}), 422
+        return jsonify({"error": joined(refused), "verdicts": verdicts, "state": state()}), 422
     return jsonify({"verdicts": verdicts, "state": state()}), 200
 
 

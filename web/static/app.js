@@ -11,25 +11,45 @@ let refusal = "";  // the last refused throw or move, until the game goes on
 let animated = -1;  // the history length whose last move was last animated
 const prefs = { hints: localStorage.getItem("senet-hints") !== "off", theme: localStorage.getItem("senet-theme") || "" };
 
-// Every visitor-facing sentence the script writes, in one place (exhibit mode will translate them).
+// The page's language: its catalogue is embedded in the page (<script id="texts">, from the server's
+// .po files); `_("{player} to move", { player: p })` says a sentence in it, English where it has none.
+// Babel's JavaScript extractor finds every `_("...")` (scripts/translations).
+const LANG = document.documentElement.lang || "en";  // the server chose it: ?lang=, cookie, config
+const TEXTS = JSON.parse((document.getElementById("texts") || {}).textContent || "{}");
+function _(msgid, params) {
+  const template = TEXTS[msgid] || msgid;
+  return template.replace(/\{(\w+)\}/g, (whole, key) => (params && key in params ? String(params[key]) : whole));
+}
+
+// Every visitor-facing sentence the script writes, in one place.
+const SIDES = { dark: _("dark"), white: _("white") };
 const TEXT = {
-  turnThrow: (p) => `${p} to throw`, turnMove: (p) => `${p} to move`, won: (p) => `${p} has won`,
-  wins: (p) => `${p} wins`, inProgress: "move in progress",
-  moveTo: (p, sq) => `${p}: move a piece to ${sq}`, moveBy: (p, n) => `${p}: move a piece by ${n}`,
-  playCard: (p) => `${p}: play a card`, throwSticks: (p) => `${p}: throw the sticks`,
-  stuck: (sq, fault) => `the switch under ${sq} seems ${fault}`,
-  fix: "to put it right: ", noThrow: "no throw yet", lastThrow: "last throw: ", throwNow: "throw: ",
-  counted: (n, side) => `${n} ${side} side${n === 1 ? "" : "s"} up`, noneCounted: (side, v) => `no ${side} side up counts ${v}`,
-  off: (p, n) => `${p}: ${n} off`,
-  inHand: (p, sq) => `${p}'s piece from ${sq} is in the hand`,
-  mayGo: (list) => ` — it may go to ${list}`, nowhere: " — it cannot move with this throw: put it back",
-  movable: "pieces that may move", hintsOn: "hide the hints", hintsOff: "show the hints",
-  refused: "not taken: ", themeDark: "dark theme", themeLight: "light theme",
-  signedIn: "Signed in as operator.", signIn: "Sign in with the operator PIN.",
-  boardRefused: "the board did not take that", noPieces: "no pieces",
-  sticksLabel: (v, extra) => `the last throw: ${v}${extra ? " (" + extra + ")" : ""}`,
-  pieceLabel: (p, sq) => `square ${sq}: ${p}'s piece`, squareLabel: (sq, special) => `square ${sq}${special ? ": " + special : ""}`,
-  effects: { exchanged: "exchange", relocated: "sent back", removed: "out of the game" },
+  turnThrow: (p) => _("{player} to throw", { player: p }), turnMove: (p) => _("{player} to move", { player: p }),
+  won: (p) => _("{player} has won", { player: p }),
+  wins: (p) => _("{player} wins", { player: p }), inProgress: _("move in progress"),
+  moveTo: (p, sq) => _("{player}: move a piece to {square}", { player: p, square: sq }),
+  moveBy: (p, n) => _("{player}: move a piece by {n}", { player: p, n }),
+  playCard: (p) => _("{player}: play a card", { player: p }), throwSticks: (p) => _("{player}: throw the sticks", { player: p }),
+  stuck: (sq, fault) => _("the switch under {square} seems {fault}", { square: sq, fault: _(fault) }),
+  fix: _("to put it right: "), noThrow: _("no throw yet"), lastThrow: _("last throw: "), throwNow: _("throw: "),
+  counted: (n, side) => (n === 1 ? _("{n} {side} side up", { n, side: SIDES[side] || side }) : _("{n} {side} sides up", { n, side: SIDES[side] || side })),
+  noneCounted: (side, v) => _("no {side} side up counts {value}", { side: SIDES[side] || side, value: v }),
+  off: (p, n) => _("{player}: {n} off", { player: p, n }),
+  inHand: (p, sq) => _("{player}'s piece from {square} is in the hand", { player: p, square: sq }),
+  mayGo: (list) => _(" — it may go to {squares}", { squares: list }), nowhere: _(" — it cannot move with this throw: put it back"),
+  movable: _("pieces that may move"), hintsOn: _("hide the hints"), hintsOff: _("show the hints"),
+  refused: _("not taken: "), themeDark: _("dark theme"), themeLight: _("light theme"),
+  signedIn: _("Signed in as operator."), signIn: _("Sign in with the operator PIN."),
+  boardRefused: _("the board did not take that"), noPieces: _("no pieces"),
+  sticksLabel: (v, extra) => (extra ? _("the last throw: {value} ({extra})", { value: v, extra }) : _("the last throw: {value}", { value: v })),
+  pieceLabel: (p, sq) => _("square {square}: {player}'s piece", { square: sq, player: p }),
+  squareLabel: (sq, special) => (special ? _("square {square}: {special}", { square: sq, special }) : _("square {square}", { square: sq })),
+  effects: { exchanged: _("exchange"), relocated: _("sent back"), removed: _("out of the game") },
+  live: _("live"), reconnecting: _("reconnecting..."),
+  notThisGame: _("this link is not for the game on the board"),
+  handWon: (p) => _("{player} has won", { player: p }), yourTurn: _("your turn: play a card or exchange"),
+  residue: _("move another pawn with the rest, or say no more moves"), moving: _("now move your pawn on the board"),
+  toPlay: (p) => _("{player} to play", { player: p }),
 };
 
 function cell(sq) {  // P1: row 2 runs right to left, so 11 sits under 10
@@ -224,7 +244,7 @@ function drawSticks(svg, state, lit) {
       el("rect", { x: 10 + i * 55, y: 15, width: 45, height: 45, rx: 8, class: "die" }, svg);
       el("text", { x: 32 + i * 55, y: 47, class: "die-text" }, svg).textContent = d;
     });
-    svg.setAttribute("aria-label", TEXT.sticksLabel(value.join(" and ")));
+    svg.setAttribute("aria-label", TEXT.sticksLabel(value.join(_(" and "))));
     return;
   }
   let on = lit, faces = null;
@@ -483,16 +503,16 @@ function wire() {
 }
 
 async function refresh() {
-  const response = await fetch("/api/state", { credentials: "same-origin" });
+  const response = await fetch(`/api/state?lang=${LANG}`, { credentials: "same-origin" });
   if (response.ok) render(await response.json());
 }
 
 function connect() {  // EventSource reconnects by itself; the server sends the state on every (re)connect
   const link = document.getElementById("link");
-  const source = new EventSource("/api/events");
+  const source = new EventSource(`/api/events?lang=${LANG}`);
   source.addEventListener("verdicts", (e) => onVerdicts(JSON.parse(e.data)));
-  source.addEventListener("state", (e) => { link.textContent = "live"; link.className = "link live"; render(JSON.parse(e.data)); });
-  source.onerror = () => { link.textContent = "reconnecting..."; link.className = "link down"; };
+  source.addEventListener("state", (e) => { link.textContent = TEXT.live; link.className = "link live"; render(JSON.parse(e.data)); });
+  source.onerror = () => { link.textContent = TEXT.reconnecting; link.className = "link down"; };
 }
 
 // ---------------------------------------------------------------- a player's hand (the card game)
@@ -507,12 +527,12 @@ async function refreshHand() {
   // An older answer arriving last would draw a stale hand (no playable card on your turn) that
   // nothing redraws until the next event: drop every answer but the latest asked.
   if (asked !== handAsked) return;
-  if (!response.ok) { text("hand-error", "this link is not for the game on the board"); return; }
+  if (!response.ok) { text("hand-error", TEXT.notThisGame); return; }
   const hand = await response.json();
   if (asked !== handAsked) return;
-  text("hand-turn", hand.winner ? `${hand.winner} has won` : hand.your_turn ? "your turn: play a card or exchange"
-    : hand.residue ? "move another pawn with the rest, or say no more moves"
-    : hand.moving ? "now move your pawn on the board" : `${hand.to_move} to play`);
+  text("hand-turn", hand.winner ? TEXT.handWon(hand.winner) : hand.your_turn ? TEXT.yourTurn
+    : hand.residue ? TEXT.residue
+    : hand.moving ? TEXT.moving : TEXT.toPlay(hand.to_move));
   const box = document.getElementById("cards");
   box.textContent = "";
   chosen = chosen.filter((i) => i < hand.cards.length);
@@ -544,9 +564,9 @@ if (handBox) {
   document.getElementById("exchange").addEventListener("click", () => handAction("exchange", { cards: chosen.map((i) => cardsOf()[i]) }));
   document.getElementById("pass").addEventListener("click", () => handAction("pass"));
   refreshHand();
-  const source = new EventSource("/api/events");
-  source.addEventListener("state", () => { document.getElementById("link").textContent = "live"; refreshHand(); });
+  const source = new EventSource(`/api/events?lang=${LANG}`);
+  source.addEventListener("state", () => { document.getElementById("link").textContent = TEXT.live; refreshHand(); });
 } else {
   wire();
-  fetch("/api/rulings").then((r) => (r.ok ? r.json() : {})).then((r) => { rulings = r; describeRulings(); }).catch(() => {}).finally(() => { refresh(); connect(); });
+  fetch(`/api/rulings?lang=${LANG}`).then((r) => (r.ok ? r.json() : {})).then((r) => { rulings = r; describeRulings(); }).catch(() => {}).finally(() => { refresh(); connect(); });
 }

@@ -1,0 +1,62 @@
+"""The page's language: chosen per request (`?lang=`, then the `senet-lang` cookie, then the
+config's LANGUAGE), shown through Jinja's `_()` and a catalogue embedded for app.js, and applied
+to every JSON answer (the snapshot, verdicts, /api/rulings) by translating its `Text`s."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Flask, Response, current_app, g, has_request_context, request
+from flask.json.provider import DefaultJSONProvider
+from markupsafe import Markup
+
+from senet_pi import i18n
+
+COOKIE = "senet-lang"
+
+
+def language() -> str:
+    """This request's language: `?lang=`, else the cookie, else the config's LANGUAGE (else English)."""
+    for asked in (request.args.get("lang"), request.cookies.get(COOKIE)):
+        if asked in i18n.LANGUAGES:
+            return asked
+    return str(current_app.config.get("LANGUAGE") or i18n.DEFAULT)
+
+
+class TranslatingJSON(DefaultJSONProvider):
+    """Flask's JSON, with every `Text` said in the request's language (outside a request: English)."""
+
+    def dumps(self, obj: object, **kwargs: object) -> str:
+        if has_request_context():
+            obj = i18n.translate(obj, language())
+        return super().dumps(obj, **kwargs)
+
+
+def _remember(response: Response) -> Response:
+    """`?lang=` sets the cookie, so the language stays for the live stream and the next page."""
+    asked = request.args.get("lang")
+    if asked in i18n.LANGUAGES and request.cookies.get(COOKIE) != asked:
+        response.set_cookie(COOKIE, asked, max_age=365 * 24 * 3600, samesite="Strict")
+    return response
+
+
+def _template_globals() -> dict[str, object]:
+    lang = g.get("language") or language()
+
+    def gettext(msgid: str, /, **params: object) -> str:
+        return i18n.gettext(msgid, lang, **params)
+
+    texts = json.dumps(i18n.catalogue(lang), ensure_ascii=False).replace("</", "<\\/")
+    return {
+        "_": gettext,
+        "lang": lang,
+        "dir": i18n.direction(lang),
+        "languages": [(code, i18n.name(code)) for code in i18n.LANGUAGES],
+        "texts": Markup(texts),  # JSON with "</" escaped, for <script type="application/json">
+    }
+
+
+def init_app(app: Flask) -> None:
+    app.json = TranslatingJSON(app)
+    app.after_request(_remember)
+    app.context_processor(_template_globals)
