@@ -33,6 +33,12 @@ class IllegalMoveError(SenetError, ValueError):
         self.details = details
         super().__init__(reason.explain(**details))
 
+    @property
+    def text(self) -> str:
+        """The message as the `Text` it was made from, so it can be translated (str(error) is plain)."""
+        message: str = self.args[0]
+        return message
+
 
 class ReplayError(SenetError, ValueError):
     """A replay file that is not valid; the message names the event index where there is one."""

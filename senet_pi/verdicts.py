@@ -373,8 +373,7 @@ def from_effects(effects: Sequence[Effect], move: Move | None = None, player: st
 
 def illegal(error: IllegalMoveError, **context: object) -> Verdict:
     """An `illegal` line: the reason in words, the ruling that decides it, and where it happened."""
-    reason = error.args[0] if error.args and isinstance(error.args[0], str) else str(error)  # a Text stays one
-    return {**Illegal(reason=reason, ruling=error.ruling).json(), **context}
+    return {**Illegal(reason=error.text, ruling=error.ruling).json(), **context}
 
 
 def _json_throw(value: object) -> object:

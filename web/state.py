@@ -8,10 +8,11 @@ from typing import cast
 from flask import current_app
 
 from senet_pi.hardware.backend import Backend, SimBackend
+from senet_pi.i18n import Text
 from senet_pi.service import Service
 
 #: Names the page gives the players (P2: display names are configurable; ids stay A-D).
-NAMES = {"A": "white", "B": "green", "C": "red", "D": "blue"}
+NAMES = {"A": Text("white"), "B": Text("green"), "C": Text("red"), "D": Text("blue")}  # translated in JSON
 
 
 def services() -> tuple[Service, Backend | None]:

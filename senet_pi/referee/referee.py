@@ -434,12 +434,12 @@ class Referee:
         reason = Reason.SWAPPED.explain(a=a, b=b)
         if self.game.pending is None:
             err = IllegalMoveError(Reason.NO_THROW, player=mover)
-            reason = Reason.SWAPPED_BECAUSE.sentence(a=a, b=b, why=err.args[0])
+            reason = Reason.SWAPPED_BECAUSE.sentence(a=a, b=b, why=err.text)
         elif pieces[mine][0] == mover:
             try:
                 self.game.check_move(mine, theirs)
             except IllegalMoveError as err:
-                reason = Reason.SWAPPED_BECAUSE.sentence(a=a, b=b, why=err.args[0])
+                reason = Reason.SWAPPED_BECAUSE.sentence(a=a, b=b, why=err.text)
         text = Text("swap the pieces on {a} and {b} back", a=a, b=b)
         verdict = Illegal(reason, Reason.SWAPPED.ruling, missing=[], extra=[], fix=[text], swap=[a, b]).json()
         self.warning = verdict
@@ -751,7 +751,7 @@ class Referee:
                 )
             else:
                 err = IllegalMoveError(Reason.NO_THROW, player=game.to_move_id)
-            return str(err), err.ruling
+            return err.text, err.ruling
         if game.pending is not None and len(missing) == 1 and len(extra) <= 1:
             from_sq = missing[0]
             unreachable: IllegalMoveError | None = None
@@ -769,7 +769,7 @@ class Referee:
                 if aim is not None:
                     game.check_move(from_sq, aim)
             except IllegalMoveError as err:
-                return str(err), err.ruling
+                return err.text, err.ruling
             if aim is None and owners.get(from_sq) != game.to_move_id:  # lifted and held: whose piece?
                 theirs = IllegalMoveError(
                     Reason.NOT_YOUR_PIECE, square=from_sq, owner=owners.get(from_sq), player=game.to_move_id

@@ -32,7 +32,7 @@ from .board import (
 from .effects import Bonus, Effect, Effects, Exchanged, Forfeit, Relocated, Turn, Win
 from .move import Move, cached_move, parse_square
 from .reasons import Reason
-from .text import joined
+from .text import Text, joined
 from .throws import RandomSource, Throw, ThrowKind, default_random
 
 PLAYER_IDS = ("A", "B", "C", "D")
@@ -375,7 +375,9 @@ class Game:
         """P7: nobody can move; a bonus value still lets the same player throw again."""
         p = self.to_move
         self.pending = None
-        reason = f"{self.player_ids[p]} has no legal move with {self.throw_text(value)} (P7)"
+        reason = Text(
+            "{player} has no legal move with {throw} (P7)", player=self.player_ids[p], throw=self.throw_text(value)
+        )
         if value in self.bonus_throws:
             self.effects = (Forfeit(self.player_ids[p], value, reason), self._bonus[p])
         else:

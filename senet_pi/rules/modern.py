@@ -202,7 +202,11 @@ class ModernGame(Game):
     def _forfeit(self, value: object) -> None:
         """M9: a player with no legal move loses and leaves the game."""
         p = self.to_move
-        reason = f"{self.player_ids[p]} cannot move with {self.throw_text(value)} and leaves the game (M9)"
+        reason = Text(
+            "{player} cannot move with {throw} and leaves the game (M9)",
+            player=self.player_ids[p],
+            throw=self.throw_text(value),
+        )
         effects: list[Effect] = [Forfeit(self.player_ids[p], value, reason), Eliminated(self.player_ids[p])]
         self.pending = None
         self.out[p] = True

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from .text import N_, Text
+from .text import N_, Text, form
 
 
 class Reason(Enum):
@@ -84,4 +84,4 @@ class Reason(Enum):
     def explain(self, **details: object) -> Text:
         """The sentence for this reason with its details filled in, ending with the ruling id."""
         ruling = str(details.get("ruling", self.ruling))
-        return Text("{sentence} ({ruling})", sentence=self.sentence(**details), ruling=ruling)
+        return form("{sentence} ({ruling})", sentence=self.sentence(**details), ruling=ruling)

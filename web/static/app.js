@@ -22,7 +22,11 @@ function _(msgid, params) {
 }
 
 // Every visitor-facing sentence the script writes, in one place.
-const SIDES = { dark: _("dark"), white: _("white") };
+// The sticks' counted side, whole sentences each (a side's word changes with its sentence in German).
+const COUNTED = {
+  dark: [_("{n} dark side up"), _("{n} dark sides up"), _("no dark side up counts {value}")],
+  white: [_("{n} white side up"), _("{n} white sides up"), _("no white side up counts {value}")],
+};
 const TEXT = {
   turnThrow: (p) => _("{player} to throw", { player: p }), turnMove: (p) => _("{player} to move", { player: p }),
   won: (p) => _("{player} has won", { player: p }),
@@ -32,8 +36,8 @@ const TEXT = {
   playCard: (p) => _("{player}: play a card", { player: p }), throwSticks: (p) => _("{player}: throw the sticks", { player: p }),
   stuck: (sq, fault) => _("the switch under {square} seems {fault}", { square: sq, fault: _(fault) }),
   fix: _("to put it right: "), noThrow: _("no throw yet"), lastThrow: _("last throw: "), throwNow: _("throw: "),
-  counted: (n, side) => (n === 1 ? _("{n} {side} side up", { n, side: SIDES[side] || side }) : _("{n} {side} sides up", { n, side: SIDES[side] || side })),
-  noneCounted: (side, v) => _("no {side} side up counts {value}", { side: SIDES[side] || side, value: v }),
+  counted: (n, side) => _((COUNTED[side] || COUNTED.dark)[n === 1 ? 0 : 1], { n }),
+  noneCounted: (side, v) => _((COUNTED[side] || COUNTED.dark)[2], { value: v }),
   off: (p, n) => _("{player}: {n} off", { player: p, n }),
   inHand: (p, sq) => _("{player}'s piece from {square} is in the hand", { player: p, square: sq }),
   mayGo: (list) => _(" — it may go to {squares}", { squares: list }), nowhere: _(" — it cannot move with this throw: put it back"),
