@@ -740,3 +740,33 @@ def test_item14_the_readme_screenshot_is_made_by_its_script(tmp_path):
     data = out.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     assert (int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")) == (1280, 760)
+
+
+# ------------------------------------------------------- issue 15 item 3: languages
+
+
+def test_item15_the_page_in_german_and_arabic_with_the_switch(browser, board, tmp_path):
+    page = browser.new_page(viewport={"width": 1280, "height": 820})
+    page.goto(board.url + "?lang=de")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    expect(page.locator("#link")).to_have_text("live")
+    expect(page.locator("#turn")).to_contain_text("B (Grün) ist am Wurf")  # the page's own words, through _()
+    board.service.handle("throw", 3)
+    expect(page.locator("#throw-text")).to_have_text("Wurf: 3")
+    page.locator("#press").click()  # B must play the 3 first: refused, in German, where the visitor looks
+    expect(page.locator("#refusal")).to_contain_text("nicht angenommen: der Wurfknopf nimmt keinen Wurf an: ")
+    square(page, 10).click()  # the piece on 10 to 12: a throw of 3 takes it to 13
+    square(page, 12).click()
+    message = page.locator("#message")
+    expect(message).to_have_text("ein Wurf von 3 bringt den Stein auf 10 nach 13, nicht nach 12 (P3)")
+    expect(page.locator("#fixes")).to_have_text("so wird es richtig: den Stein auf 12 zurück auf 10 stellen")
+    page.locator("#languages a", has_text="العربية").click()  # the switch, in the header
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    expect(page.locator("#how summary")).to_have_text("طريقة اللعب")
+    expect(message).to_have_text("الرمية 3 تنقل القطعة من 10 إلى 13، لا إلى 12 (P3)")
+    one, ten, eleven = (square(page, sq).bounding_box() for sq in (1, 10, 11))
+    assert one["x"] < ten["x"] and abs(eleven["x"] - ten["x"]) < 2  # still the wooden board's S, not mirrored
+    shot(page.locator(".board-area"), tmp_path, "board-rtl")
+    page.goto(board.url)  # the cookie keeps the choice
+    expect(page.locator("html")).to_have_attribute("lang", "ar")
+    page.close()
