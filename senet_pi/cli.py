@@ -198,10 +198,11 @@ def _cmd_selftest(args: argparse.Namespace) -> int:
 
 
 def _cmd_status(args: argparse.Namespace) -> int:
-    from .health import render, report
+    from .health import page_port, render, report
     from .journal import default_path
 
-    checks, healthy = report(args.journal or default_path(), f"http://127.0.0.1:{args.page_port}/")
+    port = args.page_port if args.page_port is not None else page_port()
+    checks, healthy = report(args.journal or default_path(), f"http://127.0.0.1:{port}/")
     print(render(checks, healthy))
     return 0 if healthy else 1
 
@@ -298,7 +299,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Read-only health check. Exit status 0 healthy, 1 something is wrong (marked FAIL).",
     )
     status.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")
-    status.add_argument("--page-port", type=int, default=8080, help="the running page's port on 127.0.0.1 (8080)")
+    status.add_argument(
+        "--page-port",
+        type=int,
+        help="the running page's port on 127.0.0.1 (default: --page-port in /etc/senet-pi/senet-pi.env, else 8080)",
+    )
     status.set_defaults(func=_cmd_status)
     rules = sub.add_parser("rules", help="show the rule sets in plain words")
     rules.add_argument("ruleset", nargs="?", help=f"one of {', '.join(RULESETS)}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import sqlite3
 import subprocess
@@ -22,8 +23,36 @@ from dataclasses import dataclass
 from pathlib import Path
 
 UNIT = "senet-pi.service"
+ENV_FILE = Path("/etc/senet-pi/senet-pi.env")  # the exhibit's arguments for `senet-pi run` (install.sh)
+DEFAULT_PAGE_PORT = 8080
 LOW_DISK = 100 * 1024 * 1024  # bytes free under which the journal's disk is a problem
 RECENT_VERDICTS = 200  # the journal's last verdicts searched for switch trouble when no page answers
+
+
+def page_port(env_file: Path = ENV_FILE) -> int:
+    """The port the installed service serves its page on: `--page-port` in the env file's
+    SENET_PI_ARGS, where a technician may have changed it; else the default, 8080."""
+    try:
+        lines = env_file.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return DEFAULT_PAGE_PORT
+    port = DEFAULT_PAGE_PORT
+    for line in lines:
+        name, _, value = line.strip().partition("=")
+        if name.strip() != "SENET_PI_ARGS":
+            continue
+        value = value.strip()
+        try:
+            words = shlex.split(shlex.split(value)[0] if value[:1] in "\"'" and value else value)
+        except (ValueError, IndexError):
+            continue  # a line systemd would not read either: the default stands
+        for i, word in enumerate(words):
+            given = word.partition("=")[2] if word.startswith("--page-port=") else None
+            if word == "--page-port" and i + 1 < len(words):
+                given = words[i + 1]
+            if given is not None and given.isdigit():
+                port = int(given)
+    return port
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from werkzeug.security import generate_password_hash
 
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.pinmap import load_pinmap
+from senet_pi.journal import Journal
 from senet_pi.page import start_server, stop_server
 from senet_pi.referee.hands import switch_events
 from senet_pi.referee.physical import play_out
@@ -39,10 +40,12 @@ class ManualClock:
 class LiveBoard:
     """A service on the simulated board, served as `senet-pi run` serves it, on a free local port."""
 
-    def __init__(self, variant: str = "secret", seed: int = 1, manual_clock: bool = False, pin: bool = True) -> None:
+    def __init__(
+        self, variant: str = "secret", seed: int = 1, manual_clock: bool = False, pin: bool = True, journal=None
+    ) -> None:
         self.pin = pin
         self.clock = ManualClock() if manual_clock else None
-        self.service = Service(None, variant=variant, settle=0.2, **({"clock": self.clock} if self.clock else {}))
+        self.service = Service(journal, variant=variant, settle=0.2, **({"clock": self.clock} if self.clock else {}))
         self.backend = SimBackend(load_pinmap(), rng=random.Random(seed), spin=0, scan_rate=200)
         self.backend.start(self.service)
         self.port = 0
@@ -716,6 +719,39 @@ def test_item14_the_board_is_drawn_for_an_exhibit_in_both_themes(page, board, tm
     expect(page.locator("#board")).to_have_attribute("data-animated", "10-12")  # the piece glided 10 -> 12
     expect(piece_on(page, 12, "B")).to_have_count(1)
     expect(page.locator("#board .gliding")).to_have_count(0)  # and the glide ends
+
+
+def test_item14_the_staff_statistics_are_legible_in_the_dark_theme(browser, tmp_path):
+    """The staff page's plots draw their words and axes in the theme's ink, not a fixed dark grey."""
+    live = LiveBoard(journal=Journal(tmp_path / "journal.sqlite"))
+    try:
+        live.service.handle("throw", 2)
+        live.service.new_game("secret", 2)  # one abandoned game and one open: the plots have a day
+        page = browser.new_page()
+        page.goto(live.url)
+        page.locator("#operator summary").click()
+        page.locator("#pin").fill(PIN)
+        page.locator("#login button").click()
+        expect(page.locator("#op-state")).to_have_text("Signed in as operator.")
+        page.goto(live.url + "staff")
+        expect(page.locator(".staff svg")).to_have_count(3)
+        paper = "getComputedStyle(document.body).backgroundColor"
+        for theme in ("light", "dark"):
+            if theme == "dark":
+                page.locator("#theme").click()
+                expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+            background = page.evaluate(paper)
+            texts = page.locator(".staff svg text")
+            assert texts.count() > 5
+            for i in range(texts.count()):
+                ink = texts.nth(i).evaluate("(e) => getComputedStyle(e).fill")
+                assert contrast(ink, background) >= 4.5, (theme, i, ink, background)
+            axis = page.locator(".staff svg line").last.evaluate("(e) => getComputedStyle(e).stroke")
+            assert contrast(axis, background) >= 3, (theme, axis, background)
+            shot(page.locator(".staff"), tmp_path, f"staff-{theme}")
+        page.close()
+    finally:
+        live.close()
 
 
 def test_item14_no_glide_for_a_visitor_who_asks_for_less_motion(browser, board):

@@ -14,8 +14,10 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from senet_pi.cli import main
-from senet_pi.health import journal_checks, service_check, switch_and_link_checks
+from senet_pi.health import journal_checks, page_port, service_check, switch_and_link_checks
 from senet_pi.journal import Journal
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -192,3 +194,26 @@ def test_status_beside_a_running_service_reads_its_page_and_journal_and_blocks_n
         for pipe in (service.stdin, service.stdout):
             if pipe:
                 pipe.close()
+
+
+@pytest.mark.parametrize(
+    ("text", "port"),
+    [
+        ('SENET_PI_ARGS="--host 0.0.0.0"\n', 8080),
+        ('# a comment\nSENET_PI_ARGS="--host 0.0.0.0 --page-port 8000"\n', 8000),
+        ("SENET_PI_ARGS='--page-port=9090 --backend serial'\n", 9090),
+        ("SENET_PI_ARGS=--host 0.0.0.0 --page-port 8001\n", 8001),  # unquoted: systemd takes the whole line
+        ('SENET_PI_ARGS="--page-port"\n', 8080),  # no value: run would refuse it; status keeps the default
+        ('SENET_PI_ARGS="--page-port \n', 8080),  # an unclosed quote
+    ],
+)
+def test_status_finds_the_page_port_the_installed_service_was_given(tmp_path, text, port) -> None:
+    env = tmp_path / "senet-pi.env"
+    env.write_text(text, encoding="utf-8")
+    assert page_port(env) == port
+
+
+def test_status_without_the_exhibit_env_file_checks_port_8080(tmp_path) -> None:
+    assert page_port(tmp_path / "none.env") == 8080
+    (tmp_path / "bad.env").write_bytes(b"\xff\xfe")
+    assert page_port(tmp_path / "bad.env") == 8080

@@ -131,6 +131,38 @@ def test_3_a_piece_held_then_sent_to_the_sun_by_the_moon_revises_a_bear_off_on_t
     assert hands.game.board() == {1: "A", 6: "A", 8: "B"} and hands.game.pending is None
 
 
+def test_3_two_pieces_held_over_the_end_then_both_sent_to_the_sun_are_not_read_as_gone_up_M5_M6():
+    """Found by the noisy-play property test (modern, seed 817501912): 25-off by the 6 and 30-off by
+    the 1 end on the same squares as 25-26 by the 1 and 30-26 by the 6 (M5's bounce, then M6 to the
+    sun, whose piece leaves the game, M4). The hands showed every stage of the second way, with both
+    pieces, so the first reading must not stand; which piece went first decides which piece stays on
+    the sun, and the board cannot tell: the referee asks."""
+    hands = modern({"5": 1, "4": 12, "3": 25, "2": 30}, {"5": 7, "4": 8, "3": 10}, (6, 1))
+    hands.do("lift 25", wait=800)  # held past the settle time: reads as gone up by the 6
+    assert moves_in(hands.seen) == ["25-off"]
+    verdicts = hands.do(
+        "place 26", "lift 1", "lift 26", "place 1",  # 25-26 by the 1: to the sun, its piece leaves
+        "lift 30", "place 26", "lift 1", "lift 26", "place 1",  # 30-26 by the 6: the same again
+        wait=600,
+    )  # fmt: skip
+    assert moves_in(verdicts) == [] and not illegal(verdicts)
+    question = verdicts[-1]
+    assert question["v"] == "question" and question["kind"] == "which"
+    assert sorted(question["options"]) == ["25-26 (by 1) then 30-26 (by 6)", "30-26 (by 6) then 25-26 (by 1)"]
+    answered = hands.call("answer", "25-26 (by 1) then 30-26 (by 6)")
+    assert "revised" in kinds(answered) and moves_in(answered) == ["25-26", "30-26"]
+    assert hands.game.board() == {1: "A", 12: "A", 7: "B", 8: "B", 10: "B"}
+    assert hands.game.piece_at(1) == ("A", 2) and hands.game.to_move_id == "B"  # the 30's piece stays
+
+
+def test_3_the_second_die_played_plainly_after_a_first_move_is_no_question_M3():
+    """The check for another whole way must not doubt a plain turn: 10-13 by the 3, then 4-8 by the 4."""
+    hands = modern({"5": 10, "4": 4}, {"5": 20}, (3, 4))
+    assert moves_in(hands.do("lift 10", "place 13", wait=600)) == ["10-13"]
+    verdicts = hands.do("lift 4", "place 8", wait=600)
+    assert moves_in(verdicts) == ["4-8"] and "question" not in kinds(verdicts) and "revised" not in kinds(verdicts)
+
+
 def test_3_a_piece_knocked_after_a_bear_off_revises_nothing():
     """The same bear-off, then a sleeve brushes the sun's piece: no stage of another way was shown."""
     hands = modern({"5": 29, "4": 6}, {"5": 1, "4": 8}, (2, 5))

@@ -283,3 +283,10 @@ def _starts(text: str, needle: str) -> list[int]:
 def test_the_y_axis_ends_on_a_round_number_at_or_above_the_tallest_bar(value, top):
     got, step = nice_top(value)
     assert got == pytest.approx(top) and got >= value and got / step <= 5
+
+
+@pytest.mark.parametrize(("value", "top"), [(0, 1), (1, 1), (2, 2), (3, 3), (7, 8), (23, 25), (1234, 1250)])
+def test_a_count_axis_has_gridlines_on_whole_numbers_only(value, top):
+    got, step = nice_top(value, whole=True)
+    assert got == pytest.approx(top) and got >= value and got / step <= 5
+    assert step >= 1 and step == int(step)

@@ -3,7 +3,8 @@
 A few dozen lines are enough for bars with a title, axes, gridlines and labels, so this is ours
 rather than a plotting library (matplotlib would be 40 MB on a Pi for three bar charts, and its
 SVG carries inline styles the page's CSP refuses). Colours are presentation attributes, which the
-CSP allows. Each chart is an `img` for screen readers, with a `<title>` and a `<desc>` that says
+CSP allows; text, axes and gridlines are `currentColor`, so the charts follow the page's light or
+dark theme. Each chart is an `img` for screen readers, with a `<title>` and a `<desc>` that says
 its numbers in words, and each bar has its own `<title>` (a tooltip on hover).
 """
 
@@ -17,6 +18,7 @@ from markupsafe import Markup, escape
 
 WIDTH, HEIGHT = 720, 260
 LEFT, RIGHT, TOP, BOTTOM = 64, 12, 38, 58  # margins: the y labels, the title, the date labels
+INK = "currentColor"  # the page's text colour, so the charts follow its theme
 
 
 @dataclass(frozen=True)
@@ -28,12 +30,15 @@ class Series:
     colour: str
 
 
-def nice_top(value: float) -> tuple[float, float]:
-    """A round top for the y axis at or above `value`, and the step of its gridlines."""
+def nice_top(value: float, whole: bool = False) -> tuple[float, float]:
+    """A round top for the y axis at or above `value`, and the step of its gridlines; `whole` for
+    counts, whose gridlines fall on whole numbers (no "1.5 games")."""
     if value <= 0:
-        return 1.0, 0.25
+        return (1.0, 1.0) if whole else (1.0, 0.25)
     magnitude = 10 ** math.floor(math.log10(value))
     for step in (0.1, 0.2, 0.25, 0.5, 1.0, 2.0, 2.5, 5.0, 10.0):
+        if whole and (step * magnitude < 1 or step * magnitude != int(step * magnitude)):
+            continue
         top = math.ceil(value / (step * magnitude)) * step * magnitude
         if top / (step * magnitude) <= 5:
             return top, step * magnitude
@@ -44,11 +49,13 @@ def _number(value: float) -> str:
     return f"{value:.0f}" if value == int(value) else f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def bar_chart(chart_id: str, title: str, labels: Sequence[str], series: Sequence[Series], unit: str) -> Markup:
+def bar_chart(
+    chart_id: str, title: str, labels: Sequence[str], series: Sequence[Series], unit: str, whole: bool = False
+) -> Markup:
     """Stacked bars, one group per label (a day), each series a segment; None counts as 0 but is
-    said as "none" in the bar's tooltip. `unit` names the y axis."""
+    said as "none" in the bar's tooltip. `unit` names the y axis; `whole` for counts."""
     totals = [sum(s.values[i] or 0 for s in series) for i in range(len(labels))]
-    top, step = nice_top(max(totals, default=0))
+    top, step = nice_top(max(totals, default=0), whole)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     slot = plot_w / max(len(labels), 1)
     bar_w = max(slot * 0.7, 1.0)
@@ -63,19 +70,19 @@ def bar_chart(chart_id: str, title: str, labels: Sequence[str], series: Sequence
         f'<title id="{chart_id}-title">{escape(title)}</title>',
         f'<desc id="{chart_id}-desc">{escape(summary or "no games yet")}</desc>',
         f'<text x="{WIDTH / 2}" y="20" text-anchor="middle" font-size="19" font-weight="bold" '
-        f'fill="#222">{escape(title)}</text>',
+        f'fill="{INK}">{escape(title)}</text>',
     ]
     tick = 0.0
     while tick <= top + step / 1000:  # gridlines and y labels
         y = y_of(tick)
-        out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" stroke="#ddd"/>')
+        out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" stroke="{INK}" opacity=".2"/>')
         out.append(
-            f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="14" fill="#333">{_number(tick)}</text>'
+            f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="14" fill="{INK}">{_number(tick)}</text>'
         )
         tick += step
     out.append(
         f'<text transform="translate(14 {TOP + plot_h / 2}) rotate(-90)" text-anchor="middle" font-size="14" '
-        f'fill="#333">{escape(unit)}</text>'
+        f'fill="{INK}">{escape(unit)}</text>'
     )
     every = max(1, math.ceil(len(labels) / 10))  # at most about 10 date labels, so they stay legible
     for i, label in enumerate(labels):
@@ -96,15 +103,15 @@ def bar_chart(chart_id: str, title: str, labels: Sequence[str], series: Sequence
             lx = LEFT + i * slot + slot / 2
             out.append(
                 f'<text x="{lx:.1f}" y="{TOP + plot_h + 17}" text-anchor="middle" font-size="13" '
-                f'fill="#333">{escape(label[5:] if len(label) == 10 else label)}</text>'
+                f'fill="{INK}">{escape(label[5:] if len(label) == 10 else label)}</text>'
             )
-    out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{TOP + plot_h}" y2="{TOP + plot_h}" stroke="#333"/>')
-    out.append(f'<line x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{TOP + plot_h}" stroke="#333"/>')
+    out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{TOP + plot_h}" y2="{TOP + plot_h}" stroke="{INK}"/>')
+    out.append(f'<line x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{TOP + plot_h}" stroke="{INK}"/>')
     if len(series) > 1:  # the legend, under the date labels
         x = LEFT
         for s in series:
             out.append(f'<rect x="{x}" y="{HEIGHT - 18}" width="14" height="14" fill="{s.colour}"/>')
-            out.append(f'<text x="{x + 18}" y="{HEIGHT - 6}" font-size="14" fill="#333">{escape(s.name)}</text>')
+            out.append(f'<text x="{x + 18}" y="{HEIGHT - 6}" font-size="14" fill="{INK}">{escape(s.name)}</text>')
             x += 30 + 9 * len(s.name)
     out.append("</svg>")
     return Markup("\n".join(out))

@@ -64,6 +64,7 @@ def plots(rows: list[DayStats]) -> list[Markup]:
                 Series("still open", [r.open for r in shown], OPEN),
             ],
             "games started",
+            whole=True,
         ),
         bar_chart(
             "durations",

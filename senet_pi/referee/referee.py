@@ -329,6 +329,9 @@ class Referee:
                     return out + verdicts
             return out + self._check_swaps()
         if self.game.pending is not None and not self.game.is_over:
+            other = self._another_whole_way(board)
+            if other is not None:
+                return out + other
             matched = self._match(board)
             if matched is not None:
                 return out + matched
@@ -522,9 +525,45 @@ class Referee:
             return self._ask_which(fits, Text("The board shows another way to play the throw. Which one?"), revise=True)
         return self._revise_to(*fits[0])
 
+    def _another_whole_way(self, board: int) -> list[Verdict] | None:
+        """The rest of the throw may fit this board, but the hands showed every stage of another whole
+        way to play it that ends on the same squares (two pieces held over the end read as gone up,
+        then put on 26 and sent to the sun: M5, M6). Take the way the evidence shows best; ask when it
+        shows more than one. None when only the way already under way fits."""
+        prov = self.provisional
+        if prov is None or prov.taken_back:
+            return None
+        fits = [
+            (c, k)
+            for c, k in self._fits(board, prov.candidates, prov.attempt)
+            if k == len(c.boards) - 1 and all(self._shown(c, j, prov.attempt) for j in range(len(c.boards)))
+        ]
+        # the way under way, in the order it was played (the same moves in another order are the same way)
+        under_way = {c.outcome: c for c in prov.candidates if self._continues_provisional(c)}
+        if all(c.outcome in under_way for c, _ in fits):
+            return None
+        if len(fits) == 1:
+            return self._revise_to(*fits[0])
+        fits = [
+            (under_way[c.outcome], len(under_way[c.outcome].boards) - 1) if c.outcome in under_way else (c, k)
+            for c, k in fits
+        ]
+        return self._ask_which(fits, "The board shows more than one way to play the throw. Which one?", revise=True)
+
+    def _continues_provisional(self, cand: Candidate) -> bool:
+        """Whether `cand` starts with the moves already accepted for this throw."""
+        prov = self.provisional
+        return prov is not None and [str(m) for m in cand.moves[: len(prov.labels)]] == prov.labels
+
     def _revise_to(self, cand: Candidate, stage: int) -> list[Verdict]:
         prov = self.provisional
         assert prov is not None
+        if self._continues_provisional(cand) and stage == len(cand.boards) - 1:
+            # the answer is the way already under way: play its remaining moves, nothing to revise
+            rest = cand.moves[len(prov.labels) :]
+            for later in self._cands():
+                if later.moves == rest:
+                    return self._accept(later, len(later.boards) - 1)
         player = self.game.mover_id
         popped = 0
         while popped < prov.moves:
