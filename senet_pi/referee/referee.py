@@ -548,7 +548,9 @@ class Referee:
             (under_way[c.outcome], len(under_way[c.outcome].boards) - 1) if c.outcome in under_way else (c, k)
             for c, k in fits
         ]
-        return self._ask_which(fits, "The board shows more than one way to play the throw. Which one?", revise=True)
+        return self._ask_which(
+            fits, Text("The board shows more than one way to play the throw. Which one?"), revise=True
+        )
 
     def _continues_provisional(self, cand: Candidate) -> bool:
         """Whether `cand` starts with the moves already accepted for this throw."""
