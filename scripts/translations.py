@@ -32,7 +32,12 @@ KEYWORDS = {"Text": None, "N_": None, "_": None}
 
 def extract() -> Catalog:
     """Every marked text in the sources, as Babel's template catalogue."""
-    template = Catalog(domain=DOMAIN, project="senet-pi", charset="utf-8")
+    pot = LOCALE / f"{DOMAIN}.pot"
+    kept = {}
+    if pot.exists():  # keep the template's date, so a refresh that changes nothing changes no file
+        with pot.open("rb") as f:
+            kept["creation_date"] = read_po(f).creation_date
+    template = Catalog(domain=DOMAIN, project="senet-pi", charset="utf-8", **kept)
     for folder, methods in SOURCES.items():
         for filename, lineno, message, comments, context in extract_from_dir(
             ROOT / folder, methods, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True

@@ -6,6 +6,7 @@ in English the line is exactly what it always was (replays and the README compar
 from __future__ import annotations
 
 from .i18n import DEFAULT, Text, translate
+from .rules.effects import kind_word
 from .rules.text import form, joined
 from .verdicts import Verdict
 
@@ -38,8 +39,8 @@ def _words(verdict: Verdict) -> str | None:
                 where = form("{from_sq} -> {to}", from_sq=effect["from"], to=effect["to"])
             else:
                 where = Text("{from_sq} -> out of the game", from_sq=effect["from"])
-            kind = effect["kind"].replace("_", " ")
-            text = form(
+            kind = kind_word(effect["kind"])
+            text = Text(
                 "{move}; {player}'s piece {where} ({kind})", move=text, player=effect["player"], where=where, kind=kind
             )
         return text

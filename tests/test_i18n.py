@@ -165,10 +165,11 @@ def test_the_terminal_words_in_german_and_english_unchanged():
     fix = next(v for v in verdicts if v["v"] == "fix")
     assert describe(fix, "de") == "-> den Stein auf 12 zurück auf 10 stellen"
     move = {"v": "move", "player": "A", "from": 9, "to": 13, "by": 4}
-    move["effects"] = [{"kind": "exchanged", "player": "B", "from": 13, "to": 9}]
-    assert describe(move) == "A moves 9 -> 13; B's piece 13 -> 9 (exchanged)"
-    # the rules' kind names ("exchanged") are the effects' data, left as they are
-    assert describe(move, "de") == "A zieht 9 -> 13; B's piece 13 -> 9 (exchanged)"
+    move["effects"] = [{"kind": "exchange", "player": "B", "from": 13, "to": 9}]
+    assert describe(move) == "A moves 9 -> 13; B's piece 13 -> 9 (exchange)"  # the README demo's line
+    assert describe(move, "de") == "A zieht 9 -> 13; Stein von B 13 -> 9 (Tausch)"
+    move["effects"] = [{"kind": "to_sun", "player": "B", "from": 13}]
+    assert describe(move, "ar") == "A يتحرك 9 -> 13؛ قطعة B 13 -> خارج اللعبة (إلى الشمس)"
 
 
 # ---------------------------------------------------------------------- the page

@@ -17,7 +17,7 @@ from itertools import permutations
 
 from ..rules import Game, Move
 from ..rules.board import OFF, bit, squares_in
-from ..rules.effects import Exchanged, Relocated, Removed
+from ..rules.effects import Exchanged, Relocated, Removed, kind_word
 from ..rules.text import Text
 
 HAND = 0  # where a piece is while someone holds it (or off the board)
@@ -67,7 +67,7 @@ class Step:
             return Text("put {player}'s piece from {from_sq} on the sun, square {to} ({ruling})", **where)
         if self.why == "to_15":
             return Text("move {player}'s piece from {from_sq} back to {to} ({ruling})", **where)
-        return Text("move {player}'s {why} piece from {from_sq} to {to} ({ruling})", why=self.why, **where)
+        return Text("move {player}'s {why} piece from {from_sq} to {to} ({ruling})", why=kind_word(self.why), **where)
 
 
 def steps_of(moves: Sequence[Move], effects: Sequence[Sequence[object]], player: str) -> list[Step]:

@@ -8,6 +8,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .text import N_, Text
+
+#: How the kind of a rules' own move reads inside a sentence ("(exchange)"), marked for translation.
+KIND_WORDS = {
+    "exchange": N_("exchange"),
+    "removed": N_("removed"),
+    "drowned": N_("drowned"),
+    "reincarnated": N_("reincarnated"),
+    "to_15": N_("to 15"),
+    "to_sun": N_("to sun"),
+}
+
+
+def kind_word(kind: str) -> Text:
+    """The kind's word as a `Text` (a kind without one reads as its name, underscores as spaces)."""
+    return Text(KIND_WORDS.get(kind, kind.replace("_", " ")))
+
 
 @dataclass(frozen=True)
 class Exchanged:
