@@ -51,6 +51,8 @@ def test_the_wheel_ships_the_pin_map(wheel):
         assert archive.read("senet_pi/hardware/pinmap.toml") == (ROOT / "hardware" / "pinmap.toml").read_bytes()
     assert not any(name.startswith("web/") for name in names), "the page installs as senet_pi_web, never as web"
     assert {"senet_pi_web/templates/index.html", "senet_pi_web/static/app.js"} <= names
+    # the translations (issue 15), read at run time from the installed package
+    assert {f"senet_pi/locale/{lang}/LC_MESSAGES/senet_pi.po" for lang in ("de", "ar")} <= names
     for folder, package in PACKAGE_ROOTS.items():  # pyproject's package list misses no folder
         for module in (ROOT / folder).rglob("*.py"):
             installed = f"{package}/{module.relative_to(ROOT / folder).as_posix()}"
