@@ -15,15 +15,26 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from .errors import SenetError
+from .idle import IdleReset
 from .journal import Journal
 from .referee import GUIDANCE_DELAY, SETTLE_TIME, Referee
 from .rules import Game, find_ruleset
 from .rules.board import square_name
 from .rules.throws import RandomSource, Throw
-from .verdicts import JournalNews, NewGame, Refused, Verdict
+from .verdicts import Idle, JournalNews, NewGame, Refused, Verdict
 
 #: The verdicts the page lists as the game's history.
 HISTORY_KINDS = ("move", "forfeit", "win", "undone", "new_game", "resync")
+
+#: The inputs that are not a person's doing: the backend's reading of the board at start, time.
+NOT_A_PERSON = ("tick", "sense")
+
+#: What an idle reset says (one template, so it can be translated later).
+IDLE_TEXT = "nobody played for {minutes} minutes: game {game} is saved and a new game begins"
+
+#: The next step to set up a new game's board, one square at a time (issue 15).
+SETUP_REMOVE = "take the piece off square {square}"
+SETUP_PLACE = "put a piece on square {square}"
 
 Listener = Callable[[list[Verdict]], None]
 
@@ -51,11 +62,14 @@ class Service:
         settle: float = SETTLE_TIME,
         guidance_delay: float = GUIDANCE_DELAY,
         clock: Callable[[], float] = time.monotonic,
+        idle_minutes: float | None = None,
     ) -> None:
+        """`idle_minutes`: an exhibit's idle reset (IdleReset), None = never reset by itself."""
         self.journal = journal
         self.settle = settle
         self.guidance_delay = guidance_delay
         self._clock = clock
+        self.idle = IdleReset(idle_minutes, clock)
         self.lock = threading.RLock()  # held while a batch of inputs is judged; readers take it too
         self._listeners: list[Listener] = []
         self.notes: list[str] = []  # said once at start: a damaged journal set aside, a game resumed
@@ -87,6 +101,7 @@ class Service:
         self.seq = 0
         self.history: list[Verdict] = []
         self._origin = self._clock()
+        self.idle.started_over()
 
     def _resume(self, game_id: int, variant: str, players: int, options: dict, position: dict | None) -> None:
         assert self.journal is not None
@@ -108,21 +123,37 @@ class Service:
         self._origin = self._clock() - last_ms / 1000  # the game's clock goes on from where it stopped
         moves = sum(1 for kind, _ in self.referee.game.actions if kind == "move")
         self.notes.append(f"resumed game {game_id} ({variant}) after {len(events)} inputs and {moves} moves")
+        if any(event.kind not in NOT_A_PERSON for event in events):
+            self.idle.touched()  # someone played it before the restart: idle from now, not fresh
 
     def new_game(self, variant: str, players: int = 2, options: Mapping[str, object] | None = None) -> list[Verdict]:
         """End the current game (if it is still open) and start another, possibly of another rule set.
 
         The new game is built (its rule set, players and options checked) before the current one is
         ended, so a refused new game changes nothing, not even after a restart."""
+        return self._new_game(variant, players, options, [])
+
+    def _new_game(
+        self, variant: str, players: int, options: Mapping[str, object] | None, lead: list[Verdict]
+    ) -> list[Verdict]:
         with self.lock:
             game = find_ruleset(variant)(players, dict(options or {}), None)  # raises before anything changed
             if self.journal is not None:
                 self.journal.end_game(self.game_id, self.referee.game.winner_id)
             self._begin(game, players)
-            verdicts = [NewGame(self.referee.game.name, self.referee.game.to_move_id).json()]
+            verdicts = [*lead, NewGame(self.referee.game.name, self.referee.game.to_move_id).json()]
             self.history = list(verdicts)
             self._publish(verdicts)
             return verdicts
+
+    def _idle_reset(self) -> list[Verdict]:
+        """Nobody played for the idle time: save the game (abandoned, or won as it was) and start
+        another of the same rule set, players and options (a card game gets a fresh deck)."""
+        game = self.referee.game
+        minutes = float(self.idle.minutes or 0)
+        idle = Idle(IDLE_TEXT.format(minutes=f"{minutes:g}", game=self.game_id), self.game_id, minutes)
+        options = {k: v for k, v in game.options.items() if k not in ("shuffle_seed", "deck_order")}
+        return self._new_game(game.name, game.players, options, [idle.json()])
 
     # ------------------------------------------------------------------ inputs
 
@@ -133,6 +164,8 @@ class Service:
     def handle(self, kind: str, value: object = True) -> list[Verdict]:
         """Journal one input, judge it, journal and publish the verdicts."""
         with self.lock:
+            if kind not in NOT_A_PERSON:
+                self.idle.touched()
             ms = self.now_ms()
             if self.journal is not None:
                 self.journal.record_event(self.game_id, self.seq, ms, kind, value)
@@ -144,6 +177,8 @@ class Service:
     def tick(self) -> list[Verdict]:
         """Let time pass: judge a settled board, give guidance that is due. Call it often (every 50 ms)."""
         with self.lock:
+            if self.idle.due(self.referee.game):
+                return self._idle_reset()
             ms = self.now_ms()
             verdicts = self.referee.apply("tick", True, ms / 1000)  # as replay judges the journaled tick
             if verdicts and self.journal is not None:
@@ -199,6 +234,7 @@ class Service:
         now (confirm a move the board cannot show, decline the card game's optional move), or refuse
         and say why. Decided under the lock, so the game cannot change between the check and the throw."""
         with self.lock:
+            self.idle.touched()  # the button, even when the press is refused
             game = self.referee.game
             if game.turn_starts_with == "card":  # the button confirms "no more moves" (K9)
                 if game.phase == "residue":

@@ -26,7 +26,7 @@ def describe(verdict: Verdict) -> str | None:
     if v == "illegal":
         fixes = verdict.get("fix")
         return f"!! {verdict['reason']}" + (f" -> {'; '.join(fixes)}" if fixes else "")  # type: ignore[arg-type]
-    if v in ("prompt", "fix", "offer", "refused", "cleared", "settled", "switch", "link", "journal"):
+    if v in ("prompt", "fix", "offer", "refused", "cleared", "settled", "switch", "link", "journal", "idle"):
         marks = {
             "prompt": ">> ",
             "fix": "-> ",
@@ -35,6 +35,7 @@ def describe(verdict: Verdict) -> str | None:
             "switch": "!! ",
             "link": "~~ ",
             "journal": "!! ",
+            "idle": "zz ",
         }
         return marks.get(v, "") + str(verdict["text"])
     if v == "question":
