@@ -348,6 +348,8 @@ class Service:
                 "expected": status["expected"],
                 "legal": legal,
                 "history": [v for v in self.history if v["v"] in HISTORY_KINDS][-40:],
+                "touched": not self.idle.fresh,  # a person did something since the game began
+                "setup": setup_step(game, referee),
                 "rules": {"name": game.name, "summary": game.summary, "how_to_play": list(game.how_to_play)},
                 "special": {str(sq): sp.text for sq, sp in game.special_squares.items()},
                 "symbols": {str(sq): sp.symbol for sq, sp in game.special_squares.items()},
@@ -412,6 +414,20 @@ class Service:
     def close(self) -> None:
         if self.journal is not None:
             self.journal.close()
+
+
+def setup_step(game: Game, referee: Referee) -> dict[str, object] | None:
+    """While a new game's board differs from its starting setup: the one next fix, pieces off the
+    squares that should be empty first, then the missing ones, lowest square first, and how many
+    fixes are left (issue 15). None once the game is under way or the board is set up."""
+    if game.actions or game.is_over:
+        return None
+    missing, extra = referee.differences()
+    steps = [("remove", sq, SETUP_REMOVE) for sq in extra] + [("place", sq, SETUP_PLACE) for sq in missing]
+    if not steps:
+        return None
+    action, square, template = steps[0]
+    return {"action": action, "square": square, "text": template.format(square=square), "left": len(steps)}
 
 
 def for_visitors(game: Game, status: dict[str, object]) -> dict[str, object]:

@@ -202,3 +202,35 @@ def test_exhibit_gestures_can_still_be_switched_on_explicitly(tmp_path: Path) ->
     on = run_with_config(tmp_path / "on", "EXHIBIT = true\nTHROWER_GESTURES = true\n", "hold 5\nwait 200\nquit\n")
     assert on.returncode == 0, on.stderr
     assert "within 10 s to start a new game" in on.stdout
+
+
+# ---------------------------------------------------------------- setting up the board, one square at a time
+
+
+def test_setup_fixes_come_one_at_a_time_removals_first_then_lowest_square(exhibit) -> None:
+    service, _ = exhibit
+    assert service.snapshot()["setup"] is None  # the board as the game starts
+    start = set(service.snapshot()["expected"])
+    service.handle("sense", sorted((start - {3, 7}) | {17, 12}))  # knocked: 3 and 7 gone, 12 and 17 taken
+    seen = []
+    while (setup := service.snapshot()["setup"]) is not None:
+        seen.append((setup["text"], setup["left"]))
+        square = setup["square"]
+        service.handle("lift" if setup["action"] == "remove" else "place", square)
+    assert seen == [
+        ("take the piece off square 12", 4),
+        ("take the piece off square 17", 3),
+        ("put a piece on square 3", 2),
+        ("put a piece on square 7", 1),
+    ]
+    assert set(service.snapshot()["sensed"]) == start
+
+
+def test_setup_is_not_asked_once_the_game_is_under_way(exhibit) -> None:
+    service, _ = exhibit
+    service.handle("lift", 10)
+    assert service.snapshot()["setup"]["text"] == "put a piece on square 10"
+    service.handle("place", 10)
+    service.handle("throw", 3)
+    service.handle("lift", 10)
+    assert service.snapshot()["setup"] is None and service.snapshot()["touched"] is True
