@@ -30,6 +30,7 @@ const TEXT = {
   sticksLabel: (v, extra) => `the last throw: ${v}${extra ? " (" + extra + ")" : ""}`,
   pieceLabel: (p, sq) => `square ${sq}: ${p}'s piece`, squareLabel: (sq, special) => `square ${sq}${special ? ": " + special : ""}`,
   effects: { exchanged: "exchange", relocated: "sent back", removed: "out of the game" },
+  setupLeft: (n) => ` (${n} to fix before playing)`,
 };
 
 function cell(sq) {  // P1: row 2 runs right to left, so 11 sits under 10
@@ -171,6 +172,7 @@ function drawBoard(svg, state, opts) {
     if (!opts.plain && state.prompt && state.prompt.from === sq) cls += " prompt-from";
     if (!opts.plain && missing.has(sq)) cls += " missing";
     if (!opts.plain && extra.has(sq)) cls += " extra";
+    if ((!opts.plain || opts.setup) && !occupied && state.setup && state.setup.square === sq) cls += " setup";
     if (targets.has(sq)) cls += " target";
     if (movable.has(sq)) cls += " movable";
     g.querySelector("rect").setAttribute("class", cls);
@@ -316,6 +318,9 @@ function render(state) {
   box.className = "message " + kind;
   tipped(document.getElementById("fixes"), state.warning && state.warning.fix ? TEXT.fix + state.warning.fix.join("; ") : "");
   showRefusal();
+  const setup = document.getElementById("setup");  // a new game's board, set up one square at a time (issue 15)
+  setup.hidden = !state.setup;
+  setup.textContent = state.setup ? state.setup.text + TEXT.setupLeft(state.setup.left) : "";
   const hand = document.getElementById("in-hand");
   hand.textContent = (state.lifted || []).map((l) => TEXT.inHand(name(l.owner), l.square)
     + (state.throw == null ? "" : l.targets.length ? TEXT.mayGo(l.targets.join(", ")) : TEXT.nowhere)).join("; ");
@@ -371,6 +376,7 @@ function render(state) {
   text("op-state", !opState.enabled ? "" : opState.signed_in ? TEXT.signedIn : TEXT.signIn);
   document.getElementById("login").hidden = !opState.enabled || opState.signed_in;
   document.getElementById("op-actions").hidden = !opState.signed_in;
+  document.dispatchEvent(new CustomEvent("senet:state", { detail: state }));  // for attract.js
 }
 
 function showRefusal() {
