@@ -19,7 +19,7 @@ from .idle import IdleReset
 from .journal import Journal
 from .referee import GUIDANCE_DELAY, SETTLE_TIME, Referee
 from .rules import Game, find_ruleset
-from .rules.board import square_name
+from .rules.board import square_name, squares_in
 from .rules.throws import RandomSource, Throw
 from .verdicts import Idle, JournalNews, NewGame, Refused, Verdict
 
@@ -140,10 +140,15 @@ class Service:
             game = find_ruleset(variant)(players, dict(options or {}), None)  # raises before anything changed
             if self.journal is not None:
                 self.journal.end_game(self.game_id, self.referee.game.winner_id)
+            old = self.referee
             self._begin(game, players)
             verdicts = [*lead, NewGame(self.referee.game.name, self.referee.game.to_move_id).json()]
             self.history = list(verdicts)
             self._publish(verdicts)
+            if old.sensing and old.sensed != self.referee.expected:
+                # The pieces stay where they were: the new game's referee is told the board as it
+                # stands (journaled like the backend's own report), so the setup fixes are real.
+                verdicts += self.handle("sense", squares_in(old.sensed))
             return verdicts
 
     def _idle_reset(self) -> list[Verdict]:

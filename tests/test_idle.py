@@ -234,3 +234,24 @@ def test_setup_is_not_asked_once_the_game_is_under_way(exhibit) -> None:
     service.handle("throw", 3)
     service.handle("lift", 10)
     assert service.snapshot()["setup"] is None and service.snapshot()["touched"] is True
+
+
+def test_setup_after_an_idle_reset_starts_from_the_board_as_it_was_left(exhibit) -> None:
+    service, clock = exhibit
+    start = service.snapshot()["expected"]
+    service.handle("sense", start)  # a board with switches
+    service.handle("throw", 3)
+    service.handle("lift", 1)
+    service.handle("lift", 2)  # two pieces left in a visitor's pocket
+    clock.t = MINUTES * 60 + 1
+    verdicts = service.tick()
+    assert kinds(verdicts)[:2] == ["idle", "new_game"]
+    assert service.journal.events(service.game_id)[0].kind == "sense"  # journaled: a restart sees it too
+    assert service.snapshot()["setup"]["text"] == "put a piece on square 1"
+    said = []
+    for sq in (1, 2):
+        said += service.handle("place", sq)
+        clock.t += 1
+        said += service.tick()
+    assert service.snapshot()["setup"] is None
+    assert "question" not in kinds(said) and kinds(said)[-1] == "cleared"  # pieces put back: no move to ask about

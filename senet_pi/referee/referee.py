@@ -256,6 +256,15 @@ class Referee:
     def sense(self, occupied: int, at: float) -> list[Verdict]:
         """A full snapshot of the switches (a board starting, a bridge reconnecting): changes become
         lifts and places, and from now on the board is known to have sensors."""
+        if occupied != self.sensed and self.last_change is None and not self.sensing and not self.game.actions:
+            # A new game's first look at a board left as it was (an exhibit's idle reset): the pieces
+            # were put there before this game, so they are evidence of nothing; judged once settled.
+            self.sensing = True
+            self.sensed = occupied
+            self.attempt = Attempt(occupied)
+            self.last_change = at
+            self.judged = False
+            return []
         self.sensing = True
         out: list[Verdict] = []
         if occupied != self.sensed and self.last_change is not None:  # the board moved while unseen
