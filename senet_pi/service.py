@@ -134,7 +134,12 @@ class Service:
         return self._new_game(variant, players, options, [])
 
     def _new_game(
-        self, variant: str, players: int, options: Mapping[str, object] | None, lead: list[Verdict]
+        self,
+        variant: str,
+        players: int,
+        options: Mapping[str, object] | None,
+        lead: list[Verdict],
+        keep_board: bool = False,
     ) -> list[Verdict]:
         with self.lock:
             game = find_ruleset(variant)(players, dict(options or {}), None)  # raises before anything changed
@@ -145,9 +150,10 @@ class Service:
             verdicts = [*lead, NewGame(self.referee.game.name, self.referee.game.to_move_id).json()]
             self.history = list(verdicts)
             self._publish(verdicts)
-            if old.sensing and old.sensed != self.referee.expected:
+            if keep_board and old.sensing and old.sensed != self.referee.expected:
                 # The pieces stay where they were: the new game's referee is told the board as it
                 # stands (journaled like the backend's own report), so the setup fixes are real.
+                # Only for the idle reset: a new game asked for by hand still assumes the setup.
                 verdicts += self.handle("sense", squares_in(old.sensed))
             return verdicts
 
@@ -158,7 +164,7 @@ class Service:
         minutes = float(self.idle.minutes or 0)
         idle = Idle(IDLE_TEXT.format(minutes=f"{minutes:g}", game=self.game_id), self.game_id, minutes)
         options = {k: v for k, v in game.options.items() if k not in ("shuffle_seed", "deck_order")}
-        return self._new_game(game.name, game.players, options, [idle.json()])
+        return self._new_game(game.name, game.players, options, [idle.json()], keep_board=True)
 
     # ------------------------------------------------------------------ inputs
 
