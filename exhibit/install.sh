@@ -141,6 +141,8 @@ if [ ! -e "$CONFIG/config.toml" ]; then
   cat >"$CONFIG/config.toml" <<EOF
 # senet-pi's page (see the README, "The page"). Set the operator PIN with: sudo senet-pi set-pin
 SECRET_KEY = "$key"
+EXHIBIT = true
+IDLE_MINUTES = 5
 THROWER_GESTURES = false
 HOSTS = ["$(hostname).local"]
 EOF

@@ -96,16 +96,18 @@ def _cmd_run(args: argparse.Namespace) -> int:
     script = _read_script(args.script) if args.script else None  # before anything starts
     config = load_instance_config()  # a bad config is a startup error, said before anything starts
     backend = make_backend(args.backend, args.pinmap, port=args.port)
+    exhibit = bool(config.get("EXHIBIT", False))
     control = getattr(backend, "control", None)
-    if control is not None:
-        control.gestures = bool(config.get("THROWER_GESTURES", True))
+    if control is not None:  # an exhibit has no long presses unless the config asks for them
+        control.gestures = bool(config.get("THROWER_GESTURES", not exhibit))
+    idle_minutes = float(config.get("IDLE_MINUTES", 5)) if exhibit else None  # type: ignore[arg-type]
     try:
         journal = Journal(args.journal or default_path())
     except BaseException:
         backend.close()
         raise
     try:
-        service = Service(journal, variant=args.ruleset, players=args.players)
+        service = Service(journal, variant=args.ruleset, players=args.players, idle_minutes=idle_minutes)
     except BaseException:
         journal.close()
         backend.close()

@@ -15,16 +15,21 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from .errors import SenetError
+from .idle import IdleReset
 from .journal import Journal
 from .referee import GUIDANCE_DELAY, SETTLE_TIME, Referee
 from .rules import Game, find_ruleset
-from .rules.board import square_name
+from .rules.board import square_name, squares_in
 from .rules.text import Text, joined
 from .rules.throws import RandomSource, Throw
-from .verdicts import JournalNews, NewGame, Refused, Verdict
+from .verdicts import Idle, JournalNews, NewGame, Refused, Verdict
 
 #: The verdicts the page lists as the game's history.
 HISTORY_KINDS = ("move", "forfeit", "win", "undone", "new_game", "resync")
+
+#: The inputs that are not a person's doing: the backend's reading of the board at start, time.
+NOT_A_PERSON = ("tick", "sense")
+
 
 Listener = Callable[[list[Verdict]], None]
 
@@ -52,11 +57,14 @@ class Service:
         settle: float = SETTLE_TIME,
         guidance_delay: float = GUIDANCE_DELAY,
         clock: Callable[[], float] = time.monotonic,
+        idle_minutes: float | None = None,
     ) -> None:
+        """`idle_minutes`: an exhibit's idle reset (IdleReset), None = never reset by itself."""
         self.journal = journal
         self.settle = settle
         self.guidance_delay = guidance_delay
         self._clock = clock
+        self.idle = IdleReset(idle_minutes, clock)
         self.lock = threading.RLock()  # held while a batch of inputs is judged; readers take it too
         self._listeners: list[Listener] = []
         self.notes: list[str] = []  # said once at start: a damaged journal set aside, a game resumed
@@ -88,6 +96,7 @@ class Service:
         self.seq = 0
         self.history: list[Verdict] = []
         self._origin = self._clock()
+        self.idle.started_over()
 
     def _resume(self, game_id: int, variant: str, players: int, options: dict, position: dict | None) -> None:
         assert self.journal is not None
@@ -109,21 +118,56 @@ class Service:
         self._origin = self._clock() - last_ms / 1000  # the game's clock goes on from where it stopped
         moves = sum(1 for kind, _ in self.referee.game.actions if kind == "move")
         self.notes.append(f"resumed game {game_id} ({variant}) after {len(events)} inputs and {moves} moves")
+        if any(event.kind not in NOT_A_PERSON for event in events):
+            self.idle.touched()  # someone played it before the restart: idle from now, not fresh
 
     def new_game(self, variant: str, players: int = 2, options: Mapping[str, object] | None = None) -> list[Verdict]:
         """End the current game (if it is still open) and start another, possibly of another rule set.
 
         The new game is built (its rule set, players and options checked) before the current one is
         ended, so a refused new game changes nothing, not even after a restart."""
+        return self._new_game(variant, players, options, [])
+
+    def _new_game(
+        self,
+        variant: str,
+        players: int,
+        options: Mapping[str, object] | None,
+        lead: list[Verdict],
+        keep_board: bool = False,
+    ) -> list[Verdict]:
         with self.lock:
             game = find_ruleset(variant)(players, dict(options or {}), None)  # raises before anything changed
             if self.journal is not None:
                 self.journal.end_game(self.game_id, self.referee.game.winner_id)
+            old = self.referee
             self._begin(game, players)
-            verdicts = [NewGame(self.referee.game.name, self.referee.game.to_move_id).json()]
+            verdicts = [*lead, NewGame(self.referee.game.name, self.referee.game.to_move_id).json()]
             self.history = list(verdicts)
             self._publish(verdicts)
+            if keep_board and old.sensing and old.sensed != self.referee.expected:
+                # The pieces stay where they were: the new game's referee is told the board as it
+                # stands (journaled like the backend's own report), so the setup fixes are real.
+                # Only for the idle reset: a new game asked for by hand still assumes the setup.
+                verdicts += self.handle("sense", squares_in(old.sensed))
             return verdicts
+
+    def _idle_reset(self) -> list[Verdict]:
+        """Nobody played for the idle time: save the game (abandoned, or won as it was) and start
+        another of the same rule set, players and options (a card game gets a fresh deck)."""
+        game = self.referee.game
+        minutes = float(self.idle.minutes or 0)
+        idle = Idle(
+            Text(
+                "nobody played for {minutes} minutes: game {game} is saved and a new game begins",
+                minutes=f"{minutes:g}",
+                game=self.game_id,
+            ),
+            self.game_id,
+            minutes,
+        )
+        options = {k: v for k, v in game.options.items() if k not in ("shuffle_seed", "deck_order")}
+        return self._new_game(game.name, game.players, options, [idle.json()], keep_board=True)
 
     # ------------------------------------------------------------------ inputs
 
@@ -134,6 +178,8 @@ class Service:
     def handle(self, kind: str, value: object = True) -> list[Verdict]:
         """Journal one input, judge it, journal and publish the verdicts."""
         with self.lock:
+            if kind not in NOT_A_PERSON:
+                self.idle.touched()
             ms = self.now_ms()
             if self.journal is not None:
                 self.journal.record_event(self.game_id, self.seq, ms, kind, value)
@@ -145,6 +191,8 @@ class Service:
     def tick(self) -> list[Verdict]:
         """Let time pass: judge a settled board, give guidance that is due. Call it often (every 50 ms)."""
         with self.lock:
+            if self.idle.due(self.referee.game):
+                return self._idle_reset()
             ms = self.now_ms()
             verdicts = self.referee.apply("tick", True, ms / 1000)  # as replay judges the journaled tick
             if verdicts and self.journal is not None:
@@ -200,6 +248,7 @@ class Service:
         now (confirm a move the board cannot show, decline the card game's optional move), or refuse
         and say why. Decided under the lock, so the game cannot change between the check and the throw."""
         with self.lock:
+            self.idle.touched()  # the button, even when the press is refused
             game = self.referee.game
             if game.turn_starts_with == "card":  # the button confirms "no more moves" (K9)
                 if game.phase == "residue":
@@ -313,6 +362,8 @@ class Service:
                 "expected": status["expected"],
                 "legal": legal,
                 "history": [v for v in self.history if v["v"] in HISTORY_KINDS][-40:],
+                "touched": not self.idle.fresh,  # a person did something since the game began
+                "setup": setup_step(game, referee),
                 "rules": {"name": game.name, "summary": game.summary, "how_to_play": list(game.how_to_play)},
                 "special": {str(sq): sp.text for sq, sp in game.special_squares.items()},
                 "symbols": {str(sq): sp.symbol for sq, sp in game.special_squares.items()},
@@ -377,6 +428,21 @@ class Service:
     def close(self) -> None:
         if self.journal is not None:
             self.journal.close()
+
+
+def setup_step(game: Game, referee: Referee) -> dict[str, object] | None:
+    """While a new game's board differs from its starting setup: the one next fix, pieces off the
+    squares that should be empty first, then the missing ones, lowest square first, and how many
+    fixes are left (issue 15). None once the game is under way or the board is set up."""
+    if game.actions or game.is_over:
+        return None
+    missing, extra = referee.differences()
+    steps = [("remove", sq, Text("take the piece off square {square}", square=sq)) for sq in extra]
+    steps += [("place", sq, Text("put a piece on square {square}", square=sq)) for sq in missing]
+    if not steps:
+        return None
+    action, square, text = steps[0]
+    return {"action": action, "square": square, "text": text, "left": len(steps)}
 
 
 def for_visitors(game: Game, status: dict[str, object]) -> dict[str, object]:

@@ -19,6 +19,7 @@ MARKS = {
     "switch": "!! ",
     "link": "~~ ",
     "journal": "!! ",
+    "idle": "zz ",
 }
 
 
@@ -60,7 +61,7 @@ def _words(verdict: Verdict) -> str | None:
         if fixes:
             return form("!! {reason} -> {fixes}", reason=verdict["reason"], fixes=joined(fixes))  # type: ignore[arg-type]
         return form("!! {reason}", reason=verdict["reason"])
-    if v in ("prompt", "fix", "offer", "refused", "cleared", "settled", "switch", "link", "journal"):
+    if v in ("prompt", "fix", "offer", "refused", "cleared", "settled", "switch", "link", "journal", "idle"):
         return form(MARKS.get(v, "") + "{text}", text=verdict["text"])
     if v == "question":
         numbered = [form("{n}: {option}", n=i, option=o) for i, o in enumerate(verdict["options"])]  # type: ignore[arg-type]

@@ -186,6 +186,16 @@ class NewGame(Line):
 
 
 @dataclass(frozen=True)
+class Idle(Line):
+    """Nobody played for the idle time (an exhibit): game `game` was saved and a new one begins."""
+
+    v: ClassVar[str] = "idle"
+    text: str
+    game: int
+    minutes: float
+
+
+@dataclass(frozen=True)
 class Resynced(Line):
     """The board won: what the referee assumed, and the position it now holds."""
 
@@ -328,7 +338,7 @@ KINDS: dict[str, type[Line]] = {
     for cls in (
         Moved, Illegal, Bonus, Turn, Win, Forfeit, Out, Removed, Thrown, CardPlayed, Exchanged, Passed, Undone,
         NewGame, Resynced, Revised, Prompt, Fix, Progress, Settled, Cleared, Switch, Sensor, Question, Answered,
-        Withdrawn, Refused, Offer, JournalNews, Link,
+        Withdrawn, Refused, Offer, JournalNews, Link, Idle,
     )
 }  # fmt: skip
 

@@ -50,6 +50,8 @@ CONFIG_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "THROWER_GESTURES": ((bool,), "true or false (whether a long press offers an undo or a new game)"),
     "HOSTS": ((str, list), "a host name, or a list of the names the page is reached by"),
     "LANGUAGE": ((str,), f"one of {', '.join(LANGUAGES)} (the page's and the terminal's default language)"),
+    "EXHIBIT": ((bool,), "true or false (exhibit mode: idle reset, attract loop, no long presses)"),
+    "IDLE_MINUTES": ((int, float), "a number of minutes more than 0 (exhibit mode: idle time before a new game)"),
 }
 
 
@@ -70,6 +72,8 @@ def load_instance_config(folder: Path | None = None) -> dict[str, object]:
             raise ConfigError(f"the config {path}: LANGUAGE must be {wanted}, not {value!r}")
         if key == "MAX_CONTENT_LENGTH" and value < 1024:
             raise ConfigError(f"the config {path}: MAX_CONTENT_LENGTH must be at least 1024")
+        if key == "IDLE_MINUTES" and not value > 0:
+            raise ConfigError(f"the config {path}: IDLE_MINUTES must be {wanted}, not {value}")
     return {k: v for k, v in data.items() if k.isupper()}
 
 
@@ -101,6 +105,7 @@ def create_app(
         HOSTS=[],  # names (besides localhost and IP addresses) the page answers to, e.g. ["senet.local"]
         MAX_LIVE_STREAMS=1000,  # open live streams at most; more are answered 503 with Retry-After
         MAX_CONTENT_LENGTH=64 * 1024,
+        EXHIBIT=False,  # exhibit mode: the page shows the attract loop while a new game waits (issue 15)
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_HTTPONLY=True,
         LANGUAGE="en",  # the page's language until a visitor picks another (cookie senet-lang or ?lang=)

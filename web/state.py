@@ -3,12 +3,16 @@ the players, the backend's health and this session's operator status."""
 
 from __future__ import annotations
 
+import random
+from functools import lru_cache
 from typing import cast
 
 from flask import current_app
 
 from senet_pi.hardware.backend import Backend, SimBackend
 from senet_pi.i18n import Text
+from senet_pi.rules import find_ruleset
+from senet_pi.rules.random_play import play_random_card_turn
 from senet_pi.service import Service
 
 #: Names the page gives the players (P2: display names are configurable; ids stay A-D).
@@ -28,6 +32,8 @@ def state(for_session: bool = True) -> dict:
     out["names"] = {pid: NAMES[pid] for pid in cast(list[str], out["players"])}
     out["backend"] = backend.describe() if backend is not None else {"backend": "none"}
     out["sim"] = isinstance(backend, SimBackend)
+    if current_app.config.get("EXHIBIT"):  # the attract loop's demo (issue 15): only an exhibit shows it
+        out["demo"] = demo_game(str(out["variant"]), len(cast(list[str], out["players"])))
     if for_session:
         from .security import exposed
         from .signin import guard, is_operator
@@ -38,3 +44,38 @@ def state(for_session: bool = True) -> dict:
             "needed_for_sim": exposed(),  # beyond localhost the simulated board is the operator's too
         }
     return out
+
+
+#: How many moves the attract loop's demo game plays.
+DEMO_MOVES = 6
+
+
+@lru_cache(maxsize=16)
+def demo_game(variant: str, players: int) -> list[dict[str, object]]:
+    """The first moves of a game of `variant` played by the rules with a fixed seed, each with the
+    board after it: the attract loop shows them on its board drawing (computed once per rule set)."""
+    cls = find_ruleset(variant)
+    options = {"shuffle_seed": 15} if "shuffle_seed" in cls.option_defaults() else {}
+    game = cls(players, options, None)
+    rng = random.Random(15)
+    steps: list[dict[str, object]] = []
+    for _turn in range(100):  # a bound, though a few turns always make the moves
+        if len(steps) >= DEMO_MOVES or game.winner is not None:
+            break
+        before = len(game.actions)
+        if game.turn_starts_with == "card":
+            play_random_card_turn(game, rng)
+        else:
+            game.push_throw(game.random_throw(rng))
+            while moves := game.legal_moves():  # every move the throw gives (modern's two dice)
+                game.push(moves[int(rng.random() * len(moves))])
+        for kind, move in game.actions[before:]:
+            if kind == "move":
+                steps.append(
+                    {
+                        "from": move.from_sq,  # type: ignore[attr-defined]
+                        "to": move.to_sq,  # type: ignore[attr-defined]  # beyond 30: borne off
+                        "board": {str(sq): owner for sq, owner in game.board().items()},
+                    }
+                )
+    return steps[:DEMO_MOVES]

@@ -260,6 +260,15 @@ class Referee:
     def sense(self, occupied: int, at: float) -> list[Verdict]:
         """A full snapshot of the switches (a board starting, a bridge reconnecting): changes become
         lifts and places, and from now on the board is known to have sensors."""
+        if occupied != self.sensed and self.last_change is None and not self.sensing and not self.game.actions:
+            # A new game's first look at a board left as it was (an exhibit's idle reset): the pieces
+            # were put there before this game, so they are evidence of nothing; judged once settled.
+            self.sensing = True
+            self.sensed = occupied
+            self.attempt = Attempt(occupied)
+            self.last_change = at
+            self.judged = False
+            return []
         self.sensing = True
         out: list[Verdict] = []
         if occupied != self.sensed and self.last_change is not None:  # the board moved while unseen
@@ -775,8 +784,7 @@ class Referee:
     def _explain(self, board: int, target: int) -> tuple[str, str]:
         """Why this board is wrong, in a player's words, and the ruling that decides it."""
         game = self.game
-        missing = squares_in(target & ~board & ~self.unknown)
-        extra = squares_in(board & ~target & ~self.unknown)
+        missing, extra = board_differences(board, target, self.unknown)
         owners = game.board()
         if self.steps_left:
             why = Reason.BOARD_DIFFERS
@@ -1158,6 +1166,10 @@ class Referee:
 
     # ------------------------------------------------------------------ for the page
 
+    def differences(self) -> tuple[list[int], list[int]]:
+        """The sensed board against the expected one: (missing, extra), faulty switches left out."""
+        return board_differences(self.sensed, self.expected, self.unknown)
+
     def status(self) -> dict[str, object]:
         """The referee's open business: the sensed board against the expected one, the prompt,
         warning or question open, the switches judged faulty (the game's own state is the game's)."""
@@ -1177,6 +1189,13 @@ def illegal_board(reason: str, ruling: str, board: int, target: int, todo: list[
     return Illegal(
         reason, ruling, squares_in(target & ~board), squares_in(board & ~target), [f.text() for f in todo]
     ).json()
+
+
+def board_differences(board: int, target: int, unknown: int = 0) -> tuple[list[int], list[int]]:
+    """The squares `target` wants a piece on that `board` lacks (missing) and the squares `board`
+    has a piece on that `target` wants empty (extra), each lowest first; `unknown` squares (a
+    switch judged faulty) are in neither."""
+    return squares_in(target & ~board & ~unknown), squares_in(board & ~target & ~unknown)
 
 
 def _differences(missing: list[int], extra: list[int]) -> Text:

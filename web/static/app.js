@@ -54,6 +54,7 @@ const TEXT = {
   handWon: (p) => _("{player} has won", { player: p }), yourTurn: _("your turn: play a card or exchange"),
   residue: _("move another pawn with the rest, or say no more moves"), moving: _("now move your pawn on the board"),
   toPlay: (p) => _("{player} to play", { player: p }),
+  setupLeft: (n) => _("({n} to fix before playing)", { n }),
 };
 
 function cell(sq) {  // P1: row 2 runs right to left, so 11 sits under 10
@@ -195,6 +196,7 @@ function drawBoard(svg, state, opts) {
     if (!opts.plain && state.prompt && state.prompt.from === sq) cls += " prompt-from";
     if (!opts.plain && missing.has(sq)) cls += " missing";
     if (!opts.plain && extra.has(sq)) cls += " extra";
+    if ((!opts.plain || opts.setup) && !occupied && state.setup && state.setup.square === sq) cls += " setup";
     if (targets.has(sq)) cls += " target";
     if (movable.has(sq)) cls += " movable";
     g.querySelector("rect").setAttribute("class", cls);
@@ -340,6 +342,9 @@ function render(state) {
   box.className = "message " + kind;
   tipped(document.getElementById("fixes"), state.warning && state.warning.fix ? TEXT.fix + state.warning.fix.join("; ") : "");
   showRefusal();
+  const setup = document.getElementById("setup");  // a new game's board, set up one square at a time (issue 15)
+  setup.hidden = !state.setup;
+  setup.textContent = state.setup ? state.setup.text + " " + TEXT.setupLeft(state.setup.left) : "";
   const hand = document.getElementById("in-hand");
   hand.textContent = (state.lifted || []).map((l) => TEXT.inHand(name(l.owner), l.square)
     + (state.throw == null ? "" : l.targets.length ? TEXT.mayGo(l.targets.join(", ")) : TEXT.nowhere)).join("; ");
@@ -395,6 +400,7 @@ function render(state) {
   text("op-state", !opState.enabled ? "" : opState.signed_in ? TEXT.signedIn : TEXT.signIn);
   document.getElementById("login").hidden = !opState.enabled || opState.signed_in;
   document.getElementById("op-actions").hidden = !opState.signed_in;
+  document.dispatchEvent(new CustomEvent("senet:state", { detail: state }));  // for attract.js
 }
 
 function showRefusal() {

@@ -1,0 +1,114 @@
+"""The exhibit's attract loop in a real browser (issue 15): shown over an untouched new game when
+EXHIBIT is on, cycling the how-to-play, the demo game and the invitation; gone at once when a piece
+is lifted; never shown when EXHIBIT is off. Frames are stepped with Playwright's clock, not waited."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from senet_pi_web.state import NAMES, demo_game
+from tests.test_browser import LiveBoard, browser, until  # noqa: F401  (browser: the module's fixture)
+
+FRAME_MS = 5000  # attract.js's frame time
+
+
+class ExhibitBoard(LiveBoard):
+    """The browser tests' live board, served with EXHIBIT on (or off)."""
+
+    def __init__(self, exhibit: bool = True) -> None:
+        self.exhibit = exhibit
+        super().__init__()
+
+    def start_server(self) -> None:
+        from senet_pi.page import start_server
+        from senet_pi_web import create_app
+
+        app = create_app({"SECRET_KEY": "e2e", "EXHIBIT": self.exhibit}, service=self.service, backend=self.backend)
+        self.server = start_server(app, "127.0.0.1", self.port)
+        self.port = self.server.effective_port
+
+
+def open_page(browser, board: ExhibitBoard):  # noqa: F811
+    page = browser.new_page(viewport={"width": 1280, "height": 820})
+    page.clock.install()
+    page.goto(board.url)
+    expect(page.locator("#link")).to_have_text("live")
+    return page
+
+
+@pytest.fixture
+def exhibit_board():
+    live = ExhibitBoard()
+    yield live
+    live.close()
+
+
+def test_attract_loop_cycles_how_to_play_the_demo_and_the_invitation(browser, exhibit_board):  # noqa: F811
+    page = open_page(browser, exhibit_board)
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    overlay, text = page.locator("#attract"), page.locator("#attract-text")
+    expect(overlay).to_be_visible()
+    how = exhibit_board.service.snapshot()["rules"]["how_to_play"]
+    assert how
+    for sentence in how:
+        expect(text).to_have_text(sentence)
+        expect(page.locator("#attract-board")).to_be_hidden()
+        page.clock.run_for(FRAME_MS)
+    demo = demo_game("secret", 2)
+    arrow = page.locator("#attract-board .arrow.move")
+    for step in demo:  # each move of the demo game, drawn as an arrow on the board drawing
+        expect(page.locator("#attract-board")).to_be_visible()
+        who = NAMES[step["board"][str(step["to"])]]
+        expect(text).to_have_text(f"a demo game: {who} moves from {step['from']} to {step['to']}")
+        expect(arrow).to_have_attribute("data-from", str(step["from"]))
+        expect(arrow).to_have_attribute("data-to", str(step["to"]))
+        page.clock.run_for(FRAME_MS)
+    expect(text).to_have_text("touch a piece or press the button to play")
+    page.clock.run_for(FRAME_MS)
+    expect(text).to_have_text(how[0])  # round again
+    assert errors == []
+    page.close()
+
+
+def test_attract_loop_goes_when_a_piece_is_lifted(browser, exhibit_board):  # noqa: F811
+    page = open_page(browser, exhibit_board)
+    expect(page.locator("#attract")).to_be_visible()
+    exhibit_board.backend.sim.lift(10)
+    expect(page.locator("#attract")).to_be_hidden()
+    exhibit_board.backend.sim.place(10)  # a touched game stays without the loop
+    until(lambda: exhibit_board.service.referee.sensed >> 10 & 1 == 1)
+    page.clock.run_for(FRAME_MS * 3)
+    expect(page.locator("#attract")).to_be_hidden()
+    page.close()
+
+
+def test_attract_loop_shows_the_setup_fix_with_its_square_marked(browser, exhibit_board):  # noqa: F811
+    service = exhibit_board.service
+    service.handle("sense", [sq for sq in service.snapshot()["expected"] if sq != 4] + [20])  # knocked, unseen
+    page = open_page(browser, exhibit_board)
+    setup = page.locator("#attract-setup")
+    expect(setup).to_have_text("before playing: take the piece off square 20 (2 to fix)")
+    expect(page.locator('#attract-board g[data-square="20"] rect.setup')).to_have_count(1)
+    expect(page.locator("#setup")).to_have_text("take the piece off square 20 (2 to fix before playing)")
+    service.handle("sense", [sq for sq in service.snapshot()["expected"] if sq != 4])  # taken off, unseen as a touch
+    expect(setup).to_have_text("before playing: put a piece on square 4 (1 to fix)")
+    expect(page.locator('#attract-board g[data-square="4"] rect.setup')).to_have_count(1)
+    service.handle("sense", service.snapshot()["expected"])
+    expect(setup).to_be_hidden()
+    expect(page.locator("#attract")).to_be_visible()  # set up, still untouched: the loop goes on
+    page.close()
+
+
+def test_attract_loop_is_not_shown_when_exhibit_is_off(browser):  # noqa: F811
+    live = ExhibitBoard(exhibit=False)
+    try:
+        page = open_page(browser, live)
+        expect(page.locator("#message")).to_have_text("B (green): throw the sticks")
+        page.clock.run_for(FRAME_MS * 3)
+        expect(page.locator("#attract")).to_be_hidden()
+        assert "demo" not in page.evaluate("fetch('/api/state').then((r) => r.json())")
+        page.close()
+    finally:
+        live.close()
