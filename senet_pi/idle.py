@@ -39,8 +39,9 @@ class IdleReset:
 
     def due(self, game: Game) -> bool:
         """Whether to save `game` and start another: resets are on, nobody did anything for the
-        idle time, and the game was begun (a throw or a move) or won. An untouched new game is
-        never due, so it is not reset again and again while the exhibit waits."""
-        if self.minutes is None or not (game.actions or game.is_over):
+        idle time, and the game was begun (a throw or a move), won, or at least touched (pieces
+        handled without a throw: the board left wrong, the welcome screen gone). An untouched new
+        game is never due, so it is not reset again and again while the exhibit waits."""
+        if self.minutes is None or not (game.actions or game.is_over or not self.fresh):
             return False
         return self.idle_for() >= self.minutes * 60

@@ -88,6 +88,20 @@ def test_idle_a_switch_change_postpones_the_reset(exhibit) -> None:
     assert "idle" in kinds(service.tick())
 
 
+def test_idle_a_board_handled_without_a_throw_is_reset_too(exhibit) -> None:
+    """Visitors who shuffle pieces and walk away without throwing leave a wrong board and no
+    welcome screen: after the idle time it starts over, and the attract loop comes back."""
+    service, clock = exhibit
+    first = service.game_id
+    clock.t = 100.0
+    service.handle("lift", 10)
+    service.handle("place", 11)  # a wrong board, never thrown for
+    assert service.snapshot()["touched"] and service.referee.game.actions == []
+    clock.t = 100.0 + MINUTES * 60
+    assert "idle" in kinds(service.tick())
+    assert service.game_id == first + 1 and not service.snapshot()["touched"]
+
+
 def test_idle_the_button_counts_even_when_its_press_is_refused(exhibit) -> None:
     import random
 
