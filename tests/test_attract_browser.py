@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from senet_pi.i18n import gettext, translate
 from senet_pi_web.state import NAMES, demo_game
 from tests.test_browser import LiveBoard, browser, until  # noqa: F401  (browser: the module's fixture)
 
@@ -112,3 +113,52 @@ def test_attract_loop_is_not_shown_when_exhibit_is_off(browser):  # noqa: F811
         page.close()
     finally:
         live.close()
+
+
+@pytest.mark.parametrize("language", ["en", "de", "ar"])
+def test_the_kiosk_page_in_each_language_attract_loop_and_setup_fix(browser, exhibit_board, language, tmp_path):  # noqa: F811
+    """The exhibit screen as a museum sets it (EXHIBIT on, the language chosen): the welcome loop, the
+    demo's words and the setup fix in that language; Arabic right to left, the board still as the
+    wooden one (square 1 top left)."""
+    service = exhibit_board.service
+    service.handle("sense", [sq for sq in service.snapshot()["expected"] if sq != 4])  # a piece missing
+    page = browser.new_page(viewport={"width": 1280, "height": 820})
+    page.clock.install()
+    page.goto(exhibit_board.url + f"?lang={language}")
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    expect(page.locator("html")).to_have_attribute("dir", "rtl" if language == "ar" else "ltr")
+    fix = gettext("put a piece on square {square}", language, square=4)
+    expect(page.locator("#attract-setup")).to_have_text(
+        gettext("before playing: {fix} ({left} to fix)", language, fix=fix, left=1)
+    )
+    expect(page.locator('#attract-board g[data-square="4"] rect.setup')).to_have_count(1)
+    service.handle("sense", service.snapshot()["expected"])  # put right (a sense is no visitor's touch)
+    expect(page.locator("#attract-setup")).to_be_hidden()
+    text = page.locator("#attract-text")
+    how = [str(translate(s, language)) for s in service.snapshot()["rules"]["how_to_play"]]
+    expect(text).to_have_text(how[0])
+    if language != "en":
+        assert how[0] != str(service.snapshot()["rules"]["how_to_play"][0])  # really translated
+    page.clock.run_for(FRAME_MS * len(how))
+    step = demo_game("secret", 2)[0]
+    who = str(translate(NAMES[step["board"][str(step["to"])]], language))
+    expect(text).to_have_text(
+        gettext(
+            "a demo game: {player} moves from {from} to {to}",
+            language,
+            player=who,
+            **{"from": step["from"]},
+            to=step["to"],
+        )
+    )
+    one, ten = (page.locator(f'#attract-board g[data-square="{sq}"]').bounding_box() for sq in (1, 10))
+    assert one["x"] < ten["x"]  # the board drawing is never mirrored
+    page.clock.run_for(FRAME_MS * len(demo_game("secret", 2)))
+    expect(text).to_have_text(gettext("touch a piece or press the button to play", language))
+    page.locator("#attract").screenshot(path=str(tmp_path / f"kiosk-{language}.png"))
+    other = "de" if language != "de" else "ar"  # a visitor switches language on the welcome screen itself
+    page.locator(f'.attract-languages a[lang="{other}"]').click()
+    expect(page.locator("html")).to_have_attribute("lang", other)
+    expect(page.locator("#attract")).to_be_visible()  # switching is no touch of the game
+    assert (tmp_path / f"kiosk-{language}.png").stat().st_size > 10_000
+    page.close()
