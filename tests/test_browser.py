@@ -138,6 +138,14 @@ def click_move(page, board: LiveBoard, moves) -> None:
         until(lambda sq=sq, closed=kind == "place": bool(referee.sensed >> sq & 1) == closed)
 
 
+def sign_in(page) -> None:
+    """Sign in as the operator through the page's own panel."""
+    page.locator("#operator summary").click()
+    page.locator("#pin").fill(PIN)
+    page.locator("#login button").click()
+    expect(page.locator("#op-state")).to_have_text("Signed in as operator.")
+
+
 def settle(board: LiveBoard) -> None:
     """Let the settle time pass on the board's manual clock, and judge the settled board now."""
     assert board.clock is not None
@@ -470,10 +478,7 @@ def test_item7_the_page_works_live_under_its_csp_with_no_console_errors(browser,
         page.locator("#press").click()
         until(lambda: board.service.referee.game.pending is not None)
         expect(page.locator("#throw-text")).to_contain_text("throw: ")
-        page.locator("#operator summary").click()
-        page.locator("#pin").fill(PIN)
-        page.locator("#login button").click()
-        expect(page.locator("#op-state")).to_have_text("Signed in as operator.")
+        sign_in(page)
         page.goto(board.url + "hardware")
         expect(page.locator("#switches circle.switch-on")).to_have_count(10)
         page.goto(board.url + "hands")
@@ -729,10 +734,7 @@ def test_item14_the_staff_statistics_are_legible_in_the_dark_theme(browser, tmp_
         live.service.new_game("secret", 2)  # one abandoned game and one open: the plots have a day
         page = browser.new_page()
         page.goto(live.url)
-        page.locator("#operator summary").click()
-        page.locator("#pin").fill(PIN)
-        page.locator("#login button").click()
-        expect(page.locator("#op-state")).to_have_text("Signed in as operator.")
+        sign_in(page)
         page.goto(live.url + "staff")
         expect(page.locator(".staff svg")).to_have_count(3)
         paper = "getComputedStyle(document.body).backgroundColor"
