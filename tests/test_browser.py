@@ -789,6 +789,8 @@ def test_item15_the_page_in_german_and_arabic_with_the_switch(browser, board, tm
     expect(page.locator("html")).to_have_attribute("lang", "de")
     expect(page.locator("#link")).to_have_text("live")
     expect(page.locator("#turn")).to_contain_text("B (Grün) ist am Wurf")  # the page's own words, through _()
+    board.service.new_game("secret", 2)
+    expect(page.locator("#history li").first).to_have_text("neues Spiel")  # the history's words too
     board.service.handle("throw", 3)
     expect(page.locator("#throw-text")).to_have_text("Wurf: 3")
     page.locator("#press").click()  # B must play the 3 first: refused, in German, where the visitor looks

@@ -54,6 +54,7 @@ const TEXT = {
   handWon: (p) => _("{player} has won", { player: p }), yourTurn: _("your turn: play a card or exchange"),
   residue: _("move another pawn with the rest, or say no more moves"), moving: _("now move your pawn on the board"),
   toPlay: (p) => _("{player} to play", { player: p }),
+  history: { new_game: _("new game"), undone: _("move taken back:"), resync: _("the board won (resync)") },
   setupLeft: (n) => _("({n} to fix before playing)", { n }),
 };
 
@@ -378,7 +379,8 @@ function render(state) {
     const li = document.createElement("li");
     if (v.v === "move") li.textContent = `${v.player} ${v.from}-${v.to}` + (v.effects ? " (" + v.effects.map((e) => TEXT.effects[e.kind] || e.kind).join(", ") + ")" : "");
     else if (v.v === "forfeit") tipped(li, v.reason);
-    else li.textContent = v.v.replace("_", " ") + (v.player ? " " + v.player : "");
+    else if (v.v === "win") li.textContent = TEXT.wins(v.player);
+    else li.textContent = (TEXT.history[v.v] || v.v) + (v.player ? " " + v.player : "");
     history.appendChild(li);
   }
   const table = document.getElementById("card-table");
