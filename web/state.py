@@ -12,7 +12,7 @@ from flask import current_app
 from senet_pi.hardware.backend import Backend, SimBackend
 from senet_pi.i18n import Text
 from senet_pi.rules import find_ruleset
-from senet_pi.rules.random_play import play_random_card_turn
+from senet_pi.rules.random_play import play_random_turn
 from senet_pi.service import Service
 
 #: Names the page gives the players (P2: display names are configurable; ids stay A-D).
@@ -55,20 +55,14 @@ def demo_game(variant: str, players: int) -> list[dict[str, object]]:
     """The first moves of a game of `variant` played by the rules with a fixed seed, each with the
     board after it: the attract loop shows them on its board drawing (computed once per rule set)."""
     cls = find_ruleset(variant)
-    options = {"shuffle_seed": 15} if "shuffle_seed" in cls.option_defaults() else {}
-    game = cls(players, options, None)
+    game = cls(players, cls.seeded_options(15), None)
     rng = random.Random(15)
     steps: list[dict[str, object]] = []
     for _turn in range(100):  # a bound, though a few turns always make the moves
         if len(steps) >= DEMO_MOVES or game.winner is not None:
             break
         before = len(game.actions)
-        if game.turn_starts_with == "card":
-            play_random_card_turn(game, rng)
-        else:
-            game.push_throw(game.random_throw(rng))
-            while moves := game.legal_moves():  # every move the throw gives (modern's two dice)
-                game.push(moves[int(rng.random() * len(moves))])
+        play_random_turn(game, rng)
         for kind, move in game.actions[before:]:
             if kind == "move":
                 steps.append(

@@ -15,20 +15,21 @@ def play_random_game(game: Game, rng: RandomSource, max_throws: int = 100_000) -
     """Play `game` to its end (or `max_throws`) with random throws and moves; returns the throws made
     (in the card game, the turns: a card played or exchanged)."""
     throws = 0
-    if game.turn_starts_with == "card":
-        while game.winner is None and throws < max_throws:
-            throws += 1
-            play_random_card_turn(game, rng)
-        return throws
-    random = rng.random
     while game.winner is None and throws < max_throws:
         throws += 1
-        game.push_throw(game.random_throw(rng))
-        moves = game.legal_moves()
-        while moves:
-            game.push(moves[int(random() * len(moves))])
-            moves = game.legal_moves()
+        play_random_turn(game, rng)
     return throws
+
+
+def play_random_turn(game: Game, rng: RandomSource) -> None:
+    """One turn by a random player: a throw and every move it gives (modern's two dice), or in the
+    card game a card and its moves."""
+    if game.turn_starts_with == "card":
+        play_random_card_turn(game, rng)
+        return
+    game.push_throw(game.random_throw(rng))
+    while moves := game.legal_moves():
+        game.push(moves[int(rng.random() * len(moves))])
 
 
 def play_random_card_turn(game: Game, rng: RandomSource) -> None:
