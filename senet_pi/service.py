@@ -166,7 +166,8 @@ class Service:
             self.game_id,
             minutes,
         )
-        options = {k: v for k, v in game.options.items() if k not in ("shuffle_seed", "deck_order")}
+        chance = game.seeded_options(0)  # what the rule set leaves to chance (the card game's deck): drawn anew
+        options = {k: v for k, v in game.options.items() if k not in chance}
         return self._new_game(game.name, game.players, options, [idle.json()], keep_board=True)
 
     # ------------------------------------------------------------------ inputs
@@ -437,12 +438,13 @@ def setup_step(game: Game, referee: Referee) -> dict[str, object] | None:
     if game.actions or game.is_over:
         return None
     missing, extra = referee.differences()
-    steps = [("remove", sq, Text("take the piece off square {square}", square=sq)) for sq in extra]
-    steps += [("place", sq, Text("put a piece on square {square}", square=sq)) for sq in missing]
-    if not steps:
+    if not missing and not extra:
         return None
-    action, square, text = steps[0]
-    return {"action": action, "square": square, "text": text, "left": len(steps)}
+    if extra:
+        square, action, text = extra[0], "remove", Text("take the piece off square {square}", square=extra[0])
+    else:
+        square, action, text = missing[0], "place", Text("put a piece on square {square}", square=missing[0])
+    return {"action": action, "square": square, "text": text, "left": len(missing) + len(extra)}
 
 
 def for_visitors(game: Game, status: dict[str, object]) -> dict[str, object]:
