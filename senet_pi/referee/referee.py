@@ -523,11 +523,7 @@ class Referee:
             return None
         fits = self._fits(board, prov.candidates, prov.attempt, skip=prov.outcome)
         if whole:
-            fits = [
-                (c, k)
-                for c, k in fits
-                if k == len(c.boards) - 1 and all(self._shown(c, j, prov.attempt) for j in range(len(c.boards)))
-            ]
+            fits = self._whole(fits, prov.attempt)
         if not fits:
             return None
         if len(fits) > 1:
@@ -542,11 +538,7 @@ class Referee:
         prov = self.provisional
         if prov is None or prov.taken_back:
             return None
-        fits = [
-            (c, k)
-            for c, k in self._fits(board, prov.candidates, prov.attempt)
-            if k == len(c.boards) - 1 and all(self._shown(c, j, prov.attempt) for j in range(len(c.boards)))
-        ]
+        fits = self._whole(self._fits(board, prov.candidates, prov.attempt), prov.attempt)
         # the way under way, in the order it was played (the same moves in another order are the same way)
         under_way = {c.outcome: c for c in prov.candidates if self._continues_provisional(c)}
         if all(c.outcome in under_way for c, _ in fits):
@@ -560,6 +552,14 @@ class Referee:
         return self._ask_which(
             fits, Text("The board shows more than one way to play the throw. Which one?"), revise=True
         )
+
+    def _whole(self, fits: list[tuple[Candidate, int]], ev: Attempt) -> list[tuple[Candidate, int]]:
+        """The fits played to their end, whose every stage the evidence `ev` shows."""
+        return [
+            (c, k)
+            for c, k in fits
+            if k == len(c.boards) - 1 and all(self._shown(c, j, ev) for j in range(len(c.boards)))
+        ]
 
     def _continues_provisional(self, cand: Candidate) -> bool:
         """Whether `cand` starts with the moves already accepted for this throw."""
