@@ -6,7 +6,8 @@ Two ways to serve a stream, one Broker behind both:
   checked and answered its headers, to `Broker.serve`, a coroutine on the server's event loop.
   An open page then costs a small task and a queue, not a thread, so hundreds of phones can
   watch while the request threads stay free for `/api/state` and the operator. The state is
-  built once per change and the same bytes go to every stream; a client that leaves is
+  built once per change and the same bytes go to every stream of a language (each language
+  with an open page is said once); a client that leaves is
   noticed by the loop at once (the socket closes) and forgotten.
 - Anything else that runs the Flask app as plain WSGI (the test client, `flask run`) gets
   `Broker.stream`, a generator that holds one thread per page, as before.
@@ -22,7 +23,7 @@ import threading
 from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from typing import Any
 
-from senet_pi.i18n import DEFAULT, LANGUAGES, translate
+from senet_pi.i18n import DEFAULT, translate
 from senet_pi.service import Service
 
 KEEPALIVE = 15.0  # seconds between comments that keep proxies and browsers from closing the stream
@@ -50,13 +51,9 @@ class Broker:
                 q.put(verdicts)
             loop, snapshot = self._loop, self._snapshot
         if loop is not None and snapshot is not None and self._streams:
-            state = snapshot()
-            data = {  # once per language for all streams: each page reads its own
-                lang: (_event("verdicts", translate(verdicts, lang)) + _event("state", translate(state, lang))).encode()
-                for lang in LANGUAGES
-            }
+            update = (verdicts, snapshot())  # the state at this change; said in each page's language on the loop
             with contextlib.suppress(RuntimeError):  # the loop has closed: the server is gone
-                loop.call_soon_threadsafe(self._fan_out, data)
+                loop.call_soon_threadsafe(self._fan_out, update)
 
     # ------------------------------------------------------------------ streams on the event loop
 
@@ -65,10 +62,18 @@ class Broker:
         with self._lock:
             self._loop, self._snapshot = loop, snapshot
 
-    def _fan_out(self, data: dict[str, bytes] | None) -> None:
+    def _fan_out(self, update: tuple[list[dict], dict] | None) -> None:
+        """Send `update` (verdicts and state) to every stream, said once per language that has one;
+        None ends every stream."""
+        said: dict[str, bytes] = {}
         for q, lang in list(self._streams.items()):
+            if update is not None and lang not in said:
+                verdicts, state = update
+                said[lang] = (
+                    _event("verdicts", translate(verdicts, lang)) + _event("state", translate(state, lang))
+                ).encode()
             try:
-                q.put_nowait(None if data is None else data[lang])
+                q.put_nowait(None if update is None else said[lang])
             except asyncio.QueueFull:  # a reader that stopped reading: end its stream
                 _end(q)
 
