@@ -699,6 +699,14 @@ def contrast(a: str, b: str) -> float:
     return (la + 0.05) / (lb + 0.05)
 
 
+def themes(page):
+    """The page in the light theme, then in the dark one (switched with its own button)."""
+    yield "light"
+    page.locator("#theme").click()
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    yield "dark"
+
+
 def test_item14_the_board_is_drawn_for_an_exhibit_in_both_themes(page, board, tmp_path):
     expect(page.locator('#board g[data-square="15"] .glyph')).not_to_have_count(0)  # the ankh
     expect(page.locator('#board g[data-square="27"] .glyph')).not_to_have_count(0)  # the water
@@ -706,10 +714,7 @@ def test_item14_the_board_is_drawn_for_an_exhibit_in_both_themes(page, board, tm
     expect(page.locator("#board .piece.owner-B path.body")).to_have_count(5)  # spools
     expect(page.locator("#board polyline.s-path")).to_have_count(1)
     colours = "([getComputedStyle(document.body).color, getComputedStyle(document.body).backgroundColor])"
-    for theme in ("light", "dark"):
-        if theme == "dark":
-            page.locator("#theme").click()
-            expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    for theme in themes(page):
         ink, paper = page.evaluate(colours)
         assert contrast(ink, paper) >= 7, (theme, ink, paper)
         num = page.locator("#board text.num").first.evaluate("(e) => getComputedStyle(e).fill")
@@ -738,10 +743,7 @@ def test_item14_the_staff_statistics_are_legible_in_the_dark_theme(browser, tmp_
         page.goto(live.url + "staff")
         expect(page.locator(".staff svg")).to_have_count(3)
         paper = "getComputedStyle(document.body).backgroundColor"
-        for theme in ("light", "dark"):
-            if theme == "dark":
-                page.locator("#theme").click()
-                expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+        for theme in themes(page):
             background = page.evaluate(paper)
             texts = page.locator(".staff svg text")
             assert texts.count() > 5

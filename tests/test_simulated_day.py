@@ -140,15 +140,22 @@ def test_a_simulated_day_of_visitors(tmp_path: Path) -> None:
     with Journal(tmp_path / "journal.sqlite") as journal:
         journal.start_game("houses", 2, game.options, example["position"])
     runs: list[Exhibit] = []
+
+    def power_cut(day: Exhibit, game: int) -> Exhibit:
+        """kill -9, then the service starts again (as systemd would) and resumes `game`."""
+        day.power_cut()
+        again = Exhibit(tmp_path)
+        runs.append(again)
+        assert any(line.startswith(f"note: resumed game {game} (houses)") for line in again.said), again.said
+        return again
+
     try:
         # Game 1: played to its end, with a power cut in the middle.
         day = Exhibit(tmp_path)
         runs.append(day)
         said = day.do("throw 3", "lift 28", "wait 600", "throw 5", "lift 26", "wait 600")
         assert "A moves 28 -> off" in said and "B moves 26 -> off" in said
-        day.power_cut()  # 1
-        day = Exhibit(tmp_path)
-        runs.append(day)
+        day = power_cut(day, 1)
         assert any(re.fullmatch(r"note: resumed game 1 \(houses\) after \d+ inputs and 2 moves", x) for x in day.said)
         said = day.do("throw 2", "slide 20 22", "wait 600", "throw 4", "slide 24 26", "wait 600")
         said += day.do("throw 5", "lift 26", "wait 600")
@@ -165,20 +172,14 @@ def test_a_simulated_day_of_visitors(tmp_path: Path) -> None:
         # Game 2: begun, a power cut, then abandoned.
         said = day.do("throw 1", "slide 10 11", "wait 600")
         assert "B moves 10 -> 11" in said
-        day.power_cut()  # 2
-        day = Exhibit(tmp_path)
-        runs.append(day)
-        assert any(line.startswith("note: resumed game 2 (houses)") for line in day.said)
+        day = power_cut(day, 2)
         day.expect(r"^zz nobody played for 0.05 minutes: game 2 is saved")
         day.expect(r"^new game: variant=houses")
         assert day.set_up() == ["take the piece off square 11", "put a piece on square 10"]
         # Game 3: begun, a power cut, resumed, and still playing at closing time.
         said = day.do("throw 1", "slide 10 11", "wait 600")
         assert "B moves 10 -> 11" in said
-        day.power_cut()  # 3
-        day = Exhibit(tmp_path)
-        runs.append(day)
-        assert any(line.startswith("note: resumed game 3 (houses)") for line in day.said)
+        day = power_cut(day, 3)
         assert day.state()["squares"]["11"]["owner"] == "B" and day.state()["setup"] is None
         said = day.do("throw 2", "slide 11 13", "wait 600")
         assert "B moves 11 -> 13" in said and day.state()["game"] == 3
