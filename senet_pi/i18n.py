@@ -98,11 +98,13 @@ def _say(msgid: str, template: str | None, params: dict[str, object]) -> str:
     return msgid
 
 
+@cache
 def name(language: str) -> str:
     """The language's own name, for the switch: "English", "Deutsch", "العربية"."""
     return str(Locale.parse(language).display_name)
 
 
+@cache
 def direction(language: str) -> str:
     """ "rtl" or "ltr", for `<html dir>`."""
     return "rtl" if Locale.parse(language).text_direction == "rtl" else "ltr"

@@ -5,6 +5,7 @@ to every JSON answer (the snapshot, verdicts, /api/rulings) by translating its `
 from __future__ import annotations
 
 import json
+from functools import cache
 
 from flask import Flask, Response, current_app, g, has_request_context, request
 from flask.json.provider import DefaultJSONProvider
@@ -46,14 +47,20 @@ def _template_globals() -> dict[str, object]:
     def gettext(msgid: str, /, **params: object) -> str:
         return i18n.gettext(msgid, lang, **params)
 
-    texts = json.dumps(i18n.catalogue(lang), ensure_ascii=False).replace("</", "<\\/")
     return {
         "_": gettext,
         "lang": lang,
         "dir": i18n.direction(lang),
         "languages": [(code, i18n.name(code)) for code in i18n.LANGUAGES],
-        "texts": Markup(texts),  # JSON with "</" escaped, for <script type="application/json">
+        "texts": _texts(lang),
     }
+
+
+@cache
+def _texts(lang: str) -> Markup:
+    """The catalogue for app.js: JSON with "</" escaped, for <script type="application/json">
+    (made once per language, not at every page load)."""
+    return Markup(json.dumps(i18n.catalogue(lang), ensure_ascii=False).replace("</", "<\\/"))
 
 
 def init_app(app: Flask) -> None:
