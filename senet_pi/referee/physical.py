@@ -225,9 +225,12 @@ class Fix:
     from_sq: int
     to_sq: int
     owner: str | None = None
+    swap: bool = False  # the pieces on both squares change places
 
     def text(self) -> Text:
         """The correction in words for the people at the board."""
+        if self.swap:
+            return Text("swap the pieces on {a} and {b} back", a=self.from_sq, b=self.to_sq)
         if self.from_sq == HAND:
             if self.owner:
                 return Text("put {player}'s piece back on {to}", player=self.owner, to=self.to_sq)
