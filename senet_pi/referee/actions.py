@@ -21,8 +21,9 @@ from ..verdicts import (
     from_effects,
     illegal,
 )
+from .core import SAME_SCAN
 from .judge import Judging
-from .physical import HAND, Step, effect_steps, fixes, play_out, reversed_steps
+from .physical import HAND, Step, effect_steps, fixes, held, play_out, reversed_steps
 from .state import Mode
 
 
@@ -47,8 +48,11 @@ class Actions(Judging):
     # ------------------------------------------------------------------ throws and cards
 
     def throw(self, value: object, at: float | None = None) -> list[Verdict]:
-        """A throw for the player to move (from the thrower, or entered by hand)."""
-        out = self._catch_up(at)
+        """A throw for the player to move (from the thrower, or entered by hand). A piece lifted in the
+        same scan as the button press is part of the move, not a move before the throw."""
+        out = self.tick(at) if at is not None else []
+        if not (at is not None and self.last_change is not None and at - self.last_change <= SAME_SCAN):
+            out += self.flush()
         block = self._busy()
         if block:
             return [*out, block]
@@ -161,9 +165,15 @@ class Actions(Judging):
             return out + self.new_game()
         if question.kind == "swap" and question.swap is not None:
             return out + (self._warn_swap(*question.swap) if choice == 1 else [])
-        self._reset_attempt()
-        if not self._same(self.sensed, self.expected):
+        if question.kind == "whose":  # the hands' stories narrowed to the answer; the board judged again
+            self.attempt.narrow(question.square, question.pieces[choice])
+            if self.provisional is not None and self.provisional.attempt is not self.attempt:
+                self.provisional.attempt.narrow(question.square, question.pieces[choice])
+            self.judged = False
+            return out + self._judge()
+        if not self._same(self.sensed, self.expected):  # kept: the fixes follow the pieces the hands moved
             return out + self._warn(self.sensed)
+        self._reset_attempt()
         return out
 
     # ------------------------------------------------------------------ undo, new game, resync
@@ -181,8 +191,11 @@ class Actions(Judging):
                 break
         assert isinstance(value, Move)
         steps, _, _ = play_out(game, [value])
-        owed = len(self.steps_left)
-        done = steps[: len(steps) - owed] if owed else steps  # the owed ones were never carried out
+        owed = self.steps_left
+        done = steps[: len(steps) - len(owed)]  # the owed ones were never carried out
+        # a piece the move landed on, still in the hand because its owed step was not done, goes back too
+        in_hand = held(game.occupied(), done)
+        back = [Step(s.player, OFF, s.from_sq, "undo", s.ruling) for s in owed if s.from_sq in in_hand]
         self.before_last_move = None
         self.provisional = None
         self.question = None
@@ -194,7 +207,7 @@ class Actions(Judging):
         if not self.sensing:
             self.expected = self.sensed = game.occupied()
             return out
-        self._guide(reversed_steps(done), self.expected, keep_evidence=True)
+        self._guide(reversed_steps(done) + back, self.expected, keep_evidence=True)
         return out + self._recheck_owed()
 
     def new_game(self, at: float | None = None) -> list[Verdict]:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..rules import Game
-from ..rules.board import squares_in
+from ..rules.board import OFF, squares_in
 from ..rules.reasons import Reason
 from ..rules.text import Text
 from ..verdicts import Cleared, Illegal, Settled, Verdict, from_effects
@@ -28,6 +28,17 @@ from .state import Mode, Owed, Provisional, Question, SwitchFaults, Warning
 SETTLE_TIME = 0.4
 #: After a warning, how long to wait before guiding one fix at a time.
 GUIDANCE_DELAY = 3.0
+#: Seconds within which a switch change and the thrower's button count as the same moment (the
+#: board is scanned 50 times a second): a piece lifted as the button is pressed is part of the move.
+SAME_SCAN = 0.05
+
+
+def piece_name(piece: object) -> Text:
+    """A piece as a person at the board tells it: whose, and in `modern` its dots."""
+    owner, dots = piece if isinstance(piece, tuple) else (piece, None)
+    if dots is None:
+        return Text("{player}'s piece", player=owner)
+    return Text("{player}'s piece with {dots} dots", player=owner, dots=dots)
 
 
 class Core:
@@ -44,7 +55,7 @@ class Core:
         self.now = 0.0
         self.last_change: float | None = None
         self.judged = True
-        self.attempt = Attempt(self.expected, owners=game.board())
+        self.attempt = self._attempt(self.expected)
         self.in_progress = False
         self.owed: Owed | None = None  # steps the people still owe (the rules' own moves, an undo...)
         self.warning: Warning | None = None
@@ -105,6 +116,11 @@ class Core:
         self.__dict__.update(saved)
         self.game.rollback(point)  # type: ignore[arg-type]  # what checkpoint() gave
 
+    def _attempt(self, start: int) -> Attempt:
+        """Fresh evidence from the board `start`, each piece on it as the game knows it."""
+        game = self.game
+        return Attempt(start, owners=game.board(), pieces={sq: game.piece_at(sq) for sq in game.board()})
+
     def _same(self, a: int, b: int) -> bool:
         """Whether two boards agree on every square whose switch can be trusted."""
         return self.switches.same(a, b)
@@ -126,6 +142,9 @@ class Core:
     def _accept(self, cand: Candidate, stage: int) -> list[Verdict]:
         player = self.game.mover_id
         base = self.expected
+        ev = self.attempt
+        if not (cand.boards[stage] ^ ev.board()) & ~self.unknown:  # the hands' stories that are this move
+            ev.keep((sq, ev.piece(origin)) for sq, origin in cand.landed[stage] if origin != OFF)
         self.before_last_move = self.game.occupied()
         base_cands = list(self._cands())
         out: list[Verdict] = []
@@ -165,7 +184,7 @@ class Core:
 
     def _reset_attempt(self) -> None:
         """The board is trusted as it is: evidence starts afresh from here."""
-        self.attempt = Attempt(self.expected if self.owed is None else self.sensed, owners=self.game.board())
+        self.attempt = self._attempt(self.expected if self.owed is None else self.sensed)
         self.in_progress = False
 
     def _guide(self, steps: Sequence[Step], start: int, keep_evidence: bool = False) -> None:
@@ -175,7 +194,7 @@ class Core:
         self.owed = Owed(Candidate.of_steps(start, steps)) if steps else None
         self.expected = start if steps else self.game.occupied()
         if not keep_evidence or self.attempt.start != start:
-            self.attempt = Attempt(start, owners=self.game.board())
+            self.attempt = self._attempt(start)
 
     # ------------------------------------------------------------------ warnings
 
@@ -183,8 +202,31 @@ class Core:
         owners = owners_of(self.game, self.steps_left, target)
         return board_fixes(board, target, owners, self.attempt, self.unknown)
 
+    def _unsure_square(self, board: int) -> tuple[int, list[object]] | None:
+        """A square of `board` whose piece the hands left unsure between players (two or more pieces
+        were in the hand at once), with the pieces it may hold; None when every piece is known."""
+        ev = self.attempt
+        if ev.lost:
+            return None
+        for sq in squares_in(board & ~self.unknown):
+            pieces = [p for p in ev.identities(sq) if p is not None]
+            if len({p[0] for p in pieces if isinstance(p, tuple)}) > 1:
+                return sq, pieces
+        return None
+
+    def _ask_whose(self, square: int, pieces: list[object]) -> list[Verdict]:
+        """Ask which of the pieces stands on `square`: people see colours, the switches do not."""
+        options: list[str] = [piece_name(p) for p in pieces]
+        verdicts = self._ask("whose", Text("Whose piece is on {square} now?", square=square), options)
+        assert self.question is not None
+        self.question.square, self.question.pieces = square, list(pieces)
+        return verdicts
+
     def _warn(self, board: int, toward: int | None = None, taken_back: bool = False) -> list[Verdict]:
         target = self.expected if toward is None else toward
+        unsure = self._unsure_square(board)
+        if unsure is not None:  # fixes must name whose piece goes where: ask first
+            return self._ask_whose(*unsure)
         owed = self.owed.step if self.owed is not None else None
         reason, ruling = explain(self.game, board, target, self.unknown, owed)
         if taken_back and owed is not None:

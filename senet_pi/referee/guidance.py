@@ -36,7 +36,7 @@ def owners_of(game: Game, owed: list[Step], target: int) -> dict[int, str]:
 def board_fixes(board: int, target: int, owners: dict[int, str], ev: Attempt, unknown: int) -> list[Fix]:
     """How to put `board` right, each piece back where the hands showed it came from."""
     came_from = {sq: ev.origin(sq) for sq in squares_in(board)}
-    holders = {sq: ev.owners.get(o) for sq, o in came_from.items() if o is not None}
+    holders = {sq: ev.holder(sq) for sq in squares_in(board)}
     return fixes(board & ~unknown, target & ~unknown, owners, came_from, holders)
 
 

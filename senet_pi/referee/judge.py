@@ -49,6 +49,8 @@ class Judging(Core):
         board = self.sensed
         if self.owed is not None:
             return out + self._judge_prompts(board)
+        if self.game.is_over and not self._same(board, self.expected):
+            return out + self._after_the_end(board)
         if self._same(board, self.expected):
             prov = self.provisional
             if prov is not None and self.attempt.lifted:
@@ -76,7 +78,7 @@ class Judging(Core):
         if self.before_last_move is not None and self._same(board, self.before_last_move):
             prov = self.provisional
             if prov is not None:  # what the hands do next is judged from here, the move taken back
-                prov.attempt = Attempt(board, owners=prov.attempt.owners)
+                prov.attempt = Attempt(board, owners=prov.attempt.owners, pieces=prov.attempt.pieces)
                 prov.taken_back = True
             return out + self._ask(
                 "undo",
@@ -94,6 +96,18 @@ class Judging(Core):
         ):
             return out  # on the way to a legal move: still in progress
         return out + (self._faults_seen(self.expected) or self._warn(board))
+
+    def _after_the_end(self, board: int) -> list[Verdict]:
+        """The game is won: the people clear the board or set it up again. That is neither a move, a
+        warning nor a switch fault; once the starting setup stands, a new game is offered."""
+        self.switches.wrong_for.clear()
+        if not self._same(board, self.start_board):
+            return []
+        return self._ask(
+            "new_game",
+            Text("The pieces stand as at the start. Start a new game?"),
+            [Text("new game"), Text("keep")],
+        )
 
     def _shown(self, cand: Candidate, k: int, ev: Attempt) -> bool:
         return shown(cand, k, ev, self.unknown)
@@ -149,13 +163,13 @@ class Judging(Core):
             and b in pieces
             and pieces[a] != pieces[b]
             and not self.unknown & (bit(a) | bit(b))
-            and not (ev.came_from.get(a) == a and ev.came_from.get(b) == b)  # each seen put back
+            and not (ev.at_home(a) and ev.at_home(b))  # each seen put back
         ]
         if not suspects:
             return self._board_good()
         a, b = suspects[0]
         mover = self.game.to_move_id
-        crossed = ev.came_from.get(a) == b and ev.came_from.get(b) == a
+        crossed = ev.origin(a) == b and ev.origin(b) == a
         owners = {pieces[a][0], pieces[b][0]}
         attack = self.game.pending is not None and mover in owners and len(owners) == 2
         self._reset_attempt()

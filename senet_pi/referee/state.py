@@ -91,12 +91,14 @@ class Question:
     """Something the referee asks rather than guesses; `options` are the answers it takes."""
 
     id: int
-    kind: str  # "which" (several moves fit), "swap", "undo", "new_game"
+    kind: str  # "which" (several moves fit), "swap", "undo", "new_game", "whose" (which piece is where)
     text: str
     options: list[str]
     candidates: list[tuple[Candidate, int]] = field(default_factory=list)
     revise: bool = False  # the candidates replace the provisional move
     swap: tuple[int, int] | None = None  # for "swap": the two squares
+    square: int = 0  # for "whose": the square asked about
+    pieces: list[object] = field(default_factory=list)  # for "whose": the pieces it may hold, as the options
 
     def verdict(self) -> Verdict:
         return QuestionLine(self.id, self.kind, self.text, self.options).json()
