@@ -440,8 +440,8 @@ def test_9_every_game_run_journals_exports_to_a_replay_that_judges_the_same(tmp_
             service.handle("answer", "swapped")
             hands("lift 1", "lift 2", "place 2", "place 1")  # and swapped back
         sim.stick(25, "closed")
-        for _ in range(3):
-            hands("lift 3", "place 3")
+        for _ in range(4):  # stuck: wrong for 3 settled boards and unchanged for 15 s (STILL_TIME)
+            hands("lift 3", "place 3", wait=6.0)
         service.handle("undo")
         service.handle("resync")
         assert throw is not None

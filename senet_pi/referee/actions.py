@@ -185,6 +185,8 @@ class Actions(Judging):
         game = self.game
         if not any(kind == "move" for kind, _ in game.actions):
             raise RefereeError("there is no move to undo")
+        if not self._undoable():  # the throw made since would be lost, and thrown again
+            raise RefereeError(f"the last move stands: {game.to_move_id} has thrown since")
         while True:
             kind, value = game.pop()
             if kind == "move":

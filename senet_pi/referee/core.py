@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..rules import Game
-from ..rules.board import OFF, squares_in
+from ..rules.board import OFF, bit, squares_in
 from ..rules.reasons import Reason
 from ..rules.text import Text
 from ..verdicts import Cleared, Illegal, Settled, Verdict, from_effects
@@ -20,7 +20,7 @@ from ..verdicts import Fix as FixLine
 from .attempt import Attempt
 from .candidates import Candidate, candidates
 from .guidance import board_differences, board_fixes, explain, owners_of, swap_reason
-from .physical import Fix, Step
+from .physical import HAND, Fix, Step
 from .state import Mode, Owed, Provisional, Question, SwitchFaults, Warning
 
 #: Settle time, seconds: long enough for a slide across squares or a piece bouncing into
@@ -202,13 +202,13 @@ class Core:
         owners = owners_of(self.game, self.steps_left, target)
         return board_fixes(board, target, owners, self.attempt, self.unknown)
 
-    def _unsure_square(self, board: int) -> tuple[int, list[object]] | None:
-        """A square of `board` whose piece the hands left unsure between players (two or more pieces
-        were in the hand at once), with the pieces it may hold; None when every piece is known."""
+    def _unsure_square(self, todo: list[Fix]) -> tuple[int, list[object]] | None:
+        """A square a fix carries a piece from, whose piece the hands left unsure between players (two
+        or more pieces were in the hand at once), with the pieces it may hold; None when all are known."""
         ev = self.attempt
         if ev.lost:
             return None
-        for sq in squares_in(board & ~self.unknown):
+        for sq in sorted({f.from_sq for f in todo if f.from_sq != HAND and not self.unknown & bit(f.from_sq)}):
             pieces = [p for p in ev.identities(sq) if p is not None]
             if len({p[0] for p in pieces if isinstance(p, tuple)}) > 1:
                 return sq, pieces
@@ -224,7 +224,8 @@ class Core:
 
     def _warn(self, board: int, toward: int | None = None, taken_back: bool = False) -> list[Verdict]:
         target = self.expected if toward is None else toward
-        unsure = self._unsure_square(board)
+        fixes = self._fixes(board, target)
+        unsure = self._unsure_square(fixes)
         if unsure is not None:  # fixes must name whose piece goes where: ask first
             return self._ask_whose(*unsure)
         owed = self.owed.step if self.owed is not None else None
@@ -235,7 +236,6 @@ class Core:
                 step=owed.prompt(),
             )
         missing, extra = board_differences(board, target, self.unknown)
-        fixes = self._fixes(board, target)
         warning = Warning(reason, ruling, missing, extra, fixes, self.now, player=self.game.to_move_id)
         if self.warning is not None and self.warning.reason == warning.reason:
             self.warning = replace(warning, since=self.warning.since)

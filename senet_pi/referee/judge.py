@@ -75,7 +75,7 @@ class Judging(Core):
         revised = self._revise(board)
         if revised is not None:
             return out + revised
-        if self.before_last_move is not None and self._same(board, self.before_last_move):
+        if self.before_last_move is not None and self._same(board, self.before_last_move) and self._undoable():
             prov = self.provisional
             if prov is not None:  # what the hands do next is judged from here, the move taken back
                 prov.attempt = Attempt(board, owners=prov.attempt.owners, pieces=prov.attempt.pieces)
@@ -96,6 +96,11 @@ class Judging(Core):
         ):
             return out  # on the way to a legal move: still in progress
         return out + (self._faults_seen(self.expected) or self._warn(board))
+
+    def _undoable(self) -> bool:
+        """Whether the last move may still be taken back: no throw (or card) has been made since it."""
+        actions = self.game.actions
+        return bool(actions) and actions[-1][0] == "move"
 
     def _after_the_end(self, board: int) -> list[Verdict]:
         """The game is won: the people clear the board or set it up again. That is neither a move, a
@@ -335,10 +340,15 @@ class Judging(Core):
             if not wrong & bit(sq):
                 del wrong_for[sq]
         out: list[Verdict] = []
+        handled = self.attempt.lifted | self.attempt.placed
         for sq in squares_in(wrong):
             wrong_for[sq] = wrong_for.get(sq, 0) + 1
-            if wrong_for[sq] >= STUCK_BOARDS:
-                out += self._mark_faulty(sq, "stuck closed" if self.sensed & bit(sq) else "stuck open")
+            if wrong_for[sq] < STUCK_BOARDS or self.switches.still_for(sq, self.now) < STILL_TIME - 1e-6:
+                continue
+            if self.sensed & bit(sq):
+                out += self._mark_faulty(sq, "stuck closed")
+            elif not handled & bit(sq):  # a piece lifted from it may simply be in a hand
+                out += self._mark_faulty(sq, "stuck open")
         return out
 
     def _dead_under_owed_steps(self) -> list[Verdict]:

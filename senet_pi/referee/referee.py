@@ -163,7 +163,7 @@ class Referee(Actions):
         self.attempt.record(square, closed)
         if self.provisional is not None and self.provisional.attempt is not self.attempt:
             self.provisional.attempt.record(square, closed)
-        if self.switches.changed(square):  # the switch works after all
+        if self.switches.changed(square, at):  # the switch works after all
             out.append(Switch(square, None, Text("the switch under {square} works again", square=square)).json())
         self.last_change = at
         self.judged = False

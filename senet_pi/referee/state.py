@@ -127,13 +127,15 @@ class SwitchFaults:
     faults: dict[int, str] = field(default_factory=dict)
     wrong_for: dict[int, int] = field(default_factory=dict)  # square -> settled boards wrong without changing
     still_checked: bool = False  # the owed steps' still board was looked at for dead switches
+    changed_at: dict[int, float] = field(default_factory=dict)  # square -> when its switch last changed
 
     def same(self, a: int, b: int) -> bool:
         """Whether two boards agree on every square whose switch can be trusted."""
         return (a ^ b) & ~self.unknown == 0
 
-    def changed(self, square: int) -> bool:
+    def changed(self, square: int, at: float) -> bool:
         """A switch changed: it is not stuck. True when it had been judged faulty (it works again)."""
+        self.changed_at[square] = at
         self.wrong_for.pop(square, None)
         self.still_checked = False
         if not self.unknown & bit(square):
@@ -148,7 +150,13 @@ class SwitchFaults:
         self.wrong_for.pop(square, None)
 
     def copy(self) -> SwitchFaults:
-        return SwitchFaults(self.unknown, dict(self.faults), dict(self.wrong_for), self.still_checked)
+        return SwitchFaults(
+            self.unknown, dict(self.faults), dict(self.wrong_for), self.still_checked, dict(self.changed_at)
+        )
+
+    def still_for(self, square: int, now: float) -> float:
+        """How long the switch under `square` has not changed (since the start when it never did)."""
+        return now - self.changed_at.get(square, float("-inf"))
 
     def squares(self) -> Sequence[int]:
         return sorted(self.faults)
