@@ -25,6 +25,8 @@ NEVER = 1 << 30  # the order number of something that did not happen
 MAX_WORLDS = 64
 #: Piece numbers from here on are pieces that came from nowhere the referee knows (an extra piece).
 UNKNOWN_PIECE = 100
+#: Boards kept in the order the hands made them (a game's turn takes a few dozen changes).
+MAX_HISTORY = 400
 
 #: One story: the piece on each square (0 = empty; a piece is numbered by its square at the start),
 #: and the pieces in the hand, sorted.
@@ -48,6 +50,7 @@ class Attempt:
     gap: bool = False  # changes went unseen (a snapshot after the link was down): the order is not known
     worlds: set[World] = field(default_factory=set)  # every story of which piece is where (see above)
     lost: bool = False  # too many stories: which piece is where is not known
+    history: list[int] = field(default_factory=list)  # the board after each change, in order
     _open: int = 0  # start squares that are empty now
     _last_lift: int = 0  # the square of the last change, when it was a lift
     _strangers: int = 0  # pieces come from nowhere so far
@@ -63,6 +66,8 @@ class Attempt:
         self.count += 1
         b = bit(square)
         self._follow(square, closed)
+        if len(self.history) < MAX_HISTORY:
+            self.history.append((self.history[-1] if self.history else self.start) ^ b)
         if closed:
             if self._last_lift == square:
                 self.knocked |= b
@@ -174,6 +179,17 @@ class Attempt:
         return not self.lost and all(on[square] == square for on, _ in self.worlds)
 
     # ------------------------------------------------------------------ the order of events
+
+    def passed_through(self, boards: list[int], unknown: int = 0) -> bool:
+        """Whether the hands made these boards, in this order (others may come between)."""
+        if self.gap or len(self.history) >= MAX_HISTORY:
+            return False
+        wanted = iter(boards)
+        board = next(wanted, None)
+        for seen in self.history:
+            if board is not None and not (seen ^ board) & ~unknown:
+                board = next(wanted, None)
+        return board is None
 
     def empty_together(self, a: int, b: int) -> bool:
         """Whether squares `a` and `b` (both occupied at the start) were empty at the same moment."""

@@ -48,6 +48,12 @@ class Candidate:
     def final(self) -> int:
         return self.boards[-1]
 
+    def between_moves(self) -> list[int]:
+        """The boards once each move but the last is done with all the rules did after it: the
+        hands make them on the way when they play the moves in this order."""
+        starts = [i for i, s in enumerate(self.steps) if s.why == "move"]
+        return [self.boards[i - 1] for i in starts[1:] if i > 0]
+
     def label(self, with_dice: bool = False) -> str:
         """How the move is offered as an answer: "10-13", or "24-28 (by 4) then 20-26 (by 6)"."""
         with_dice = with_dice or len(self.moves) > 1
@@ -141,6 +147,13 @@ def on_the_way(board: int, start: int, cand: Candidate) -> bool:
         any(s.to_sq == sq and origin in free for s, origin in zip(cand.steps, cand.origins, strict=True))
         for sq in squares_in(board & ~start)
     )
+
+
+def in_the_order_shown(fits: list[tuple[Candidate, int]], ev: Attempt, unknown: int = 0) -> list[tuple[Candidate, int]]:
+    """Of ways that fit the board, those whose moves the hands made in their order (two captures,
+    each piece's trip to the sun seen before the next move began), when that tells them apart."""
+    shown_in_order = [(c, k) for c, k in fits if ev.passed_through(c.between_moves(), unknown)]
+    return shown_in_order if 0 < len(shown_in_order) < len(fits) else fits
 
 
 def put_down_after_lifting(ev: Attempt, step: Step) -> bool:

@@ -12,7 +12,15 @@ from ..rules.board import bit, squares_in
 from ..rules.text import N_, Text
 from ..verdicts import Revised, Switch, Verdict, Withdrawn
 from .attempt import Attempt
-from .candidates import Candidate, best_explained, distinct, on_the_way, put_down_after_lifting, shown
+from .candidates import (
+    Candidate,
+    best_explained,
+    distinct,
+    in_the_order_shown,
+    on_the_way,
+    put_down_after_lifting,
+    shown,
+)
 from .core import Core
 from .physical import touched
 from .state import Owed
@@ -215,7 +223,7 @@ class Judging(Core):
             return []
         fits = best_explained(fits, ev)
         finals = [(c, k) for c, k in fits if k == len(c.boards) - 1]
-        return distinct(finals or fits)
+        return in_the_order_shown(distinct(finals or fits), ev, self.unknown)
 
     def _ask_which(self, fits: list[Fit], text: str, revise: bool = False) -> list[Verdict]:
         labels = [c.label() for c, _ in fits]
