@@ -15,6 +15,7 @@ from ..verdicts import (
     Passed,
     Prompt,
     Resynced,
+    Switch,
     Thrown,
     Undone,
     Verdict,
@@ -22,7 +23,7 @@ from ..verdicts import (
     illegal,
 )
 from .core import SAME_SCAN
-from .judge import Judging
+from .judge import Judging, switch_text
 from .physical import HAND, Step, effect_steps, fixes, held, play_out, reversed_steps
 from .state import Mode
 
@@ -236,16 +237,21 @@ class Actions(Judging):
         unseen = [f.from_sq for f in todo if f.to_sq == HAND]
         spare = game.spare_pieces()
         added = []
+        phantoms = []  # a piece sensed where every piece is already on the board: a switch, not a piece
         for f in todo:
             if f.from_sq == HAND:
                 pid = max(spare, key=lambda p: (spare[p], p == game.to_move_id))
                 if spare[pid] < 1:
-                    raise RefereeError(f"square {f.to_sq} holds a piece, but every piece is already on the board")
+                    phantoms.append(f.to_sq)
+                    continue
                 spare[pid] -= 1
                 added.append((f.to_sq, pid))
         game.edit(moved, [], added)
         for sq in unseen:
             self.switches.mark(sq, "stuck open")
+        for sq in phantoms:
+            self.switches.mark(sq, "stuck closed")
+            out.append(Switch(sq, "stuck closed", switch_text(sq, "stuck closed")).json())
         assumed: list[str] = [
             Text("{player}'s piece on {a} is now on {b}", player=owners[a], a=a, b=b) for a, b in moved.items()
         ]

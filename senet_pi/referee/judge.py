@@ -188,7 +188,8 @@ class Judging(Core):
         self._reset_attempt()
         if crossed or attack:
             return self._warn_swap(a, b)
-        return self._ask(
+        cleared = [self._clear()] if self.warning is not None else []  # every square is right: only who is where
+        return cleared + self._ask(
             "swap",
             Text("The pieces on {a} and {b} were both lifted. Were they swapped?", a=a, b=b),
             [Text("put back"), Text("swapped")],
@@ -373,16 +374,20 @@ class Judging(Core):
 
     def _mark_faulty(self, square: int, fault: str) -> list[Verdict]:
         self.switches.mark(square, fault)
-        text = Text(
-            "the switch under {square} seems {fault}: square {square} is judged as unknown "
-            "until it changes; enter moves through it by hand",
-            square=square,
-            fault=Text(fault),
-        )
-        out = [Switch(square, fault, text).json()]
+        out = [Switch(square, fault, switch_text(square, fault)).json()]
         if self.warning is not None and self.warning.swap is None:
             self.warning = None
             self.guiding = False
         self.judged = False
         out += self._judge()
         return out
+
+
+def switch_text(square: int, fault: str) -> Text:
+    """What a faulty switch means for the people at the board."""
+    return Text(
+        "the switch under {square} seems {fault}: square {square} is judged as unknown "
+        "until it changes; enter moves through it by hand",
+        square=square,
+        fault=Text(fault),
+    )
