@@ -54,10 +54,14 @@ class Attempt:
     _open: int = 0  # start squares that are empty now
     _last_lift: int = 0  # the square of the last change, when it was a lift
     _strangers: int = 0  # pieces come from nowhere so far
+    surprise: dict[World, int] = field(default_factory=dict)  # each story's count of unlikely turns
+    _lifted: dict[World, int] = field(default_factory=dict)  # per story, the piece the last lift took
 
     def __post_init__(self) -> None:
         if not self.worlds:
             self.worlds = {(tuple(sq if self.start & bit(sq) else 0 for sq in range(32)), ())}
+        if not self.surprise:
+            self.surprise = dict.fromkeys(self.worlds, 0)
         if not self.pieces:
             self.pieces = {sq: (owner, None) for sq, owner in self.owners.items()}
 
@@ -86,32 +90,49 @@ class Attempt:
             self._open |= b
 
     def _follow(self, square: int, closed: bool) -> None:
-        """Every story, carried on by one switch change."""
+        """Every story, carried on by one switch change. A story in which a piece lifted and put
+        straight back (the very next change) was swapped for another one in the hand is possible but
+        surprising: `likely()` leaves such stories out while a plainer one remains."""
         if self.lost:
             return
         stranger = UNKNOWN_PIECE + self._strangers
-        after: set[World] = set()
-        for on, hand in self.worlds:
+        knock = closed and self._last_lift == square
+        after: dict[World, int] = {}
+
+        def add(world: World, surprise: int) -> None:
+            after[world] = min(surprise, after.get(world, surprise))
+
+        for (on, hand), surprise in self.surprise.items():
             board = list(on)
             if closed:
                 if board[square]:  # a switch that was open under a piece in this story: it goes to the hand
                     hand = tuple(sorted((*hand, board[square])))
-                choices = set(hand) or {stranger}
-                for piece in choices:
+                for piece in set(hand) or {stranger}:
                     board[square] = piece
                     rest = list(hand)
                     if piece in rest:
                         rest.remove(piece)
-                    after.add((tuple(board), tuple(rest)))
+                    swapped = knock and self._lifted.get((on, hand), piece) != piece
+                    add((tuple(board), tuple(rest)), surprise + swapped)
             else:
                 piece = board[square] or stranger
                 board[square] = 0
-                after.add((tuple(board), tuple(sorted((*hand, piece)))))
+                world = (tuple(board), tuple(sorted((*hand, piece))))
+                add(world, surprise)
+                self._lifted[world] = piece
+        if not closed:
+            self._lifted = {w: p for w, p in self._lifted.items() if w in after}
         if any(stranger in on or stranger in hand for on, hand in after):
             self._strangers += 1
         if len(after) > MAX_WORLDS:
             self.lost = True
-        self.worlds = after
+        self.surprise = after
+        self.worlds = set(after)
+
+    def likely(self) -> set[World]:
+        """The stories with the fewest surprises (see `_follow`)."""
+        least = min(self.surprise.values(), default=0)
+        return {w for w, n in self.surprise.items() if n == least}
 
     # ------------------------------------------------------------------ which piece is where
 
@@ -124,13 +145,13 @@ class Attempt:
         on, _ = next(iter(self.worlds))
         return sum(bit(sq) for sq in range(1, 31) if on[sq])
 
-    def on(self, square: int) -> set[int]:
-        """The pieces (by number) that may stand on `square` now, over every story."""
-        return {on[square] for on, _ in self.worlds}
+    def on(self, square: int, likely: bool = False) -> set[int]:
+        """The pieces (by number) that may stand on `square` now, over every story (or the likely ones)."""
+        return {on[square] for on, _ in (self.likely() if likely else self.worlds)}
 
     def identities(self, square: int) -> list[object]:
         """The pieces (owner, dots) that may stand on `square`, over every story, in a stable order."""
-        return sorted({self.piece(p) for p in self.on(square)}, key=repr)
+        return sorted({self.piece(p) for p in self.on(square, likely=True)}, key=repr)
 
     def narrow(self, square: int, piece: object) -> None:
         """Someone who can see the pieces said which one stands on `square`: keep the stories that agree."""
@@ -141,7 +162,9 @@ class Attempt:
         accepted, an answer given), unless none has them."""
         wanted = list(placing)
         kept = {w for w in self.worlds if all(self.piece(w[0][sq]) == ident for sq, ident in wanted)}
-        self.worlds = kept or self.worlds
+        if kept:
+            self.worlds = kept
+            self.surprise = {w: self.surprise.get(w, 0) for w in kept}
 
     def origin(self, square: int) -> int | None:
         """Where the piece now on `square` stood when the attempt began (None when not known)."""
@@ -172,7 +195,7 @@ class Attempt:
         wanted = list(placing)
         if self.lost:
             return False
-        return all(all(self.piece(on[sq]) == ident for sq, ident in wanted) for on, _ in self.worlds)
+        return all(all(self.piece(on[sq]) == ident for sq, ident in wanted) for on, _ in self.likely())
 
     def at_home(self, square: int) -> bool:
         """Whether the piece that stood on `square` is back on it in every story."""

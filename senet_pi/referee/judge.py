@@ -8,7 +8,7 @@ an exchange empties both squares at once.
 
 from __future__ import annotations
 
-from ..rules.board import bit, squares_in
+from ..rules.board import OFF, bit, squares_in
 from ..rules.text import N_, Text
 from ..verdicts import Revised, Switch, Verdict, Withdrawn
 from .attempt import Attempt
@@ -109,6 +109,25 @@ class Judging(Core):
         """Whether the last move may still be taken back: no throw (or card) has been made since it."""
         actions = self.game.actions
         return bool(actions) and actions[-1][0] == "move"
+
+    def _unsure_landing(self, owed: Owed, k: int) -> tuple[int, list[object]] | None:
+        """A square the owed steps up to stage `k` put a piece on that the hands' stories leave unsure,
+        with the pieces it may hold; None when the stage is sure. Pieces the prompts themselves move
+        are taken to be put where the prompts said (people see colours); a piece they do not move
+        among them (the mover lifted again: a move taken back with two hands) leaves it unsure."""
+        ev, cand = self.attempt, owed.cand
+        if ev.lost:
+            return None
+        unknown = self.unknown
+        moved = [(sq, ev.piece(origin)) for sq, origin in cand.landed[k] if origin != OFF and not unknown & bit(sq)]
+        if ev.must_be(moved):
+            return None
+        prompted = {origin for origin, step in zip(cand.origins, cand.steps, strict=True) if step.why != "move"}
+        for sq, _ in moved:
+            pieces = ev.on(sq, likely=True)
+            if len({ev.piece(p) for p in pieces}) > 1 and not pieces <= prompted:
+                return sq, [p for p in ev.identities(sq) if p is not None]
+        return None
 
     def _after_the_end(self, board: int) -> list[Verdict]:
         """The game is won: the people clear the board or set it up again. That is neither a move, a
@@ -320,6 +339,9 @@ class Judging(Core):
         assert owed is not None
         for k in reversed(owed.stages()):
             if self._same(owed.cand.boards[k], board) and self._shown(owed.cand, k, self.attempt):
+                unsure = self._unsure_landing(owed, k)
+                if unsure is not None:  # done, or taken back with two hands: the switches cannot tell
+                    return self._ask_whose(*unsure)
                 self.expected = owed.cand.boards[k]
                 self.owed = Owed.of(owed.cand, k)
                 if self.owed is not None:
