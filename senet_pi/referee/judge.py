@@ -57,8 +57,6 @@ class Judging(Core):
         board = self.sensed
         if self.owed is not None:
             return out + self._judge_prompts(board)
-        if self.game.is_over and not self._same(board, self.expected):
-            return out + self._after_the_end(board)
         if self._same(board, self.expected):
             prov = self.provisional
             if prov is not None and self.attempt.lifted:
@@ -93,6 +91,8 @@ class Judging(Core):
                 Text("The board is as it was before the last move. Undo that move?"),
                 [Text("undo"), Text("keep")],
             )
+        if self.game.is_over:  # not another way to play the winning throw: the board is being cleared
+            return out + self._after_the_end(board)
         if self._same(board, self.start_board) and self.game.actions:
             return out + self._ask(
                 "new_game",
