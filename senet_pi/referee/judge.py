@@ -93,7 +93,8 @@ class Judging(Core):
             )
         if self.game.is_over:  # not another way to play the winning throw: the board is being cleared
             return out + self._after_the_end(board)
-        if self._same(board, self.start_board) and self.game.actions:
+        taken_back = self.before_last_move is not None and self._same(board, self.before_last_move)
+        if self._same(board, self.start_board) and self.game.actions and not taken_back:
             return out + self._ask(
                 "new_game",
                 Text("The pieces stand as at the start. Start a new game?"),
