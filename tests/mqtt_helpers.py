@@ -130,6 +130,10 @@ class Ear:
         with self._lock:
             return [h for h in self.heard if h.topic == topic]
 
+    def on_prefix(self, prefix: str) -> list[Heard]:
+        with self._lock:
+            return [h for h in self.heard if h.topic.startswith(prefix)]
+
     def last(self, topic: str, timeout: float = 5.0, where: Callable[[Heard], bool] = lambda h: True) -> Heard:
         """The latest message on `topic` that `where` accepts, waiting for one."""
 
