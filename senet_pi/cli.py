@@ -179,6 +179,17 @@ def _wait_for_signal() -> None:
         pass
 
 
+def _cmd_fleet(args: argparse.Namespace) -> int:
+    """The staff dashboard for every board on a broker (issue 25)."""
+    from senet_pi_web import load_instance_config
+
+    from .fleet.on_fleet import serve_fleet
+
+    serve_fleet(args.mqtt, args.host, args.port, load_instance_config(), print)
+    _wait_for_signal()
+    return 0
+
+
 def _cmd_set_pin(args: argparse.Namespace) -> int:
     import getpass
 
@@ -279,6 +290,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--auto", action="store_true", help="simulated board only (and its default): the test moves the pieces"
     )
     test.set_defaults(func=_cmd_selftest)
+    fleet = sub.add_parser(
+        "fleet",
+        help="the staff dashboard: every board on an MQTT broker, live, behind the operator PIN",
+        description="Serve a page listing every board heard on the broker (see README: Fleet).",
+    )
+    fleet.add_argument("--mqtt", metavar="URL", help="the broker: mqtt://HOST:PORT or mqtts:// (default: MQTT_URL)")
+    fleet.add_argument("--host", default="127.0.0.1", help="address the dashboard listens on (default 127.0.0.1)")
+    fleet.add_argument("--port", type=int, default=8090, help="the dashboard's port (default 8090)")
+    fleet.set_defaults(func=_cmd_fleet)
     pin = sub.add_parser("set-pin", help="set (or remove) the PIN that enables the page's operator actions")
     pin.add_argument("--pin", help="the PIN (asked for when not given); an empty PIN disables the actions")
     pin.set_defaults(func=_cmd_set_pin)
@@ -331,7 +351,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command is None:
         parser.error(
-            "a command is needed: run, status, selftest, replay, games, export, stats, rules or set-pin (see --help)"
+            "a command is needed: run, status, selftest, replay, games, export, stats, rules, fleet or set-pin "
+            "(see --help)"
         )
     try:
         return int(args.func(args))
