@@ -184,9 +184,14 @@ def _cmd_fleet(args: argparse.Namespace) -> int:
     from senet_pi_web import load_instance_config
 
     from .fleet.on_fleet import serve_fleet
+    from .page import stop_server
 
-    serve_fleet(args.mqtt, args.host, args.port, load_instance_config(), print)
-    _wait_for_signal()
+    watcher, server = serve_fleet(args.mqtt, args.host, args.port, load_instance_config(), print)
+    try:
+        _wait_for_signal()
+    finally:
+        stop_server(server)  # the live streams end at once, then the server
+        watcher.close()
     return 0
 
 
