@@ -96,12 +96,6 @@ class BoardPublisher:
             self._state_due = True
             self._cv.notify()
 
-    def changed(self) -> None:
-        """Republish the state (something outside the verdicts changed it, e.g. the broker's link)."""
-        with self._cv:
-            self._state_due = True
-            self._cv.notify()
-
     # ------------------------------------------------------------------ our thread: hand the messages to paho
 
     def _run(self) -> None:
@@ -111,24 +105,29 @@ class BoardPublisher:
                 if self._closing:
                     return
             time.sleep(STATE_SPACING)  # let a burst (a whole move) gather into one state
+            self._flush()
+
+    def _flush(self) -> None:
+        """Hand the held verdicts, then the state if it changed, to paho; kept for later if the broker went."""
+        with self._cv:
+            lines, due = list(self._held), self._state_due
+            self._held.clear()
+            self._state_due = False
+        for n, line in enumerate(lines):
+            if not self._publish(topics.verdicts(self.board), line, qos=1):
+                with self._cv:  # lost the broker meanwhile: keep the rest for the next connection
+                    self._held.extendleft(reversed(lines[n:]))
+                break
+        if not due:
+            return
+        try:
+            text = self._state()
+        except Exception as exc:  # a bug of ours: said, never the end of the publishing
+            self._say(f"mqtt: cannot make the state to publish: {type(exc).__name__}: {exc}")
+            return
+        if not self._publish(topics.state(self.board), text, qos=1, retain=True):
             with self._cv:
-                lines, due = list(self._held), self._state_due
-                self._held.clear()
-                self._state_due = False
-            for n, line in enumerate(lines):
-                if not self._publish(topics.verdicts(self.board), line, qos=1):
-                    with self._cv:  # lost the broker meanwhile: keep the rest for the next connection
-                        self._held.extendleft(reversed(lines[n:]))
-                    break
-            if due:
-                try:
-                    text = self._state()
-                except Exception as exc:  # a bug of ours: said, never the end of the publishing
-                    self._say(f"mqtt: cannot make the state to publish: {type(exc).__name__}: {exc}")
-                    continue
-                if not self._publish(topics.state(self.board), text, qos=1, retain=True):
-                    with self._cv:
-                        self._state_due = True
+                self._state_due = True
 
     def _publish(self, topic: str, payload: bytes | str, qos: int = 0, retain: bool = False) -> bool:
         info = self.client.publish(topic, payload, qos=qos, retain=retain)
@@ -219,6 +218,7 @@ class BoardPublisher:
         if self._sender.is_alive():
             self._sender.join(timeout)
         if self.connected:
+            self._flush()  # the last moves and the state as it was left, then offline
             info = self.client.publish(topics.status(self.board), "offline", qos=1, retain=True)
             if info.rc == mqtt.MQTT_ERR_SUCCESS:
                 with contextlib.suppress(RuntimeError, ValueError):
