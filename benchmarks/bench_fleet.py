@@ -104,8 +104,10 @@ def one_board(folder: Path, url: str | None, idle: float, presses: int) -> dict[
     cpu1 = cpu_seconds(proc.pid)
     proc.stdin.write(b"press\nwait 10\n" * presses + b"wait 500\n")
     proc.stdin.flush()
-    time.sleep(1.0 + presses * 0.1)  # a press takes 0.05 s of the simulated hand, then 10 ms of waiting
+    window = 1.0 + presses * 0.1  # a press takes 0.05 s of the simulated hand, then 10 ms of waiting
+    time.sleep(window)
     cpu2 = cpu_seconds(proc.pid)
+    idle_rate = (cpu1 - cpu0) / idle
     rss_after = rss_mib(proc.pid)
     proc.stdin.write(b"quit\n")
     proc.stdin.close()
@@ -114,7 +116,7 @@ def one_board(folder: Path, url: str | None, idle: float, presses: int) -> dict[
         "rss": rss,
         "rss_after": rss_after,
         "idle_cpu_pct": 100 * (cpu1 - cpu0) / idle,
-        "cpu_per_press_ms": 1000 * (cpu2 - cpu1) / presses,
+        "cpu_per_press_ms": 1000 * max(0.0, cpu2 - cpu1 - idle_rate * window) / presses,  # beyond the idle ticks
     }
 
 
