@@ -38,10 +38,25 @@ def wait_until(predicate: Callable[[], object], timeout: float = 5.0, step: floa
         time.sleep(step)
 
 
+def make_certificates(folder: Path) -> Path:
+    """A throwaway CA (ca.crt) and a server certificate for 127.0.0.1 signed by it, made with openssl."""
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+
+    def run(*args: str) -> None:
+        subprocess.run(["openssl", *args], check=True, capture_output=True, cwd=folder)
+
+    run("req", "-x509", *ec, "-keyout", "ca.key", "-out", "ca.crt", "-days", "1", "-subj", "/CN=senet-pi test CA")
+    run("req", *ec, "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1")
+    (folder / "san.ext").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+    run("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+        "-out", "server.crt", "-days", "1", "-extfile", "san.ext")  # fmt: skip
+    return folder / "ca.crt"
+
+
 class Mosquitto:
     """One broker process with a temporary config; `stop()` and `start()` again keep its port."""
 
-    def __init__(self, folder: Path, *, passwords: dict[str, str] | None = None) -> None:
+    def __init__(self, folder: Path, *, passwords: dict[str, str] | None = None, tls: bool = False) -> None:
         self.folder = folder
         self.port = free_port()
         self.proc: subprocess.Popen | None = None
@@ -55,6 +70,9 @@ class Mosquitto:
             lines += ["allow_anonymous false", f"password_file {pwfile}"]
         else:
             lines.append("allow_anonymous true")
+        if tls:  # a CA of the test's own and a certificate for 127.0.0.1 signed by it
+            self.ca_file = make_certificates(folder)
+            lines += [f"cafile {self.ca_file}", f"certfile {folder / 'server.crt'}", f"keyfile {folder / 'server.key'}"]
         self.config = folder / "mosquitto.conf"
         self.config.write_text("\n".join(lines) + "\n")
 

@@ -106,15 +106,23 @@ def fleet_settings(url: str | None, board: str | None, config: Mapping[str, obje
     broker is named (then nothing is published and nothing waits for a broker)."""
     url = url or _text(config, "MQTT_URL")
     if not url:
-        if board or config.get("MQTT_COMMANDS"):
+        if board is not None or config.get("MQTT_COMMANDS"):
             raise FleetError("a board name or MQTT_COMMANDS needs a broker too: give --mqtt URL (or MQTT_URL)")
         return None
-    address = parse_broker_url(url, _text(config, "MQTT_USERNAME"), _text(config, "MQTT_PASSWORD"))
-    address = BrokerAddress(**{**address.__dict__, "ca_file": _text(config, "MQTT_CA_FILE")})
-    name = check_board_name(board or _text(config, "BOARD") or default_board_name())
+    address = broker_from(url, config)
+    if board is None:
+        board = _text(config, "BOARD")
+    name = check_board_name(default_board_name() if board is None else board)
     commands = bool(config.get("MQTT_COMMANDS", False))
     secret = command_secret(config) if commands else None
     return FleetSettings(address, name, commands, secret, _text(config, "MQTT_DISCOVERY_PREFIX") or "homeassistant")
+
+
+def broker_from(url: str, config: Mapping[str, object]) -> BrokerAddress:
+    """The broker at `url`, with the config's MQTT_USERNAME and MQTT_PASSWORD when the URL has
+    none, and its MQTT_CA_FILE for mqtts://."""
+    address = parse_broker_url(url, _text(config, "MQTT_USERNAME"), _text(config, "MQTT_PASSWORD"))
+    return BrokerAddress(**{**address.__dict__, "ca_file": _text(config, "MQTT_CA_FILE")})
 
 
 def command_secret(config: Mapping[str, object]) -> str:

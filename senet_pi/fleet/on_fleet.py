@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..errors import SenetError
-from .address import FleetError, command_secret, parse_broker_url
+from .address import FleetError, broker_from, command_secret
 from .watcher import FleetWatcher
 
 
@@ -22,10 +22,7 @@ def serve_fleet(
     url = url or (config.get("MQTT_URL") if isinstance(config.get("MQTT_URL"), str) else None)  # type: ignore[assignment]
     if not url:
         raise FleetError("the dashboard needs a broker: give --mqtt URL (or MQTT_URL in the config)")
-    user, password = config.get("MQTT_USERNAME"), config.get("MQTT_PASSWORD")
-    broker = parse_broker_url(
-        url, user if isinstance(user, str) else None, password if isinstance(password, str) else None
-    )
+    broker = broker_from(url, config)
     secret = command_secret(config) if config.get("MQTT_COMMAND_SECRET") is not None else None
     watcher = FleetWatcher(broker, secret=secret)
     app = create_fleet_app(watcher=watcher)
