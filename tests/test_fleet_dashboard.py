@@ -105,6 +105,11 @@ def test_the_dashboard_sees_three_boards_come_and_go_live(fleet):
     )
     assert data["last_verdict"]["v"] == press.verdicts[-1]["v"]
 
+    newcomer, _ = fleet.dashboard()  # a dashboard started later: from the retained messages
+    wait_until(lambda: _online(newcomer, "hall-1") and (newcomer.view("hall-2") or {}).get("online") is False)
+    assert newcomer.view("hall-2")["alert"].startswith("board hall-2 is down (since before")
+    assert newcomer.view("hall-1")["since_known"] is True  # the board's own state says since when
+
     fleet.board("hall-2")  # it comes back: online, the alert gone
     name, data = next((n, d) for n, d in events if n == "board" and d["name"] == "hall-2" and d["online"])
     assert data["alert"] is None

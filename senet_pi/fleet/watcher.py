@@ -55,6 +55,10 @@ class BoardView:
         return asdict(self)
 
 
+def _clock_text(t: float) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(t))
+
+
 class FleetWatcher:
     """Follows the boards on one broker; thread-safe (paho's thread writes, the page's threads read)."""
 
@@ -127,7 +131,9 @@ class FleetWatcher:
                 online = payload == b"online"
                 if online != view.online:
                     if view.online and not online:
-                        view.alert = f"board {name} went down at {time.strftime('%H:%M:%S', time.localtime(now))}"
+                        view.alert = f"board {name} went down at {_clock_text(now)}"
+                    elif not online and retained:  # down before this dashboard started
+                        view.alert = f"board {name} is down (since before {_clock_text(now)})"
                     elif online:
                         view.alert = None
                     view.online, view.since, view.since_known = online, now, not retained
@@ -156,6 +162,9 @@ class FleetWatcher:
         view.journal = state.get("journal")
         link = state.get("mqtt") if isinstance(state.get("mqtt"), dict) else {}
         view.commands = bool(link.get("commands"))  # type: ignore[union-attr]
+        since = link.get("since")  # type: ignore[union-attr]
+        if view.online and not view.since_known and isinstance(since, int | float) and link.get("connected"):  # type: ignore[union-attr]
+            view.since, view.since_known = float(since), True  # the board's own word for when it came online
         view.broker_link = link.get("problem")  # type: ignore[union-attr]
 
     # ------------------------------------------------------------------ listeners and views
