@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import getpass
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -17,7 +18,7 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 import pytest
 
-MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+MOSQUITTO = os.environ.get("SENET_PI_MOSQUITTO") or shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 
 
 def free_port() -> int:
