@@ -232,7 +232,7 @@ def test_verdicts_held_while_the_broker_is_away_are_bounded(boards):
 
 # paho leaves the socket of a failed TLS handshake to the garbage collector (a ResourceWarning at
 # each retry); the board is not affected, and the warning is not ours to fix here.
-@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.filterwarnings("ignore:Exception ignored in. <ssl.SSLSocket:pytest.PytestUnraisableExceptionWarning")
 def test_a_board_publishes_over_tls_with_the_configs_ca_and_refuses_an_unknown_certificate(tmp_path):
     """mqtts:// with MQTT_CA_FILE: the broker's certificate is checked against that CA; with the
     system's CAs only, the test's certificate is refused and the game goes on."""
