@@ -257,3 +257,21 @@ def test_a_board_publishes_over_tls_with_the_configs_ca_and_refuses_an_unknown_c
             publisher.close()
         broker.stop()
         gc.collect()  # paho's leaked sockets are collected here, within this test, not in a later one
+
+
+@pytest.mark.parametrize(
+    ("config", "said"),
+    [
+        ('MQTT_URL = "tcp://broker:1883"\n', "must start with mqtt:// or mqtts://"),
+        ('MQTT_URL = "mqtt://broker"\nBOARD = "hall/1"\n', "may hold only letters, digits, - and _"),
+        ("MQTT_URL = 1883\n", "MQTT_URL must be a broker URL"),
+        ('MQTT_URL = "mqtt://broker"\nMQTT_COMMANDS = true\n', "MQTT_COMMAND_SECRET"),
+    ],
+)
+def test_bad_fleet_settings_in_the_config_are_one_line_and_exit_1(tmp_path, config, said):
+    (tmp_path / "instance").mkdir()
+    (tmp_path / "instance" / "config.toml").write_text(config)
+    proc = _run_board(tmp_path)
+    out, _ = proc.communicate("quit\n", timeout=30)
+    assert proc.returncode == 1
+    assert out.count("\n") == 1 and said in out and "Traceback" not in out
