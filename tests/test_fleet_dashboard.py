@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
 
 import pytest
 from mqtt_helpers import mosquitto_fixture, wait_until
 from werkzeug.security import generate_password_hash
 
+from senet_pi.cli import main
 from senet_pi.fleet import FleetSettings, parse_broker_url
 from senet_pi.fleet.on_run import start_board
 from senet_pi.fleet.watcher import FleetWatcher
@@ -181,14 +181,8 @@ def test_a_board_with_another_secret_refuses_the_dashboards_command(fleet):
         ([], "needs a broker"),
     ],
 )
-def test_senet_pi_fleet_with_a_bad_broker_is_one_line_and_exit_1(tmp_path, args, said):
-    import shutil
-    import sys
-    from pathlib import Path
-
-    senet_pi = shutil.which("senet-pi", path=str(Path(sys.executable).parent)) or "senet-pi"
-    env = {"PATH": str(Path(sys.executable).parent), "SENET_PI_INSTANCE": str(tmp_path)}
-    proc = subprocess.run(
-        [senet_pi, "fleet", "--port", "0", *args], capture_output=True, text=True, env=env, timeout=30
-    )
-    assert proc.returncode == 1 and said in proc.stderr and proc.stderr.count("\n") == 1
+def test_senet_pi_fleet_with_a_bad_broker_is_one_line_and_exit_1(tmp_path, monkeypatch, capsys, args, said):
+    monkeypatch.setenv("SENET_PI_INSTANCE", str(tmp_path))
+    assert main(["fleet", "--port", "0", *args]) == 1
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1
