@@ -12,6 +12,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -277,3 +278,27 @@ def test_bad_fleet_settings_in_the_config_are_one_line_and_exit_1(tmp_path, monk
     assert main(["run", "--journal", str(tmp_path / "j.db"), "--page-port", "0"]) == 1
     out = capsys.readouterr()
     assert out.err.count("\n") == 1 and said in out.err
+
+
+def test_a_change_no_verdict_tells_of_is_published_within_a_second_and_no_change_is_not(mosquitto):
+    """A switch or the sticks' LEDs can change the state without a verdict: the board makes its state
+    again after RECHECK s of quiet and publishes it only when it differs."""
+    from senet_pi.fleet.board import RECHECK, BoardPublisher
+
+    ear = Ear(mosquitto.port, "senet-pi/+/state")
+    box = {"leds": [False] * 4}
+    publisher = BoardPublisher(
+        Service(None), FleetSettings(parse_broker_url(mosquitto.url), "quiet-one"), lambda: json.dumps(box)
+    )
+    publisher.start()
+    try:
+        ear.last("senet-pi/quiet-one/state")
+        box["leds"] = [True, False, True, False]  # changed behind the service's back
+        heard = ear.last("senet-pi/quiet-one/state", 3 * RECHECK, where=lambda h: h.json()["leds"][0])
+        assert heard.json() == box
+        count = len(ear.on("senet-pi/quiet-one/state"))
+        time.sleep(2.5 * RECHECK)  # nothing changes for a while: nothing more is published
+        assert len(ear.on("senet-pi/quiet-one/state")) == count
+    finally:
+        publisher.close()
+        ear.close()

@@ -31,6 +31,7 @@ from .discovery import discovery_messages
 
 HELD = 500  # verdicts kept while the broker is away (the oldest go first)
 STATE_SPACING = 0.05  # seconds: changes closer than this go out as one state
+RECHECK = 1.0  # seconds of quiet after which the state is made again and published if it changed
 
 
 class BoardPublisher:
@@ -57,6 +58,8 @@ class BoardPublisher:
         self._cv = threading.Condition()
         self._held: deque[str] = deque(maxlen=HELD)
         self._state_due = True
+        self._only_if_changed = False  # the next state goes out only if it differs from the last one
+        self._last_state: bytes | str | None = None
         self._closing = False
         self.connected = False
         self.since: float | None = None  # when `connected` last changed
@@ -101,10 +104,17 @@ class BoardPublisher:
     def _run(self) -> None:
         while True:
             with self._cv:
-                self._cv.wait_for(lambda: self._closing or (self.connected and (self._held or self._state_due)))
+                ready = self._cv.wait_for(
+                    lambda: self._closing or (self.connected and (self._held or self._state_due)), RECHECK
+                )
                 if self._closing:
                     return
-            time.sleep(STATE_SPACING)  # let a burst (a whole move) gather into one state
+                if not ready:  # quiet for RECHECK s: a change no verdict told of (a switch, the sticks' LEDs)?
+                    if not self.connected:
+                        continue
+                    self._state_due = self._only_if_changed = True
+            if ready:
+                time.sleep(STATE_SPACING)  # let a burst (a whole move) gather into one state
             self._flush()
 
     def _flush(self) -> None:
@@ -125,7 +135,12 @@ class BoardPublisher:
         except Exception as exc:  # a bug of ours: said, never the end of the publishing
             self._say(f"mqtt: cannot make the state to publish: {type(exc).__name__}: {exc}")
             return
-        if not self._publish(topics.state(self.board), text, qos=1, retain=True):
+        only_if_changed, self._only_if_changed = self._only_if_changed, False
+        if only_if_changed and text == self._last_state:
+            return
+        if self._publish(topics.state(self.board), text, qos=1, retain=True):
+            self._last_state = text
+        else:
             with self._cv:
                 self._state_due = True
 
