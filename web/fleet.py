@@ -4,7 +4,7 @@ page's conventions: the app factory and instance config, the Host check and stri
 action. Everything about the boards is for a signed-in operator only.
 
 The live stream (`/fleet/api/events`) is server-sent events: the whole list at once, then each
-board as it changes, at most one update per board per STREAM_SPACING seconds.
+board as it changes (changes that queued up while the page was being written to go out once).
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ from .errors import error
 bp = Blueprint("fleet", __name__)
 
 KEEPALIVE = 15.0
-STREAM_SPACING = 0.1  # seconds: a board's changes closer than this go out as one update
 MAX_STREAMS = 12  # open dashboards at most (each holds one of the server's threads)
 
 
