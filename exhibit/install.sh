@@ -7,6 +7,8 @@
 #   sudo exhibit/install.sh --wheels DIR   install senet-pi[pi] from wheels in DIR, with no internet
 #   sudo exhibit/install.sh --uninstall    stop and remove the units, the venv and the users
 #                                          (keeps /etc/senet-pi and the journal in /var/lib/senet-pi)
+#   sudo exhibit/install.sh --mqtt URL --board NAME   put the board on the fleet's MQTT broker
+#                                          (README: "Fleet"; written to config.toml, kept on updates)
 #
 # The internet is used here only by apt and pip (or not at all with --wheels and a local apt
 # mirror); at run time nothing is fetched.
@@ -23,11 +25,13 @@ SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 kiosk=no
 uninstall=no
 wheels=""
+mqtt=""
+board=""
 
 say() { printf 'senet-pi install: %s\n' "$*"; }
 die() { printf 'senet-pi install: %s\n' "$*" >&2; exit 1; }
 
-usage() { sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -38,6 +42,11 @@ while [ $# -gt 0 ]; do
       wheels=$2
       shift
       ;;
+    --mqtt | --board)
+      [ $# -ge 2 ] || die "$1 needs a value (see --help)"
+      if [ "$1" = --mqtt ]; then mqtt=$2; else board=$2; fi
+      shift
+      ;;
     -h | --help) usage; exit 0 ;;
     *) die "unknown option $1 (see --help)" ;;
   esac
@@ -45,6 +54,12 @@ while [ $# -gt 0 ]; do
 done
 
 # ---------------------------------------------------------------- checks, before anything changes
+if [ -n "$mqtt" ] || [ -n "$board" ]; then  # the fleet's settings, checked as fleet-settings writes them
+  [ -n "$mqtt" ] || die "--board needs --mqtt URL too (the fleet's broker)"
+  [ -n "$board" ] || board=$(hostname -s)
+  [[ "$mqtt" =~ ^mqtts?://[^[:space:]\'\"\\]+$ ]] || die "--mqtt must be mqtt://HOST[:PORT] or mqtts://..., with no spaces or quotes"
+  [[ "$board" =~ ^[A-Za-z0-9_-]{1,64}$ ]] || die "--board may hold only letters, digits, - and _ (1 to 64 of them)"
+fi
 [ "$(id -u)" -eq 0 ] || die "run it as root: sudo $0"
 [ -r /etc/os-release ] || die "this is not Raspberry Pi OS (no /etc/os-release)"
 # shellcheck source=/dev/null
@@ -148,7 +163,10 @@ HOSTS = ["$(hostname).local"]
 EOF
 fi
 chown root:senet "$CONFIG/config.toml"
-chmod 0640 "$CONFIG/config.toml"
+chmod 0640 "$CONFIG/config.toml"  # readable by the service only: it may hold the broker's password
+if [ -n "$mqtt" ]; then
+  "$SOURCE/exhibit/fleet-settings" "$CONFIG/config.toml" "$mqtt" "$board"
+fi
 if [ ! -e "$CONFIG/senet-pi.env" ]; then
   cat >"$CONFIG/senet-pi.env" <<'EOF'
 # Arguments for `senet-pi run` (see the README, "Commands"). --host 0.0.0.0: phones may open the page.

@@ -88,6 +88,7 @@ def _cmd_stats(args: argparse.Namespace) -> int:
 def _cmd_run(args: argparse.Namespace) -> int:
     from senet_pi_web import load_instance_config
 
+    from .fleet import fleet_settings
     from .hardware.backends import make_backend
     from .journal import Journal, default_path
     from .run import Runner
@@ -95,6 +96,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     script = _read_script(args.script) if args.script else None  # before anything starts
     config = load_instance_config()  # a bad config is a startup error, said before anything starts
+    fleet = fleet_settings(args.mqtt, args.board, config)  # a bad broker URL or board name too
     backend = make_backend(args.backend, args.pinmap, port=args.port)
     exhibit = bool(config.get("EXHIBIT", False))
     control = getattr(backend, "control", None)
@@ -113,7 +115,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         backend.close()
         raise
     runner = Runner(service, backend, language=args.language or str(config.get("LANGUAGE", DEFAULT)))
-    server = None
+    server = publisher = None
     try:
         runner.start()
         if args.page_port:
@@ -127,6 +129,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
                     "(choose another with --page-port, or 0 for no page)"
                 ) from None
             runner.say(f"the page: http://{args.host}:{server.effective_port}/")
+        if fleet is not None:  # the board on the broker (issue 25): never waits for it
+            from .fleet.on_run import start_board
+
+            publisher = start_board(service, backend, fleet, server.app if server else None, runner.say)
         runner.ready(f"{backend.name} board" + (f", page on port {server.effective_port}" if server else ", no page"))
         if script is not None:
             runner.feed(script, echo=True)
@@ -139,6 +145,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
                 runner.say("standard input closed; serving the page until stopped (Ctrl-C)")
                 _wait_for_signal()
     finally:
+        if publisher is not None:
+            publisher.close()
         if server is not None:
             from .page import stop_server
 
@@ -169,6 +177,22 @@ def _wait_for_signal() -> None:
             pass
     except KeyboardInterrupt:
         pass
+
+
+def _cmd_fleet(args: argparse.Namespace) -> int:
+    """The staff dashboard for every board on a broker (issue 25)."""
+    from senet_pi_web import load_instance_config
+
+    from .fleet.on_fleet import serve_fleet
+    from .page import stop_server
+
+    watcher, server = serve_fleet(args.mqtt, args.host, args.port, load_instance_config(), print)
+    try:
+        _wait_for_signal()
+    finally:
+        stop_server(server)  # the live streams end at once, then the server
+        watcher.close()
+    return 0
 
 
 def _cmd_set_pin(args: argparse.Namespace) -> int:
@@ -260,6 +284,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--script", metavar="FILE", help="read commands from FILE instead of standard input")
     run.add_argument("--host", default="127.0.0.1", help="address the page listens on (default 127.0.0.1 only)")
     run.add_argument("--page-port", type=int, default=8080, help="the page's port (default 8080; 0 = no page)")
+    run.add_argument("--mqtt", metavar="URL", help="publish the board on this MQTT broker: mqtt://HOST:PORT or mqtts://")
+    run.add_argument("--board", metavar="NAME", help="the board's name on the broker (default: the host name)")
     run.set_defaults(func=_cmd_run)
     test = sub.add_parser("selftest", help="walk through every square and the thrower, and say what works")
     test.add_argument("--backend", choices=["sim", "gpio", "serial"], help="the board: gpio on a Pi, sim elsewhere")
@@ -269,6 +295,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--auto", action="store_true", help="simulated board only (and its default): the test moves the pieces"
     )
     test.set_defaults(func=_cmd_selftest)
+    fleet = sub.add_parser(
+        "fleet",
+        help="the staff dashboard: every board on an MQTT broker, live, behind the operator PIN",
+        description="Serve a page listing every board heard on the broker (see README: Fleet).",
+    )
+    fleet.add_argument("--mqtt", metavar="URL", help="the broker: mqtt://HOST:PORT or mqtts:// (default: MQTT_URL)")
+    fleet.add_argument("--host", default="127.0.0.1", help="address the dashboard listens on (default 127.0.0.1)")
+    fleet.add_argument("--port", type=int, default=8090, help="the dashboard's port (default 8090)")
+    fleet.set_defaults(func=_cmd_fleet)
     pin = sub.add_parser("set-pin", help="set (or remove) the PIN that enables the page's operator actions")
     pin.add_argument("--pin", help="the PIN (asked for when not given); an empty PIN disables the actions")
     pin.set_defaults(func=_cmd_set_pin)
@@ -321,7 +356,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command is None:
         parser.error(
-            "a command is needed: run, status, selftest, replay, games, export, stats, rules or set-pin (see --help)"
+            "a command is needed: run, status, selftest, replay, games, export, stats, rules, fleet or set-pin "
+            "(see --help)"
         )
     try:
         return int(args.func(args))

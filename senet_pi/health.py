@@ -135,6 +135,19 @@ def switch_and_link_checks(state: dict | str, recent: list[dict]) -> list[Check]
     return [switches, link]
 
 
+def broker_checks(state: dict | str) -> list[Check]:
+    """The fleet's broker (issue 25), from the page's state: connected or why not; nothing when the
+    board is not on a broker (or no page answers)."""
+    link = state.get("mqtt") if isinstance(state, dict) else None
+    if not isinstance(link, dict):
+        return []
+    where = f"board {link.get('board')} on {link.get('broker')}"
+    if link.get("connected"):
+        return [Check("broker", True, f"{where}, connected")]
+    held = f"; {link.get('held', 0)} verdicts waiting, {link.get('dropped', 0)} dropped"
+    return [Check("broker", False, f"{where}: not connected ({link.get('problem') or 'no answer'}){held}")]
+
+
 def _mount_of(path: Path) -> tuple[str, str]:
     """The mount point and file system type holding `path`, from /proc/mounts (('', '') if unknown)."""
     best = ("", "")
@@ -275,7 +288,7 @@ def report(journal: Path, url: str) -> tuple[list[Check], bool]:
         else Check("page", False if service.ok else None, state)
     )
     stored, recent = journal_checks(journal)
-    checks = [service, page, *switch_and_link_checks(state, recent), *stored]
+    checks = [service, page, *switch_and_link_checks(state, recent), *broker_checks(state), *stored]
     return checks, all(c.ok is not False for c in checks)
 
 

@@ -117,7 +117,12 @@ def run_replay(replay: Replay, referee: Referee | None = None) -> Iterator[Verdi
 def replay_lines(replay: Replay) -> Iterator[str]:
     """The output lines of `senet-pi replay`: one compact JSON object each."""
     for verdict in run_replay(replay):
-        yield json.dumps(verdict, separators=(", ", ": "))
+        yield verdict_line(verdict)
+
+
+def verdict_line(verdict: Verdict) -> str:
+    """One verdict as `senet-pi replay` prints it (and the fleet's verdicts topic carries it)."""
+    return json.dumps(verdict, separators=(", ", ": "))
 
 
 __all__ = [
@@ -130,4 +135,5 @@ __all__ = [
     "read_replay_file",
     "replay_lines",
     "run_replay",
+    "verdict_line",
 ]

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 EXHIBIT = ROOT / "exhibit"
 SENET_PI = Path(sys.executable).with_name("senet-pi")  # the venv's console script, as pip writes it
@@ -144,3 +146,46 @@ def test_set_pin_keeps_the_group_read_the_installer_gave_and_never_lets_others_r
     fresh = tmp_path / "fresh"
     set_pin("1357", fresh)
     assert (fresh / "config.toml").stat().st_mode & 0o777 == 0o600
+
+
+def test_fleet_settings_passes_shellcheck() -> None:
+    script = str(EXHIBIT / "fleet-settings")
+    result = subprocess.run(["shellcheck", script], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout
+
+
+def test_install_mqtt_and_board_write_the_fleet_settings_once_and_keep_the_rest(tmp_path: Path) -> None:
+    """install.sh --mqtt URL --board NAME (issue 25): exhibit/fleet-settings writes MQTT_URL and BOARD
+    into config.toml, replacing earlier ones on an update, keeping the other keys and the file's mode,
+    and never prints the password."""
+    from senet_pi.fleet import fleet_settings
+    from senet_pi_web import load_instance_config
+
+    config = tmp_path / "config.toml"
+    config.write_text('SECRET_KEY = "k"\nEXHIBIT = true\nBOARD = "old"\n')
+    config.chmod(0o640)
+    for url, board in (("mqtt://h:1883", "first"), ("mqtts://keeper:pa$$word@broker.museum:8883", "hall-2")):
+        result = subprocess.run(
+            [str(EXHIBIT / "fleet-settings"), str(config), url, board], capture_output=True, text=True, timeout=30
+        )
+        assert result.returncode == 0, result.stderr
+    assert "pa$$word" not in result.stdout and "mqtts://keeper@broker.museum:8883" in result.stdout
+    loaded = load_instance_config(tmp_path)
+    assert loaded["SECRET_KEY"] == "k" and loaded["EXHIBIT"] is True
+    settings = fleet_settings(None, None, loaded)
+    assert settings is not None and settings.board == "hall-2" and settings.broker.password == "pa$$word"
+    assert config.read_text().count("MQTT_URL") == 1 and oct(config.stat().st_mode & 0o777) == "0o640"
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--mqtt", "http://broker"], "--mqtt must be mqtt://"),
+        (["--mqtt", "mqtt://h", "--board", "hall 2"], "--board may hold only letters"),
+        (["--board", "hall-2"], "--board needs --mqtt URL too"),
+        (["--mqtt"], "--mqtt needs a value"),
+    ],
+)
+def test_install_refuses_a_bad_broker_or_board_in_one_line(args: list[str], said: str) -> None:
+    result = subprocess.run(["bash", str(EXHIBIT / "install.sh"), *args], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and said in result.stderr and result.stderr.count("\n") == 1

@@ -44,6 +44,7 @@ def machine(tmp_path):
             "FAKE_UID": str(uid),
             "HAS_VENV": str(has_venv),
             "PYTEST_STATUS": str(pytest_status),
+            "SENET_PI_MOSQUITTO": "/nonexistent",  # only the stubs say what is installed
         }
         result = subprocess.run(
             ["/bin/bash", str(repo / "scripts" / "test"), "-q"], env=env, capture_output=True, text=True, check=False
@@ -60,7 +61,7 @@ def test_a_fresh_machine_gets_the_debian_packages_then_the_venv_then_the_tests(m
     installs = [line for line in log if line.startswith("apt-get")]
     assert installs == [
         "apt-get update -q",
-        "apt-get install -y -q chromium nodejs npm python3-venv systemd shellcheck",
+        "apt-get install -y -q chromium nodejs npm python3-venv systemd shellcheck mosquitto openssl",
     ]
     assert log.count("sudo apt-get") == 1 and "sudo env" in log  # not root: sudo, for both
     assert log[-3:] == ["python3 -m venv .venv", "pip install -q -e .[test]", "python -m pytest -q"]
@@ -71,13 +72,15 @@ def test_as_root_only_what_is_missing_is_installed_without_sudo(machine):
     status, log = machine("chromium", "node", "systemd-analyze", uid=0)
     assert [line for line in log if line.startswith(("apt-get", "sudo"))] == [
         "apt-get update -q",
-        "apt-get install -y -q npm shellcheck",
+        "apt-get install -y -q npm shellcheck mosquitto openssl",
     ]
     assert status == 0
 
 
 def test_a_machine_with_everything_installs_no_package_and_passes_pytests_status_through(machine):
-    status, log = machine("chromium", "node", "npm", "systemd-analyze", "shellcheck", pytest_status=3)
+    status, log = machine(
+        "chromium", "node", "npm", "systemd-analyze", "shellcheck", "mosquitto", "openssl", pytest_status=3
+    )
     assert not [line for line in log if line.startswith(("apt-get", "sudo"))]
     assert log[-1] == "python -m pytest -q" and status == 3
 

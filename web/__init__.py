@@ -52,6 +52,14 @@ CONFIG_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "LANGUAGE": ((str,), f"one of {', '.join(LANGUAGES)} (the page's and the terminal's default language)"),
     "EXHIBIT": ((bool,), "true or false (exhibit mode: idle reset, attract loop, no long presses)"),
     "IDLE_MINUTES": ((int, float), "a number of minutes more than 0 (exhibit mode: idle time before a new game)"),
+    "MQTT_URL": ((str,), "a broker URL, mqtt://HOST:PORT or mqtts://HOST:PORT (the fleet, issue 25)"),
+    "BOARD": ((str,), "the board's name on the broker: letters, digits, - and _"),
+    "MQTT_USERNAME": ((str,), "a string (the broker's user name)"),
+    "MQTT_PASSWORD": ((str,), "a string (the broker's password)"),
+    "MQTT_CA_FILE": ((str,), "the path of a CA bundle for mqtts://"),
+    "MQTT_COMMANDS": ((bool,), "true or false (whether the fleet dashboard may start a new game or resync)"),
+    "MQTT_COMMAND_SECRET": ((str,), "a string of 16 or more characters, the same on the boards and the dashboard"),
+    "MQTT_DISCOVERY_PREFIX": ((str,), "Home Assistant's discovery prefix (default homeassistant)"),
 }
 
 

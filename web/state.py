@@ -32,6 +32,8 @@ def state(for_session: bool = True) -> dict:
     out["names"] = {pid: NAMES[pid] for pid in cast(list[str], out["players"])}
     out["backend"] = backend.describe() if backend is not None else {"backend": "none"}
     out["sim"] = isinstance(backend, SimBackend)
+    fleet = current_app.extensions["senet"].get("fleet")  # the board on an MQTT broker (issue 25), if it is
+    out["mqtt"] = fleet.describe() if fleet is not None else None
     if current_app.config.get("EXHIBIT"):  # the attract loop's demo (issue 15): only an exhibit shows it
         out["demo"] = demo_game(str(out["variant"]), len(cast(list[str], out["players"])))
     if for_session:

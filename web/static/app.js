@@ -432,6 +432,10 @@ function renderHardware(state) {
     about += b.connected ? ` · connected, firmware ${b.firmware}, board ${b.board}` : " · not connected";
     about += ` · frames dropped ${b.dropped} · reconnects ${b.reconnects}`;
   }
+  const m = state.mqtt;
+  if (m) {  // the board on a fleet's broker (issue 25)
+    about += ` · board ${m.board} on ${m.broker}: ` + (m.connected ? "connected" : `not connected (${m.problem || "no answer"})`);
+  }
   text("backend", about);
 }
 

@@ -1,0 +1,243 @@
+"""A board on the broker: its status, its state and every verdict, as ../shared/spec/fleet.md fixes.
+
+`BoardPublisher` listens to the service (`Service.subscribe`) and never blocks it: the
+listener only appends the verdicts' JSON lines to a bounded queue and marks the state as
+changed. A thread of its own takes the state (the page's `GET /api/state` object, from the
+`state` function it is given) once per burst of changes and hands everything to paho,
+whose own thread talks to the broker. While the broker is away, at most HELD verdicts wait
+(the oldest are dropped and counted); the retained state is republished on reconnection,
+and that is what matters to anyone watching.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from ..replay import verdict_line
+from ..verdicts import Verdict
+from . import topics
+from .address import FleetSettings
+from .client import connect_in_background, make_client, reason_text
+from .commands import CommandCheck
+from .discovery import discovery_messages
+
+HELD = 500  # verdicts kept while the broker is away (the oldest go first)
+STATE_SPACING = 0.05  # seconds: changes closer than this go out as one state
+RECHECK = 1.0  # seconds of quiet after which the state is made again and published if it changed
+
+
+class BoardPublisher:
+    """Publishes one service on the broker named by `settings`; `close()` says `offline` and stops."""
+
+    def __init__(
+        self,
+        service: Any,
+        settings: FleetSettings,
+        state: Callable[[], bytes | str],
+        *,
+        say: Callable[[str], None] | None = None,
+        act: Callable[[str, dict], None] | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        """`state()`: the state's JSON text; `say`: where connection news is told (the terminal);
+        `act(action, args)`: carries out a checked remote command (only with MQTT_COMMANDS)."""
+        self.settings = settings
+        self.board = settings.board
+        self._state = state
+        self._say = say or (lambda _text: None)
+        self._act = act
+        self._clock = clock
+        self._cv = threading.Condition()
+        self._held: deque[str] = deque(maxlen=HELD)
+        self._state_due = True
+        self._only_if_changed = False  # the next state goes out only if it differs from the last one
+        self._last_state: bytes | str | None = None
+        self._closing = False
+        self.connected = False
+        self.since: float | None = None  # when `connected` last changed
+        self.problem: str | None = "not connected yet"
+        self.dropped = 0  # verdicts dropped while the broker was away (more than HELD)
+        self.published = 0  # messages handed to paho
+        self._told: str | None = None
+        self._checker = (
+            CommandCheck(settings.command_secret, self.board, clock)
+            if settings.commands and settings.command_secret
+            else None
+        )
+        self.client = make_client(settings.broker, f"senet-pi-{self.board}")
+        self.client.will_set(topics.status(self.board), "offline", qos=1, retain=True)
+        self.client.on_connect = self._on_connect
+        self.client.on_connect_fail = self._on_connect_fail
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+        self._sender = threading.Thread(target=self._run, name="senet-pi mqtt", daemon=True)
+        self._unsubscribe = service.subscribe(self._listen)
+
+    def start(self) -> None:
+        """Connect in the background (paho retries with backoff); returns at once."""
+        self._sender.start()
+        connect_in_background(self.client, self.settings.broker)
+        self._say(f"mqtt: publishing board {self.board} on {self.settings.broker.shown}")
+
+    # ------------------------------------------------------------------ from the service (under its lock)
+
+    def _listen(self, verdicts: list[Verdict]) -> None:
+        """The service's listener: queue and return at once (runs under the service's lock)."""
+        with self._cv:
+            for verdict in verdicts:
+                if len(self._held) == self._held.maxlen:
+                    self.dropped += 1
+                self._held.append(verdict_line(verdict))
+            self._state_due = True
+            self._cv.notify()
+
+    # ------------------------------------------------------------------ our thread: hand the messages to paho
+
+    def _run(self) -> None:
+        while True:
+            with self._cv:
+                ready = self._cv.wait_for(
+                    lambda: self._closing or (self.connected and (self._held or self._state_due)), RECHECK
+                )
+                if self._closing:
+                    return
+                if not ready:  # quiet for RECHECK s: a change no verdict told of (a switch, the sticks' LEDs)?
+                    if not self.connected:
+                        continue
+                    self._state_due = self._only_if_changed = True
+            if ready:
+                time.sleep(STATE_SPACING)  # let a burst (a whole move) gather into one state
+            self._flush()
+
+    def _flush(self) -> None:
+        """Hand the held verdicts, then the state if it changed, to paho; kept for later if the broker went."""
+        with self._cv:
+            lines, due = list(self._held), self._state_due
+            self._held.clear()
+            self._state_due = False
+        for n, line in enumerate(lines):
+            if not self._publish(topics.verdicts(self.board), line, qos=1):
+                with self._cv:  # lost the broker meanwhile: keep the rest for the next connection
+                    self._held.extendleft(reversed(lines[n:]))
+                break
+        if not due:
+            return
+        try:
+            text = self._state()
+        except Exception as exc:  # a bug of ours: said, never the end of the publishing
+            self._say(f"mqtt: cannot make the state to publish: {type(exc).__name__}: {exc}")
+            return
+        only_if_changed, self._only_if_changed = self._only_if_changed, False
+        if only_if_changed and text == self._last_state:
+            return
+        if self._publish(topics.state(self.board), text, qos=1, retain=True):
+            self._last_state = text
+        else:
+            with self._cv:
+                self._state_due = True
+
+    def _publish(self, topic: str, payload: bytes | str, qos: int = 0, retain: bool = False) -> bool:
+        info = self.client.publish(topic, payload, qos=qos, retain=retain)
+        if info.rc == mqtt.MQTT_ERR_SUCCESS:
+            self.published += 1
+            return True
+        if info.rc == mqtt.MQTT_ERR_QUEUE_SIZE:
+            self.dropped += 1  # paho's own queue is full: the broker is far behind
+            return True
+        return False
+
+    # ------------------------------------------------------------------ paho's thread
+
+    def _on_connect(self, client: mqtt.Client, _userdata: object, _flags: object, reason: Any, _props: object) -> None:
+        if reason.is_failure:
+            self._lost(f"the broker refused the connection: {reason_text(reason)}")
+            return
+        client.publish(topics.status(self.board), "online", qos=1, retain=True)
+        for topic, config in discovery_messages(self.board, self.settings.discovery_prefix):
+            client.publish(topic, json.dumps(config), qos=1, retain=True)
+        if self._checker is not None:
+            client.subscribe(topics.command(self.board), qos=1)
+        with self._cv:
+            self.connected, self.since, self.problem = True, self._clock(), None
+            self._state_due = True
+            self._cv.notify()
+        self._tell(f"mqtt: connected to {self.settings.broker.shown} as board {self.board}")
+
+    def _on_connect_fail(self, _client: mqtt.Client, _userdata: object) -> None:
+        self._lost("no broker answers there")
+
+    def _on_disconnect(self, _client: mqtt.Client, _data: object, _flags: object, reason: Any, _props: object) -> None:
+        if not self._closing and self.connected:  # after a refusal the refusal is what to say
+            self._lost(f"the broker went away ({reason_text(reason)})")
+
+    def _lost(self, problem: str) -> None:
+        with self._cv:
+            if self.connected or self.since is None:
+                self.since = self._clock()
+            self.connected, self.problem = False, problem
+            self._state_due = True  # the state says so once the broker is back
+        self._tell(f"mqtt: {problem} at {self.settings.broker.shown}; the game goes on and the board retries")
+
+    def _tell(self, text: str) -> None:
+        """Say a change of the link once (not at every retry)."""
+        if text != self._told:
+            self._told = text
+            self._say(text)
+
+    def _on_message(self, client: mqtt.Client, _userdata: object, message: mqtt.MQTTMessage) -> None:
+        if self._checker is None or message.topic != topics.command(self.board):
+            return
+        result: dict[str, object] = {"ok": False}
+        try:
+            command = self._checker.check(message.payload)
+            result.update(id=command["id"], action=command["action"])
+            if self._act is None:
+                raise ValueError("this board carries out no remote commands")
+            self._act(command["action"], command["args"])
+            result["ok"] = True
+        except Exception as exc:  # refused or failed: said to the sender, never the end of the board
+            result["error"] = str(exc)[:300]
+        client.publish(topics.command_result(self.board), json.dumps(result), qos=1)
+
+    # ------------------------------------------------------------------ what the page and `senet-pi status` show
+
+    def describe(self) -> dict[str, object]:
+        """The link to the broker for the state's `mqtt` field: never the password."""
+        return {
+            "board": self.board,
+            "broker": self.settings.broker.shown,
+            "connected": self.connected,
+            "since": self.since,
+            "problem": self.problem,
+            "held": len(self._held),
+            "dropped": self.dropped,
+            "commands": self._checker is not None,
+        }
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Say `offline` (retained) if the broker is there, and stop; closing twice is harmless."""
+        if self._closing:
+            return
+        self._unsubscribe()
+        with self._cv:
+            self._closing = True
+            self._cv.notify_all()
+        if self._sender.is_alive():
+            self._sender.join(timeout)
+        if self.connected:
+            self._flush()  # the last moves and the state as it was left, then offline
+            info = self.client.publish(topics.status(self.board), "offline", qos=1, retain=True)
+            if info.rc == mqtt.MQTT_ERR_SUCCESS:
+                with contextlib.suppress(RuntimeError, ValueError):
+                    info.wait_for_publish(timeout)
+        self.client.disconnect()
+        self.client.loop_stop()
+        self.connected = False

@@ -1,0 +1,78 @@
+"""Staff commands sent to a board over the broker, authenticated end to end.
+
+A command is a JSON object `{"board", "action", "args", "id", "at", "hmac"}` published on
+`senet-pi/BOARD/command`. `hmac` is HMAC-SHA256, keyed with the MQTT_COMMAND_SECRET that the
+board and the dashboard share, over the other fields as canonical JSON (sorted keys, no
+spaces). The broker and anyone else on it can read commands but cannot make or change one; a
+board refuses a command for another board, one older or newer than WINDOW seconds (copied
+from the broker later), and an id it has already carried out (copied within the window).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+
+ACTIONS = ("new_game", "resync")
+WINDOW = 120.0  # seconds a command stays valid either side of the board's clock
+MAX_PAYLOAD = 4096  # bytes: a command is small; anything bigger is refused before parsing
+
+
+def _digest(secret: str, fields: dict[str, object]) -> str:
+    body = json.dumps(fields, sort_keys=True, separators=(",", ":")).encode()
+    return hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def sign(secret: str, board: str, action: str, args: dict[str, object] | None = None, at: float | None = None) -> dict:
+    """A signed command for `board` (its `id` is new and random)."""
+    fields: dict[str, object] = {
+        "board": board,
+        "action": action,
+        "args": dict(args or {}),
+        "id": secrets.token_hex(8),
+        "at": round(time.time() if at is None else at, 3),
+    }
+    return {**fields, "hmac": _digest(secret, fields)}
+
+
+class CommandCheck:
+    """The board's side: whether a command payload is genuine, for this board, fresh and new."""
+
+    def __init__(self, secret: str, board: str, clock: Callable[[], float] = time.time) -> None:
+        self._secret = secret
+        self._board = board
+        self._clock = clock
+        self._seen: OrderedDict[str, float] = OrderedDict()  # ids carried out within the window
+
+    def check(self, payload: bytes) -> dict:
+        """The command, checked; ValueError says why it is refused."""
+        if len(payload) > MAX_PAYLOAD:
+            raise ValueError("the command is too long")
+        try:
+            data = json.loads(payload)
+        except (ValueError, RecursionError):
+            raise ValueError("the command is not JSON") from None
+        if not isinstance(data, dict) or set(data) != {"board", "action", "args", "id", "at", "hmac"}:
+            raise ValueError("the command must have board, action, args, id, at and hmac")
+        fields = {k: v for k, v in data.items() if k != "hmac"}
+        sent = data["hmac"]
+        if not isinstance(sent, str) or not hmac.compare_digest(sent.encode(), _digest(self._secret, fields).encode()):
+            raise ValueError("the command's signature is wrong (not signed with this board's MQTT_COMMAND_SECRET)")
+        if data["board"] != self._board:
+            raise ValueError(f"the command is for board {data['board']!r}, not this one")
+        at, now = data["at"], self._clock()
+        if isinstance(at, bool) or not isinstance(at, int | float) or abs(now - at) > WINDOW:
+            raise ValueError(f"the command is stale: sent more than {WINDOW:g} s from this board's clock")
+        if data["action"] not in ACTIONS or not isinstance(data["args"], dict):
+            raise ValueError(f"the action must be one of {', '.join(ACTIONS)}")
+        if not isinstance(data["id"], str) or data["id"] in self._seen:
+            raise ValueError("the command was already carried out (a copy)")
+        self._seen[data["id"]] = now
+        while self._seen and next(iter(self._seen.values())) < now - 2 * WINDOW:
+            self._seen.popitem(last=False)
+        return data

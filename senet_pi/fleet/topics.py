@@ -1,0 +1,43 @@
+"""The fleet's topics (../shared/spec/fleet.md), and the additions: a board's remote commands
+and their results."""
+
+from __future__ import annotations
+
+ROOT = "senet-pi"
+
+
+def status(board: str) -> str:
+    """Retained `online`/`offline`; `offline` is also the board's last will."""
+    return f"{ROOT}/{board}/status"
+
+
+def state(board: str) -> str:
+    """Retained: the JSON object the board's page answers at GET /api/state."""
+    return f"{ROOT}/{board}/state"
+
+
+def verdicts(board: str) -> str:
+    """QoS 1, not retained: one verdict a message, as `senet-pi replay` prints it."""
+    return f"{ROOT}/{board}/verdicts"
+
+
+def command(board: str) -> str:
+    """An addition: signed staff commands for a board that allows them (see `commands`)."""
+    return f"{ROOT}/{board}/command"
+
+
+def command_result(board: str) -> str:
+    """An addition: the board's answer to each command it was sent, QoS 1, not retained."""
+    return f"{ROOT}/{board}/command/result"
+
+
+#: What the dashboard subscribes to: every board's status, state, verdicts and command results.
+WATCHED = [f"{ROOT}/+/status", f"{ROOT}/+/state", f"{ROOT}/+/verdicts", f"{ROOT}/+/command/result"]
+
+
+def split(topic: str) -> tuple[str, str] | None:
+    """(board, what) for a fleet topic (`what`: status, state, verdicts or command/result), else None."""
+    parts = topic.split("/")
+    if len(parts) < 3 or parts[0] != ROOT or not parts[1]:
+        return None
+    return parts[1], "/".join(parts[2:])

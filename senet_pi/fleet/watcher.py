@@ -1,0 +1,226 @@
+"""What the staff dashboard knows of every board heard on the broker (`senet-pi fleet`).
+
+`FleetWatcher` subscribes to every board's status, state, verdicts and command results and
+keeps one small summary per board: online or not and since when, the game and whose turn, the
+last verdict, switch faults, journal trouble, whether it takes remote commands. Listeners are
+told the board's name at each change (the dashboard's live stream); an alert line is kept for
+a board that went down. Commands are signed here (see `commands`) and sent only to a board
+whose state says it takes them.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from . import topics
+from .address import BrokerAddress, FleetError
+from .client import connect_in_background, make_client, reason_text
+from .commands import ACTIONS, sign
+
+MAX_BOARDS = 1000  # boards remembered at most: a broker full of strangers cannot fill the memory
+MAX_STATE = 512 * 1024  # bytes of one board's state read at most
+
+
+@dataclass
+class BoardView:
+    """One board as the dashboard shows it (plain data, JSON-ready)."""
+
+    name: str
+    online: bool | None = None  # None: no status heard yet
+    since: float | None = None  # when `online` changed, as heard here
+    since_known: bool = True  # False: the status was retained, older than this dashboard
+    variant: str | None = None
+    game: int | None = None
+    to_move: str | None = None
+    winner: str | None = None
+    touched: bool = False
+    prompt: str | None = None
+    faults: list[str] = field(default_factory=list)
+    journal: str | None = None
+    commands: bool = False
+    broker_link: str | None = None  # the board's own view of its link (its state's mqtt field)
+    last_verdict: dict[str, Any] | None = None
+    last_command: dict[str, Any] | None = None
+    alert: str | None = None  # "went down at ..." while a board that was up is down
+    heard: float | None = None  # the last message of any kind
+
+    def json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _clock_text(t: float) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(t))
+
+
+class FleetWatcher:
+    """Follows the boards on one broker; thread-safe (paho's thread writes, the page's threads read)."""
+
+    def __init__(
+        self, broker: BrokerAddress, *, secret: str | None = None, clock: Callable[[], float] = time.time
+    ) -> None:
+        self.broker = broker
+        self._secret = secret
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._boards: dict[str, BoardView] = {}
+        self._listeners: list[Callable[[str], None]] = []
+        self.started = clock()
+        self.connected = False
+        self.problem: str | None = "not connected yet"
+        self.client = make_client(broker, "senet-pi-fleet")
+        self.client.on_connect = self._on_connect
+        self.client.on_connect_fail = lambda *_: self._set_link(False, "no broker answers there")
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+
+    def start(self) -> None:
+        connect_in_background(self.client, self.broker)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    # ------------------------------------------------------------------ paho's thread
+
+    def _on_connect(self, client: mqtt.Client, _data: object, _flags: object, reason: Any, _props: object) -> None:
+        if reason.is_failure:
+            self._set_link(False, f"the broker refused the connection: {reason_text(reason)}")
+            return
+        client.subscribe([(t, 1) for t in topics.WATCHED])
+        self._set_link(True, None)
+
+    def _on_disconnect(self, _client: mqtt.Client, _data: object, _flags: object, reason: Any, _props: object) -> None:
+        if self.connected:
+            self._set_link(False, f"the broker went away ({reason_text(reason)})")
+
+    def _set_link(self, connected: bool, problem: str | None) -> None:
+        with self._lock:
+            self.connected, self.problem = connected, problem
+        self._tell("")  # "": the dashboard's own link changed
+
+    def _on_message(self, _client: mqtt.Client, _data: object, message: mqtt.MQTTMessage) -> None:
+        split = topics.split(message.topic)
+        if split is None:
+            return
+        name, what = split
+        if not name.replace("-", "").replace("_", "").isalnum() or len(message.payload) > MAX_STATE:
+            return
+        try:
+            self._heard(name, what, bytes(message.payload), bool(message.retain))
+        except (ValueError, TypeError, AttributeError, RecursionError):
+            return  # a message that is not a board's: ignored, never the end of the dashboard
+        self._tell(name)
+
+    def _heard(self, name: str, what: str, payload: bytes, retained: bool) -> None:
+        now = self._clock()
+        with self._lock:
+            view = self._boards.get(name)
+            if view is None:
+                if len(self._boards) >= MAX_BOARDS:
+                    return
+                view = self._boards[name] = BoardView(name)
+            view.heard = now
+            if what == "status":
+                online = payload == b"online"
+                if online != view.online:
+                    if view.online and not online:
+                        view.alert = f"board {name} went down at {_clock_text(now)}"
+                    elif not online and retained:  # down before this dashboard started
+                        view.alert = f"board {name} is down (since before {_clock_text(now)})"
+                    elif online:
+                        view.alert = None
+                    view.online, view.since, view.since_known = online, now, not retained
+            elif what == "state":
+                self._read_state(view, json.loads(payload))
+            elif what == "verdicts":
+                verdict = json.loads(payload)
+                if isinstance(verdict, dict):
+                    view.last_verdict = verdict
+            elif what == "command/result":
+                result = json.loads(payload)
+                if isinstance(result, dict):
+                    view.last_command = {**result, "at": now}
+
+    @staticmethod
+    def _read_state(view: BoardView, state: dict[str, Any]) -> None:
+        view.variant = str(state.get("variant"))
+        view.game = state.get("game")
+        view.to_move = state.get("to_move")
+        view.winner = state.get("winner")
+        view.touched = bool(state.get("touched"))
+        view.prompt = state.get("prompt") if isinstance(state.get("prompt"), str) else None
+        backend = state.get("backend") if isinstance(state.get("backend"), dict) else {}
+        squares = [f"switch on square {sq} stuck" for sq in state.get("switch_faults") or []]
+        view.faults = squares + [str(f) for f in backend.get("faults") or []]  # type: ignore[union-attr]
+        view.journal = state.get("journal")
+        link = state.get("mqtt") if isinstance(state.get("mqtt"), dict) else {}
+        view.commands = bool(link.get("commands"))  # type: ignore[union-attr]
+        since = link.get("since")  # type: ignore[union-attr]
+        if view.online and not view.since_known and isinstance(since, int | float) and link.get("connected"):  # type: ignore[union-attr]
+            view.since, view.since_known = float(since), True  # the board's own word for when it came online
+        view.broker_link = link.get("problem")  # type: ignore[union-attr]
+
+    # ------------------------------------------------------------------ listeners and views
+
+    def subscribe(self, listener: Callable[[str], None]) -> Callable[[], None]:
+        """Call `listener(board name)` at every change ("" for the dashboard's own link)."""
+        with self._lock:
+            self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def _tell(self, name: str) -> None:
+        with self._lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener(name)
+
+    def view(self, name: str) -> dict[str, Any] | None:
+        with self._lock:
+            board = self._boards.get(name)
+            return board.json() if board is not None else None
+
+    def views(self) -> list[dict[str, Any]]:
+        """Every board heard, by name."""
+        with self._lock:
+            return [self._boards[n].json() for n in sorted(self._boards)]
+
+    def link(self) -> dict[str, Any]:
+        """The dashboard's own link to the broker (never the password)."""
+        with self._lock:
+            return {"broker": self.broker.shown, "connected": self.connected, "problem": self.problem}
+
+    @property
+    def can_command(self) -> bool:
+        """Whether this dashboard holds a secret to sign commands with."""
+        return self._secret is not None
+
+    def send(self, name: str, action: str, args: dict[str, object] | None = None) -> str:
+        """Sign and send `action` to board `name`; its id. FleetError when that is not allowed."""
+        if self._secret is None:
+            raise FleetError("this dashboard has no MQTT_COMMAND_SECRET: it cannot send commands")
+        if action not in ACTIONS:
+            raise FleetError(f"the action must be one of {', '.join(ACTIONS)}")
+        with self._lock:
+            board = self._boards.get(name)
+            if board is None or not board.commands:
+                raise FleetError(f"board {name} does not take remote commands (MQTT_COMMANDS is not set there)")
+            if not board.online:
+                raise FleetError(f"board {name} is not online")
+        command = sign(self._secret, name, action, args)
+        info = self.client.publish(topics.command(name), json.dumps(command), qos=1)
+        if info.rc != mqtt.MQTT_ERR_SUCCESS:
+            raise FleetError("the dashboard is not connected to the broker: try again in a moment")
+        return str(command["id"])

@@ -1,0 +1,172 @@
+"""Home Assistant discovery and the signed remote commands of a board on the broker (issue 25),
+against a real Mosquitto: the payloads checked against Home Assistant's documented MQTT discovery
+schema (sensor and binary_sensor: device, availability, unique ids) and their templates rendered
+with Jinja, as Home Assistant does, on the board's real state."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import jinja2
+import pytest
+from mqtt_helpers import Ear, mosquitto_fixture, wait_until
+
+from senet_pi.fleet import FleetSettings, parse_broker_url
+from senet_pi.fleet.commands import WINDOW, CommandCheck, sign
+from senet_pi.fleet.on_run import start_board
+from senet_pi.service import Service
+from senet_pi_web import create_app
+
+assert mosquitto_fixture  # the `mosquitto` fixture: a broker on a free loopback port
+
+SECRET = "a-museum-secret-of-some-length"
+
+# Home Assistant's documented configuration variables (MQTT sensor / binary sensor, MQTT discovery).
+COMMON = {
+    "availability", "availability_mode", "availability_template", "availability_topic", "default_entity_id",
+    "device", "device_class", "enabled_by_default", "encoding", "entity_category", "entity_picture",
+    "expire_after", "force_update", "icon", "json_attributes_template", "json_attributes_topic", "name",
+    "object_id", "origin", "payload_available", "payload_not_available", "platform", "qos", "state_topic",
+    "unique_id", "value_template",
+}  # fmt: skip
+ALLOWED = {
+    "sensor": COMMON
+    | {"last_reset_value_template", "options", "suggested_display_precision", "state_class", "unit_of_measurement"},
+    "binary_sensor": COMMON | {"off_delay", "payload_off", "payload_on"},
+}
+DEVICE_KEYS = {
+    "configuration_url", "connections", "hw_version", "identifiers", "manufacturer", "model", "model_id", "name",
+    "serial_number", "suggested_area", "sw_version", "via_device",
+}  # fmt: skip
+DEVICE_CLASSES = {"binary_sensor": {"problem", "connectivity"}, "sensor": set()}
+TOPIC = re.compile(r"homeassistant/(sensor|binary_sensor)/[A-Za-z0-9_-]+/[A-Za-z0-9_-]+/config")
+
+
+@pytest.fixture
+def board(mosquitto):
+    made = []
+
+    def start(name: str = "hall-3", **settings):
+        service = Service(None)
+        app = create_app({"TESTING": True}, service=service)
+        publisher = start_board(service, None, FleetSettings(parse_broker_url(mosquitto.url), name, **settings), app)
+        made.append(publisher)
+        wait_until(lambda: publisher.connected)
+        return service, app, publisher
+
+    yield start
+    for publisher in made:
+        publisher.close()
+
+
+def _render(template: str, payload: bytes) -> str:
+    """A value template as Home Assistant renders it: Jinja with `value` and `value_json`."""
+    env = jinja2.Environment()
+    return env.from_string(template).render(value=payload.decode(), value_json=json.loads(payload)).strip()
+
+
+def test_discovery_makes_one_device_with_the_entities_home_assistant_documents(mosquitto, board):
+    ear = Ear(mosquitto.port, "homeassistant/#", "senet-pi/#")
+    service, _, _ = board("hall-3")
+    wait_until(lambda: len(ear.on_prefix("homeassistant/")) >= 6)
+    later = Ear(mosquitto.port, "homeassistant/#")  # retained: a Home Assistant started later has them all
+    heard = wait_until(lambda: len(later.on_prefix("homeassistant/")) >= 6 and later.on_prefix("homeassistant/"))
+    configs = {h.topic: (h.json(), h.retain) for h in heard}  # type: ignore[union-attr]
+    later.close()
+    assert all(retained for _, retained in configs.values())
+    entities = {}
+    for topic, (config, _) in configs.items():
+        component = TOPIC.fullmatch(topic).group(1)  # type: ignore[union-attr]
+        assert set(config) <= ALLOWED[component], set(config) - ALLOWED[component]
+        assert set(config["device"]) <= DEVICE_KEYS and config["device"]["identifiers"] == ["senet-pi_hall-3"]
+        assert config["origin"]["name"] == "senet-pi"
+        assert config["state_topic"].startswith("senet-pi/hall-3/")
+        if "device_class" in config:
+            assert config["device_class"] in DEVICE_CLASSES[component]
+        assert config.get("entity_category", "diagnostic") == "diagnostic"
+        entities[config["unique_id"]] = (component, config)
+    assert len(entities) == len(configs)  # unique ids
+    names = {uid.removeprefix("senet-pi_hall-3_") for uid in entities}
+    assert {"game_state", "to_move", "last_verdict", "switch_faults", "journal", "online"} <= names
+    for uid, (_, config) in entities.items():
+        if uid.endswith("_online"):
+            assert config["state_topic"] == "senet-pi/hall-3/status" and config["payload_on"] == "online"
+        else:  # the board's status is every other entity's availability
+            assert config["availability_topic"] == "senet-pi/hall-3/status"
+            assert (config["payload_available"], config["payload_not_available"]) == ("online", "offline")
+
+    # The templates, rendered on what the board really publishes, give the values Home Assistant shows.
+    service.press(random.Random(4))
+    state = ear.last("senet-pi/hall-3/state", where=lambda h: h.json()["last_throw"] is not None).payload
+    verdict = ear.last("senet-pi/hall-3/verdicts").payload
+    by_name = {uid.removeprefix("senet-pi_hall-3_"): config for uid, (_, config) in entities.items()}
+    assert _render(by_name["game_state"]["value_template"], state) == "in play"
+    assert _render(by_name["to_move"]["value_template"], state) == service.to_move
+    assert _render(by_name["last_verdict"]["value_template"], verdict) == json.loads(verdict)["v"]
+    assert _render(by_name["switch_faults"]["value_template"], state) == "OFF"
+    assert _render(by_name["journal"]["value_template"], state) == "OFF"
+    attributes = json.loads(_render(by_name["game_state"]["json_attributes_template"], state))
+    assert attributes["variant"] == service.variant
+    ear.close()
+
+
+def test_a_signed_command_starts_a_new_game_and_a_forged_or_copied_one_is_refused(mosquitto, board):
+    ear = Ear(mosquitto.port, "senet-pi/+/command/result")
+    service, _, publisher = board("clubroom", commands=True, command_secret=SECRET)
+    assert publisher.describe()["commands"] is True
+    service.press(random.Random(4))
+    command = sign(SECRET, "clubroom", "new_game", {"variant": "houses", "players": 2})
+    ear.client.publish("senet-pi/clubroom/command", json.dumps(command), qos=1)
+    result = ear.last("senet-pi/clubroom/command/result").json()
+    assert result == {"ok": True, "id": command["id"], "action": "new_game"}
+    assert service.variant == "houses" and service.snapshot()["last_throw"] is None
+
+    ear.client.publish("senet-pi/clubroom/command", json.dumps(command), qos=1)  # the same message again
+    copied = ear.last("senet-pi/clubroom/command/result", where=lambda h: not h.json()["ok"]).json()
+    assert "already carried out" in copied["error"]
+    forged = sign("another-secret-of-some-length", "clubroom", "resync")
+    ear.client.publish("senet-pi/clubroom/command", json.dumps(forged), qos=1)
+    wrong = ear.last(
+        "senet-pi/clubroom/command/result",
+        where=lambda h: h.json().get("id") is None and "signature" in h.json()["error"],
+    )
+    assert not wrong.json()["ok"]
+    assert service.variant == "houses"
+    ear.close()
+
+
+def test_a_board_without_mqtt_commands_does_not_listen_for_them(mosquitto, board):
+    ear = Ear(mosquitto.port, "senet-pi/#")
+    service, _, publisher = board("shy")
+    assert publisher.describe()["commands"] is False
+    ear.client.publish("senet-pi/shy/command", json.dumps(sign(SECRET, "shy", "new_game")), qos=1)
+    variant, game = service.variant, service.game_id
+    service.press(random.Random(1))  # something to wait for that comes after the command
+    ear.last("senet-pi/shy/verdicts")
+    assert ear.on("senet-pi/shy/command/result") == [] and (service.variant, service.game_id) == (variant, game)
+    ear.close()
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        (lambda c: {**c, "board": "other"}, "signature"),  # changed after signing
+        (lambda c: {**c, "hmac": "0" * 64}, "signature"),
+        (lambda c: {k: v for k, v in c.items() if k != "at"}, "must have"),
+    ],
+)
+def test_a_changed_command_is_refused(change, why):
+    check = CommandCheck(SECRET, "b1")
+    with pytest.raises(ValueError, match=why):
+        check.check(json.dumps(change(sign(SECRET, "b1", "resync"))).encode())
+
+
+def test_a_stale_command_or_one_for_another_board_is_refused():
+    check = CommandCheck(SECRET, "b1", clock=lambda: 10_000.0)
+    with pytest.raises(ValueError, match="stale"):
+        check.check(json.dumps(sign(SECRET, "b1", "resync", at=10_000.0 - WINDOW - 1)).encode())
+    with pytest.raises(ValueError, match="for board 'b2'"):
+        check.check(json.dumps(sign(SECRET, "b2", "resync", at=10_000.0)).encode())
+    assert check.check(json.dumps(sign(SECRET, "b1", "resync", at=10_000.0)).encode())["action"] == "resync"

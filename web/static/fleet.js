@@ -1,0 +1,149 @@
+// The fleet dashboard: sign in with the operator PIN, then one row per board, kept live by
+// server-sent events. Text only through textContent (no HTML from the boards). No sound.
+"use strict";
+(function () {
+  const csrf = document.querySelector('meta[name="csrf-token"]').content;
+  const boards = new Map();
+  let canCommand = false;
+  let source = null;
+
+  const $ = (id) => document.getElementById(id);
+  const clock = (t) => (t ? new Date(t * 1000).toLocaleTimeString() : "?");
+
+  async function post(url, body) {
+    const answer = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+      body: JSON.stringify(body || {}),
+      credentials: "same-origin",
+    });
+    let data = {};
+    try { data = await answer.json(); } catch (e) { data = {}; }
+    return { ok: answer.ok, status: answer.status, data };
+  }
+
+  function cell(row, text, cls) {
+    const td = document.createElement("td");
+    td.textContent = text;
+    if (cls) td.className = cls;
+    row.appendChild(td);
+    return td;
+  }
+
+  function gameText(b) {
+    if (!b.variant) return "no state heard";
+    const what = b.winner ? "won by " + b.winner : b.touched ? "in play" : "waiting for players";
+    return b.variant + (b.game ? " #" + b.game : "") + ": " + what;
+  }
+
+  function verdictText(v) {
+    if (!v) return "";
+    const detail = v.reason || v.text || (v.player ? v.player + (v.from ? " " + v.from + " -> " + v.to : "") : "");
+    return v.v + (detail ? ": " + detail : "");
+  }
+
+  function statusText(b) {
+    if (b.online === null) return "not heard";
+    const word = b.online ? "online" : "offline";
+    return word + (b.since_known ? " since " + clock(b.since) : " (before " + clock(b.since) + ")");
+  }
+
+  function render() {
+    const body = $("boards");
+    body.replaceChildren();
+    const alerts = [];
+    for (const name of [...boards.keys()].sort()) {
+      const b = boards.get(name);
+      const row = document.createElement("tr");
+      row.id = "board-" + name;
+      if (!b.online) row.className = "offline";
+      cell(row, name);
+      cell(row, statusText(b), b.online ? "online" : "offline-word");
+      cell(row, gameText(b));
+      cell(row, b.winner ? "" : b.to_move || "");
+      cell(row, verdictText(b.last_verdict));
+      cell(row, (b.faults || []).join("; ") || "none", b.faults && b.faults.length ? "trouble" : "");
+      cell(row, b.journal || "ok", b.journal ? "trouble" : "");
+      const actions = cell(row, "");
+      if (canCommand && b.commands && b.online) {
+        for (const [action, label] of [["new_game", "New game"], ["resync", "Resync"]]) {
+          const button = document.createElement("button");
+          button.type = "button";
+          button.textContent = label;
+          button.dataset.board = name;
+          button.dataset.action = action;
+          actions.appendChild(button);
+        }
+      }
+      if (b.last_command) actions.append(b.last_command.ok ? " done" : " refused: " + (b.last_command.error || ""));
+      if (b.alert) alerts.push(b.alert);
+      body.appendChild(row);
+    }
+    $("count").textContent = String(boards.size);
+    const line = $("alerts");
+    line.textContent = alerts.join(" | ");
+    line.hidden = alerts.length === 0;
+  }
+
+  function showLink(link) {
+    const el = $("link");
+    el.textContent = link.connected ? "broker " + link.broker + " connected" : "broker " + link.broker + ": " + (link.problem || "not connected");
+    el.className = "link " + (link.connected ? "ok" : "down");
+  }
+
+  function listen() {
+    if (source) source.close();
+    source = new EventSource("/fleet/api/events");
+    source.addEventListener("boards", (e) => {
+      const data = JSON.parse(e.data);
+      boards.clear();
+      for (const b of data.boards) boards.set(b.name, b);
+      showLink(data.link);
+      render();
+    });
+    source.addEventListener("board", (e) => {
+      const b = JSON.parse(e.data);
+      if (b) { boards.set(b.name, b); render(); }
+    });
+    source.addEventListener("link", (e) => showLink(JSON.parse(e.data)));
+  }
+
+  async function start() {
+    const answer = await fetch("/fleet/api/boards", { credentials: "same-origin" });
+    if (answer.status === 401) {
+      $("signin").hidden = false;
+      $("fleet").hidden = true;
+      return;
+    }
+    if (!answer.ok) return;
+    const data = await answer.json();
+    canCommand = data.can_command;
+    $("signin").hidden = true;
+    $("fleet").hidden = false;
+    listen();
+  }
+
+  const form = $("signin");
+  if (!form) return;
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const result = await post("/api/op/login", { pin: $("pin").value });
+    $("pin").value = "";
+    $("signin-error").textContent = result.ok ? "" : result.data.error || "sign-in failed";
+    if (result.ok) start();
+  });
+  $("signout").addEventListener("click", async () => {
+    await post("/api/op/logout");
+    if (source) source.close();
+    start();
+  });
+  $("boards").addEventListener("click", async (event) => {
+    const button = event.target.closest("button[data-action]");
+    if (!button) return;
+    const result = await post("/fleet/api/boards/" + encodeURIComponent(button.dataset.board) + "/" + button.dataset.action);
+    $("action-result").textContent = result.ok
+      ? button.textContent + " sent to " + button.dataset.board
+      : result.data.error || "refused";
+  });
+  start();
+})();
