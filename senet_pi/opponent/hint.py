@@ -8,6 +8,7 @@ search's estimate, marked `"exact": false`, anywhere else.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..errors import ReplayError
@@ -62,7 +63,10 @@ class Hinter:
         """Every legal move for the value waiting with the mover's chance after it, best first."""
         p = game.to_move
         out, exact = [], True
-        for m in game.legal_moves():
+        moves = game.legal_moves()
+        level = self.computer.level  # the strongest level's budget, shared among the moves
+        self.computer = Computer(replace(level, budget=max(300, level.budget // max(1, len(moves)))), self.tables)
+        for m in moves:
             game.push(m)
             try:
                 if game.pending is not None and not game.is_over:  # dice left to play: the mover's best way on

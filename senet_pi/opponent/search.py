@@ -67,9 +67,9 @@ class Search:
     # ------------------------------------------------------------------ helpers
 
     def _count(self) -> None:
-        self.nodes += 1
-        if self.nodes > self.budget:
+        if self.nodes >= self.budget:
             raise OutOfNodes
+        self.nodes += 1
 
     def _ours(self, player: int) -> bool:
         return player == self.root
