@@ -69,10 +69,8 @@ def test_the_card_player_never_reads_a_hand_it_may_not_see():
     other = game.copy()
     other.redeal_unseen(game.to_move_id, random.Random(99))
     assert other.hand(game.to_move_id) == game.hand(game.to_move_id)
-    assert (
-        sorted(other.hand(game.player_ids[1 - game.to_move])) != sorted(game.hand(game.player_ids[1 - game.to_move]))
-        or True
-    )
+    theirs = game.player_ids[1 - game.to_move]
+    assert sorted(other.hand(theirs)) != sorted(game.hand(theirs))  # the hidden hand was dealt anew
     a, b = Computer(LEVELS[3], None, 5), Computer(LEVELS[3], None, 5)
     a.card_turn(game)
     b.card_turn(other)
