@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
     "args",
     [
         ["bench_rules.py", "--quick", "--repeat", "1"],
+        ["bench_opponent.py", "--quick"],
         ["bench_scanner.py", "--seconds", "0.2"],
         ["bench_page.py", "--quick"],
         ["bench_stats.py", "--games", "200", "--per-day", "20", "--repeat", "1"],
