@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
         ["bench_page.py", "--quick"],
         ["bench_stats.py", "--games", "200", "--per-day", "20", "--repeat", "1"],
     ],
-    ids=["rules", "scanner", "page", "stats"],
+    ids=["rules", "opponent", "scanner", "page", "stats"],
 )
 def test_benchmark_scripts_run(args):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
