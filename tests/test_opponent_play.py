@@ -201,3 +201,20 @@ def test_hint_outside_the_tables_says_it_is_not_exact(tmp_path, folder, capsys):
 def test_hint_refuses_a_game_that_is_over_or_a_bad_file_in_one_line(tmp_path, folder, capsys, replay, words):
     code, _, err = _hint(tmp_path, folder, replay, capsys)
     assert code == 1 and err.count("\n") == 1 and words in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------------- senet-pi tournament
+
+
+def test_a_tournament_prints_win_rates_with_wilson_intervals(tmp_path, capsys):
+    code = main(["tournament", "1", "random", "--ruleset", "modern", "--games", "4", "--tables", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0 and "beginner v random (modern, 4 games): beginner wins" in out and "95 % CI" in out
+    assert "chance lost per decision in solved endgames no decisions" in out  # modern has no tables
+
+
+@pytest.mark.parametrize(("args", "words"), [(["--games", "3"], "even"), (["nobody"], "no player")])
+def test_a_tournament_refuses_bad_arguments_in_one_line(tmp_path, capsys, args, words):
+    code = main(["tournament", "--ruleset", "modern", "--tables", str(tmp_path), *args])
+    err = capsys.readouterr().err
+    assert code == 1 and words in err and err.count("\n") == 1
