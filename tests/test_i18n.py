@@ -148,7 +148,7 @@ def test_a_referees_illegal_move_and_its_fix_in_german():
     assert illegal["reason"] == "a throw of 1 takes the piece on 10 to 11, not 12 (P3)"  # English as stored
     said = translate(illegal, "de")
     assert said["reason"] == "ein Wurf von 1 bringt den Stein auf 10 nach 11, nicht nach 12 (P3)"
-    assert said["fix"] == ["den Stein auf 12 zurück auf 10 stellen"]
+    assert said["fix"] == ["Stein von B auf 12 zurück auf 10 stellen"]
     assert json.loads(json.dumps(illegal)) == illegal  # nothing but plain JSON for the journal
     blocked = referee.throw_blocked()  # BOARD_FIRST, with the warning nested inside
     assert translate(blocked, "de") == (
@@ -163,7 +163,7 @@ def test_the_terminal_words_in_german_and_english_unchanged():
     assert describe(verdicts[0]) == "B throws 1"
     assert describe(verdicts[0], "de") == "B wirft 1"
     fix = next(v for v in verdicts if v["v"] == "fix")
-    assert describe(fix, "de") == "-> den Stein auf 12 zurück auf 10 stellen"
+    assert describe(fix, "de") == "-> Stein von B auf 12 zurück auf 10 stellen"
     move = {"v": "move", "player": "A", "from": 9, "to": 13, "by": 4}
     move["effects"] = [{"kind": "exchange", "player": "B", "from": 13, "to": 9}]
     assert describe(move) == "A moves 9 -> 13; B's piece 13 -> 9 (exchange)"  # the README demo's line

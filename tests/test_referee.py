@@ -57,9 +57,9 @@ def test_a_wrong_move_is_flagged_after_the_settle_time_then_guided_then_cleared(
     warning = first[-1]
     assert warning["reason"] == "a throw of 3 takes the piece on 10 to 13, not 14 (P3)"
     assert warning["missing"] == [10] and warning["extra"] == [14]
-    assert warning["fix"] == ["put the piece on 14 back on 10"]
+    assert warning["fix"] == ["put B's piece on 14 back on 10"]
     assert hands.wait(1000) == []  # guidance only after a few seconds more
-    assert hands.wait(2000) == [{"v": "fix", "text": "put the piece on 14 back on 10", "from": 14, "to": 10}]
+    assert hands.wait(2000) == [{"v": "fix", "text": "put B's piece on 14 back on 10", "from": 14, "to": 10}]
     verdicts = hands.do("lift 14", "place 13", wait=500)
     assert kinds(verdicts) == ["cleared", "move", "turn"]
 
@@ -172,7 +172,7 @@ def test_keeping_the_move_turns_the_undo_question_into_guidance():
     hands.do("lift 10", "place 13", wait=500)
     hands.do("lift 13", "place 10", wait=500)
     verdicts = hands.call("answer", "keep")
-    assert verdicts[-1]["v"] == "illegal" and verdicts[-1]["fix"] == ["put the piece on 10 back on 13"]
+    assert verdicts[-1]["v"] == "illegal" and verdicts[-1]["fix"] == ["put B's piece on 10 back on 13"]
 
 
 def test_the_starting_setup_offers_a_new_game():

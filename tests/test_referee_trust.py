@@ -136,7 +136,8 @@ def test_3_two_pieces_held_over_the_end_then_both_sent_to_the_sun_are_not_read_a
     the 1 end on the same squares as 25-26 by the 1 and 30-26 by the 6 (M5's bounce, then M6 to the
     sun, whose piece leaves the game, M4). The hands showed every stage of the second way, with both
     pieces, so the first reading must not stand; which piece went first decides which piece stays on
-    the sun, and the board cannot tell: the referee asks."""
+    the sun, and the hands showed that too (25's piece went to the sun and was taken off it before
+    30's came): no question (issue 21, class 2)."""
     hands = modern({"5": 1, "4": 12, "3": 25, "2": 30}, {"5": 7, "4": 8, "3": 10}, (6, 1))
     hands.do("lift 25", wait=800)  # held past the settle time: reads as gone up by the 6
     assert moves_in(hands.seen) == ["25-off"]
@@ -145,12 +146,8 @@ def test_3_two_pieces_held_over_the_end_then_both_sent_to_the_sun_are_not_read_a
         "lift 30", "place 26", "lift 1", "lift 26", "place 1",  # 30-26 by the 6: the same again
         wait=600,
     )  # fmt: skip
-    assert moves_in(verdicts) == [] and not illegal(verdicts)
-    question = verdicts[-1]
-    assert question["v"] == "question" and question["kind"] == "which"
-    assert sorted(question["options"]) == ["25-26 (by 1) then 30-26 (by 6)", "30-26 (by 6) then 25-26 (by 1)"]
-    answered = hands.call("answer", "25-26 (by 1) then 30-26 (by 6)")
-    assert "revised" in kinds(answered) and moves_in(answered) == ["25-26", "30-26"]
+    assert "question" not in kinds(verdicts) and not illegal(verdicts)
+    assert "revised" in kinds(verdicts) and moves_in(verdicts) == ["25-26", "30-26"]
     assert hands.game.board() == {1: "A", 12: "A", 7: "B", 8: "B", 10: "B"}
     assert hands.game.piece_at(1) == ("A", 2) and hands.game.to_move_id == "B"  # the 30's piece stays
 
@@ -251,7 +248,7 @@ def test_4_a_fix_names_the_piece_that_must_go_not_the_victims_square():
     hands.do("place 2", wait=4000)  # B's victim put on 2, A's piece still on the sun
     fixes = [text for v in illegal(hands.seen) for text in v["fix"]]
     assert "remove A's piece on 1" in fixes
-    assert "put the piece on 2 back on 1" in fixes
+    assert "put B's piece on 2 back on 1" in fixes
 
 
 # ---------------------------------------------------------------- 5. undo guides every piece back
@@ -282,6 +279,10 @@ def test_5_taking_a_capture_back_during_its_prompt_is_warned():
     hands = capture_onto_the_sun()
     hands.do("lift 13", "place 10", wait=600)  # the mover goes home; B's piece is still in the hand
     hands.do("place 13", wait=600)
+    # two pieces were in the hand at once: the switches cannot tell which went home, so it asks (issue 21)
+    question = hands.referee.question
+    assert question is not None and question.kind == "whose" and question.square == 10
+    hands.call("answer", "A's piece with 5 dots")
     warning = illegal(hands.seen)
     assert warning and "taken back" in warning[-1]["reason"]
 
@@ -294,7 +295,7 @@ def test_6_fixes_follow_the_pieces_so_owners_never_end_up_swapped():
     hands.do("lift 5", "place 9", "lift 8", "place 6", wait=600)  # each piece moved one way
     warning = illegal(hands.seen)[-1]
     # By distance 6->5 and 9->8 would swap owners; the hands showed 5->9 and 8->6.
-    assert warning["fix"] == ["put the piece on 6 back on 8", "put the piece on 9 back on 5"]
+    assert warning["fix"] == ["put B's piece on 6 back on 8", "put A's piece on 9 back on 5"]
     hands.do("lift 6", "place 8", "lift 9", "place 5", wait=600)
     assert hands.seen[-1]["v"] == "cleared" and hands.referee.question is None
     assert hands.throw(2)[0]["v"] == "throw"
@@ -436,8 +437,8 @@ def test_9_every_game_run_journals_exports_to_a_replay_that_judges_the_same(tmp_
             service.handle("answer", "swapped")
             hands("lift 1", "lift 2", "place 2", "place 1")  # and swapped back
         sim.stick(25, "closed")
-        for _ in range(3):
-            hands("lift 3", "place 3")
+        for _ in range(4):  # stuck: wrong for 3 settled boards and unchanged for 15 s (STILL_TIME)
+            hands("lift 3", "place 3", wait=6.0)
         service.handle("undo")
         service.handle("resync")
         assert throw is not None

@@ -73,7 +73,7 @@ def test_run_resumes_the_game_in_its_journal(tmp_path):
 def test_run_reports_a_wrong_move_and_bad_commands_without_stopping(tmp_path):
     result = run_cli(tmp_path, "throw 3\nlift 10\nplace 14\nwait 700\nfly 3\nplace 99\nthrow\n")
     assert result.returncode == 0
-    assert "!! a throw of 3 takes the piece on 10 to 13, not 14 (P3) -> put the piece on 14 back on 10" in result.stdout
+    assert "!! a throw of 3 takes the piece on 10 to 13, not 14 (P3) -> put B's piece on 14 back on 10" in result.stdout
     assert "error: unknown command 'fly'" in result.stdout
     assert "error: a square is a number from 1 to 30" in result.stdout
     assert "Traceback" not in result.stdout + result.stderr

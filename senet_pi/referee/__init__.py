@@ -2,5 +2,6 @@
 
 from .physical import Fix, Step, fixes
 from .referee import GUIDANCE_DELAY, SETTLE_TIME, Referee, RefereeError
+from .state import Mode
 
-__all__ = ["GUIDANCE_DELAY", "SETTLE_TIME", "Fix", "Referee", "RefereeError", "Step", "fixes"]
+__all__ = ["GUIDANCE_DELAY", "SETTLE_TIME", "Fix", "Mode", "Referee", "RefereeError", "Step", "fixes"]

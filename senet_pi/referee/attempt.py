@@ -2,17 +2,35 @@
 
 Occupancy alone cannot tell a touch from an exchange, nor which piece went where when two
 went wrong. The order of lifts and places can, as cause and effect: two squares empty at
-the same moment, a piece put down after it was picked up, and, while only one piece is in
-the hand, where the piece put down came from.
+the same moment, a piece put down after it was picked up.
+
+The hand model follows the pieces themselves. Every piece on the board when the attempt began
+is known (its square then, its owner, in `modern` its dots); a lift puts the piece on that
+square into the hand, a place puts one of the pieces in the hand down. With one piece in the
+hand that is sure; with two or more it is not, so the model keeps every story the switch
+changes allow (`worlds`): which piece is where, and which are still in the hand. Whose piece
+stands on a square is known when every story agrees; the referee asks when they do not and
+it matters.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..rules.board import bit
 
 NEVER = 1 << 30  # the order number of something that did not happen
+#: Stories kept at most; past that (pieces juggled for a long time) identity is judged unknown.
+MAX_WORLDS = 64
+#: Piece numbers from here on are pieces that came from nowhere the referee knows (an extra piece).
+UNKNOWN_PIECE = 100
+#: Boards kept in the order the hands made them (a game's turn takes a few dozen changes).
+MAX_HISTORY = 400
+
+#: One story: the piece on each square (0 = empty; a piece is numbered by its square at the start),
+#: and the pieces in the hand, sorted.
+World = tuple[tuple[int, ...], tuple[int, ...]]
 
 
 @dataclass
@@ -21,23 +39,35 @@ class Attempt:
 
     start: int
     owners: dict[int, str] = field(default_factory=dict)  # whose piece stood on each square at the start
+    pieces: dict[int, object] = field(default_factory=dict)  # each start square's piece: (owner, dots)
     lifted: int = 0  # squares whose switch opened
     placed: int = 0  # squares whose switch closed
     count: int = 0  # switch changes so far: the order numbers below
     first_lift: dict[int, int] = field(default_factory=dict)
     last_place: dict[int, int] = field(default_factory=dict)
     together: set[tuple[int, int]] = field(default_factory=set)  # start squares empty at the same moment
-    hand: list[int | None] = field(default_factory=list)  # where each held piece stood at the start
-    came_from: dict[int, int | None] = field(default_factory=dict)  # square -> start square of its piece
     knocked: int = 0  # squares lifted and put straight back, the next change: a touch as likely as a move
     gap: bool = False  # changes went unseen (a snapshot after the link was down): the order is not known
+    worlds: set[World] = field(default_factory=set)  # every story of which piece is where (see above)
+    lost: bool = False  # too many stories: which piece is where is not known
+    history: list[int] = field(default_factory=list)  # the board after each change, in order
     _open: int = 0  # start squares that are empty now
     _last_lift: int = 0  # the square of the last change, when it was a lift
+    _strangers: int = 0  # pieces come from nowhere so far
+
+    def __post_init__(self) -> None:
+        if not self.worlds:
+            self.worlds = {(tuple(sq if self.start & bit(sq) else 0 for sq in range(32)), ())}
+        if not self.pieces:
+            self.pieces = {sq: (owner, None) for sq, owner in self.owners.items()}
 
     def record(self, square: int, closed: bool) -> None:
         """One switch change, in the order it happened."""
         self.count += 1
         b = bit(square)
+        self._follow(square, closed)
+        if len(self.history) < MAX_HISTORY:
+            self.history.append((self.history[-1] if self.history else self.start) ^ b)
         if closed:
             if self._last_lift == square:
                 self.knocked |= b
@@ -45,28 +75,121 @@ class Attempt:
             self.placed |= b
             self.last_place[square] = self.count
             self._open &= ~b
-            # Only while a single piece is in the hand is it sure which piece this is.
-            origin = self.hand.pop() if len(self.hand) == 1 else None
-            if len(self.hand) > 1:
-                self.hand.pop(0)
-                self.hand = [None] * len(self.hand)  # which one is still held is no longer known
-            self.came_from[square] = origin
             return
         self._last_lift = square
         self.lifted |= b
         self.first_lift.setdefault(square, self.count)
-        self.hand.append(self.came_from.pop(square) if square in self.came_from else self.origin(square))
         if self.start & b:
             for other in range(1, 31):
                 if self._open & bit(other):
                     self.together.add((min(square, other), max(square, other)))
             self._open |= b
 
+    def _follow(self, square: int, closed: bool) -> None:
+        """Every story, carried on by one switch change."""
+        if self.lost:
+            return
+        stranger = UNKNOWN_PIECE + self._strangers
+        after: set[World] = set()
+        for on, hand in self.worlds:
+            board = list(on)
+            if closed:
+                if board[square]:  # a switch that was open under a piece in this story: it goes to the hand
+                    hand = tuple(sorted((*hand, board[square])))
+                choices = set(hand) or {stranger}
+                for piece in choices:
+                    board[square] = piece
+                    rest = list(hand)
+                    if piece in rest:
+                        rest.remove(piece)
+                    after.add((tuple(board), tuple(rest)))
+            else:
+                piece = board[square] or stranger
+                board[square] = 0
+                after.add((tuple(board), tuple(sorted((*hand, piece)))))
+        if any(stranger in on or stranger in hand for on, hand in after):
+            self._strangers += 1
+        if len(after) > MAX_WORLDS:
+            self.lost = True
+        self.worlds = after
+
+    # ------------------------------------------------------------------ which piece is where
+
+    def piece(self, number: int) -> object:
+        """A piece's identity by its number: (owner, dots) for a start piece, None for a stranger."""
+        return self.pieces.get(number)
+
+    def board(self) -> int:
+        """The occupancy the switch changes have left (every story agrees on it)."""
+        on, _ = next(iter(self.worlds))
+        return sum(bit(sq) for sq in range(1, 31) if on[sq])
+
+    def on(self, square: int) -> set[int]:
+        """The pieces (by number) that may stand on `square` now, over every story."""
+        return {on[square] for on, _ in self.worlds}
+
+    def identities(self, square: int) -> list[object]:
+        """The pieces (owner, dots) that may stand on `square`, over every story, in a stable order."""
+        return sorted({self.piece(p) for p in self.on(square)}, key=repr)
+
+    def narrow(self, square: int, piece: object) -> None:
+        """Someone who can see the pieces said which one stands on `square`: keep the stories that agree."""
+        self.keep([(square, piece)])
+
+    def keep(self, placing: Iterable[tuple[int, object]]) -> None:
+        """Keep only the stories with a piece of each given identity on each given square (a move
+        accepted, an answer given), unless none has them."""
+        wanted = list(placing)
+        kept = {w for w in self.worlds if all(self.piece(w[0][sq]) == ident for sq, ident in wanted)}
+        self.worlds = kept or self.worlds
+
     def origin(self, square: int) -> int | None:
         """Where the piece now on `square` stood when the attempt began (None when not known)."""
-        if square in self.came_from:
-            return self.came_from[square]
-        return square if self.start & bit(square) else None
+        if self.lost:
+            return None
+        pieces = self.on(square)
+        if len(pieces) != 1:
+            return None
+        (piece,) = pieces
+        return piece if 0 < piece < UNKNOWN_PIECE else None
+
+    def holder(self, square: int) -> str | None:
+        """Whose piece stands on `square` when every story agrees (None when not known)."""
+        if self.lost:
+            return None
+        owners = {self.owners.get(p) for p in self.on(square)}
+        return owners.pop() if len(owners) == 1 else None
+
+    def could_be(self, placing: Iterable[tuple[int, object]]) -> bool:
+        """Whether some story has a piece of each given identity on each given square."""
+        wanted = list(placing)
+        if self.lost or not wanted:
+            return True
+        return any(all(self.piece(on[sq]) == ident for sq, ident in wanted) for on, _ in self.worlds)
+
+    def must_be(self, placing: Iterable[tuple[int, object]]) -> bool:
+        """Whether every story has a piece of each given identity on each given square."""
+        wanted = list(placing)
+        if self.lost:
+            return False
+        return all(all(self.piece(on[sq]) == ident for sq, ident in wanted) for on, _ in self.worlds)
+
+    def at_home(self, square: int) -> bool:
+        """Whether the piece that stood on `square` is back on it in every story."""
+        return not self.lost and all(on[square] == square for on, _ in self.worlds)
+
+    # ------------------------------------------------------------------ the order of events
+
+    def passed_through(self, boards: list[int], unknown: int = 0) -> bool:
+        """Whether the hands made these boards, in this order (others may come between)."""
+        if self.gap or len(self.history) >= MAX_HISTORY:
+            return False
+        wanted = iter(boards)
+        board = next(wanted, None)
+        for seen in self.history:
+            if board is not None and not (seen ^ board) & ~unknown:
+                board = next(wanted, None)
+        return board is None
 
     def empty_together(self, a: int, b: int) -> bool:
         """Whether squares `a` and `b` (both occupied at the start) were empty at the same moment."""

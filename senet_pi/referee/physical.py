@@ -135,6 +135,22 @@ def _simulate(start: int, steps: Sequence[Step]) -> list[tuple[int, int]]:
     return out
 
 
+def held(start: int, steps: Sequence[Step]) -> set[int]:
+    """The squares whose pieces `steps` pushed into a hand (landed on) and did not put down again."""
+    on: dict[int, int] = {sq: sq for sq in squares_in(start)}
+    in_hand: dict[int, int] = {}
+    for step in steps:
+        piece = in_hand.pop(step.from_sq, None)
+        if piece is None:
+            piece = on.pop(step.from_sq, OFF)
+        if step.to_sq != OFF:
+            displaced = on.get(step.to_sq)
+            if displaced is not None and displaced != piece:
+                in_hand[step.to_sq] = displaced
+            on[step.to_sq] = piece
+    return set(in_hand)
+
+
 def lifts_needed(start: int, steps: Sequence[Step]) -> list[int]:
     """After each step, the switches that must have opened: a piece cannot leave a square, nor make
     room on one, without lifting. Squares the move itself filled on the way do not count."""
@@ -225,9 +241,12 @@ class Fix:
     from_sq: int
     to_sq: int
     owner: str | None = None
+    swap: bool = False  # the pieces on both squares change places
 
     def text(self) -> Text:
         """The correction in words for the people at the board."""
+        if self.swap:
+            return Text("swap the pieces on {a} and {b} back", a=self.from_sq, b=self.to_sq)
         if self.from_sq == HAND:
             if self.owner:
                 return Text("put {player}'s piece back on {to}", player=self.owner, to=self.to_sq)
@@ -236,6 +255,10 @@ class Fix:
             if self.owner:
                 return Text("remove {player}'s piece on {from_sq}", player=self.owner, from_sq=self.from_sq)
             return Text("remove the piece on {from_sq}", from_sq=self.from_sq)
+        if self.owner:
+            return Text(
+                "put {player}'s piece on {from_sq} back on {to}", player=self.owner, from_sq=self.from_sq, to=self.to_sq
+            )
         return Text("put the piece on {from_sq} back on {to}", from_sq=self.from_sq, to=self.to_sq)
 
 
@@ -283,10 +306,35 @@ def fixes(
         pairs += _closest_pairs(rest_extra, rest_missing)
     paired_extra = {a for a, _ in pairs}
     paired_missing = {b for _, b in pairs}
-    out = [Fix(a, b, owners.get(b)) for a, b in pairs]
+    # a piece carried is named by its owner only when the hands showed whose it is
+    out = [Fix(a, b, owners.get(b) if holders.get(a) == owners.get(b) else None) for a, b in pairs]
     out += [Fix(a, HAND, holders.get(a)) for a in extra if a not in paired_extra]
     out += [Fix(HAND, b, owners.get(b)) for b in missing if b not in paired_missing]
-    return sorted(out, key=lambda f: (f.from_sq or f.to_sq, f.to_sq))
+    return in_order(sorted(out, key=lambda f: (f.from_sq or f.to_sq, f.to_sq)), sensed)
+
+
+def in_order(todo: list[Fix], board: int) -> list[Fix]:
+    """The fixes in an order a person can follow from `board`: never a piece put on a square that is
+    still occupied (the piece there goes first), and a ring of pieces that each wait for the next
+    square is broken by taking one piece off first and putting it down last."""
+    out: list[Fix] = []
+    later: list[Fix] = []
+    todo = list(todo)
+    while todo:
+        ready = next((f for f in todo if f.to_sq == HAND or not board & bit(f.to_sq)), None)
+        if ready is None:  # every move waits for another: take the first piece off for now
+            first = todo.pop(0)
+            out.append(Fix(first.from_sq, HAND, first.owner))
+            later.append(Fix(HAND, first.to_sq, first.owner))
+            board &= ~bit(first.from_sq)
+            continue
+        todo.remove(ready)
+        out.append(ready)
+        if ready.from_sq != HAND:
+            board &= ~bit(ready.from_sq)
+        if ready.to_sq != HAND:
+            board |= bit(ready.to_sq)
+    return out + later
 
 
 def _closest_pairs(extra: list[int], missing: list[int]) -> list[tuple[int, int]]:

@@ -727,6 +727,17 @@ class Game:
 
     # ------------------------------------------------------------------ misc
 
+    def checkpoint(self) -> tuple[Snapshot, list[tuple[tuple[str, object], Snapshot]], int]:
+        """The whole state, history included, cheaply (snapshots are tuples): for `rollback`."""
+        return self._snapshot(), list(self._stack), self._version
+
+    def rollback(self, point: tuple[Snapshot, list[tuple[tuple[str, object], Snapshot]], int]) -> None:
+        """Back to a `checkpoint`, whatever was pushed, popped or edited since."""
+        snap, stack, version = point
+        self._restore(snap)
+        self._stack = list(stack)
+        self._version = max(self._version, version) + 1  # caches keyed by version see a new position
+
     def copy(self, history: bool = True) -> Game:
         """An independent copy of the game, history included unless `history` is False (a copy to look
         ahead on: it cannot `pop()` what was played before it, and costs the same however long the game)."""

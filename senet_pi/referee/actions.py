@@ -1,0 +1,331 @@
+"""What people do besides moving pieces: throws and cards, moves entered by hand, answers to the
+referee's questions, undo, a new game and a resync (the board wins)."""
+
+from __future__ import annotations
+
+from ..errors import IllegalMoveError, SenetError
+from ..rules import Move
+from ..rules.board import OFF
+from ..rules.text import Text
+from ..verdicts import (
+    Answered,
+    CardPlayed,
+    Exchanged,
+    NewGame,
+    Passed,
+    Prompt,
+    Resynced,
+    Switch,
+    Thrown,
+    Undone,
+    Verdict,
+    from_effects,
+    illegal,
+)
+from .core import SAME_SCAN
+from .judge import Judging, switch_text
+from .physical import HAND, Step, effect_steps, fixes, held, play_out, reversed_steps
+from .state import Mode
+
+
+class RefereeError(SenetError, ValueError):
+    """An operator action that makes no sense now (no question to answer, nothing to undo...)."""
+
+
+class Actions(Judging):
+    """The referee's answers to throws, cards and the operator's actions."""
+
+    def tick(self, at: float) -> list[Verdict]:  # pragma: no cover - defined by Referee
+        raise NotImplementedError
+
+    def flush(self) -> list[Verdict]:
+        """Judge the board now as if it had settled (end of a replay, or a button pressed)."""
+        return [] if self.judged else self._judge_at(self.now)
+
+    def _catch_up(self, at: float | None) -> list[Verdict]:
+        out = self.tick(at) if at is not None else []
+        return out + self.flush()
+
+    # ------------------------------------------------------------------ throws and cards
+
+    def throw(self, value: object, at: float | None = None) -> list[Verdict]:
+        """A throw for the player to move (from the thrower, or entered by hand). A piece lifted in the
+        same scan as the button press is part of the move, not a move before the throw."""
+        out = self.tick(at) if at is not None else []
+        if not (at is not None and self.last_change is not None and at - self.last_change <= SAME_SCAN):
+            out += self.flush()
+        block = self._busy()
+        if block:
+            return [*out, block]
+        player = self.game.to_move_id
+        start = self.game.occupied()
+        try:
+            effects = self.game.push_throw(value)
+        except IllegalMoveError as err:
+            return [*out, illegal(err, player=player)]
+        self.provisional = None  # the last move is final now
+        out.append(Thrown(player, list(value) if isinstance(value, tuple) else value).json())
+        out += from_effects(effects)
+        self._cands()  # worked out now, while the hands move, so that judging the board is quick
+        steps = effect_steps(effects)  # M9: the pieces of a player who leaves come off the board
+        if steps and self.sensing:
+            self._guide(steps, start)
+            out.append(self._prompt())
+        elif steps:
+            self.expected = self.sensed = self.game.occupied()
+        return out
+
+    def play_card(self, kind: str, value: object, at: float | None = None) -> list[Verdict]:
+        """The card game's turn actions (K4): play a card, exchange one or two, or pass (K9's residue)."""
+        out = self._catch_up(at)
+        block = self._busy()
+        if block:
+            return [*out, block]
+        game = self.game
+        player = game.to_move_id
+        if game.turn_starts_with != "card":
+            raise RefereeError(f"{kind!r} is a card game action; this game is {game.name}")
+        try:
+            if kind == "card":
+                effects = game.push_card(str(value))
+                out.append(CardPlayed(player, str(value)).json())
+            elif kind == "exchange":
+                cards = [str(c) for c in value] if isinstance(value, list) else [str(value)]
+                effects = game.push_exchange(cards)
+                out.append(Exchanged(player, len(cards)).json())
+            else:
+                effects = game.push_pass()
+                out.append(Passed(player).json())
+        except IllegalMoveError as err:
+            return [*out, illegal(err, player=player)]
+        self.provisional = None
+        out += from_effects(effects)
+        if game.phase == "nile":
+            text = Text("{player}: send one of your pawns on 16-30 to the Nile (K7)", player=game.mover_id)
+            out.append(Prompt(text, game.mover_id, None, 15).json())
+        self._cands()
+        return out
+
+    def _prompt(self) -> Verdict:
+        assert self.owed is not None
+        return self.owed.prompt()
+
+    # ------------------------------------------------------------------ moves entered, answers
+
+    def enter_move(self, from_sq: int, to_sq: int, by: int = 0, at: float | None = None) -> list[Verdict]:
+        """A move entered by hand (a board without sensors, a dead switch, or an answer to "which")."""
+        out = self._catch_up(at)
+        player = self.game.mover_id
+        if self.question is not None and self.question.kind == "which":
+            for i, (cand, _) in enumerate(self.question.candidates):
+                first = cand.moves[0]
+                if (first.from_sq, first.to_sq) == (from_sq, to_sq) and by in (0, first.by):
+                    return out + self.answer(i)
+        if self.mode is Mode.PROMPTS:
+            busy = self._busy()
+            assert busy is not None
+            return [*out, busy]
+        try:
+            move = self.game.check_move(from_sq, to_sq, by)
+        except IllegalMoveError as err:
+            return [*out, illegal(err, player=player)]
+        steps, _, _ = play_out(self.game, [move])
+        before = self.game.occupied()
+        self.before_last_move = before
+        self.provisional = None
+        out += from_effects(self.game.push(move), move, player)
+        self.question = None
+        if self.sensing:
+            self._guide(steps, before, keep_evidence=True)  # the hands may have moved it already
+            out += self._recheck_owed()
+        else:
+            self.expected = self.sensed = self.game.occupied()
+        return out
+
+    def answer(self, choice: int | str, at: float | None = None) -> list[Verdict]:
+        """The operator's answer to the open question: an option's index or its text."""
+        out = self._catch_up(at)
+        question = self.question
+        if question is None:
+            raise RefereeError("there is no question to answer")
+        if isinstance(choice, str):
+            if choice not in question.options:
+                raise RefereeError(f"{choice!r} is not an answer to this question: {', '.join(question.options)}")
+            choice = question.options.index(choice)
+        if isinstance(choice, bool) or not 0 <= choice < len(question.options):
+            raise RefereeError(f"answer {choice!r}: choose 0-{len(question.options) - 1}")
+        self.question = None
+        out.append(Answered(question.id, question.options[choice]).json())
+        if question.kind == "which" and choice < len(question.candidates):
+            if question.revise:
+                return out + self._revise_to(*question.candidates[choice])
+            return out + self._accept(*question.candidates[choice])
+        if question.kind == "undo" and choice == 0:
+            return out + self.undo()
+        if question.kind == "new_game" and choice == 0:
+            return out + self.new_game()
+        if question.kind == "swap" and question.swap is not None:
+            return out + (self._warn_swap(*question.swap) if choice == 1 else [])
+        if question.kind == "whose":  # the hands' stories narrowed to the answer; the board judged again
+            self.attempt.narrow(question.square, question.pieces[choice])
+            if self.provisional is not None and self.provisional.attempt is not self.attempt:
+                self.provisional.attempt.narrow(question.square, question.pieces[choice])
+            self.judged = False
+            return out + self._judge()
+        if not self._same(self.sensed, self.expected):  # kept: the fixes follow the pieces the hands moved
+            return out + self._warn(self.sensed)
+        self._reset_attempt()
+        return out
+
+    # ------------------------------------------------------------------ undo, new game, resync
+
+    def undo(self, at: float | None = None) -> list[Verdict]:
+        """Take back the last move (the throw it used stays to be played again): every piece it
+        carried is guided back, exchanged and captured ones included."""
+        out = self._catch_up(at)
+        game = self.game
+        if not any(kind == "move" for kind, _ in game.actions):
+            raise RefereeError("there is no move to undo")
+        if not self._undoable():  # the throw made since would be lost, and thrown again
+            raise RefereeError(f"the last move stands: {game.to_move_id} has thrown since")
+        while True:
+            kind, value = game.pop()
+            if kind == "move":
+                break
+        assert isinstance(value, Move)
+        steps, _, _ = play_out(game, [value])
+        owed = self.steps_left
+        done = steps[: len(steps) - len(owed)]  # the owed ones were never carried out
+        # a piece the move landed on, still in the hand because its owed step was not done, goes back too
+        in_hand = held(game.occupied(), done)
+        back = [Step(s.player, OFF, s.from_sq, "undo", s.ruling) for s in owed if s.from_sq in in_hand]
+        self.before_last_move = None
+        self.provisional = None
+        self.question = None
+        self.swapped = None
+        out.append(Undone(game.to_move_id, str(value)).json())
+        self.warning = None
+        self.guiding = False
+        self.owed = None
+        if not self.sensing:
+            self.expected = self.sensed = game.occupied()
+            return out
+        self._guide(reversed_steps(done) + back, self.expected, keep_evidence=True)
+        return out + self._recheck_owed()
+
+    def new_game(self, at: float | None = None) -> list[Verdict]:
+        """Start again from the standard setup with the same rule set and options."""
+        out = self._catch_up(at)
+        self.game = type(self.game)(self.game.players, self.game.options)
+        self.before_last_move = None
+        self.provisional = None
+        self.question = None
+        self.swapped = None
+        out.append(NewGame(self.game.name, self.game.to_move_id).json())
+        return out + self._resync_board_to(self.game.occupied())
+
+    def resync(self, at: float | None = None) -> list[Verdict]:
+        """Let the board win: take the sensed occupancy as the position, changing as few pieces as
+        possible, and say what was assumed. A piece the switches do not see is never taken off the
+        game: its switch is judged faulty instead, and the game keeps it where it was."""
+        out = self._catch_up(at)
+        game = self.game
+        owners = game.board()
+        sensed = self.sensed & ~self.unknown | game.occupied() & self.unknown
+        todo = fixes(game.occupied(), sensed, owners)
+        moved = {f.from_sq: f.to_sq for f in todo if f.from_sq != HAND and f.to_sq != HAND}
+        unseen = [f.from_sq for f in todo if f.to_sq == HAND]
+        spare = game.spare_pieces()
+        added = []
+        phantoms = []  # a piece sensed where every piece is already on the board: a switch, not a piece
+        for f in todo:
+            if f.from_sq == HAND:
+                pid = max(spare, key=lambda p: (spare[p], p == game.to_move_id))
+                if spare[pid] < 1:
+                    phantoms.append(f.to_sq)
+                    continue
+                spare[pid] -= 1
+                added.append((f.to_sq, pid))
+        game.edit(moved, [], added)
+        for sq in unseen:
+            self.switches.mark(sq, "stuck open")
+        for sq in phantoms:
+            self.switches.mark(sq, "stuck closed")
+            out.append(Switch(sq, "stuck closed", switch_text(sq, "stuck closed")).json())
+        assumed: list[str] = [
+            Text("{player}'s piece on {a} is now on {b}", player=owners[a], a=a, b=b) for a, b in moved.items()
+        ]
+        assumed += [
+            Text("{player}'s piece on {a} is still there: its switch does not see it", player=owners[a], a=a)
+            for a in unseen
+        ]
+        assumed += [Text("the piece on {square} is {player}'s", square=sq, player=pid) for sq, pid in added]
+        self.expected = game.occupied()
+        self.owed = None
+        self.before_last_move = None
+        self.provisional = None
+        self.question = None
+        self.swapped = None
+        self._reset_attempt()
+        out.append(Resynced(assumed, {str(k): v for k, v in game.board().items()}).json())
+        if self.warning is not None:
+            out.append(self._clear())
+        return out
+
+    def _recheck_owed(self) -> list[Verdict]:
+        """Owed steps the hands may already have carried out (a move taken back before the undo was
+        asked for, a move entered after it was made): judge them at once, prompt what is left."""
+        if self.owed is None:
+            return []
+        verdicts = [v for v in self._judge_prompts(self.sensed) if v["v"] != "cleared"]
+        if self.owed is not None and not any(v["v"] == "prompt" for v in verdicts):
+            verdicts.append(self._prompt())
+        return verdicts
+
+    def _resync_board_to(self, target: int) -> list[Verdict]:
+        """After a new game: prompts that bring the physical board to `target`."""
+        self.warning = None
+        self.guiding = False
+        self.owed = None
+        self._reset_attempt()
+        if not self.sensing:
+            self.expected = self.sensed = target
+            return []
+        owners = self.game.board()
+        steps = [
+            Step(
+                owners.get(f.to_sq, ""),
+                OFF if f.from_sq == HAND else f.from_sq,
+                OFF if f.to_sq == HAND else f.to_sq,
+                "fix",
+            )
+            for f in fixes(self.sensed, target, owners)
+        ]
+        self._guide(steps, self.sensed)
+        return [self._prompt()] if steps else []
+
+    # ------------------------------------------------------------------ what the thrower's button may do
+
+    def unseen_move(self) -> Move | None:
+        """The one move the board cannot show (a bounce back onto its own square, M5), when that is
+        what the player may mean by pressing the button instead of moving a piece; else None."""
+        if self.game.pending is None or self._busy() is not None or not self._same(self.sensed, self.expected):
+            return None
+        unseen = {c.moves[0] for c in self._cands() if not c.visible and len(c.moves) == 1}
+        return next(iter(unseen)) if len(unseen) == 1 else None
+
+    def throw_blocked(self) -> str | None:
+        """Why a throw would be refused now (a move owed, a prompt, a question, a wrong board), or None."""
+        busy = self._busy()
+        if busy is not None:
+            reason = busy["reason"]
+            return reason if isinstance(reason, str) else str(reason)  # a Text stays one
+        if self.game.is_over:
+            return Text("the game is over: {winner} won", winner=self.game.winner_id)
+        if self.game.pending is not None:
+            return Text(
+                "{player} must first move with {throw}",
+                player=self.game.to_move_id,
+                throw=self.game.throw_text(self.game.pending),
+            )
+        return None

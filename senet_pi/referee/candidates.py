@@ -1,0 +1,175 @@
+"""The ways to play the throw in play, as the board would show them stage by stage.
+
+A `Candidate` is one way to play the throw (one move, or two in `modern`) turned into the
+physical steps of `physical.py` and the boards they pass through, with what the hands must
+have done to get to each stage. `shown()` asks the evidence of an `Attempt` whether the
+hands did that; the helpers below choose among the candidates that fit a settled board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..rules import Game, Move
+from ..rules.board import OFF, bit, squares_in
+from .attempt import Attempt
+from .physical import (
+    Step,
+    landings,
+    lifts_needed,
+    origins,
+    places_needed,
+    play_out,
+    stages,
+    swaps_needed,
+    touched,
+)
+
+
+@dataclass
+class Candidate:
+    """A way to play the throw (one move, or two in `modern`) and the boards it passes through."""
+
+    moves: tuple[Move, ...]
+    steps: list[Step]
+    boards: list[int]
+    first_stage: int  # stages before this one are the player's own moves still under way
+    touched: int  # the squares its steps start or end on
+    outcome: str  # the resulting position: candidates with the same outcome are the same move
+    lifts: list[int]  # per stage, the switches that must have opened to get there
+    places: list[int]  # per stage, the squares a piece was put on to get there
+    origins: list[int]  # per step, where its piece stood when the move began
+    swaps: list[list[tuple[int, int]]]  # per stage, square pairs that must have been empty at once (P4)
+    visible: bool  # whether the board shows it at all (a bounce back onto its own square does not)
+    landed: list[list[tuple[int, int]]]  # per stage, (square, where its piece came from) of moved pieces
+
+    @property
+    def final(self) -> int:
+        return self.boards[-1]
+
+    def between_moves(self) -> list[int]:
+        """The boards once each move but the last is done with all the rules did after it: the
+        hands make them on the way when they play the moves in this order."""
+        starts = [i for i, s in enumerate(self.steps) if s.why == "move"]
+        return [self.boards[i - 1] for i in starts[1:] if i > 0]
+
+    def label(self, with_dice: bool = False) -> str:
+        """How the move is offered as an answer: "10-13", or "24-28 (by 4) then 20-26 (by 6)"."""
+        with_dice = with_dice or len(self.moves) > 1
+        return " then ".join(str(m) + (f" (by {m.by})" if with_dice else "") for m in self.moves)
+
+    @classmethod
+    def of_steps(cls, start: int, steps: Sequence[Step], moves: tuple[Move, ...] = (), outcome: str = "") -> Candidate:
+        """The candidate that carries out `steps` from the board `start`."""
+        steps = list(steps)
+        movers = [i for i, s in enumerate(steps) if s.why == "move"]
+        return cls(
+            moves=moves,
+            steps=steps,
+            boards=stages(start, steps),
+            first_stage=movers[-1] if movers else 0,
+            touched=touched(steps),
+            outcome=outcome,
+            lifts=lifts_needed(start, steps),
+            places=places_needed(steps),
+            origins=origins(start, steps),
+            swaps=swaps_needed(start, steps),
+            visible=any(s.from_sq != s.to_sq for s in steps),  # a bounce back onto its own square is not
+            landed=landings(start, steps),
+        )
+
+
+def candidates(game: Game) -> list[Candidate]:
+    """Every way to play the throw waiting, and in `modern` the first die of each alone."""
+    out: list[Candidate] = []
+    seen: set[tuple[Move, ...]] = set()
+    start = game.occupied()
+    for seq in game.move_sequences():
+        for moves in ([seq[0]], seq) if len(seq) > 1 else (seq,):
+            key = tuple(moves)
+            if key in seen:
+                continue
+            seen.add(key)
+            steps, _, outcome = play_out(game, moves)
+            out.append(Candidate.of_steps(start, steps, key, outcome))
+    return out
+
+
+def shown(cand: Candidate, k: int, ev: Attempt, unknown: int = 0) -> bool:
+    """Whether the hands' evidence shows `cand` done up to stage `k`: every square it must have
+    emptied opened, both squares of an exchange were empty at once, and the pieces it moved stand
+    where it puts them (some story of the hands has them there; own pieces alike, as in a shuffle
+    up 8-9 then 6-8 for 6-9); for a stage the board has gone past, every piece was put down after
+    its square opened. Squares with a faulty switch (`unknown`) prove nothing."""
+    need = cand.lifts[k] & ~unknown
+    if ev.lifted & need != need:
+        return False
+    if any(not ev.empty_together(a, b) for a, b in cand.swaps[k] if not unknown & (bit(a) | bit(b))):
+        return False
+    if not ev.lost and not (cand.boards[k] ^ ev.board()) & ~unknown:
+        moved = [(sq, ev.piece(origin)) for sq, origin in cand.landed[k] if origin != OFF and not unknown & bit(sq)]
+        return ev.could_be(moved)
+    for square, origin in cand.landed[k]:
+        if unknown & bit(square):
+            continue
+        known_origin = origin != OFF and ev.start & bit(origin) and not unknown & bit(origin)
+        if known_origin and not ev.put_down_after(square, origin):
+            return False  # a piece cannot land before it is picked up
+        if ev.start & bit(square) and not ev.put_down_after(square, square):
+            return False  # nor land on a square before the piece there made room
+    return True
+
+
+def distinct(fits: list[tuple[Candidate, int]]) -> list[tuple[Candidate, int]]:
+    """One fit per resulting position: two orders of the same two moves are one answer, not a question."""
+    seen: dict[str, tuple[Candidate, int]] = {}
+    for cand, stage in fits:
+        seen.setdefault(cand.outcome, (cand, stage))
+    return list(seen.values())
+
+
+def on_the_way(board: int, start: int, cand: Candidate) -> bool:
+    """Whether `board` could be `cand` half done, with pieces in the hand: every square that changed
+    is one the move touches, and every newly filled square is where a piece now free could go. A
+    piece is free once its square is empty, or once a free piece has landed on its square."""
+    if (board ^ start) & ~cand.touched:
+        return False
+    free = {origin for origin in cand.origins if origin == OFF or not board & bit(origin)}
+    grown = True
+    while grown:
+        grown = False
+        for step, origin in zip(cand.steps, cand.origins, strict=True):
+            if origin in free and step.to_sq != OFF and start & bit(step.to_sq) and step.to_sq not in free:
+                free.add(step.to_sq)  # it landed on a piece, which is now in the hand
+                grown = True
+    return all(
+        any(s.to_sq == sq and origin in free for s, origin in zip(cand.steps, cand.origins, strict=True))
+        for sq in squares_in(board & ~start)
+    )
+
+
+def in_the_order_shown(fits: list[tuple[Candidate, int]], ev: Attempt, unknown: int = 0) -> list[tuple[Candidate, int]]:
+    """Of ways that fit the board, those whose moves the hands made in their order (two captures,
+    each piece's trip to the sun seen before the next move began), when that tells them apart."""
+    shown_in_order = [(c, k) for c, k in fits if ev.passed_through(c.between_moves(), unknown)]
+    return shown_in_order if 0 < len(shown_in_order) < len(fits) else fits
+
+
+def put_down_after_lifting(ev: Attempt, step: Step) -> bool:
+    """Whether a piece was put on the step's square after its own square opened: a piece cannot
+    land before it is picked up."""
+    return step.to_sq == OFF or ev.put_down_after(step.to_sq, step.from_sq)
+
+
+def best_explained(fits: list[tuple[Candidate, int]], ev: Attempt) -> list[tuple[Candidate, int]]:
+    """Of moves that fit the board, those that account for the most switches that opened: a lift
+    no move needs is a knock, and the fewer knocks assumed, the likelier the move. A piece lifted
+    and put straight back is as likely a knock as part of a move: it decides nothing."""
+    explained = [(ev.lifted & c.lifts[k]) | (ev.placed & c.places[k]) << 32 for c, k in fits]
+    knocks = ev.knocked | ev.knocked << 32
+    return [
+        fit
+        for fit, mine in zip(fits, explained, strict=True)
+        if not any(other != mine and other & mine == mine and (other & ~mine) & ~knocks for other in explained)
+    ]

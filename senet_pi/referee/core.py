@@ -1,0 +1,311 @@
+"""The referee's state and what it says: the open business as typed values, the mode derived from
+them, and the outcomes every part of the referee reaches (a move accepted, a warning, a question).
+
+`judge.py` judges settled boards on top of this, `actions.py` takes the throws and the operator's
+actions, and `referee.py` is the one entry point for inputs.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ..rules import Game
+from ..rules.board import OFF, bit, squares_in
+from ..rules.reasons import Reason
+from ..rules.text import Text
+from ..verdicts import Cleared, Illegal, Settled, Verdict, from_effects
+from ..verdicts import Fix as FixLine
+from .attempt import Attempt
+from .candidates import Candidate, candidates
+from .guidance import board_differences, board_fixes, explain, owners_of, swap_reason
+from .physical import HAND, Fix, Step
+from .state import Mode, Owed, Provisional, Question, SwitchFaults, Warning
+
+#: Settle time, seconds: long enough for a slide across squares or a piece bouncing into
+#: place, short enough that the verdict feels immediate (e-board companions use 0.25-0.5 s).
+SETTLE_TIME = 0.4
+#: After a warning, how long to wait before guiding one fix at a time.
+GUIDANCE_DELAY = 3.0
+#: Seconds within which a switch change and the thrower's button count as the same moment (the
+#: board is scanned 50 times a second): a piece lifted as the button is pressed is part of the move.
+SAME_SCAN = 0.05
+
+
+def piece_name(piece: object) -> Text:
+    """A piece as a person at the board tells it: whose, and in `modern` its dots."""
+    owner, dots = piece if isinstance(piece, tuple) else (piece, None)
+    if dots is None:
+        return Text("{player}'s piece", player=owner)
+    return Text("{player}'s piece with {dots} dots", player=owner, dots=dots)
+
+
+class Core:
+    """One game on a board whose switches sense occupancy only: the state and its outcomes."""
+
+    def __init__(self, game: Game, *, settle: float = SETTLE_TIME, guidance_delay: float = GUIDANCE_DELAY) -> None:
+        self.game = game
+        self.settle = settle
+        self.guidance_delay = guidance_delay
+        self.start_board = type(game)(game.players, game.options).occupied()
+        self.sensed = game.occupied()
+        self.expected = game.occupied()  # what the board should show now
+        self.sensing = False  # set by the first switch event; a board without sensors gets no prompts
+        self.now = 0.0
+        self.last_change: float | None = None
+        self.judged = True
+        self.attempt = self._attempt(self.expected)
+        self.in_progress = False
+        self.owed: Owed | None = None  # steps the people still owe (the rules' own moves, an undo...)
+        self.warning: Warning | None = None
+        self.guiding = False  # the warning's fixes are being guided one at a time
+        self.swapped: tuple[int, int] | None = None  # two pieces believed swapped by hand, to swap back
+        self.question: Question | None = None
+        self._questions = 0
+        self.provisional: Provisional | None = None
+        self.before_last_move: int | None = None
+        self._candidates: tuple[int, list[Candidate]] = (-1, [])
+        self.switches = SwitchFaults()
+
+    # ------------------------------------------------------------------ the state, seen from outside
+
+    @property
+    def mode(self) -> Mode:
+        """What the referee waits for now (the most pressing business first)."""
+        if self.question is not None:
+            return Mode.ANSWER
+        if self.sensing and self.owed is not None:
+            return Mode.PROMPTS
+        if self.sensing and self.warning is not None:
+            return Mode.FIX
+        if self.game.is_over:
+            return Mode.OVER
+        if self.game.pending is not None or self.game.phase != "play":
+            return Mode.MOVE
+        return Mode.THROW
+
+    @property
+    def steps_left(self) -> list[Step]:
+        """The steps the people still owe, in order."""
+        return self.owed.steps if self.owed is not None else []
+
+    @property
+    def unknown(self) -> int:
+        """The squares whose switch is judged faulty."""
+        return self.switches.unknown
+
+    @property
+    def faults(self) -> dict[int, str]:
+        return self.switches.faults
+
+    def snapshot(self) -> dict[str, object]:
+        """Everything an input may change, to put back if judging it fails (`restore`)."""
+        saved = dict(self.__dict__)
+        saved["_game_point"] = self.game.checkpoint()
+        saved["attempt"] = copy.deepcopy(self.attempt)
+        saved["switches"] = self.switches.copy()
+        if self.provisional is not None:
+            saved["provisional"] = replace(
+                self.provisional, attempt=copy.deepcopy(self.provisional.attempt), labels=list(self.provisional.labels)
+            )
+        return saved
+
+    def restore(self, saved: dict[str, object]) -> None:
+        point = saved.pop("_game_point")
+        self.__dict__.update(saved)
+        self.game.rollback(point)  # type: ignore[arg-type]  # what checkpoint() gave
+
+    def _attempt(self, start: int) -> Attempt:
+        """Fresh evidence from the board `start`, each piece on it as the game knows it."""
+        game = self.game
+        return Attempt(start, owners=game.board(), pieces={sq: game.piece_at(sq) for sq in game.board()})
+
+    def _same(self, a: int, b: int) -> bool:
+        """Whether two boards agree on every square whose switch can be trusted."""
+        return self.switches.same(a, b)
+
+    def _target(self) -> int:
+        """The board the people should make: the expected one, or where the owed steps lead."""
+        return self.owed.final if self.owed is not None else self.expected
+
+    # ------------------------------------------------------------------ outcomes
+
+    def _cands(self) -> list[Candidate]:
+        """Every way to play the throw waiting, worked out once per position."""
+        version, cands = self._candidates
+        if version != self.game.version:
+            cands = candidates(self.game)
+            self._candidates = (self.game.version, cands)
+        return cands
+
+    def _accept(self, cand: Candidate, stage: int) -> list[Verdict]:
+        player = self.game.mover_id
+        base = self.expected
+        ev = self.attempt
+        if not (cand.boards[stage] ^ ev.board()) & ~self.unknown:  # the hands' stories that are this move
+            ev.keep((sq, ev.piece(origin)) for sq, origin in cand.landed[stage] if origin != OFF)
+        self.before_last_move = self.game.occupied()
+        base_cands = list(self._cands())
+        out: list[Verdict] = []
+        for move in cand.moves:
+            out += from_effects(self.game.push(move), move, player)
+        if self.provisional is None:
+            self.provisional = Provisional(base, 0, "", base_cands, self.attempt, [])
+        self.provisional.moves += len(cand.moves)
+        self.provisional.outcome = cand.outcome
+        self.provisional.labels += [str(m) for m in cand.moves]
+        self.owed = Owed.of(cand, stage)
+        self.expected = cand.boards[stage] if cand.boards else self.expected
+        if self.owed is None:
+            self._reset_attempt()  # the prompts, if any, go on judging with the evidence since the move began
+        else:
+            self.in_progress = False
+        if self.warning is not None:
+            out.insert(0, self._clear())
+        if self.owed is not None:
+            out.append(self.owed.prompt())
+        self._cands()  # a second die to play (modern): ready before the hands move again
+        return out
+
+    def _board_good(self, force: bool = False) -> list[Verdict]:
+        was_moving = self.in_progress
+        self._reset_attempt()
+        if self.warning is not None or force:
+            return [self._clear()]
+        if was_moving:  # a piece knocked and put back, or a move begun and taken back
+            return [Settled().json()]
+        return []
+
+    def _clear(self) -> Verdict:
+        self.warning = None
+        self.guiding = False
+        return Cleared().json()
+
+    def _reset_attempt(self) -> None:
+        """The board is trusted as it is: evidence starts afresh from here."""
+        self.attempt = self._attempt(self.expected if self.owed is None else self.sensed)
+        self.in_progress = False
+
+    def _guide(self, steps: Sequence[Step], start: int, keep_evidence: bool = False) -> None:
+        """The people must carry out `steps` from the board `start`: prompt them one at a time, and
+        count each done only once the hands were seen to do it."""
+        steps = [s for s in steps if s.from_sq != s.to_sq]  # a bounce onto its own square asks nothing
+        self.owed = Owed(Candidate.of_steps(start, steps)) if steps else None
+        self.expected = start if steps else self.game.occupied()
+        if not keep_evidence or self.attempt.start != start:
+            self.attempt = self._attempt(start)
+
+    # ------------------------------------------------------------------ warnings
+
+    def _fixes(self, board: int, target: int) -> list[Fix]:
+        owners = owners_of(self.game, self.steps_left, target)
+        return board_fixes(board, target, owners, self.attempt, self.unknown)
+
+    def _unsure_square(self, todo: list[Fix]) -> tuple[int, list[object]] | None:
+        """A square a fix carries a piece from, whose piece the hands left unsure between players (two
+        or more pieces were in the hand at once), with the pieces it may hold; None when all are known."""
+        ev = self.attempt
+        if ev.lost:
+            return None
+        for sq in sorted({f.from_sq for f in todo if f.from_sq != HAND and not self.unknown & bit(f.from_sq)}):
+            pieces = [p for p in ev.identities(sq) if p is not None]
+            if len({p[0] for p in pieces if isinstance(p, tuple)}) > 1:
+                return sq, pieces
+        return None
+
+    def _ask_whose(self, square: int, pieces: list[object]) -> list[Verdict]:
+        """Ask which of the pieces stands on `square`: people see colours, the switches do not."""
+        options: list[str] = [piece_name(p) for p in pieces]
+        verdicts = self._ask("whose", Text("Whose piece is on {square} now?", square=square), options)
+        assert self.question is not None
+        self.question.square, self.question.pieces = square, list(pieces)
+        return verdicts
+
+    def _warn(self, board: int, toward: int | None = None, taken_back: bool = False) -> list[Verdict]:
+        target = self.expected if toward is None else toward
+        fixes = self._fixes(board, target)
+        unsure = self._unsure_square(fixes)
+        if unsure is not None:  # fixes must name whose piece goes where: ask first
+            return self._ask_whose(*unsure)
+        owed = self.owed.step if self.owed is not None else None
+        reason, ruling = explain(self.game, board, target, self.unknown, owed)
+        if taken_back and owed is not None:
+            reason = Text(
+                "the last move was taken back before the rules' own moves were done: {step}, or undo the move",
+                step=owed.prompt(),
+            )
+        missing, extra = board_differences(board, target, self.unknown)
+        warning = Warning(reason, ruling, missing, extra, fixes, self.now, player=self.game.to_move_id)
+        if self.warning is not None and self.warning.reason == warning.reason:
+            self.warning = replace(warning, since=self.warning.since)
+            return self._next_fix() if self.guiding else []
+        self.warning = warning
+        return [warning.verdict(), *(self._next_fix() if self.guiding else [])]
+
+    def _warn_swap(self, a: int, b: int) -> list[Verdict]:
+        """Two pieces swapped by hand that no legal move exchanges: say why, and to swap them back."""
+        self.swapped = (a, b)
+        reason = swap_reason(self.game, a, b)
+        fix = Fix(a, b, swap=True)
+        self.warning = Warning(reason, Reason.SWAPPED.ruling, [], [], [fix], self.now, (a, b), self.game.to_move_id)
+        self.guiding = False
+        return [self.warning.verdict()]
+
+    def _next_fix(self) -> list[Verdict]:
+        if self.swapped is not None and self.warning is not None and self.warning.swap:
+            a, b = self.swapped
+            return [FixLine(Fix(a, b, swap=True).text(), a, b).json()]
+        todo = self._fixes(self.sensed, self._target())
+        if not todo:
+            return []
+        fix = todo[0]
+        return [FixLine(fix.text(), fix.from_sq or None, fix.to_sq or None).json()]
+
+    # ------------------------------------------------------------------ questions
+
+    def _ask(
+        self,
+        kind: str,
+        text: str,
+        options: list[str],
+        fits: Sequence[tuple[Candidate, int]] = (),
+        revise: bool = False,
+        swap: tuple[int, int] | None = None,
+    ) -> list[Verdict]:
+        self._questions += 1
+        self.question = Question(self._questions, kind, text, options, list(fits), revise, swap)
+        return [self.question.verdict()]
+
+    def _busy(self) -> Verdict | None:
+        """Why nothing else can be done before the open business (as an `illegal` line), or None."""
+        mode = self.mode
+        if mode is Mode.ANSWER:
+            assert self.question is not None
+            return Illegal.because(Reason.ANSWER_FIRST, question=self.question.text).json()
+        if mode is Mode.PROMPTS:
+            return Illegal.because(Reason.FINISH_FIRST, step=self.steps_left[0].prompt()).json()
+        if mode is Mode.FIX:
+            assert self.warning is not None
+            return Illegal.because(Reason.BOARD_FIRST, warning=self.warning.reason).json()
+        return None
+
+    # ------------------------------------------------------------------ for the page
+
+    def differences(self) -> tuple[list[int], list[int]]:
+        """The sensed board against the expected one: (missing, extra), faulty switches left out."""
+        return board_differences(self.sensed, self.expected, self.unknown)
+
+    def status(self) -> dict[str, object]:
+        """The referee's open business: the sensed board against the expected one, the prompt,
+        warning or question open, the switches judged faulty (the game's own state is the game's)."""
+        return {
+            "mode": self.mode.value,
+            "sensed": squares_in(self.sensed),
+            "expected": squares_in(self.expected),
+            "in_progress": self.in_progress,
+            "prompt": self.owed.prompt() if self.owed is not None else None,
+            "warning": self.warning.verdict() if self.warning is not None else None,
+            "question": self.question.verdict() if self.question else None,
+            "faults": {str(sq): fault for sq, fault in sorted(self.faults.items())},
+        }

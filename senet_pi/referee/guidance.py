@@ -1,0 +1,122 @@
+"""Why a board is wrong, in a player's words, and how to put it right.
+
+The referee compares a settled board with the board the game expects (or the board its owed
+steps lead to). When they differ and no move explains it, the people are told the reason,
+with the ruling that decides it, and the fixes: each piece back where the hands showed it
+came from, each naming whose piece it is.
+"""
+
+from __future__ import annotations
+
+from ..errors import IllegalMoveError
+from ..rules import Game
+from ..rules.board import OFF, bit, squares_in
+from ..rules.reasons import Reason
+from ..rules.text import Text, joined
+from .attempt import Attempt
+from .physical import Fix, Step, fixes
+
+
+def board_differences(board: int, target: int, unknown: int = 0) -> tuple[list[int], list[int]]:
+    """The squares `target` wants a piece on that `board` lacks (missing) and the squares `board`
+    has a piece on that `target` wants empty (extra), each lowest first; `unknown` squares (a
+    switch judged faulty) are in neither."""
+    return squares_in(target & ~board & ~unknown), squares_in(board & ~target & ~unknown)
+
+
+def owners_of(game: Game, owed: list[Step], target: int) -> dict[int, str]:
+    """Whose piece belongs on each square of `target`: the game's, and where owed steps carry pieces."""
+    owners = dict(game.board())
+    for step in owed:
+        if step.to_sq != OFF:
+            owners[step.to_sq] = step.player
+    return {sq: owner for sq, owner in owners.items() if target & bit(sq)}
+
+
+def board_fixes(board: int, target: int, owners: dict[int, str], ev: Attempt, unknown: int) -> list[Fix]:
+    """How to put `board` right, each piece back where the hands showed it came from."""
+    came_from = {sq: ev.origin(sq) for sq in squares_in(board)}
+    holders = {sq: ev.holder(sq) for sq in squares_in(board)}
+    return fixes(board & ~unknown, target & ~unknown, owners, came_from, holders)
+
+
+def explain(game: Game, board: int, target: int, unknown: int, owed: Step | None) -> tuple[str, str]:
+    """Why this board is wrong, in a player's words, and the ruling that decides it."""
+    missing, extra = board_differences(board, target, unknown)
+    owners = game.board()
+    if owed is not None:
+        why = Reason.BOARD_DIFFERS
+        return why.sentence(detail=Text("{step} first", step=owed.prompt())), why.ruling
+    if game.is_over:
+        why = Reason.BOARD_AFTER_THE_END
+        return why.sentence(winner=game.winner_id, detail=differences_text(missing, extra)), why.ruling
+    if game.pending is None and missing:
+        wrong = [sq for sq in missing if owners.get(sq) != game.to_move_id]
+        if wrong:
+            err = IllegalMoveError(
+                Reason.NOT_YOUR_PIECE, square=wrong[0], owner=owners[wrong[0]], player=game.to_move_id
+            )
+        else:
+            err = IllegalMoveError(Reason.NO_THROW, player=game.to_move_id)
+        return err.text, err.ruling
+    if game.pending is not None and len(missing) == 1 and len(extra) <= 1:
+        from_sq = missing[0]
+        unreachable: IllegalMoveError | None = None
+        reach: int | None = None
+        try:
+            reach = reachable(game, from_sq)
+        except IllegalMoveError as err:  # the throw takes this piece nowhere (S11's exact bear-off...)
+            unreachable = err
+        except ValueError:
+            pass  # a card that moves by no count
+        aim = extra[0] if extra else reach
+        try:
+            if reach is not None and aim != reach:
+                game.check_move(from_sq, reach)  # the real obstacle, if the piece cannot move at all
+            if aim is not None:
+                game.check_move(from_sq, aim)
+        except IllegalMoveError as err:
+            return err.text, err.ruling
+        if aim is None and owners.get(from_sq) != game.to_move_id:  # lifted and held: whose piece?
+            theirs = IllegalMoveError(
+                Reason.NOT_YOUR_PIECE, square=from_sq, owner=owners.get(from_sq), player=game.to_move_id
+            )
+            return str(theirs), theirs.ruling
+        if aim is None and unreachable is not None:
+            return str(unreachable), unreachable.ruling
+    return Reason.BOARD_DIFFERS.sentence(detail=differences_text(missing, extra)), Reason.BOARD_DIFFERS.ruling
+
+
+def swap_reason(game: Game, a: int, b: int) -> str:
+    """Why two pieces swapped by hand are no legal move (P4's exchange is the mover's landing)."""
+    pieces = game.board()
+    mover = game.to_move_id
+    mine, theirs = (a, b) if pieces.get(a) == mover else (b, a)
+    reason: str = Reason.SWAPPED.explain(a=a, b=b)
+    if game.pending is None:
+        err = IllegalMoveError(Reason.NO_THROW, player=mover)
+        reason = Reason.SWAPPED_BECAUSE.sentence(a=a, b=b, why=err.text)
+    elif pieces.get(mine) == mover:
+        try:
+            game.check_move(mine, theirs)
+        except IllegalMoveError as err:
+            reason = Reason.SWAPPED_BECAUSE.sentence(a=a, b=b, why=err.text)
+    return reason
+
+
+def differences_text(missing: list[int], extra: list[int]) -> Text:
+    parts = [Text("square {square} should be empty", square=sq) for sq in extra]
+    parts += [Text("square {square} should hold a piece", square=sq) for sq in missing]
+    return joined(parts)
+
+
+def reachable(game: Game, from_sq: int) -> int:
+    """Where the piece on `from_sq` would go with the throw waiting (for explaining a lifted piece)."""
+    pending = game.pending
+    if isinstance(pending, tuple) and all(isinstance(d, int) for d in pending):  # modern's dice
+        value = sum(pending)
+    elif isinstance(pending, int) and not isinstance(pending, bool):
+        value = pending
+    else:  # a hieroglyph or Nile card: no count of squares to explain by
+        raise ValueError(f"no single value to move by: {pending!r}")
+    return game.destination(from_sq, value)

@@ -1,0 +1,393 @@
+"""Judging a settled board: the legal move it shows, another way to play the same throw, the owed
+steps done, a move taken back, a swap by hand, a faulty switch, or a warning with its fixes.
+
+The board is compared with the boards the legal moves would leave, using the order of switch
+changes only as cause and effect (`attempt.py`): a piece is put down after it is picked up,
+an exchange empties both squares at once.
+"""
+
+from __future__ import annotations
+
+from ..rules.board import bit, squares_in
+from ..rules.text import N_, Text
+from ..verdicts import Revised, Switch, Verdict, Withdrawn
+from .attempt import Attempt
+from .candidates import (
+    Candidate,
+    best_explained,
+    distinct,
+    in_the_order_shown,
+    on_the_way,
+    put_down_after_lifting,
+    shown,
+)
+from .core import Core
+from .physical import touched
+from .state import Owed
+
+#: Settled boards a square may stay wrong without its switch changing before the switch is
+#: judged stuck (a welded switch under an empty square, a dead one under a piece).
+STUCK_BOARDS = 3
+#: Seconds a board may stay still with owed steps that only a never-changing square keeps open
+#: before that square's switch is judged dead (a piece put on it is not seen).
+STILL_TIME = 15.0
+
+#: A switch's faults, as `Switch.fault` names them and a visitor reads them (translated).
+FAULTS = (N_("stuck closed"), N_("stuck open"))
+
+Fit = tuple[Candidate, int]  # a way to play, and the stage of it the board shows
+
+
+class Judging(Core):
+    """The referee's judgement of a board that has been still for the settle time."""
+
+    def _judge_at(self, moment: float) -> list[Verdict]:
+        now, self.now = self.now, moment
+        try:
+            return self._judge()
+        finally:
+            self.now = now
+
+    def _judge(self) -> list[Verdict]:
+        self.judged = True
+        out: list[Verdict] = []
+        if self.question is not None:
+            out.append(Withdrawn(self.question.id).json())
+            self.question = None
+        board = self.sensed
+        if self.owed is not None:
+            return out + self._judge_prompts(board)
+        if self.game.is_over and not self._same(board, self.expected):
+            return out + self._after_the_end(board)
+        if self._same(board, self.expected):
+            prov = self.provisional
+            if prov is not None and self.attempt.lifted:
+                # taken back, then another way with the same squares; or, without taking it back, the
+                # hands went on to show every stage of another way that ends on the same squares
+                # (a piece held over 29 read as borne off, then put on 26 and sent to the sun: M6)
+                revised = self._revise(board, whole=not prov.taken_back)
+                if revised is not None:
+                    return out + revised
+            if self.attempt.lifted and self.game.pending is not None and not self.game.is_over:
+                verdicts = self._unchanged_board()
+                if verdicts:
+                    return out + verdicts
+            return out + self._check_swaps()
+        if self.game.pending is not None and not self.game.is_over:
+            other = self._another_whole_way(board)
+            if other is not None:
+                return out + other
+            matched = self._match(board)
+            if matched is not None:
+                return out + matched
+        revised = self._revise(board)
+        if revised is not None:
+            return out + revised
+        if self.before_last_move is not None and self._same(board, self.before_last_move) and self._undoable():
+            prov = self.provisional
+            if prov is not None:  # what the hands do next is judged from here, the move taken back
+                prov.attempt = Attempt(board, owners=prov.attempt.owners, pieces=prov.attempt.pieces)
+                prov.taken_back = True
+            return out + self._ask(
+                "undo",
+                Text("The board is as it was before the last move. Undo that move?"),
+                [Text("undo"), Text("keep")],
+            )
+        if self._same(board, self.start_board) and self.game.actions:
+            return out + self._ask(
+                "new_game",
+                Text("The pieces stand as at the start. Start a new game?"),
+                [Text("new game"), Text("keep")],
+            )
+        if self.game.pending is not None and any(
+            on_the_way(board & ~self.unknown, self.expected & ~self.unknown, c) for c in self._cands()
+        ):
+            return out  # on the way to a legal move: still in progress
+        return out + (self._faults_seen(self.expected) or self._warn(board))
+
+    def _undoable(self) -> bool:
+        """Whether the last move may still be taken back: no throw (or card) has been made since it."""
+        actions = self.game.actions
+        return bool(actions) and actions[-1][0] == "move"
+
+    def _after_the_end(self, board: int) -> list[Verdict]:
+        """The game is won: the people clear the board or set it up again. That is neither a move, a
+        warning nor a switch fault; once the starting setup stands, a new game is offered."""
+        self.switches.wrong_for.clear()
+        if not self._same(board, self.start_board):
+            return []
+        return self._ask(
+            "new_game",
+            Text("The pieces stand as at the start. Start a new game?"),
+            [Text("new game"), Text("keep")],
+        )
+
+    def _shown(self, cand: Candidate, k: int, ev: Attempt) -> bool:
+        return shown(cand, k, ev, self.unknown)
+
+    def _unchanged_board(self) -> list[Verdict]:
+        """Same occupancy as before, yet pieces were lifted: an exchange (P4) only if both its squares
+        were empty at the same moment. A move that changes nothing on the board (a bounce back onto
+        its own square, M5) is never inferred: it is entered or confirmed."""
+        ev = self.attempt
+        sure = distinct(
+            [
+                (c, len(c.boards) - 1)
+                for c in self._cands()
+                if c.visible
+                and self._same(c.final, self.expected)
+                and all(self._shown(c, k, ev) for k in range(len(c.boards)))  # every stage seen, not a jolt
+            ]
+        )
+        if len(sure) == 1:
+            return self._accept(*sure[0])
+        if sure:
+            options = [c.label() for c, _ in sure]
+            return self._ask("which", Text("The board looks unchanged. Which move was played?"), options, sure)
+        if ev.gap:  # the link was down while pieces moved: an exchange may have gone unseen
+            unseen = distinct(
+                [
+                    (c, len(c.boards) - 1)
+                    for c in self._cands()
+                    if c.visible and self._same(c.final, self.expected) and ev.lifted & c.touched
+                ]
+            )
+            if unseen:
+                options = [c.label() for c, _ in unseen] + [Text("no move")]
+                text = Text("Some changes went unseen while the board's link was down. Which move was played?")
+                return self._ask("which", text, options, unseen)
+        return []
+
+    def _check_swaps(self) -> list[Verdict]:
+        """A board whose occupancy is right: but were two different pieces swapped by hand?"""
+        ev = self.attempt
+        if self.swapped is not None:
+            if ev.empty_together(*self.swapped):  # swapped back
+                self.swapped = None
+                return self._board_good(force=True)
+            self._reset_attempt()
+            standing = self.warning is not None and self.warning.swap is not None
+            return [] if standing else self._warn_swap(*self.swapped)
+        pieces = {sq: piece for sq in self.game.board() if (piece := self.game.piece_at(sq)) is not None}
+        suspects = [
+            (a, b)
+            for a, b in sorted(ev.together)
+            if a in pieces
+            and b in pieces
+            and pieces[a] != pieces[b]
+            and not self.unknown & (bit(a) | bit(b))
+            and not (ev.at_home(a) and ev.at_home(b))  # each seen put back
+        ]
+        if not suspects:
+            return self._board_good()
+        a, b = suspects[0]
+        mover = self.game.to_move_id
+        crossed = ev.origin(a) == b and ev.origin(b) == a
+        owners = {pieces[a][0], pieces[b][0]}
+        attack = self.game.pending is not None and mover in owners and len(owners) == 2
+        self._reset_attempt()
+        if crossed or attack:
+            return self._warn_swap(a, b)
+        cleared = [self._clear()] if self.warning is not None else []  # every square is right: only who is where
+        return cleared + self._ask(
+            "swap",
+            Text("The pieces on {a} and {b} were both lifted. Were they swapped?", a=a, b=b),
+            [Text("put back"), Text("swapped")],
+            swap=(a, b),
+        )
+
+    def _match(self, board: int) -> list[Verdict] | None:
+        """Accept the legal move whose board this is; ask if several fit; None if none does."""
+        fits = self._fits(board, self._cands(), self.attempt)
+        if not fits:
+            return None
+        if len(fits) == 1:
+            return self._accept(*fits[0])
+        return self._ask_which(fits, Text("Several moves fit the board. Which one was played?"))
+
+    def _fits(self, board: int, cands: list[Candidate], ev: Attempt, skip: str = "") -> list[Fit]:
+        """The candidates (and how far along) that this board and the evidence show, best first."""
+        fits: list[Fit] = []
+        for cand in cands:
+            if cand.outcome == skip or not cand.visible:
+                continue
+            for k in reversed(range(cand.first_stage, len(cand.boards))):  # the furthest stage that fits
+                if not self._same(cand.boards[k], board) or not self._shown(cand, k, ev):
+                    continue
+                last = k == len(cand.boards) - 1
+                mover = cand.steps[cand.first_stage]
+                if not last and not put_down_after_lifting(ev, mover):
+                    continue  # the mover may still be in the hand, not on its square
+                fits.append((cand, k))
+                break
+        if not fits:
+            return []
+        fits = best_explained(fits, ev)
+        finals = [(c, k) for c, k in fits if k == len(c.boards) - 1]
+        return in_the_order_shown(distinct(finals or fits), ev, self.unknown)
+
+    def _ask_which(self, fits: list[Fit], text: str, revise: bool = False) -> list[Verdict]:
+        labels = [c.label() for c, _ in fits]
+        if len(set(labels)) < len(labels):  # the same squares with different dice (modern)
+            labels = [c.label(with_dice=True) for c, _ in fits]
+        return self._ask("which", text, labels, fits, revise=revise)
+
+    # ------------------------------------------------------------------ another way to play the same throw
+
+    def _revise(self, board: int, whole: bool = False) -> list[Verdict] | None:
+        """The board settled into another way of playing the throw the last move was accepted for:
+        take that move back and accept this one, saying so (a `revised` line). `whole`: only a way
+        whose every stage the evidence shows, to its end."""
+        prov = self.provisional
+        if prov is None:
+            return None
+        fits = self._fits(board, prov.candidates, prov.attempt, skip=prov.outcome)
+        if whole:
+            fits = self._whole(fits, prov.attempt)
+        if not fits:
+            return None
+        if len(fits) > 1:
+            return self._ask_which(fits, Text("The board shows another way to play the throw. Which one?"), revise=True)
+        return self._revise_to(*fits[0])
+
+    def _another_whole_way(self, board: int) -> list[Verdict] | None:
+        """The rest of the throw may fit this board, but the hands showed every stage of another whole
+        way to play it that ends on the same squares (two pieces held over the end read as gone up,
+        then put on 26 and sent to the sun: M5, M6). Take the way the evidence shows best; ask when it
+        shows more than one. None when only the way already under way fits."""
+        prov = self.provisional
+        if prov is None or prov.taken_back:
+            return None
+        fits = self._whole(self._fits(board, prov.candidates, prov.attempt), prov.attempt)
+        # the way under way, in the order it was played (the same moves in another order are the same way)
+        under_way = {c.outcome: c for c in prov.candidates if self._continues_provisional(c)}
+        if all(c.outcome in under_way for c, _ in fits):
+            return None
+        if len(fits) == 1:
+            return self._revise_to(*fits[0])
+        fits = [
+            (under_way[c.outcome], len(under_way[c.outcome].boards) - 1) if c.outcome in under_way else (c, k)
+            for c, k in fits
+        ]
+        return self._ask_which(
+            fits, Text("The board shows more than one way to play the throw. Which one?"), revise=True
+        )
+
+    def _whole(self, fits: list[Fit], ev: Attempt) -> list[Fit]:
+        """The fits played to their end, whose every stage the evidence `ev` shows."""
+        return [
+            (c, k)
+            for c, k in fits
+            if k == len(c.boards) - 1 and all(self._shown(c, j, ev) for j in range(len(c.boards)))
+        ]
+
+    def _continues_provisional(self, cand: Candidate) -> bool:
+        """Whether `cand` starts with the moves already accepted for this throw."""
+        prov = self.provisional
+        return prov is not None and [str(m) for m in cand.moves[: len(prov.labels)]] == prov.labels
+
+    def _revise_to(self, cand: Candidate, stage: int) -> list[Verdict]:
+        prov = self.provisional
+        assert prov is not None
+        if self._continues_provisional(cand) and stage == len(cand.boards) - 1:
+            # the answer is the way already under way: play its remaining moves, nothing to revise
+            rest = cand.moves[len(prov.labels) :]
+            for later in self._cands():
+                if later.moves == rest:
+                    return self._accept(later, len(later.boards) - 1)
+        player = self.game.mover_id
+        popped = 0
+        while popped < prov.moves:
+            kind, _ = self.game.pop()
+            popped += kind == "move"
+        self.provisional = None
+        self.owed = None
+        self.expected = prov.base
+        self.attempt = prov.attempt
+        self._candidates = (self.game.version, prov.candidates)
+        text = Text(
+            "{player}'s move was {now}, not {was}", player=player, now=cand.label(), was=" then ".join(prov.labels)
+        )
+        verdict = Revised(player, list(prov.labels), [str(m) for m in cand.moves], text).json()
+        return [verdict, *self._accept(cand, stage)]
+
+    # ------------------------------------------------------------------ the owed steps
+
+    def _judge_prompts(self, board: int) -> list[Verdict]:
+        """The people are carrying out what the rules (or an entry by hand, or an undo) asked for.
+        A step counts as done only when its pieces were seen to move: occupancy alone proves nothing."""
+        owed = self.owed
+        assert owed is not None
+        for k in reversed(owed.stages()):
+            if self._same(owed.cand.boards[k], board) and self._shown(owed.cand, k, self.attempt):
+                self.expected = owed.cand.boards[k]
+                self.owed = Owed.of(owed.cand, k)
+                if self.owed is not None:
+                    return [self.owed.prompt()]
+                self._reset_attempt()
+                return self._board_good(force=True)
+        revised = self._revise(board)
+        if revised is not None:
+            return revised
+        final = owed.final
+        before = self.before_last_move
+        taken_back = self.provisional is not None and before is not None
+        if taken_back and before is not None and self.attempt.lifted and self._same(board, before):
+            return self._warn(board, toward=final, taken_back=True)
+        if (board ^ self.expected) & ~touched(owed.steps) & ~self.unknown == 0:
+            return []  # a prompt under way
+        return self._faults_seen(final) or self._warn(board, toward=final)
+
+    # ------------------------------------------------------------------ faulty switches
+
+    def _faults_seen(self, target: int) -> list[Verdict]:
+        """A settled board that is wrong: count, per square, how long it has been wrong without its
+        switch changing; a square wrong for STUCK_BOARDS settled boards has a stuck switch."""
+        wrong = (self.sensed ^ target) & ~self.unknown
+        wrong_for = self.switches.wrong_for
+        for sq in list(wrong_for):
+            if not wrong & bit(sq):
+                del wrong_for[sq]
+        out: list[Verdict] = []
+        handled = self.attempt.lifted | self.attempt.placed
+        for sq in squares_in(wrong):
+            wrong_for[sq] = wrong_for.get(sq, 0) + 1
+            if wrong_for[sq] < STUCK_BOARDS or self.switches.still_for(sq, self.now) < STILL_TIME - 1e-6:
+                continue
+            if self.sensed & bit(sq):
+                out += self._mark_faulty(sq, "stuck closed")
+            elif not handled & bit(sq):  # a piece lifted from it may simply be in a hand
+                out += self._mark_faulty(sq, "stuck open")
+        return out
+
+    def _dead_under_owed_steps(self) -> list[Verdict]:
+        """Owed steps, a still board, and only squares that never changed in this attempt keep them
+        from being done: those switches do not see the pieces the game says are there."""
+        wrong = (self.sensed ^ self._target()) & ~self.unknown
+        changed = self.attempt.lifted | self.attempt.placed
+        if not wrong or wrong & changed or wrong & self.sensed:
+            return []  # a piece still in the hand, or a square that does change: not a dead switch
+        out: list[Verdict] = []
+        for sq in squares_in(wrong):
+            out += self._mark_faulty(sq, "stuck open")
+        return out
+
+    def _mark_faulty(self, square: int, fault: str) -> list[Verdict]:
+        self.switches.mark(square, fault)
+        out = [Switch(square, fault, switch_text(square, fault)).json()]
+        if self.warning is not None and self.warning.swap is None:
+            self.warning = None
+            self.guiding = False
+        self.judged = False
+        out += self._judge()
+        return out
+
+
+def switch_text(square: int, fault: str) -> Text:
+    """What a faulty switch means for the people at the board."""
+    return Text(
+        "the switch under {square} seems {fault}: square {square} is judged as unknown "
+        "until it changes; enter moves through it by hand",
+        square=square,
+        fault=Text(fault),
+    )

@@ -1,0 +1,162 @@
+"""What the referee is waiting for, and the open business it keeps, as plain typed values.
+
+The referee is a machine that waits for people. `Mode` names what it waits for; each kind
+of open business is one value: the steps still `Owed` of a move (a suffix of a `Candidate`),
+the `Warning` standing over a wrong board, the `Question` put to the operator, the
+`Provisional` move open to revision, and the `SwitchFaults` it has judged. Verdicts are made
+from them only when they are said.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from ..rules.board import bit, square_name
+from ..verdicts import Illegal, Prompt, Verdict
+from ..verdicts import Question as QuestionLine
+from .attempt import Attempt
+from .candidates import Candidate
+from .physical import Fix, Step
+
+
+class Mode(Enum):
+    """What the referee waits for, most pressing first."""
+
+    ANSWER = "answer"  # a question to the operator (which move, undo, new game, a swap)
+    PROMPTS = "prompts"  # steps owed by hand: the rules' own moves, an undo, a new game's setup
+    FIX = "fix"  # a warning stands: the board must be put right
+    OVER = "over"  # the game is won: the board may be cleared or set up again
+    MOVE = "move"  # a throw (or a card) waits to be played on the board
+    THROW = "throw"  # the player to move throws (or plays a card)
+
+
+@dataclass(frozen=True)
+class Owed:
+    """The part of a way to play that the people still owe: stages `next` and after of `cand`."""
+
+    cand: Candidate
+    next: int = 0
+
+    @classmethod
+    def of(cls, cand: Candidate, done: int) -> Owed | None:
+        """What is left of `cand` once stage `done` stands (None when nothing is)."""
+        return cls(cand, done + 1) if done + 1 < len(cand.steps) else None
+
+    @property
+    def steps(self) -> list[Step]:
+        return self.cand.steps[self.next :]
+
+    @property
+    def step(self) -> Step:
+        """The step to do next."""
+        return self.cand.steps[self.next]
+
+    @property
+    def final(self) -> int:
+        """The board once every owed step is done."""
+        return self.cand.boards[-1]
+
+    def stages(self) -> range:
+        """The owed stages, by their index in the candidate."""
+        return range(self.next, len(self.cand.boards))
+
+    def prompt(self) -> Verdict:
+        step = self.step
+        return Prompt(step.prompt(), step.player, step.from_sq, square_name(step.to_sq)).json()
+
+
+@dataclass(frozen=True)
+class Warning:
+    """A wrong board and how to put it right (or two pieces swapped by hand, to swap back)."""
+
+    reason: str
+    ruling: str
+    missing: list[int]
+    extra: list[int]
+    fixes: list[Fix]
+    since: float
+    swap: tuple[int, int] | None = None
+    player: str | None = None
+
+    def verdict(self) -> Verdict:
+        texts: list[str] = [f.text() for f in self.fixes]
+        swap = list(self.swap) if self.swap else None
+        return Illegal(self.reason, self.ruling, self.missing, self.extra, texts, swap, self.player).json()
+
+
+@dataclass
+class Question:
+    """Something the referee asks rather than guesses; `options` are the answers it takes."""
+
+    id: int
+    kind: str  # "which" (several moves fit), "swap", "undo", "new_game", "whose" (which piece is where)
+    text: str
+    options: list[str]
+    candidates: list[tuple[Candidate, int]] = field(default_factory=list)
+    revise: bool = False  # the candidates replace the provisional move
+    swap: tuple[int, int] | None = None  # for "swap": the two squares
+    square: int = 0  # for "whose": the square asked about
+    pieces: list[object] = field(default_factory=list)  # for "whose": the pieces it may hold, as the options
+
+    def verdict(self) -> Verdict:
+        return QuestionLine(self.id, self.kind, self.text, self.options).json()
+
+
+@dataclass
+class Provisional:
+    """The move(s) accepted for the throw in play. A settled board can still turn out to be another
+    way of playing the same throw (a piece held in the hand read as borne off, a move counted out
+    square by square), so they stay open to revision until the next throw or operator action."""
+
+    base: int  # occupancy before them
+    moves: int  # how many moves of the game's history they are
+    outcome: str
+    candidates: list[Candidate]  # every way to play the throw from the base
+    attempt: Attempt  # the hands' evidence since the base (or since the move was taken back)
+    labels: list[str]
+    taken_back: bool = False  # the board stood as before them again since
+
+
+@dataclass
+class SwitchFaults:
+    """The switches judged faulty (their squares judged as unknown), and the evidence for judging."""
+
+    unknown: int = 0  # squares whose switch is faulty
+    faults: dict[int, str] = field(default_factory=dict)
+    wrong_for: dict[int, int] = field(default_factory=dict)  # square -> settled boards wrong without changing
+    still_checked: bool = False  # the owed steps' still board was looked at for dead switches
+    changed_at: dict[int, float] = field(default_factory=dict)  # square -> when its switch last changed
+
+    def same(self, a: int, b: int) -> bool:
+        """Whether two boards agree on every square whose switch can be trusted."""
+        return (a ^ b) & ~self.unknown == 0
+
+    def changed(self, square: int, at: float) -> bool:
+        """A switch changed: it is not stuck. True when it had been judged faulty (it works again)."""
+        self.changed_at[square] = at
+        self.wrong_for.pop(square, None)
+        self.still_checked = False
+        if not self.unknown & bit(square):
+            return False
+        self.unknown &= ~bit(square)
+        del self.faults[square]
+        return True
+
+    def mark(self, square: int, fault: str) -> None:
+        self.unknown |= bit(square)
+        self.faults[square] = fault
+        self.wrong_for.pop(square, None)
+
+    def copy(self) -> SwitchFaults:
+        return SwitchFaults(
+            self.unknown, dict(self.faults), dict(self.wrong_for), self.still_checked, dict(self.changed_at)
+        )
+
+    def still_for(self, square: int, now: float) -> float:
+        """How long the switch under `square` has not changed (since the start when it never did)."""
+        return now - self.changed_at.get(square, float("-inf"))
+
+    def squares(self) -> Sequence[int]:
+        return sorted(self.faults)

@@ -1,0 +1,241 @@
+"""Issue 21, classes 4 and 5 (and 6's "stuck only after no change"): wrong boards, generated.
+
+A game is played by hand for a few turns in every rule set and player count; then, before the
+next throw, people leave the board wrong: pieces moved to empty squares, taken off, put back on,
+two pieces of different owners swapped (one or several of these, with or without a pause). The
+real pieces are followed throughout.
+
+- Class 4, no silent board: once settled, a board that is not the game's gets a warning with a fix
+  (or a question) within the guidance delay, and a throw refused then comes with a fix shown.
+- Class 5, fixes that can be carried out: the referee's fixes, followed one at a time as a person
+  would (lift before place), never put a piece on an occupied square nor lift from an empty one,
+  each names whose piece it puts down, and they lead back to the game within a bounded number of
+  steps: no operator question on the way, no dead end, no owners swapped, the game unchanged and
+  the next throw accepted.
+- Class 6: every switch works here and people act within seconds, so no switch is ever judged stuck.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
+
+from senet_pi.rules.board import bit
+from tests.referee_physical_play import (
+    Play,
+    carries,
+    check_real_pieces,
+    current_fixes,
+    follow_fixes,
+    state,
+    truthful_swap_answer,
+)
+from tests.referee_replay_helpers import GUIDE_MS, RULE_SETS, SETTLE_MS, Session, of_kind
+
+
+def spoil(
+    s: Session,
+    rng: random.Random,
+    kinds: tuple[str, ...] = ("move", "move", "remove", "add", "swap"),
+    avoid: frozenset[int] = frozenset(),
+    legal: frozenset[tuple[int, int]] = frozenset(),
+    pause: float = 0.3,
+) -> list[str]:
+    """Leave the board wrong by hand: one to three slips, each a physical action on real pieces.
+    No piece is put on an `avoid` square, no `legal` pair (an exchange) is swapped."""
+    done: list[str] = []
+    for _ in range(rng.randint(1, 3)):
+        on = sorted(s.pieces)
+        empty = [sq for sq in range(1, 31) if sq not in s.pieces and s.board & bit(sq) == 0 and sq not in avoid]
+        owners = s.owners_on_board()
+        kind = rng.choice(kinds)
+        if kind == "add" and not s.box:
+            kind = "move"
+        if kind == "move" and on and empty:
+            a, b = rng.choice(on), rng.choice(empty)
+            s.feed({"lift": a}, {"place": b, "piece": a})
+        elif kind == "remove" and on:
+            a = rng.choice(on)
+            s.feed({"lift": a})
+            s.retire(a)
+        elif kind == "add" and empty:
+            b = rng.choice(empty)
+            s.feed({"place": b, "piece": s.box[-1][0]})
+        elif kind == "swap":
+            pairs = [
+                (a, b)
+                for a in on
+                for b in on
+                if a < b and owners[a] != owners[b] and (a, b) not in legal and (b, a) not in legal
+            ]
+            if not pairs:
+                continue
+            a, b = rng.choice(pairs)
+            first, second = (a, b) if rng.random() < 0.5 else (b, a)
+            s.feed({"lift": first}, {"lift": second}, {"place": a, "piece": b}, {"place": b, "piece": a})
+        else:
+            continue
+        done.append(kind)
+        if rng.random() < pause:
+            s.wait(SETTLE_MS)
+    return done
+
+
+def answer_truthfully(s: Session) -> None:
+    """Answer what the referee asks about the wrong board as the people who made it would."""
+    for _ in range(3):
+        q = s.question
+        if q is None:
+            return
+        options = [str(o) for o in q.get("options", [])]
+        if q["kind"] == "swap":
+            choice = truthful_swap_answer(s, q)
+        else:  # "undo" or "new_game": the people did not mean to go back
+            choice = next((o for o in options if "keep" in o), options[-1])
+        s.answer(choice)
+
+
+def prepare(rule_set: tuple[str, int], seed: int) -> Play:
+    """A game played by hand for a few turns, stopped before a throw (or card) with nothing open."""
+    play = Play(*rule_set, seed)  # the play before is not under test here: questions are answered
+    for _ in range(play.rng.randint(0, 8)):
+        if play.shadow.is_over:
+            break
+        play.turn(lambda sequences: (play.rng.choice(sequences), "plain"))
+    return play
+
+
+def throw_now(play: Play) -> list[dict]:
+    """The player to move throws (or plays a card it can play, else exchanges one); the verdicts."""
+    game = play.s.game
+    if game.turn_starts_with == "card":
+        hand = game.hand(game.to_move_id)
+        playable = [c for c in hand if play.shadow.playable(c)]
+        return play.s.feed({"card": playable[0]} if playable else {"exchange": hand[:1]})
+    return play.s.throw(game.random_throw(play.rng))
+
+
+#: A seed is the whole example: shrinking it teaches nothing and costs minutes on a failing referee.
+NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
+
+
+def put_right(play: Play, start: int, what: str) -> None:
+    """Class 4 then 5: the settled wrong board is said (a warning with a fix, or a question); the
+    questions answered truthfully, the fixes followed one at a time lead back to the game."""
+    s = play.s
+    since = len(s.seen)
+    if s.question is None:
+        assert s.warning is not None, s.explain(f"class 4: {what} the board settled wrong and nothing was said", start)
+        assert s.warning.get("fix") or current_fixes(s, since), s.explain(
+            f"class 4: {what} a warning with no fix: {s.warning}", start
+        )
+    if s.game.pending is None and not s.game.is_over:  # the next throw, refused, comes with a fix shown
+        refused = throw_now(play)
+        assert refused and refused[0]["v"] == "illegal", s.explain(
+            f"class 4: {what} a throw accepted on a wrong board", start
+        )
+        assert s.question is not None or (s.warning is not None and s.warning.get("fix")), s.explain(
+            f"class 4: {what} the throw was refused with no fix shown: {refused}", start
+        )
+    answer_truthfully(s)
+    wrong_squares = bin(s.board ^ s.game.occupied()).count("1") + len(s.swapped_owners())
+    follow_fixes(s, what, limit=2 * wrong_squares + 4)
+    faults = [v for v in of_kind(s.seen[start:], "switch") if v.get("fault")]
+    assert not faults, s.explain(f"class 6: {what} a working switch judged stuck: {faults}", start)
+    assert s.question is None and s.prompt is None, s.explain(f"class 5: {what} left open", start)
+    assert s.board == s.game.occupied(), s.explain(f"class 5: {what} the fixes ended off the game's board", start)
+    assert not s.swapped_owners(), s.explain(f"class 5: {what} owners swapped on {s.swapped_owners()}", start)
+    check_real_pieces(s, f"class 5: {what}")  # in `modern`, dots too
+    if state(s.game) != state(play.shadow) and state(s.game) in play.last_ways and s.game.pending is None:
+        # The last move was still provisional (no throw since) and the board now shows another way
+        # of playing its throw, the real pieces agreeing: a revision the README allows.
+        play.shadow = s.game.copy()
+    assert state(s.game) == state(play.shadow), s.explain(
+        f"class 5: {what} the game changed while the board was put right", start
+    )
+
+
+@settings(max_examples=48, phases=NO_SHRINK)
+@given(st.sampled_from(RULE_SETS), st.integers(0, 2**32 - 1))
+def test_4_5_following_the_referees_fixes_from_any_wrong_board_ends_at_the_game(rule_set, seed):
+    """Before the throw: any slip is wrong (nothing may move)."""
+    play = prepare(rule_set, seed)
+    s = play.s
+    if s.game.is_over:
+        return
+    start = len(s.seen)
+    slips = spoil(s, play.rng)
+    s.wait(SETTLE_MS)
+    if s.board == s.game.occupied() and not s.swapped_owners():
+        return  # the slips undid one another
+    what = f"before the throw, after {slips}"
+    put_right(play, start, what)
+    assert throw_now(play)[0]["v"] != "illegal", s.explain(f"class 5: {what} a dead end: the throw is refused", start)
+
+
+@settings(max_examples=36, phases=NO_SHRINK)
+@given(st.sampled_from(RULE_SETS), st.integers(0, 2**32 - 1))
+def test_4_5_following_the_referees_fixes_while_a_throw_waits_ends_at_the_game(rule_set, seed):
+    """After the throw: pieces moved or added where no legal way puts a piece, two pieces swapped
+    that no exchange explains. Put right, the throw still waits and its move is then accepted."""
+    play = prepare(rule_set, seed)
+    s, shadow = play.s, play.shadow
+    if shadow.is_over:
+        return
+    if shadow.turn_starts_with == "card":
+        hand = shadow.hand(shadow.to_move_id)
+        playable = [c for c in hand if shadow.playable(c)]
+        if not playable:
+            return
+        s.feed({"card": playable[0]})
+        shadow.push_card(playable[0])
+    else:
+        play.throw()
+    sequences = [seq for seq in shadow.move_sequences() if all(m.from_sq != m.to_sq for m in seq)]
+    if shadow.pending is None or not sequences or shadow.is_over:
+        return
+    ways = [carries(shadow, seq) for seq in shadow.move_sequences()]
+    landing = frozenset(c.to_sq for cs in ways for c in cs)
+    legal = frozenset((c.from_sq, c.to_sq) for cs in ways for c in cs)
+    start = len(s.seen)
+    slips = spoil(s, play.rng, kinds=("move", "move", "add", "swap"), avoid=landing, legal=legal, pause=0)
+    s.wait(SETTLE_MS)
+    if s.board == s.game.occupied() and not s.swapped_owners():
+        return
+    what = f"with {shadow.pending} to play, after {slips}"
+    put_right(play, start, what)
+    play.play_moves(play.rng.choice(sequences), "plain")  # no dead end: the throw is then played
+
+
+@settings(max_examples=24, phases=NO_SHRINK)
+@given(st.sampled_from(RULE_SETS), st.integers(0, 2**32 - 1))
+def test_4_a_board_left_wrong_while_a_throw_waits_is_never_silent(rule_set, seed):
+    """After the throw, a piece put where no legal move takes it (or taken off) and left there:
+    within the guidance delay a warning with a fix, never silence."""
+    play = prepare(rule_set, seed)
+    s = play.s
+    if s.game.is_over or s.game.turn_starts_with == "card":
+        return
+    play.throw()
+    game = s.game
+    if game.pending is None:
+        return
+    # Squares any legal way puts a piece on, in any order of its steps (a victim put straight on
+    # the sun, M4, is a move under way): a piece put anywhere else is no move.
+    landing = {c.to_sq for seq in game.move_sequences() for c in carries(game, seq)}
+    start = len(s.seen)
+    rng = play.rng
+    on = sorted(s.pieces)
+    empty = [sq for sq in range(1, 31) if sq not in s.pieces and sq not in landing]
+    if not empty:
+        return
+    a = rng.choice(on)
+    b = rng.choice(empty)
+    s.feed({"lift": a}, {"place": b, "piece": a})
+    s.wait(SETTLE_MS + GUIDE_MS)
+    if s.question is None:
+        assert s.warning is not None, s.explain(f"class 4: {a}->{b} after the throw: nothing said", start)
+        fixes = of_kind(s.seen[start:], "fix")
+        assert fixes, s.explain(f"class 4: {a}->{b}: no fix within the guidance delay", start)
