@@ -345,6 +345,9 @@ def build_parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="show the rule sets in plain words")
     rules.add_argument("ruleset", nargs="?", help=f"one of {', '.join(RULESETS)}")
     rules.set_defaults(func=_cmd_rules)
+    from .opponent.commands import add_commands  # hint, solve, tournament (issue 23)
+
+    add_commands(sub)
     return parser
 
 

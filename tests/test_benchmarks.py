@@ -16,11 +16,12 @@ ROOT = Path(__file__).resolve().parents[1]
     "args",
     [
         ["bench_rules.py", "--quick", "--repeat", "1"],
+        ["bench_opponent.py", "--quick"],
         ["bench_scanner.py", "--seconds", "0.2"],
         ["bench_page.py", "--quick"],
         ["bench_stats.py", "--games", "200", "--per-day", "20", "--repeat", "1"],
     ],
-    ids=["rules", "scanner", "page", "stats"],
+    ids=["rules", "opponent", "scanner", "page", "stats"],
 )
 def test_benchmark_scripts_run(args):
     env = dict(os.environ, PYTHONPATH=str(ROOT))

@@ -286,6 +286,17 @@ class CardsGame(HousesGame):
         self.effects = tuple(effects)
         return self.effects
 
+    def redeal_unseen(self, viewer: str, rng: RandomSource) -> None:
+        v = self.player_ids.index(viewer)
+        others = [q for q in range(self.players) if q != v]
+        pool = [card for q in others for card in self.hands[q]] + self.stack + self.dead
+        for i in range(len(pool) - 1, 0, -1):  # Fisher-Yates with the injected source
+            j = rng.randrange(i + 1)
+            pool[i], pool[j] = pool[j], pool[i]
+        for q in others:
+            self.hands[q], pool = pool[: len(self.hands[q])], pool[len(self.hands[q]) :]
+        self.stack, self.dead = pool[: len(self.stack)], pool[len(self.stack) :]
+
     def can_exchange(self) -> bool:
         """Whether the player to move could exchange a card (there is a card to draw instead)."""
         return bool(self.hands[self.to_move]) and bool(self.stack or self.discard or self.dead)

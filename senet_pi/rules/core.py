@@ -93,6 +93,13 @@ class Game:
     water_kind: ClassVar[str] = ""
     water_ruling: ClassVar[str] = ""
     rebirth_square: ClassVar[int] = 15
+    #: The same differences as data, for code that plays many positions at once (the endgame
+    #: solver in senet_pi/opponent): S3+S11 (only the front piece of row 1 moves; no bearing off
+    #: while row 1 holds a piece) and H5 (while this square is occupied nobody lands on or passes it).
+    top_row_gate: ClassVar[bool] = False
+    stop_square: ClassVar[int | None] = None
+    #: Whether solved endgame tables exist for this rule set (two players, one throw a move).
+    solved_endgames: ClassVar[bool] = False
 
     # Filled in by __init_subclass__ from the attributes above.
     _safe_mask: ClassVar[int] = 0
@@ -332,6 +339,10 @@ class Game:
     def push_pass(self) -> Effects:
         """Decline an optional move (K9); in a game without cards, IllegalMoveError."""
         raise IllegalMoveError(Reason.NOT_A_CARD_GAME, game=self.name)
+
+    def redeal_unseen(self, viewer: str, rng: RandomSource) -> None:
+        """Deal anew, at random, every card `viewer` cannot see (K10), keeping each pile's size: what a
+        computer player looks ahead on instead of the real hands. Nothing in a game without cards."""
 
     # ------------------------------------------------------------------ throws
 
@@ -727,9 +738,16 @@ class Game:
         self._stack = list(stack)
         self._version = max(self._version, version) + 1  # caches keyed by version see a new position
 
-    def copy(self) -> Game:
-        """An independent copy of the game, history included."""
-        return _copy.deepcopy(self)
+    def copy(self, history: bool = True) -> Game:
+        """An independent copy of the game, history included unless `history` is False (a copy to look
+        ahead on: it cannot `pop()` what was played before it, and costs the same however long the game)."""
+        if history:
+            return _copy.deepcopy(self)
+        stack, self._stack = self._stack, []
+        try:
+            return _copy.deepcopy(self)
+        finally:
+            self._stack = stack
 
     def __repr__(self) -> str:
         pieces = " ".join(

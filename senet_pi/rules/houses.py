@@ -50,6 +50,8 @@ class HousesGame(Game):
     water_square = 27
     water_kind = "drowned"
     water_ruling = "H6"
+    stop_square = _HAPPINESS  # H5 (as data; _check_path applies it)
+    solved_endgames = True
 
     @classmethod
     def destination(cls, from_sq: int, throw: int) -> int:

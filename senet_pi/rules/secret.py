@@ -52,6 +52,8 @@ class SecretGame(Game):
     water_square = 27
     water_kind = "reincarnated"
     water_ruling = "S7"
+    top_row_gate = True  # S3, S11 (as data; the hooks below apply them)
+    solved_endgames = True
 
     @classmethod
     def destination(cls, from_sq: int, throw: int) -> int:

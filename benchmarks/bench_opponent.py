@@ -1,0 +1,142 @@
+"""The computer opponent: random games/s, search nodes/s per level, and a check of the built tables.
+
+Run by hand: `python benchmarks/bench_opponent.py` (`--quick` for a smoke run; `--tables DIR`
+for another table folder). The tables check recomputes the Bellman update of random covered
+positions through the rules engine's own moves (independent of the solver's numpy moves) and
+prints the largest difference from the stored value: 16-bit values allow about 2e-5.
+Prints Markdown; the README quotes the last run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import time
+from pathlib import Path
+
+from senet_pi.opponent.players import BASELINES, LEVELS, Computer
+from senet_pi.opponent.tables import Tables, table_path, throws_of
+from senet_pi.rules import Game, new_game
+from senet_pi.rules.random_play import play_random_game
+
+
+def random_games(name: str, games: int) -> float:
+    """Full random games per second."""
+    rng = random.Random(1)
+    start = time.perf_counter()
+    for _ in range(games):
+        play_random_game(new_game(name), rng)
+    return games / (time.perf_counter() - start)
+
+
+def decisions(name: str, count: int) -> list[Game]:
+    """Positions met in random games with a throw waiting and at least two legal moves."""
+    rng = random.Random(2)
+    out: list[Game] = []
+    while len(out) < count:
+        game = new_game(name)
+        while not game.is_over and len(out) < count:
+            game.push_throw(game.random_throw(rng))
+            while game.pending is not None and not game.is_over:
+                moves = game.legal_moves()
+                if len(moves) > 1 and rng.random() < 0.3:
+                    out.append(game.copy(history=False))
+                game.push(moves[rng.randrange(len(moves))])
+    return out
+
+
+def search_speed(name: str, level: str, count: int, tables: Tables | None) -> tuple[float, float, float]:
+    """(nodes/s, nodes per decision, seconds per decision) of one level over `count` decisions."""
+    player = Computer(LEVELS[int(level)] if level.isdigit() else BASELINES[level], tables)
+    nodes = 0
+    start = time.perf_counter()
+    positions = decisions(name, count)
+    start = time.perf_counter()
+    for game in positions:
+        player.choose(game)
+        nodes += player.last.nodes
+    spent = time.perf_counter() - start
+    return nodes / spent, nodes / count, spent / count
+
+
+def bellman_check(game_name: str, throws: str, tables: Tables, samples: int) -> float:
+    """The largest |T(V) - V| over random covered positions, T computed with the engine's moves."""
+    rng = random.Random(3)
+    worst = 0.0
+    options = {"throws": throws} if "throws" in new_game(game_name).option_defaults() else {}
+    squares = [*range(1, 27), 28, 29, 30]
+    for _ in range(samples):
+        a, b = rng.randint(1, 3), rng.randint(1, 3)
+        cells = rng.sample(squares, a + b)
+        position = {"A": sorted(cells[:a]), "B": sorted(cells[a:]), "off": {"A": 5 - a, "B": 5 - b}, "to_move": "A"}
+        game = new_game(game_name, options=options, position=position)
+        v = tables.exact(game)
+        assert v is not None
+        total = 0.0
+        again = 0.0
+        for t, p in game.throw_kind.odds().items():
+            game.push_throw(t)
+            if game.pending is None:  # P7
+                if game.to_move == 0:
+                    again += float(p)
+                else:
+                    total += float(p) * (1.0 - tables.exact(game))  # type: ignore[operator]
+            else:
+                best = 0.0
+                for m in game.legal_moves():
+                    game.push(m)
+                    if game.is_over:
+                        w = 1.0
+                    else:
+                        e = tables.exact(game)
+                        w = e if game.to_move == 0 else 1.0 - e  # type: ignore[operator]
+                    game.pop()
+                    best = max(best, w)
+                total += float(p) * best
+            game.pop()
+        worst = max(worst, abs(total / (1.0 - again) - v))
+    return worst
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a smoke run: few games and positions, no tables")
+    parser.add_argument("--tables", type=Path, help="the table folder (default: senet-pi's)")
+    args = parser.parse_args()
+    quick = args.quick
+    print(f"Python {platform.python_version()} on {platform.machine()}, one process\n")
+    print("| rule set | random games/s |")
+    print("|---|---:|")
+    for name in ("secret", "houses"):
+        print(f"| {name} | {random_games(name, 20 if quick else 500):,.0f} |")
+    tables = None if quick else Tables(args.tables, build=False)
+    print("\n| rule set | player | nodes/s | nodes per decision | ms per decision |")
+    print("|---|---|---:|---:|---:|")
+    for name in ("secret", "houses"):
+        for level in ["1", "2", "3", "4", "pip3"]:
+            rate, per, secs = search_speed(name, level, 5 if quick else 200, tables)
+            print(f"| {name} | {level} | {rate:,.0f} | {per:,.0f} | {1000 * secs:.1f} |")
+    if quick or tables is None:
+        return
+    print("\n| table | positions | file | solved in | sweeps (3 v 3) | residual | engine Bellman check |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for name, throws in (("secret", "sticks"), ("secret", "d6"), ("houses", "sticks")):
+        game = new_game(name, options={"throws": throws} if name == "secret" else {})
+        if not table_path(name, throws_of(game), tables.folder).exists():
+            print(f"| {name} ({throws}) | not built | | | | | |")
+            continue
+        table = tables.for_game(game, 3)
+        assert table is not None
+        h = table.header
+        sweeps = dict(((a, b), n) for a, b, n in h["sweeps"]).get((3, 3), "-")
+        check = bellman_check(name, throws, tables, 300)
+        size = table.path.stat().st_size / 1e6
+        print(
+            f"| {name} ({throws}) | {table.layout.size:,} | {size:.1f} MB | {h['seconds']} s | {sweeps} | "
+            f"{h['residual']:.1e} | {check:.1e} |"
+        )
+
+
+if __name__ == "__main__":
+    main()

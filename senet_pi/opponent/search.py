@@ -1,0 +1,221 @@
+"""Choosing a move: an expectimax over the exact throw odds with Ballard's Star2 pruning at chance nodes.
+
+Values are chances to win, in [0, 1], seen from the side of the player about to act. A chance
+node (a throw to come) first probes each throw with its most promising move: their weighted sum
+is a lower bound, and when it already reaches beta the node is cut (Star2); then each throw is
+searched in full with the window its odds allow (Star1). Beyond two players the others are
+taken as one side playing against the player to choose (the paranoid reduction), so the same
+pruning holds. A search is bounded in nodes (moves and throws pushed): it deepens one throw at a
+time and keeps the deepest search that finished within the budget, so the same seed plays the
+same moves on any machine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ..rules import Game, Move
+from .evaluate import Evaluation
+
+
+class OutOfNodes(Exception):
+    """The node budget of a decision ran out: the deepening stops at the last finished depth."""
+
+
+def throw_odds(game: Game) -> list[tuple[object, float]]:
+    """Each distinct throw with its chance, likeliest first (two dice in either order are one throw)."""
+    merged: dict[object, Fraction] = {}
+    for value, p in game.throw_kind.odds().items():
+        key = tuple(sorted(value)) if isinstance(value, tuple) else value
+        merged[key] = merged.get(key, Fraction(0)) + p
+    return sorted(((v, float(p)) for v, p in merged.items()), key=lambda vp: -vp[1])
+
+
+@dataclass
+class SearchStats:
+    """What one decision cost: nodes pushed and the depth (throws after the move) it finished."""
+
+    nodes: int = 0
+    depth: int = 0
+    values: dict[str, float] = field(default_factory=dict)
+
+
+class Search:
+    """An expectimax search from one game position, for the player about to act."""
+
+    def __init__(
+        self,
+        game: Game,
+        evaluate: Evaluation,
+        budget: int,
+        star2: bool = True,
+        exact: Callable[[Game], float | None] | None = None,
+    ) -> None:
+        self.game = game
+        self.evaluate = evaluate
+        self.exact = exact
+        self.budget = budget
+        self.star2 = star2
+        self.root = game.to_move
+        self.odds = throw_odds(game)
+        self.nodes = 0
+        self.cache: dict[tuple[object, ...], float] = {}
+        self.keyed = game.players == 2 and game.solved_endgames
+
+    # ------------------------------------------------------------------ helpers
+
+    def _count(self) -> None:
+        if self.nodes >= self.budget:
+            raise OutOfNodes
+        self.nodes += 1
+
+    def _ours(self, player: int) -> bool:
+        return player == self.root
+
+    def leaf(self) -> float:
+        """The evaluation, for the side of the player to throw."""
+        g = self.game
+        if self.exact is not None:
+            v = self.exact(g)
+            if v is not None:
+                return v
+        v = self.evaluate(g)[self.root]
+        return v if self._ours(g.to_move) else 1.0 - v
+
+    def after(self, mover: int, depth: int, alpha: float, beta: float) -> float:
+        """The value for `mover`'s side of the position just reached."""
+        g = self.game
+        if g.is_over:
+            return 1.0 if self._ours(g.winner) == self._ours(mover) else 0.0  # type: ignore[arg-type]
+        same = self._ours(g.to_move) == self._ours(mover)
+        a, b = (alpha, beta) if same else (1.0 - beta, 1.0 - alpha)
+        v = self.choose_value(depth, a, b) if g.pending is not None else self.chance(depth, a, b)
+        return v if same else 1.0 - v
+
+    def ordered(self, moves: list[Move], depth: int) -> list[Move]:
+        """Moves likeliest best first (by the evaluation just after them) where a deeper search follows."""
+        if depth < 1 or len(moves) < 2:
+            return moves
+        g, mover = self.game, self.game.to_move
+        scored = []
+        for m in moves:
+            g.push(m)
+            v = self.leaf() if not g.is_over else (1.0 if g.winner == mover else 0.0)
+            same = g.is_over or self._ours(g.to_move) == self._ours(mover)
+            g.pop()
+            scored.append((-(v if same else 1.0 - v), m))
+        scored.sort(key=lambda sm: sm[0])
+        return [m for _, m in scored]
+
+    # ------------------------------------------------------------------ nodes
+
+    def chance(self, depth: int, alpha: float, beta: float) -> float:
+        """A throw to come (Star2): the value for the side of the player to throw."""
+        if depth <= 0:
+            return self.leaf()
+        g = self.game
+        key = None
+        if self.keyed:
+            key = (tuple(g.occ), tuple(g.off), g.to_move, g.opening, depth)
+            hit = self.cache.get(key)
+            if hit is not None:
+                return hit
+        odds = self.odds
+        lower = [0.0] * len(odds)
+        upper = [1.0] * len(odds)
+        lo_sum, hi_sum = 0.0, 1.0
+        if self.star2 and len(odds) > 1:
+            for i, (t, p) in enumerate(odds):
+                lower[i] = self.throw(t, depth, 0.0, 1.0, probe=True)
+                lo_sum += p * lower[i]
+                if lo_sum >= beta:
+                    return lo_sum
+        for i, (t, p) in enumerate(odds):
+            rest_lo, rest_hi = lo_sum - p * lower[i], hi_sum - p * upper[i]
+            a = max(lower[i], (alpha - rest_hi) / p)
+            b = min(upper[i], (beta - rest_lo) / p)
+            v = self.throw(t, depth, a, b)
+            if v <= a:
+                upper[i] = v
+            if v >= b:
+                lower[i] = v
+            if a < v < b:
+                lower[i] = upper[i] = v
+            lo_sum, hi_sum = rest_lo + p * lower[i], rest_hi + p * upper[i]
+            if hi_sum <= alpha:
+                return hi_sum
+            if lo_sum >= beta:
+                return lo_sum
+        if key is not None:
+            self.cache[key] = lo_sum
+        return lo_sum
+
+    def throw(self, t: object, depth: int, alpha: float, beta: float, probe: bool = False) -> float:
+        """The throw `t` made: the value for the thrower's side (a probe plays only the likeliest move)."""
+        g = self.game
+        mover = g.to_move
+        self._count()
+        g.push_throw(t)
+        try:
+            if g.pending is None:  # P7: nothing could move, and push_throw passed the turn (or the bonus)
+                return self.after(mover, depth - 1, alpha, beta)
+            return self.choose_value(depth, alpha, beta, probe)
+        finally:
+            g.pop()
+
+    def choose_value(self, depth: int, alpha: float, beta: float, probe: bool = False) -> float:
+        """A throw waiting: the best move's value for the mover's side (alpha-beta over the moves)."""
+        g = self.game
+        mover = g.to_move
+        moves = self.ordered(g.legal_moves(), depth - 1)
+        if probe:
+            moves = moves[:1]
+        best = 0.0
+        for m in moves:
+            self._count()
+            g.push(m)
+            try:
+                v = self.after(mover, depth - 1 if g.pending is None else depth, max(alpha, best), beta)
+            finally:
+                g.pop()
+            if v > best:
+                best = v
+                if best >= beta:
+                    break
+        return best
+
+    # ------------------------------------------------------------------ the root
+
+    def root_values(self, depth: int) -> list[tuple[Move, float]]:
+        """Every legal move with its value at `depth` throws after it (exact under the window (0, 1))."""
+        g = self.game
+        mover = g.to_move
+        out = []
+        for m in g.legal_moves():
+            self._count()
+            g.push(m)
+            try:
+                v = self.after(mover, depth, 0.0, 1.0)
+            finally:
+                g.pop()
+            out.append((m, v))
+        return out
+
+    def deepen(self, max_depth: int) -> tuple[list[tuple[Move, float]], SearchStats]:
+        """Search depth 0, 1, ... max_depth while the budget lasts; the deepest finished values."""
+        best: list[tuple[Move, float]] = []
+        stats = SearchStats()
+        for depth in range(max_depth + 1):
+            self.cache.clear()
+            try:
+                best = self.root_values(depth)
+            except OutOfNodes:
+                if not best:  # even depth 0 ran out: values from the evaluation alone, uncounted
+                    self.budget = 1 << 62
+                    best = self.root_values(0)
+                break
+            stats.depth = depth
+        stats.nodes = self.nodes
+        return best, stats

@@ -1,0 +1,220 @@
+"""The computer opponent (issue 23): only legal moves, the same seed plays the same game, the node budget
+is kept, only-moves and forced wins are found in small hand-made positions, and `senet-pi hint` follows
+../shared/spec/opponent.md."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from opponent_helpers import exact_values, game_at, move_values
+
+from senet_pi.cli import main
+from senet_pi.opponent.players import BASELINES, LEVELS, Computer
+from senet_pi.opponent.search import Search
+from senet_pi.opponent.tables import Tables, build_table
+from senet_pi.opponent.tournament import wilson
+from senet_pi.rules import HousesGame, SecretGame, new_game
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    """Tables of one piece a side (tiny, built in a blink) for secret and houses."""
+    path = tmp_path_factory.mktemp("tables")
+    build_table(SecretGame, "sticks", max_pieces=1, folder=path)
+    build_table(HousesGame, "sticks", max_pieces=1, folder=path)
+    return path
+
+
+def _play(game, players, seed, decisions):
+    """Up to `decisions` decisions with seeded throws; every move checked against the legal moves first."""
+    rng = random.Random(seed)
+    made = 0
+    while not game.is_over and made < decisions:
+        player = players[game.to_move]
+        if game.turn_starts_with == "card":
+            before = game.to_move
+            player.card_turn(game)
+            assert game.to_move != before or game.is_over or game.phase == "play"
+            made += 1
+            continue
+        game.push_throw(game.random_throw(rng))
+        while game.pending is not None and not game.is_over:
+            move = player.choose(game)
+            assert move in game.legal_moves()
+            game.push(move)
+            made += 1
+    return game.actions
+
+
+@pytest.mark.parametrize("level", [*LEVELS.values(), *BASELINES.values()], ids=lambda lv: lv.name)
+@pytest.mark.parametrize("ruleset", ["secret", "houses"])
+def test_every_level_plays_only_legal_moves(folder, ruleset, level):
+    game = new_game(ruleset)
+    players = [Computer(level, Tables(folder, build=False), 1), Computer(BASELINES["greedy"], None, 2)]
+    _play(game, players, 7, 40 if level.depth < 2 else 12)
+
+
+@pytest.mark.parametrize(("ruleset", "count"), [("modern", 2), ("modern", 3), ("cards", 2)])
+def test_modern_and_cards_get_legal_moves_too(ruleset, count):
+    game = new_game(ruleset, count, new_game(ruleset).seeded_options(4) or None)
+    players = [Computer(LEVELS[3 if ruleset == "cards" else 2], None, seat) for seat in range(count)]
+    _play(game, players, 3, 12)
+
+
+def test_the_card_player_never_reads_a_hand_it_may_not_see():
+    """K10: the same visible cards with the other hand dealt differently give the same choice."""
+    game = new_game("cards", 2, new_game("cards").seeded_options(11))
+    other = game.copy()
+    other.redeal_unseen(game.to_move_id, random.Random(99))
+    assert other.hand(game.to_move_id) == game.hand(game.to_move_id)
+    theirs = game.player_ids[1 - game.to_move]
+    assert sorted(other.hand(theirs)) != sorted(game.hand(theirs))  # the hidden hand was dealt anew
+    a, b = Computer(LEVELS[3], None, 5), Computer(LEVELS[3], None, 5)
+    a.card_turn(game)
+    b.card_turn(other)
+    assert game.actions[0] == other.actions[0]
+
+
+@pytest.mark.parametrize("level", [LEVELS[1], LEVELS[4]], ids=lambda lv: lv.name)
+def test_the_same_seed_plays_the_same_game(folder, level):
+    def once():
+        players = [Computer(level, Tables(folder, build=False), 3), Computer(LEVELS[1], None, 4)]
+        return _play(new_game("secret"), players, 11, 30)
+
+    assert once() == once()
+
+
+@pytest.mark.parametrize(("ruleset", "budget"), [("secret", 300), ("houses", 1000), ("modern", 400)])
+def test_the_node_budget_is_kept(ruleset, budget):
+    rng = random.Random(5)
+    game = new_game(ruleset)
+    checked = 0
+    while not game.is_over and checked < 15:
+        game.push_throw(game.random_throw(rng))
+        while game.pending is not None and not game.is_over:
+            moves = game.legal_moves()
+            if len(moves) > 1:
+                search = Search(game.copy(history=False), Computer(LEVELS[2]).evaluator, budget)
+                values, stats = search.deepen(6)
+                assert stats.nodes <= budget and sorted(map(str, moves)) == sorted(str(m) for m, _ in values)
+                checked += 1
+            game.push(moves[rng.randrange(len(moves))])
+    assert checked == 15
+
+
+ONLY_MOVES = [  # (rule set, mover's squares, other side's squares, throw): one move clearly best by brute force
+    (SecretGame, (28, 30), (23,), 1),
+    (HousesGame, (26, 30), (23,), 1),  # 26-27 drowns (H6)
+    (HousesGame, (26, 29), (22,), 2),  # bearing off from 29 is worse than 26-28 and its bonus throw (H7)
+]
+
+
+@pytest.mark.parametrize(("cls", "me", "op", "throw"), ONLY_MOVES)
+def test_the_strong_levels_find_only_moves_that_brute_force_confirms(folder, cls, me, op, throw):
+    truth = move_values(cls, "sticks", me, op, throw, exact_values(cls, "sticks", [(me, op)]))
+    ranked = sorted(truth, key=truth.get, reverse=True)
+    assert truth[ranked[0]] - truth[ranked[1]] > 0.1  # the position is what the test says it is
+    for level in (LEVELS[3], LEVELS[4]):
+        game = game_at(cls, "sticks", me, op)
+        game.push_throw(throw)
+        assert str(Computer(level, Tables(folder, build=False)).choose(game)) == ranked[0]
+
+
+@pytest.mark.parametrize("level", [2, 3, 4])
+def test_a_forced_win_is_found(level):
+    """M10: the third piece up ends the game; going up with the 5-dot piece wins at once (25 + 6 = off)."""
+    game = new_game(
+        "modern",
+        position={
+            "A": {"5": 25, "4": 10, "1": 12},
+            "B": {"5": 20, "4": 2, "3": 4},
+            "up": {"A": [3, 2]},
+            "to_move": "A",
+        },
+    )
+    game.push_throw((2, 4))
+    player = Computer(LEVELS[level])
+    while not game.is_over and game.to_move == 0 and game.pending is not None:
+        game.push(player.choose(game))
+    assert game.winner_id == "A"
+
+
+def test_wilson_interval_of_a_known_case():
+    lo, hi = wilson(60, 100)
+    assert round(lo, 3) == 0.502 and round(hi, 3) == 0.691
+
+
+# ---------------------------------------------------------------------- senet-pi hint
+
+
+def _hint(tmp_path, folder, replay, capsys):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(replay))
+    code = main(["hint", str(path), "--tables", str(folder)])
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if code == 0 else None), err
+
+
+def test_hint_without_a_throw_waiting_is_the_exact_chance(tmp_path, folder, capsys):
+    truth = exact_values(SecretGame, "sticks", [((24,), (30,))])
+    replay = {"variant": "secret", "position": {"A": [24], "B": [30], "to_move": "A"}, "events": []}
+    code, out, _ = _hint(tmp_path, folder, replay, capsys)
+    assert code == 0 and set(out) == {"player", "win"} and out["player"] == "A"
+    assert abs(out["win"] - truth[((24,), (30,))]) < 0.001
+
+
+def test_hint_with_a_throw_waiting_lists_every_legal_move_best_first(tmp_path, folder, capsys):
+    replay = {"variant": "houses", "position": {"A": [12], "B": [20], "to_move": "B"}, "events": [{"throw": 4}]}
+    code, out, _ = _hint(tmp_path, folder, replay, capsys)
+    truth = exact_values(HousesGame, "sticks", [((20,), (12,))])
+    expected = move_values(HousesGame, "sticks", (20,), (12,), 4, truth)
+    assert code == 0 and out["player"] == "B" and out["throw"] == 4 and "exact" not in out
+    assert [m["move"] for m in out["moves"]] == list(expected)
+    assert abs(out["moves"][0]["win"] - expected["20-24"]) < 0.001 and out["win"] == out["moves"][0]["win"]
+
+
+def test_hint_after_a_forfeited_throw_lists_no_move(tmp_path, folder, capsys):
+    """P7 with a bonus throw (H1: 1): no move from 28 with a 1 (H7); A throws again."""
+    replay = {"variant": "houses", "position": {"A": [28], "B": [3], "to_move": "A"}, "events": [{"throw": 1}]}
+    code, out, _ = _hint(tmp_path, folder, replay, capsys)
+    truth = exact_values(HousesGame, "sticks", [((28,), (3,))])
+    assert code == 0 and out["player"] == "A" and out["throw"] == 1 and out["moves"] == []
+    assert abs(out["win"] - truth[((28,), (3,))]) < 0.001
+
+
+def test_hint_outside_the_tables_says_it_is_not_exact(tmp_path, folder, capsys):
+    code, out, _ = _hint(tmp_path, folder, {"variant": "modern", "events": [{"throw": [3, 5]}]}, capsys)
+    assert code == 0 and out["exact"] is False and out["player"] == "A" and out["moves"]
+    assert out["win"] == max(m["win"] for m in out["moves"])
+
+
+@pytest.mark.parametrize(
+    ("replay", "words"),
+    [
+        ({"variant": "secret", "position": {"A": [], "B": [3], "off": {"A": 5, "B": 4}}, "events": []}, "over"),
+        ({"variant": "secret", "events": [{"throw": 5}]}, "throw"),
+        ({"variant": "chess", "events": []}, "variant"),
+    ],
+)
+def test_hint_refuses_a_game_that_is_over_or_a_bad_file_in_one_line(tmp_path, folder, capsys, replay, words):
+    code, _, err = _hint(tmp_path, folder, replay, capsys)
+    assert code == 1 and err.count("\n") == 1 and words in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------------- senet-pi tournament
+
+
+def test_a_tournament_prints_win_rates_with_wilson_intervals(tmp_path, capsys):
+    code = main(["tournament", "1", "random", "--ruleset", "modern", "--games", "4", "--tables", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0 and "beginner v random (modern, 4 games): beginner wins" in out and "95 % CI" in out
+    assert "chance lost per decision in solved endgames no decisions" in out  # modern has no tables
+
+
+@pytest.mark.parametrize(("args", "words"), [(["--games", "3"], "even"), (["nobody"], "no player")])
+def test_a_tournament_refuses_bad_arguments_in_one_line(tmp_path, capsys, args, words):
+    code = main(["tournament", "--ruleset", "modern", "--tables", str(tmp_path), *args])
+    err = capsys.readouterr().err
+    assert code == 1 and words in err and err.count("\n") == 1

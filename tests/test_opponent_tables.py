@@ -1,0 +1,175 @@
+"""The solved endgames (issue 23): the solver's moves are the engine's, tiny tables equal a brute-force
+search through the engine, the residual and the colour symmetry hold, and tables are found or built."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from senet_pi.opponent.index import RESTING, group_cells, group_size, local_index
+from senet_pi.opponent.solve import TOLERANCE
+from senet_pi.opponent.tables import Table, Tables, build_table, position_index, table_dir, table_path
+from senet_pi.opponent.vector import RuleData, generate
+from senet_pi.rules import HousesGame, SecretGame, new_game
+from senet_pi.rules.board import squares_in
+
+KINDS = [(SecretGame, "sticks"), (SecretGame, "d6"), (HousesGame, "sticks")]
+
+
+def _options(cls, throws):
+    return {"throws": throws} if "throws" in cls.option_defaults() else {}
+
+
+def _engine_moves(game, p):
+    """Each legal move -> (mover's mask, other's mask, mover throws again, mover won) after it, by the engine."""
+    out = {}
+    for m in game.legal_moves():
+        game.push(m)
+        again = game.to_move == p and not game.is_over
+        out[(m.from_sq, m.to_sq)] = (game.occ[p], game.occ[1 - p], again, game.is_over)
+        game.pop()
+    return out
+
+
+@pytest.mark.parametrize(("cls", "throws"), KINDS)
+def test_solver_successors_equal_the_engines_legal_moves(cls, throws):
+    """Random positions of random games (up to five pieces a side): the same moves, the same positions after
+    them, the same bonus throws and the same forfeits; the sample must include exchanges (P4), drowning or
+    reincarnation (S7/H6), forfeits (P7), and in `secret` backward moves (S12) and a bear-off refused by S11."""
+    rd = RuleData.of(cls, throws)
+    rng = random.Random(23)
+    seen = {"exchange": 0, "water": 0, "forfeit": 0, "backward": 0, "s11": 0, "bonus": 0}
+    for _ in range(25):
+        game = cls(options=_options(cls, throws))
+        while not game.is_over:
+            t = game.random_throw(rng)
+            p = game.to_move
+            me, op = game.occ[p], game.occ[1 - p]
+            game.push_throw(t)
+            if not game.opening:
+                mv = generate(rd, np.array([me]), np.array([op]), np.array([squares_in(me)]), t)
+                got = {}
+                for j in range(mv.legal.shape[1]):
+                    if mv.legal[0, j]:
+                        won = bool(mv.off[0, j]) and int(mv.me[0, j]) == 0
+                        key = (int(mv.src[0, j]), int(mv.dst[0, j]))
+                        got[key] = (int(mv.me[0, j]), int(mv.op[0, j]), bool(mv.bonus[0, j]) and not won, won)
+                        seen["exchange"] += int(mv.op[0, j]) != op
+                        seen["water"] += key[1] == rd.water
+                        seen["backward"] += key[1] < key[0]
+                        seen["bonus"] += bool(mv.bonus[0, j])
+                if game.pending is None:
+                    seen["forfeit"] += 1
+                    assert got == {}
+                else:
+                    assert got == _engine_moves(game, p), (game, t)
+                if rd.top_row_gate and me & 0x7FE and any(sq + t == 31 for sq in squares_in(me)):
+                    seen["s11"] += 1
+            moves = game.legal_moves()
+            if moves:
+                game.push(moves[rng.randrange(len(moves))])
+    needed = ["exchange", "water", "forfeit", "bonus"] + (["backward", "s11"] if rd.backward else [])
+    assert all(seen[k] > 0 for k in needed), seen
+
+
+def test_index_names_every_position_of_a_group_once():
+    for a, b in [(1, 1), (2, 1), (1, 3), (2, 2)]:
+        me, op = group_cells(a, b)
+        assert (local_index(me, op) == np.arange(group_size(a, b))).all()
+        squares = [(RESTING[m].tolist(), RESTING[o].tolist()) for m, o in zip(me[:50], op[:50], strict=True)]
+        assert [position_index(m, o) for m, o in squares] == list(range(50))
+
+
+def _brute_force(cls, throws):
+    """Every 1-against-1 position's value by plain value iteration over the engine's own moves."""
+    odds = [(t, float(p)) for t, p in cls(options=_options(cls, throws)).throw_kind.odds().items()]
+    squares = [*range(1, 27), 28, 29, 30]
+    states = [(m, o) for m in squares for o in squares if m != o]
+    links = {}
+    for m, o in states:
+        per_throw = []
+        for t, p in odds:
+            game = cls(
+                options=_options(cls, throws), position={"A": [m], "B": [o], "off": {"A": 4, "B": 4}, "to_move": "A"}
+            )
+            game.push_throw(t)
+            options = []
+            if game.pending is None:  # P7: forfeited
+                options.append(("same" if game.to_move == 0 else "other", (m, o) if game.to_move == 0 else (o, m)))
+            for move in game.legal_moves():
+                game.push(move)
+                if game.is_over:
+                    options.append(("win", None))
+                else:
+                    a, b = squares_in(game.occ[0])[0], squares_in(game.occ[1])[0]
+                    options.append(("same", (a, b)) if game.to_move == 0 else ("other", (b, a)))
+                game.pop()
+            per_throw.append((p, options))
+        links[(m, o)] = per_throw
+    v = dict.fromkeys(states, 0.5)
+    for _ in range(5000):
+        change = 0.0
+        for s in states:
+            new = 0.0
+            for p, options in links[s]:
+                best = max(1.0 if k == "win" else v[x] if k == "same" else 1.0 - v[x] for k, x in options)
+                new += p * best
+            change = max(change, abs(new - v[s]))
+            v[s] = new
+        if change < 1e-12:
+            break
+    return v
+
+
+@pytest.mark.parametrize(("cls", "throws"), KINDS)
+def test_tiny_tables_equal_a_brute_force_search_through_the_engine(tmp_path, cls, throws):
+    table = build_table(cls, throws, max_pieces=1, folder=tmp_path)
+    assert table.header["residual"] < TOLERANCE
+    exact = _brute_force(cls, throws)
+    worst = max(abs(table.value(1 << m, 1 << o) - v) for (m, o), v in exact.items())
+    assert worst < 1e-4  # 16-bit values: 1/65535 apart
+
+
+def test_a_table_is_read_through_a_memory_map_and_holds_no_keys(tmp_path):
+    table = build_table(SecretGame, "sticks", max_pieces=1, folder=tmp_path)
+    assert isinstance(table.values, np.memmap)
+    assert table.values.dtype == np.dtype("<u2") and len(table.values) == group_size(1, 1)
+    assert Table(table.path).value(1 << 30, 1 << 2) == table.value(1 << 30, 1 << 2)
+
+
+def test_the_same_position_with_the_colours_swapped_has_the_same_chance(tmp_path):
+    Tables(tmp_path).for_game(SecretGame(), 1)
+    tables = Tables(tmp_path, build=False)
+    for a, b in [(24, 30), (5, 26), (28, 12)]:
+        ga = SecretGame(position={"A": [a], "B": [b], "to_move": "A"})
+        gb = SecretGame(position={"A": [b], "B": [a], "to_move": "B"})
+        va, vb = tables.exact(ga), tables.exact(gb)
+        assert va is not None and va == vb
+
+
+def test_a_missing_table_is_built_when_a_position_needs_it(tmp_path, capsys):
+    import io
+
+    stream = io.StringIO()
+    tables = Tables(tmp_path, stream=stream)
+    game = HousesGame(position={"A": [29], "B": [3], "to_move": "B"})
+    v = tables.exact(game)
+    assert v is not None and 0 < v < 1
+    assert table_path("houses", "sticks", tmp_path).exists()
+    assert "solving houses (sticks) endgames" in stream.getvalue() and "%" in stream.getvalue()
+
+
+def test_the_tables_folder_follows_the_override_then_xdg_cache_home(monkeypatch, tmp_path):
+    monkeypatch.setenv("SENET_PI_TABLES", str(tmp_path / "t"))
+    assert table_dir() == tmp_path / "t"
+    monkeypatch.delenv("SENET_PI_TABLES")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "c"))
+    assert table_dir() == tmp_path / "c" / "senet-pi" / "tables"
+
+
+def test_positions_beyond_three_pieces_or_other_rule_sets_have_no_exact_value(tmp_path):
+    tables = Tables(tmp_path, build=False)
+    assert tables.exact(new_game("secret")) is None
+    assert tables.exact(new_game("modern")) is None
