@@ -30,10 +30,7 @@ def _open_journal(args: argparse.Namespace):
     path = args.journal or default_path()
     if not path.exists():
         raise JournalError(f"there is no journal at {path} (no game has been played with it yet)")
-    journal = Journal(path)
-    if journal.damaged:
-        print(f"senet-pi: {journal.damaged}", file=sys.stderr)
-    return journal
+    return Journal(path, readonly=True)  # a command that only reads never changes the file (issue 22)
 
 
 def _game_number(text: str) -> int | str:

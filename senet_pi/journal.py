@@ -14,7 +14,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,20 +118,31 @@ class Journal:
     holds: a journal found holding fewer on start (a deleted or damaged `-wal`, a truncated main
     file) lost committed writes, and is set aside instead of silently resumed."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
+        """`readonly`: for the commands that only read (games, export): the file is opened with
+        SQLite's `mode=ro` and never changed, set aside nor created; a file that is not a journal
+        is a JournalError, one line."""
         self.path = Path(path)
+        self.readonly = readonly
         self.damaged: str | None = None
+        self.notice: str | None = None  # writes that may be lost though nothing looks damaged (no -wal, no -mark)
         self.trouble: str | None = None  # why the queued writes cannot be written now
         self._pending: list[list[tuple[str, tuple]]] = []
         self._verdict_seq: dict[int, int] = {}
         self._last_game = 0
         self.mark_path = self.path.with_name(self.path.name + "-mark")
+        if readonly:
+            self._db = self._open_readonly()
+            return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             lost = self._lost_writes()
             if lost:
                 self._damaged(lost)
+            else:
+                self.notice = self._unclean_without_evidence()
             self._db = self._open()
+            self._mark_open()
         except sqlite3.DatabaseError as exc:
             if _not_damage(exc):
                 raise JournalError(f"cannot open the journal {self.path}: {_reason(exc)}") from None
@@ -143,6 +154,29 @@ class Journal:
     def _damaged(self, why: str) -> None:
         aside = self._set_aside()
         self.damaged = f"the journal {self.path} is damaged ({why}); kept it as {aside.name} and started a new one"
+
+    def _open_readonly(self) -> sqlite3.Connection:
+        """A connection that cannot write: `mode=ro`, and `immutable` when no `-wal` is beside the file
+        (nobody has it open), so not even an empty `-wal` or `-shm` is made next to it."""
+        if not self.path.is_file():
+            raise JournalError(f"there is no journal at {self.path} (no game has been played with it yet)")
+        quiet = "" if self.path.with_name(self.path.name + "-wal").exists() else "&immutable=1"
+        try:
+            db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro{quiet}", uri=True, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot open the journal {self.path} read-only: {exc}") from None
+        try:
+            tables = self._tables(db)
+            self._check_schema(db)
+            if not {"games", "events", "verdicts"} <= tables:
+                raise sqlite3.DatabaseError("not a senet-pi journal (it has no games, events and verdicts tables)")
+        except sqlite3.Error as exc:
+            db.close()
+            why = str(exc)
+            if not why.startswith("not a senet-pi journal"):
+                why = f"not a senet-pi journal ({why})"
+            raise JournalError(f"{self.path} is {why}; left as it was") from None
+        return db
 
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -229,6 +263,37 @@ class Journal:
             return f"it holds {writes} of the {mark['writes']} writes made: its -wal was damaged or lost"
         return None
 
+    def _unclean_without_evidence(self) -> str | None:
+        """A journal whose writer did not close it (its `open` flag is set in the main file) found with
+        neither its `-wal` nor its `-mark`: both were lost together, and with them whatever writes the
+        `-wal` held, which nothing else can count. Said, not set aside: the main file is all there is."""
+        wal = self.path.with_name(self.path.name + "-wal")
+        if self.mark_path.exists() or wal.exists() or not self.path.is_file() or self.path.stat().st_size == 0:
+            return None
+        try:
+            db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+            try:
+                rows = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('open', 'writes')").fetchall())
+            finally:
+                db.close()
+        except sqlite3.Error:
+            return None  # not readable as ours: the checks that follow say what it is
+        if rows.get("open") != 1:
+            return None
+        return (
+            f"the journal {self.path} was not closed by its last writer and its -wal and -mark are both missing: "
+            f"the writes after its last checkpoint (it keeps {rows.get('writes')}) may be lost"
+        )
+
+    def _mark_open(self) -> None:
+        """Set the main file's `open` flag for as long as this writer has it (folded into the main
+        file at once, so a `-wal` lost later cannot take the flag with it); `close` clears it."""
+        try:
+            self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('open', 1)")
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error:
+            pass  # a full disk: the flag is a hint, the journal works without it
+
     def _write_mark(self) -> None:
         """Best effort, no fsync: a mark behind the journal raises no alarm; only one ahead does."""
         tmp = self.mark_path.with_name(self.mark_path.name + ".tmp")
@@ -260,6 +325,7 @@ class Journal:
         self._verdict_seq.clear()
         self._damaged(why)
         self._db = self._open()
+        self._mark_open()
 
     # ------------------------------------------------------------------ writing
 
@@ -303,8 +369,11 @@ class Journal:
         """Writes held in memory, waiting for the disk."""
         return len(self._pending)
 
-    def start_game(self, variant: str, players: int, options: dict, position: dict | None = None) -> int:
-        """Record a new game; returns its id (chosen here, so a queued write still has one)."""
+    def start_game(
+        self, variant: str, players: int, options: dict, position: dict | None = None, started: float | None = None
+    ) -> int:
+        """Record a new game; returns its id (chosen here, so a queued write still has one). `started`:
+        when it began, if not now (a game carried on from one that could not be resumed)."""
         self._last_game += 1
         game = self._last_game
         self._verdict_seq[game] = 0
@@ -318,7 +387,7 @@ class Journal:
                         players,
                         json.dumps(options),
                         None if position is None else json.dumps(position),
-                        time.time(),
+                        time.time() if started is None else started,
                     ),
                 )
             ]
@@ -354,15 +423,25 @@ class Journal:
         sql = "UPDATE games SET ended = ?, winner = ? WHERE id = ? AND (ended IS NULL OR winner IS NOT ?)"
         self._submit([(sql, (time.time(), winner, game, winner))])
 
+    def record_note(self, key: str, text: str) -> None:
+        """Keep a finding about the journal (a game that could not be resumed, a record that differs
+        from its re-judging) in its meta table as `note:<key>`, for `senet-pi status` to show."""
+        self._submit([("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (f"note:{key}", text))])
+
+    def notes(self) -> dict[str, str]:
+        """The findings kept by `record_note`, by key."""
+        rows = self._db.execute("SELECT key, value FROM meta WHERE key LIKE 'note:%' ORDER BY rowid").fetchall()
+        return {str(k)[5:]: str(v) for k, v in rows}
+
     # ------------------------------------------------------------------ reading
 
     def games(self) -> list[GameRecord]:
         """Every game, oldest first; JournalError names a damaged row."""
-        rows = self._db.execute(
-            "SELECT g.id, variant, players, options, position, started, ended, winner, "
-            "(SELECT COUNT(*) FROM events e WHERE e.game = g.id) FROM games g ORDER BY g.id"
-        ).fetchall()
         with self._reading("games"):
+            rows = self._db.execute(
+                "SELECT g.id, variant, players, options, position, started, ended, winner, "
+                "(SELECT COUNT(*) FROM events e WHERE e.game = g.id) FROM games g ORDER BY g.id"
+            ).fetchall()
             return [
                 GameRecord(r[0], r[1], r[2], json.loads(r[3]), None if r[4] is None else json.loads(r[4]), *r[5:])
                 for r in rows
@@ -375,6 +454,10 @@ class Journal:
             yield
         except (ValueError, TypeError, RecursionError) as exc:
             raise JournalError(f"the journal {self.path} has a damaged row in {table}: {exc}") from None
+        except sqlite3.DatabaseError as exc:
+            if not self.readonly:
+                raise
+            raise JournalError(f"cannot read {table} in the journal {self.path}: {exc}") from None
 
     def game(self, game: int) -> GameRecord:
         """One game by id; JournalError if there is none."""
@@ -390,19 +473,47 @@ class Journal:
 
     def events(self, game: int) -> list[EventRecord]:
         """A game's inputs in order; JournalError names a damaged row."""
-        rows = self._db.execute("SELECT seq, ms, kind, value FROM events WHERE game = ? ORDER BY seq", (game,))
         with self._reading("events"):
+            rows = self._db.execute("SELECT seq, ms, kind, value FROM events WHERE game = ? ORDER BY seq", (game,))
             return [EventRecord(int(seq), int(ms), str(kind), json.loads(value)) for seq, ms, kind, value in rows]
+
+    def readable_events(self, game: int) -> tuple[list[EventRecord], str | None]:
+        """A game's inputs in order up to the first row that does not decode, and why that row does
+        not (None when every row decodes): a resume goes as far as the record can be read."""
+        rows = self._db.execute("SELECT seq, ms, kind, value FROM events WHERE game = ? ORDER BY seq", (game,))
+        events: list[EventRecord] = []
+        for seq, ms, kind, value in rows.fetchall():
+            try:
+                events.append(EventRecord(int(seq), int(ms), str(kind), json.loads(value)))
+            except (ValueError, TypeError, RecursionError) as exc:
+                return events, f"input {len(events) + 1} is a damaged row: {type(exc).__name__}: {exc}"
+        return events, None
+
+    def verdicts_by_event(self, game: int) -> dict[int, list[object]]:
+        """A game's journaled verdicts grouped by the input (seq) that gave them; a row that does not
+        decode is kept as its text, so it compares unequal to any re-judged verdict."""
+        out: dict[int, list[object]] = {}
+        rows = self._db.execute("SELECT event, verdict FROM verdicts WHERE game = ? ORDER BY seq", (game,))
+        for event, text in rows.fetchall():
+            try:
+                verdict: object = json.loads(text)
+            except (ValueError, TypeError, RecursionError):
+                verdict = text
+            out.setdefault(int(event), []).append(verdict)
+        return out
 
     def verdicts(self, game: int) -> list[dict]:
         """A game's verdicts in order; JournalError names a damaged row."""
-        rows = self._db.execute("SELECT verdict FROM verdicts WHERE game = ? ORDER BY seq", (game,))
         with self._reading("verdicts"):
+            rows = self._db.execute("SELECT verdict FROM verdicts WHERE game = ? ORDER BY seq", (game,))
             return [json.loads(v) for (v,) in rows]
 
     def close(self) -> None:
         """Write what is queued if the disk lets us, then close; JournalError if writes stay unsaved."""
         self.flush()
+        if not self._pending and not self.readonly:
+            with suppress(sqlite3.Error):
+                self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('open', 0)")
         self._db.close()
         if self._pending:
             raise JournalError(f"{self.trouble}: {len(self._pending)} writes of this session are lost")

@@ -90,7 +90,9 @@ def _connect(path: Path) -> sqlite3.Connection:
     if not path.is_file():
         raise StatsError(f"there is no journal at {path} (no game has been played with it yet)")
     try:
-        db = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, isolation_level=None)
+        # immutable when no -wal is beside it (nobody writing): not even an empty -wal or -shm is left
+        quiet = "" if Path(f"{path}-wal").exists() else "&immutable=1"
+        db = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro{quiet}", uri=True, isolation_level=None)
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         for table in ("games", "verdicts", "meta"):
             found = [r[1] for r in db.execute(f"PRAGMA table_info({table})")] if table in tables else []

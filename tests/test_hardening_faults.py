@@ -1,0 +1,249 @@
+"""Issue 22: nothing lost, nothing destroyed. The journal under a referee that fails, a record
+changed in place, reading commands, two runs on one journal, and the command line's mistakes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from senet_pi.cli import main
+from senet_pi.health import journal_checks
+from senet_pi.journal import Journal
+from senet_pi.referee import Referee
+from senet_pi.referee.hands import scripted_game
+from senet_pi.service import Service
+from senet_pi.stats import day_stats
+from tests.journal_helpers import ScriptClock, feed, timed
+
+INPUTS = timed(scripted_game("secret", 2)["events"])
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    """Every file in `folder` with its bytes: what a reading command must leave alone."""
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def play(service: Service, clock: ScriptClock, inputs: list[tuple[int, str, object]]) -> None:
+    """Give the current game `inputs`, its times counted from when it began."""
+    start = clock.t
+    for ms, kind, value in inputs:
+        clock.t = start + ms / 1000
+        if kind == "tick":
+            service.tick()
+        else:
+            service.handle(kind, value)
+
+
+@pytest.fixture(scope="module")
+def two_games_made(tmp_path_factory) -> tuple[Path, int, int]:
+    """A journal with a game played and abandoned and a second in progress (made once: each write
+    is synced); with the inputs of each."""
+    path = tmp_path_factory.mktemp("two") / "j.sqlite"
+    clock = ScriptClock()
+    service = Service(Journal(path), clock=clock)
+    feed(service, clock, INPUTS[:60])
+    first = service.seq
+    service.new_game("secret")
+    play(service, clock, INPUTS[:80])
+    second = service.seq
+    service.close()
+    return path, first, second
+
+
+@pytest.fixture
+def two_games(two_games_made):
+    """Copies the journal of `two_games_made` to a path; returns the inputs of each game."""
+    made, first, second = two_games_made
+
+    def copy(path: Path) -> tuple[int, int]:
+        for suffix in ("", "-mark"):
+            shutil.copy(f"{made}{suffix}", f"{path}{suffix}")
+        return first, second
+
+    return copy
+
+
+# ------------------------------------------------------------------ item 2: reading commands never write
+
+
+@pytest.mark.parametrize("command", [["games"], ["export", "last"], ["export", "1"]])
+def test_item2_a_file_that_is_not_a_journal_is_one_line_and_left_exactly_as_it_was(tmp_path, capsys, command):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("shopping: papyrus, reeds\n", encoding="utf-8")
+    before = files(tmp_path)
+    assert main([*command, "--journal", str(notes)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a senet-pi journal" in err and "left as it was" in err
+    assert files(tmp_path) == before  # not renamed, not replaced, no -wal, -shm or -mark beside it
+
+
+def test_item2_reading_a_journal_changes_no_byte_of_it(two_games, tmp_path, capsys):
+    path = tmp_path / "j.sqlite"
+    two_games(path)
+    before = files(tmp_path)
+    assert main(["games", "--journal", str(path)]) == 0
+    assert main(["export", "last", "--journal", str(path)]) == 0
+    assert main(["stats", "--journal", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "abandoned" in out and '"events"' in out
+    assert files(tmp_path) == before
+
+
+def test_item2_a_journal_being_written_is_read_as_it_stands(tmp_path, capsys):
+    path = tmp_path / "j.sqlite"
+    clock = ScriptClock()
+    service = Service(Journal(path), clock=clock)
+    feed(service, clock, INPUTS[:60])
+    assert main(["games", "--journal", str(path)]) == 0
+    assert f"{service.seq:>5} inputs  in progress" in capsys.readouterr().out
+    service.close()
+
+
+# ------------------------------------------------------------------ item 1: a game that cannot be resumed
+
+
+class Boom(Exception):
+    """An exception no code of ours raises on purpose: the resume must hold for any kind."""
+
+
+@pytest.mark.parametrize("error", [Boom, KeyError, AssertionError, ZeroDivisionError, RuntimeError, RecursionError])
+def test_item1_a_referee_failing_on_a_journaled_input_costs_only_that_game_from_that_input(
+    two_games, tmp_path, monkeypatch, error
+):
+    path = tmp_path / "j.sqlite"
+    first, second = two_games(path)
+    stats_before = day_stats(path)
+    fail_at = second - 5  # the referee fails on this input of the game in progress (counting from 1)
+    real = Referee.apply
+    calls = {"n": 0}
+
+    def failing(self, kind, value, at):
+        calls["n"] += 1
+        if calls["n"] == fail_at:
+            raise error("the referee fails here")
+        return real(self, kind, value, at)
+
+    monkeypatch.setattr(Referee, "apply", failing)
+    service = Service(Journal(path))
+    monkeypatch.setattr(Referee, "apply", real)
+
+    assert not list(tmp_path.glob("*.damaged-*"))  # the journal is not set aside
+    journal = service.journal
+    games = journal.games()
+    assert [g.events for g in games] == [first, second, fail_at - 1]  # every record kept as it was
+    assert games[1].ended is not None and games[2].ended is None
+    assert service.game_id == 3 and service.seq == fail_at - 1
+    said = [n for n in service.notes if "could not be resumed" in n]
+    assert len(said) == 1 and f"past input {fail_at - 1} of {second}" in said[0] and error.__name__ in said[0]
+    page = service.snapshot()["journal_notes"]
+    assert len(page) == 1 and "game 2 could not be resumed" in page[0] and "as game 3" in page[0]
+    stats = day_stats(path)[0]
+    assert stats.started == stats_before[0].started + 1 and stats.abandoned == stats_before[0].abandoned + 1
+
+    # the game goes on from there, and a restart resumes it as it was, with no alarm
+    history = json.loads(json.dumps(service.history))
+    service.close()
+    again = Service(Journal(path))
+    assert again.game_id == 3 and json.loads(json.dumps(again.history)) == history
+    assert not [n for n in again.notes if "could not be resumed" in n] and again.snapshot()["journal_notes"] == []
+    again.close()
+
+    checks, _ = journal_checks(path)
+    resume = [c for c in checks if c.name == "resume"]
+    assert resume and "game 2 could not be resumed" in resume[0].text
+
+
+def test_item1_status_names_the_game_cut_short(two_games, tmp_path, monkeypatch, capsys):
+    path = tmp_path / "j.sqlite"
+    two_games(path)
+    real = Referee.apply
+    calls = {"n": 0}
+
+    def failing(self, kind, value, at):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise TypeError("odd input")
+        return real(self, kind, value, at)
+
+    monkeypatch.setattr(Referee, "apply", failing)
+    Service(Journal(path)).close()
+    main(["status", "--journal", str(path), "--page-port", "1"])
+    out = capsys.readouterr().out
+    assert "resume" in out and "game 2 could not be resumed past input 2" in out and "TypeError" in out
+
+
+def test_item1_a_game_whose_start_cannot_be_set_up_keeps_the_others(two_games, tmp_path):
+    path = tmp_path / "j.sqlite"
+    first, second = two_games(path)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE games SET options = '{\"throws\": \"coins\"}' WHERE id = 2")
+    db.commit()
+    db.close()
+    service = Service(Journal(path))
+    assert not list(tmp_path.glob("*.damaged-*"))
+    assert [g.events for g in service.journal.games()][:2] == [first, second]
+    assert service.game_id == 3 and service.seq == 0
+    assert any("game 2 could not be resumed" in n for n in service.notes)
+    service.close()
+
+
+# ------------------------------------------------------------------ item 4: a changed record is noticed
+
+
+def test_item4_one_digit_changed_in_a_journaled_input_is_reported_and_the_game_kept(two_games, tmp_path):
+    path = tmp_path / "j.sqlite"
+    _, second = two_games(path)
+    db = sqlite3.connect(path)
+    rows = db.execute("SELECT seq, value FROM events WHERE game = 2 AND kind = 'throw' ORDER BY seq").fetchall()
+    seq, value = rows[1]
+    db.execute("UPDATE events SET value = ? WHERE game = 2 AND seq = ?", (str(5 if value != "5" else 4), seq))
+    db.commit()
+    db.close()
+    service = Service(Journal(path))
+    said = [n for n in service.notes if "differs from what the referee decides now" in n]
+    assert len(said) == 1 and f"from input {seq + 1} on" in said[0]
+    assert service.game_id == 2 and service.seq == second  # the game goes on, as judged now
+    assert any("differs" in t for t in service.snapshot()["journal_notes"])
+    service.close()
+    checks, _ = journal_checks(path)
+    assert any(c.name == "resume" and "differs" in c.text for c in checks)
+
+
+def test_item4_an_untouched_journal_raises_no_alarm(two_games, tmp_path):
+    path = tmp_path / "j.sqlite"
+    two_games(path)
+    service = Service(Journal(path))
+    assert service.snapshot()["journal_notes"] == [] and not any("differs" in n for n in service.notes)
+    service.close()
+    assert not [c for c in journal_checks(path)[0] if c.name == "resume"]
+
+
+def test_item4_the_wal_and_the_mark_deleted_together_are_noticed(tmp_path):
+    path = tmp_path / "j.sqlite"
+    clock = ScriptClock()
+    journal = Journal(path)
+    journal._db.execute("PRAGMA wal_autocheckpoint=0")  # the last writes stay in the -wal, as after a kill
+    service = Service(journal, clock=clock)
+    feed(service, clock, INPUTS[:60])
+    service.new_game("secret")
+    copy = tmp_path / "copy" / "j.sqlite"
+    copy.parent.mkdir()
+    shutil.copy(path, copy)  # the main file only: its -wal and -mark are gone
+    service.close()
+    resumed = Service(Journal(copy))
+    said = [n for n in resumed.notes if "-wal and -mark are both missing" in n]
+    assert len(said) == 1 and resumed.snapshot()["journal_notes"]
+    resumed.close()
+
+
+def test_item4_a_journal_closed_cleanly_without_its_mark_raises_no_alarm(two_games, tmp_path):
+    path = tmp_path / "j.sqlite"
+    two_games(path)
+    Path(f"{path}-mark").unlink()
+    service = Service(Journal(path))
+    assert not any("missing" in n for n in service.notes) and service.snapshot()["journal_notes"] == []
+    service.close()
