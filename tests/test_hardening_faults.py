@@ -4,8 +4,11 @@ changed in place, reading commands, two runs on one journal, and the command lin
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -247,3 +250,101 @@ def test_item4_a_journal_closed_cleanly_without_its_mark_raises_no_alarm(two_gam
     service = Service(Journal(path))
     assert not any("missing" in n for n in service.notes) and service.snapshot()["journal_notes"] == []
     service.close()
+
+
+# ------------------------------------------------------------------ item 3: one run per journal
+
+
+def run_cli(capsys, args: list[str]) -> tuple[int, str, str]:
+    """The command line in-process: exit status, standard output and standard error."""
+    capsys.readouterr()
+    try:
+        code = main(args)
+    except SystemExit as exc:  # argparse's usage errors
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_item3_a_second_run_on_the_same_journal_is_refused_naming_the_first(tmp_path):
+    from tests.test_cli import SENET_PI, assert_one_line, senet_pi
+
+    path = tmp_path / "j.sqlite"
+    args = ["run", "--backend", "sim", "--page-port", "0", "--journal", str(path)]
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
+    first = subprocess.Popen([SENET_PI, *args], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env)
+    try:
+        lock = Path(f"{path}-lock")
+        end = time.monotonic() + 30
+        while not (lock.exists() and lock.read_text().strip() and path.exists()):
+            assert time.monotonic() < end and first.poll() is None, "the first run did not start"
+            time.sleep(0.05)
+        second = senet_pi(*args, cwd=tmp_path, stdin="throw 3\n")
+        assert_one_line(second, 1, "in use by another senet-pi run", f"(pid {first.pid})")
+        assert second.stdout == ""  # refused before the board or the journal was touched
+    finally:
+        first.communicate(b"quit\n", timeout=30)
+    assert first.returncode == 0
+    with Journal(path, readonly=True) as journal:
+        assert [g.events for g in journal.games()] == [journal.games()[0].events] and len(journal.games()) == 1
+    third = senet_pi(*args, cwd=tmp_path, stdin="quit\n")  # the lock went with the first run
+    assert third.returncode == 0, third.stderr
+
+
+def test_item3_an_explicit_ruleset_unlike_the_game_in_progress_is_said(tmp_path, capsys):
+    path = tmp_path / "j.sqlite"
+    Service(Journal(path), variant="houses").close()
+    script = tmp_path / "s.txt"
+    script.write_text("status\n", encoding="utf-8")
+    base = ["run", "--backend", "sim", "--page-port", "0", "--journal", str(path), "--script", str(script)]
+    code, out, err = run_cli(capsys, [*base, "--ruleset", "secret"])
+    assert code == 0, err
+    assert "--ruleset secret not applied: game 1 (houses, 2 players) is in progress" in out and "new secret 2" in out
+    code, out, err = run_cli(capsys, [*base, "--ruleset", "houses"])  # what is on: nothing to say
+    assert code == 0 and "not applied" not in out
+
+
+# ------------------------------------------------------------------ item 11: mistakes on the command line
+
+
+def test_item11_status_with_a_relative_journal_path_is_no_internal_error(tmp_path):
+    from tests.test_cli import senet_pi
+
+    (tmp_path / "rel").mkdir()
+    Service(Journal(tmp_path / "rel" / "x.sqlite")).close()
+    result = senet_pi("status", "--journal", "rel/x.sqlite", "--page-port", "1", cwd=tmp_path)
+    assert result.returncode in (0, 1) and "internal error" not in result.stderr, result.stderr
+    assert "rel/x.sqlite" in result.stdout and "not damaged" in result.stdout
+
+
+@pytest.mark.parametrize("port", ["70000", "-1", "http"])
+def test_item11_a_page_port_out_of_range_is_a_usage_error(tmp_path, capsys, port):
+    code, _, err = run_cli(capsys, ["run", "--backend", "sim", "--page-port", port, "--journal", str(tmp_path / "j")])
+    assert code == 2 and "--page-port" in err and "0 to 65535" in err and "internal error" not in err
+    assert not list(tmp_path.iterdir())
+
+
+def test_item11_set_pin_without_a_terminal_is_one_line(tmp_path):
+    from tests.test_cli import assert_one_line, senet_pi
+
+    result = senet_pi("set-pin", cwd=tmp_path, stdin="")
+    assert_one_line(result, 1, "no terminal", "--pin")
+
+
+def test_item11_a_journal_in_a_folder_that_does_not_exist_is_one_line_and_makes_no_folder(tmp_path, capsys):
+    code, out, err = run_cli(
+        capsys, ["run", "--backend", "sim", "--page-port", "0", "--journal", str(tmp_path / "typo" / "j.sqlite")]
+    )
+    assert code == 1 and err.count("\n") == 1 and "does not exist" in err and out == ""
+    assert not (tmp_path / "typo").exists()
+
+
+def test_item11_place_on_an_occupied_square_and_lift_from_an_empty_one_are_said(tmp_path, capsys):
+    script = tmp_path / "s.txt"
+    script.write_text("place 1\nlift 20\nslide 10 9\n", encoding="utf-8")
+    args = ["run", "--backend", "sim", "--page-port", "0", "--journal", str(tmp_path / "j.sqlite")]
+    code, out, err = run_cli(capsys, [*args, "--script", str(script)])
+    assert code == 0, err
+    assert "error: square 1 already holds a piece" in out
+    assert "error: square 20 holds no piece to lift" in out
+    assert "error: square 9 already holds a piece" in out
