@@ -153,7 +153,8 @@ def csrf_token() -> str:
     return session["csrf"]
 
 
-def _csrf_ok() -> bool:
+def csrf_ok() -> bool:
+    """Whether the request carries this session's CSRF token in `X-CSRF-Token`."""
     sent = request.headers.get("X-CSRF-Token", "")
     expected = session.get("csrf")
     # compared as bytes: compare_digest refuses a str with non-ASCII characters (a header may carry any)
@@ -164,7 +165,7 @@ def operator_check() -> tuple[Response, int] | None:
     """Why this request may not act as the operator (an error answer), or None when it may."""
     if not guard().pin_hash:
         return error(403, "operator actions are disabled: set a PIN with `senet-pi set-pin`")
-    if not _csrf_ok():
+    if not csrf_ok():
         return error(403, "missing or wrong CSRF token (reload the page)")
     if not is_operator():
         return error(401, "sign in with the operator PIN first")
@@ -193,7 +194,7 @@ def csrf() -> Response:
 def login() -> object:
     if not guard().pin_hash:
         return error(403, "operator actions are disabled: set a PIN with `senet-pi set-pin`")
-    if not _csrf_ok():
+    if not csrf_ok():
         return error(403, "missing or wrong CSRF token (reload the page)")
     pin = json_body().get("pin")
     if not isinstance(pin, str) or not pin.isascii() or len(pin) > 64:
