@@ -30,23 +30,44 @@ class Rejudged:
     failure: str | None  # why the next input could not be judged (None: every input was)
 
 
-def rejudge(make: Callable[[], Referee], events: list[EventRecord], unreadable: str | None = None) -> Rejudged:
+def rejudge(
+    make: Callable[[], Referee],
+    events: list[EventRecord],
+    unreadable: str | None = None,
+    skipped: dict[int, list[dict]] | None = None,
+) -> Rejudged:
     """Judge `events` on a fresh referee from `make`, stopping before the first input it fails on.
     Whatever the referee raises is caught: a failed input may have changed the referee half way, so
-    the inputs before it are judged again on a new one."""
+    the inputs before it are judged again on a new one. `skipped`: inputs (by seq) the live game
+    already failed on and went on without, with the verdicts that said so: not judged again."""
+    skipped = skipped or {}
     referee = make()
     judged: list[list[dict]] = []
     for i, event in enumerate(events):
+        if event.seq in skipped:
+            judged.append(skipped[event.seq])
+            continue
         try:
             verdicts = referee.apply(event.kind, event.value, event.ms / 1000)
         except Exception as exc:  # any failure of the referee: the game stops before this input
             referee = make()
             for before in events[:i]:
-                referee.apply(before.kind, before.value, before.ms / 1000)
+                if before.seq not in skipped:
+                    referee.apply(before.kind, before.value, before.ms / 1000)
             why = f"input {i + 1} ({event.kind} {json.dumps(event.value)[:40]}) could not be judged: "
             return Rejudged(referee, events[:i], judged, why + f"{type(exc).__name__}: {exc}"[:200])
         judged.append(json.loads(json.dumps(verdicts)))
     return Rejudged(referee, list(events), judged, unreadable)
+
+
+def failed_inputs(stored: dict[int, list[object]]) -> dict[int, list[dict]]:
+    """The inputs the live game failed on and went on without: their only verdicts are the journal
+    note that said so (`journal` verdicts are recorded for an input in no other case)."""
+    return {
+        seq: verdicts  # type: ignore[misc]
+        for seq, verdicts in stored.items()
+        if verdicts and all(isinstance(v, dict) and v.get("v") == "journal" for v in verdicts)
+    }
 
 
 def first_difference(judged: Rejudged, stored: dict[int, list[object]]) -> int | None:

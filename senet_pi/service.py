@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 from .errors import SenetError
 from .idle import IdleReset
-from .journal import Journal
+from .journal import EventRecord, Journal
 from .referee import GUIDANCE_DELAY, SETTLE_TIME, Referee
-from .resume import Rejudged, first_difference, rejudge
+from .resume import Rejudged, failed_inputs, first_difference, rejudge
 from .rules import Game, find_ruleset
 from .rules.board import square_name, squares_in
 from .rules.text import Text, joined
@@ -98,11 +98,32 @@ class Service:
 
     def _begin(self, game: Game, players: int, position: dict | None = None) -> None:
         self.referee = Referee(game, settle=self.settle, guidance_delay=self.guidance_delay)
+        self._remember(game.name, players, dict(game.options), position, [], {})
         self.game_id = self.journal.start_game(game.name, players, game.options, position) if self.journal else 0
         self.seq = 0
         self.history: list[Verdict] = []
         self._origin = self._clock()
         self.idle.started_over()
+
+    def _remember(
+        self,
+        variant: str,
+        players: int,
+        options: dict,
+        position: dict | None,
+        inputs: list[EventRecord],
+        skipped: dict[int, list[dict]],
+    ) -> None:
+        """Keep what it takes to judge this game again from its start: its set-up, the inputs so far
+        and those it went on without (a referee that fails on one is rebuilt without it)."""
+        self._setup = (variant, players, options, position)
+        self._inputs = list(inputs)
+        self._skipped = dict(skipped)
+
+    def _fresh_referee(self) -> Referee:
+        variant, players, options, position = self._setup
+        game = find_ruleset(variant)(players, options, position)
+        return Referee(game, settle=self.settle, guidance_delay=self.guidance_delay)
 
     def _resume(
         self, game_id: int, variant: str, players: int, options: dict, position: dict | None, started: float
@@ -124,7 +145,9 @@ class Service:
             self.resume_notes.append(self._unresumable(game_id, 0, why))
             return False
         total = self.journal.game(game_id).events
-        judged = rejudge(make, events, unreadable)
+        stored = self.journal.verdicts_by_event(game_id)
+        skipped = failed_inputs(stored)
+        judged = rejudge(make, events, unreadable, skipped)
         self.referee = judged.referee
         events = judged.events
         regenerated = [v for verdicts in judged.verdicts for v in verdicts]
@@ -134,7 +157,7 @@ class Service:
             self.resume_notes.append(note)
         else:
             self.game_id = game_id
-            differs = first_difference(judged, self.journal.verdicts_by_event(game_id))
+            differs = first_difference(judged, stored)
             if differs is not None:
                 text = Text(
                     "the journal's record of game {game} differs from what the referee decides now, from "
@@ -145,9 +168,12 @@ class Service:
                 self.journal.record_note(f"differs:{game_id}", str(text))
                 self.notes.append(str(text))
                 self.resume_notes.append(text)
-            elif events and not self.journal.verdicts_by_event(game_id).get(events[-1].seq) and judged.verdicts[-1]:
+            elif events and not stored.get(events[-1].seq) and judged.verdicts[-1]:
                 # Stopped between writing an input and its verdicts: write the verdicts now.
                 self.journal.record_verdicts(game_id, events[-1].seq, judged.verdicts[-1])
+        self._remember(
+            variant, players, options, position, events, {e.seq: skipped[e.seq] for e in events if e.seq in skipped}
+        )
         self.seq = len(events)
         self.history = regenerated
         last_ms = events[-1].ms if events else 0
@@ -261,7 +287,11 @@ class Service:
             ms = self.now_ms()
             if self.journal is not None:
                 self.journal.record_event(self.game_id, self.seq, ms, kind, value)
-            verdicts = self.referee.apply(kind, value, ms / 1000)
+            self._inputs.append(EventRecord(self.seq, ms, kind, value))
+            try:
+                verdicts = self.referee.apply(kind, value, ms / 1000)
+            except Exception as exc:  # any failure of the referee: this input costs only itself
+                verdicts = self._failed(kind, exc)
             self._after(verdicts)
             self._check_journal()
             return verdicts
@@ -276,12 +306,30 @@ class Service:
             if verdicts and self.journal is not None:
                 self.journal.record_event(self.game_id, self.seq, ms, "tick", True)
             if verdicts:
+                self._inputs.append(EventRecord(self.seq, ms, "tick", True))
                 self._after(verdicts)
             elif self.journal is not None and self.journal.pending and self._clock() >= self._next_retry:
                 self._next_retry = self._clock() + 1.0  # the disk was full: try again, once a second while idle
                 self.journal.flush()
             self._check_journal()
             return verdicts
+
+    def _failed(self, kind: str, exc: Exception) -> list[Verdict]:
+        """The referee failed on the input just journaled (issue 22): the game goes on as it was
+        before it. The input stays in the journal with a `journal` verdict saying so, which a resume
+        reads as "went on without it"; the referee, perhaps changed half way, is judged afresh."""
+        text = Text(
+            "input {input} ({kind}) could not be judged ({why}): the game goes on as it was before it",
+            input=self.seq + 1,
+            kind=kind,
+            why=f"{type(exc).__name__}: {exc}"[:200],
+        )
+        verdicts = [JournalNews(text).json()]
+        self._skipped[self.seq] = [dict(v) for v in verdicts]
+        self.referee = rejudge(self._fresh_referee, self._inputs, None, self._skipped).referee
+        if self.journal is not None:
+            self.journal.record_note(f"failed:{self.game_id}:{self.seq}", f"game {self.game_id}: {text}")
+        return verdicts
 
     @property
     def journal_trouble(self) -> str | None:

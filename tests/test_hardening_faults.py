@@ -8,6 +8,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -158,6 +159,58 @@ def test_item1_a_referee_failing_on_a_journaled_input_costs_only_that_game_from_
     checks, _ = journal_checks(path)
     resume = [c for c in checks if c.name == "resume"]
     assert resume and "game 2 could not be resumed" in resume[0].text
+
+
+def test_item1_an_input_the_referee_fails_on_while_playing_costs_only_itself(tmp_path):
+    """A dice game handed one number: today the referee raises TypeError, the input is journaled but
+    its number is never used up, and every later write of the session fails (UNIQUE constraint)."""
+    path = tmp_path / "j.sqlite"
+    service = Service(Journal(path), variant="modern")
+    said = service.handle("throw", 1)
+    assert [v["v"] for v in said] == ["journal"] and "input 1 (throw) could not be judged" in said[0]["text"]
+    assert "TypeError" in said[0]["text"] and "goes on as it was before it" in said[0]["text"]
+    assert service.handle("throw", [3, 4])[0]["v"] == "throw"
+    assert service.journal.pending == 0 and service.journal_trouble is None
+    history = json.loads(json.dumps(service.history))
+    service.close()
+    again = Service(Journal(path))
+    assert not list(tmp_path.glob("*.damaged-*")) and again.game_id == 1 and again.seq == 2
+    assert json.loads(json.dumps(again.history)) == history
+    assert not [n for n in again.notes if "could not be resumed" in n or "differs" in n]
+    again.close()
+
+
+@pytest.mark.parametrize("error", [Boom, IndexError])
+def test_item1_a_failed_input_leaves_the_game_as_if_it_never_came(tmp_path, monkeypatch, error):
+    inputs = [i for i in INPUTS[:100] if i[1] != "tick"]
+    fail_at = 31  # the referee fails on this input (counting from 1)
+    clock = ScriptClock()
+    plain = Service(None, clock=clock)
+    feed(plain, clock, [i for n, i in enumerate(inputs, 1) if n != fail_at])
+    real = Referee.apply
+
+    def failing(self, kind, value, at):
+        if kind != "tick" and failing.inputs == fail_at - 1 and not failing.done:
+            failing.done = True
+            raise error("the referee fails here")
+        failing.inputs += kind != "tick"
+        return real(self, kind, value, at)
+
+    failing.inputs, failing.done = 0, False
+
+    path = tmp_path / "j.sqlite"
+    clock = ScriptClock()
+    service = Service(Journal(path), clock=clock)
+    monkeypatch.setattr(Referee, "apply", failing)
+    feed(service, clock, inputs[:fail_at])
+    monkeypatch.setattr(Referee, "apply", real)
+    feed(service, clock, inputs[fail_at:])
+    assert failing.done and service.journal.pending == 0
+    assert service.snapshot()["squares"] == plain.snapshot()["squares"]
+    service.close()
+    again = Service(Journal(path))
+    assert again.snapshot()["squares"] == plain.snapshot()["squares"] and again.game_id == 1
+    again.close()
 
 
 def test_item1_status_names_the_game_cut_short(two_games, tmp_path, monkeypatch, capsys):
@@ -348,3 +401,68 @@ def test_item11_place_on_an_occupied_square_and_lift_from_an_empty_one_are_said(
     assert "error: square 1 already holds a piece" in out
     assert "error: square 20 holds no piece to lift" in out
     assert "error: square 9 already holds a piece" in out
+
+
+# ------------------------------------------------------------------ the fuzz: any handling, then a restart
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+SQUARE = st.integers(1, 30)
+HANDLING = st.one_of(
+    st.tuples(st.sampled_from(["lift", "place"]), SQUARE),
+    st.tuples(st.just("throw"), st.integers(1, 5)),
+    st.tuples(st.just("move"), st.lists(st.integers(1, 31), min_size=2, max_size=2)),
+    st.tuples(st.sampled_from(["undo", "resync"]), st.just(True)),
+    st.tuples(st.just("answer"), st.one_of(st.integers(0, 3), st.sampled_from(["yes", "no", "10-13"]))),
+    st.tuples(st.just("sense"), st.lists(SQUARE, max_size=12, unique=True)),
+    st.tuples(st.just("wait"), st.integers(0, 3000)),
+    st.tuples(st.just("new"), st.sampled_from(["secret", "houses", "modern"])),
+)
+
+
+def journal_record(path: Path) -> dict[int, tuple[str, list[tuple[int, int, str, object]]]]:
+    """Every game in the journal with its inputs, read without changing the file."""
+    with Journal(path, readonly=True) as journal:
+        games = journal.games()
+        return {g.id: (g.variant, [(e.seq, e.ms, e.kind, e.value) for e in journal.events(g.id)]) for g in games}
+
+
+def handle_all(service: Service, clock: ScriptClock, handlings: list[tuple[str, object]]) -> None:
+    """Give the service each handling as the board, the page and the terminal would; a failure of the
+    referee on one is what the run loop survives (said, and the game goes on), so it is caught here."""
+    for kind, value in handlings:
+        try:
+            if kind == "wait":
+                clock.t += int(value) / 1000  # type: ignore[call-overload]
+                service.tick()
+            elif kind == "new":
+                service.new_game(str(value))
+            else:
+                service.handle(kind, value)
+        except Exception:
+            pass
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(HANDLING, max_size=40), st.lists(HANDLING, max_size=20))
+def test_fuzz_any_board_handlings_then_a_restart_keep_every_earlier_game(before, after):
+    with tempfile.TemporaryDirectory(dir="/dev/shm" if Path("/dev/shm").is_dir() else None) as folder:
+        path = Path(folder) / "j.sqlite"
+        clock = ScriptClock()
+        service = Service(Journal(path), clock=clock)
+        handle_all(service, clock, before)
+        service.close()
+        kept = journal_record(path)
+
+        clock = ScriptClock(clock.t)
+        again = Service(Journal(path), clock=clock)  # the restart: never raises, never sets the journal aside
+        assert not list(Path(folder).glob("*.damaged-*"))
+        record = journal_record(path)
+        assert {gid: record[gid] for gid in kept} == kept  # every earlier game, every input, as it was
+        assert again.game_id >= max(kept)
+        handle_all(again, clock, after)
+        again.close()
+        final = journal_record(path)
+        for gid, (variant, inputs) in kept.items():  # the game in progress may have gone on: a prefix
+            assert final[gid][0] == variant and final[gid][1][: len(inputs)] == inputs
