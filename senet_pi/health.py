@@ -128,7 +128,8 @@ def switch_and_link_checks(state: dict | str, recent: list[dict]) -> list[Check]
             "link",
             True,
             f"bridge on {backend.get('port')}, firmware {backend.get('firmware')}, "
-            f"{backend.get('reconnects', 0)} reconnects, {backend.get('dropped', 0)} dropped",
+            f"{backend.get('reconnects', 0)} reconnects, {backend.get('dropped', 0)} dropped, "
+            f"{backend.get('unsent', 0)} commands not sent",
         )
     else:
         link = Check("link", False, f"bridge not connected: {backend.get('problem') or 'no answer'}")
