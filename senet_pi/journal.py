@@ -423,6 +423,14 @@ class Journal:
         sql = "UPDATE games SET ended = ?, winner = ? WHERE id = ? AND (ended IS NULL OR winner IS NOT ?)"
         self._submit([(sql, (time.time(), winner, game, winner))])
 
+    def shift_time(self, game: int, column: str, delta: float) -> None:
+        """Move a game's `started` or `ended` by `delta` seconds: it was written by a wall clock that
+        was then set (a Pi without a real-time clock, at boot), and the service knows by how much."""
+        if column not in ("started", "ended"):
+            raise ValueError(f"not a time column: {column}")
+        sql = f"UPDATE games SET {column} = {column} + ? WHERE id = ? AND {column} IS NOT NULL"
+        self._submit([(sql, (delta, game))])
+
     def record_note(self, key: str, text: str) -> None:
         """Keep a finding about the journal (a game that could not be resumed, a record that differs
         from its re-judging) in its meta table as `note:<key>`, for `senet-pi status` to show."""

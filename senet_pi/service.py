@@ -30,6 +30,9 @@ HISTORY_KINDS = ("move", "forfeit", "win", "undone", "new_game", "resync")
 #: The inputs that are not a person's doing: the backend's reading of the board at start, time.
 NOT_A_PERSON = ("tick", "sense")
 
+#: A change this large (seconds) between the wall clock and the monotonic clock is the clock being set.
+CLOCK_JUMP = 60.0
+
 
 Listener = Callable[[list[Verdict]], None]
 
@@ -58,9 +61,14 @@ class Service:
         guidance_delay: float = GUIDANCE_DELAY,
         clock: Callable[[], float] = time.monotonic,
         idle_minutes: float | None = None,
+        wall: Callable[[], float] = lambda: time.time(),
     ) -> None:
-        """`idle_minutes`: an exhibit's idle reset (IdleReset), None = never reset by itself."""
+        """`idle_minutes`: an exhibit's idle reset (IdleReset), None = never reset by itself. `wall`:
+        the clock the journal's dates come from, watched for being set (a jump)."""
         self.journal = journal
+        self._wall = wall
+        self._wall_offset = wall() - time.monotonic()
+        self._stamped: list[tuple[int, str]] = []  # dates written on this wall clock since it last jumped
         self.settle = settle
         self.guidance_delay = guidance_delay
         self._clock = clock
@@ -100,6 +108,7 @@ class Service:
         self.referee = Referee(game, settle=self.settle, guidance_delay=self.guidance_delay)
         self._remember(game.name, players, dict(game.options), position, [], {})
         self.game_id = self.journal.start_game(game.name, players, game.options, position) if self.journal else 0
+        self._stamped.append((self.game_id, "started"))
         self.seq = 0
         self.history: list[Verdict] = []
         self._origin = self._clock()
@@ -243,6 +252,7 @@ class Service:
             game = find_ruleset(variant)(players, dict(options or {}), None)  # raises before anything changed
             if self.journal is not None:
                 self.journal.end_game(self.game_id, self.referee.game.winner_id)
+                self._stamped.append((self.game_id, "ended"))
             old = self.referee
             self._begin(game, players)
             verdicts = [*lead, NewGame(self.referee.game.name, self.referee.game.to_move_id).json()]
@@ -299,6 +309,7 @@ class Service:
     def tick(self) -> list[Verdict]:
         """Let time pass: judge a settled board, give guidance that is due. Call it often (every 50 ms)."""
         with self.lock:
+            self._watch_wall_clock()
             if self.idle.due(self.referee.game):
                 return self._idle_reset()
             ms = self.now_ms()
@@ -331,6 +342,20 @@ class Service:
             self.journal.record_note(f"failed:{self.game_id}:{self.seq}", f"game {self.game_id}: {text}")
         return verdicts
 
+    def _watch_wall_clock(self) -> None:
+        """The wall clock was set (it moved against the monotonic clock by more than CLOCK_JUMP, as on a
+        Pi without a real-time clock when the network sets it): the dates this service wrote on the
+        old clock move with it, so a game begun before the jump is counted on its real day."""
+        offset = self._wall() - time.monotonic()
+        delta = offset - self._wall_offset
+        if abs(delta) <= CLOCK_JUMP:
+            return
+        self._wall_offset = offset
+        if self.journal is not None:
+            for game, column in dict.fromkeys(self._stamped):
+                self.journal.shift_time(game, column, delta)
+        self._stamped.clear()
+
     @property
     def journal_trouble(self) -> str | None:
         """Why the journal cannot write now ("journal cannot write: disk full ..."), or None."""
@@ -354,6 +379,7 @@ class Service:
             self.journal.record_verdicts(self.game_id, self.seq, verdicts)
             if any(v["v"] == "win" for v in verdicts):
                 self.journal.end_game(self.game_id, self.referee.game.winner_id)
+                self._stamped.append((self.game_id, "ended"))
         self.seq += 1
         self.history += verdicts
         self._publish(verdicts)

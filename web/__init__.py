@@ -124,12 +124,14 @@ def create_app(
     if service is None:
         service = Service(None)
     from . import api, errors, hands, i18n, operator, pages, security, sim, staff
+    from .sessions import LastingSessions
 
     pin_file = app.config["PIN_FILE"]
     guard = operator.PinGuard(
         app.config["OPERATOR_PIN_HASH"], Path(pin_file) if pin_file else None, float(app.config["PIN_DELAY"])
     )
     app.extensions["senet"] = {"service": service, "backend": backend, "broker": Broker(service), "pin_guard": guard}
+    app.session_interface = LastingSessions()  # sign-ins survive a wall-clock jump (issue 22)
     errors.init_app(app)
     security.init_app(app)
     i18n.init_app(app)

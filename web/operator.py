@@ -39,6 +39,7 @@ bp = Blueprint("operator", __name__, url_prefix="/api/op")
 MAX_LOCKOUT = 300.0  # seconds: the longest a client waits after many wrong PINs
 MAX_CLIENTS = 4096  # clients whose wrong PINs are remembered (the oldest are forgotten first)
 MAX_SESSIONS = 64  # operator sign-ins kept at once (the oldest is signed out first)
+SIGN_IN_HOURS = 12.0  # a sign-in lasts this long on the monotonic clock (a wall-clock jump changes nothing)
 
 
 class PinGuard:
@@ -60,6 +61,7 @@ class PinGuard:
         self._lock = threading.Lock()
         self._failures: OrderedDict[str, tuple[int, float]] = OrderedDict()  # client: (wrong PINs, locked until)
         self._sessions: OrderedDict[str, str] = OrderedDict()  # sign-in id: the PIN hash it signed in with
+        self._until: dict[str, float] = {}  # sign-in id: when it ends, on `clock` (monotonic)
 
     def _stat(self) -> tuple[int, int, int] | None:
         try:
@@ -128,8 +130,9 @@ class PinGuard:
         sid = secrets.token_urlsafe(24)
         with self._lock:
             self._sessions[sid] = self._hash or ""
+            self._until[sid] = self.clock() + SIGN_IN_HOURS * 3600
             while len(self._sessions) > MAX_SESSIONS:
-                self._sessions.popitem(last=False)
+                self._until.pop(self._sessions.popitem(last=False)[0], None)
         return sid
 
     def signed_in(self, sid: object) -> bool:
@@ -138,12 +141,14 @@ class PinGuard:
             return False
         current = self.pin_hash
         with self._lock:
-            return current is not None and self._sessions.get(sid) == current
+            lasting = self._until.get(sid, 0.0) > self.clock()
+            return current is not None and lasting and self._sessions.get(sid) == current
 
     def sign_out(self, sid: object) -> None:
         with self._lock:
             if isinstance(sid, str):
                 self._sessions.pop(sid, None)
+                self._until.pop(sid, None)
 
 
 def csrf_token() -> str:
