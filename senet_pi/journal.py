@@ -54,6 +54,12 @@ CREATE TABLE IF NOT EXISTS meta (
 """
 
 
+WAL_PAGES = 16  # the -wal is checkpointed after this many pages (SQLite's default 1000 is 4 MB)
+WAL_LIMIT = 64 * 1024  # bytes the -wal is cut back to after a checkpoint
+RESERVE = 96 * 1024  # bytes kept aside beside the journal (`-reserve`), given back when the disk is full:
+KEEP_FOR_STOP = 32 * 1024  # all but this much while running (room for the checkpoint), the rest at a stop
+
+
 class JournalError(SenetError, OSError):
     """The journal file cannot be opened or written (a full disk, a read-only folder...)."""
 
@@ -143,6 +149,8 @@ class Journal:
                 self.notice = self._unclean_without_evidence()
             self._db = self._open()
             self._mark_open()
+            self._replay_held()
+            self._keep_reserve()
         except sqlite3.DatabaseError as exc:
             if _not_damage(exc):
                 raise JournalError(f"cannot open the journal {self.path}: {_reason(exc)}") from None
@@ -187,6 +195,11 @@ class Journal:
             if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                 db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
+            # A bounded -wal (issue 22): folded into the main file every WAL_PAGES pages and cut back to
+            # WAL_LIMIT bytes after, so on a small partition it cannot grow into the space a full disk
+            # frees and leave no room for the checkpoint that would empty it.
+            db.execute(f"PRAGMA wal_autocheckpoint={WAL_PAGES}")
+            db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise sqlite3.DatabaseError(f"written by a newer senet-pi (schema {version})")
@@ -294,6 +307,72 @@ class Journal:
         except sqlite3.Error:
             pass  # a full disk: the flag is a hint, the journal works without it
 
+    @property
+    def _reserve_path(self) -> Path:
+        return self.path.with_name(self.path.name + "-reserve")
+
+    @property
+    def _held_path(self) -> Path:
+        return self.path.with_name(self.path.name + "-held")
+
+    def _keep_reserve(self) -> None:
+        """Keep RESERVE bytes aside in `<journal>-reserve` (best effort): on a full disk they are given
+        back, so the checkpoint that shrinks the -wal, and the writes held in memory, have room."""
+        try:
+            if self._reserve_path.stat().st_size >= RESERVE:
+                return
+        except OSError:
+            pass
+        try:
+            with open(self._reserve_path, "ab") as f:
+                f.write(b"\0" * (RESERVE - f.tell()))
+        except OSError:
+            pass  # no room for all of it now: made whole again once there is
+
+    def _release_reserve(self, stopping: bool = False) -> bool:
+        """Give reserved bytes back to the disk: all but KEEP_FOR_STOP while running, the rest at a
+        stop (room to keep the held writes). True if any were given back."""
+        try:
+            if self._reserve_path.stat().st_size > KEEP_FOR_STOP:
+                os.truncate(self._reserve_path, KEEP_FOR_STOP)
+            elif stopping:
+                self._reserve_path.unlink()
+            else:
+                return False
+        except OSError:
+            return False
+        return True
+
+    def _save_held(self) -> bool:
+        """At a clean stop with writes the disk refused: keep them in `<journal>-held` (JSON, the
+        reserve's room) to be written into the journal at the next start. True when saved."""
+        text = json.dumps({"id": self._id, "units": self._pending})
+        try:
+            tmp = self._held_path.with_name(self._held_path.name + ".tmp")
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self._held_path)
+        except OSError:
+            return False
+        return True
+
+    def _replay_held(self) -> None:
+        """Write the writes a clean stop kept in `<journal>-held` (a full disk), in order, then remove it."""
+        try:
+            held = json.loads(self._held_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return
+        if not isinstance(held, dict) or held.get("id") != self._id or not isinstance(held.get("units"), list):
+            return  # another journal's: left where it is, for a person to look at
+        self._pending = [[(str(sql), tuple(args)) for sql, args in unit] for unit in held["units"]]
+        if self.flush():
+            self._held_path.unlink(missing_ok=True)
+            self._last_game = int(self._db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0])
+        else:
+            self._pending.clear()  # still no room: they stay in the file, and the journal starts as it is
+
     def _write_mark(self) -> None:
         """Best effort, no fsync: a mark behind the journal raises no alarm; only one ahead does."""
         tmp = self.mark_path.with_name(self.mark_path.name + ".tmp")
@@ -349,9 +428,10 @@ class Journal:
                     if self._db.in_transaction:
                         self._db.execute("ROLLBACK")
                     if not checkpointed and _reason(exc) == "disk full":
-                        # The -wal may be what fills the disk: fold it into the main file and
-                        # truncate it, then try once more.
+                        # The -wal may be what fills the disk: give back the reserve, so there is room
+                        # to fold the -wal into the main file and truncate it, then try once more.
                         checkpointed = True
+                        self._release_reserve()
                         self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                         continue
                 except sqlite3.Error:
@@ -361,6 +441,8 @@ class Journal:
             self._pending.pop(0)
             self._writes += 1
             self._write_mark()
+        if self.trouble is not None or checkpointed:
+            self._keep_reserve()  # space came back: keep the reserve again for the next full disk
         self.trouble = None
         return True
 
@@ -519,6 +601,11 @@ class Journal:
     def close(self) -> None:
         """Write what is queued if the disk lets us, then close; JournalError if writes stay unsaved."""
         self.flush()
+        if self._pending:  # the disk is full at a clean stop: the reserve's last room keeps them
+            while self._release_reserve(stopping=True):
+                pass
+            if self._save_held():
+                self._pending.clear()  # kept in <journal>-held, written into the journal at the next start
         if not self._pending and not self.readonly:
             with suppress(sqlite3.Error):
                 self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('open', 0)")

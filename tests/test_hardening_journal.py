@@ -143,6 +143,7 @@ def test_disk_full_item1_real_tiny_tmpfs(tiny_tmpfs, tmp_path):
 
     def fill() -> None:
         service.journal._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # so the ballast, not the -wal, fills it
+        Path(f"{path}-reserve").unlink(missing_ok=True)  # and the reserve too: a disk full past all help
         fd = os.open(ballast, os.O_WRONLY | os.O_CREAT)  # fill every byte the tmpfs has left
         try:
             while os.write(fd, b"\0" * 4096):
