@@ -11,12 +11,15 @@ app's ordinary requests run on a small pool of threads (a2wsgi) that streams nev
 
 from __future__ import annotations
 
+import asyncio
 import re
 import socket
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
+from .connections import HEADER_TIMEOUT, PER_CLIENT, QuietErrors, guarded_protocol, raise_file_limit
 from .errors import SenetError
 from .hardware.backend import Backend
 from .service import Service
@@ -35,10 +38,20 @@ class PageServer:
     The listening socket is bound here, in the caller's thread, so a taken port is an OSError
     at once; `effective_port` is the port it got (ask for 0 to get a free one)."""
 
-    def __init__(self, app, host: str, port: int, workers: int = WORKERS) -> None:
+    def __init__(
+        self,
+        app,
+        host: str,
+        port: int,
+        workers: int = WORKERS,
+        header_timeout: float = HEADER_TIMEOUT,
+        per_client: int = PER_CLIENT,
+    ) -> None:
         import uvicorn
 
         from senet_pi_web.live import LiveApp
+
+        raise_file_limit(MAX_CONNECTIONS + 256)  # the connection limit refuses a crowd, not the file limit
 
         family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
         self.sock = socket.create_server((host, port), family=family, backlog=1024)
@@ -50,7 +63,7 @@ class PageServer:
         self.asgi = LiveApp(app, workers=workers)
         config = uvicorn.Config(
             self.asgi,
-            http="h11",
+            http=guarded_protocol(header_timeout, per_client),  # h11, with a header timeout and a cap per client
             loop="asyncio",
             ws="none",
             lifespan="off",
@@ -64,15 +77,23 @@ class PageServer:
             timeout_graceful_shutdown=2,
         )
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self.sock]}, name="senet-pi page", daemon=True
-        )
+        self.thread = threading.Thread(target=self._run, name="senet-pi page", daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 10
         while not self.server.started and self.thread.is_alive() and time.monotonic() < deadline:
             time.sleep(0.01)  # uvicorn says it is ready with a flag only
         if not self.server.started:
             raise OSError(f"the page server did not start on {host}:{port}")
+
+    def _run(self) -> None:
+        """uvicorn's loop, with errors it repeats (accept() out of files) said once a minute, not flooded."""
+        loop = asyncio.new_event_loop()
+        loop.set_exception_handler(QuietErrors())
+        asyncio.set_event_loop(loop)
+        try:
+            loop.run_until_complete(self.server.serve(sockets=[self.sock]))
+        finally:
+            loop.close()
 
     @property
     def effective_port(self) -> int:
@@ -88,9 +109,10 @@ def serve(service: Service, backend: Backend | None, host: str, port: int) -> Pa
     return start_server(app, host, port)
 
 
-def start_server(app, host: str = "127.0.0.1", port: int = 0, workers: int = WORKERS) -> PageServer:
-    """Serve a Flask app made by `web.create_app` on host:port; `stop_server` ends it cleanly."""
-    return PageServer(app, host, port, workers=workers)
+def start_server(app, host: str = "127.0.0.1", port: int = 0, workers: int = WORKERS, **limits: Any) -> PageServer:
+    """Serve a Flask app made by `web.create_app` on host:port; `stop_server` ends it cleanly. `limits`:
+    `header_timeout` and `per_client` (see senet_pi.connections)."""
+    return PageServer(app, host, port, workers=workers, **limits)
 
 
 def stop_server(server: PageServer, timeout: float = 5.0) -> None:
