@@ -225,7 +225,7 @@ def main() -> int:
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, SENET_PI_INSTANCE=tmp)
-        set_pin("13579", Path(tmp))  # the operator PIN, hashed as `senet-pi set-pin` does
+        set_pin("135791", Path(tmp))  # the operator PIN, hashed as `senet-pi set-pin` does
         server = subprocess.Popen(
             [sys.executable, "-m", "senet_pi", "run", "--backend", "sim", "--page-port", str(port),
              "--journal", str(Path(tmp) / "journal.sqlite")],

@@ -231,7 +231,8 @@ def _cmd_set_pin(args: argparse.Namespace) -> int:
     if args.pin is None and not sys.stdin.isatty():
         raise SenetError("there is no terminal to ask for the PIN on: give it as --pin PIN")
     try:
-        pin = args.pin if args.pin is not None else getpass.getpass("operator PIN (4-12 digits; empty disables): ")
+        asked = "operator PIN (6-12 digits, or a passphrase of 12+ characters; empty disables): "
+        pin = args.pin if args.pin is not None else getpass.getpass(asked)
     except EOFError:
         raise SenetError("no PIN was typed (end of input): nothing changed") from None
     path = set_pin(pin)
@@ -329,7 +330,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     test.set_defaults(func=_cmd_selftest)
     pin = sub.add_parser("set-pin", help="set (or remove) the PIN that enables the page's operator actions")
-    pin.add_argument("--pin", help="the PIN (asked for when not given); an empty PIN disables the actions")
+    pin.add_argument(
+        "--pin", help="6-12 digits or a 12+ character passphrase (asked for when not given); empty disables the actions"
+    )
     pin.set_defaults(func=_cmd_set_pin)
     export = sub.add_parser(
         "export",

@@ -29,7 +29,19 @@ MAX_CONNECTIONS = 2000  # open connections at most (each a file descriptor); bey
 
 
 class PinError(SenetError, ValueError):
-    """A PIN that is not 4-12 digits."""
+    """A PIN that is neither 6-12 digits nor a passphrase of 12-64 characters."""
+
+
+def pin_problem(pin: str) -> str | None:
+    """Why `pin` is too weak or cannot be typed on the page's sign-in, or None. At least 6 digits
+    (a million PINs), or a passphrase of at least 12 printable ASCII characters (issue 22)."""
+    if re.fullmatch(r"\d{6,12}", pin):
+        return None
+    if re.fullmatch(r"\d+", pin):
+        return "a PIN must be 6 to 12 digits (4 digits fall to a guesser with many addresses in a day)"
+    if not (pin.isascii() and pin.isprintable()) or not 12 <= len(pin) <= 64:
+        return "use 6 to 12 digits, or a passphrase of 12 to 64 letters, digits, spaces or punctuation (ASCII)"
+    return None
 
 
 class PageServer:
@@ -135,8 +147,9 @@ def set_pin(pin: str, folder: Path | None = None) -> Path:
 
     from senet_pi_web import instance_folder
 
-    if pin and not re.fullmatch(r"\d{4,12}", pin):
-        raise PinError("the PIN must be 4 to 12 digits")
+    problem = pin_problem(pin) if pin else None
+    if problem:
+        raise PinError(problem)
     folder = folder or instance_folder()
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "config.toml"
