@@ -139,7 +139,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
                     f"cannot serve the page on {args.host}:{args.page_port}: {exc.strerror or exc} "
                     "(choose another with --page-port, or 0 for no page)"
                 ) from None
-            runner.say(f"the page: http://{args.host}:{server.effective_port}/")
+            runner.say(f"the page: {server.scheme}://{args.host}:{server.effective_port}/")
         runner.ready(f"{backend.name} board" + (f", page on port {server.effective_port}" if server else ", no page"))
         if script is not None:
             runner.feed(script, echo=True)

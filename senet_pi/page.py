@@ -61,6 +61,11 @@ class PageServer:
     ) -> None:
         import uvicorn
 
+        cert, key = app.config.get("TLS_CERT"), app.config.get("TLS_KEY")
+        self.scheme = "https" if cert else "http"
+        if cert:
+            _check_tls(str(cert), str(key or ""))
+
         from senet_pi_web.live import LiveApp
 
         raise_file_limit(MAX_CONNECTIONS + 256)  # the connection limit refuses a crowd, not the file limit
@@ -87,6 +92,8 @@ class PageServer:
             limit_concurrency=MAX_CONNECTIONS,
             timeout_keep_alive=5,
             timeout_graceful_shutdown=2,
+            ssl_certfile=str(cert) if cert else None,  # HTTPS when the config names a certificate
+            ssl_keyfile=str(key) if cert else None,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self._run, name="senet-pi page", daemon=True)
@@ -110,6 +117,18 @@ class PageServer:
     @property
     def effective_port(self) -> int:
         return self.sock.getsockname()[1]
+
+
+def _check_tls(cert: str, key: str) -> None:
+    """SenetError, one line, for a certificate or key that cannot be used (said before serving)."""
+    import ssl
+
+    if not key:
+        raise SenetError("the config names TLS_CERT but not TLS_KEY: give both for HTTPS, or neither")
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(cert, key)
+    except (OSError, ssl.SSLError) as exc:
+        raise SenetError(f"cannot use the HTTPS certificate {cert} with the key {key}: {exc}") from None
 
 
 def serve(service: Service, backend: Backend | None, host: str, port: int) -> PageServer:

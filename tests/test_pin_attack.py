@@ -4,13 +4,18 @@ and a signed-in operator keeps working during the attack."""
 
 from __future__ import annotations
 
+import http.client
 import random
+import ssl
+import subprocess
+from pathlib import Path
 
 import pytest
 
+from senet_pi.errors import SenetError
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.pinmap import load_pinmap
-from senet_pi.page import PinError, set_pin
+from senet_pi.page import PinError, set_pin, start_server, stop_server
 from senet_pi.service import Service
 from senet_pi_web import create_app
 from senet_pi_web.operator import GLOBAL_FAILURES
@@ -66,3 +71,41 @@ def test_item8_a_passphrase_signs_in_on_the_page(tmp_path):
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "PIN_FILE": path, "PIN_DELAY": 0.0}, service=Service(None))
     op = Operator(app.test_client())
     assert op.login("river of reeds 1850").status_code == 200
+
+
+# ------------------------------------------------------------------ HTTPS for staff on the museum's Wi-Fi
+
+
+def make_certificate(folder: Path) -> tuple[Path, Path]:
+    """A self-signed certificate, as install.sh makes one (openssl)."""
+    cert, key = folder / "tls.crt", folder / "tls.key"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=senet.local",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    return cert, key
+
+
+def test_item8_with_a_certificate_the_page_is_https_and_its_session_cookie_is_secure(tmp_path):
+    cert, key = make_certificate(tmp_path)
+    config = {"TESTING": True, "SECRET_KEY": "t", "TLS_CERT": str(cert), "TLS_KEY": str(key)}
+    server = start_server(create_app(config, service=Service(None)), "127.0.0.1", 0, workers=2)
+    try:
+        assert server.scheme == "https"
+        context = ssl.create_default_context(cafile=str(cert))
+        context.check_hostname = False
+        conn = http.client.HTTPSConnection("127.0.0.1", server.effective_port, timeout=20, context=context)
+        conn.request("GET", "/api/op/csrf")
+        answer = conn.getresponse()
+        assert answer.status == 200 and "Secure" in (answer.getheader("Set-Cookie") or "")
+        conn.close()
+    finally:
+        stop_server(server)
+
+
+def test_item8_a_certificate_that_cannot_be_used_is_one_line_at_start(tmp_path):
+    cert, _ = make_certificate(tmp_path)
+    config = {"TESTING": True, "SECRET_KEY": "t", "TLS_CERT": str(cert), "TLS_KEY": str(tmp_path / "missing.key")}
+    with pytest.raises(SenetError, match="cannot use the HTTPS certificate"):
+        start_server(create_app(config, service=Service(None)), "127.0.0.1", 0, workers=2)

@@ -52,6 +52,8 @@ CONFIG_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "LANGUAGE": ((str,), f"one of {', '.join(LANGUAGES)} (the page's and the terminal's default language)"),
     "EXHIBIT": ((bool,), "true or false (exhibit mode: idle reset, attract loop, no long presses)"),
     "IDLE_MINUTES": ((int, float), "a number of minutes more than 0 (exhibit mode: idle time before a new game)"),
+    "TLS_CERT": ((str,), "the path of the page's HTTPS certificate (PEM; with TLS_KEY)"),
+    "TLS_KEY": ((str,), "the path of the HTTPS certificate's private key (PEM; with TLS_CERT)"),
 }
 
 
@@ -115,6 +117,8 @@ def create_app(
         app.config["PIN_FILE"] = Path(app.instance_path) / "config.toml"
     else:
         app.config.from_mapping(test_config)
+    if app.config.get("TLS_CERT"):  # served over HTTPS: the session cookie never travels in clear (issue 22)
+        app.config["SESSION_COOKIE_SECURE"] = True
     if app.config["LANGUAGE"] not in LANGUAGES:
         raise ConfigError(f"LANGUAGE must be one of {', '.join(LANGUAGES)}, not {app.config['LANGUAGE']!r}")
     if not app.config["SECRET_KEY"]:
