@@ -192,8 +192,14 @@ def state_latencies(port: int, total: int, threads: int = 4) -> list[float]:
 
 
 def press(port: int) -> None:
+    """The page's throw button: with the session's CSRF token, as the page sends it."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    conn.request("POST", "/api/sim/press", body=b"", headers={"Content-Length": "0"})
+    conn.request("GET", "/api/op/csrf")
+    answer = conn.getresponse()
+    cookie = (answer.getheader("Set-Cookie") or "").split(";")[0]
+    token = json.loads(answer.read())["csrf"]
+    headers = {"Content-Length": "0", "Cookie": cookie, "X-CSRF-Token": token}
+    conn.request("POST", "/api/sim/press", body=b"", headers=headers)
     conn.getresponse().read()
     conn.close()
 
@@ -219,7 +225,7 @@ def main() -> int:
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, SENET_PI_INSTANCE=tmp)
-        set_pin("13579", Path(tmp))  # the operator PIN, hashed as `senet-pi set-pin` does
+        set_pin("135791", Path(tmp))  # the operator PIN, hashed as `senet-pi set-pin` does
         server = subprocess.Popen(
             [sys.executable, "-m", "senet_pi", "run", "--backend", "sim", "--page-port", str(port),
              "--journal", str(Path(tmp) / "journal.sqlite")],

@@ -5,6 +5,7 @@
 #   sudo exhibit/install.sh            the service: venv in /opt/senet-pi, user senet, senet-pi.service
 #   sudo exhibit/install.sh --kiosk    the same, and the page full-screen on the attached display
 #   sudo exhibit/install.sh --wheels DIR   install senet-pi[pi] from wheels in DIR, with no internet
+#   sudo exhibit/install.sh --https    the page over HTTPS: a certificate made here (kept), or yours in its place
 #   sudo exhibit/install.sh --uninstall    stop and remove the units, the venv and the users
 #                                          (keeps /etc/senet-pi and the journal in /var/lib/senet-pi)
 #   sudo exhibit/install.sh --mqtt URL --board NAME   put the board on the fleet's MQTT broker
@@ -23,6 +24,7 @@ JOURNAL_LABEL=senet-journal
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 kiosk=no
+https=no
 uninstall=no
 wheels=""
 mqtt=""
@@ -31,11 +33,12 @@ board=""
 say() { printf 'senet-pi install: %s\n' "$*"; }
 die() { printf 'senet-pi install: %s\n' "$*" >&2; exit 1; }
 
-usage() { sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
     --kiosk) kiosk=yes ;;
+    --https) https=yes ;;
     --uninstall) uninstall=yes ;;
     --wheels)
       [ $# -ge 2 ] || die "--wheels needs a folder of wheels"
@@ -161,6 +164,21 @@ IDLE_MINUTES = 5
 THROWER_GESTURES = false
 HOSTS = ["$(hostname).local"]
 EOF
+fi
+if [ "$https" = yes ]; then
+  # Staff sign in over the museum's Wi-Fi: HTTPS with Secure cookies. A self-signed certificate for
+  # this host's names, made once and kept (put your own tls.crt and tls.key in its place to use it).
+  if [ ! -e "$CONFIG/tls.crt" ] || [ ! -e "$CONFIG/tls.key" ]; then
+    command -v openssl >/dev/null 2>&1 || apt-get install -y -q openssl
+    openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=$(hostname).local" \
+      -addext "subjectAltName=DNS:$(hostname).local,DNS:localhost,IP:127.0.0.1" \
+      -keyout "$CONFIG/tls.key" -out "$CONFIG/tls.crt" 2>/dev/null
+    say "made a self-signed HTTPS certificate for $(hostname).local: $CONFIG/tls.crt"
+  fi
+  chown root:senet "$CONFIG/tls.key"
+  chmod 0640 "$CONFIG/tls.key"
+  grep -q '^TLS_CERT' "$CONFIG/config.toml" || printf 'TLS_CERT = "%s"\nTLS_KEY = "%s"\n' \
+    "$CONFIG/tls.crt" "$CONFIG/tls.key" >>"$CONFIG/config.toml"
 fi
 chown root:senet "$CONFIG/config.toml"
 chmod 0640 "$CONFIG/config.toml"  # readable by the service only: it may hold the broker's password

@@ -30,10 +30,14 @@ def _open_journal(args: argparse.Namespace):
     path = args.journal or default_path()
     if not path.exists():
         raise JournalError(f"there is no journal at {path} (no game has been played with it yet)")
-    journal = Journal(path)
-    if journal.damaged:
-        print(f"senet-pi: {journal.damaged}", file=sys.stderr)
-    return journal
+    return Journal(path, readonly=True)  # a command that only reads never changes the file (issue 22)
+
+
+def _port(text: str) -> int:
+    """A TCP port, 0-65535 (0 = no page), for argparse: anything else is a usage error, not a crash."""
+    if not text.strip().isdigit() or not 0 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port: a number from 0 to 65535 (0 = no page)")
+    return int(text)
 
 
 def _game_number(text: str) -> int | str:
@@ -90,8 +94,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     from .fleet import fleet_settings
     from .hardware.backends import make_backend
-    from .journal import Journal, default_path
+    from .journal import Journal
     from .run import Runner
+    from .runlock import RunLock
     from .service import Service
 
     script = _read_script(args.script) if args.script else None  # before anything starts
@@ -103,17 +108,25 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if control is not None:  # an exhibit has no long presses unless the config asks for them
         control.gestures = bool(config.get("THROWER_GESTURES", not exhibit))
     idle_minutes = float(config.get("IDLE_MINUTES", 5)) if exhibit else None  # type: ignore[arg-type]
+    lock = RunLock(_journal_path(args.journal))
     try:
-        journal = Journal(args.journal or default_path())
+        lock.acquire()  # one run per journal (issue 22): a second one is refused, naming the first
+        journal = Journal(lock.journal)
     except BaseException:
+        lock.release()
         backend.close()
         raise
     try:
-        service = Service(journal, variant=args.ruleset, players=args.players, idle_minutes=idle_minutes)
+        variant, players = args.ruleset or "secret", args.players or 2
+        service = Service(journal, variant=variant, players=players, idle_minutes=idle_minutes)
     except BaseException:
         journal.close()
+        lock.release()
         backend.close()
         raise
+    ignored = _not_applied(service, args.ruleset, args.players)
+    if ignored:
+        service.notes.append(ignored)
     runner = Runner(service, backend, language=args.language or str(config.get("LANGUAGE", DEFAULT)))
     server = publisher = None
     try:
@@ -128,7 +141,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
                     f"cannot serve the page on {args.host}:{args.page_port}: {exc.strerror or exc} "
                     "(choose another with --page-port, or 0 for no page)"
                 ) from None
-            runner.say(f"the page: http://{args.host}:{server.effective_port}/")
+            runner.say(f"the page: {server.scheme}://{args.host}:{server.effective_port}/")
         if fleet is not None:  # the board on the broker (issue 25): never waits for it
             from .fleet.on_run import start_board
 
@@ -151,8 +164,47 @@ def _cmd_run(args: argparse.Namespace) -> int:
             from .page import stop_server
 
             stop_server(server)
-        runner.close()
+        try:
+            runner.close()
+        finally:
+            lock.release()
     return 0
+
+
+def _journal_path(given: Path | None) -> Path:
+    """The journal `run` writes: --journal (its folder must exist: no folders made on a typo), else
+    $SENET_PI_JOURNAL (the same), else the XDG state folder, made when missing."""
+    from .journal import default_path
+
+    path = given or default_path()
+    if given is not None or os.environ.get("SENET_PI_JOURNAL"):
+        if not path.parent.is_dir():
+            raise SenetError(
+                f"the folder {path.parent} does not exist (a typo?): make it first, or choose a journal in a folder "
+                "that exists"
+            )
+    else:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SenetError(f"cannot make the journal's folder {path.parent}: {exc.strerror or exc}") from None
+    return path
+
+
+def _not_applied(service: object, ruleset: str | None, players: int | None) -> str | None:
+    """What --ruleset/--players asked for and did not get because a game in progress was resumed:
+    said, never ignored in silence (issue 22). None when what was asked is what is on."""
+    variant, count = service.variant, service.players  # type: ignore[attr-defined]
+    if (ruleset is None or ruleset == variant) and (players is None or players == count):
+        return None
+    asked = " ".join(
+        f"--{name} {value}" for name, value in (("ruleset", ruleset), ("players", players)) if value is not None
+    )
+    game = service.game_id  # type: ignore[attr-defined]
+    return (
+        f"{asked} not applied: game {game} ({variant}, {count} players) is in progress and was resumed; "
+        f"type `new {ruleset or variant} {players or count}` (or use the page's new game) to start the game asked for"
+    )
 
 
 def _read_script(name: str) -> list[str]:
@@ -200,7 +252,13 @@ def _cmd_set_pin(args: argparse.Namespace) -> int:
 
     from .page import set_pin
 
-    pin = args.pin if args.pin is not None else getpass.getpass("operator PIN (4-12 digits; empty disables): ")
+    if args.pin is None and not sys.stdin.isatty():
+        raise SenetError("there is no terminal to ask for the PIN on: give it as --pin PIN")
+    try:
+        asked = "operator PIN (6-12 digits, or a passphrase of 12+ characters; empty disables): "
+        pin = args.pin if args.pin is not None else getpass.getpass(asked)
+    except EOFError:
+        raise SenetError("no PIN was typed (end of input): nothing changed") from None
     path = set_pin(pin)
     print(f"operator PIN {'set' if pin else 'removed'} in {path}")
     return 0
@@ -228,7 +286,7 @@ def _cmd_status(args: argparse.Namespace) -> int:
     from .journal import default_path
 
     port = args.page_port if args.page_port is not None else page_port()
-    checks, healthy = report(args.journal or default_path(), f"http://127.0.0.1:{port}/")
+    checks, healthy = report((args.journal or default_path()).absolute(), f"http://127.0.0.1:{port}/")
     print(render(checks, healthy))
     return 0 if healthy else 1
 
@@ -277,13 +335,15 @@ def build_parser() -> argparse.ArgumentParser:
         choices=LANGUAGES,
         help="the language verdicts are printed in (default: the config's LANGUAGE, else en)",
     )
-    run.add_argument("--ruleset", default="secret", choices=list(RULESETS), help="for a new game (default secret)")
-    run.add_argument("--players", type=int, default=2, help="for a new modern game: 2-4 (default 2)")
+    run.add_argument(
+        "--ruleset", choices=list(RULESETS), help="for a new game (default secret; a game in progress is resumed)"
+    )
+    run.add_argument("--players", type=int, help="for a new modern game: 2-4 (default 2)")
     run.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")
     run.add_argument("--pinmap", type=Path, metavar="PATH", help="the pin map (default hardware/pinmap.toml)")
     run.add_argument("--script", metavar="FILE", help="read commands from FILE instead of standard input")
     run.add_argument("--host", default="127.0.0.1", help="address the page listens on (default 127.0.0.1 only)")
-    run.add_argument("--page-port", type=int, default=8080, help="the page's port (default 8080; 0 = no page)")
+    run.add_argument("--page-port", type=_port, default=8080, help="the page's port (default 8080; 0 = no page)")
     run.add_argument("--mqtt", metavar="URL", help="publish the board on this MQTT broker: mqtt://HOST:PORT or mqtts://")
     run.add_argument("--board", metavar="NAME", help="the board's name on the broker (default: the host name)")
     run.set_defaults(func=_cmd_run)
@@ -305,7 +365,9 @@ def build_parser() -> argparse.ArgumentParser:
     fleet.add_argument("--port", type=int, default=8090, help="the dashboard's port (default 8090)")
     fleet.set_defaults(func=_cmd_fleet)
     pin = sub.add_parser("set-pin", help="set (or remove) the PIN that enables the page's operator actions")
-    pin.add_argument("--pin", help="the PIN (asked for when not given); an empty PIN disables the actions")
+    pin.add_argument(
+        "--pin", help="6-12 digits or a 12+ character passphrase (asked for when not given); empty disables the actions"
+    )
     pin.set_defaults(func=_cmd_set_pin)
     export = sub.add_parser(
         "export",
@@ -338,7 +400,7 @@ def build_parser() -> argparse.ArgumentParser:
     status.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")
     status.add_argument(
         "--page-port",
-        type=int,
+        type=_port,
         help="the running page's port on 127.0.0.1 (default: --page-port in /etc/senet-pi/senet-pi.env, else 8080)",
     )
     status.set_defaults(func=_cmd_status)

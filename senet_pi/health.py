@@ -95,11 +95,19 @@ def service_check(
 
 def page_state(url: str, timeout: float = 2.0) -> dict | str:
     """The running page's /api/state, or why it could not be had."""
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # this Pi's own page: never a proxy
+    import ssl
+
+    # This Pi's own page: never a proxy; over HTTPS (TLS_CERT) its certificate is its own, not checked here.
+    unchecked = urllib.request.HTTPSHandler(context=ssl._create_unverified_context())
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}), unchecked)
     try:
         with opener.open(url.rstrip("/") + "/api/state", timeout=timeout) as answer:
             data = json.loads(answer.read())
     except (OSError, ValueError) as exc:
+        if url.startswith("http://"):
+            secure = page_state("https://" + url[len("http://") :], timeout)
+            if isinstance(secure, dict):
+                return secure
         reason = getattr(exc, "reason", exc)
         return f"no page answers at {url} ({reason})"
     return data if isinstance(data, dict) else f"{url}/api/state is not a JSON object"
@@ -128,7 +136,8 @@ def switch_and_link_checks(state: dict | str, recent: list[dict]) -> list[Check]
             "link",
             True,
             f"bridge on {backend.get('port')}, firmware {backend.get('firmware')}, "
-            f"{backend.get('reconnects', 0)} reconnects, {backend.get('dropped', 0)} dropped",
+            f"{backend.get('reconnects', 0)} reconnects, {backend.get('dropped', 0)} dropped, "
+            f"{backend.get('unsent', 0)} commands not sent",
         )
     else:
         link = Check("link", False, f"bridge not connected: {backend.get('problem') or 'no answer'}")
@@ -224,12 +233,13 @@ def journal_checks(path: Path) -> tuple[list[Check], list[dict]]:
         # reader that never blocks the writer. Without one (closed cleanly, nobody writing): immutable,
         # so not even an empty -wal or -shm is left beside the file.
         quiet = "" if Path(f"{path}-wal").exists() else "&immutable=1"
-        db = sqlite3.connect(f"{path.as_uri()}?mode=ro{quiet}", uri=True, timeout=1.0)
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro{quiet}", uri=True, timeout=1.0)
     except sqlite3.Error as exc:
         checks.append(Check("journal", False, f"{path}: cannot open it read-only: {exc}"))
         checks.append(checks_disk)
         return checks, recent
     game = None
+    found: Check | None = None
     try:
         check = db.execute("PRAGMA quick_check").fetchone()[0]
         if check != "ok":
@@ -238,6 +248,13 @@ def journal_checks(path: Path) -> tuple[list[Check], list[dict]]:
         lost = _lost_writes(db, Path(f"{path}-mark"))
         if lost:
             problems.append(f"lost writes: {lost}; the service sets it aside on its next start")
+        try:
+            notes = db.execute("SELECT value FROM meta WHERE key LIKE 'note:%' ORDER BY rowid DESC").fetchall()
+        except sqlite3.Error:
+            notes = []  # an older journal, without a meta table
+        if notes:  # what the service found when it resumed (issue 22): a game cut short, a changed record
+            more = f" ({len(notes) - 1} earlier in the journal's meta table)" if len(notes) > 1 else ""
+            found = Check("resume", None, f"{notes[0][0]}{more}")
         row = db.execute(
             "SELECT g.id, variant, players, started, ended, winner, "
             "(SELECT COUNT(*) FROM events e WHERE e.game = g.id) FROM games g ORDER BY g.id DESC LIMIT 1"
@@ -260,6 +277,8 @@ def journal_checks(path: Path) -> tuple[list[Check], list[dict]]:
         db.close()
     text = f"{path}, {_megabytes(_size(path))}, {'writable' if writable else 'NOT writable by this user'}"
     checks.append(Check("journal", not problems, text + ("; " + "; ".join(problems) if problems else ", not damaged")))
+    if found is not None:
+        checks.append(found)
     checks.append(checks_disk)
     if game is None:
         checks.append(Check("last game", None, "no game in the journal yet"))

@@ -14,7 +14,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,6 +52,12 @@ CREATE TABLE IF NOT EXISTS meta (
     value NOT NULL
 );
 """
+
+
+WAL_PAGES = 16  # the -wal is checkpointed after this many pages (SQLite's default 1000 is 4 MB)
+WAL_LIMIT = 64 * 1024  # bytes the -wal is cut back to after a checkpoint
+RESERVE = 96 * 1024  # bytes kept aside beside the journal (`-reserve`), given back when the disk is full:
+KEEP_FOR_STOP = 32 * 1024  # all but this much while running (room for the checkpoint), the rest at a stop
 
 
 class JournalError(SenetError, OSError):
@@ -118,20 +124,33 @@ class Journal:
     holds: a journal found holding fewer on start (a deleted or damaged `-wal`, a truncated main
     file) lost committed writes, and is set aside instead of silently resumed."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
+        """`readonly`: for the commands that only read (games, export): the file is opened with
+        SQLite's `mode=ro` and never changed, set aside nor created; a file that is not a journal
+        is a JournalError, one line."""
         self.path = Path(path)
+        self.readonly = readonly
         self.damaged: str | None = None
+        self.notice: str | None = None  # writes that may be lost though nothing looks damaged (no -wal, no -mark)
         self.trouble: str | None = None  # why the queued writes cannot be written now
         self._pending: list[list[tuple[str, tuple]]] = []
         self._verdict_seq: dict[int, int] = {}
         self._last_game = 0
         self.mark_path = self.path.with_name(self.path.name + "-mark")
+        if readonly:
+            self._db = self._open_readonly()
+            return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             lost = self._lost_writes()
             if lost:
                 self._damaged(lost)
+            else:
+                self.notice = self._unclean_without_evidence()
             self._db = self._open()
+            self._mark_open()
+            self._replay_held()
+            self._keep_reserve()
         except sqlite3.DatabaseError as exc:
             if _not_damage(exc):
                 raise JournalError(f"cannot open the journal {self.path}: {_reason(exc)}") from None
@@ -144,6 +163,29 @@ class Journal:
         aside = self._set_aside()
         self.damaged = f"the journal {self.path} is damaged ({why}); kept it as {aside.name} and started a new one"
 
+    def _open_readonly(self) -> sqlite3.Connection:
+        """A connection that cannot write: `mode=ro`, and `immutable` when no `-wal` is beside the file
+        (nobody has it open), so not even an empty `-wal` or `-shm` is made next to it."""
+        if not self.path.is_file():
+            raise JournalError(f"there is no journal at {self.path} (no game has been played with it yet)")
+        quiet = "" if self.path.with_name(self.path.name + "-wal").exists() else "&immutable=1"
+        try:
+            db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro{quiet}", uri=True, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot open the journal {self.path} read-only: {exc}") from None
+        try:
+            tables = self._tables(db)
+            self._check_schema(db)
+            if not {"games", "events", "verdicts"} <= tables:
+                raise sqlite3.DatabaseError("not a senet-pi journal (it has no games, events and verdicts tables)")
+        except sqlite3.Error as exc:
+            db.close()
+            why = str(exc)
+            if not why.startswith("not a senet-pi journal"):
+                why = f"not a senet-pi journal ({why})"
+            raise JournalError(f"{self.path} is {why}; left as it was") from None
+        return db
+
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         try:
@@ -153,6 +195,11 @@ class Journal:
             if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                 db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
+            # A bounded -wal (issue 22): folded into the main file every WAL_PAGES pages and cut back to
+            # WAL_LIMIT bytes after, so on a small partition it cannot grow into the space a full disk
+            # frees and leave no room for the checkpoint that would empty it.
+            db.execute(f"PRAGMA wal_autocheckpoint={WAL_PAGES}")
+            db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise sqlite3.DatabaseError(f"written by a newer senet-pi (schema {version})")
@@ -229,6 +276,103 @@ class Journal:
             return f"it holds {writes} of the {mark['writes']} writes made: its -wal was damaged or lost"
         return None
 
+    def _unclean_without_evidence(self) -> str | None:
+        """A journal whose writer did not close it (its `open` flag is set in the main file) found with
+        neither its `-wal` nor its `-mark`: both were lost together, and with them whatever writes the
+        `-wal` held, which nothing else can count. Said, not set aside: the main file is all there is."""
+        wal = self.path.with_name(self.path.name + "-wal")
+        if self.mark_path.exists() or wal.exists() or not self.path.is_file() or self.path.stat().st_size == 0:
+            return None
+        try:
+            db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+            try:
+                rows = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('open', 'writes')").fetchall())
+            finally:
+                db.close()
+        except sqlite3.Error:
+            return None  # not readable as ours: the checks that follow say what it is
+        if rows.get("open") != 1:
+            return None
+        return (
+            f"the journal {self.path} was not closed by its last writer and its -wal and -mark are both missing: "
+            f"the writes after its last checkpoint (it keeps {rows.get('writes')}) may be lost"
+        )
+
+    def _mark_open(self) -> None:
+        """Set the main file's `open` flag for as long as this writer has it (folded into the main
+        file at once, so a `-wal` lost later cannot take the flag with it); `close` clears it."""
+        try:
+            self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('open', 1)")
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error:
+            pass  # a full disk: the flag is a hint, the journal works without it
+
+    @property
+    def _reserve_path(self) -> Path:
+        return self.path.with_name(self.path.name + "-reserve")
+
+    @property
+    def _held_path(self) -> Path:
+        return self.path.with_name(self.path.name + "-held")
+
+    def _keep_reserve(self) -> None:
+        """Keep RESERVE bytes aside in `<journal>-reserve` (best effort): on a full disk they are given
+        back, so the checkpoint that shrinks the -wal, and the writes held in memory, have room."""
+        try:
+            if self._reserve_path.stat().st_size >= RESERVE:
+                return
+        except OSError:
+            pass
+        try:
+            with open(self._reserve_path, "ab") as f:
+                f.write(b"\0" * (RESERVE - f.tell()))
+        except OSError:
+            pass  # no room for all of it now: made whole again once there is
+
+    def _release_reserve(self, stopping: bool = False) -> bool:
+        """Give reserved bytes back to the disk: all but KEEP_FOR_STOP while running, the rest at a
+        stop (room to keep the held writes). True if any were given back."""
+        try:
+            if self._reserve_path.stat().st_size > KEEP_FOR_STOP:
+                os.truncate(self._reserve_path, KEEP_FOR_STOP)
+            elif stopping:
+                self._reserve_path.unlink()
+            else:
+                return False
+        except OSError:
+            return False
+        return True
+
+    def _save_held(self) -> bool:
+        """At a clean stop with writes the disk refused: keep them in `<journal>-held` (JSON, the
+        reserve's room) to be written into the journal at the next start. True when saved."""
+        text = json.dumps({"id": self._id, "units": self._pending})
+        try:
+            tmp = self._held_path.with_name(self._held_path.name + ".tmp")
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self._held_path)
+        except OSError:
+            return False
+        return True
+
+    def _replay_held(self) -> None:
+        """Write the writes a clean stop kept in `<journal>-held` (a full disk), in order, then remove it."""
+        try:
+            held = json.loads(self._held_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return
+        if not isinstance(held, dict) or held.get("id") != self._id or not isinstance(held.get("units"), list):
+            return  # another journal's: left where it is, for a person to look at
+        self._pending = [[(str(sql), tuple(args)) for sql, args in unit] for unit in held["units"]]
+        if self.flush():
+            self._held_path.unlink(missing_ok=True)
+            self._last_game = int(self._db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0])
+        else:
+            self._pending.clear()  # still no room: they stay in the file, and the journal starts as it is
+
     def _write_mark(self) -> None:
         """Best effort, no fsync: a mark behind the journal raises no alarm; only one ahead does."""
         tmp = self.mark_path.with_name(self.mark_path.name + ".tmp")
@@ -260,6 +404,7 @@ class Journal:
         self._verdict_seq.clear()
         self._damaged(why)
         self._db = self._open()
+        self._mark_open()
 
     # ------------------------------------------------------------------ writing
 
@@ -283,9 +428,10 @@ class Journal:
                     if self._db.in_transaction:
                         self._db.execute("ROLLBACK")
                     if not checkpointed and _reason(exc) == "disk full":
-                        # The -wal may be what fills the disk: fold it into the main file and
-                        # truncate it, then try once more.
+                        # The -wal may be what fills the disk: give back the reserve, so there is room
+                        # to fold the -wal into the main file and truncate it, then try once more.
                         checkpointed = True
+                        self._release_reserve()
                         self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                         continue
                 except sqlite3.Error:
@@ -295,6 +441,8 @@ class Journal:
             self._pending.pop(0)
             self._writes += 1
             self._write_mark()
+        if self.trouble is not None or checkpointed:
+            self._keep_reserve()  # space came back: keep the reserve again for the next full disk
         self.trouble = None
         return True
 
@@ -303,8 +451,11 @@ class Journal:
         """Writes held in memory, waiting for the disk."""
         return len(self._pending)
 
-    def start_game(self, variant: str, players: int, options: dict, position: dict | None = None) -> int:
-        """Record a new game; returns its id (chosen here, so a queued write still has one)."""
+    def start_game(
+        self, variant: str, players: int, options: dict, position: dict | None = None, started: float | None = None
+    ) -> int:
+        """Record a new game; returns its id (chosen here, so a queued write still has one). `started`:
+        when it began, if not now (a game carried on from one that could not be resumed)."""
         self._last_game += 1
         game = self._last_game
         self._verdict_seq[game] = 0
@@ -318,7 +469,7 @@ class Journal:
                         players,
                         json.dumps(options),
                         None if position is None else json.dumps(position),
-                        time.time(),
+                        time.time() if started is None else started,
                     ),
                 )
             ]
@@ -354,15 +505,33 @@ class Journal:
         sql = "UPDATE games SET ended = ?, winner = ? WHERE id = ? AND (ended IS NULL OR winner IS NOT ?)"
         self._submit([(sql, (time.time(), winner, game, winner))])
 
+    def shift_time(self, game: int, column: str, delta: float) -> None:
+        """Move a game's `started` or `ended` by `delta` seconds: it was written by a wall clock that
+        was then set (a Pi without a real-time clock, at boot), and the service knows by how much."""
+        if column not in ("started", "ended"):
+            raise ValueError(f"not a time column: {column}")
+        sql = f"UPDATE games SET {column} = {column} + ? WHERE id = ? AND {column} IS NOT NULL"
+        self._submit([(sql, (delta, game))])
+
+    def record_note(self, key: str, text: str) -> None:
+        """Keep a finding about the journal (a game that could not be resumed, a record that differs
+        from its re-judging) in its meta table as `note:<key>`, for `senet-pi status` to show."""
+        self._submit([("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (f"note:{key}", text))])
+
+    def notes(self) -> dict[str, str]:
+        """The findings kept by `record_note`, by key."""
+        rows = self._db.execute("SELECT key, value FROM meta WHERE key LIKE 'note:%' ORDER BY rowid").fetchall()
+        return {str(k)[5:]: str(v) for k, v in rows}
+
     # ------------------------------------------------------------------ reading
 
     def games(self) -> list[GameRecord]:
         """Every game, oldest first; JournalError names a damaged row."""
-        rows = self._db.execute(
-            "SELECT g.id, variant, players, options, position, started, ended, winner, "
-            "(SELECT COUNT(*) FROM events e WHERE e.game = g.id) FROM games g ORDER BY g.id"
-        ).fetchall()
         with self._reading("games"):
+            rows = self._db.execute(
+                "SELECT g.id, variant, players, options, position, started, ended, winner, "
+                "(SELECT COUNT(*) FROM events e WHERE e.game = g.id) FROM games g ORDER BY g.id"
+            ).fetchall()
             return [
                 GameRecord(r[0], r[1], r[2], json.loads(r[3]), None if r[4] is None else json.loads(r[4]), *r[5:])
                 for r in rows
@@ -375,6 +544,10 @@ class Journal:
             yield
         except (ValueError, TypeError, RecursionError) as exc:
             raise JournalError(f"the journal {self.path} has a damaged row in {table}: {exc}") from None
+        except sqlite3.DatabaseError as exc:
+            if not self.readonly:
+                raise
+            raise JournalError(f"cannot read {table} in the journal {self.path}: {exc}") from None
 
     def game(self, game: int) -> GameRecord:
         """One game by id; JournalError if there is none."""
@@ -390,19 +563,52 @@ class Journal:
 
     def events(self, game: int) -> list[EventRecord]:
         """A game's inputs in order; JournalError names a damaged row."""
-        rows = self._db.execute("SELECT seq, ms, kind, value FROM events WHERE game = ? ORDER BY seq", (game,))
         with self._reading("events"):
+            rows = self._db.execute("SELECT seq, ms, kind, value FROM events WHERE game = ? ORDER BY seq", (game,))
             return [EventRecord(int(seq), int(ms), str(kind), json.loads(value)) for seq, ms, kind, value in rows]
+
+    def readable_events(self, game: int) -> tuple[list[EventRecord], str | None]:
+        """A game's inputs in order up to the first row that does not decode, and why that row does
+        not (None when every row decodes): a resume goes as far as the record can be read."""
+        rows = self._db.execute("SELECT seq, ms, kind, value FROM events WHERE game = ? ORDER BY seq", (game,))
+        events: list[EventRecord] = []
+        for seq, ms, kind, value in rows.fetchall():
+            try:
+                events.append(EventRecord(int(seq), int(ms), str(kind), json.loads(value)))
+            except (ValueError, TypeError, RecursionError) as exc:
+                return events, f"input {len(events) + 1} is a damaged row: {type(exc).__name__}: {exc}"
+        return events, None
+
+    def verdicts_by_event(self, game: int) -> dict[int, list[object]]:
+        """A game's journaled verdicts grouped by the input (seq) that gave them; a row that does not
+        decode is kept as its text, so it compares unequal to any re-judged verdict."""
+        out: dict[int, list[object]] = {}
+        rows = self._db.execute("SELECT event, verdict FROM verdicts WHERE game = ? ORDER BY seq", (game,))
+        for event, text in rows.fetchall():
+            try:
+                verdict: object = json.loads(text)
+            except (ValueError, TypeError, RecursionError):
+                verdict = text
+            out.setdefault(int(event), []).append(verdict)
+        return out
 
     def verdicts(self, game: int) -> list[dict]:
         """A game's verdicts in order; JournalError names a damaged row."""
-        rows = self._db.execute("SELECT verdict FROM verdicts WHERE game = ? ORDER BY seq", (game,))
         with self._reading("verdicts"):
+            rows = self._db.execute("SELECT verdict FROM verdicts WHERE game = ? ORDER BY seq", (game,))
             return [json.loads(v) for (v,) in rows]
 
     def close(self) -> None:
         """Write what is queued if the disk lets us, then close; JournalError if writes stay unsaved."""
         self.flush()
+        if self._pending:  # the disk is full at a clean stop: the reserve's last room keeps them
+            while self._release_reserve(stopping=True):
+                pass
+            if self._save_held():
+                self._pending.clear()  # kept in <journal>-held, written into the journal at the next start
+        if not self._pending and not self.readonly:
+            with suppress(sqlite3.Error):
+                self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('open', 0)")
         self._db.close()
         if self._pending:
             raise JournalError(f"{self.trouble}: {len(self._pending)} writes of this session are lost")

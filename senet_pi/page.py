@@ -11,12 +11,15 @@ app's ordinary requests run on a small pool of threads (a2wsgi) that streams nev
 
 from __future__ import annotations
 
+import asyncio
 import re
 import socket
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
+from .connections import HEADER_TIMEOUT, PER_CLIENT, QuietErrors, guarded_protocol, raise_file_limit
 from .errors import SenetError
 from .hardware.backend import Backend
 from .service import Service
@@ -26,7 +29,19 @@ MAX_CONNECTIONS = 2000  # open connections at most (each a file descriptor); bey
 
 
 class PinError(SenetError, ValueError):
-    """A PIN that is not 4-12 digits."""
+    """A PIN that is neither 6-12 digits nor a passphrase of 12-64 characters."""
+
+
+def pin_problem(pin: str) -> str | None:
+    """Why `pin` is too weak or cannot be typed on the page's sign-in, or None. At least 6 digits
+    (a million PINs), or a passphrase of at least 12 printable ASCII characters (issue 22)."""
+    if re.fullmatch(r"\d{6,12}", pin):
+        return None
+    if re.fullmatch(r"\d+", pin):
+        return "a PIN must be 6 to 12 digits (4 digits fall to a guesser with many addresses in a day)"
+    if not (pin.isascii() and pin.isprintable()) or not 12 <= len(pin) <= 64:
+        return "use 6 to 12 digits, or a passphrase of 12 to 64 letters, digits, spaces or punctuation (ASCII)"
+    return None
 
 
 class PageServer:
@@ -35,10 +50,25 @@ class PageServer:
     The listening socket is bound here, in the caller's thread, so a taken port is an OSError
     at once; `effective_port` is the port it got (ask for 0 to get a free one)."""
 
-    def __init__(self, app, host: str, port: int, workers: int = WORKERS) -> None:
+    def __init__(
+        self,
+        app,
+        host: str,
+        port: int,
+        workers: int = WORKERS,
+        header_timeout: float = HEADER_TIMEOUT,
+        per_client: int = PER_CLIENT,
+    ) -> None:
         import uvicorn
 
+        cert, key = app.config.get("TLS_CERT"), app.config.get("TLS_KEY")
+        self.scheme = "https" if cert else "http"
+        if cert:
+            _check_tls(str(cert), str(key or ""))
+
         from senet_pi_web.live import LiveApp
+
+        raise_file_limit(MAX_CONNECTIONS + 256)  # the connection limit refuses a crowd, not the file limit
 
         family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
         self.sock = socket.create_server((host, port), family=family, backlog=1024)
@@ -50,7 +80,7 @@ class PageServer:
         self.asgi = LiveApp(app, workers=workers)
         config = uvicorn.Config(
             self.asgi,
-            http="h11",
+            http=guarded_protocol(header_timeout, per_client),  # h11, with a header timeout and a cap per client
             loop="asyncio",
             ws="none",
             lifespan="off",
@@ -62,11 +92,11 @@ class PageServer:
             limit_concurrency=MAX_CONNECTIONS,
             timeout_keep_alive=5,
             timeout_graceful_shutdown=2,
+            ssl_certfile=str(cert) if cert else None,  # HTTPS when the config names a certificate
+            ssl_keyfile=str(key) if cert else None,
         )
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self.sock]}, name="senet-pi page", daemon=True
-        )
+        self.thread = threading.Thread(target=self._run, name="senet-pi page", daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 10
         while not self.server.started and self.thread.is_alive() and time.monotonic() < deadline:
@@ -74,9 +104,31 @@ class PageServer:
         if not self.server.started:
             raise OSError(f"the page server did not start on {host}:{port}")
 
+    def _run(self) -> None:
+        """uvicorn's loop, with errors it repeats (accept() out of files) said once a minute, not flooded."""
+        loop = asyncio.new_event_loop()
+        loop.set_exception_handler(QuietErrors())
+        asyncio.set_event_loop(loop)
+        try:
+            loop.run_until_complete(self.server.serve(sockets=[self.sock]))
+        finally:
+            loop.close()
+
     @property
     def effective_port(self) -> int:
         return self.sock.getsockname()[1]
+
+
+def _check_tls(cert: str, key: str) -> None:
+    """SenetError, one line, for a certificate or key that cannot be used (said before serving)."""
+    import ssl
+
+    if not key:
+        raise SenetError("the config names TLS_CERT but not TLS_KEY: give both for HTTPS, or neither")
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(cert, key)
+    except (OSError, ssl.SSLError) as exc:
+        raise SenetError(f"cannot use the HTTPS certificate {cert} with the key {key}: {exc}") from None
 
 
 def serve(service: Service, backend: Backend | None, host: str, port: int) -> PageServer:
@@ -88,9 +140,10 @@ def serve(service: Service, backend: Backend | None, host: str, port: int) -> Pa
     return start_server(app, host, port)
 
 
-def start_server(app, host: str = "127.0.0.1", port: int = 0, workers: int = WORKERS) -> PageServer:
-    """Serve a Flask app made by `web.create_app` on host:port; `stop_server` ends it cleanly."""
-    return PageServer(app, host, port, workers=workers)
+def start_server(app, host: str = "127.0.0.1", port: int = 0, workers: int = WORKERS, **limits: Any) -> PageServer:
+    """Serve a Flask app made by `web.create_app` on host:port; `stop_server` ends it cleanly. `limits`:
+    `header_timeout` and `per_client` (see senet_pi.connections)."""
+    return PageServer(app, host, port, workers=workers, **limits)
 
 
 def stop_server(server: PageServer, timeout: float = 5.0) -> None:
@@ -113,8 +166,9 @@ def set_pin(pin: str, folder: Path | None = None) -> Path:
 
     from senet_pi_web import instance_folder
 
-    if pin and not re.fullmatch(r"\d{4,12}", pin):
-        raise PinError("the PIN must be 4 to 12 digits")
+    problem = pin_problem(pin) if pin else None
+    if problem:
+        raise PinError(problem)
     folder = folder or instance_folder()
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "config.toml"

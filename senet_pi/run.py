@@ -119,6 +119,8 @@ class Runner:
         elif verb in ("lift", "place", "slide", "press", "hold"):
             if sim is None:
                 raise CommandError(f"'{verb}' works the simulated board; this is the {self.backend.name} backend")
+            if verb in ("slide", "lift", "place"):  # a hand cannot do these: said, not silently nothing
+                _check_hand(sim, verb, args)
             if verb == "slide":
                 sim.lift(_square(args, 0))
                 time.sleep(HAND_PACE)
@@ -210,6 +212,18 @@ class Runner:
         self.backend.close()
         self.service.close()
         self.notifier.close()
+
+
+def _check_hand(sim: SimBoard, verb: str, args: list[str]) -> None:
+    """CommandError for a lift from an empty square or a place on an occupied one (issue 22)."""
+    lifts = [_square(args, 0)] if verb in ("lift", "slide") else []
+    places = [_square(args, 1 if verb == "slide" else 0)] if verb in ("place", "slide") else []
+    for square in lifts:
+        if not sim.magnets & bit(square):
+            raise CommandError(f"square {square} holds no piece to lift")
+    for square in places:
+        if sim.magnets & bit(square) and square not in lifts:
+            raise CommandError(f"square {square} already holds a piece: lift it first")
 
 
 def _square(args: list[str], i: int) -> int:

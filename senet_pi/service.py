@@ -8,7 +8,6 @@ terminal, the page) receive each verdict as it is decided.
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -16,8 +15,9 @@ from dataclasses import dataclass, field
 
 from .errors import SenetError
 from .idle import IdleReset
-from .journal import Journal
+from .journal import EventRecord, Journal
 from .referee import GUIDANCE_DELAY, SETTLE_TIME, Referee
+from .resume import Rejudged, failed_inputs, first_difference, rejudge
 from .rules import Game, find_ruleset
 from .rules.board import square_name, squares_in
 from .rules.text import Text, joined
@@ -29,6 +29,9 @@ HISTORY_KINDS = ("move", "forfeit", "win", "undone", "new_game", "resync")
 
 #: The inputs that are not a person's doing: the backend's reading of the board at start, time.
 NOT_A_PERSON = ("tick", "sense")
+
+#: A change this large (seconds) between the wall clock and the monotonic clock is the clock being set.
+CLOCK_JUMP = 60.0
 
 
 Listener = Callable[[list[Verdict]], None]
@@ -58,9 +61,14 @@ class Service:
         guidance_delay: float = GUIDANCE_DELAY,
         clock: Callable[[], float] = time.monotonic,
         idle_minutes: float | None = None,
+        wall: Callable[[], float] = lambda: time.time(),
     ) -> None:
-        """`idle_minutes`: an exhibit's idle reset (IdleReset), None = never reset by itself."""
+        """`idle_minutes`: an exhibit's idle reset (IdleReset), None = never reset by itself. `wall`:
+        the clock the journal's dates come from, watched for being set (a jump)."""
         self.journal = journal
+        self._wall = wall
+        self._wall_offset = wall() - time.monotonic()
+        self._stamped: list[tuple[int, str]] = []  # dates written on this wall clock since it last jumped
         self.settle = settle
         self.guidance_delay = guidance_delay
         self._clock = clock
@@ -72,18 +80,24 @@ class Service:
             self.notes.append(journal.damaged)
         self._journal_trouble: str | None = None
         self._next_retry = 0.0
+        self.resume_notes: list[Text] = []  # what the page says about the resume, while that game is on
+        if journal is not None and getattr(journal, "notice", None):
+            self.notes.append(str(journal.notice))
+            self.resume_notes.append(Text("the journal may have lost its last writes: {why}", why=journal.notice))
         try:
             record = journal.game_in_progress() if journal is not None else None
-            if record is not None:
-                self._resume(record.id, record.variant, record.players, record.options, record.position)
-        except (SenetError, ValueError, TypeError, KeyError, IndexError, RecursionError) as exc:
-            # A row the referee cannot resume from: damage, said once, set aside, a clean start.
+        except SenetError as exc:
+            # The games table itself does not decode: damage, said once, set aside, a clean start.
             assert journal is not None
             journal.start_over(f"cannot resume its game in progress: {type(exc).__name__}: {exc}")
-            self.notes = [n for n in self.notes if not n.startswith("resumed")] + [str(journal.damaged)]
+            self.notes.append(str(journal.damaged))
             record = None
-        if record is None:
+        resumed = record is not None and self._resume(
+            record.id, record.variant, record.players, record.options, record.position, record.started
+        )
+        if not resumed:
             self._start(variant, players, dict(options or {}))
+        self._resumed_game = self.game_id
 
     # ------------------------------------------------------------------ games
 
@@ -92,26 +106,83 @@ class Service:
 
     def _begin(self, game: Game, players: int, position: dict | None = None) -> None:
         self.referee = Referee(game, settle=self.settle, guidance_delay=self.guidance_delay)
+        self._remember(game.name, players, dict(game.options), position, [], {})
         self.game_id = self.journal.start_game(game.name, players, game.options, position) if self.journal else 0
+        self._stamped.append((self.game_id, "started"))
         self.seq = 0
         self.history: list[Verdict] = []
         self._origin = self._clock()
         self.idle.started_over()
 
-    def _resume(self, game_id: int, variant: str, players: int, options: dict, position: dict | None) -> None:
-        assert self.journal is not None
+    def _remember(
+        self,
+        variant: str,
+        players: int,
+        options: dict,
+        position: dict | None,
+        inputs: list[EventRecord],
+        skipped: dict[int, list[dict]],
+    ) -> None:
+        """Keep what it takes to judge this game again from its start: its set-up, the inputs so far
+        and those it went on without (a referee that fails on one is rebuilt without it)."""
+        self._setup = (variant, players, options, position)
+        self._inputs = list(inputs)
+        self._skipped = dict(skipped)
+
+    def _fresh_referee(self) -> Referee:
+        variant, players, options, position = self._setup
         game = find_ruleset(variant)(players, options, position)
-        self.referee = Referee(game, settle=self.settle, guidance_delay=self.guidance_delay)
-        self.game_id = game_id
-        events = self.journal.events(game_id)
-        regenerated: list[Verdict] = []
-        for event in events:
-            regenerated += self.referee.apply(event.kind, event.value, event.ms / 1000)
-        regenerated = json.loads(json.dumps(regenerated))
-        stored = self.journal.verdicts(game_id)
-        if events and len(stored) < len(regenerated) and regenerated[: len(stored)] == stored:
-            # Stopped between writing an input and its verdicts: write the verdicts now.
-            self.journal.record_verdicts(game_id, events[-1].seq, regenerated[len(stored) :])
+        return Referee(game, settle=self.settle, guidance_delay=self.guidance_delay)
+
+    def _resume(
+        self, game_id: int, variant: str, players: int, options: dict, position: dict | None, started: float
+    ) -> bool:
+        """Judge the game in progress again. Whatever the referee fails on costs only the inputs from
+        that one on (issue 22): the game's record is kept as it was and ended, and the inputs it could
+        judge go on as a new game. False when not even its start could be set up (a new game starts)."""
+        assert self.journal is not None
+
+        def make() -> Referee:
+            game = find_ruleset(variant)(players, options, position)
+            return Referee(game, settle=self.settle, guidance_delay=self.guidance_delay)
+
+        try:
+            make()
+            events, unreadable = self.journal.readable_events(game_id)
+        except Exception as exc:  # a record its own rule set refuses: kept, ended, and a new game starts
+            why = f"its start cannot be set up: {type(exc).__name__}: {exc}"[:200]
+            self.resume_notes.append(self._unresumable(game_id, 0, why))
+            return False
+        total = self.journal.game(game_id).events
+        stored = self.journal.verdicts_by_event(game_id)
+        skipped = failed_inputs(stored)
+        judged = rejudge(make, events, unreadable, skipped)
+        self.referee = judged.referee
+        events = judged.events
+        regenerated = [v for verdicts in judged.verdicts for v in verdicts]
+        if judged.failure is not None:
+            self.game_id = self._carry_on(game_id, variant, players, options, position, started, judged)
+            note = self._unresumable(game_id, len(events), judged.failure, total, self.game_id)
+            self.resume_notes.append(note)
+        else:
+            self.game_id = game_id
+            differs = first_difference(judged, stored)
+            if differs is not None:
+                text = Text(
+                    "the journal's record of game {game} differs from what the referee decides now, from "
+                    "input {input} on (changed in place, or judged differently since): the game goes on as judged now",
+                    game=game_id,
+                    input=differs + 1,
+                )
+                self.journal.record_note(f"differs:{game_id}", str(text))
+                self.notes.append(str(text))
+                self.resume_notes.append(text)
+            elif events and not stored.get(events[-1].seq) and judged.verdicts[-1]:
+                # Stopped between writing an input and its verdicts: write the verdicts now.
+                self.journal.record_verdicts(game_id, events[-1].seq, judged.verdicts[-1])
+        self._remember(
+            variant, players, options, position, events, {e.seq: skipped[e.seq] for e in events if e.seq in skipped}
+        )
         self.seq = len(events)
         self.history = regenerated
         last_ms = events[-1].ms if events else 0
@@ -120,6 +191,47 @@ class Service:
         self.notes.append(f"resumed game {game_id} ({variant}) after {len(events)} inputs and {moves} moves")
         if any(event.kind not in NOT_A_PERSON for event in events):
             self.idle.touched()  # someone played it before the restart: idle from now, not fresh
+        return True
+
+    def _carry_on(
+        self,
+        game_id: int,
+        variant: str,
+        players: int,
+        options: dict,
+        position: dict | None,
+        started: float,
+        judged: Rejudged,
+    ) -> int:
+        """End the game that cannot be resumed (its record stays as it was) and journal the inputs the
+        referee could judge, with their verdicts, as a new game that goes on from there."""
+        assert self.journal is not None
+        self.journal.end_game(game_id, None)
+        new_id = self.journal.start_game(variant, players, options, position, started=started)
+        for seq, (event, verdicts) in enumerate(zip(judged.events, judged.verdicts, strict=True)):
+            self.journal.record_event(new_id, seq, event.ms, event.kind, event.value)
+            self.journal.record_verdicts(new_id, seq, verdicts)
+        return new_id
+
+    def _unresumable(self, game_id: int, judged: int, why: str, total: int = 0, new_id: int = 0) -> Text:
+        """Say (terminal, journal for `senet-pi status`) that a game could not be resumed, and how far."""
+        assert self.journal is not None
+        if new_id:
+            text = Text(
+                "game {game} could not be resumed past input {input} of {total} ({why}): its record is kept "
+                "as it was, and the game goes on from there as game {new}",
+                game=game_id,
+                input=judged,
+                total=total,
+                why=why,
+                new=new_id,
+            )
+        else:
+            self.journal.end_game(game_id, None)
+            text = Text("game {game} could not be resumed ({why}): its record is kept as it was", game=game_id, why=why)
+        self.journal.record_note(f"unresumable:{game_id}", str(text))
+        self.notes.append(str(text))
+        return text
 
     def new_game(self, variant: str, players: int = 2, options: Mapping[str, object] | None = None) -> list[Verdict]:
         """End the current game (if it is still open) and start another, possibly of another rule set.
@@ -140,6 +252,7 @@ class Service:
             game = find_ruleset(variant)(players, dict(options or {}), None)  # raises before anything changed
             if self.journal is not None:
                 self.journal.end_game(self.game_id, self.referee.game.winner_id)
+                self._stamped.append((self.game_id, "ended"))
             old = self.referee
             self._begin(game, players)
             verdicts = [*lead, NewGame(self.referee.game.name, self.referee.game.to_move_id).json()]
@@ -184,7 +297,11 @@ class Service:
             ms = self.now_ms()
             if self.journal is not None:
                 self.journal.record_event(self.game_id, self.seq, ms, kind, value)
-            verdicts = self.referee.apply(kind, value, ms / 1000)
+            self._inputs.append(EventRecord(self.seq, ms, kind, value))
+            try:
+                verdicts = self.referee.apply(kind, value, ms / 1000)
+            except Exception as exc:  # any failure of the referee: this input costs only itself
+                verdicts = self._failed(kind, exc)
             self._after(verdicts)
             self._check_journal()
             return verdicts
@@ -192,6 +309,7 @@ class Service:
     def tick(self) -> list[Verdict]:
         """Let time pass: judge a settled board, give guidance that is due. Call it often (every 50 ms)."""
         with self.lock:
+            self._watch_wall_clock()
             if self.idle.due(self.referee.game):
                 return self._idle_reset()
             ms = self.now_ms()
@@ -199,12 +317,44 @@ class Service:
             if verdicts and self.journal is not None:
                 self.journal.record_event(self.game_id, self.seq, ms, "tick", True)
             if verdicts:
+                self._inputs.append(EventRecord(self.seq, ms, "tick", True))
                 self._after(verdicts)
             elif self.journal is not None and self.journal.pending and self._clock() >= self._next_retry:
                 self._next_retry = self._clock() + 1.0  # the disk was full: try again, once a second while idle
                 self.journal.flush()
             self._check_journal()
             return verdicts
+
+    def _failed(self, kind: str, exc: Exception) -> list[Verdict]:
+        """The referee failed on the input just journaled (issue 22): the game goes on as it was
+        before it. The input stays in the journal with a `journal` verdict saying so, which a resume
+        reads as "went on without it"; the referee, perhaps changed half way, is judged afresh."""
+        text = Text(
+            "input {input} ({kind}) could not be judged ({why}): the game goes on as it was before it",
+            input=self.seq + 1,
+            kind=kind,
+            why=f"{type(exc).__name__}: {exc}"[:200],
+        )
+        verdicts = [JournalNews(text).json()]
+        self._skipped[self.seq] = [dict(v) for v in verdicts]
+        self.referee = rejudge(self._fresh_referee, self._inputs, None, self._skipped).referee
+        if self.journal is not None:
+            self.journal.record_note(f"failed:{self.game_id}:{self.seq}", f"game {self.game_id}: {text}")
+        return verdicts
+
+    def _watch_wall_clock(self) -> None:
+        """The wall clock was set (it moved against the monotonic clock by more than CLOCK_JUMP, as on a
+        Pi without a real-time clock when the network sets it): the dates this service wrote on the
+        old clock move with it, so a game begun before the jump is counted on its real day."""
+        offset = self._wall() - time.monotonic()
+        delta = offset - self._wall_offset
+        if abs(delta) <= CLOCK_JUMP:
+            return
+        self._wall_offset = offset
+        if self.journal is not None:
+            for game, column in dict.fromkeys(self._stamped):
+                self.journal.shift_time(game, column, delta)
+        self._stamped.clear()
 
     @property
     def journal_trouble(self) -> str | None:
@@ -229,6 +379,7 @@ class Service:
             self.journal.record_verdicts(self.game_id, self.seq, verdicts)
             if any(v["v"] == "win" for v in verdicts):
                 self.journal.end_game(self.game_id, self.referee.game.winner_id)
+                self._stamped.append((self.game_id, "ended"))
         self.seq += 1
         self.history += verdicts
         self._publish(verdicts)
@@ -358,6 +509,8 @@ class Service:
                 "question": status["question"],
                 "in_progress": status["in_progress"],
                 "journal": self._journal_trouble,  # "journal cannot write: disk full ..." or None
+                # what the resume found (a game not resumed to its end, a changed record), for its game only
+                "journal_notes": list(self.resume_notes) if self.game_id == self._resumed_game else [],
                 "switch_faults": status["faults"],  # squares whose switch the referee judges stuck
                 "sensed": status["sensed"],
                 "expected": status["expected"],

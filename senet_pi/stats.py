@@ -65,9 +65,14 @@ WHERE rowid > ? AND rowid <= ? AND (instr(verdict, '"v": "illegal"') OR instr(ve
 GROUP BY game
 """
 
+#: A finished game's length is its last input's time on the game's own clock (`events.ms`: monotonic,
+#: carried over restarts), not `ended - started`, which a wall clock set at boot on a Pi without a
+#: real-time clock can make years long (issue 22); a game without inputs falls back to the wall clock.
 _GAMES = """
-SELECT id, date(started, 'unixepoch', 'localtime'), ended IS NOT NULL, winner IS NOT NULL, ended - started
-FROM games ORDER BY id
+SELECT id, date(started, 'unixepoch', 'localtime'), ended IS NOT NULL, winner IS NOT NULL,
+    CASE WHEN winner IS NOT NULL THEN COALESCE(
+        (SELECT ms FROM events e WHERE e.game = g.id ORDER BY seq DESC LIMIT 1) / 1000.0, ended - started) END
+FROM games g ORDER BY id
 """
 
 
@@ -90,7 +95,9 @@ def _connect(path: Path) -> sqlite3.Connection:
     if not path.is_file():
         raise StatsError(f"there is no journal at {path} (no game has been played with it yet)")
     try:
-        db = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, isolation_level=None)
+        # immutable when no -wal is beside it (nobody writing): not even an empty -wal or -shm is left
+        quiet = "" if Path(f"{path}-wal").exists() else "&immutable=1"
+        db = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro{quiet}", uri=True, isolation_level=None)
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         for table in ("games", "verdicts", "meta"):
             found = [r[1] for r in db.execute(f"PRAGMA table_info({table})")] if table in tables else []

@@ -138,13 +138,13 @@ def test_set_pin_keeps_the_group_read_the_installer_gave_and_never_lets_others_r
     config = tmp_path / "config.toml"
     config.write_text('SECRET_KEY = "x"\n')
     config.chmod(0o640)
-    set_pin("2468", tmp_path)
+    set_pin("246810", tmp_path)
     assert config.stat().st_mode & 0o777 == 0o640 and "OPERATOR_PIN_HASH" in config.read_text()
     config.chmod(0o644)
-    set_pin("1357", tmp_path)
+    set_pin("135790", tmp_path)
     assert config.stat().st_mode & 0o777 == 0o640
     fresh = tmp_path / "fresh"
-    set_pin("1357", fresh)
+    set_pin("135790", fresh)
     assert (fresh / "config.toml").stat().st_mode & 0o777 == 0o600
 
 

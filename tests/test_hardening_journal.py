@@ -143,6 +143,7 @@ def test_disk_full_item1_real_tiny_tmpfs(tiny_tmpfs, tmp_path):
 
     def fill() -> None:
         service.journal._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # so the ballast, not the -wal, fills it
+        Path(f"{path}-reserve").unlink(missing_ok=True)  # and the reserve too: a disk full past all help
         fd = os.open(ballast, os.O_WRONLY | os.O_CREAT)  # fill every byte the tmpfs has left
         try:
             while os.write(fd, b"\0" * 4096):
@@ -252,19 +253,27 @@ def test_damaged_journal_item10_a_foreign_schema_is_set_aside(tmp_path, capsys):
     db.execute("CREATE TABLE photos (id INTEGER)")
     db.commit()
     db.close()
-    assert main(["games", "--journal", str(other)]) == 0
+    before = other.read_bytes()
+    assert main(["games", "--journal", str(other)]) == 1  # a reading command never sets it aside (issue 22)
     err = capsys.readouterr().err
     assert "not a senet-pi journal" in err and err.count("\n") == 1
+    assert other.read_bytes() == before and not list(tmp_path.glob("other.sqlite.damaged-*"))
 
 
-def test_damaged_journal_item10_a_bad_row_in_the_game_in_progress_starts_cleanly(tmp_path):
+def test_damaged_journal_item10_a_bad_row_in_the_game_in_progress_resumes_up_to_it(tmp_path):
+    """Issue 22 item 1: a row that does not decode costs only the inputs from it on, not the journal."""
     path = tmp_path / "j.sqlite"
     half_game(path, kill=False)
     db = sqlite3.connect(path)
     db.execute("UPDATE events SET value = '{not json' WHERE seq = 3")
     db.commit()
     db.close()
-    assert_set_aside_and_clean(path, "cannot resume its game in progress").close()
+    service = Service(Journal(path))
+    assert not aside(tmp_path)
+    assert any("could not be resumed past input 3" in n and "damaged row" in n for n in service.notes)
+    assert service.seq == 3 and service.game_id == 2
+    assert service.journal.game(1).ended is not None and service.journal.events(2)[-1].seq == 2
+    service.close()
 
 
 def test_damaged_journal_item10_a_bad_row_in_an_old_game_is_one_line_exit_1(tmp_path, capsys):

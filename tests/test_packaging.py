@@ -193,8 +193,16 @@ def test_the_layers_point_one_way():
             allowed, layer = below_rules, "the rules"
         elif name.startswith("senet_pi.referee"):
             allowed, layer = below_referee, "the referee"
-        elif name in ("senet_pi.service", "senet_pi.journal", "senet_pi.events", "senet_pi.verdicts", "senet_pi.idle"):
-            allowed, layer = below_referee | {"senet_pi.journal", "senet_pi.tomlfile", "senet_pi.idle"}, "the service"
+        elif name in (
+            "senet_pi.service",
+            "senet_pi.journal",
+            "senet_pi.events",
+            "senet_pi.verdicts",
+            "senet_pi.idle",
+            "senet_pi.resume",
+        ):
+            service_layer = {"senet_pi.journal", "senet_pi.tomlfile", "senet_pi.idle", "senet_pi.resume"}
+            allowed, layer = below_referee | service_layer, "the service"
         else:
             continue
         above = {u for u in uses if not any(u == a or u.startswith(a + ".") for a in allowed)}

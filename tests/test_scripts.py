@@ -27,7 +27,7 @@ def machine(tmp_path):
     (repo / ".venv" / "bin").mkdir(parents=True)
     bin_.mkdir()
     log = tmp_path / "log"
-    for tool in ("dirname", "env"):
+    for tool in ("dirname", "env", "mktemp", "grep", "cat", "rm", "sleep"):
         os.symlink(shutil.which(tool), bin_ / tool)
     stub(bin_ / "id", 'echo "$FAKE_UID"')
     stub(bin_ / "apt-get", f'echo "apt-get $*" >> {log}')
@@ -45,6 +45,7 @@ def machine(tmp_path):
             "HAS_VENV": str(has_venv),
             "PYTEST_STATUS": str(pytest_status),
             "SENET_PI_MOSQUITTO": "/nonexistent",  # only the stubs say what is installed
+            "SENET_PI_APT_WAIT": "0",
         }
         result = subprocess.run(
             ["/bin/bash", str(repo / "scripts" / "test"), "-q"], env=env, capture_output=True, text=True, check=False
@@ -91,3 +92,38 @@ def test_ci_runs_exactly_the_readmes_command_2():
     assert "scripts/test" in commands.splitlines()[-1]
     assert (ROOT / ".ci" / "run").read_text().rstrip().splitlines()[-1] == "exec scripts/test"
     assert "apt-get install chromium nodejs npm" not in readme  # no step to do by hand first
+
+
+LOCKED = "E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process 812 (unattended-upgr)"
+
+
+def test_apt_busy_with_another_install_is_waited_for_not_a_raw_error(machine, tmp_path):
+    """Issue 22 item 11: unattended-upgrades on a fresh Pi holds apt's lock for minutes."""
+    count, log = tmp_path / "count", tmp_path / "log"
+    body = f"""n=$(cat {count} 2>/dev/null || echo 0); echo $((n + 1)) > {count}
+echo "apt-get $*" >> {log}
+[ "$n" -ge 2 ] || {{ echo "{LOCKED}" >&2; exit 100; }}"""
+    stub(tmp_path / "bin" / "apt-get", body)
+    for tool in ("cat", "echo"):
+        if shutil.which(tool) and not (tmp_path / "bin" / tool).exists():
+            os.symlink(shutil.which(tool), tmp_path / "bin" / tool)
+    status, lines = machine("chromium", "node", "npm", "systemd-analyze", uid=0)
+    assert status == 0
+    apt = [line for line in lines if line.startswith("apt-get")]
+    assert apt == ["apt-get update -q"] * 3 + ["apt-get install -y -q shellcheck"]
+    assert lines[-1] == "python -m pytest -q"
+
+
+def test_apt_failing_for_another_reason_is_its_message_and_one_line_exit_1(machine, tmp_path):
+    stub(tmp_path / "bin" / "apt-get", 'echo "E: Unable to locate package shellcheck" >&2; exit 100')
+    repo = tmp_path / "repo"
+    env = {"PATH": str(tmp_path / "bin"), "FAKE_UID": "0", "HAS_VENV": "0", "PYTEST_STATUS": "0"}
+    for tool in ("chromium", "node", "npm", "systemd-analyze"):
+        stub(tmp_path / "bin" / tool, "exit 0")
+    result = subprocess.run(
+        ["/bin/bash", str(repo / "scripts" / "test")], env=env, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 1
+    err = result.stderr.strip().splitlines()
+    assert err[0] == "E: Unable to locate package shellcheck" and len(err) == 2
+    assert "failed" in err[1] and "by hand" in err[1]

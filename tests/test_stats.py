@@ -58,7 +58,11 @@ def play_to_the_end(service: Service, variant: str, seed: int, wall: WallClock, 
     service._clock = clock  # the game's own clock, for the scripted inputs' milliseconds
     service.new_game(variant, 2, script["options"])
     wall.t += seconds
-    feed(service, clock, timed(script["events"]))
+    inputs = timed(script["events"])
+    hand = [ms for ms, kind, _ in inputs if kind != "tick"][-1]  # the winning hand...
+    won = min(ms for ms, kind, _ in inputs if kind == "tick" and ms > hand)  # ...judged when it settles
+    stretch = seconds * 1000 / won  # the game's own clock says it took `seconds` too
+    feed(service, clock, [(round(ms * stretch), kind, value) for ms, kind, value in inputs])
     assert service.referee.game.winner_id is not None
 
 

@@ -60,6 +60,8 @@ CONFIG_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "MQTT_COMMANDS": ((bool,), "true or false (whether the fleet dashboard may start a new game or resync)"),
     "MQTT_COMMAND_SECRET": ((str,), "a string of 16 or more characters, the same on the boards and the dashboard"),
     "MQTT_DISCOVERY_PREFIX": ((str,), "Home Assistant's discovery prefix (default homeassistant)"),
+    "TLS_CERT": ((str,), "the path of the page's HTTPS certificate (PEM; with TLS_KEY)"),
+    "TLS_KEY": ((str,), "the path of the HTTPS certificate's private key (PEM; with TLS_CERT)"),
 }
 
 
@@ -123,6 +125,8 @@ def create_app(
         app.config["PIN_FILE"] = Path(app.instance_path) / "config.toml"
     else:
         app.config.from_mapping(test_config)
+    if app.config.get("TLS_CERT"):  # served over HTTPS: the session cookie never travels in clear (issue 22)
+        app.config["SESSION_COOKIE_SECURE"] = True
     if app.config["LANGUAGE"] not in LANGUAGES:
         raise ConfigError(f"LANGUAGE must be one of {', '.join(LANGUAGES)}, not {app.config['LANGUAGE']!r}")
     if not app.config["SECRET_KEY"]:
@@ -132,12 +136,14 @@ def create_app(
     if service is None:
         service = Service(None)
     from . import api, errors, hands, i18n, operator, pages, security, sim, staff
+    from .sessions import LastingSessions
 
     pin_file = app.config["PIN_FILE"]
     guard = operator.PinGuard(
         app.config["OPERATOR_PIN_HASH"], Path(pin_file) if pin_file else None, float(app.config["PIN_DELAY"])
     )
     app.extensions["senet"] = {"service": service, "backend": backend, "broker": Broker(service), "pin_guard": guard}
+    app.session_interface = LastingSessions()  # sign-ins survive a wall-clock jump (issue 22)
     errors.init_app(app)
     security.init_app(app)
     i18n.init_app(app)

@@ -19,7 +19,7 @@ import math
 import secrets
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from pathlib import Path
 
@@ -39,6 +39,9 @@ bp = Blueprint("operator", __name__, url_prefix="/api/op")
 MAX_LOCKOUT = 300.0  # seconds: the longest a client waits after many wrong PINs
 MAX_CLIENTS = 4096  # clients whose wrong PINs are remembered (the oldest are forgotten first)
 MAX_SESSIONS = 64  # operator sign-ins kept at once (the oldest is signed out first)
+GLOBAL_FAILURES = 20  # wrong PINs allowed across all addresses in GLOBAL_WINDOW (many addresses, one guesser)
+GLOBAL_WINDOW = 600.0  # seconds
+SIGN_IN_HOURS = 12.0  # a sign-in lasts this long on the monotonic clock (a wall-clock jump changes nothing)
 
 
 class PinGuard:
@@ -59,7 +62,9 @@ class PinGuard:
         self._checking = threading.Lock()  # held while scrypt runs: one check at a time
         self._lock = threading.Lock()
         self._failures: OrderedDict[str, tuple[int, float]] = OrderedDict()  # client: (wrong PINs, locked until)
+        self._recent: deque[float] = deque()  # when the last wrong PINs came, from any address
         self._sessions: OrderedDict[str, str] = OrderedDict()  # sign-in id: the PIN hash it signed in with
+        self._until: dict[str, float] = {}  # sign-in id: when it ends, on `clock` (monotonic)
 
     def _stat(self) -> tuple[int, int, int] | None:
         try:
@@ -85,10 +90,15 @@ class PinGuard:
         return self._hash
 
     def locked_for(self, client: str, now: float) -> float:
-        """Seconds `client` must still wait before its next PIN is checked (0 = may try now)."""
+        """Seconds `client` must still wait before its next PIN is checked (0 = may try now): its own
+        lockout, or everyone's once GLOBAL_FAILURES wrong PINs came in GLOBAL_WINDOW from any addresses
+        (a guesser with many addresses gets no more tries than one; signed-in operators are not asked)."""
         with self._lock:
             _, until = self._failures.get(client, (0, 0.0))
-        return max(0.0, until - now)
+            while self._recent and self._recent[0] <= now - GLOBAL_WINDOW:
+                self._recent.popleft()
+            everyone = self._recent[0] + GLOBAL_WINDOW - now if len(self._recent) >= GLOBAL_FAILURES else 0.0
+        return max(0.0, until - now, everyone)
 
     def wrong(self, client: str, now: float) -> float:
         """Count a wrong PIN; returns the lockout it earns: doubling from the first, at most MAX_LOCKOUT."""
@@ -96,6 +106,9 @@ class PinGuard:
             count = self._failures.pop(client, (0, 0.0))[0] + 1
             lockout = min(self.first_lockout * 2 ** min(count - 1, 30), MAX_LOCKOUT)
             self._failures[client] = (count, now + lockout)
+            self._recent.append(now)
+            while len(self._recent) > GLOBAL_FAILURES:
+                self._recent.popleft()
             while len(self._failures) > MAX_CLIENTS:
                 self._failures.popitem(last=False)
         return lockout
@@ -128,8 +141,9 @@ class PinGuard:
         sid = secrets.token_urlsafe(24)
         with self._lock:
             self._sessions[sid] = self._hash or ""
+            self._until[sid] = self.clock() + SIGN_IN_HOURS * 3600
             while len(self._sessions) > MAX_SESSIONS:
-                self._sessions.popitem(last=False)
+                self._until.pop(self._sessions.popitem(last=False)[0], None)
         return sid
 
     def signed_in(self, sid: object) -> bool:
@@ -138,12 +152,14 @@ class PinGuard:
             return False
         current = self.pin_hash
         with self._lock:
-            return current is not None and self._sessions.get(sid) == current
+            lasting = self._until.get(sid, 0.0) > self.clock()
+            return current is not None and lasting and self._sessions.get(sid) == current
 
     def sign_out(self, sid: object) -> None:
         with self._lock:
             if isinstance(sid, str):
                 self._sessions.pop(sid, None)
+                self._until.pop(sid, None)
 
 
 def csrf_token() -> str:
@@ -153,7 +169,8 @@ def csrf_token() -> str:
     return session["csrf"]
 
 
-def _csrf_ok() -> bool:
+def csrf_ok() -> bool:
+    """Whether the request carries this session's CSRF token in `X-CSRF-Token`."""
     sent = request.headers.get("X-CSRF-Token", "")
     expected = session.get("csrf")
     # compared as bytes: compare_digest refuses a str with non-ASCII characters (a header may carry any)
@@ -164,7 +181,7 @@ def operator_check() -> tuple[Response, int] | None:
     """Why this request may not act as the operator (an error answer), or None when it may."""
     if not guard().pin_hash:
         return error(403, "operator actions are disabled: set a PIN with `senet-pi set-pin`")
-    if not _csrf_ok():
+    if not csrf_ok():
         return error(403, "missing or wrong CSRF token (reload the page)")
     if not is_operator():
         return error(401, "sign in with the operator PIN first")
@@ -193,7 +210,7 @@ def csrf() -> Response:
 def login() -> object:
     if not guard().pin_hash:
         return error(403, "operator actions are disabled: set a PIN with `senet-pi set-pin`")
-    if not _csrf_ok():
+    if not csrf_ok():
         return error(403, "missing or wrong CSRF token (reload the page)")
     pin = json_body().get("pin")
     if not isinstance(pin, str) or not pin.isascii() or len(pin) > 64:

@@ -14,7 +14,7 @@ from senet_pi.hardware.backend import SimBackend
 from senet_pi.rules.board import bit
 
 from .errors import error, json_body, square_from
-from .operator import operator_check
+from .operator import csrf_ok, operator_check
 from .security import exposed
 from .state import services
 
@@ -28,11 +28,15 @@ def _sim() -> SimBackend | None:
 
 @bp.post("/<action>")
 def act(action: str) -> object:
-    """One action on the simulated board; beyond localhost only the signed-in operator may act."""
+    """One action on the simulated board; beyond localhost only the signed-in operator may act, and on
+    localhost too only a page of this service: the session's CSRF token in `X-CSRF-Token`, which a
+    cross-site form or `text/plain` POST cannot send (issue 22)."""
     if exposed():
         refused = operator_check()
         if refused is not None:
             return refused
+    elif not csrf_ok():
+        return error(403, "missing or wrong CSRF token (reload the page)")
     backend = _sim()
     if backend is None:
         _, other = services()

@@ -28,6 +28,8 @@ PICO_VID, PICO_PID = 0x2E8A, 0x0005
 BAUD = 115200
 RED, AMBER = "FF0000", "FF8800"  # the square LEDs: fix this square / a piece is wanted here
 KNOWN_PROTOCOLS = (1,)
+SILENT_AFTER = 3.5  # seconds without a frame (the bridge's heartbeat comes every second): the link is down
+WRITE_TIMEOUT = 0.5  # seconds a frame to the bridge may wait to be written: a bridge that stops reading
 
 
 def find_bridge() -> str | None:
@@ -69,6 +71,10 @@ class SerialSticks(Sticks):
         self._pattern([15, 0] * 12, 0.4, 0)
 
 
+class _Down(Exception):
+    """This connection to the bridge is no use any more (silent, or not taking commands): reconnect."""
+
+
 class SerialBackend(Backend):
     """The board and the thrower on a USB bridge (a Pico, or the simulated firmware on a pty)."""
 
@@ -83,12 +89,16 @@ class SerialBackend(Backend):
         clock: Callable[[], float] = time.monotonic,
         retry: float = 1.0,
         open_port: Callable[[str], object] | None = None,
+        silent_after: float = SILENT_AFTER,
     ) -> None:
         import serial
 
         self.port = port
         self.retry = retry
-        self._open_port = open_port or (lambda p: serial.serial_for_url(p, baudrate=BAUD, timeout=0.05))
+        self.silent_after = silent_after
+        self._open_port = open_port or (
+            lambda p: serial.serial_for_url(p, baudrate=BAUD, timeout=0.05, write_timeout=WRITE_TIMEOUT)
+        )
         self._clock = clock
         self.control = ThrowerControl(SerialSticks(self), rng or default_random(), spin, clock)
         self.service: Service | None = None
@@ -100,6 +110,9 @@ class SerialBackend(Backend):
         self.firmware: str | None = None
         self.board_id: str | None = None
         self.dropped = 0  # frames lost or damaged on the way in
+        self.unsent = 0  # frames to the bridge never written: the link was down, or a write timed out
+        self.bridge_dropped = 0  # frames the bridge says it could not send (its heartbeat's count)
+        self._broken: str | None = None  # why the writer gave up on this connection (the reader reconnects)
         self.reconnects = 0
         self.problem: str | None = None
         self._expected: int | None = None
@@ -138,8 +151,10 @@ class SerialBackend(Backend):
             self._serial = link
             self._expected = None
             self._resyncing = True
+            self._broken = None
             decoder = codec.Decoder()
             self.command("Q")  # hello, please: the bridge answers with its version and a snapshot
+            heard = time.monotonic()
             try:
                 while not self._stop.is_set():
                     data = link.read(1)  # type: ignore[union-attr]  # waits (up to the timeout) for a byte
@@ -147,10 +162,18 @@ class SerialBackend(Backend):
                     if data and waiting:
                         data += link.read(waiting)  # type: ignore[union-attr]  # then takes what is there
                     if data:
+                        heard = time.monotonic()
                         before = decoder.bad
                         for frame in decoder.feed(data):
                             self._frame(*frame)
                         self.dropped += decoder.bad - before
+                    elif time.monotonic() - heard > self.silent_after:
+                        raise _Down(f"the bridge fell silent (no heartbeat for {self.silent_after:g} s); reconnecting")
+                    if self._broken is not None:
+                        raise _Down(self._broken)
+            except _Down as down:
+                self.problem = str(down)
+                self._lost(str(down))
             except Exception as exc:
                 self._lost(f"the link to the bridge dropped ({type(exc).__name__}); reconnecting")
             finally:
@@ -177,15 +200,21 @@ class SerialBackend(Backend):
                 link.close()  # type: ignore[attr-defined]
 
     def command(self, kind: str, fields: Sequence[object] = ()) -> None:
-        """Send one command frame to the bridge (dropped quietly while the link is down)."""
+        """Send one command frame to the bridge. While the link is down, or when the write times out
+        (a bridge that stopped reading), the frame is counted in `unsent`, never waited on; a failed
+        write also marks this connection broken, so the reader reconnects."""
         link = self._serial
-        if link is None:
+        if link is None or self._broken is not None:
+            self.unsent += 1
             return
         with self._write_lock:
             frame = codec.encode(self._sent, kind, fields)
             self._sent += 1
-            with contextlib.suppress(Exception):  # the read loop notices a dropped link
-                link.write(frame)  # type: ignore[attr-defined]
+            try:
+                link.write(frame)  # type: ignore[attr-defined]  # bounded by WRITE_TIMEOUT
+            except Exception as exc:
+                self.unsent += 1
+                self._broken = f"the bridge stopped taking commands ({type(exc).__name__}); reconnecting"
 
     # ------------------------------------------------------------------ frames from the bridge
 
@@ -244,6 +273,8 @@ class SerialBackend(Backend):
 
     def _on_K(self, fields: list[str]) -> None:
         int(fields[0])  # uptime: the bridge is alive
+        if len(fields) > 1:
+            self.bridge_dropped = int(fields[1])  # what the bridge could not send, by its own count
 
     def _on_E(self, fields: list[str]) -> None:
         if self.service is not None:
@@ -266,6 +297,8 @@ class SerialBackend(Backend):
             "firmware": self.firmware,
             "board": self.board_id,
             "dropped": self.dropped,
+            "unsent": self.unsent,
+            "bridge_dropped": self.bridge_dropped,
             "reconnects": self.reconnects,
             "problem": self.problem,
             "switches": [sq for sq in range(1, 31) if sensed >> sq & 1],

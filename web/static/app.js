@@ -338,6 +338,8 @@ function render(state) {
   const stuck = Object.entries(state.switch_faults || {});
   if (stuck.length) message = stuck.map(([sq, fault]) => TEXT.stuck(sq, fault)).join("; ") + ` | ${message}`;
   if (state.journal) { message = `${state.journal} | ${message}`; kind = "warning"; }
+  const resumeNotes = state.journal_notes || [];  // the resume found the record short or changed (issue 22)
+  if (resumeNotes.length) { message = `${resumeNotes.join(" | ")} | ${message}`; kind = "warning"; }
   const box = document.getElementById("message");
   tipped(box, message);
   box.className = "message " + kind;

@@ -1,0 +1,86 @@
+"""Judging a journaled game's inputs again on start, one at a time, as far as the referee can.
+
+The referee has no clock or randomness of its own, so judging the journaled inputs again gives
+back the game. Two things can go wrong, and neither may cost the journal (issue 22):
+
+- the referee fails on an input (any exception: a bug, an input it never expected): the game
+  resumes as it stood before that input;
+- the verdicts it gives now differ from the journaled ones (a record changed in place, or a
+  referee that judges differently since): the game goes on as judged now, and the first input
+  where they part is named.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .journal import EventRecord
+from .referee import Referee
+
+
+@dataclass
+class Rejudged:
+    """The outcome of judging a game's inputs again."""
+
+    referee: Referee  # as it stands after the inputs it could judge
+    events: list[EventRecord]  # the inputs it judged, in order
+    verdicts: list[list[dict]]  # for each of them, its verdicts in their JSON form
+    failure: str | None  # why the next input could not be judged (None: every input was)
+
+
+def rejudge(
+    make: Callable[[], Referee],
+    events: list[EventRecord],
+    unreadable: str | None = None,
+    skipped: dict[int, list[dict]] | None = None,
+) -> Rejudged:
+    """Judge `events` on a fresh referee from `make`, stopping before the first input it fails on.
+    Whatever the referee raises is caught: a failed input may have changed the referee half way, so
+    the inputs before it are judged again on a new one. `skipped`: inputs (by seq) the live game
+    already failed on and went on without, with the verdicts that said so: not judged again."""
+    skipped = skipped or {}
+    referee = make()
+    judged: list[list[dict]] = []
+    for i, event in enumerate(events):
+        if event.seq in skipped:
+            judged.append(skipped[event.seq])
+            continue
+        try:
+            verdicts = referee.apply(event.kind, event.value, event.ms / 1000)
+        except Exception as exc:  # any failure of the referee: the game stops before this input
+            referee = make()
+            for before in events[:i]:
+                if before.seq not in skipped:
+                    referee.apply(before.kind, before.value, before.ms / 1000)
+            why = f"input {i + 1} ({event.kind} {json.dumps(event.value)[:40]}) could not be judged: "
+            return Rejudged(referee, events[:i], judged, why + f"{type(exc).__name__}: {exc}"[:200])
+        judged.append(json.loads(json.dumps(verdicts)))
+    return Rejudged(referee, list(events), judged, unreadable)
+
+
+def failed_inputs(stored: dict[int, list[object]]) -> dict[int, list[dict]]:
+    """The inputs the live game failed on and went on without: their only verdicts are the journal
+    note that said so (`journal` verdicts are recorded for an input in no other case)."""
+    return {
+        seq: verdicts  # type: ignore[misc]
+        for seq, verdicts in stored.items()
+        if verdicts and all(isinstance(v, dict) and v.get("v") == "journal" for v in verdicts)
+    }
+
+
+def first_difference(judged: Rejudged, stored: dict[int, list[object]]) -> int | None:
+    """The index of the first input whose journaled verdicts differ from the re-judged ones, or
+    None. The last input may lack its verdicts (stopped between the two writes): not a difference."""
+    for i, (event, verdicts) in enumerate(zip(judged.events, judged.verdicts, strict=True)):
+        kept = stored.get(event.seq, [])
+        if kept == verdicts:
+            continue
+        if i == len(judged.events) - 1 and not kept:
+            return None  # written before it was judged, stopped before its verdicts: written on resume
+        return i
+    later = [seq for seq in stored if seq > (judged.events[-1].seq if judged.events else -1)]
+    if later and judged.failure is None:
+        return len(judged.events)  # verdicts for inputs that are not in the journal
+    return None
