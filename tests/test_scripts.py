@@ -110,7 +110,7 @@ echo "apt-get $*" >> {log}
     status, lines = machine("chromium", "node", "npm", "systemd-analyze", uid=0)
     assert status == 0
     apt = [line for line in lines if line.startswith("apt-get")]
-    assert apt == ["apt-get update -q"] * 3 + ["apt-get install -y -q shellcheck"]
+    assert apt == ["apt-get update -q"] * 3 + ["apt-get install -y -q shellcheck mosquitto openssl"]
     assert lines[-1] == "python -m pytest -q"
 
 
