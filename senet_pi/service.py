@@ -19,7 +19,7 @@ from .idle import IdleReset
 from .journal import Journal
 from .referee import GUIDANCE_DELAY, SETTLE_TIME, Referee
 from .rules import Game, find_ruleset
-from .rules.board import square_name, squares_in
+from .rules.board import squares_in
 from .rules.text import Text, joined
 from .rules.throws import RandomSource, Throw
 from .verdicts import Idle, JournalNews, NewGame, Refused, Verdict
@@ -365,10 +365,6 @@ class Service:
                 "history": [v for v in self.history if v["v"] in HISTORY_KINDS][-40:],
                 "touched": not self.idle.fresh,  # a person did something since the game began
                 "setup": setup_step(game, referee),
-                "rules": {"name": game.name, "summary": game.summary, "how_to_play": list(game.how_to_play)},
-                "special": {str(sq): sp.text for sq, sp in game.special_squares.items()},
-                "symbols": {str(sq): sp.symbol for sq, sp in game.special_squares.items()},
-                **for_visitors(game, status),
             }
             cards = game.cards()
             if cards is not None:  # the card game (K10): both hands on the main page only if open
@@ -445,22 +441,3 @@ def setup_step(game: Game, referee: Referee) -> dict[str, object] | None:
     else:
         square, action, text = missing[0], "place", Text("put a piece on square {square}", square=missing[0])
     return {"action": action, "square": square, "text": text, "left": len(missing) + len(extra)}
-
-
-def for_visitors(game: Game, status: dict[str, object]) -> dict[str, object]:
-    """What the page adds for a visitor who has never seen Senet (issue 16): the pieces in a hand
-    and where each may go, and the pieces that may move for the throw waiting to be played."""
-    moves = game.legal_moves() if game.pending is not None and game.winner_id is None else []
-    board = game.board()
-    sensed = set(status["sensed"])  # type: ignore[call-overload]
-
-    lifted = [  # the game expects a piece where the switch is open: it is in a hand
-        {
-            "square": sq,
-            "owner": board[sq],
-            "targets": [square_name(m.to_sq) for m in sorted(moves, key=lambda m: m.to_sq) if m.from_sq == sq],
-        }
-        for sq in status["expected"]  # type: ignore[attr-defined]
-        if sq not in sensed and sq in board
-    ]
-    return {"lifted": lifted, "movable": sorted({m.from_sq for m in moves})}

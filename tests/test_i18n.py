@@ -231,7 +231,7 @@ def test_the_live_stream_says_verdicts_in_each_pages_language(page_app):
         assert '"Wei\\u00df"' in next(stream)
         service.handle("move", [10, 12, 2])  # no throw yet: refused
         verdicts = next(stream)
-    assert "B muss vor dem Ziehen werfen" in json.loads(verdicts.split("data: ", 1)[1])[0]["reason"]
+    assert "Grün muss vor dem Ziehen werfen" in json.loads(verdicts.split("data: ", 1)[1])[0]["reason"]
     stream.close()
 
 
