@@ -235,7 +235,7 @@ def test_item2_the_story_and_the_players_named_by_their_pieces_in_every_language
         board.service.handle("throw", 2)  # a wrong move: the referee's sentence names the player too
         board.service.handle("move", [10, 14, 4])
         expect(page.locator("#message")).not_to_be_empty()
-        for where in ("#turn", "#cast", "#message", "#history"):  # A and B stay internal
+        for where in ("#turn", "#cast", "#message", "#history", "#how-list"):  # A and B stay internal
             assert not re.search(r"(?<![\w])[AB](?![\w])", page.locator(where).inner_text()), where
     finally:
         page.close()

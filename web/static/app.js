@@ -426,6 +426,7 @@ function render(state) {
   }
   const sticks = document.getElementById("sticks");
   drawSticks(sticks, state);
+  sticks.toggleAttribute("hidden", state.turn_starts_with === "card" && state.throw == null);  // cards, not sticks, until one is played
   const throwKey = state.throw == null ? null : `${state.game}:${state.history.length}:${state.throw}`;
   if (throwKey !== null && throwKey !== thrown && thrown !== null) {  // a new throw: the sticks fall and land (not at page load)
     sticks.classList.remove("falling");
@@ -435,7 +436,7 @@ function render(state) {
   thrown = throwKey ?? thrown ?? "";
   const shown = state.throw ?? state.last_throw;
   const shownText = Array.isArray(shown) ? shown.join(" + ") : typeof shown === "string" ? shown.slice(1) : shown;
-  text("throw-text", shown == null ? TEXT.noThrow : state.throw == null ? TEXT.lastThrow + shownText : `= ${shownText}`);
+  text("throw-text", shown == null ? (state.turn_starts_with === "card" ? "" : TEXT.noThrow) : state.throw == null ? TEXT.lastThrow + shownText : `= ${shownText}`);
   const zero = state.throws.zero, counted = state.throws.counted;
   text("throw-note", shown != null && shown === zero && counted ? TEXT.noneCounted(counted, zero) : "");
   const press = document.getElementById("press");
