@@ -20,7 +20,7 @@ from .errors import BadInput, error, json_body
 from .i18n import language
 from .operator import is_operator
 from .security import exposed
-from .state import PIECES, PLAYERS, services
+from .state import PIECES, PLAYERS, for_page, services
 
 bp = Blueprint("hands", __name__)
 
@@ -108,7 +108,7 @@ def act(player: str, token: str, action: str) -> object:
         return error(400, str(exc))
     service, _ = services()
     try:
-        verdicts = service.handle(kind, value)
+        verdicts = for_page(service.handle(kind, value))  # the players by name (issue 24)
     except (SenetError, TypeError, ValueError) as exc:
         return error(400, str(exc)[:300])
     refused = [v.get("reason", "refused") for v in verdicts if v["v"] == "illegal"]  # Texts, translated by jsonify

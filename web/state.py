@@ -110,6 +110,12 @@ def named(value: object, players: list[str]) -> object:
     return value
 
 
+def for_page(verdicts: list[dict]) -> list[dict]:
+    """Verdicts as the page says them: the players named as in `named` (the game on the board's)."""
+    service, _ = services()
+    return cast(list[dict], named(verdicts, list(service.referee.game.player_ids)))
+
+
 #: How many moves the attract loop's demo game plays.
 DEMO_MOVES = 6
 

@@ -168,7 +168,8 @@ function drawBoard(svg, state, opts) {
   const occupied = opts.occupied;  // when set: draw switches, not pieces
   const warning = state.warning || {};
   const missing = new Set(warning.missing || []), extra = new Set(warning.extra || []);
-  const lifted = new Map((opts.plain || occupied ? [] : state.lifted || []).map((l) => [l.square, l]));
+  // A piece in the hand and where it may go; not under a warning, whose fix alone says where it goes
+  const lifted = new Map((opts.plain || occupied || state.warning ? [] : state.lifted || []).map((l) => [l.square, l]));
   const targets = new Set([...lifted.values()].flatMap((l) => l.targets));
   const sensed = new Set(state.sensed || []);  // a piece of the game whose square senses nothing is in a hand
   const movable = new Set(prefs.hints && !opts.plain && !occupied && !lifted.size ? state.movable || [] : []);
@@ -226,6 +227,10 @@ function drawBoard(svg, state, opts) {
       if (p.dots) el("text", { x: x + 31, y: y + 46, class: "piece-label owner-" + p.owner }, pieceAt[sq]).textContent = p.dots;
     }
     if (targets.has(sq)) el("circle", { cx: x + 29, cy: y + 32, r: 7, class: "target-dot" }, top);
+    if (targets.has(sq) && !p && !stray.has(sq)) {  // a ghost of the piece in the hand, where it may go
+      const from = [...lifted.values()].find((l) => l.targets.includes(sq));
+      if (from) piece(top, from.owner, x, y, "ghost");
+    }
     el("text", { x: x + 4, y: y + 17, class: "num" }, top).textContent = sq;  // last: legible over a piece
     if (opts.plain || occupied) continue;
     g.setAttribute("aria-label", p ? TEXT.pieceLabel(name(p.owner), sq) : stray.has(sq) ? TEXT.pieceLabel(name(stray.get(sq)), sq) : TEXT.squareLabel(sq, special));
