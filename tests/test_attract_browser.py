@@ -8,8 +8,9 @@ import pytest
 from playwright.sync_api import expect
 
 from senet_pi.i18n import gettext, translate
-from senet_pi_web.state import PIECES, PLAYERS, demo_game
+from senet_pi_web.state import PIECES, PLAYERS, demo_game, named
 from tests.test_browser import LiveBoard, browser, until  # noqa: F401  (browser: the module's fixture)
+from tests.test_museum_browser import axe_js, axe_violations  # noqa: F401  (axe_js: a fixture)
 
 FRAME_MS = 5000  # attract.js's frame time
 
@@ -69,7 +70,7 @@ def test_attract_loop_cycles_how_to_play_the_demo_and_the_invitation(browser, ex
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     overlay, text = page.locator("#attract"), page.locator("#attract-text")
     expect(overlay).to_be_visible()
-    how = list(exhibit_board.service.referee.game.how_to_play)
+    how = [str(named(s, ["A", "B"])) for s in exhibit_board.service.referee.game.how_to_play]  # "Green opens"
     assert how
     for sentence in story() + how:  # the story first
         expect(text).to_have_text(sentence)
@@ -153,7 +154,7 @@ def test_the_kiosk_page_in_each_language_attract_loop_and_setup_fix(browser, exh
     service.handle("sense", service.snapshot()["expected"])  # put right (a sense is no visitor's touch)
     expect(page.locator("#attract-setup")).to_be_hidden()
     text = page.locator("#attract-text")
-    how = [str(translate(s, language)) for s in service.referee.game.how_to_play]
+    how = [str(translate(named(s, ["A", "B"]), language)) for s in service.referee.game.how_to_play]
     expect(text).to_have_text(story(language)[0])
     page.clock.run_for(FRAME_MS * 2)
     expect(text).to_have_text(how[0])
@@ -202,3 +203,29 @@ def test_item6_a_tap_dismisses_the_loop_and_staff_controls_stay_reachable(browse
     page.clock.run_for(FRAME_MS * 2)
     expect(overlay).to_be_hidden()  # closed for this game
     page.close()
+
+
+def test_item7_axe_finds_no_serious_violation_on_the_attract_loop(browser, exhibit_board, axe_js):  # noqa: F811
+    """The exhibit's welcome (its story, its demo with the sticks, its setup fix) in both themes and in Arabic."""
+    service = exhibit_board.service
+    page = browser.new_page(viewport={"width": 1920, "height": 1080}, bypass_csp=True)
+    page.clock.install()
+    found: dict[str, list[str]] = {}
+    try:
+        page.goto(exhibit_board.url)
+        expect(page.locator("#attract")).to_be_visible()
+        found["story"] = axe_violations(page, axe_js)
+        page.clock.run_for(FRAME_MS * (2 + len(service.referee.game.how_to_play)))
+        expect(page.locator("#attract-sticks")).to_be_visible()
+        found["demo"] = axe_violations(page, axe_js)
+        page.locator("#theme").evaluate("(b) => b.click()")  # under the overlay: the staff's way
+        found["demo, dark"] = axe_violations(page, axe_js)
+        service.handle("sense", [sq for sq in service.snapshot()["expected"] if sq != 4])
+        expect(page.locator("#attract-setup")).to_be_visible()
+        found["setup, dark"] = axe_violations(page, axe_js)
+        page.goto(exhibit_board.url + "?lang=ar")
+        expect(page.locator("#attract-setup")).to_be_visible()
+        found["setup, ar"] = axe_violations(page, axe_js)
+    finally:
+        page.close()
+    assert {state: v for state, v in found.items() if v} == {}

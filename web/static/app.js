@@ -431,7 +431,7 @@ function render(state) {
   }
   const sticks = document.getElementById("sticks");
   drawSticks(sticks, state);
-  sticks.toggleAttribute("hidden", state.turn_starts_with === "card" && state.throw == null);  // cards, not sticks, until one is played
+  sticks.classList.toggle("unseen", state.turn_starts_with === "card" && state.throw == null);  // cards, not sticks, until one is played
   const throwKey = state.throw == null ? null : `${state.game}:${state.history.length}:${state.throw}`;
   if (throwKey !== null && throwKey !== thrown && thrown !== null) {  // a new throw: the sticks fall and land (not at page load)
     sticks.classList.remove("falling");
