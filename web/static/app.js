@@ -11,6 +11,7 @@ let refusal = "";  // the last refused throw or move, until the game goes on
 let animated = -1;  // the history length whose last move was last animated
 let saidFix = "";  // the fix last announced: each is said once, not at every state update
 let thrown = null;  // the throw whose sticks last fell: they fall once per throw
+let sideLater = true;  // the page's first draw: the board first, the side panel a moment later
 const prefs = { hints: localStorage.getItem("senet-hints") !== "off", theme: localStorage.getItem("senet-theme") || "" };
 
 // The page's language: its catalogue is embedded in the page (<script id="texts">, from the server's
@@ -375,6 +376,7 @@ function render(state) {
     : state.throw == null ? TEXT.turnThrow(name(mover)) : TEXT.turnMove(name(mover));
   turn.className = `turn owner-${mover}${state.winner ? " won" : ""}`;
   if (state.setup) { turn.textContent = TEXT.setupTitle; turn.className = "turn setup"; }  // nobody's turn yet: the board first
+  drawBoard(document.getElementById("board"), state, { onclick: state.sim ? simClick : null });  // the board first
   text("cast", state.players.map((p) => TEXT.cast(name(p), state.pieces[p])).join(" · "));
   // The referee's card: one thing at a time, what happened and what to do.
   let message = "", kind = "info", fix = "";
@@ -420,7 +422,6 @@ function render(state) {
       q.appendChild(b);
     });
   }
-  drawBoard(document.getElementById("board"), state, { onclick: state.sim ? simClick : null });
   const compare = document.getElementById("compare");
   // Both boards only for a warning, and only while they differ (a piece in the hand is no news)
   const differ = Boolean(state.warning) && !state.setup && String(state.sensed) !== String(state.expected);
@@ -456,6 +457,11 @@ function render(state) {
     const svg = el("svg", { viewBox: `0 0 62 ${Math.max(1, state.off[p]) * 50 + 4}`, "aria-hidden": "true" }, side);
     for (let n = 0; n < state.off[p]; n++) piece(svg, p, 0, n * 50 - 6, "");
   }
+  if (sideLater) { sideLater = false; setTimeout(() => renderSide(current), 0); } else renderSide(state);
+  document.dispatchEvent(new CustomEvent("senet:state", { detail: state }));  // for attract.js
+}
+
+function renderSide(state) {  // the move list, the rules, the cards, the staff panel: after the board at the first draw
   text("offboard", state.players.map((p) => TEXT.off(name(p), state.off[p])).join(" · "));
   const history = document.getElementById("history");
   history.textContent = "";
@@ -480,7 +486,6 @@ function render(state) {
   text("op-state", !opState.enabled ? "" : opState.signed_in ? TEXT.signedIn : TEXT.signIn);
   document.getElementById("login").hidden = !opState.enabled || opState.signed_in;
   document.getElementById("op-actions").hidden = !opState.signed_in;
-  document.dispatchEvent(new CustomEvent("senet:state", { detail: state }));  // for attract.js
 }
 
 function drawCardTable(state) {  // the card game (K10): the stack, the discards, each hand, as cards
