@@ -326,6 +326,7 @@ def test_item4_after_an_idle_reset_one_calm_set_the_board_card_and_the_board_as_
             assert page.locator(quiet).inner_text().strip() == "" or not page.locator(quiet).is_visible(), quiet
         expect(piece_on(page, extra)).to_have_count(1)  # the piece to take off is drawn where it is
         expect(page.locator(f'#board g[data-square="{extra}"] rect.setup')).to_have_count(1)
+        expect(page.locator("#board rect.setup, #board rect.missing, #board rect.extra")).to_have_count(1)  # that one
     finally:
         page.close()
 

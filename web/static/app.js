@@ -168,7 +168,8 @@ function drawBoard(svg, state, opts) {
   opts = opts || {};
   const occupied = opts.occupied;  // when set: draw switches, not pieces
   const warning = state.warning || {};
-  const missing = new Set(warning.missing || []), extra = new Set(warning.extra || []);
+  // After an idle reset the set-the-board card marks its one next square: no other square is marked
+  const missing = new Set(state.setup ? [] : warning.missing || []), extra = new Set(state.setup ? [] : warning.extra || []);
   // A piece in the hand and where it may go; not under a warning, whose fix alone says where it goes
   const lifted = new Map((opts.plain || occupied || state.warning ? [] : state.lifted || []).map((l) => [l.square, l]));
   const targets = new Set([...lifted.values()].flatMap((l) => l.targets));
