@@ -520,3 +520,14 @@ def test_item9_the_card_game_looks_like_cards_and_each_phone_names_its_pieces(br
     finally:
         main.close()
         phone.close()
+
+
+def test_item8_the_hardware_page_in_arabic(browser, sim):  # noqa: F811
+    page = browser.new_page()
+    try:
+        page.goto(sim.url + "hardware?lang=ar")
+        expect(page.locator(".hardware h2").first).to_have_text(gettext("Switches", "ar"))
+        expect(page.locator("#faults li")).to_have_text(gettext("none", "ar"))
+        expect(page.locator("#backend")).to_have_text(gettext("backend: {name}", "ar", name="sim"))
+    finally:
+        page.close()

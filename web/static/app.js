@@ -576,13 +576,13 @@ function renderHardware(state) {
   drawSticks(document.getElementById("leds"), null, state.backend.leds && state.backend.leds.length ? state.backend.leds : [false, false, false, false]);
   const faults = document.getElementById("faults");
   faults.textContent = "";
-  const list = state.backend.faults && state.backend.faults.length ? state.backend.faults : ["none"];
+  const list = state.backend.faults && state.backend.faults.length ? state.backend.faults : [_("none")];
   for (const f of list) { const li = document.createElement("li"); li.textContent = f; faults.appendChild(li); }
   const b = state.backend;
-  let about = `backend: ${b.backend}`;
+  let about = _("backend: {name}", { name: b.backend });
   if (b.connected !== undefined) {  // the USB bridge's link health
-    about += b.connected ? ` · connected, firmware ${b.firmware}, board ${b.board}` : " · not connected";
-    about += ` · frames dropped ${b.dropped} · reconnects ${b.reconnects}`;
+    about += " · " + (b.connected ? _("connected, firmware {firmware}, board {board}", { firmware: b.firmware, board: b.board }) : _("not connected"));
+    about += " · " + _("frames dropped {dropped} · reconnects {reconnects}", { dropped: b.dropped, reconnects: b.reconnects });
   }
   text("backend", about);
 }
