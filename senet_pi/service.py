@@ -19,7 +19,7 @@ from .idle import IdleReset
 from .journal import Journal
 from .referee import GUIDANCE_DELAY, SETTLE_TIME, Referee
 from .rules import Game, find_ruleset
-from .rules.board import squares_in
+from .rules.board import square_name, squares_in
 from .rules.text import Text, joined
 from .rules.throws import RandomSource, Throw
 from .verdicts import Idle, JournalNews, NewGame, Refused, Verdict
@@ -335,6 +335,7 @@ class Service:
                 squares[str(sq)] = {"owner": owner, "dots": mark}
             throws = [v for v in self.history if v["v"] == "throw"]
             legal = [" then ".join(str(m) for m in seq) for seq in game.move_sequences()]
+            moves = game.legal_moves() if game.pending is not None and game.winner_id is None else []
             kind = game.throw_kind
             out: dict[str, object] = {
                 "game": self.game_id,
@@ -362,6 +363,8 @@ class Service:
                 "sensed": status["sensed"],
                 "expected": status["expected"],
                 "legal": legal,
+                # the single moves the throw waiting to be played allows, [from, to] ("off" past 30)
+                "moves": [[m.from_sq, square_name(m.to_sq)] for m in moves],
                 "history": [v for v in self.history if v["v"] in HISTORY_KINDS][-40:],
                 "touched": not self.idle.fresh,  # a person did something since the game began
                 "setup": setup_step(game, referee),

@@ -70,7 +70,7 @@ def test_attract_loop_cycles_how_to_play_the_demo_and_the_invitation(browser, ex
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     overlay, text = page.locator("#attract"), page.locator("#attract-text")
     expect(overlay).to_be_visible()
-    how = [str(named(s, ["A", "B"])) for s in exhibit_board.service.referee.game.how_to_play]  # "Green opens"
+    how = [str(named(s)) for s in exhibit_board.service.referee.game.how_to_play]  # "Green opens"
     assert how
     for sentence in story() + how:  # the story first
         expect(text).to_have_text(sentence)
@@ -154,7 +154,7 @@ def test_the_kiosk_page_in_each_language_attract_loop_and_setup_fix(browser, exh
     service.handle("sense", service.snapshot()["expected"])  # put right (a sense is no visitor's touch)
     expect(page.locator("#attract-setup")).to_be_hidden()
     text = page.locator("#attract-text")
-    how = [str(translate(named(s, ["A", "B"]), language)) for s in service.referee.game.how_to_play]
+    how = [str(translate(named(s), language)) for s in service.referee.game.how_to_play]
     expect(text).to_have_text(story(language)[0])
     page.clock.run_for(FRAME_MS * 2)
     expect(text).to_have_text(how[0])

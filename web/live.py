@@ -45,12 +45,11 @@ class Broker:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._streams: dict[asyncio.Queue, str] = {}  # stream -> its language; touched only on the loop
         self._snapshot: Callable[[], dict] | None = None
-        self._service = service
         self.unsubscribe = service.subscribe(self._publish)
 
     def _publish(self, verdicts: list[dict]) -> None:
         # the pages name the players by their pieces (issue 24): said so in the verdicts' sentences too
-        verdicts = cast(list[dict], named(verdicts, list(self._service.referee.game.player_ids)))
+        verdicts = cast(list[dict], named(verdicts))
         with self._lock:
             for q in self._queues:
                 q.put(verdicts)

@@ -13,8 +13,7 @@ from flask import current_app
 
 from senet_pi.hardware.backend import Backend, SimBackend
 from senet_pi.i18n import Text
-from senet_pi.rules import Game, find_ruleset
-from senet_pi.rules.board import square_name
+from senet_pi.rules import find_ruleset
 from senet_pi.rules.effects import KIND_WORDS, kind_word
 from senet_pi.rules.random_play import play_random_turn
 from senet_pi.service import Service
@@ -44,11 +43,10 @@ def state(for_session: bool = True) -> dict:
     """The whole state the page needs; `for_session` adds this session's operator status (the live
     stream, shared by all pages, leaves it out)."""
     service, backend = services()
-    with service.lock:  # the snapshot and the page's view of the same moment
-        out = service.snapshot()
-        out.update(view(service.referee.game, out))
+    out = service.snapshot()
+    out.update(view(out))
     players = cast(list[str], out["players"])
-    out = cast(dict, named(out, players))
+    out = cast(dict, named(out))
     out["names"] = {pid: NAMES[pid] for pid in players}
     out["player_names"] = {pid: PLAYERS[pid] for pid in players}
     out["pieces"] = {pid: PIECES[pid] for pid in players}
@@ -68,52 +66,48 @@ def state(for_session: bool = True) -> dict:
     return out
 
 
-def view(game: Game, snapshot: dict) -> dict[str, object]:
-    """The page's own part of the state: the rule set's texts and signs, and for a visitor who has
-    never seen Senet (issue 16) the pieces in a hand with where each may go, and the pieces that
-    may move for the throw waiting to be played. Called under the service's lock."""
-    moves = game.legal_moves() if game.pending is not None and game.winner_id is None else []
-    board = game.board()
+def view(snapshot: dict) -> dict[str, object]:
+    """The page's own part of the state, from the snapshot alone: the rule set's texts and signs,
+    and for a visitor who has never seen Senet (issue 16) the pieces in a hand with where each may
+    go, and the pieces that may move for the throw waiting to be played."""
+    rules = find_ruleset(str(snapshot["variant"]))
+    moves = sorted(snapshot["moves"], key=lambda m: (m[0], 31 if m[1] == "off" else m[1]))
     sensed = set(snapshot["sensed"])
+    squares = snapshot["squares"]
     lifted = [  # the game expects a piece where the switch is open: it is in a hand
-        {
-            "square": sq,
-            "owner": board[sq],
-            "targets": [square_name(m.to_sq) for m in sorted(moves, key=lambda m: m.to_sq) if m.from_sq == sq],
-        }
+        {"square": sq, "owner": squares[str(sq)]["owner"], "targets": [to for frm, to in moves if frm == sq]}
         for sq in snapshot["expected"]
-        if sq not in sensed and sq in board
+        if sq not in sensed and str(sq) in squares
     ]
     return {
-        "rules": {"name": game.name, "summary": game.summary, "how_to_play": list(game.how_to_play)},
-        "special": {str(sq): sp.text for sq, sp in game.special_squares.items()},
-        "symbols": {str(sq): sp.symbol for sq, sp in game.special_squares.items()},
+        "rules": {"name": rules.name, "summary": rules.summary, "how_to_play": list(rules.how_to_play)},
+        "special": {str(sq): sp.text for sq, sp in rules.special_squares.items()},
+        "symbols": {str(sq): sp.symbol for sq, sp in rules.special_squares.items()},
         "lifted": lifted,
-        "movable": sorted({m.from_sq for m in moves}),
+        "movable": sorted({frm for frm, _to in moves}),
         "kind_words": {kind: kind_word(kind) for kind in KIND_WORDS},  # the move list's "(exchange)"
     }
 
 
-def named(value: object, players: list[str]) -> object:
+def named(value: object) -> object:
     """`value` (a state, verdicts) with each sentence's player ids said as the players' names
     ("B to throw" -> "Green to throw", in every language); plain data keeps the ids."""
     if isinstance(value, Text):
         params = {
-            k: PLAYERS[v] if k in PLAYER_PARAMS and isinstance(v, str) and v in players else named(v, players)
+            k: PLAYERS[v] if k in PLAYER_PARAMS and isinstance(v, str) and v in PLAYERS else named(v)
             for k, v in value.params.items()
         }
         return value if params == value.params else Text(value.msgid, **params)
     if isinstance(value, dict):
-        return {k: named(v, players) for k, v in value.items()}
+        return {k: named(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [named(v, players) for v in value]
+        return [named(v) for v in value]
     return value
 
 
 def for_page(verdicts: list[dict]) -> list[dict]:
-    """Verdicts as the page says them: the players named as in `named` (the game on the board's)."""
-    service, _ = services()
-    return cast(list[dict], named(verdicts, list(service.referee.game.player_ids)))
+    """Verdicts as the page says them: the players named as in `named`."""
+    return cast(list[dict], named(verdicts))
 
 
 #: How many moves the attract loop's demo game plays.
