@@ -1,80 +1,142 @@
-"""Make the README's screenshot (docs/screenshot.png): the page during a game, the referee prompting
-the exchange it decided (P4). Run from the checkout: `.venv/bin/python scripts/screenshot.py [OUT]`.
+"""Make the README's screenshots in docs/: the exhibit screen at kiosk size during a game (kiosk.png),
+a phone (phone.png), an illegal move (illegal.png), a win (win.png) and the set-the-board mode after
+an idle reset (setup.png). Run from the checkout: `.venv/bin/python scripts/screenshot.py [FOLDER]`.
 
-It serves the simulated board as `senet-pi run` does, moves the magnets as hands would, and
-photographs the page in Debian's chromium (`SENET_PI_CHROMIUM` for another) at 1280 x 760."""
+Each scene is a service on its own board, played by the rules through the referee (lifts and places
+as hands make them, the settle time passed on a clock the script moves), served as `senet-pi run`
+serves it and photographed in Debian's chromium (`SENET_PI_CHROMIUM` for another), motion reduced."""
 
 from __future__ import annotations
 
 import os
 import random
 import sys
-import threading
-import time
+from collections.abc import Callable
 from pathlib import Path
 
 from playwright.sync_api import expect, sync_playwright
 
-from senet_pi.hardware.backend import SimBackend
-from senet_pi.hardware.pinmap import load_pinmap
 from senet_pi.page import start_server, stop_server
+from senet_pi.referee.hands import switch_events
+from senet_pi.referee.physical import play_out
 from senet_pi.service import Service
 from senet_pi_web import create_app
 
 CHROMIUM = os.environ.get("SENET_PI_CHROMIUM", "/usr/bin/chromium")
+KIOSK = {"width": 1920, "height": 1080}
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
 
 
-def wait_for(condition, timeout: float = 10.0) -> None:
-    """Wait until `condition()` holds (the scanner and the referee run in their own threads)."""
-    end = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > end:
-            raise SystemExit("screenshot: the simulated board did not get there in time")
-        time.sleep(0.01)
+class Clock:
+    """The referee's clock, moved by the script: each move is judged at once, not after real time."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
 
 
-def play_to_the_exchange(service: Service, backend: SimBackend) -> None:
-    """B 10-13 with a 3, then A's 4 takes 9 to 13: A's piece is down, B's is still in the hand."""
-    sim, referee = backend.sim, service.referee
+def board() -> tuple[Service, Clock]:
+    clock = Clock()
+    return Service(None, variant="secret", settle=0.2, clock=clock), clock
 
-    def hand(action: str, sq: int) -> None:
-        getattr(sim, action)(sq)
-        wait_for(lambda: bool(referee.sensed >> sq & 1) == (action == "place"))
 
+def settle(service: Service, clock: Clock) -> None:
+    clock.now += service.settle
+    service.tick()
+
+
+def play(service: Service, clock: Clock, moves) -> None:
+    """Carry out `moves` as hands lift and place the pieces, then let the board settle."""
+    referee = service.referee
+    steps, _, _ = play_out(referee.game, moves)
+    for event in switch_events(referee.game.occupied(), steps):
+        ((kind, sq),) = event.items()
+        service.handle(kind, sq)
+    settle(service, clock)
+
+
+def exchange(service: Service, clock: Clock) -> None:
+    """B 10-13 with a 3, then A's 4 takes 9 to 13 (P4): the game under way, the exchange just made."""
     service.handle("throw", 3)
-    hand("lift", 10)
-    hand("place", 13)
-    wait_for(lambda: referee.game.pending is None)
+    play(service, clock, [m for (m,) in service.referee.game.move_sequences() if m.from_sq == 10])
     service.handle("throw", 4)
-    hand("lift", 13)
-    hand("lift", 9)
-    hand("place", 13)
-    wait_for(lambda: service.snapshot()["prompt"] is not None)
+    play(service, clock, [m for (m,) in service.referee.game.move_sequences() if m.from_sq == 9])
 
 
-def main(out: Path) -> None:
-    service = Service(None, variant="secret", settle=0.2)
-    backend = SimBackend(load_pinmap(), rng=random.Random(1), spin=0, scan_rate=200)
-    backend.start(service)
-    server = start_server(create_app({"SECRET_KEY": "screenshot"}, service=service, backend=backend), "127.0.0.1", 0)
-    stop = threading.Event()
-    threading.Thread(target=lambda: [service.tick() for _ in iter(lambda: stop.wait(0.05), True)], daemon=True).start()
+def illegal(service: Service, clock: Clock) -> None:
+    """A throw of 3, and the piece on 10 put on 14 (P3): the referee's warning and its fix."""
+    service.handle("throw", 3)
+    service.handle("lift", 10)
+    service.handle("place", 14)
+    settle(service, clock)
+
+
+def win(service: Service, clock: Clock) -> None:
+    """A whole game played at random by the rules, to its end."""
+    rng = random.Random(3)
+    game = service.referee.game
+    for _ in range(2000):
+        if game.is_over:
+            return
+        service.handle("throw", game.random_throw(rng))
+        if game.pending is not None and not game.is_over:
+            play(service, clock, rng.choice(game.move_sequences()))
+    raise SystemExit("screenshot: the game did not end")
+
+
+def idle_reset(service: Service, clock: Clock) -> None:
+    """A game left half played, then a new one (what the idle reset starts): the board to set."""
+    exchange(service, clock)
+    service.handle("throw", 2)
+    play(service, clock, service.referee.game.move_sequences()[0])
+    left = service.snapshot()["sensed"]  # the pieces where the last visitors left them
+    service.new_game("secret")
+    service.handle("sense", left)  # the switches still see them there
+    settle(service, clock)
+
+
+#: name: (how the board gets there, the window, what the page shows once it is drawn)
+SCENES: dict[str, tuple[Callable[[Service, Clock], None], dict[str, int], str]] = {
+    "kiosk": (exchange, KIOSK, "#board .piece"),
+    "phone": (exchange, PHONE, "#board .piece"),
+    "illegal": (illegal, LAPTOP, "#compare:not([hidden])"),
+    "win": (win, KIOSK, "#turn.won"),
+    "setup": (idle_reset, KIOSK, "#setup:not([hidden])"),
+}
+
+
+def shoot(browser, name: str, folder: Path) -> Path:
+    make, viewport, ready = SCENES[name]
+    service, clock = board()
+    make(service, clock)
+    server = start_server(create_app({"SECRET_KEY": "screenshot"}, service=service), "127.0.0.1", 0)
     try:
-        play_to_the_exchange(service, backend)
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-            page = browser.new_page(viewport={"width": 1280, "height": 760}, reduced_motion="reduce")
-            page.goto(f"http://127.0.0.1:{server.effective_port}/")
-            expect(page.locator("#link")).to_have_text("live")
-            expect(page.locator("#message")).to_contain_text("(exchange, P4)")
-            page.screenshot(path=str(out))
-            browser.close()
+        page = browser.new_page(viewport=viewport, reduced_motion="reduce")
+        page.goto(f"http://127.0.0.1:{server.effective_port}/")
+        expect(page.locator("#link")).to_have_text("live")
+        expect(page.locator(ready).first).to_be_visible()
+        out = folder / f"{name}.png"
+        page.screenshot(path=str(out))
+        page.close()
+        return out
     finally:
-        stop.set()
         stop_server(server)
-        backend.close()
-    print(f"screenshot: wrote {out}")
+
+
+def main(folder: Path, names: list[str]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            for name in names or list(SCENES):
+                print(f"screenshot: wrote {shoot(browser, name, folder)}")
+        finally:
+            browser.close()
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[1] / "docs" / "screenshot.png")
+    args = sys.argv[1:]
+    main(Path(args[0]) if args else Path(__file__).resolve().parents[1] / "docs", args[1:])

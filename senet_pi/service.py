@@ -486,6 +486,7 @@ class Service:
                 squares[str(sq)] = {"owner": owner, "dots": mark}
             throws = [v for v in self.history if v["v"] == "throw"]
             legal = [" then ".join(str(m) for m in seq) for seq in game.move_sequences()]
+            moves = game.legal_moves() if game.pending is not None and game.winner_id is None else []
             kind = game.throw_kind
             out: dict[str, object] = {
                 "game": self.game_id,
@@ -515,13 +516,11 @@ class Service:
                 "sensed": status["sensed"],
                 "expected": status["expected"],
                 "legal": legal,
+                # the single moves the throw waiting to be played allows, [from, to] ("off" past 30)
+                "moves": [[m.from_sq, square_name(m.to_sq)] for m in moves],
                 "history": [v for v in self.history if v["v"] in HISTORY_KINDS][-40:],
                 "touched": not self.idle.fresh,  # a person did something since the game began
                 "setup": setup_step(game, referee),
-                "rules": {"name": game.name, "summary": game.summary, "how_to_play": list(game.how_to_play)},
-                "special": {str(sq): sp.text for sq, sp in game.special_squares.items()},
-                "symbols": {str(sq): sp.symbol for sq, sp in game.special_squares.items()},
-                **for_visitors(game, status),
             }
             cards = game.cards()
             if cards is not None:  # the card game (K10): both hands on the main page only if open
@@ -598,22 +597,3 @@ def setup_step(game: Game, referee: Referee) -> dict[str, object] | None:
     else:
         square, action, text = missing[0], "place", Text("put a piece on square {square}", square=missing[0])
     return {"action": action, "square": square, "text": text, "left": len(missing) + len(extra)}
-
-
-def for_visitors(game: Game, status: dict[str, object]) -> dict[str, object]:
-    """What the page adds for a visitor who has never seen Senet (issue 16): the pieces in a hand
-    and where each may go, and the pieces that may move for the throw waiting to be played."""
-    moves = game.legal_moves() if game.pending is not None and game.winner_id is None else []
-    board = game.board()
-    sensed = set(status["sensed"])  # type: ignore[call-overload]
-
-    lifted = [  # the game expects a piece where the switch is open: it is in a hand
-        {
-            "square": sq,
-            "owner": board[sq],
-            "targets": [square_name(m.to_sq) for m in sorted(moves, key=lambda m: m.to_sq) if m.from_sq == sq],
-        }
-        for sq in status["expected"]  # type: ignore[attr-defined]
-        if sq not in sensed and sq in board
-    ]
-    return {"lifted": lifted, "movable": sorted({m.from_sq for m in moves})}

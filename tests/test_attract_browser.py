@@ -8,10 +8,29 @@ import pytest
 from playwright.sync_api import expect
 
 from senet_pi.i18n import gettext, translate
-from senet_pi_web.state import NAMES, demo_game
+from senet_pi_web.state import PIECES, PLAYERS, demo_game, named
 from tests.test_browser import LiveBoard, browser, until  # noqa: F401  (browser: the module's fixture)
+from tests.test_museum_browser import axe_js, axe_violations  # noqa: F401  (axe_js: a fixture)
 
 FRAME_MS = 5000  # attract.js's frame time
+
+
+def story(language: str = "en") -> list[str]:
+    """The loop's first frames (issue 24): what Senet is, then whose pieces are whose."""
+    cast = " · ".join(
+        gettext("{player} plays {pieces}", language, player=PLAYERS[p], pieces=PIECES[p]) for p in ("A", "B")
+    )
+    return [gettext("Senet, the game of passing: played in Egypt for some three thousand years.", language), cast]
+
+
+def demo_words(step: dict, language: str = "en") -> str:
+    """What the loop says over one move of its demo game: the throw, then the move, the player by name."""
+    who = str(translate(PLAYERS[step["board"][str(step["to"])]], language))
+    thrown = gettext("{player} throws {value}", language, player=who, value=step["throw"])
+    moved = gettext(
+        "a demo game: {player} moves from {from} to {to}", language, player=who, to=step["to"], **{"from": step["from"]}
+    )
+    return f"{thrown} · {moved}"
 
 
 class ExhibitBoard(LiveBoard):
@@ -51,9 +70,9 @@ def test_attract_loop_cycles_how_to_play_the_demo_and_the_invitation(browser, ex
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     overlay, text = page.locator("#attract"), page.locator("#attract-text")
     expect(overlay).to_be_visible()
-    how = exhibit_board.service.snapshot()["rules"]["how_to_play"]
+    how = [str(named(s)) for s in exhibit_board.service.referee.game.how_to_play]  # "Green opens"
     assert how
-    for sentence in how:
+    for sentence in story() + how:  # the story first
         expect(text).to_have_text(sentence)
         expect(page.locator("#attract-board")).to_be_hidden()
         page.clock.run_for(FRAME_MS)
@@ -61,14 +80,14 @@ def test_attract_loop_cycles_how_to_play_the_demo_and_the_invitation(browser, ex
     arrow = page.locator("#attract-board .arrow.move")
     for step in demo:  # each move of the demo game, drawn as an arrow on the board drawing
         expect(page.locator("#attract-board")).to_be_visible()
-        who = NAMES[step["board"][str(step["to"])]]
-        expect(text).to_have_text(f"a demo game: {who} moves from {step['from']} to {step['to']}")
+        expect(text).to_have_text(demo_words(step))
+        expect(page.locator("#attract-sticks rect.stick")).to_have_count(4)  # its throw, as sticks
         expect(arrow).to_have_attribute("data-from", str(step["from"]))
         expect(arrow).to_have_attribute("data-to", str(step["to"]))
         page.clock.run_for(FRAME_MS)
     expect(text).to_have_text("touch a piece or press the button to play")
     page.clock.run_for(FRAME_MS)
-    expect(text).to_have_text(how[0])  # round again
+    expect(text).to_have_text(story()[0])  # round again
     assert errors == []
     page.close()
 
@@ -106,7 +125,7 @@ def test_attract_loop_is_not_shown_when_exhibit_is_off(browser):  # noqa: F811
     live = ExhibitBoard(exhibit=False)
     try:
         page = open_page(browser, live)
-        expect(page.locator("#message")).to_have_text("B (green): throw the sticks")
+        expect(page.locator("#message")).to_have_text("Green: throw the sticks")
         page.clock.run_for(FRAME_MS * 3)
         expect(page.locator("#attract")).to_be_hidden()
         assert "demo" not in page.evaluate("fetch('/api/state').then((r) => r.json())")
@@ -135,22 +154,14 @@ def test_the_kiosk_page_in_each_language_attract_loop_and_setup_fix(browser, exh
     service.handle("sense", service.snapshot()["expected"])  # put right (a sense is no visitor's touch)
     expect(page.locator("#attract-setup")).to_be_hidden()
     text = page.locator("#attract-text")
-    how = [str(translate(s, language)) for s in service.snapshot()["rules"]["how_to_play"]]
+    how = [str(translate(named(s), language)) for s in service.referee.game.how_to_play]
+    expect(text).to_have_text(story(language)[0])
+    page.clock.run_for(FRAME_MS * 2)
     expect(text).to_have_text(how[0])
     if language != "en":
-        assert how[0] != str(service.snapshot()["rules"]["how_to_play"][0])  # really translated
+        assert how[0] != str(service.referee.game.how_to_play[0])  # really translated
     page.clock.run_for(FRAME_MS * len(how))
-    step = demo_game("secret", 2)[0]
-    who = str(translate(NAMES[step["board"][str(step["to"])]], language))
-    expect(text).to_have_text(
-        gettext(
-            "a demo game: {player} moves from {from} to {to}",
-            language,
-            player=who,
-            **{"from": step["from"]},
-            to=step["to"],
-        )
-    )
+    expect(text).to_have_text(demo_words(demo_game("secret", 2)[0], language))
     one, ten = (page.locator(f'#attract-board g[data-square="{sq}"]').bounding_box() for sq in (1, 10))
     assert one["x"] < ten["x"]  # the board drawing is never mirrored
     page.clock.run_for(FRAME_MS * len(demo_game("secret", 2)))
@@ -162,3 +173,59 @@ def test_the_kiosk_page_in_each_language_attract_loop_and_setup_fix(browser, exh
     expect(page.locator("#attract")).to_be_visible()  # switching is no touch of the game
     assert (tmp_path / f"kiosk-{language}.png").stat().st_size > 10_000
     page.close()
+
+
+# ------------------------------------------------------------------ issue 24 item 6
+
+
+def test_item6_a_tap_dismisses_the_loop_and_staff_controls_stay_reachable(browser, exhibit_board):  # noqa: F811
+    page = open_page(browser, exhibit_board)
+    overlay = page.locator("#attract")
+    expect(overlay).to_be_visible()
+    summary = page.locator("#operator summary")  # the staff's panel is never under the overlay
+    page.evaluate("() => document.querySelector('#operator summary').scrollIntoView({ block: 'center' })")
+    box = summary.bounding_box()
+    on_top = page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y).closest('#operator') !== null",
+        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+    )
+    assert on_top
+    pause = page.locator("#attract-pause")  # WCAG 2.2.2: the loop can be held still
+    pause.click()
+    expect(pause).to_have_attribute("aria-pressed", "true")
+    shown = page.locator("#attract-text").inner_text()
+    page.clock.run_for(FRAME_MS * 3)
+    expect(page.locator("#attract-text")).to_have_text(shown)
+    expect(page.locator("#attract [aria-live]")).to_have_count(0)  # not read out every 5 s for ever
+    page.mouse.click(5, 5)  # a tap on the overlay, outside its card
+    expect(overlay).to_be_hidden()
+    exhibit_board.service.note({"v": "offer", "text": "a live update"})
+    page.clock.run_for(FRAME_MS * 2)
+    expect(overlay).to_be_hidden()  # closed for this game
+    page.close()
+
+
+def test_item7_axe_finds_no_serious_violation_on_the_attract_loop(browser, exhibit_board, axe_js):  # noqa: F811
+    """The exhibit's welcome (its story, its demo with the sticks, its setup fix) in both themes and in Arabic."""
+    service = exhibit_board.service
+    page = browser.new_page(viewport={"width": 1920, "height": 1080}, bypass_csp=True)
+    page.clock.install()
+    found: dict[str, list[str]] = {}
+    try:
+        page.goto(exhibit_board.url)
+        expect(page.locator("#attract")).to_be_visible()
+        found["story"] = axe_violations(page, axe_js)
+        page.clock.run_for(FRAME_MS * (2 + len(service.referee.game.how_to_play)))
+        expect(page.locator("#attract-sticks")).to_be_visible()
+        found["demo"] = axe_violations(page, axe_js)
+        page.locator("#theme").evaluate("(b) => b.click()")  # under the overlay: the staff's way
+        found["demo, dark"] = axe_violations(page, axe_js)
+        service.handle("sense", [sq for sq in service.snapshot()["expected"] if sq != 4])
+        expect(page.locator("#attract-setup")).to_be_visible()
+        found["setup, dark"] = axe_violations(page, axe_js)
+        page.goto(exhibit_board.url + "?lang=ar")
+        expect(page.locator("#attract-setup")).to_be_visible()
+        found["setup, ar"] = axe_violations(page, axe_js)
+    finally:
+        page.close()
+    assert {state: v for state, v in found.items() if v} == {}

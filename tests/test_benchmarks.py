@@ -20,8 +20,9 @@ ROOT = Path(__file__).resolve().parents[1]
         ["bench_scanner.py", "--seconds", "0.2"],
         ["bench_page.py", "--quick"],
         ["bench_stats.py", "--games", "200", "--per-day", "20", "--repeat", "1"],
+        ["bench_first_draw.py", "--runs", "1"],
     ],
-    ids=["rules", "opponent", "scanner", "page", "stats"],
+    ids=["rules", "opponent", "scanner", "page", "stats", "first-draw"],
 )
 def test_benchmark_scripts_run(args):
     env = dict(os.environ, PYTHONPATH=str(ROOT))

@@ -193,7 +193,7 @@ def test_the_page_in_german_by_query_or_cookie(page_app):
     again = client.get("/").get_data(as_text=True)  # the cookie keeps it
     assert '<html lang="de"' in again and 'aria-current="true">Deutsch<' in again
     state = client.get("/api/state").json
-    assert state["names"]["A"] == "Weiß" and state["rules"]["how_to_play"][1] == "B beginnt mit dem Stein auf 10."
+    assert state["names"]["A"] == "Weiß" and state["rules"]["how_to_play"][1] == "Grün beginnt mit dem Stein auf 10."
     assert client.get("/api/rulings").json["P7"] == "Kann kein Stein mit dem Wurf ziehen, verfällt der Wurf."
 
 
@@ -231,7 +231,7 @@ def test_the_live_stream_says_verdicts_in_each_pages_language(page_app):
         assert '"Wei\\u00df"' in next(stream)
         service.handle("move", [10, 12, 2])  # no throw yet: refused
         verdicts = next(stream)
-    assert "B muss vor dem Ziehen werfen" in json.loads(verdicts.split("data: ", 1)[1])[0]["reason"]
+    assert "Grün muss vor dem Ziehen werfen" in json.loads(verdicts.split("data: ", 1)[1])[0]["reason"]
     stream.close()
 
 

@@ -279,7 +279,8 @@ def test_the_operator_enters_a_throw_and_a_move_and_undoes_it(operator, sim_serv
     response = operator.post("move", {"from": 10, "to": 13})
     assert response.status_code == 200
     assert [v["v"] for v in response.json["verdicts"]][:2] == ["move", "turn"]
-    assert response.json["state"]["prompt"]["text"] == "move B's piece from 10 to 13"
+    # issue 24: the page names the players by their pieces
+    assert response.json["state"]["prompt"]["text"] == "move Green's piece from 10 to 13"
     undone = operator.post("undo")
     assert undone.status_code == 200, undone.json
     assert service.referee.game.pending == 3

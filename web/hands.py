@@ -14,12 +14,13 @@ import segno
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
 
 from senet_pi.errors import SenetError
-from senet_pi.i18n import joined
+from senet_pi.i18n import joined, translate
 
 from .errors import BadInput, error, json_body
+from .i18n import language
 from .operator import is_operator
 from .security import exposed
-from .state import services
+from .state import PIECES, PLAYERS, for_page, services
 
 bp = Blueprint("hands", __name__)
 
@@ -50,16 +51,31 @@ def hands() -> str | tuple[str, int]:
         return render_template("hands.html", links=[], csrf="", locked=True), 401
     service, _ = services()
     links = []
-    for pid in service.card_players():
+    for pid in service.card_players():  # each code under the player's name (A and B stay internal)
         url = url_for("hands.hand", player=pid, token=hand_token(pid), _external=True)
-        links.append({"player": pid, "url": url, "qr": segno.make(url, error="m").svg_inline(scale=5)})
+        links.append(
+            {
+                "player": said(PLAYERS.get(pid, pid)),
+                "pieces": said(PIECES.get(pid, "")),
+                "url": url,
+                "qr": segno.make(url, error="m").svg_inline(scale=5),
+            }
+        )
     return render_template("hands.html", links=links, csrf="")
+
+
+def said(text: str) -> str:
+    """A text in this request's language."""
+    return str(translate(text, language()))
 
 
 @bp.get("/hand/<player>/<token>")
 def hand(player: str, token: str) -> str:
     _check(player, token)
-    return render_template("hand.html", player=player, token=token, csrf="")
+    # the phone says whose hand it is by the player's pieces (issue 24), e.g. "Green: the green spools"
+    name, pieces = said(PLAYERS.get(player, player)), said(PIECES.get(player, ""))
+    names = {pid: said(text) for pid, text in PLAYERS.items()}  # the others, named on the phone too
+    return render_template("hand.html", player=player, token=token, csrf="", name=name, pieces=pieces, names=names)
 
 
 @bp.get("/api/hand/<player>/<token>")
@@ -92,7 +108,7 @@ def act(player: str, token: str, action: str) -> object:
         return error(400, str(exc))
     service, _ = services()
     try:
-        verdicts = service.handle(kind, value)
+        verdicts = for_page(service.handle(kind, value))  # the players by name (issue 24)
     except (SenetError, TypeError, ValueError) as exc:
         return error(400, str(exc)[:300])
     refused = [v.get("reason", "refused") for v in verdicts if v["v"] == "illegal"]  # Texts, translated by jsonify

@@ -21,10 +21,12 @@ import json
 import queue
 import threading
 from collections.abc import Awaitable, Callable, Iterator, MutableMapping
-from typing import Any
+from typing import Any, cast
 
 from senet_pi.i18n import DEFAULT, translate
 from senet_pi.service import Service
+
+from .state import named
 
 KEEPALIVE = 15.0  # seconds between comments that keep proxies and browsers from closing the stream
 BACKLOG = 64  # updates a slow reader may fall behind before its stream is ended (its browser reconnects)
@@ -46,6 +48,8 @@ class Broker:
         self.unsubscribe = service.subscribe(self._publish)
 
     def _publish(self, verdicts: list[dict]) -> None:
+        # the pages name the players by their pieces (issue 24): said so in the verdicts' sentences too
+        verdicts = cast(list[dict], named(verdicts))
         with self._lock:
             for q in self._queues:
                 q.put(verdicts)

@@ -32,7 +32,7 @@ from senet_pi.rules import RULESETS
 
 from .errors import BadInput, error, json_body, square_from
 from .signin import guard, is_operator
-from .state import services, state
+from .state import for_page, services, state
 
 bp = Blueprint("operator", __name__, url_prefix="/api/op")
 
@@ -237,7 +237,7 @@ def logout() -> Response:
 
 def _handled(kind: str, value: object = True) -> tuple[Response, int]:
     service, _ = services()
-    verdicts = service.handle(kind, value)
+    verdicts = for_page(service.handle(kind, value))  # the players by name (issue 24)
     refused = [v.get("reason", "refused") for v in verdicts if v["v"] == "illegal"]  # Texts, translated by jsonify
     if refused:  # the referee's reason as the message every /api error carries
         return jsonify({"error": joined(refused), "verdicts": verdicts, "state": state()}), 422

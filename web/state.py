@@ -1,5 +1,7 @@
-"""What the page and `GET /api/state` show: the service's snapshot, with the page's own names for
-the players, the backend's health and this session's operator status."""
+"""What the page and `GET /api/state` show: the service's snapshot (the game and the referee's open
+business), shaped here into the page's view: the players named by their pieces, the rule set's
+texts and signs, the pieces in a hand and those that may move, the backend's health and this
+session's operator status. The service serves the data; the page's names live here (issue 24)."""
 
 from __future__ import annotations
 
@@ -12,11 +14,24 @@ from flask import current_app
 from senet_pi.hardware.backend import Backend, SimBackend
 from senet_pi.i18n import Text
 from senet_pi.rules import find_ruleset
+from senet_pi.rules.effects import KIND_WORDS, kind_word
 from senet_pi.rules.random_play import play_random_turn
 from senet_pi.service import Service
 
-#: Names the page gives the players (P2: display names are configurable; ids stay A-D).
+#: The colours the page gives the players (P2: display names are configurable; ids stay A-D).
 NAMES = {"A": Text("white"), "B": Text("green"), "C": Text("red"), "D": Text("blue")}  # translated in JSON
+#: How a visitor is called wherever the page names a player: by their pieces' colour (A and B
+#: stay internal: the journal, the replays and the operator's forms keep the ids).
+PLAYERS = {"A": Text("White"), "B": Text("Green"), "C": Text("Red"), "D": Text("Blue")}
+#: The pieces each player plays with, as the board draws them (A and C cones, B and D spools).
+PIECES = {
+    "A": Text("the white cones"),
+    "B": Text("the green spools"),
+    "C": Text("the red cones"),
+    "D": Text("the blue spools"),
+}
+#: The Text params that name a player: said with the player's name on the page.
+PLAYER_PARAMS = frozenset({"player", "owner", "winner", "other"})
 
 
 def services() -> tuple[Service, Backend | None]:
@@ -29,7 +44,12 @@ def state(for_session: bool = True) -> dict:
     stream, shared by all pages, leaves it out)."""
     service, backend = services()
     out = service.snapshot()
-    out["names"] = {pid: NAMES[pid] for pid in cast(list[str], out["players"])}
+    out.update(view(out))
+    players = cast(list[str], out["players"])
+    out = cast(dict, named(out))
+    out["names"] = {pid: NAMES[pid] for pid in players}
+    out["player_names"] = {pid: PLAYERS[pid] for pid in players}
+    out["pieces"] = {pid: PIECES[pid] for pid in players}
     out["backend"] = backend.describe() if backend is not None else {"backend": "none"}
     out["sim"] = isinstance(backend, SimBackend)
     fleet = current_app.extensions["senet"].get("fleet")  # the board on an MQTT broker (issue 25), if it is
@@ -46,6 +66,50 @@ def state(for_session: bool = True) -> dict:
             "needed_for_sim": exposed(),  # beyond localhost the simulated board is the operator's too
         }
     return out
+
+
+def view(snapshot: dict) -> dict[str, object]:
+    """The page's own part of the state, from the snapshot alone: the rule set's texts and signs,
+    and for a visitor who has never seen Senet (issue 16) the pieces in a hand with where each may
+    go, and the pieces that may move for the throw waiting to be played."""
+    rules = find_ruleset(str(snapshot["variant"]))
+    moves = sorted(snapshot["moves"], key=lambda m: (m[0], 31 if m[1] == "off" else m[1]))
+    sensed = set(snapshot["sensed"])
+    squares = snapshot["squares"]
+    lifted = [  # the game expects a piece where the switch is open: it is in a hand
+        {"square": sq, "owner": squares[str(sq)]["owner"], "targets": [to for frm, to in moves if frm == sq]}
+        for sq in snapshot["expected"]
+        if sq not in sensed and str(sq) in squares
+    ]
+    return {
+        "rules": {"name": rules.name, "summary": rules.summary, "how_to_play": list(rules.how_to_play)},
+        "special": {str(sq): sp.text for sq, sp in rules.special_squares.items()},
+        "symbols": {str(sq): sp.symbol for sq, sp in rules.special_squares.items()},
+        "lifted": lifted,
+        "movable": sorted({frm for frm, _to in moves}),
+        "kind_words": {kind: kind_word(kind) for kind in KIND_WORDS},  # the move list's "(exchange)"
+    }
+
+
+def named(value: object) -> object:
+    """`value` (a state, verdicts) with each sentence's player ids said as the players' names
+    ("B to throw" -> "Green to throw", in every language); plain data keeps the ids."""
+    if isinstance(value, Text):
+        params = {
+            k: PLAYERS[v] if k in PLAYER_PARAMS and isinstance(v, str) and v in PLAYERS else named(v)
+            for k, v in value.params.items()
+        }
+        return value if params == value.params else Text(value.msgid, **params)
+    if isinstance(value, dict):
+        return {k: named(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [named(v) for v in value]
+    return value
+
+
+def for_page(verdicts: list[dict]) -> list[dict]:
+    """Verdicts as the page says them: the players named as in `named`."""
+    return cast(list[dict], named(verdicts))
 
 
 #: How many moves the attract loop's demo game plays.
@@ -65,13 +129,17 @@ def demo_game(variant: str, players: int) -> list[dict[str, object]]:
             break
         before = len(game.actions)
         play_random_turn(game, rng)
+        thrown: object = None  # the throw each move was made with: the demo shows the sticks too (issue 24)
         for kind, move in game.actions[before:]:
+            if kind == "throw":
+                thrown = list(move) if isinstance(move, tuple) else move
             if kind == "move":
                 steps.append(
                     {
                         "from": move.from_sq,  # type: ignore[attr-defined]
                         "to": move.to_sq,  # type: ignore[attr-defined]  # beyond 30: borne off
                         "board": {str(sq): owner for sq, owner in game.board().items()},
+                        "throw": thrown,
                     }
                 )
     return steps[:DEMO_MOVES]

@@ -21,7 +21,7 @@ class HousesGame(Game):
     aliases = ("house", "house-rules")
     how_to_play = (
         Text("Four sticks count their white sides (none = 5); 1, 4 and 5 throw again."),
-        Text("B opens with the piece on 10."),
+        Text("{player} opens with the piece on 10.", player="B"),  # the page names B by its pieces
         Text(
             "Land on an unprotected enemy to swap places; two in a row protect each other, three in a row "
             "block (even round a corner)."

@@ -20,7 +20,7 @@ class SecretGame(Game):
     aliases = ("secret-rules", "print-and-play")
     how_to_play = (
         Text("Four sticks count their dark sides (none = 6); 1, 4 and 6 throw again."),
-        Text("B opens with the piece on 10."),
+        Text("{player} opens with the piece on 10.", player="B"),  # the page names B by its pieces
         Text("In row 1 only your most advanced piece may move."),
         Text(
             "Land on an unprotected enemy to swap places; two in a row protect each other, three in a row "

@@ -9,6 +9,9 @@ let operatorStatus = { enabled: false, signed_in: false };
 let rulings = {};  // ruling id -> one plain sentence (GET /api/rulings, fetched once)
 let refusal = "";  // the last refused throw or move, until the game goes on
 let animated = -1;  // the history length whose last move was last animated
+let saidFix = "";  // the fix last announced: each is said once, not at every state update
+let thrown = null;  // the throw whose sticks last fell: they fall once per throw
+let sideLater = true;  // the page's first draw: the board first, the side panel a moment later
 const prefs = { hints: localStorage.getItem("senet-hints") !== "off", theme: localStorage.getItem("senet-theme") || "" };
 
 // The page's language: its catalogue is embedded in the page (<script id="texts">, from the server's
@@ -48,13 +51,18 @@ const TEXT = {
   sticksLabel: (v, extra) => (extra ? _("the last throw: {value} ({extra})", { value: v, extra }) : _("the last throw: {value}", { value: v })),
   pieceLabel: (p, sq) => _("square {square}: {player}'s piece", { square: sq, player: p }),
   squareLabel: (sq, special) => (special ? _("square {square}: {special}", { square: sq, special }) : _("square {square}", { square: sq })),
-  effects: { exchanged: _("exchange"), relocated: _("sent back"), removed: _("out of the game") },
+  cast: (p, pieces) => _("{player} plays {pieces}", { player: p, pieces }),
+  why: _("why?"), playAgain: _("press the button to play again"), winBanner: (p) => _("{player} has won!", { player: p }),
+  setupTitle: _("set the board for the next game"),
+  throws: (p, v) => _("{player} throws {value}", { player: p, value: v }),
+  stack: (n) => _("stack: {n}", { n }), discard: _("discarded"), dead: (n) => _("out of the game: {n}", { n }),
+  cardsHeld: (p, n) => _("{player}: {n} cards", { player: p, n }), yourPieces: (pieces) => _("you play {pieces}", { pieces }),
   live: _("live"), reconnecting: _("reconnecting..."),
   notThisGame: _("this link is not for the game on the board"),
   handWon: (p) => _("{player} has won", { player: p }), yourTurn: _("your turn: play a card or exchange"),
   residue: _("move another pawn with the rest, or say no more moves"), moving: _("now move your pawn on the board"),
   toPlay: (p) => _("{player} to play", { player: p }),
-  history: { new_game: _("new game"), undone: _("move taken back:"), resync: _("the board won (resync)") },
+  history: { new_game: _("new game"), undone: _("move taken back:"), resync: _("the board as it is was taken") },
   setupLeft: (n) => _("({n} to fix before playing)", { n }),
 };
 
@@ -160,8 +168,10 @@ function drawBoard(svg, state, opts) {
   opts = opts || {};
   const occupied = opts.occupied;  // when set: draw switches, not pieces
   const warning = state.warning || {};
-  const missing = new Set(warning.missing || []), extra = new Set(warning.extra || []);
-  const lifted = new Map((opts.plain || occupied ? [] : state.lifted || []).map((l) => [l.square, l]));
+  // After an idle reset the set-the-board card marks its one next square: no other square is marked
+  const missing = new Set(state.setup ? [] : warning.missing || []), extra = new Set(state.setup ? [] : warning.extra || []);
+  // A piece in the hand and where it may go; not under a warning, whose fix alone says where it goes
+  const lifted = new Map((opts.plain || occupied || state.warning ? [] : state.lifted || []).map((l) => [l.square, l]));
   const targets = new Set([...lifted.values()].flatMap((l) => l.targets));
   const sensed = new Set(state.sensed || []);  // a piece of the game whose square senses nothing is in a hand
   const movable = new Set(prefs.hints && !opts.plain && !occupied && !lifted.size ? state.movable || [] : []);
@@ -180,7 +190,10 @@ function drawBoard(svg, state, opts) {
       g.addEventListener("click", () => svg.onSquare && svg.onSquare(sq));
       g.addEventListener("keydown", (e) => {
         if (svg.onSquare && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); svg.onSquare(sq); }
+        const next = neighbour(sq, e.key);
+        if (next) { e.preventDefault(); focusSquare(svg, next); }
       });
+      g.addEventListener("focus", () => { svg.dataset.focus = sq; });
     }
   }
   svg.onSquare = opts.onclick || null;
@@ -188,6 +201,8 @@ function drawBoard(svg, state, opts) {
   const overlay = el("g", { class: "overlay" }, svg);
   const top = el("g", { class: "overlay pieces" }, svg);
   const pieceAt = {};
+  const stray = strays(state, opts);
+  const roving = Number(svg.dataset.focus) || (state.movable && state.movable[0]) || 1;  // the square Tab lands on
   for (let sq = 1; sq <= 30; sq++) {
     const { x, y } = cell(sq);
     const g = under.children[sq - 1];
@@ -207,16 +222,21 @@ function drawBoard(svg, state, opts) {
     if (symbols[sq] && !occupied) symbol(sym, symbols[sq], x, y);
     const p = occupied ? null : state.squares[String(sq)];
     if (occupied && occupied.includes(sq)) el("circle", { cx: x + 29, cy: y + 32, r: 16, class: "switch-on" }, top);
+    if (!p && stray.has(sq)) piece(top, stray.get(sq), x, y, "stray").setAttribute("data-on", sq);  // the board as it really is
     if (p) {
       pieceAt[sq] = piece(top, p.owner, x, y, lifted.has(sq) || !sensed.has(sq) ? "lifted" : "");
       pieceAt[sq].setAttribute("data-on", sq);
       if (p.dots) el("text", { x: x + 31, y: y + 46, class: "piece-label owner-" + p.owner }, pieceAt[sq]).textContent = p.dots;
     }
     if (targets.has(sq)) el("circle", { cx: x + 29, cy: y + 32, r: 7, class: "target-dot" }, top);
+    if (targets.has(sq) && !p && !stray.has(sq)) {  // a ghost of the piece in the hand, where it may go
+      const from = [...lifted.values()].find((l) => l.targets.includes(sq));
+      if (from) piece(top, from.owner, x, y, "ghost");
+    }
     el("text", { x: x + 4, y: y + 17, class: "num" }, top).textContent = sq;  // last: legible over a piece
     if (opts.plain || occupied) continue;
-    g.setAttribute("aria-label", p ? TEXT.pieceLabel(p.owner, sq) : TEXT.squareLabel(sq, special));
-    if (opts.onclick) { g.setAttribute("tabindex", "0"); g.setAttribute("role", "button"); }
+    g.setAttribute("aria-label", p ? TEXT.pieceLabel(name(p.owner), sq) : stray.has(sq) ? TEXT.pieceLabel(name(stray.get(sq)), sq) : TEXT.squareLabel(sq, special));
+    if (opts.onclick) { g.setAttribute("tabindex", sq === roving ? "0" : "-1"); g.setAttribute("role", "button"); }
     else { g.removeAttribute("tabindex"); g.removeAttribute("role"); }
   }
   if (opts.plain || occupied) return;
@@ -227,6 +247,30 @@ function drawBoard(svg, state, opts) {
     for (const e of move.effects || []) if (e.from != null && e.to != null) arrow(overlay, e.from, e.to, "rule");
     if (state.history.length !== animated) { animated = state.history.length; animate(top, pieceAt[move.to], move); }
   }
+}
+
+function strays(state, opts) {  // squares whose switch senses a piece the game does not place there: drawn, not left empty
+  const out = new Map();
+  if (opts.plain || opts.occupied || !state.sensed) return out;
+  const missing = [...new Set((state.expected || []).filter((sq) => !state.sensed.includes(sq)))];
+  const owners = new Set(missing.map((sq) => (state.squares[String(sq)] || {}).owner).filter(Boolean));
+  const owner = owners.size === 1 ? [...owners][0] : "X";  // whose it must be when only one player's piece is off its square
+  for (const sq of state.sensed) if (!state.squares[String(sq)]) out.set(sq, owner);
+  return out;
+}
+
+function neighbour(sq, key) {  // the square drawn to the left, right, above or below (the board as drawn, not the S)
+  const { x, y } = cell(sq);
+  const [dx, dy] = { ArrowLeft: [-60, 0], ArrowRight: [60, 0], ArrowUp: [0, -60], ArrowDown: [0, 60] }[key] || [0, 0];
+  if (!dx && !dy) return null;
+  for (let n = 1; n <= 30; n++) { const c = cell(n); if (c.x === x + dx && c.y === y + dy) return n; }
+  return null;
+}
+
+function focusSquare(svg, sq) {
+  const squares = svg.querySelectorAll(":scope > g.squares > g.square");
+  squares.forEach((g) => g.setAttribute("tabindex", Number(g.dataset.square) === sq ? "0" : "-1"));
+  squares[sq - 1].focus();
 }
 
 function animate(layer, dest, move) {  // a calm glide of the piece that moved, from where it was to where it is
@@ -281,22 +325,24 @@ function tipped(node, value) {  // "(P3)" in a text becomes a button that explai
     const b = document.createElement("button");
     b.type = "button";
     b.className = "ruling-id";
-    b.textContent = part;
+    b.dataset.ruling = part;  // the id stays behind the "why?" (issue 24): the tip says the rule
+    b.textContent = TEXT.why;
     if (rulings[part]) b.setAttribute("aria-describedby", `ruling-${part}`);
     b.addEventListener("mouseenter", () => showTip(b));
     b.addEventListener("focus", () => showTip(b));
     b.addEventListener("click", () => showTip(b));
     b.addEventListener("mouseleave", hideTip);
     b.addEventListener("blur", hideTip);
-    node.append("(", b, ")");
+    node.append(b);
   });
 }
 
 function showTip(button) {  // one tooltip for the page, under the ruling id it explains
   const tip = document.getElementById("tip");
-  const said = rulings[button.textContent];
+  const id = button.dataset.ruling;
+  const said = rulings[id];
   if (!tip || !said) return;
-  tip.textContent = `${button.textContent}: ${said}`;
+  tip.textContent = `${id}: ${said}`;
   tip.hidden = false;
   const r = button.getBoundingClientRect();
   tip.style.left = `${Math.max(4, Math.min(r.left + scrollX, scrollX + innerWidth - tip.offsetWidth - 4))}px`;
@@ -317,43 +363,61 @@ function describeRulings() {  // hidden texts the ruling buttons point to with a
   }
 }
 
+function name(p) { return (current && current.player_names && current.player_names[p]) || p; }  // A, B stay internal
+
 function render(state) {
   current = state;
   if (state.sim && !state.in_progress) pieces = state.backend.switches;
   if (!document.getElementById("board")) return renderHardware(state);
-  const name = (p) => `${p} (${state.names[p]})`;
-  let turn = `${state.variant}: ` + (state.throw == null ? TEXT.turnThrow(name(state.to_move)) : TEXT.turnMove(name(state.to_move)));
-  if (state.winner) turn = `${state.variant}: ${TEXT.won(name(state.winner))}`;
-  text("turn", turn);
-  let message = "", kind = "info";
-  if (state.question) { message = state.question.text; kind = "question"; }
-  else if (state.warning) { message = state.warning.reason; kind = "warning"; }
+  // The banner: whose turn, in the mover's own colour, big enough to read from two metres.
+  const mover = state.winner || state.to_move;
+  const turn = document.getElementById("turn");
+  turn.textContent = state.winner ? TEXT.winBanner(name(state.winner))
+    : state.throw == null && state.turn_starts_with === "card" ? TEXT.toPlay(name(mover))
+    : state.throw == null ? TEXT.turnThrow(name(mover)) : TEXT.turnMove(name(mover));
+  turn.className = `turn owner-${mover}${state.winner ? " won" : ""}`;
+  if (state.setup) { turn.textContent = TEXT.setupTitle; turn.className = "turn setup"; }  // nobody's turn yet: the board first
+  drawBoard(document.getElementById("board"), state, { onclick: state.sim ? simClick : null });  // the board first
+  text("cast", state.players.map((p) => TEXT.cast(name(p), state.pieces[p])).join(" · "));
+  // The referee's card: one thing at a time, what happened and what to do.
+  let message = "", kind = "info", fix = "";
+  const stuck = Object.entries(state.switch_faults || {});
+  if (state.setup) { message = ""; kind = "setup"; }  // the calm set-the-board mode says only the next square
+  else if (state.question) { message = state.question.text; kind = "question"; }
+  else if (state.warning) { message = state.warning.reason; kind = "warning"; fix = state.warning.fix ? TEXT.fix + state.warning.fix.join("; ") : ""; }
   else if (state.prompt) { message = state.prompt.text; kind = "prompt"; }
-  else if (state.winner) { message = TEXT.wins(name(state.winner)) + (state.scores ? ` ${JSON.stringify(state.scores)}` : ""); kind = "win"; }
+  else if (state.winner) { message = TEXT.playAgain; kind = "win"; }
+  else if ((state.lifted || []).length) { message = ""; kind = "hand"; }
   else if (state.in_progress) { message = TEXT.inProgress; }
   else if (typeof state.throw === "string") { message = TEXT.moveTo(name(state.to_move), state.throw.slice(1)); }
   else if (state.throw != null) { message = TEXT.moveBy(name(state.to_move), state.throw); }
   else if (state.cards) { message = TEXT.playCard(name(state.to_move)); }
   else { message = TEXT.throwSticks(name(state.to_move)); }
-  const stuck = Object.entries(state.switch_faults || {});
-  if (stuck.length) message = stuck.map(([sq, fault]) => TEXT.stuck(sq, fault)).join("; ") + ` | ${message}`;
+  if (stuck.length && !state.setup) message = stuck.map(([sq, fault]) => TEXT.stuck(sq, fault)).join("; ") + ` | ${message}`;
   if (state.journal) { message = `${state.journal} | ${message}`; kind = "warning"; }
   const resumeNotes = state.journal_notes || [];  // the resume found the record short or changed (issue 22)
   if (resumeNotes.length) { message = `${resumeNotes.join(" | ")} | ${message}`; kind = "warning"; }
   const box = document.getElementById("message");
   tipped(box, message);
+  box.hidden = !message;
   box.className = "message " + kind;
-  tipped(document.getElementById("fixes"), state.warning && state.warning.fix ? TEXT.fix + state.warning.fix.join("; ") : "");
+  document.getElementById("card").className = "referee-card " + kind;
+  tipped(document.getElementById("fixes"), fix);
+  if (fix && fix !== saidFix) { saidFix = fix; say(fix); }  // the fix is announced, once
+  if (!fix) saidFix = "";
   showRefusal();
-  const setup = document.getElementById("setup");  // a new game's board, set up one square at a time (issue 15)
+  const setup = document.getElementById("setup");  // after an idle reset: the next square only (issue 15, 24)
   setup.hidden = !state.setup;
-  setup.textContent = state.setup ? state.setup.text + " " + TEXT.setupLeft(state.setup.left) : "";
+  setup.textContent = "";
+  if (state.setup) {
+    setup.textContent = state.setup.text + " " + TEXT.setupLeft(state.setup.left);
+  }
   const hand = document.getElementById("in-hand");
-  hand.textContent = (state.lifted || []).map((l) => TEXT.inHand(name(l.owner), l.square)
+  hand.textContent = kind !== "hand" ? "" : (state.lifted || []).map((l) => TEXT.inHand(name(l.owner), l.square)
     + (state.throw == null ? "" : l.targets.length ? TEXT.mayGo(l.targets.join(", ")) : TEXT.nowhere)).join("; ");
   const q = document.getElementById("question");
   q.textContent = "";
-  if (state.question) {
+  if (state.question && !state.setup) {
     state.question.options.forEach((opt, i) => {
       const b = document.createElement("button");
       b.textContent = opt;
@@ -361,38 +425,59 @@ function render(state) {
       q.appendChild(b);
     });
   }
-  drawBoard(document.getElementById("board"), state, { onclick: state.sim ? simClick : null });
   const compare = document.getElementById("compare");
   // Both boards only for a warning, and only while they differ (a piece in the hand is no news)
-  const differ = Boolean(state.warning) && String(state.sensed) !== String(state.expected);
+  const differ = Boolean(state.warning) && !state.setup && String(state.sensed) !== String(state.expected);
   compare.hidden = !differ;
   if (differ) {
     drawBoard(document.getElementById("sensed"), state, { occupied: state.sensed });
     drawBoard(document.getElementById("expected"), state, { occupied: state.expected });
   }
-  drawSticks(document.getElementById("sticks"), state);
+  const sticks = document.getElementById("sticks");
+  drawSticks(sticks, state);
+  sticks.classList.toggle("unseen", state.turn_starts_with === "card" && state.throw == null);  // cards, not sticks, until one is played
+  const throwKey = state.throw == null ? null : `${state.game}:${state.history.length}:${state.throw}`;
+  if (throwKey !== null && throwKey !== thrown && thrown !== null) {  // a new throw: the sticks fall and land (not at page load)
+    sticks.classList.remove("falling");
+    void sticks.getBoundingClientRect();  // restarts the animation
+    sticks.classList.add("falling");
+  }
+  thrown = throwKey ?? thrown ?? "";
   const shown = state.throw ?? state.last_throw;
-  text("throw-text", shown == null ? TEXT.noThrow : (state.throw == null ? TEXT.lastThrow : TEXT.throwNow) + shown);
-  document.getElementById("press").hidden = !state.sim;
+  const shownText = Array.isArray(shown) ? shown.join(" + ") : typeof shown === "string" ? shown.slice(1) : shown;
+  text("throw-text", shown == null ? (state.turn_starts_with === "card" ? "" : TEXT.noThrow) : state.throw == null ? TEXT.lastThrow + shownText : `= ${shownText}`);
+  const zero = state.throws.zero, counted = state.throws.counted;
+  text("throw-note", shown != null && shown === zero && counted ? TEXT.noneCounted(counted, zero) : "");
+  const press = document.getElementById("press");
+  press.hidden = !state.sim;
+  press.classList.toggle("again", Boolean(state.winner));
+  for (const [i, p] of state.players.slice(0, 2).entries()) {  // borne-off pieces wait beside the board
+    const side = document.getElementById(i === 0 ? "off-A" : "off-B");
+    side.textContent = "";
+    side.className = `borne-off ${i === 0 ? "start" : "end"} owner-${p}`;
+    side.setAttribute("aria-label", TEXT.off(name(p), state.off[p]));
+    side.setAttribute("role", "img");
+    const svg = el("svg", { viewBox: `0 0 62 ${Math.max(1, state.off[p]) * 50 + 4}`, "aria-hidden": "true" }, side);
+    for (let n = 0; n < state.off[p]; n++) piece(svg, p, 0, n * 50 - 6, "");
+  }
+  if (sideLater) { sideLater = false; setTimeout(() => renderSide(current), 0); } else renderSide(state);
+  document.dispatchEvent(new CustomEvent("senet:state", { detail: state }));  // for attract.js
+}
+
+function renderSide(state) {  // the move list, the rules, the cards, the staff panel: after the board at the first draw
   text("offboard", state.players.map((p) => TEXT.off(name(p), state.off[p])).join(" · "));
   const history = document.getElementById("history");
   history.textContent = "";
+  const words = state.kind_words || {};
   for (const v of state.history) {
     const li = document.createElement("li");
-    if (v.v === "move") li.textContent = `${v.player} ${v.from}-${v.to}` + (v.effects ? " (" + v.effects.map((e) => TEXT.effects[e.kind] || e.kind).join(", ") + ")" : "");
+    if (v.v === "move") li.textContent = `${name(v.player)} ${v.from}-${v.to}` + (v.effects ? " (" + v.effects.map((e) => words[e.kind] || String(e.kind).replace(/_/g, " ")).join(", ") + ")" : "");
     else if (v.v === "forfeit") tipped(li, v.reason);
-    else if (v.v === "win") li.textContent = TEXT.wins(v.player);
-    else li.textContent = (TEXT.history[v.v] || v.v) + (v.player ? " " + v.player : "");
+    else if (v.v === "win") li.textContent = TEXT.wins(name(v.player));
+    else li.textContent = (TEXT.history[v.v] || v.v) + (v.player ? " " + name(v.player) : "");
     history.appendChild(li);
   }
-  const table = document.getElementById("card-table");
-  table.hidden = !state.cards;
-  if (state.cards) {
-    const c = state.cards;
-    const hands = c.hands ? state.players.map((p) => `${p}: ${c.hands[p].join(" ")}`).join(" | ")
-      : state.players.map((p) => `${p}: ${c.counts[p]} cards`).join(" | ");
-    table.textContent = `stack ${c.stack} · discard ${c.discard.join(" ") || "-"} · out ${c.dead} · ${hands}`;
-  }
+  drawCardTable(state);
   text("rules", state.rules.summary);
   const how = document.getElementById("how-list");
   how.textContent = "";
@@ -404,7 +489,53 @@ function render(state) {
   text("op-state", !opState.enabled ? "" : opState.signed_in ? TEXT.signedIn : TEXT.signIn);
   document.getElementById("login").hidden = !opState.enabled || opState.signed_in;
   document.getElementById("op-actions").hidden = !opState.signed_in;
-  document.dispatchEvent(new CustomEvent("senet:state", { detail: state }));  // for attract.js
+}
+
+function drawCardTable(state) {  // the card game (K10): the stack, the discards, each hand, as cards
+  const table = document.getElementById("card-table");
+  table.hidden = !state.cards;
+  table.textContent = "";
+  if (!state.cards) return;
+  const c = state.cards;
+  const pile = (label, cards, cls) => {
+    const g = document.createElement("div");
+    g.className = `pile ${cls}`;
+    const h = document.createElement("div");
+    h.className = "pile-label";
+    h.textContent = label;
+    g.appendChild(h);
+    const row = document.createElement("div");
+    row.className = "pile-cards";
+    for (const card of cards) row.appendChild(cardFace(card, state.symbols));
+    g.appendChild(row);
+    table.appendChild(g);
+  };
+  pile(TEXT.stack(c.stack), c.stack ? ["back"] : [], "stack");
+  pile(TEXT.discard, c.discard, "discard");
+  for (const p of state.players) {
+    const held = c.hands ? c.hands[p] : Array(c.counts[p]).fill("back");
+    pile(TEXT.cardsHeld(name(p), c.counts[p]), held, `hand owner-${p}`);
+  }
+  if (c.dead) { const d = document.createElement("div"); d.className = "pile-label"; d.textContent = TEXT.dead(c.dead); table.appendChild(d); }
+}
+
+function cardFace(card, symbols) {  // a card drawn as a card: its number as sticks, or its sign (the hieroglyph, the Nile, the hand)
+  const face = document.createElement("span");
+  const c = String(card);
+  face.className = `card-face${c === "back" ? " back" : ""}`;
+  face.dataset.card = c;
+  const svg = el("svg", { viewBox: "0 0 58 62", class: "card-art", "aria-hidden": "true" }, face);
+  if (/^\d$/.test(c)) {  // the sticks' count: that many dark sticks
+    const n = Number(c);
+    for (let k = 0; k < n; k++) el("rect", { x: 29 - n * 5.5 + k * 11 + 1.5, y: 10, width: 8, height: 42, rx: 3, class: "card-stick" }, svg);
+  } else if (/^H\d+$/.test(c)) symbol(svg, (symbols || {})[c.slice(1)] || "nefer", 0, 0);  // the square's hieroglyph
+  else if (/^N[A-D]$/.test(c)) symbol(svg, "water", 0, 0);  // the Nile (K7)
+  else if (c === "HAND") el("path", { d: "M20 54 v-22 q0-4 4-4 v-12 q0-4 4-4 q4 0 4 4 v10 q0-4 4-4 q4 0 4 4 v6 q0-4 4-4 q4 0 4 4 v10 q0 12 -14 12 z", class: "glyph" }, svg);
+  const label = document.createElement("span");
+  label.className = "card-name";
+  label.textContent = c === "back" ? "" : c;
+  face.appendChild(label);
+  return face;
 }
 
 function showRefusal() {
@@ -416,8 +547,29 @@ function showRefusal() {
 function onVerdicts(verdicts) {  // a refused throw or move is said where the visitor looks, until the game goes on
   const said = verdicts.filter((v) => v.v === "refused" || (v.v === "illegal" && !v.missing)).map((v) => v.text || v.reason);
   if (said.length) refusal = said.join("; ");
+  for (const v of verdicts) if (v.fix && v.fix.length) saidFix = TEXT.fix + v.fix.join("; ");  // said with its verdict
   else if (verdicts.some((v) => ["throw", "move", "forfeit", "new_game", "undone", "resync", "win"].includes(v.v))) refusal = "";
   if (document.getElementById("refusal")) showRefusal();
+  say(verdicts.map(spoken).filter(Boolean).join(". "));
+}
+
+// Verdicts a screen reader need not hear: the board's own bookkeeping, said again by the next verdict.
+const UNSAID = new Set(["progress", "sensor", "settled", "link", "answered", "withdrawn"]);
+
+function spoken(v) {  // a verdict in one sentence for the live region: its own words, whatever its kind
+  if (UNSAID.has(v.v)) return "";
+  if (v.v === "throw") return TEXT.throws(name(v.player), Array.isArray(v.value) ? v.value.join(" + ") : v.value);
+  if (v.v === "turn") return TEXT.turnThrow(name(v.player));
+  if (v.v === "win") return TEXT.winBanner(name(v.player));
+  if (v.v === "move") return `${name(v.player)} ${v.from}-${v.to}`;
+  const words = (v.text || v.reason || "") + (v.fix && v.fix.length ? ". " + TEXT.fix + v.fix.join("; ") : "");
+  return String(words).replace(/\s*\([PSHKM]\d{1,2}\)/g, "");  // the ruling id is for the eye's "why?"
+}
+
+function say(sentence) {  // the one live region: written only when something new happened, so each is said once
+  const box = document.getElementById("announce");
+  if (!box || !sentence) return;
+  box.textContent = sentence;
 }
 
 function renderHardware(state) {
@@ -426,13 +578,13 @@ function renderHardware(state) {
   drawSticks(document.getElementById("leds"), null, state.backend.leds && state.backend.leds.length ? state.backend.leds : [false, false, false, false]);
   const faults = document.getElementById("faults");
   faults.textContent = "";
-  const list = state.backend.faults && state.backend.faults.length ? state.backend.faults : ["none"];
+  const list = state.backend.faults && state.backend.faults.length ? state.backend.faults : [_("none")];
   for (const f of list) { const li = document.createElement("li"); li.textContent = f; faults.appendChild(li); }
   const b = state.backend;
-  let about = `backend: ${b.backend}`;
+  let about = _("backend: {name}", { name: b.backend });
   if (b.connected !== undefined) {  // the USB bridge's link health
-    about += b.connected ? ` · connected, firmware ${b.firmware}, board ${b.board}` : " · not connected";
-    about += ` · frames dropped ${b.dropped} · reconnects ${b.reconnects}`;
+    about += " · " + (b.connected ? _("connected, firmware {firmware}, board {board}", { firmware: b.firmware, board: b.board }) : _("not connected"));
+    about += " · " + _("frames dropped {dropped} · reconnects {reconnects}", { dropped: b.dropped, reconnects: b.reconnects });
   }
   const m = state.mqtt;
   if (m) {  // the board on a fleet's broker (issue 25)
@@ -548,16 +700,17 @@ async function refreshHand() {
   if (!response.ok) { text("hand-error", TEXT.notThisGame); return; }
   const hand = await response.json();
   if (asked !== handAsked) return;
-  text("hand-turn", hand.winner ? TEXT.handWon(hand.winner) : hand.your_turn ? TEXT.yourTurn
+  text("hand-turn", hand.winner ? TEXT.handWon(handBox.dataset[`name${hand.winner}`] || hand.winner) : hand.your_turn ? TEXT.yourTurn
     : hand.residue ? TEXT.residue
-    : hand.moving ? TEXT.moving : TEXT.toPlay(hand.to_move));
+    : hand.moving ? TEXT.moving : TEXT.toPlay(handBox.dataset[`name${hand.to_move}`] || hand.to_move));
   const box = document.getElementById("cards");
   box.textContent = "";
   chosen = chosen.filter((i) => i < hand.cards.length);
   hand.cards.forEach((card, i) => {
     const b = document.createElement("button");
     b.className = "card" + (hand.playable.includes(card) ? " playable" : "") + (chosen.includes(i) ? " chosen" : "");
-    b.textContent = card;
+    b.appendChild(cardFace(card, {}));  // drawn as a card: its sticks, its sign; its text is the card's name
+    b.setAttribute("aria-pressed", String(chosen.includes(i)));
     b.dataset.card = card;
     b.addEventListener("click", () => { chosen = chosen.includes(i) ? chosen.filter((x) => x !== i) : [...chosen, i].slice(-2); refreshHand(); });
     box.appendChild(b);
@@ -586,5 +739,12 @@ if (handBox) {
   source.addEventListener("state", () => { document.getElementById("link").textContent = TEXT.live; refreshHand(); });
 } else {
   wire();
-  fetch(`/api/rulings?lang=${LANG}`).then((r) => (r.ok ? r.json() : {})).then((r) => { rulings = r; describeRulings(); }).catch(() => {}).finally(() => { refresh(); connect(); });
+  // The state and the rulings' sentences come in the page itself: the board is drawn at once, with
+  // no request to wait for (issue 24); the live stream then keeps it up to date.
+  const embedded = (id) => { const node = document.getElementById(id); return node ? JSON.parse(node.textContent) : null; };
+  rulings = embedded("rulings") || {};
+  describeRulings();
+  const first = embedded("first-state");
+  if (first) render(first); else refresh();
+  connect();
 }

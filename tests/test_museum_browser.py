@@ -1,0 +1,533 @@
+"""Issue 24: the screen beside the board as a family at a museum meets it, in a real browser: the
+story and the players named by their pieces, the throw you can see, the referee's one card, the
+win, the keyboard, what a screen reader hears, and axe-core on every state of the page.
+
+One browser and one served board for the whole module (each test starts from a new game on it):
+these tests are CPU-heavy on a shared machine. axe-core comes from npm, installed once under
+.ci/node like the MicroPython tests' package, and is injected with the page's CSP bypassed (only
+here: the page itself never loads a script it does not serve)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from senet_pi.i18n import gettext
+from senet_pi.service import Service
+from tests.test_browser import LiveBoard, browser, contrast, piece_on, square, until  # noqa: F401
+
+ROOT = Path(__file__).resolve().parent.parent
+AXE_PACKAGE = "axe-core@4.10.3"
+KIOSK = {"width": 1920, "height": 1080}
+
+
+@pytest.fixture(scope="session")
+def axe_js() -> str:
+    """axe-core's script from the npm registry, installed once under .ci/node."""
+    target = ROOT / ".ci" / "node"
+    script = target / "node_modules" / "axe-core" / "axe.min.js"
+    if not script.exists():
+        npm = shutil.which("npm")
+        assert npm, "the accessibility tests need Debian's nodejs and npm (apt-get install nodejs npm)"
+        subprocess.run([npm, "install", "--silent", "--prefix", str(target), AXE_PACKAGE], check=True)
+    return script.read_text(encoding="utf-8")
+
+
+class PlainBoard:
+    """A service with no backend, served as `senet-pi run` serves it: the tests make each state by
+    feeding the referee lifts, places and throws themselves, at once and exactly (a simulated
+    board's scanner mutes a switch that changes again within moments, as a chattering one)."""
+
+    def __init__(self) -> None:
+        from senet_pi.page import start_server
+        from senet_pi_web import create_app
+        from tests.test_browser import ManualClock
+
+        self.clock = ManualClock()
+        self.service = Service(None, variant="secret", settle=0.2, clock=self.clock)
+        self.server = start_server(create_app({"SECRET_KEY": "e2e"}, service=self.service), "127.0.0.1", 0)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.effective_port}/"
+
+    def close(self) -> None:
+        from senet_pi.page import stop_server
+
+        stop_server(self.server)
+
+
+@pytest.fixture(scope="module")
+def plain():
+    board = PlainBoard()
+    yield board
+    board.close()
+
+
+@pytest.fixture(scope="module")
+def live():
+    board = LiveBoard(manual_clock=True)
+    yield board
+    board.close()
+
+
+def new_game(board, variant: str = "secret", **options) -> None:
+    """A new game on the board, its pieces where the game starts, and sensed there."""
+    board.service.new_game(variant, **options)
+    if isinstance(board, LiveBoard):
+        board.backend.sim.set_occupied(board.service.referee.expected)
+        until(lambda: board.service.referee.sensed == board.service.referee.expected)
+    settle(board)
+
+
+@pytest.fixture
+def board(plain):
+    """The module's board with no backend, at the start of a new game."""
+    new_game(plain)
+    return plain
+
+
+@pytest.fixture
+def sim(live):
+    """The module's simulated board (its squares clicked on the page), at the start of a new game."""
+    new_game(live)
+    return live
+
+
+def open_page(browser, board, lang: str = "en", viewport=None, **options):  # noqa: F811
+    page = browser.new_page(viewport=viewport or {"width": 1280, "height": 820}, **options)
+    page.goto(board.url + f"?lang={lang}")
+    expect(page.locator("#link")).to_have_text(gettext("live", lang))
+    return page
+
+
+def axe_violations(page, axe_js: str) -> list[str]:
+    """The serious and critical violations axe-core finds on the page as it is now."""
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        page.add_script_tag(content=axe_js)
+    found = page.evaluate("async () => (await axe.run(document, { resultTypes: ['violations'] })).violations")
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:4]}"
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def settle(board) -> None:
+    board.clock.now += board.service.settle
+    board.service.tick()
+
+
+def play(board, moves) -> None:
+    """Moves made as hands make them (lifts and places fed to the referee), then judged."""
+    from senet_pi.referee.hands import switch_events
+    from senet_pi.referee.physical import play_out
+
+    referee = board.service.referee
+    steps, _, _ = play_out(referee.game, moves)
+    for event in switch_events(referee.game.occupied(), steps):
+        ((kind, sq),) = event.items()
+        board.service.handle(kind, sq)
+    settle(board)
+
+
+def moves_from(board, square: int):
+    return [m for (m,) in board.service.referee.game.move_sequences() if m.from_sq == square]
+
+
+def idle_reset(board) -> None:
+    """A game left half played, then a new one (what the exhibit's idle reset starts): the board to set."""
+    service = board.service
+    service.handle("throw", 3)
+    play(board, moves_from(board, 10))
+    left = service.snapshot()["sensed"]
+    service.new_game("secret")
+    service.handle("sense", left)  # the switches still see the pieces where the last visitors left them
+
+
+# ------------------------------------------------------------------ item 7: axe-core on every state
+
+
+def test_item7_axe_finds_no_serious_or_critical_violation_in_any_state(browser, board, axe_js):  # noqa: F811
+    """Every state a visitor meets, in both themes, three languages, kiosk and phone sizes."""
+    page = browser.new_page(viewport=KIOSK, bypass_csp=True)
+    found: dict[str, list[str]] = {}
+    try:
+        page.goto(board.url + "?lang=en")
+        expect(page.locator("#board .piece")).to_have_count(10)
+        found["start"] = axe_violations(page, axe_js)
+        page.locator("#theme").click()
+        found["start, dark"] = axe_violations(page, axe_js)
+        board.service.handle("throw", 3)
+        expect(page.locator("#board rect.movable")).to_have_count(1)
+        found["a throw, hints, dark"] = axe_violations(page, axe_js)
+        board.service.handle("lift", 10)
+        expect(page.locator("#in-hand")).not_to_be_empty()
+        found["in the hand"] = axe_violations(page, axe_js)
+        board.service.handle("place", 14)
+        settle(board)
+        expect(page.locator("#compare")).to_be_visible()
+        found["an illegal move"] = axe_violations(page, axe_js)
+        page.locator("#theme").click()
+        found["an illegal move, light"] = axe_violations(page, axe_js)
+        page.locator("#operator summary").click()
+        found["the staff panel"] = axe_violations(page, axe_js)
+        new_game(board)
+        idle_reset(board)
+        expect(page.locator("#setup")).to_be_visible()
+        found["set the board"] = axe_violations(page, axe_js)
+        for lang in ("de", "ar"):
+            page.goto(board.url + f"?lang={lang}")
+            expect(page.locator("#setup")).to_be_visible()
+            found[f"set the board, {lang}"] = axe_violations(page, axe_js)
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(board.url + "?lang=en")
+        expect(page.locator("#board .piece").first).to_be_visible()
+        found["phone"] = axe_violations(page, axe_js)
+        for path in ("hardware", "hands"):
+            page.goto(board.url + path)
+            found[path] = axe_violations(page, axe_js)
+    finally:
+        page.close()
+    assert {state: v for state, v in found.items() if v} == {}
+
+
+# ------------------------------------------------------------------ item 10 and the load time
+
+
+def test_the_first_state_comes_in_the_page_so_the_board_needs_no_request(browser, board):  # noqa: F811
+    """The board is drawn with its pieces before any request: /api/state, /api/rulings and the live
+    stream held back, the page still shows the game (issue 24: no two fetches one after the other)."""
+    page = browser.new_page(viewport=KIOSK)
+    try:
+        page.route(re.compile(r".*/api/.*"), lambda route: route.abort())
+        page.goto(board.url)
+        expect(page.locator("#board .piece")).to_have_count(10)
+        expect(page.locator("#turn")).to_have_text("Green to throw")
+        expect(page.locator("#ruling-texts span")).not_to_have_count(0)  # the rulings' sentences too
+    finally:
+        page.close()
+
+
+# ------------------------------------------------------------------ item 2: the story and the cast
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "ar"])
+def test_item2_the_story_and_the_players_named_by_their_pieces_in_every_language(browser, board, lang):  # noqa: F811
+    page = open_page(browser, board, lang)
+    try:
+        story = gettext("Senet, the game of passing: played in Egypt for some three thousand years.", lang)
+        expect(page.locator(".story")).to_have_text(story)
+        green, white = gettext("Green", lang), gettext("White", lang)
+        expect(page.locator("#turn")).to_have_text(gettext("{player} to throw", lang, player=green))
+        cast = page.locator("#cast")
+        expect(cast).to_contain_text(
+            gettext("{player} plays {pieces}", lang, player=white, pieces=gettext("the white cones", lang))
+        )
+        expect(cast).to_contain_text(
+            gettext("{player} plays {pieces}", lang, player=green, pieces=gettext("the green spools", lang))
+        )
+        board.service.handle("throw", 2)  # a wrong move: the referee's sentence names the player too
+        board.service.handle("move", [10, 14, 4])
+        expect(page.locator("#message")).not_to_be_empty()
+        for where in ("#turn", "#cast", "#message", "#history", "#how-list"):  # A and B stay internal
+            assert not re.search(r"(?<![\w])[AB](?![\w])", page.locator(where).inner_text()), where
+    finally:
+        page.close()
+
+
+# ------------------------------------------------------------------ item 1: the board first, the banner
+
+
+def test_item1_at_kiosk_size_the_board_fills_the_screen_and_the_banner_is_the_movers_colour(browser, board):  # noqa: F811
+    page = open_page(browser, board, viewport=KIOSK)
+    try:
+        turn = page.locator("#turn")
+        assert float(turn.evaluate("(e) => parseFloat(getComputedStyle(e).fontSize)")) >= 48
+        expect(turn).to_have_class(re.compile(r"\bowner-B\b"))
+        green = turn.evaluate("(e) => getComputedStyle(e).backgroundColor")
+        spool = page.locator("#board .piece.owner-B path.body").first.evaluate("(e) => getComputedStyle(e).fill")
+        assert contrast(green, spool) < 1.6  # the banner is the green of the spools
+        box = page.locator("#board").bounding_box()
+        assert box["width"] >= 1600 and box["y"] + box["height"] <= 1080  # across the screen, all of it in view
+        board.service.handle("throw", 1)  # White's turn after B's 1? B throws again on a 1: play it, then A throws
+        play(board, board.service.referee.game.move_sequences()[0])
+        board.service.handle("throw", 2)
+        play(board, board.service.referee.game.move_sequences()[0])
+        expect(turn).to_have_class(re.compile(r"\bowner-A\b"))
+    finally:
+        page.close()
+
+
+def test_item1_pieces_borne_off_wait_beside_the_board(browser, board):  # noqa: F811
+    page = open_page(browser, board, viewport=KIOSK)
+    try:
+        expect(page.locator("#off-A .piece")).to_have_count(0)
+        board_box = page.locator("#board").bounding_box()
+        a, b = page.locator("#off-A").bounding_box(), page.locator("#off-B").bounding_box()
+        assert a["x"] + a["width"] <= board_box["x"] and b["x"] >= board_box["x"] + board_box["width"]
+        expect(page.locator("#off-A")).to_have_attribute("aria-label", "White: 0 off")
+    finally:
+        page.close()
+
+
+# ------------------------------------------------------------------ item 3: sticks you can see
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_item3_large_sticks_readable_in_both_themes_with_their_count(browser, board, theme):  # noqa: F811
+    page = open_page(browser, board, viewport=KIOSK, color_scheme=theme, reduced_motion="reduce")
+    try:
+        board.service.handle("throw", 3)
+        expect(page.locator("#throw-text")).to_have_text("= 3")
+        sticks = page.locator("#sticks")
+        assert sticks.bounding_box()["width"] >= 200
+        panel = page.locator(".throw-box").evaluate("(e) => getComputedStyle(e).backgroundColor")
+        for face in ("dark", "pale"):
+            stick = page.locator(f"#sticks rect.{face}").first
+            edge = stick.evaluate("(e) => getComputedStyle(e).stroke")
+            assert contrast(edge, panel) >= 3, (theme, face, edge, panel)  # no stick is lost against the page
+        assert sticks.locator("rect").first.evaluate("(e) => getComputedStyle(e).animationName") == "none"
+        board.service.handle("move", [10, 13, 3])  # played by the operator's way: the next throw
+        until(lambda: board.service.referee.game.pending is None)
+        board.service.handle("throw", 6)
+        expect(page.locator("#throw-text")).to_have_text("= 6")
+        expect(page.locator("#throw-note")).to_have_text("no dark side up counts 6")
+    finally:
+        page.close()
+
+
+def test_item3_a_new_throw_makes_the_sticks_fall_unless_motion_is_reduced(browser, board):  # noqa: F811
+    page = open_page(browser, board)
+    try:
+        board.service.handle("throw", 2)
+        expect(page.locator("#sticks")).to_have_class(re.compile(r"\bfalling\b"))
+        assert page.locator("#sticks rect").first.evaluate("(e) => getComputedStyle(e).animationName") == "fall"
+    finally:
+        page.close()
+
+
+# ------------------------------------------------------------------ item 4: the referee's one card
+
+
+def test_item4_after_an_idle_reset_one_calm_set_the_board_card_and_the_board_as_it_is(browser, board):  # noqa: F811
+    idle_reset(board)
+    page = open_page(browser, board, viewport=KIOSK)
+    try:
+        extra = board.service.snapshot()["setup"]["square"]
+        expect(page.locator("#turn")).to_have_text("set the board for the next game")
+        expect(page.locator("#setup")).to_have_text(re.compile(rf"^take the piece off square {extra} \(\d to fix"))
+        for quiet in ("#message", "#fixes", "#in-hand", "#question", "#refusal", "#compare"):
+            assert page.locator(quiet).inner_text().strip() == "" or not page.locator(quiet).is_visible(), quiet
+        expect(piece_on(page, extra)).to_have_count(1)  # the piece to take off is drawn where it is
+        expect(page.locator(f'#board g[data-square="{extra}"] rect.setup')).to_have_count(1)
+        expect(page.locator("#board rect.setup, #board rect.missing, #board rect.extra")).to_have_count(1)  # that one
+    finally:
+        page.close()
+
+
+def test_item4_a_ruling_id_waits_behind_a_why_and_the_real_square_is_drawn(browser, board):  # noqa: F811
+    from senet_pi.rules.plain import PLAIN
+
+    page = open_page(browser, board)
+    try:
+        board.service.handle("throw", 3)
+        board.service.handle("lift", 10)
+        ghost = page.locator("#board .piece.ghost.owner-B")
+        expect(ghost).to_have_count(1)  # in the hand: a ghost where it may go, 13
+        box, thirteen = ghost.bounding_box(), square(page, 13).bounding_box()
+        assert thirteen["x"] <= box["x"] and box["x"] + box["width"] <= thirteen["x"] + thirteen["width"] + 2
+        board.service.handle("place", 14)
+        settle(board)
+        message = page.locator("#message")
+        expect(message).to_have_text("a throw of 3 takes the piece on 10 to 13, not 14 why?")
+        why = message.locator("button.ruling-id")
+        expect(why).to_have_attribute("data-ruling", "P3")
+        why.click()
+        expect(page.locator("#tip")).to_have_text(f"P3: {PLAIN['P3']}")
+        expect(piece_on(page, 14, "B")).to_have_count(1)  # the piece is drawn where it really stands
+        expect(piece_on(page, 10, "B")).to_have_class(re.compile(r"\blifted\b"))  # faint where the fix puts it
+        expect(ghost).to_have_count(0)  # nothing beside the fix to say where it goes
+    finally:
+        page.close()
+
+
+# ------------------------------------------------------------------ item 5: a win
+
+
+def test_item5_a_win_has_its_moment_and_asks_for_the_button(browser, board):  # noqa: F811
+    import random
+
+    service, rng = board.service, random.Random(3)
+    game = service.referee.game
+    for _ in range(3000):  # a whole game, entered as the operator enters moves
+        if game.is_over:
+            break
+        service.handle("throw", game.random_throw(rng))
+        if game.pending is not None and not game.is_over:
+            for m in rng.choice(game.move_sequences()):
+                service.handle("move", [m.from_sq, m.to_sq, m.by])
+    assert game.is_over
+    service.handle("sense", sorted(service.referee.game.board()))  # the pieces where the game ended
+    settle(board)
+    page = open_page(browser, board, viewport=KIOSK)
+    try:
+        winner = "White" if game.winner_id == "A" else "Green"
+        expect(page.locator("#turn")).to_have_text(f"{winner} has won!")
+        expect(page.locator("#turn")).to_have_class(re.compile(r"\bwon\b"))
+        expect(page.locator("#message")).to_have_text("press the button to play again")
+    finally:
+        page.close()
+
+
+# ------------------------------------------------------------------ item 7: keyboard and screen readers
+
+
+def test_item7_keyboard_a_skip_link_then_arrow_keys_around_the_board(browser, sim):  # noqa: F811
+    page = open_page(browser, sim)
+    try:
+        sim.service.handle("throw", 3)
+        expect(page.locator("#board rect.movable")).to_have_count(1)
+        page.keyboard.press("Tab")
+        skip = page.locator(".skip-link")
+        expect(skip).to_be_focused()
+        assert skip.bounding_box()["y"] >= 0  # shown when focused
+        page.keyboard.press("Enter")
+        expect(page.locator("main")).to_be_focused()
+        tabs = 0
+        while not page.evaluate("() => document.activeElement.closest('#board') !== null") and tabs < 10:
+            page.keyboard.press("Tab")
+            tabs += 1
+        assert tabs <= 3  # the board comes first, not after 39 Tabs
+        expect(square(page, 10)).to_be_focused()  # the piece that may move
+        expect(page.locator('#board g.square[tabindex="0"]')).to_have_count(1)  # one stop in the Tab order
+        page.keyboard.press("ArrowLeft")
+        expect(square(page, 9)).to_be_focused()
+        page.keyboard.press("ArrowDown")
+        expect(square(page, 12)).to_be_focused()  # drawn under 9 (row 2 runs right to left, P1)
+        page.keyboard.press("ArrowUp")
+        page.keyboard.press("ArrowRight")
+        expect(square(page, 10)).to_be_focused()
+        page.keyboard.press("Enter")  # lift the piece by keyboard
+        expect(page.locator("#in-hand")).to_contain_text("Green's piece from 10 is in the hand")
+    finally:
+        page.close()
+
+
+def test_item7_focus_is_unmistakable_and_unlike_the_hints(browser, sim):  # noqa: F811
+    page = open_page(browser, sim)
+    try:
+        sim.service.handle("throw", 1)
+        expect(page.locator("#board rect.movable")).to_have_count(1)
+        cell = "(e) => { const s = getComputedStyle(e); return [s.stroke, s.strokeWidth, s.fill]; }"
+        hint = page.locator('#board g[data-square="10"] rect').evaluate(cell)
+        page.keyboard.press("Tab")  # the keyboard's way in: focus-visible
+        square(page, 10).focus()
+        page.keyboard.press("ArrowLeft")
+        expect(square(page, 9)).to_be_focused()
+        focused = page.locator('#board g[data-square="9"] rect').evaluate(cell)
+        plain = page.locator('#board g[data-square="8"] rect').evaluate(cell)
+        assert focused[0] != hint[0] and focused[2] != hint[2], (focused, hint)  # another colour, filled
+        assert float(focused[1].rstrip("px")) > float(hint[1].rstrip("px"))
+        assert focused != plain
+    finally:
+        page.close()
+
+
+#: Records every text the live region is given, and where the page has live regions at all.
+RECORD_ANNOUNCEMENTS = """
+window.said = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const box = document.getElementById("announce");
+  new MutationObserver(() => { if (box.textContent) window.said.push(box.textContent); })
+    .observe(box, { childList: true, characterData: true, subtree: true });
+});
+"""
+
+
+def test_item7_each_verdict_is_announced_once_and_the_fix_with_it(browser, sim):  # noqa: F811
+    page = browser.new_page()
+    page.add_init_script(RECORD_ANNOUNCEMENTS)
+    try:
+        page.goto(sim.url)
+        expect(page.locator("#link")).to_have_text("live")
+        live = page.locator("[aria-live], [role=status], [role=alert]")
+        expect(live).to_have_count(1)  # one live region: the boxes redrawn at every update are not
+        sim.service.handle("throw", 3)
+        square(page, 10).click()
+        square(page, 14).click()
+        until(lambda: sim.service.referee.sensed >> 14 & 1 == 1)
+        settle(sim)
+        expect(page.locator("#compare")).to_be_visible()
+        for _ in range(5):  # more state updates: the switches, time passing
+            sim.service.handle("sense", sorted(sim.service.snapshot()["sensed"]))
+            settle(sim)
+        page.wait_for_timeout(200)
+        said = page.evaluate("() => window.said")
+        warning = [s for s in said if "a throw of 3 takes the piece on 10 to 13, not 14" in s]
+        assert len(warning) == 1, said
+        assert "to put it right: put the piece on 14 back on 10" in warning[0]
+        assert "P3" not in warning[0]  # the id is for the eye's "why?"
+        assert sum("Green throws 3" in s for s in said) == 1, said
+    finally:
+        page.close()
+
+
+# ------------------------------------------------------------------ item 8: every string translated
+
+
+def test_item8_the_move_list_and_the_staff_panel_in_german(browser, board):  # noqa: F811
+    page = open_page(browser, board, "de")
+    try:
+        board.service.handle("throw", 3)  # B 10-13, then A's 4 takes 9 to 13: the exchange (P4)
+        play(board, moves_from(board, 10))
+        board.service.handle("throw", 4)
+        play(board, moves_from(board, 9))
+        exchange = gettext("exchange", "de")
+        expect(page.locator("#history li").last).to_have_text(f"{gettext('White', 'de')} 9-13 ({exchange})")
+        expect(page.locator("#operator summary")).to_have_text(gettext("staff", "de"))
+        page.locator("#operator summary").click()
+        expect(page.locator("#login button")).to_have_text(gettext("sign in", "de"))
+        expect(page.locator("#pin")).to_have_attribute("aria-label", gettext("operator PIN", "de"))
+    finally:
+        page.close()
+
+
+# ------------------------------------------------------------------ item 9: the card game
+
+
+def test_item9_the_card_game_looks_like_cards_and_each_phone_names_its_pieces(browser, board):  # noqa: F811
+    new_game(board, "cards", options={"shuffle_seed": 9})
+    main = open_page(browser, board, viewport=KIOSK)
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        expect(main.locator("#card-table .card-face")).not_to_have_count(0)
+        expect(main.locator("#turn")).to_have_text("Green to play")  # not "to throw" and "play a card" at once
+        phone.goto(board.url + "hands")
+        expect(phone.locator(".qr-card").first).to_contain_text("you play the white cones")
+        phone.goto(phone.locator("a", has_text="/hand/B/").get_attribute("href"))
+        expect(phone.locator(".cast")).to_have_text("you play the green spools")
+        expect(phone.locator("h2")).to_have_text("Green's hand")
+        cards = phone.locator("#cards button.card .card-face")
+        expect(cards).to_have_count(5)
+        assert cards.first.bounding_box()["height"] >= 90
+        assert phone.locator("#play").bounding_box()["height"] >= 44  # a finger's size
+    finally:
+        main.close()
+        phone.close()
+
+
+def test_item8_the_hardware_page_in_arabic(browser, sim):  # noqa: F811
+    page = browser.new_page()
+    try:
+        page.goto(sim.url + "hardware?lang=ar")
+        expect(page.locator(".hardware h2").first).to_have_text(gettext("Switches", "ar"))
+        expect(page.locator("#faults li")).to_have_text(gettext("none", "ar"))
+        expect(page.locator("#backend")).to_have_text(gettext("backend: {name}", "ar", name="sim"))
+    finally:
+        page.close()
