@@ -179,7 +179,7 @@ def test_a_wrong_move_shows_the_warning_the_fix_and_both_boards(page, board):
     square(page, 14).click()
     expect(page.locator("#message")).to_have_text("a throw of 3 takes the piece on 10 to 13, not 14 why?")
     expect(page.locator("#message")).to_have_class("message warning")
-    expect(page.locator("#fixes")).to_have_text("to put it right: put B's piece on 14 back on 10")
+    expect(page.locator("#fixes")).to_have_text("to put it right: put Green's piece on 14 back on 10")
     expect(page.locator("#compare")).to_be_visible()
     expect(page.locator('#board g[data-square="14"] rect.extra')).to_have_count(1)
     expect(page.locator('#board g[data-square="10"] rect.missing')).to_have_count(1)
@@ -806,7 +806,7 @@ def test_item15_the_page_in_german_and_arabic_with_the_switch(browser, board, tm
     square(page, 12).click()
     message = page.locator("#message")
     expect(message).to_have_text("ein Wurf von 3 bringt den Stein auf 10 nach 13, nicht nach 12 warum?")
-    expect(page.locator("#fixes")).to_have_text("so wird es richtig: Stein von B auf 12 zurück auf 10 stellen")
+    expect(page.locator("#fixes")).to_have_text("so wird es richtig: Stein von Grün auf 12 zurück auf 10 stellen")
     page.locator("#languages a", has_text="العربية").click()  # the switch, in the header
     expect(page.locator("html")).to_have_attribute("dir", "rtl")
     expect(page.locator("#how summary")).to_have_text("طريقة اللعب")

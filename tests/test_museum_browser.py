@@ -471,7 +471,7 @@ def test_item7_each_verdict_is_announced_once_and_the_fix_with_it(browser, sim):
         said = page.evaluate("() => window.said")
         warning = [s for s in said if "a throw of 3 takes the piece on 10 to 13, not 14" in s]
         assert len(warning) == 1, said
-        assert "to put it right: put the piece on 14 back on 10" in warning[0]
+        assert "to put it right: put Green's piece on 14 back on 10" in warning[0]
         assert "P3" not in warning[0]  # the id is for the eye's "why?"
         assert sum("Green throws 3" in s for s in said) == 1, said
     finally:

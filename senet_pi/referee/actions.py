@@ -52,7 +52,13 @@ class Actions(Judging):
         """A throw for the player to move (from the thrower, or entered by hand). A piece lifted in the
         same scan as the button press is part of the move, not a move before the throw."""
         out = self.tick(at) if at is not None else []
-        if not (at is not None and self.last_change is not None and at - self.last_change <= SAME_SCAN):
+        same_scan = (
+            at is not None
+            and not self.judged
+            and self.game.pending is None  # a throw waited for, not a move still to be judged
+            and at - self.unsettled_since <= SAME_SCAN  # every change since the board was judged
+        )
+        if not same_scan:
             out += self.flush()
         block = self._busy()
         if block:

@@ -54,6 +54,7 @@ class Core:
         self.sensing = False  # set by the first switch event; a board without sensors gets no prompts
         self.now = 0.0
         self.last_change: float | None = None
+        self.unsettled_since = 0.0  # the first switch change since the board was last judged
         self.judged = True
         self.attempt = self._attempt(self.expected)
         self.in_progress = False

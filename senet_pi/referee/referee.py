@@ -180,6 +180,8 @@ class Referee(Actions):
             self.provisional.attempt.record(square, closed)
         if self.switches.changed(square, at):  # the switch works after all
             out.append(Switch(square, None, Text("the switch under {square} works again", square=square)).json())
+        if self.judged:
+            self.unsettled_since = at
         self.last_change = at
         self.judged = False
         if not self.in_progress and not self._same(self.sensed, self.expected):
