@@ -1,5 +1,5 @@
-"""What people do besides moving pieces: throws and cards, moves entered by hand, answers to the
-referee's questions, undo, a new game and a resync (the board wins)."""
+"""What happens besides pieces moving: time passing, throws and cards, moves entered by hand,
+answers to the referee's questions, undo, a new game and a resync (the board wins)."""
 
 from __future__ import annotations
 
@@ -23,9 +23,11 @@ from ..verdicts import (
     illegal,
 )
 from .core import SAME_SCAN
-from .judge import Judging, switch_text
+from .judge import STILL_TIME, Judging, switch_text
 from .physical import HAND, Step, effect_steps, fixes, held, play_out, reversed_steps
 from .state import Mode
+
+_EPS = 1e-6  # times are milliseconds turned into seconds: compare without float noise
 
 
 class RefereeError(SenetError, ValueError):
@@ -35,8 +37,38 @@ class RefereeError(SenetError, ValueError):
 class Actions(Judging):
     """The referee's answers to throws, cards and the operator's actions."""
 
-    def tick(self, at: float) -> list[Verdict]:  # pragma: no cover - defined by Referee
-        raise NotImplementedError
+    def tick(self, at: float) -> list[Verdict]:
+        """Time passed with no change: judge a settled board, give guidance that is due, notice a
+        switch that stays open under a piece the game says is there."""
+        out: list[Verdict] = []
+        if at > self.now:
+            self.now = at
+        if not self.judged and self.last_change is not None and self.now - self.last_change >= self.settle - _EPS:
+            out += self._judge_at(self.last_change + self.settle)
+        if self._part_way_too_long():  # no silent board: a move left part way is warned, with its fix
+            self.guiding = True
+            out += self._warn(self.sensed)
+        warning = self.warning
+        if warning is not None and not self.guiding and self.now - warning.since >= self.guidance_delay - _EPS:
+            self.guiding = True
+            out += self._next_fix()
+        still_for = self.now - (self.last_change if self.last_change is not None else 0.0)
+        switches = self.switches
+        if self.owed is not None and self.sensing and not switches.still_checked and still_for >= STILL_TIME:
+            switches.still_checked = True
+            out += self._dead_under_owed_steps()
+        return out
+
+    def _part_way_too_long(self) -> bool:
+        """A settled board that could be a move part way (a piece put down where the move is not done
+        yet: the victim of a capture on the sun, or the last move taken back), left so for the
+        guidance delay with nothing said. A piece only held in the hand is a person thinking."""
+        if not (self.judged and self.sensing and self.last_change is not None) or self.mode is not Mode.MOVE:
+            return False
+        if self.warning is not None or self._same(self.sensed, self.expected):
+            return False
+        put_down = self.sensed & ~self.expected & ~self.unknown
+        return bool(put_down) and self.now - self.last_change >= self.settle + self.guidance_delay - _EPS
 
     def flush(self) -> list[Verdict]:
         """Judge the board now as if it had settled (end of a replay, or a button pressed)."""

@@ -25,10 +25,6 @@ from ..verdicts import Illegal, Progress, Sensor, Switch, Verdict
 from .actions import Actions, RefereeError
 from .attempt import Attempt
 from .core import GUIDANCE_DELAY, SETTLE_TIME
-from .judge import STILL_TIME
-from .state import Mode
-
-_EPS = 1e-6  # times are milliseconds turned into seconds: compare without float noise
 
 __all__ = ["GUIDANCE_DELAY", "SETTLE_TIME", "Referee", "RefereeError"]
 
@@ -106,39 +102,6 @@ class Referee(Actions):
     def place(self, square: int, at: float) -> list[Verdict]:
         """The switch under `square` closed at time `at`."""
         return self._switch(square, True, at)
-
-    def tick(self, at: float) -> list[Verdict]:
-        """Time passed with no change: judge a settled board, give guidance that is due, notice a
-        switch that stays open under a piece the game says is there."""
-        out: list[Verdict] = []
-        if at > self.now:
-            self.now = at
-        if not self.judged and self.last_change is not None and self.now - self.last_change >= self.settle - _EPS:
-            out += self._judge_at(self.last_change + self.settle)
-        if self._part_way_too_long():  # no silent board: a move left part way is warned, with its fix
-            self.guiding = True
-            out += self._warn(self.sensed)
-        warning = self.warning
-        if warning is not None and not self.guiding and self.now - warning.since >= self.guidance_delay - _EPS:
-            self.guiding = True
-            out += self._next_fix()
-        still_for = self.now - (self.last_change if self.last_change is not None else 0.0)
-        switches = self.switches
-        if self.owed is not None and self.sensing and not switches.still_checked and still_for >= STILL_TIME:
-            switches.still_checked = True
-            out += self._dead_under_owed_steps()
-        return out
-
-    def _part_way_too_long(self) -> bool:
-        """A settled board that could be a move part way (a piece put down where the move is not done
-        yet: the victim of a capture on the sun, or the last move taken back), left so for the
-        guidance delay with nothing said. A piece only held in the hand is a person thinking."""
-        if not (self.judged and self.sensing and self.last_change is not None) or self.mode is not Mode.MOVE:
-            return False
-        if self.warning is not None or self._same(self.sensed, self.expected):
-            return False
-        put_down = self.sensed & ~self.expected & ~self.unknown
-        return bool(put_down) and self.now - self.last_change >= self.settle + self.guidance_delay - _EPS
 
     def sense(self, occupied: int, at: float) -> list[Verdict]:
         """A full snapshot of the switches (a board starting, a bridge reconnecting): changes become

@@ -9,7 +9,6 @@ from them only when they are said.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -157,6 +156,3 @@ class SwitchFaults:
     def still_for(self, square: int, now: float) -> float:
         """How long the switch under `square` has not changed (since the start when it never did)."""
         return now - self.changed_at.get(square, float("-inf"))
-
-    def squares(self) -> Sequence[int]:
-        return sorted(self.faults)
