@@ -23,6 +23,7 @@ from firmware_bridge.simulate import SimulatedFirmware
 from senet_pi.hardware.serial_link import SerialBackend
 from senet_pi.rules import new_game
 from senet_pi.service import Service
+from senet_pi.verdicts import Progress, Settled
 
 
 def throughput(frames: int = 20_000) -> float:
@@ -59,7 +60,7 @@ def latency(trials: int = 60) -> list[float]:
         service = Service(None)
         seen = threading.Event()
         service.subscribe(
-            lambda verdicts: seen.set() if any(v["v"] in ("progress", "settled") for v in verdicts) else None
+            lambda verdicts: seen.set() if any(isinstance(v, Progress | Settled) for v in verdicts) else None
         )
         backend = SerialBackend(str(Path(folder) / "tty"), spin=0)
         backend.start(service, wait=10)

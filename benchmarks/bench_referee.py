@@ -20,6 +20,7 @@ from senet_pi.journal import Journal
 from senet_pi.referee import Referee
 from senet_pi.referee.hands import scripted_game
 from senet_pi.rules import new_game
+from senet_pi.verdicts import Moved, Turn, Verdict
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -52,7 +53,7 @@ def journal_costs(inputs: int) -> list[float]:
     with tempfile.TemporaryDirectory() as folder:
         journal = Journal(Path(folder) / "journal.sqlite")
         game = journal.start_game("secret", 2, {})
-        verdict = [{"v": "move", "player": "B", "from": 10, "to": 13, "by": 3}, {"v": "turn", "player": "A"}]
+        verdict: list[Verdict] = [Moved("B", 10, 13, 3), Turn("A")]
         for seq in range(inputs):
             start = time.perf_counter()
             journal.record_event(game, seq, seq * 100, "lift" if seq % 2 else "place", 10)

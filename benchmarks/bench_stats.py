@@ -23,6 +23,7 @@ from senet_pi.journal import Journal
 from senet_pi.referee.hands import scripted_game
 from senet_pi.replay import parse_replay, run_replay
 from senet_pi.stats import day_stats
+from senet_pi.verdicts import parse_verdict
 
 WARNING = {"v": "illegal", "reason": "a move is still owed (P2)", "ruling": "P2", "player": "A", "event": 3}
 FAULT = {"v": "switch", "square": 20, "fault": "stuck closed", "text": "the switch under 20 seems stuck closed"}
@@ -97,7 +98,7 @@ def main() -> None:
             later.append(time.perf_counter() - start)
         with Journal(path) as journal:  # one more game while the page is open
             game = journal.start_game("secret", 2, {})
-            journal.record_verdicts(game, 0, [json.loads(v) for v in one_game_verdicts()])
+            journal.record_verdicts(game, 0, [parse_verdict(json.loads(v)) for v in one_game_verdicts()])
         start = time.perf_counter()
         day_stats(path)
         one_more = time.perf_counter() - start

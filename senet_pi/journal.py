@@ -13,12 +13,16 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import SenetError
+
+if TYPE_CHECKING:
+    from .verdicts import Verdict
 
 SCHEMA_VERSION = 1
 SCHEMA = """
@@ -487,8 +491,8 @@ class Journal:
             ]
         )
 
-    def record_verdicts(self, game: int, event: int, verdicts: list[dict]) -> None:
-        """Record what the referee decided on an input, in one transaction."""
+    def record_verdicts(self, game: int, event: int, verdicts: Sequence[Verdict]) -> None:
+        """Record what the referee decided on an input, in one transaction, in the verdicts' JSON form."""
         if not verdicts:
             return
         if game not in self._verdict_seq:
@@ -497,7 +501,7 @@ class Journal:
         start = self._verdict_seq[game]
         self._verdict_seq[game] = start + len(verdicts)
         sql = "INSERT INTO verdicts (game, seq, event, verdict) VALUES (?, ?, ?, ?)"
-        self._submit([(sql, (game, start + i, event, json.dumps(v))) for i, v in enumerate(verdicts)])
+        self._submit([(sql, (game, start + i, event, json.dumps(v.json()))) for i, v in enumerate(verdicts)])
 
     def end_game(self, game: int, winner: str | None) -> None:
         """Mark a game finished (won, or abandoned for a new one when `winner` is None). Ending it again

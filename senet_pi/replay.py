@@ -16,7 +16,7 @@ from .errors import InvalidOptionError, ReplayError, SenetError
 from .events import EVENT_KINDS, Event, parse_event
 from .referee import Referee
 from .rules import RULESETS, Game, find_ruleset
-from .verdicts import Verdict
+from .verdicts import Illegal, VerdictJSON
 
 
 @dataclass
@@ -97,8 +97,9 @@ def load_replay(data: object) -> Replay:
     return replay
 
 
-def run_replay(replay: Replay, referee: Referee | None = None) -> Iterator[Verdict]:
-    """Play the events through the referee and yield the verdicts in the order they were decided.
+def run_replay(replay: Replay, referee: Referee | None = None) -> Iterator[VerdictJSON]:
+    """Play the events through the referee and yield the verdicts in the order they were decided, in
+    the JSON form the replay contract prints (an `illegal` one names the event it refused).
 
     The clock starts at 0 and moves only with `wait`; the end of the events counts as settled."""
     referee = referee or Referee(replay.new_game())
@@ -108,10 +109,11 @@ def run_replay(replay: Replay, referee: Referee | None = None) -> Iterator[Verdi
             clock_ms += event.value  # type: ignore[operator]
         kind, value = event.as_input()
         for verdict in referee.apply(kind, value, clock_ms / 1000):
-            if verdict["v"] == "illegal":
-                verdict["event"] = event.index
-            yield verdict
-    yield from referee.flush()
+            line = verdict.json()
+            if isinstance(verdict, Illegal):
+                line["event"] = event.index
+            yield line
+    yield from (verdict.json() for verdict in referee.flush())
 
 
 def replay_lines(replay: Replay) -> Iterator[str]:
@@ -120,7 +122,7 @@ def replay_lines(replay: Replay) -> Iterator[str]:
         yield verdict_line(verdict)
 
 
-def verdict_line(verdict: Verdict) -> str:
+def verdict_line(verdict: VerdictJSON) -> str:
     """One verdict as `senet-pi replay` prints it (and the fleet's verdicts topic carries it)."""
     return json.dumps(verdict, separators=(", ", ": "))
 

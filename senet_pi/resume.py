@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from .journal import EventRecord
 from .referee import Referee
+from .verdicts import JournalNews, Verdict, VerdictJSON, parse_verdict
 
 
 @dataclass
@@ -26,7 +27,7 @@ class Rejudged:
 
     referee: Referee  # as it stands after the inputs it could judge
     events: list[EventRecord]  # the inputs it judged, in order
-    verdicts: list[list[dict]]  # for each of them, its verdicts in their JSON form
+    verdicts: list[list[Verdict]]  # for each of them, its verdicts
     failure: str | None  # why the next input could not be judged (None: every input was)
 
 
@@ -34,7 +35,7 @@ def rejudge(
     make: Callable[[], Referee],
     events: list[EventRecord],
     unreadable: str | None = None,
-    skipped: dict[int, list[dict]] | None = None,
+    skipped: dict[int, list[Verdict]] | None = None,
 ) -> Rejudged:
     """Judge `events` on a fresh referee from `make`, stopping before the first input it fails on.
     Whatever the referee raises is caught: a failed input may have changed the referee half way, so
@@ -42,7 +43,7 @@ def rejudge(
     already failed on and went on without, with the verdicts that said so: not judged again."""
     skipped = skipped or {}
     referee = make()
-    judged: list[list[dict]] = []
+    judged: list[list[Verdict]] = []
     for i, event in enumerate(events):
         if event.seq in skipped:
             judged.append(skipped[event.seq])
@@ -56,18 +57,34 @@ def rejudge(
                     referee.apply(before.kind, before.value, before.ms / 1000)
             why = f"input {i + 1} ({event.kind} {json.dumps(event.value)[:40]}) could not be judged: "
             return Rejudged(referee, events[:i], judged, why + f"{type(exc).__name__}: {exc}"[:200])
-        judged.append(json.loads(json.dumps(verdicts)))
+        judged.append(verdicts)
     return Rejudged(referee, list(events), judged, unreadable)
 
 
-def failed_inputs(stored: dict[int, list[object]]) -> dict[int, list[dict]]:
+def failed_inputs(stored: dict[int, list[object]]) -> dict[int, list[Verdict]]:
     """The inputs the live game failed on and went on without: their only verdicts are the journal
     note that said so (`journal` verdicts are recorded for an input in no other case)."""
-    return {
-        seq: verdicts  # type: ignore[misc]
-        for seq, verdicts in stored.items()
-        if verdicts and all(isinstance(v, dict) and v.get("v") == "journal" for v in verdicts)
-    }
+    failed: dict[int, list[Verdict]] = {}
+    for seq, kept in stored.items():
+        notes = [_journal_note(v) for v in kept]
+        if notes and all(isinstance(note, JournalNews) for note in notes):
+            failed[seq] = [note for note in notes if note is not None]
+    return failed
+
+
+def _journal_note(data: object) -> Verdict | None:
+    """A journaled verdict as its typed value, when it is one (a record changed by hand may not be)."""
+    if not isinstance(data, dict):
+        return None
+    try:
+        return parse_verdict(data)
+    except ValueError:
+        return None
+
+
+def as_journaled(verdicts: list[Verdict]) -> list[VerdictJSON]:
+    """Verdicts as the journal gives them back: their JSON form, read back from JSON text."""
+    return json.loads(json.dumps([v.json() for v in verdicts]))
 
 
 def first_difference(judged: Rejudged, stored: dict[int, list[object]]) -> int | None:
@@ -75,7 +92,7 @@ def first_difference(judged: Rejudged, stored: dict[int, list[object]]) -> int |
     None. The last input may lack its verdicts (stopped between the two writes): not a difference."""
     for i, (event, verdicts) in enumerate(zip(judged.events, judged.verdicts, strict=True)):
         kept = stored.get(event.seq, [])
-        if kept == verdicts:
+        if kept == as_journaled(verdicts):
             continue
         if i == len(judged.events) - 1 and not kept:
             return None  # written before it was judged, stopped before its verdicts: written on resume

@@ -23,6 +23,7 @@ from .rules.board import OFF, ROWS, bit, mask
 from .service import Service
 from .systemd import Notifier, Watchdog, scan_counter
 from .terminal import describe
+from .verdicts import Verdict
 
 TICK = 0.05  # seconds between the service's ticks (settle and guidance timing)
 HAND_PACE = 0.1  # seconds a simulated hand takes for one lift or place
@@ -85,7 +86,7 @@ class Runner:
         """Tell systemd the board and the page are up (READY=1), with a status line."""
         self.notifier.send("READY=1", f"STATUS={status}")
 
-    def _print(self, verdicts: list[dict]) -> None:
+    def _print(self, verdicts: list[Verdict]) -> None:
         for verdict in verdicts:
             line = describe(verdict, self.language)
             if line:

@@ -22,10 +22,23 @@ from .rules import Game, find_ruleset
 from .rules.board import square_name, squares_in
 from .rules.text import Text, joined
 from .rules.throws import RandomSource, Throw
-from .verdicts import Idle, JournalNews, NewGame, Refused, Verdict
+from .verdicts import (
+    Forfeit,
+    Idle,
+    Illegal,
+    JournalNews,
+    Moved,
+    NewGame,
+    Refused,
+    Resynced,
+    Thrown,
+    Undone,
+    Verdict,
+    Win,
+)
 
 #: The verdicts the page lists as the game's history.
-HISTORY_KINDS = ("move", "forfeit", "win", "undone", "new_game", "resync")
+HISTORY_KINDS = (Moved, Forfeit, Win, Undone, NewGame, Resynced)
 
 #: The inputs that are not a person's doing: the backend's reading of the board at start, time.
 NOT_A_PERSON = ("tick", "sense")
@@ -255,7 +268,7 @@ class Service:
                 self._stamped.append((self.game_id, "ended"))
             old = self.referee
             self._begin(game, players)
-            verdicts = [*lead, NewGame(self.referee.game.name, self.referee.game.to_move_id).json()]
+            verdicts = [*lead, NewGame(self.referee.game.name, self.referee.game.to_move_id)]
             self.history = list(verdicts)
             self._publish(verdicts)
             if keep_board and old.sensing and old.sensed != self.referee.expected:
@@ -281,7 +294,7 @@ class Service:
         )
         chance = game.seeded_options(0)  # what the rule set leaves to chance (the card game's deck): drawn anew
         options = {k: v for k, v in game.options.items() if k not in chance}
-        return self._new_game(game.name, game.players, options, [idle.json()], keep_board=True)
+        return self._new_game(game.name, game.players, options, [idle], keep_board=True)
 
     # ------------------------------------------------------------------ inputs
 
@@ -335,8 +348,8 @@ class Service:
             kind=kind,
             why=f"{type(exc).__name__}: {exc}"[:200],
         )
-        verdicts = [JournalNews(text).json()]
-        self._skipped[self.seq] = [dict(v) for v in verdicts]
+        verdicts: list[Verdict] = [JournalNews(text)]
+        self._skipped[self.seq] = list(verdicts)
         self.referee = rejudge(self._fresh_referee, self._inputs, None, self._skipped).referee
         if self.journal is not None:
             self.journal.record_note(f"failed:{self.game_id}:{self.seq}", f"game {self.game_id}: {text}")
@@ -370,14 +383,14 @@ class Service:
         if (trouble is None) == (was is None):
             return  # no news: only the count of held writes changed
         if trouble is not None:
-            self._publish([JournalNews(trouble + "; the game goes on").json()])
+            self._publish([JournalNews(trouble + "; the game goes on")])
         elif was is not None:
-            self._publish([JournalNews("the journal caught up: every held write is saved").json()])
+            self._publish([JournalNews("the journal caught up: every held write is saved")])
 
     def _after(self, verdicts: list[Verdict]) -> None:
         if self.journal is not None:
             self.journal.record_verdicts(self.game_id, self.seq, verdicts)
-            if any(v["v"] == "win" for v in verdicts):
+            if any(isinstance(v, Win) for v in verdicts):
                 self.journal.end_game(self.game_id, self.referee.game.winner_id)
                 self._stamped.append((self.game_id, "ended"))
         self.seq += 1
@@ -414,14 +427,14 @@ class Service:
                 return self._refuse(Text("the thrower is not taking a throw: {why}", why=blocked))
             throw = game.roll(rng)
             verdicts = self.handle("throw", list(throw.value) if isinstance(throw.value, tuple) else throw.value)
-            refused = [v.get("reason", "refused") for v in verdicts if v["v"] == "illegal"]
+            refused = [v.reason for v in verdicts if isinstance(v, Illegal)]
             if refused:
                 return Press(refused=joined(refused), verdicts=verdicts)
             return Press(throw=throw, verdicts=verdicts)
 
     def _refuse(self, text: str) -> Press:
         """A press refused before anything was judged: said to the listeners, not journaled."""
-        verdict = Refused(text).json()
+        verdict = Refused(text)
         self._publish([verdict])
         return Press(refused=text, verdicts=[verdict])
 
@@ -471,7 +484,7 @@ class Service:
         """The referee's open question (its id, kind, text and options), or None."""
         with self.lock:
             question = self.referee.question
-            return dict(question.verdict()) if question is not None else None
+            return question.verdict().json() if question is not None else None
 
     def snapshot(self) -> dict[str, object]:
         """The game, the board and the referee's open business, all taken at one moment under the
@@ -484,7 +497,7 @@ class Service:
             for sq in game.board():
                 owner, mark = game.piece_at(sq) or ("", None)
                 squares[str(sq)] = {"owner": owner, "dots": mark}
-            throws = [v for v in self.history if v["v"] == "throw"]
+            throws = [v for v in self.history if isinstance(v, Thrown)]
             legal = [" then ".join(str(m) for m in seq) for seq in game.move_sequences()]
             moves = game.legal_moves() if game.pending is not None and game.winner_id is None else []
             kind = game.throw_kind
@@ -495,7 +508,7 @@ class Service:
                 "to_move": game.to_move_id,
                 "turn_starts_with": game.turn_starts_with,
                 "throw": list(game.pending) if isinstance(game.pending, tuple) else game.pending,
-                "last_throw": throws[-1]["value"] if throws else None,
+                "last_throw": throws[-1].value if throws else None,
                 "throws": {
                     "kind": kind.name,
                     "zero": getattr(kind, "zero", None),
@@ -518,7 +531,7 @@ class Service:
                 "legal": legal,
                 # the single moves the throw waiting to be played allows, [from, to] ("off" past 30)
                 "moves": [[m.from_sq, square_name(m.to_sq)] for m in moves],
-                "history": [v for v in self.history if v["v"] in HISTORY_KINDS][-40:],
+                "history": [v.json() for v in self.history if isinstance(v, HISTORY_KINDS)][-40:],
                 "touched": not self.idle.fresh,  # a person did something since the game began
                 "setup": setup_step(game, referee),
             }

@@ -8,7 +8,33 @@ from __future__ import annotations
 from .i18n import DEFAULT, Text, translate
 from .rules.effects import kind_word
 from .rules.text import form, joined
-from .verdicts import Verdict
+from .verdicts import (
+    Answered,
+    Bonus,
+    Cleared,
+    Fix,
+    Forfeit,
+    Idle,
+    Illegal,
+    JournalNews,
+    Link,
+    Moved,
+    NewGame,
+    Offer,
+    Out,
+    Prompt,
+    Question,
+    Refused,
+    Removed,
+    Resynced,
+    Settled,
+    Switch,
+    Thrown,
+    Turn,
+    Undone,
+    Verdict,
+    Win,
+)
 
 #: The mark in front of each kind that is a sentence of its own.
 MARKS = {
@@ -30,45 +56,47 @@ def describe(verdict: Verdict, language: str = DEFAULT) -> str | None:
 
 
 def _words(verdict: Verdict) -> str | None:
-    v = verdict["v"]
-    if v == "move":
-        text = Text(
-            "{player} moves {from_sq} -> {to}", player=verdict["player"], from_sq=verdict["from"], to=verdict["to"]
-        )
-        for effect in verdict.get("effects", []):  # type: ignore[attr-defined]
-            if "to" in effect:
-                where = form("{from_sq} -> {to}", from_sq=effect["from"], to=effect["to"])
-            else:
-                where = Text("{from_sq} -> out of the game", from_sq=effect["from"])
-            kind = kind_word(effect["kind"])
-            text = Text(
-                "{move}; {player}'s piece {where} ({kind})", move=text, player=effect["player"], where=where, kind=kind
-            )
-        return text
-    if v == "bonus":
-        return Text("{player} throws again", player=verdict["player"])
-    if v == "turn":
-        return Text("{player} to throw", player=verdict["player"])
-    if v == "win":
-        scores = verdict.get("scores")
-        if scores:
-            return Text("*** {player} wins {scores} ***", player=verdict["player"], scores=scores)
-        return Text("*** {player} wins ***", player=verdict["player"])
-    if v == "forfeit":
-        return form("{reason}", reason=verdict["reason"])
-    if v == "illegal":
-        fixes = verdict.get("fix")
-        if fixes:
-            return form("!! {reason} -> {fixes}", reason=verdict["reason"], fixes=joined(fixes))  # type: ignore[arg-type]
-        return form("!! {reason}", reason=verdict["reason"])
-    if v in ("prompt", "fix", "offer", "refused", "cleared", "settled", "switch", "link", "journal", "idle"):
-        return form(MARKS.get(v, "") + "{text}", text=verdict["text"])
-    if v == "question":
-        numbered = [form("{n}: {option}", n=i, option=o) for i, o in enumerate(verdict["options"])]  # type: ignore[arg-type]
-        options = joined(numbered, ", ")
-        return Text("?? {question} ({options}) - type: answer N", question=verdict["text"], options=options)
-    if v == "throw":
-        return Text("{player} throws {value}", player=verdict["player"], value=verdict["value"])
-    if v in ("undone", "new_game", "resync", "out", "removed", "answered"):
-        return f"{v.replace('_', ' ')}: " + ", ".join(f"{k}={val}" for k, val in verdict.items() if k != "v")
+    match verdict:
+        case Moved():
+            return _moved(verdict)
+        case Bonus(player=player):
+            return Text("{player} throws again", player=player)
+        case Turn(player=player):
+            return Text("{player} to throw", player=player)
+        case Win(player=player, scores=scores) if scores:
+            return Text("*** {player} wins {scores} ***", player=player, scores=scores)
+        case Win(player=player):
+            return Text("*** {player} wins ***", player=player)
+        case Forfeit(reason=reason):
+            return form("{reason}", reason=reason)
+        case Illegal(reason=reason, fix=fixes) if fixes:
+            return form("!! {reason} -> {fixes}", reason=reason, fixes=joined(fixes))
+        case Illegal(reason=reason):
+            return form("!! {reason}", reason=reason)
+        case (
+            Prompt() | Fix() | Offer() | Refused() | Cleared() | Settled() | Switch() | Link() | JournalNews() | Idle()
+        ):
+            return form(MARKS.get(verdict.v, "") + "{text}", text=verdict.text)
+        case Question(text=question, options=options):
+            numbered = [form("{n}: {option}", n=i, option=o) for i, o in enumerate(options)]
+            return Text("?? {question} ({options}) - type: answer N", question=question, options=joined(numbered, ", "))
+        case Thrown(player=player, value=value):
+            return Text("{player} throws {value}", player=player, value=value)
+        case Undone() | NewGame() | Resynced() | Out() | Removed() | Answered():
+            fields = {k: val for k, val in verdict.json().items() if k != "v"}
+            return f"{verdict.v.replace('_', ' ')}: " + ", ".join(f"{k}={val}" for k, val in fields.items())
     return None
+
+
+def _moved(move: Moved) -> str:
+    text = Text("{player} moves {from_sq} -> {to}", player=move.player, from_sq=move.from_sq, to=move.to)
+    for effect in move.effects or []:
+        if "to" in effect:
+            where = form("{from_sq} -> {to}", from_sq=effect["from"], to=effect["to"])
+        else:
+            where = Text("{from_sq} -> out of the game", from_sq=effect["from"])
+        kind = kind_word(str(effect["kind"]))
+        text = Text(
+            "{move}; {player}'s piece {where} ({kind})", move=text, player=effect["player"], where=where, kind=kind
+        )
+    return text

@@ -1,10 +1,12 @@
 """Verdicts: what the referee decided, as small typed values with one JSON form.
 
-Each kind is a frozen dataclass; `json()` turns it into the line the replay contract, the
-journal, the terminal and the page all read (`../shared/spec/replay.md`): `{"v": kind, ...}`
-with the fields in order, optional ones left out when empty. The kinds outside tests read are
-`move`, `illegal`, `bonus`, `turn` and `win`; the rest are this project's additions. What the
-rules did by themselves after a move rides on the move line as `effects`.
+Each kind is a frozen dataclass. The referee returns them, the service journals and publishes
+them, and its listeners (the terminal, the sticks, the bridge's lights) read them as typed
+values; `json()` turns one into the line the journal, `senet-pi replay`, the page and the fleet
+read (`../shared/spec/replay.md`): `{"v": kind, ...}` with the fields in order, optional ones
+left out when empty. The kinds outside tests read are `move`, `illegal`, `bonus`, `turn` and
+`win`; the rest are this project's additions. What the rules did by themselves after a move
+rides on the move line as `effects`.
 """
 
 from __future__ import annotations
@@ -21,12 +23,12 @@ from .rules.move import Move
 from .rules.reasons import Reason
 from .rules.text import Text
 
-#: A verdict in its JSON form: what flows to the journal, the listeners and replay output.
-Verdict = dict[str, object]
+#: A verdict in its JSON form: what the journal stores, replay prints and the page and the fleet read.
+VerdictJSON = dict[str, object]
 
 
 @dataclass(frozen=True)
-class Line:
+class Verdict:
     """A verdict kind. Subclasses name their kind in `v` and list their fields in JSON order."""
 
     v: ClassVar[str] = ""
@@ -35,9 +37,9 @@ class Line:
     #: Fields whose JSON key is not a Python name.
     keys: ClassVar[dict[str, str]] = {"from_sq": "from"}
 
-    def json(self) -> Verdict:
+    def json(self) -> VerdictJSON:
         """The one JSON form of this verdict."""
-        out: Verdict = {"v": self.v}
+        out: VerdictJSON = {"v": self.v}
         for f in fields(self):
             value = getattr(self, f.name)
             if value is None and f.name in self.optional:
@@ -46,7 +48,7 @@ class Line:
         return out
 
 
-def parse_verdict(data: Verdict) -> Line:
+def parse_verdict(data: VerdictJSON) -> Verdict:
     """A verdict's JSON form back as its typed value; ValueError for an unknown kind or wrong fields."""
     kind = KINDS.get(str(data.get("v")))
     if kind is None:
@@ -65,7 +67,7 @@ def parse_verdict(data: Verdict) -> Line:
 
 
 @dataclass(frozen=True)
-class Moved(Line):
+class Moved(Verdict):
     """A move accepted, with what the rules did by themselves after it (an exchange, a drowning...)."""
 
     v: ClassVar[str] = "move"
@@ -78,7 +80,7 @@ class Moved(Line):
 
 
 @dataclass(frozen=True)
-class Illegal(Line):
+class Illegal(Verdict):
     """Something the rules or the referee refuse: the reason in words and the ruling that decides it;
     for a wrong board, what is missing and extra and how to fix it; for a swap, its two squares."""
 
@@ -99,19 +101,19 @@ class Illegal(Line):
 
 
 @dataclass(frozen=True)
-class Bonus(Line):
+class Bonus(Verdict):
     v: ClassVar[str] = "bonus"
     player: str
 
 
 @dataclass(frozen=True)
-class Turn(Line):
+class Turn(Verdict):
     v: ClassVar[str] = "turn"
     player: str
 
 
 @dataclass(frozen=True)
-class Win(Line):
+class Win(Verdict):
     v: ClassVar[str] = "win"
     optional: ClassVar[frozenset[str]] = frozenset({"scores"})
     player: str
@@ -119,7 +121,7 @@ class Win(Line):
 
 
 @dataclass(frozen=True)
-class Forfeit(Line):
+class Forfeit(Verdict):
     """P7: a throw that moves nothing is lost."""
 
     v: ClassVar[str] = "forfeit"
@@ -129,7 +131,7 @@ class Forfeit(Line):
 
 
 @dataclass(frozen=True)
-class Out(Line):
+class Out(Verdict):
     """M9: a player leaves the game."""
 
     v: ClassVar[str] = "out"
@@ -137,7 +139,7 @@ class Out(Line):
 
 
 @dataclass(frozen=True)
-class Removed(Line):
+class Removed(Verdict):
     """Pieces the rules took off the board without a move (M9: those of a player who leaves)."""
 
     v: ClassVar[str] = "removed"
@@ -145,48 +147,48 @@ class Removed(Line):
 
 
 @dataclass(frozen=True)
-class Thrown(Line):
+class Thrown(Verdict):
     v: ClassVar[str] = "throw"
     player: str
     value: object
 
 
 @dataclass(frozen=True)
-class CardPlayed(Line):
+class CardPlayed(Verdict):
     v: ClassVar[str] = "card"
     player: str
     card: str
 
 
 @dataclass(frozen=True)
-class Exchanged(Line):
+class Exchanged(Verdict):
     v: ClassVar[str] = "exchange"
     player: str
     count: int
 
 
 @dataclass(frozen=True)
-class Passed(Line):
+class Passed(Verdict):
     v: ClassVar[str] = "pass"
     player: str
 
 
 @dataclass(frozen=True)
-class Undone(Line):
+class Undone(Verdict):
     v: ClassVar[str] = "undone"
     player: str
     move: str
 
 
 @dataclass(frozen=True)
-class NewGame(Line):
+class NewGame(Verdict):
     v: ClassVar[str] = "new_game"
     variant: str
     to_move: str
 
 
 @dataclass(frozen=True)
-class Idle(Line):
+class Idle(Verdict):
     """Nobody played for the idle time (an exhibit): game `game` was saved and a new one begins."""
 
     v: ClassVar[str] = "idle"
@@ -196,7 +198,7 @@ class Idle(Line):
 
 
 @dataclass(frozen=True)
-class Resynced(Line):
+class Resynced(Verdict):
     """The board won: what the referee assumed, and the position it now holds."""
 
     v: ClassVar[str] = "resync"
@@ -205,7 +207,7 @@ class Resynced(Line):
 
 
 @dataclass(frozen=True)
-class Revised(Line):
+class Revised(Verdict):
     """A provisional move turned out to be another way of playing the same throw."""
 
     v: ClassVar[str] = "revised"
@@ -219,7 +221,7 @@ class Revised(Line):
 
 
 @dataclass(frozen=True)
-class Prompt(Line):
+class Prompt(Verdict):
     """A step the people should carry out: a move the rules made, an undo, a Nile drowning."""
 
     v: ClassVar[str] = "prompt"
@@ -230,7 +232,7 @@ class Prompt(Line):
 
 
 @dataclass(frozen=True)
-class Fix(Line):
+class Fix(Verdict):
     """One thing to do to put the board right."""
 
     v: ClassVar[str] = "fix"
@@ -240,25 +242,25 @@ class Fix(Line):
 
 
 @dataclass(frozen=True)
-class Progress(Line):
+class Progress(Verdict):
     v: ClassVar[str] = "progress"
     text: str = Text("move in progress")
 
 
 @dataclass(frozen=True)
-class Settled(Line):
+class Settled(Verdict):
     v: ClassVar[str] = "settled"
     text: str = Text("the board is as the game expects")
 
 
 @dataclass(frozen=True)
-class Cleared(Line):
+class Cleared(Verdict):
     v: ClassVar[str] = "cleared"
     text: str = Text("the board matches the game")
 
 
 @dataclass(frozen=True)
-class Switch(Line):
+class Switch(Verdict):
     """A switch judged faulty (`fault` "stuck closed" / "stuck open"), or working again (None)."""
 
     v: ClassVar[str] = "switch"
@@ -268,7 +270,7 @@ class Switch(Line):
 
 
 @dataclass(frozen=True)
-class Sensor(Line):
+class Sensor(Verdict):
     """A switch event that cannot be: the switch was already in that state."""
 
     v: ClassVar[str] = "sensor"
@@ -277,7 +279,7 @@ class Sensor(Line):
 
 
 @dataclass(frozen=True)
-class Question(Line):
+class Question(Verdict):
     v: ClassVar[str] = "question"
     id: int
     kind: str
@@ -286,14 +288,14 @@ class Question(Line):
 
 
 @dataclass(frozen=True)
-class Answered(Line):
+class Answered(Verdict):
     v: ClassVar[str] = "answered"
     id: int
     answer: str
 
 
 @dataclass(frozen=True)
-class Withdrawn(Line):
+class Withdrawn(Verdict):
     """A question no longer asked: the board moved on."""
 
     v: ClassVar[str] = "withdrawn"
@@ -304,7 +306,7 @@ class Withdrawn(Line):
 
 
 @dataclass(frozen=True)
-class Refused(Line):
+class Refused(Verdict):
     """The thrower's button or a gesture refused, and why."""
 
     v: ClassVar[str] = "refused"
@@ -312,19 +314,19 @@ class Refused(Line):
 
 
 @dataclass(frozen=True)
-class Offer(Line):
+class Offer(Verdict):
     v: ClassVar[str] = "offer"
     text: str
 
 
 @dataclass(frozen=True)
-class JournalNews(Line):
+class JournalNews(Verdict):
     v: ClassVar[str] = "journal"
     text: str
 
 
 @dataclass(frozen=True)
-class Link(Line):
+class Link(Verdict):
     """The USB bridge connected, lost, or reporting."""
 
     v: ClassVar[str] = "link"
@@ -333,7 +335,7 @@ class Link(Line):
 
 
 #: Every verdict kind by its name in the JSON form.
-KINDS: dict[str, type[Line]] = {
+KINDS: dict[str, type[Verdict]] = {
     cls.v: cls
     for cls in (
         Moved, Illegal, Bonus, Turn, Win, Forfeit, Out, Removed, Thrown, CardPlayed, Exchanged, Passed, Undone,
@@ -358,9 +360,9 @@ def _effect_fields(effect: Effect) -> dict[str, object]:
 
 def from_effects(effects: Sequence[Effect], move: Move | None = None, player: str | None = None) -> list[Verdict]:
     """The verdict lines for a played move (or throw) and the effects the engine reported."""
-    lines: list[Line] = []
+    lines: list[Verdict] = []
     rules_moved = []
-    tail: list[Line] = []
+    tail: list[Verdict] = []
     for effect in effects:
         if isinstance(effect, rules_did.Bonus):
             tail.append(Bonus(effect.player))
@@ -378,12 +380,12 @@ def from_effects(effects: Sequence[Effect], move: Move | None = None, player: st
         lines.insert(0, Moved(player, move.from_sq, square_name(move.to_sq), move.by, rules_moved or None))
     elif rules_moved:  # e.g. pieces removed when a player leaves (M9)
         tail.insert(0, Removed(rules_moved))
-    return [line.json() for line in lines + tail]
+    return lines + tail
 
 
-def illegal(error: IllegalMoveError, **context: object) -> Verdict:
-    """An `illegal` line: the reason in words, the ruling that decides it, and where it happened."""
-    return {**Illegal(reason=error.text, ruling=error.ruling).json(), **context}
+def illegal(error: IllegalMoveError, player: str | None = None) -> Illegal:
+    """An `illegal` verdict for a move, throw or card the rules refuse: the reason in words, the ruling."""
+    return Illegal(reason=error.text, ruling=error.ruling, player=player)
 
 
 def _json_throw(value: object) -> object:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from senet_pi.referee import Referee
 from senet_pi.rules import Game
+from senet_pi.verdicts import Verdict
 
 
 class Hands:
-    """A referee, a clock in seconds, and every verdict seen so far."""
+    """A referee, a clock in seconds, and every verdict seen so far, in its JSON form (the replay
+    contract's lines, which these tests read)."""
 
     def __init__(self, game: Game, **kwargs: float) -> None:
         self.referee = Referee(game, **kwargs)
@@ -23,7 +25,7 @@ class Hands:
         out: list[dict] = []
         for action in actions:
             verb, square = action.split()
-            out += getattr(self.referee, verb)(int(square), self.clock)
+            out += as_json(getattr(self.referee, verb)(int(square), self.clock))
         self.seen += out
         if wait:
             out += self.wait(wait)
@@ -31,19 +33,24 @@ class Hands:
 
     def wait(self, ms: int) -> list[dict]:
         self.clock += ms / 1000
-        out = self.referee.tick(self.clock)
+        out = as_json(self.referee.tick(self.clock))
         self.seen += out
         return out
 
     def throw(self, value: object) -> list[dict]:
-        out = self.referee.throw(value, at=self.clock)
+        out = as_json(self.referee.throw(value, at=self.clock))
         self.seen += out
         return out
 
     def call(self, name: str, *args: object) -> list[dict]:
-        out = getattr(self.referee, name)(*args, at=self.clock)
+        out = as_json(getattr(self.referee, name)(*args, at=self.clock))
         self.seen += out
         return out
+
+
+def as_json(verdicts: list[Verdict]) -> list[dict]:
+    """Typed verdicts in the JSON form the journal and `senet-pi replay` give them."""
+    return [v.json() for v in verdicts]
 
 
 def kinds(verdicts: list[dict]) -> list[str]:

@@ -492,8 +492,24 @@ def truly_swapped(s: Session, q: dict[str, Any]) -> bool:
     return len(asked) >= 2 and all(sq in s.swapped_owners() for sq in asked[:2])
 
 
+def truthful_whose_answer(s: Session, q: dict[str, Any]) -> str:
+    """The answer to "whose piece is on N now?" as the people see it (the session follows every real piece)."""
+    square = int(q["text"].split(" on ")[1].split()[0])
+    owner, dots, _ = s.pieces[square]
+    wanted = f"{owner}'s piece" + (f" with {dots} dots" if dots is not None else "")
+    assert wanted in q["options"], s.explain(f"the piece on {square} ({wanted}) is not among the answers")
+    return wanted
+
+
 def truthful_swap_answer(s: Session, q: dict[str, Any]) -> str:
+    """The answer to "were they swapped?" (two squares) or "is each back on its own square?"
+    (several) as the people who see the pieces would give it."""
     options = [str(o) for o in q.get("options", [])]
+    if q.get("kind") == "back":
+        asked = [int(w) for w in re.findall(r"\b\d+\b", str(q.get("text", "")))]
+        game = s.game
+        each_home = all(s.pieces.get(sq, (None, None))[:2] == game.piece_at(sq) for sq in asked)
+        return options[0] if each_home else options[1]
     if truly_swapped(s, q):
         return next((o for o in options if "swapped" in o), options[-1])
     return next((o for o in options if "back" in o), options[0])
@@ -507,7 +523,7 @@ def follow_fixes(s: Session, what: str, limit: int = 16) -> int:
     since = warnings[-1] if warnings else len(s.seen)
     for n in range(limit):
         q = s.question
-        if q is not None and q.get("kind") == "swap":
+        if q is not None and q.get("kind") in ("swap", "back"):
             # "were they swapped?" about pieces lifted together (where the switches cannot tell):
             # answered truthfully; the end state shows whether owners were kept
             s.answer(truthful_swap_answer(s, q))

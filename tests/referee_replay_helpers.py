@@ -20,6 +20,7 @@ from senet_pi.replay import load_replay, run_replay
 from senet_pi.rules import Game
 from senet_pi.rules.board import bit, squares_in
 from senet_pi.rules.cards import default_deck
+from senet_pi.verdicts import Verdict
 
 #: Past the settle time (0.4 s).
 SETTLE_MS = 600
@@ -39,11 +40,9 @@ def options_for(variant: str, seed: int) -> dict[str, object]:
     return {"deck_order": deck, "shuffle_seed": seed}
 
 
-def as_json(verdict: Any) -> dict[str, Any]:
-    """A verdict's JSON form, whether the referee returns dicts or typed values with `json()`."""
-    if isinstance(verdict, Mapping):
-        return dict(verdict)
-    return dict(verdict.json())
+def as_json(verdict: Verdict) -> dict[str, Any]:
+    """A verdict's JSON form: what the journal stores and `senet-pi replay` prints."""
+    return verdict.json()
 
 
 class Session:
@@ -174,17 +173,17 @@ class Session:
     @property
     def warning(self) -> dict[str, Any] | None:
         w = self.status().get("warning")
-        return None if w is None else as_json(w)
+        return None if w is None else dict(w)
 
     @property
     def question(self) -> dict[str, Any] | None:
         q = self.status().get("question")
-        return None if q is None else as_json(q)
+        return None if q is None else dict(q)
 
     @property
     def prompt(self) -> dict[str, Any] | None:
         p = self.status().get("prompt")
-        return None if p is None else as_json(p)
+        return None if p is None else dict(p)
 
     # ------------------------------------------------------------ as a replay file
 
@@ -208,7 +207,7 @@ class Session:
 
 def replay_verdicts(replay: Mapping[str, object]) -> list[dict[str, Any]]:
     """Every verdict `senet-pi replay` prints for this replay, in their JSON form."""
-    return [as_json(v) for v in run_replay(load_replay(dict(replay)))]
+    return list(run_replay(load_replay(dict(replay))))
 
 
 def kinds(verdicts: Iterable[Mapping[str, Any]]) -> list[str]:

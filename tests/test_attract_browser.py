@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from senet_pi.i18n import gettext, translate
+from senet_pi.verdicts import Offer
 from senet_pi_web.state import PIECES, PLAYERS, demo_game, named
 from tests.test_browser import LiveBoard, browser, until  # noqa: F401  (browser: the module's fixture)
 from tests.test_museum_browser import axe_js, axe_violations  # noqa: F401  (axe_js: a fixture)
@@ -199,7 +200,7 @@ def test_item6_a_tap_dismisses_the_loop_and_staff_controls_stay_reachable(browse
     expect(page.locator("#attract [aria-live]")).to_have_count(0)  # not read out every 5 s for ever
     page.mouse.click(5, 5)  # a tap on the overlay, outside its card
     expect(overlay).to_be_hidden()
-    exhibit_board.service.note({"v": "offer", "text": "a live update"})
+    exhibit_board.service.note(Offer("a live update"))
     page.clock.run_for(FRAME_MS * 2)
     expect(overlay).to_be_hidden()  # closed for this game
     page.close()

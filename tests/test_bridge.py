@@ -38,7 +38,7 @@ class Rig:
         self.firmware = SimulatedFirmware(port, new_game("secret").occupied())
         self.service = Service(None, settle=0.15)
         self.verdicts: list[dict] = []
-        self.service.subscribe(self.verdicts.extend)
+        self.service.subscribe(lambda batch: self.verdicts.extend(v.json() for v in batch))
         self.backend = SerialBackend(str(port), rng=random.Random(seed), spin=0, retry=0.2)
         self.backend.start(self.service, wait=10)
         self._stop = threading.Event()
@@ -159,7 +159,7 @@ def run_fake(data: bytes, done=None) -> tuple[SerialBackend, Service, list[dict]
     port = FakePort(data)
     service = Service(None)
     notes: list[dict] = []
-    service.subscribe(notes.extend)
+    service.subscribe(lambda batch: notes.extend(v.json() for v in batch))
     backend = SerialBackend("fake", open_port=lambda _: port, retry=5)
     backend.start(service)
     until(lambda: port.drained.is_set() or (done is not None and done(notes)))

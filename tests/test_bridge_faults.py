@@ -58,7 +58,7 @@ class Port:
 def connected(port: Port, **options) -> tuple[SerialBackend, Service, list[dict]]:
     service = Service(None)
     notes: list[dict] = []
-    service.subscribe(notes.extend)
+    service.subscribe(lambda batch: notes.extend(v.json() for v in batch))
 
     def open_port(_: str) -> Port:
         port.opened += 1

@@ -21,6 +21,7 @@ from senet_pi.page import start_server, stop_server
 from senet_pi.referee.hands import switch_events
 from senet_pi.referee.physical import play_out
 from senet_pi.service import Service
+from senet_pi.verdicts import Offer
 
 CHROMIUM = os.environ.get("SENET_PI_CHROMIUM", "/usr/bin/chromium")
 PIN = "1357"
@@ -392,7 +393,7 @@ def test_a_hand_page_never_draws_an_older_answer_over_a_newer_one(browser):
         expect(phone.locator("#hand-turn")).to_have_text("your turn: play a card or exchange")
         phone.wait_for_function("() => window.handAsks === window.handAnswers && window.handReading === 0")
         phone.route("**/api/hand/B/*", hold_the_first_answer)
-        live.service.note({"v": "offer", "text": "a live event: the page reads its hand"})
+        live.service.note(Offer("a live event: the page reads its hand"))
         while not held:
             phone.wait_for_timeout(10)  # lets Playwright dispatch the route handler
         game = live.service.referee.game

@@ -57,7 +57,7 @@ def test_the_board_publishes_status_state_and_each_verdict_as_the_contract_says(
     assert ear.last("senet-pi/hall-1/status").payload == b"online"
     press = service.press(random.Random(4))
     assert press.verdicts
-    lines = [verdict_line(v) for v in press.verdicts]
+    lines = [verdict_line(v.json()) for v in press.verdicts]
     wait_until(lambda: [h.payload.decode() for h in ear.on("senet-pi/hall-1/verdicts")] == lines)
     assert all(h.qos == 1 and not h.retain for h in ear.on("senet-pi/hall-1/verdicts"))
     state = ear.last("senet-pi/hall-1/state", where=lambda h: h.json()["last_throw"] is not None)

@@ -103,7 +103,7 @@ def test_the_dashboard_sees_three_boards_come_and_go_live(fleet):
     name, data = next(
         (n, d) for n, d in events if n == "board" and d["name"] == "hall-1" and d["last_verdict"] is not None
     )
-    assert data["last_verdict"]["v"] == press.verdicts[-1]["v"]
+    assert data["last_verdict"]["v"] == press.verdicts[-1].json()["v"]
 
     newcomer, _ = fleet.dashboard()  # a dashboard started later: from the retained messages
     wait_until(lambda: _online(newcomer, "hall-1") and (newcomer.view("hall-2") or {}).get("online") is False)

@@ -107,7 +107,7 @@ def test_the_thrower_in_the_card_game_passes_an_optional_move_and_otherwise_refu
     """K9: the button declines the residue; at any other moment the card game takes no throw."""
     _, service = cards_app
     heard = []
-    service.subscribe(heard.extend)
+    service.subscribe(lambda batch: heard.extend(v.json() for v in batch))
     press = service.press()
     assert press.throw is None and "play a card" in str(press.refused)
     assert heard == [{"v": "refused", "text": "in the card game, play a card from your hand's page"}]

@@ -149,10 +149,10 @@ def test_item1_a_referee_failing_on_a_journaled_input_costs_only_that_game_from_
     assert stats.started == stats_before[0].started + 1 and stats.abandoned == stats_before[0].abandoned + 1
 
     # the game goes on from there, and a restart resumes it as it was, with no alarm
-    history = json.loads(json.dumps(service.history))
+    history = json.loads(json.dumps([v.json() for v in service.history]))
     service.close()
     again = Service(Journal(path))
-    assert again.game_id == 3 and json.loads(json.dumps(again.history)) == history
+    assert again.game_id == 3 and json.loads(json.dumps([v.json() for v in again.history])) == history
     assert not [n for n in again.notes if "could not be resumed" in n] and again.snapshot()["journal_notes"] == []
     again.close()
 
@@ -175,16 +175,16 @@ def test_item1_an_input_the_referee_fails_on_while_playing_costs_only_itself(tmp
     monkeypatch.setattr(Referee, "apply", failing)
     path = tmp_path / "j.sqlite"
     service = Service(Journal(path), variant="modern")
-    said = service.handle("throw", 1)
+    said = [v.json() for v in service.handle("throw", 1)]
     assert [v["v"] for v in said] == ["journal"] and "input 1 (throw) could not be judged" in said[0]["text"]
     assert "TypeError" in said[0]["text"] and "goes on as it was before it" in said[0]["text"]
-    assert service.handle("throw", [3, 4])[0]["v"] == "throw"
+    assert service.handle("throw", [3, 4])[0].json()["v"] == "throw"
     assert service.journal.pending == 0 and service.journal_trouble is None
-    history = json.loads(json.dumps(service.history))
+    history = json.loads(json.dumps([v.json() for v in service.history]))
     service.close()
     again = Service(Journal(path))
     assert not list(tmp_path.glob("*.damaged-*")) and again.game_id == 1 and again.seq == 2
-    assert json.loads(json.dumps(again.history)) == history
+    assert json.loads(json.dumps([v.json() for v in again.history])) == history
     assert not [n for n in again.notes if "could not be resumed" in n or "differs" in n]
     again.close()
 
@@ -245,7 +245,7 @@ def test_item1_a_game_whose_start_cannot_be_set_up_keeps_the_others(two_games, t
     path = tmp_path / "j.sqlite"
     first, second = two_games(path)
     db = sqlite3.connect(path)
-    db.execute("UPDATE games SET options = '{\"throws\": \"coins\"}' WHERE id = 2")
+    db.execute('UPDATE games SET options = \'{"throws": "coins"}\' WHERE id = 2')
     db.commit()
     db.close()
     service = Service(Journal(path))

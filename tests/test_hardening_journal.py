@@ -16,6 +16,7 @@ from senet_pi.cli import main
 from senet_pi.journal import Journal
 from senet_pi.referee.hands import scripted_game
 from senet_pi.service import Service
+from senet_pi.verdicts import JournalNews, Verdict
 from tests.journal_helpers import ScriptClock, feed, timed
 
 INPUTS = timed(scripted_game("secret", 2)["events"])
@@ -48,7 +49,7 @@ def straight_history() -> list[dict]:
     clock = ScriptClock()
     service = Service(None, clock=clock)
     feed(service, clock, INPUTS)
-    return json.loads(json.dumps(service.history))
+    return json.loads(json.dumps([v.json() for v in service.history]))
 
 
 def play_through_a_full_disk(service: Service, clock: ScriptClock, fill, free, said: list[str]) -> None:
@@ -76,7 +77,7 @@ def check_resume_gives_the_same_game(path: Path, expected: list[dict]) -> None:
     # reopen the finished game as in progress to check a resume after catch-up judges the same
     resumed_journal._db.execute("UPDATE games SET ended = NULL, winner = NULL")
     resumed = Service(resumed_journal, clock=clock)
-    assert json.loads(json.dumps(resumed.history)) == expected
+    assert json.loads(json.dumps([v.json() for v in resumed.history])) == expected
     journal.close()
     resumed.close()
 
@@ -89,7 +90,7 @@ def test_disk_full_item1_injected_fault_holds_writes_and_catches_up(tmp_path):
     clock = ScriptClock()
     service = Service(journal, clock=clock)
     said: list[str] = []
-    service.subscribe(lambda verdicts: said.extend(v["text"] for v in verdicts if v["v"] == "journal"))
+    service.subscribe(lambda verdicts: said.extend(v.text for v in verdicts if isinstance(v, JournalNews)))
 
     def fill() -> None:
         disk.full = True
@@ -106,7 +107,7 @@ def test_disk_full_item1_injected_fault_holds_writes_and_catches_up(tmp_path):
 def test_disk_full_item1_terminal_says_it_in_one_line(tmp_path):
     from senet_pi.terminal import describe
 
-    line = describe({"v": "journal", "text": "journal cannot write: disk full (3 writes held in memory)"})
+    line = describe(JournalNews("journal cannot write: disk full (3 writes held in memory)"))
     assert line == "!! journal cannot write: disk full (3 writes held in memory)"
 
 
@@ -138,7 +139,7 @@ def test_disk_full_item1_real_tiny_tmpfs(tiny_tmpfs, tmp_path):
     journal._db.execute("PRAGMA wal_autocheckpoint=8")  # a -wal of a few pages, on a disk of 64 pages
     service = Service(journal, clock=clock)
     said: list[str] = []
-    service.subscribe(lambda verdicts: said.extend(v["text"] for v in verdicts if v["v"] == "journal"))
+    service.subscribe(lambda verdicts: said.extend(v.text for v in verdicts if isinstance(v, JournalNews)))
     ballast = tiny_tmpfs / "ballast"
 
     def fill() -> None:
@@ -305,8 +306,8 @@ def test_disk_full_item1_no_thread_dies_while_the_disk_is_full(tmp_path):
     runner = Runner(service, SimBackend(load_pinmap()), out=out)
     seen: dict[str, threading.Event] = {k: threading.Event() for k in ("progress", "cleared", "caught up")}
 
-    def watch(verdicts: list[dict]) -> None:
-        for v in verdicts:
+    def watch(verdicts: list[Verdict]) -> None:
+        for v in (verdict.json() for verdict in verdicts):
             if v["v"] in seen:
                 seen[v["v"]].set()
             if v["v"] == "settled":  # a piece put back at once: the board came back as it was

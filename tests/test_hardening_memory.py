@@ -69,6 +69,6 @@ def test_memory_item5_pin_history_stays_bounded_while_pieces_move(tmp_path):
     try:
         drive(backend, service, clock, 120, hands)
         assert all(len(pin.states) <= PIN_HISTORY for pin in pins(backend))
-        assert {"progress", "cleared"} <= {v["v"] for v in service.history}  # the board was read and judged
+        assert {"progress", "cleared"} <= {v.json()["v"] for v in service.history}  # the board was read and judged
     finally:
         backend.close()

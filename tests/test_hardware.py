@@ -265,7 +265,7 @@ def rig(pinmap, tmp_path):
     backend = SimBackend(pinmap, rng=random.Random(3), spin=0, clock=clock)
     backend.start(service, scan=False)
     notes: list[dict] = []
-    service.subscribe(notes.extend)
+    service.subscribe(lambda batch: notes.extend(v.json() for v in batch))
     yield service, backend, clock, notes
     backend.close()
 
@@ -373,7 +373,7 @@ def test_a_whole_game_is_played_through_mock_pins_only(pinmap, ruleset):
     backend = SimBackend(pinmap, rng=random.Random(11), spin=0, clock=clock)
     backend.start(service, scan=False)
     verdicts: list[dict] = []
-    service.subscribe(verdicts.extend)
+    service.subscribe(lambda batch: verdicts.extend(v.json() for v in batch))
     choose = random.Random(5)
     try:
         for _ in range(3000):
@@ -436,7 +436,7 @@ def test_in_the_card_game_the_button_confirms_no_more_moves(pinmap):
     backend = SimBackend(pinmap, spin=0)
     backend.start(service, scan=False)
     notes: list[dict] = []
-    service.subscribe(notes.extend)
+    service.subscribe(lambda batch: notes.extend(v.json() for v in batch))
     try:
         backend.press()
         assert notes[-1]["v"] == "refused" and "hand's page" in notes[-1]["text"]

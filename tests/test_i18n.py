@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ from senet_pi.referee import Referee
 from senet_pi.rules import Reason, new_game
 from senet_pi.service import Service
 from senet_pi.terminal import describe
-from senet_pi.verdicts import Illegal
+from senet_pi.verdicts import Fix, Illegal, Moved
 from senet_pi_web import ConfigError, create_app, load_instance_config
 from senet_pi_web.state import NAMES
 
@@ -144,7 +145,7 @@ def _wrong_board():
 
 def test_a_referees_illegal_move_and_its_fix_in_german():
     referee, verdicts = _wrong_board()
-    illegal = next(v for v in verdicts if v["v"] == "illegal")
+    illegal = next(v.json() for v in verdicts if isinstance(v, Illegal))
     assert illegal["reason"] == "a throw of 1 takes the piece on 10 to 11, not 12 (P3)"  # English as stored
     said = translate(illegal, "de")
     assert said["reason"] == "ein Wurf von 1 bringt den Stein auf 10 nach 11, nicht nach 12 (P3)"
@@ -162,13 +163,12 @@ def test_the_terminal_words_in_german_and_english_unchanged():
     _, verdicts = _wrong_board()
     assert describe(verdicts[0]) == "B throws 1"
     assert describe(verdicts[0], "de") == "B wirft 1"
-    fix = next(v for v in verdicts if v["v"] == "fix")
+    fix = next(v for v in verdicts if isinstance(v, Fix))
     assert describe(fix, "de") == "-> Stein von B auf 12 zurück auf 10 stellen"
-    move = {"v": "move", "player": "A", "from": 9, "to": 13, "by": 4}
-    move["effects"] = [{"kind": "exchange", "player": "B", "from": 13, "to": 9}]
+    move = Moved("A", 9, 13, 4, [{"kind": "exchange", "player": "B", "from": 13, "to": 9}])
     assert describe(move) == "A moves 9 -> 13; B's piece 13 -> 9 (exchange)"  # the README demo's line
     assert describe(move, "de") == "A zieht 9 -> 13; Stein von B 13 -> 9 (Tausch)"
-    move["effects"] = [{"kind": "to_sun", "player": "B", "from": 13}]
+    move = replace(move, effects=[{"kind": "to_sun", "player": "B", "from": 13}])
     assert describe(move, "ar") == "A يتحرك 9 -> 13؛ قطعة B 13 -> خارج اللعبة (إلى الشمس)"
 
 

@@ -13,6 +13,7 @@ from senet_pi.referee import Referee
 from senet_pi.rules.board import OFF
 from senet_pi.service import Service
 from senet_pi.stats import day_stats
+from senet_pi.verdicts import Verdict
 from senet_pi_web import ConfigError, load_instance_config
 from tests.conftest import at
 from tests.journal_helpers import ScriptClock
@@ -30,8 +31,8 @@ def exhibit(tmp_path: Path):
     service.close()
 
 
-def kinds(verdicts: list[dict]) -> list[str]:
-    return [str(v["v"]) for v in verdicts]
+def kinds(verdicts: list[Verdict]) -> list[str]:
+    return [v.v for v in verdicts]
 
 
 def test_idle_no_reset_before_the_idle_time(exhibit) -> None:
@@ -51,7 +52,7 @@ def test_idle_reset_after_the_idle_time_saves_the_game_and_starts_the_same_rule_
     clock.t = MINUTES * 60
     verdicts = service.tick()
     assert kinds(verdicts) == ["idle", "new_game"]
-    assert verdicts[0] == {
+    assert verdicts[0].json() == {
         "v": "idle",
         "text": f"nobody played for 5 minutes: game {first} is saved and a new game begins",
         "game": first,

@@ -6,8 +6,9 @@ import pytest
 
 from senet_pi.referee import Referee, RefereeError
 from senet_pi.rules import new_game
+from senet_pi.verdicts import Sensor
 from tests.conftest import at
-from tests.referee_helpers import Hands, kinds, moves_in
+from tests.referee_helpers import Hands, as_json, kinds, moves_in
 
 
 def test_a_move_is_judged_only_once_the_board_has_settled():
@@ -210,7 +211,7 @@ def test_a_move_entered_by_hand_prompts_the_board_to_follow():
 def test_without_sensors_a_move_entered_by_hand_is_all_there_is():
     referee = Referee(new_game("secret"))
     referee.throw(3)
-    verdicts = referee.enter_move(10, 13)
+    verdicts = as_json(referee.enter_move(10, 13))
     assert kinds(verdicts) == ["move", "turn"]
 
 
@@ -226,5 +227,5 @@ def test_undo_without_a_move_is_an_error():
 
 def test_a_switch_reporting_twice_is_ignored_with_a_note():
     referee = Referee(new_game("secret"))
-    assert referee.place(10, 0.0)[0]["v"] == "sensor"
+    assert isinstance(referee.place(10, 0.0)[0], Sensor)
     assert referee.sensed == new_game("secret").occupied()

@@ -31,6 +31,7 @@ from tests.referee_physical_play import (
     follow_fixes,
     state,
     truthful_swap_answer,
+    truthful_whose_answer,
 )
 from tests.referee_replay_helpers import GUIDE_MS, RULE_SETS, SETTLE_MS, Session, of_kind
 
@@ -90,8 +91,10 @@ def answer_truthfully(s: Session) -> None:
         if q is None:
             return
         options = [str(o) for o in q.get("options", [])]
-        if q["kind"] == "swap":
+        if q["kind"] in ("swap", "back"):
             choice = truthful_swap_answer(s, q)
+        elif q["kind"] == "whose":
+            choice = truthful_whose_answer(s, q)
         else:  # "undo" or "new_game": the people did not mean to go back
             choice = next((o for o in options if "keep" in o), options[-1])
         s.answer(choice)

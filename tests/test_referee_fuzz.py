@@ -238,11 +238,11 @@ def test_7_inputs_that_once_crashed_the_referee_are_journaled_and_survive_a_rest
     feed(service, clock, list(timed_inputs(replay["events"])))  # as replay times them
     clock.t += 1.0  # the board left still past the settle time (replay's end of file)
     service.tick()
-    history = json.loads(json.dumps(service.history))
+    history = json.loads(json.dumps([v.json() for v in service.history]))
     service.close()
     resumed = Service(Journal(path), clock=ScriptClock(clock.t))
     try:
         assert not [n for n in resumed.notes if "damaged" in n or "cannot resume" in n], resumed.notes
-        assert json.loads(json.dumps(resumed.history)) == history
+        assert json.loads(json.dumps([v.json() for v in resumed.history])) == history
     finally:
         resumed.close()

@@ -18,6 +18,7 @@ from senet_pi.referee.physical import play_out, stages
 from senet_pi.rules import Game, new_game
 from senet_pi.rules.board import OFF, bit, squares_in
 from senet_pi.rules.cards import default_deck
+from tests.referee_helpers import as_json
 
 SETTLE_MS = 600
 
@@ -38,10 +39,10 @@ class Table:
             ((kind, value),) = e.items()
             if kind == "wait":
                 self.clock += value / 1000
-                out += self.referee.tick(self.clock)
+                out += as_json(self.referee.tick(self.clock))
                 continue
             self.clock += 0.05
-            out += getattr(self.referee, kind)(value, self.clock)
+            out += as_json(getattr(self.referee, kind)(value, self.clock))
             self.board ^= bit(value)
         self.seen += out
         return out
@@ -50,7 +51,7 @@ class Table:
         return self.events([{"wait": SETTLE_MS}])
 
     def call(self, name: str, *args: object) -> list[dict]:
-        out = getattr(self.referee, name)(*args, at=self.clock)
+        out = as_json(getattr(self.referee, name)(*args, at=self.clock))
         self.seen += out
         return out
 

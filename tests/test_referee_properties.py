@@ -13,6 +13,7 @@ from senet_pi.referee.hands import switch_events
 from senet_pi.referee.physical import play_out, stages
 from senet_pi.rules import Game, new_game
 from senet_pi.rules.board import OFF, bit
+from tests.referee_helpers import as_json
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 VARIANTS = st.sampled_from([("secret", 2), ("houses", 2), ("modern", 2), ("modern", 3)])
@@ -51,7 +52,7 @@ def run(referee: Referee, events) -> list[dict]:
         else:
             out += getattr(referee, kind)(value, clock)
     clock += 1
-    return out + referee.tick(clock)
+    return as_json(out + referee.tick(clock))
 
 
 @settings(max_examples=120)

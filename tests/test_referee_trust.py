@@ -10,6 +10,7 @@ import pytest
 
 from senet_pi.referee import Referee
 from senet_pi.rules import new_game
+from senet_pi.verdicts import Moved, Switch, Thrown
 from tests.conftest import at
 from tests.referee_helpers import Hands, kinds, moves_in
 
@@ -382,8 +383,8 @@ def test_7_the_simulated_boards_stuck_switch_is_found_by_the_referee(mock_factor
         sim.place(sq)
         verdicts += referee.sense(sim.closed(), clock)
     verdicts += referee.tick(clock + 0.6)
-    assert [v["square"] for v in verdicts if v["v"] == "switch"] == [20]
-    assert referee.faults == {20: "stuck closed"} and referee.throw(3)[0]["v"] == "throw"
+    assert [v.square for v in verdicts if isinstance(v, Switch)] == [20]
+    assert referee.faults == {20: "stuck closed"} and isinstance(referee.throw(3)[0], Thrown)
 
 
 # ---------------------------------------------------------------- 8. reasons name the real obstacle
@@ -472,8 +473,8 @@ def test_3_the_button_confirms_a_bounce_the_board_cannot_show_M5(pinmap):
         bounce = service.referee.unseen_move()
         assert bounce is not None and bounce.from_sq == bounce.to_sq == 28
         backend.press()
-        moves = [v for v in service.history if v["v"] == "move"]
-        assert [(v["from"], v["to"]) for v in moves] == [(28, 28)] and service.referee.game.pending != (6, 6)
+        moves = [v for v in service.history if isinstance(v, Moved)]
+        assert [(v.from_sq, v.to) for v in moves] == [(28, 28)] and service.referee.game.pending != (6, 6)
     finally:
         backend.close()
 

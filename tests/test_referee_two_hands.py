@@ -27,6 +27,7 @@ from tests.referee_physical_play import (
     names_owner,
     state,
     truthful_swap_answer,
+    truthful_whose_answer,
 )
 from tests.referee_replay_helpers import GUIDE_MS, RULE_SETS, SETTLE_MS, Session, moves_in, of_kind
 
@@ -332,6 +333,45 @@ def test_3_the_issues_lift_in_the_same_scan_as_the_press(lift_first):
 STRAYS = ["weld", "knock", "knock-next", "weld-between", "knock-between"]
 
 
+@settings(max_examples=24, phases=NO_SHRINK)
+@given(st.sampled_from(RULE_SETS), st.integers(0, 2**32 - 1))
+def test_1_owners_swapped_by_hand_are_never_accepted_in_silence(rule_set, seed):
+    """Two pieces of different owners swapped by hand, no legal exchange explaining it: warned or
+    asked, never accepted; answered truthfully and the fixes followed, no owner stays swapped."""
+    play = Play(*rule_set, seed)
+    rng = play.rng
+    play_turns(play, rng.randint(0, 6), ["plain"])
+    s = play.s
+    if play.shadow.is_over:
+        return
+    if rng.random() < 0.5 and play.shadow.turn_starts_with == "throw":
+        play.throw()
+    legal = {(c.from_sq, c.to_sq) for seq in play.shadow.move_sequences() for c in carries(play.shadow, seq)}
+    owners = s.owners_on_board()
+    pairs = [
+        (a, b)
+        for a in owners
+        for b in owners
+        if a < b and owners[a] != owners[b] and (a, b) not in legal and (b, a) not in legal
+    ]
+    if not pairs:
+        return
+    a, b = rng.choice(pairs)
+    start = len(s.seen)
+    first, second = (a, b) if rng.random() < 0.5 else (b, a)
+    s.feed({"lift": first}, {"lift": second}, {"place": a, "piece": b}, {"place": b, "piece": a})
+    s.wait(SETTLE_MS)
+    said = asked_or_warned(s.seen[start:])
+    assert said, s.explain(f"class 1: the pieces on {a} and {b} swapped owners and nothing was said", start)
+    q = s.question
+    if q is not None:
+        options = [str(o) for o in q["options"]]
+        s.answer(next((o for o in options if "swapped" in o), options[-1]))
+    follow_fixes(s, f"swap {a}<->{b}")
+    assert not s.swapped_owners(), s.explain(f"class 1: owners left swapped on {s.swapped_owners()}", start)
+    assert state(s.game) == state(play.shadow), s.explain("class 1: the game changed", start)
+
+
 @pytest.mark.parametrize("rule_set", RULE_SETS, ids=IDS)
 def test_6_an_eleventh_piece_is_a_switch_fault_not_a_piece(rule_set):
     """At the start every piece is on the board; a switch that closes under an empty square is a
@@ -356,11 +396,7 @@ def answer_whose_truthfully(s: Session) -> None:
         q = s.question
         if q is None or q["kind"] != "whose":
             return
-        square = int(q["text"].split(" on ")[1].split()[0])
-        owner, dots, _ = s.pieces[square]
-        wanted = f"{owner}'s piece" + (f" with {dots} dots" if dots is not None else "")
-        assert wanted in q["options"], s.explain(f"the piece on {square} ({wanted}) is not among the answers")
-        s.answer(wanted)
+        s.answer(truthful_whose_answer(s, q))
         s.wait(SETTLE_MS + GUIDE_MS)
 
 
@@ -388,7 +424,7 @@ def test_6_a_switch_is_stuck_only_after_no_change_for_the_stated_time(rule_set):
     assert not faults, s.explain(f"class 6: switches that changed 3 s before judged stuck: {faults}")
     assert s.warning is None and s.board == s.game.occupied(), s.explain("not back to the game")
     if s.question is not None:  # four pieces were in the hand at once: which is where may be asked (class 1)
-        assert s.question["kind"] in ("swap", "whose"), s.explain("an unexpected question")
+        assert s.question["kind"] in ("swap", "back", "whose"), s.explain("an unexpected question")
         s.feed({"answer": truthful_swap_answer(s, s.question)})
         assert s.question is None and s.warning is None, s.explain("the true answer did not settle it")
     game = s.game

@@ -41,13 +41,14 @@ def test_a_line_that_is_no_verdict_is_refused_with_a_reason(data):
 
 @pytest.mark.parametrize(("ruleset", "seed"), [("secret", 1), ("houses", 2), ("modern", 3), ("cards", 4)])
 def test_every_verdict_of_a_whole_game_is_a_known_kind_and_round_trips(ruleset, seed):
-    """Whatever the referee says over a game played by hand is one of the typed kinds, and its
-    ruling ids come from the rulings (no free-form "P3" strings)."""
+    """Whatever the referee says over a game played by hand is one of the typed kinds, its JSON form
+    reads back as the same value, and its ruling ids come from the rulings (no free-form "P3" strings)."""
     script = scripted_game(ruleset, seed)
     referee = Referee(new_game(ruleset, options=script["options"]))
     seen = set()
     for ms, kind, value in timed_inputs(script["events"]):
-        for verdict in json.loads(json.dumps(referee.apply(kind, value, ms / 1000))):
+        for typed in referee.apply(kind, value, ms / 1000):
+            verdict = json.loads(json.dumps(typed.json()))  # as the journal and replay write it
             assert parse_verdict(verdict).json() == verdict
             seen.add(verdict["v"])
             if verdict["v"] == "illegal":

@@ -20,7 +20,7 @@ from .errors import BadInput, error, json_body
 from .i18n import language
 from .operator import is_operator
 from .security import exposed
-from .state import PIECES, PLAYERS, for_page, services
+from .state import PIECES, PLAYERS, for_page, refusals, services
 
 bp = Blueprint("hands", __name__)
 
@@ -108,10 +108,11 @@ def act(player: str, token: str, action: str) -> object:
         return error(400, str(exc))
     service, _ = services()
     try:
-        verdicts = for_page(service.handle(kind, value))  # the players by name (issue 24)
+        handled = service.handle(kind, value)
     except (SenetError, TypeError, ValueError) as exc:
         return error(400, str(exc)[:300])
-    refused = [v.get("reason", "refused") for v in verdicts if v["v"] == "illegal"]  # Texts, translated by jsonify
+    verdicts = for_page(handled)  # the players by name (issue 24)
+    refused = refusals(handled)  # Texts, translated by jsonify
     if refused:
         return jsonify({"error": joined(refused), "verdicts": verdicts}), 422
     return jsonify({"verdicts": verdicts}), 200

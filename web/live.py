@@ -21,12 +21,13 @@ import json
 import queue
 import threading
 from collections.abc import Awaitable, Callable, Iterator, MutableMapping
-from typing import Any, cast
+from typing import Any
 
 from senet_pi.i18n import DEFAULT, translate
 from senet_pi.service import Service
+from senet_pi.verdicts import Verdict
 
-from .state import named
+from .state import for_page
 
 KEEPALIVE = 15.0  # seconds between comments that keep proxies and browsers from closing the stream
 BACKLOG = 64  # updates a slow reader may fall behind before its stream is ended (its browser reconnects)
@@ -47,9 +48,9 @@ class Broker:
         self._snapshot: Callable[[], dict] | None = None
         self.unsubscribe = service.subscribe(self._publish)
 
-    def _publish(self, verdicts: list[dict]) -> None:
+    def _publish(self, decided: list[Verdict]) -> None:
         # the pages name the players by their pieces (issue 24): said so in the verdicts' sentences too
-        verdicts = cast(list[dict], named(verdicts))
+        verdicts = for_page(decided)
         with self._lock:
             for q in self._queues:
                 q.put(verdicts)

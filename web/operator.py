@@ -32,7 +32,7 @@ from senet_pi.rules import RULESETS
 
 from .errors import BadInput, error, json_body, square_from
 from .signin import guard, is_operator
-from .state import for_page, services, state
+from .state import for_page, refusals, services, state
 
 bp = Blueprint("operator", __name__, url_prefix="/api/op")
 
@@ -237,8 +237,9 @@ def logout() -> Response:
 
 def _handled(kind: str, value: object = True) -> tuple[Response, int]:
     service, _ = services()
-    verdicts = for_page(service.handle(kind, value))  # the players by name (issue 24)
-    refused = [v.get("reason", "refused") for v in verdicts if v["v"] == "illegal"]  # Texts, translated by jsonify
+    handled = service.handle(kind, value)
+    verdicts = for_page(handled)  # the players by name (issue 24)
+    refused = refusals(handled)  # Texts, translated by jsonify
     if refused:  # the referee's reason as the message every /api error carries
         return jsonify({"error": joined(refused), "verdicts": verdicts, "state": state()}), 422
     return jsonify({"verdicts": verdicts, "state": state()}), 200
@@ -265,7 +266,7 @@ def new_game() -> object:
     sim = getattr(backend, "sim", None)
     if sim is not None:  # the simulated pieces go back to the start as well
         sim.set_occupied(service.expected)
-    return jsonify({"verdicts": verdicts, "state": state()})
+    return jsonify({"verdicts": for_page(verdicts), "state": state()})
 
 
 @bp.post("/undo")

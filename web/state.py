@@ -17,6 +17,7 @@ from senet_pi.rules import find_ruleset
 from senet_pi.rules.effects import KIND_WORDS, kind_word
 from senet_pi.rules.random_play import play_random_turn
 from senet_pi.service import Service
+from senet_pi.verdicts import Illegal, Verdict
 
 #: The colours the page gives the players (P2: display names are configurable; ids stay A-D).
 NAMES = {"A": Text("white"), "B": Text("green"), "C": Text("red"), "D": Text("blue")}  # translated in JSON
@@ -107,9 +108,14 @@ def named(value: object) -> object:
     return value
 
 
-def for_page(verdicts: list[dict]) -> list[dict]:
-    """Verdicts as the page says them: the players named as in `named`."""
-    return cast(list[dict], named(verdicts))
+def for_page(verdicts: list[Verdict]) -> list[dict]:
+    """Verdicts in their JSON form as the page says them: the players named as in `named`."""
+    return cast(list[dict], named([v.json() for v in verdicts]))
+
+
+def refusals(verdicts: list[Verdict]) -> list[object]:
+    """Why the referee refused an input (its `illegal` verdicts' reasons), the players named."""
+    return [named(v.reason) for v in verdicts if isinstance(v, Illegal)]
 
 
 #: How many moves the attract loop's demo game plays.

@@ -95,7 +95,7 @@ class BoardPublisher:
             for verdict in verdicts:
                 if len(self._held) == self._held.maxlen:
                     self.dropped += 1
-                self._held.append(verdict_line(verdict))
+                self._held.append(verdict_line(verdict.json()))
             self._state_due = True
             self._cv.notify()
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from ..errors import BackendError
 from ..rules.throws import RandomSource, default_random
 from ..service import Service
-from ..verdicts import Offer, Refused, Switch, Verdict
+from ..verdicts import Bonus, Offer, Refused, Switch, Verdict
 from .board import SCAN_RATE, ReedSwitchBoard
 from .debounce import SwitchFault
 from .pinmap import PinMap, load_pinmap
@@ -105,16 +105,16 @@ class ThrowerControl:
         if self.service is None or self.sticks is None:
             return
         if not self.gestures:  # a long press is just a press that took its time
-            self.service.note(Refused("long presses are switched off here: staff use the page").json())
+            self.service.note(Refused("long presses are switched off here: staff use the page"))
             return
         self._offer = "new_game" if seconds >= VERY_LONG_PRESS else "undo"
         self._offer_until = self._clock() + OFFER_TIME
         self.sticks.offer()
         what = "start a new game" if self._offer == "new_game" else "undo the last move"
-        self.service.note(Offer(f"press the button again within 10 s to {what}").json())
+        self.service.note(Offer(f"press the button again within 10 s to {what}"))
 
     def _verdicts(self, verdicts: list[Verdict]) -> None:
-        if self.sticks is not None and any(v["v"] == "bonus" for v in verdicts):
+        if self.sticks is not None and any(isinstance(v, Bonus) for v in verdicts):
             self.sticks.bonus()
 
 
@@ -190,7 +190,7 @@ class GpioBackend(Backend):
         else:
             self.faults[fault.square] = fault
         if self.service is not None:
-            self.service.note(Switch(fault.square, None if fault.cleared else fault.kind, fault.text).json())
+            self.service.note(Switch(fault.square, None if fault.cleared else fault.kind, fault.text))
 
     def describe(self) -> dict[str, object]:
         board = self.board

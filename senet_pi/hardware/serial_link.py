@@ -19,7 +19,7 @@ from firmware_bridge import codec
 
 from ..rules.throws import RandomSource, default_random
 from ..service import Service
-from ..verdicts import Link
+from ..verdicts import Cleared, Illegal, Link, Moved, NewGame, Prompt, Resynced, Undone, Verdict
 from .backend import Backend, ThrowerControl
 from .thrower import PressTimer, Sticks
 
@@ -185,13 +185,13 @@ class SerialBackend(Backend):
             self.connected = False
             self.reconnects += 1
             if self.service is not None:
-                self.service.note(Link(False, text).json())
+                self.service.note(Link(False, text))
 
     def _set_problem(self, text: str) -> None:
         if text != self.problem:
             self.problem = text
             if self.service is not None:
-                self.service.note(Link(False, text).json())
+                self.service.note(Link(False, text))
 
     def _close_serial(self) -> None:
         link, self._serial = self._serial, None
@@ -240,7 +240,7 @@ class SerialBackend(Backend):
             )
             self.connected = False
             if self.service is not None:
-                self.service.note(Link(False, self.problem).json())
+                self.service.note(Link(False, self.problem))
             self._stop.set()
             return
         self.firmware, self.board_id = info.get("fw"), info.get("board")
@@ -249,7 +249,7 @@ class SerialBackend(Backend):
         if not self.connected:
             self.connected = True
             if self.service is not None:
-                self.service.note(Link(True, f"bridge {self.board_id} firmware {self.firmware}").json())
+                self.service.note(Link(True, f"bridge {self.board_id} firmware {self.firmware}"))
 
     def _on_S(self, fields: list[str]) -> None:
         occupied = codec.occupancy_from_hex(fields[0])
@@ -278,7 +278,7 @@ class SerialBackend(Backend):
 
     def _on_E(self, fields: list[str]) -> None:
         if self.service is not None:
-            self.service.note(Link(self.connected, "bridge: " + ",".join(fields)).json())
+            self.service.note(Link(self.connected, "bridge: " + ",".join(fields)))
 
     def _on_unknown(self, fields: list[str]) -> None:
         self.dropped += 1
@@ -306,18 +306,17 @@ class SerialBackend(Backend):
             "faults": [self.problem] if self.problem else [],
         }
 
-    def _square_lights(self, verdicts: list[dict]) -> None:
+    def _square_lights(self, verdicts: list[Verdict]) -> None:
         """The optional LED under each square: red where the board must be fixed, amber where a
         prompt wants a piece, dark again once the board matches the game."""
         for verdict in verdicts:
-            kind = verdict["v"]
-            if kind in ("cleared", "move", "new_game", "resync", "undone"):
+            if isinstance(verdict, Cleared | Moved | NewGame | Resynced | Undone):
                 self._light({})
-            if kind == "illegal" and ("missing" in verdict or "extra" in verdict):
-                squares = [*verdict.get("missing", []), *verdict.get("extra", [])]
+            if isinstance(verdict, Illegal) and (verdict.missing is not None or verdict.extra is not None):
+                squares = [*(verdict.missing or []), *(verdict.extra or [])]
                 self._light(dict.fromkeys(squares, RED))
-            elif kind == "prompt":
-                wanted = {sq: AMBER for sq in (verdict.get("from"), verdict.get("to")) if isinstance(sq, int)}
+            elif isinstance(verdict, Prompt):
+                wanted = {sq: AMBER for sq in (verdict.from_sq, verdict.to) if isinstance(sq, int)}
                 self._light(wanted)
 
     def _light(self, colours: dict[int, str]) -> None:

@@ -10,6 +10,7 @@ from ..rules.text import Text
 from ..verdicts import (
     Answered,
     CardPlayed,
+    Cleared,
     Exchanged,
     NewGame,
     Passed,
@@ -102,7 +103,7 @@ class Actions(Judging):
         except IllegalMoveError as err:
             return [*out, illegal(err, player=player)]
         self.provisional = None  # the last move is final now
-        out.append(Thrown(player, list(value) if isinstance(value, tuple) else value).json())
+        out.append(Thrown(player, list(value) if isinstance(value, tuple) else value))
         out += from_effects(effects)
         self._cands()  # worked out now, while the hands move, so that judging the board is quick
         steps = effect_steps(effects)  # M9: the pieces of a player who leaves come off the board
@@ -126,21 +127,21 @@ class Actions(Judging):
         try:
             if kind == "card":
                 effects = game.push_card(str(value))
-                out.append(CardPlayed(player, str(value)).json())
+                out.append(CardPlayed(player, str(value)))
             elif kind == "exchange":
                 cards = [str(c) for c in value] if isinstance(value, list) else [str(value)]
                 effects = game.push_exchange(cards)
-                out.append(Exchanged(player, len(cards)).json())
+                out.append(Exchanged(player, len(cards)))
             else:
                 effects = game.push_pass()
-                out.append(Passed(player).json())
+                out.append(Passed(player))
         except IllegalMoveError as err:
             return [*out, illegal(err, player=player)]
         self.provisional = None
         out += from_effects(effects)
         if game.phase == "nile":
             text = Text("{player}: send one of your pawns on 16-30 to the Nile (K7)", player=game.mover_id)
-            out.append(Prompt(text, game.mover_id, None, 15).json())
+            out.append(Prompt(text, game.mover_id, None, 15))
         self._cands()
         return out
 
@@ -193,7 +194,7 @@ class Actions(Judging):
         if isinstance(choice, bool) or not 0 <= choice < len(question.options):
             raise RefereeError(f"answer {choice!r}: choose 0-{len(question.options) - 1}")
         self.question = None
-        out.append(Answered(question.id, question.options[choice]).json())
+        out.append(Answered(question.id, question.options[choice]))
         if question.kind == "which" and choice < len(question.candidates):
             if question.revise:
                 return out + self._revise_to(*question.candidates[choice])
@@ -204,6 +205,18 @@ class Actions(Judging):
             return out + self.new_game()
         if question.kind == "swap" and question.swap is not None:
             return out + (self._warn_swap(*question.swap) if choice == 1 else [])
+        if question.kind == "back":  # each piece where it was, or not: the stories narrowed; judged again
+            own = [(sq, self.game.piece_at(sq)) for sq in question.squares]
+            attempts = [self.attempt]
+            if self.provisional is not None and self.provisional.attempt is not self.attempt:
+                attempts.append(self.provisional.attempt)
+            for attempt in attempts:
+                if choice == 0:
+                    attempt.keep(own)
+                else:
+                    attempt.drop(own)
+            self.judged = False
+            return out + self._judge()
         if question.kind == "whose":  # the hands' stories narrowed to the answer; the board judged again
             self.attempt.narrow(question.square, question.pieces[choice])
             if self.provisional is not None and self.provisional.attempt is not self.attempt:
@@ -241,7 +254,7 @@ class Actions(Judging):
         self.provisional = None
         self.question = None
         self.swapped = None
-        out.append(Undone(game.to_move_id, str(value)).json())
+        out.append(Undone(game.to_move_id, str(value)))
         self.warning = None
         self.guiding = False
         self.owed = None
@@ -259,7 +272,7 @@ class Actions(Judging):
         self.provisional = None
         self.question = None
         self.swapped = None
-        out.append(NewGame(self.game.name, self.game.to_move_id).json())
+        out.append(NewGame(self.game.name, self.game.to_move_id))
         return out + self._resync_board_to(self.game.occupied())
 
     def resync(self, at: float | None = None) -> list[Verdict]:
@@ -289,7 +302,7 @@ class Actions(Judging):
             self.switches.mark(sq, "stuck open")
         for sq in phantoms:
             self.switches.mark(sq, "stuck closed")
-            out.append(Switch(sq, "stuck closed", switch_text(sq, "stuck closed")).json())
+            out.append(Switch(sq, "stuck closed", switch_text(sq, "stuck closed")))
         assumed: list[str] = [
             Text("{player}'s piece on {a} is now on {b}", player=owners[a], a=a, b=b) for a, b in moved.items()
         ]
@@ -305,7 +318,7 @@ class Actions(Judging):
         self.question = None
         self.swapped = None
         self._reset_attempt()
-        out.append(Resynced(assumed, {str(k): v for k, v in game.board().items()}).json())
+        out.append(Resynced(assumed, {str(k): v for k, v in game.board().items()}))
         if self.warning is not None:
             out.append(self._clear())
         return out
@@ -315,8 +328,8 @@ class Actions(Judging):
         asked for, a move entered after it was made): judge them at once, prompt what is left."""
         if self.owed is None:
             return []
-        verdicts = [v for v in self._judge_prompts(self.sensed) if v["v"] != "cleared"]
-        if self.owed is not None and not any(v["v"] == "prompt" for v in verdicts):
+        verdicts = [v for v in self._judge_prompts(self.sensed) if not isinstance(v, Cleared)]
+        if self.owed is not None and not any(isinstance(v, Prompt) for v in verdicts):
             verdicts.append(self._prompt())
         return verdicts
 
@@ -356,8 +369,7 @@ class Actions(Judging):
         """Why a throw would be refused now (a move owed, a prompt, a question, a wrong board), or None."""
         busy = self._busy()
         if busy is not None:
-            reason = busy["reason"]
-            return reason if isinstance(reason, str) else str(reason)  # a Text stays one
+            return busy.reason  # a Text stays one
         if self.game.is_over:
             return Text("the game is over: {winner} won", winner=self.game.winner_id)
         if self.game.pending is not None:

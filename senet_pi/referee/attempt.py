@@ -166,6 +166,20 @@ class Attempt:
             self.worlds = kept
             self.surprise = {w: self.surprise.get(w, 0) for w in kept}
 
+    def drop(self, placing: Iterable[tuple[int, object]]) -> None:
+        """Leave out the stories with a piece of each given identity on each given square (someone
+        who can see the pieces said it is not so), unless that would leave none."""
+        wanted = list(placing)
+        kept = {w for w in self.worlds if not all(self.piece(w[0][sq]) == ident for sq, ident in wanted)}
+        if kept:
+            self.worlds = kept
+            self.surprise = {w: self.surprise.get(w, 0) for w in kept}
+
+    def stranger(self, square: int) -> bool:
+        """Whether the piece on `square` came from nowhere the referee knows in every story (a piece
+        put down with none in the hand: an extra piece, or a switch closing with no piece)."""
+        return not self.lost and all(on[square] >= UNKNOWN_PIECE for on, _ in self.worlds)
+
     def origin(self, square: int) -> int | None:
         """Where the piece now on `square` stood when the attempt began (None when not known)."""
         if self.lost:

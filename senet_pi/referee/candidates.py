@@ -99,17 +99,24 @@ def candidates(game: Game) -> list[Candidate]:
 def shown(cand: Candidate, k: int, ev: Attempt, unknown: int = 0) -> bool:
     """Whether the hands' evidence shows `cand` done up to stage `k`: every square it must have
     emptied opened, both squares of an exchange were empty at once, and the pieces it moved stand
-    where it puts them (some story of the hands has them there; own pieces alike, as in a shuffle
-    up 8-9 then 6-8 for 6-9); for a stage the board has gone past, every piece was put down after
-    its square opened. Squares with a faulty switch (`unknown`) prove nothing."""
+    where it puts them and every other piece the hands touched is back on its own square (some
+    story of the hands has them so; own pieces alike, as in a shuffle up 8-9 then 6-8 for 6-9);
+    for a stage the board has gone past, every piece was put down after its square opened.
+    Squares with a faulty switch (`unknown`) prove nothing."""
     need = cand.lifts[k] & ~unknown
     if ev.lifted & need != need:
         return False
     if any(not ev.empty_together(a, b) for a, b in cand.swaps[k] if not unknown & (bit(a) | bit(b))):
         return False
     if not ev.lost and not (cand.boards[k] ^ ev.board()) & ~unknown:
-        moved = [(sq, ev.piece(origin)) for sq, origin in cand.landed[k] if origin != OFF and not unknown & bit(sq)]
-        return ev.could_be(moved)
+        # the pieces it moved where it puts them, and every other piece the hands touched back home
+        landed = dict(cand.landed[k])
+        placing = []
+        for sq in squares_in(cand.boards[k] & (ev.lifted | ev.placed) & ~unknown):
+            origin = landed.get(sq, sq if ev.start & bit(sq) else OFF)
+            if origin != OFF:
+                placing.append((sq, ev.piece(origin)))
+        return ev.could_be(placing)
     for square, origin in cand.landed[k]:
         if unknown & bit(square):
             continue

@@ -8,7 +8,7 @@ actions, and `referee.py` is the one entry point for inputs.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from ..rules import Game
@@ -175,13 +175,13 @@ class Core:
         if self.warning is not None or force:
             return [self._clear()]
         if was_moving:  # a piece knocked and put back, or a move begun and taken back
-            return [Settled().json()]
+            return [Settled()]
         return []
 
     def _clear(self) -> Verdict:
         self.warning = None
         self.guiding = False
-        return Cleared().json()
+        return Cleared()
 
     def _reset_attempt(self) -> None:
         """The board is trusted as it is: evidence starts afresh from here."""
@@ -205,15 +205,25 @@ class Core:
 
     def _unsure_square(self, todo: list[Fix]) -> tuple[int, list[object]] | None:
         """A square a fix carries a piece from, whose piece the hands left unsure between players (two
-        or more pieces were in the hand at once), with the pieces it may hold; None when all are known."""
-        ev = self.attempt
-        if ev.lost:
-            return None
-        for sq in sorted({f.from_sq for f in todo if f.from_sq != HAND and not self.unknown & bit(f.from_sq)}):
-            pieces = [p for p in ev.identities(sq) if p is not None]
+        or more pieces were in the hand at once), with the pieces it may hold; None when all are known.
+        (Who stands where among the pieces left standing is asked once the board is right: `_check_swaps`.)"""
+        carried = {f.from_sq for f in todo if f.from_sq != HAND}
+        for sq in self._unsure_identities(carried, likely=False):  # a fix naming the wrong owner misleads
+            pieces = self._identities_on(sq, likely=False)
             if len({p[0] for p in pieces if isinstance(p, tuple)}) > 1:
                 return sq, pieces
         return None
+
+    def _identities_on(self, square: int, likely: bool = True) -> list[object]:
+        """The pieces (owner, dots) that stand on `square` in the likely stories of the hands (or in any)."""
+        ev = self.attempt
+        return sorted({p for n in ev.on(square, likely) if (p := ev.piece(n)) is not None}, key=repr)
+
+    def _unsure_identities(self, squares: Iterable[int], likely: bool = True) -> list[int]:
+        """Those of `squares` whose piece the hands left unsure: stories put different pieces there."""
+        if self.attempt.lost:
+            return []
+        return [sq for sq in sorted(squares) if not self.unknown & bit(sq) and len(self._identities_on(sq, likely)) > 1]
 
     def _ask_whose(self, square: int, pieces: list[object]) -> list[Verdict]:
         """Ask which of the pieces stands on `square`: people see colours, the switches do not."""
@@ -256,12 +266,12 @@ class Core:
     def _next_fix(self) -> list[Verdict]:
         if self.swapped is not None and self.warning is not None and self.warning.swap:
             a, b = self.swapped
-            return [FixLine(Fix(a, b, swap=True).text(), a, b).json()]
+            return [FixLine(Fix(a, b, swap=True).text(), a, b)]
         todo = self._fixes(self.sensed, self._target())
         if not todo:
             return []
         fix = todo[0]
-        return [FixLine(fix.text(), fix.from_sq or None, fix.to_sq or None).json()]
+        return [FixLine(fix.text(), fix.from_sq or None, fix.to_sq or None)]
 
     # ------------------------------------------------------------------ questions
 
@@ -273,22 +283,23 @@ class Core:
         fits: Sequence[tuple[Candidate, int]] = (),
         revise: bool = False,
         swap: tuple[int, int] | None = None,
+        squares: tuple[int, ...] = (),
     ) -> list[Verdict]:
         self._questions += 1
-        self.question = Question(self._questions, kind, text, options, list(fits), revise, swap)
+        self.question = Question(self._questions, kind, text, options, list(fits), revise, swap, squares=squares)
         return [self.question.verdict()]
 
-    def _busy(self) -> Verdict | None:
+    def _busy(self) -> Illegal | None:
         """Why nothing else can be done before the open business (as an `illegal` line), or None."""
         mode = self.mode
         if mode is Mode.ANSWER:
             assert self.question is not None
-            return Illegal.because(Reason.ANSWER_FIRST, question=self.question.text).json()
+            return Illegal.because(Reason.ANSWER_FIRST, question=self.question.text)
         if mode is Mode.PROMPTS:
-            return Illegal.because(Reason.FINISH_FIRST, step=self.steps_left[0].prompt()).json()
+            return Illegal.because(Reason.FINISH_FIRST, step=self.steps_left[0].prompt())
         if mode is Mode.FIX:
             assert self.warning is not None
-            return Illegal.because(Reason.BOARD_FIRST, warning=self.warning.reason).json()
+            return Illegal.because(Reason.BOARD_FIRST, warning=self.warning.reason)
         return None
 
     # ------------------------------------------------------------------ for the page
@@ -299,14 +310,15 @@ class Core:
 
     def status(self) -> dict[str, object]:
         """The referee's open business: the sensed board against the expected one, the prompt,
-        warning or question open, the switches judged faulty (the game's own state is the game's)."""
+        warning or question open, the switches judged faulty (the game's own state is the game's),
+        as JSON-ready data for the page and `senet-pi status`."""
         return {
             "mode": self.mode.value,
             "sensed": squares_in(self.sensed),
             "expected": squares_in(self.expected),
             "in_progress": self.in_progress,
-            "prompt": self.owed.prompt() if self.owed is not None else None,
-            "warning": self.warning.verdict() if self.warning is not None else None,
-            "question": self.question.verdict() if self.question else None,
+            "prompt": self.owed.prompt().json() if self.owed is not None else None,
+            "warning": self.warning.verdict().json() if self.warning is not None else None,
+            "question": self.question.verdict().json() if self.question else None,
             "faults": {str(sq): fault for sq, fault in sorted(self.faults.items())},
         }

@@ -37,7 +37,8 @@ def board_fixes(board: int, target: int, owners: dict[int, str], ev: Attempt, un
     """How to put `board` right, each piece back where the hands showed it came from."""
     came_from = {sq: ev.origin(sq) for sq in squares_in(board)}
     holders = {sq: ev.holder(sq) for sq in squares_in(board)}
-    return fixes(board & ~unknown, target & ~unknown, owners, came_from, holders)
+    strangers = sum(bit(sq) for sq in squares_in(board) if ev.stranger(sq))
+    return fixes(board & ~unknown, target & ~unknown, owners, came_from, holders, strangers)
 
 
 def explain(game: Game, board: int, target: int, unknown: int, owed: Step | None) -> tuple[str, str]:

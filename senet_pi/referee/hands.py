@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from ..events import as_input, split
 from ..rules import Game, Move, find_ruleset, new_game
 from ..rules.board import OFF, bit
+from ..verdicts import Question
 from .physical import Step, effect_steps, play_out
 
 Event = dict[str, object]
@@ -66,7 +66,7 @@ def scripted_game(ruleset: str, seed: int, players: int = 2, max_throws: int = 2
             if kind == "wait":
                 clock_ms += value  # type: ignore[operator]  # a wait's value is its milliseconds
             verdicts = referee.apply(*as_input(kind, value, by), clock_ms / 1000)
-            question = next((v for v in verdicts if v["v"] == "question"), None)
+            question = next((v for v in verdicts if isinstance(v, Question)), None)
             if question is not None and intended is not None:
                 feed([{"answer": _answer_for(question, intended)}])
 
@@ -140,10 +140,10 @@ def _card_turn(
         by_hand(rng.choice(sequences))
 
 
-def _answer_for(question: dict[str, Any], moves: Sequence[Move]) -> object:
+def _answer_for(question: Question, moves: Sequence[Move]) -> object:
     """The option naming the move the hands made (or its first part), else "no move"."""
-    options: list[str] = question["options"]
-    if question["kind"] != "which":
+    options = question.options
+    if question.kind != "which":
         return "keep"  # the hands made a move: no undo, no new game
     for n in range(len(moves), 0, -1):  # the whole move if offered, else its first part
         for order in (list, sorted):  # in the order made, else in another (the same moves, M3)

@@ -52,7 +52,7 @@ class Judging(Core):
         self.judged = True
         out: list[Verdict] = []
         if self.question is not None:
-            out.append(Withdrawn(self.question.id).json())
+            out.append(Withdrawn(self.question.id))
             self.question = None
         board = self.sensed
         if self.owed is not None:
@@ -189,14 +189,27 @@ class Judging(Core):
             standing = self.warning is not None and self.warning.swap is not None
             return [] if standing else self._warn_swap(*self.swapped)
         pieces = {sq: piece for sq in self.game.board() if (piece := self.game.piece_at(sq)) is not None}
+        unsure = self._unsure_identities(pieces, likely=False)  # an owner swapped in silence is worse than a question
+        if unsure and not (len(unsure) == 2 and ev.empty_together(*unsure)):
+            # three or more pieces went through the hands together: no one pair to ask about. Most
+            # often each went back where it was: ask that once; else whose piece is on each square.
+            out = [self._clear()] if self.warning is not None else []
+            if ev.could_be((sq, pieces[sq]) for sq in unsure):
+                listed = ", ".join(str(sq) for sq in unsure)
+                text = Text(
+                    "The pieces on {squares} were in the hand together. Is each back on its own square?", squares=listed
+                )
+                options: list[str] = [Text("each on its own square"), Text("some were mixed up")]
+                return out + self._ask("back", text, options, squares=tuple(unsure))
+            return out + self._ask_whose(unsure[0], self._identities_on(unsure[0], likely=False))
         suspects = [
             (a, b)
             for a, b in sorted(ev.together)
             if a in pieces
             and b in pieces
             and pieces[a] != pieces[b]
-            and not self.unknown & (bit(a) | bit(b))
-            and not (ev.at_home(a) and ev.at_home(b))  # each seen put back
+            and a in unsure
+            and b in unsure  # not each seen put back, nor said to be
         ]
         if not suspects:
             return self._board_good()
@@ -263,12 +276,30 @@ class Judging(Core):
             return None
         fits = self._fits(board, prov.candidates, prov.attempt, skip=prov.outcome)
         if whole:
-            fits = self._whole(fits, prov.attempt)
+            fits = [(c, k) for c, k in self._whole(fits, prov.attempt) if self._changes_lead_to(c)]
         if not fits:
             return None
         if len(fits) > 1:
             return self._ask_which(fits, Text("The board shows another way to play the throw. Which one?"), revise=True)
         return self._revise_to(*fits[0])
+
+    def _changes_lead_to(self, cand: Candidate) -> bool:
+        """Whether the hands, since the move was accepted, touched only squares where `cand` leaves
+        another piece than the accepted move did: two pieces swapped elsewhere (owners mixed up by
+        hand) are no evidence that the throw was played another way."""
+        prov = self.provisional
+        if prov is None or self.attempt is prov.attempt:
+            return True
+        other = self.game.copy()
+        popped = 0
+        while popped < prov.moves:
+            kind, _ = other.pop()
+            popped += kind == "move"
+        for move in cand.moves:
+            other.push(move)
+        differ = sum(bit(sq) for sq in range(1, 31) if other.piece_at(sq) != self.game.piece_at(sq))
+        moved = self.attempt.lifted & self.attempt.start  # pieces standing at the acceptance, picked up since
+        return not moved & ~differ & ~self.unknown
 
     def _another_whole_way(self, board: int) -> list[Verdict] | None:
         """The rest of the throw may fit this board, but the hands showed every stage of another whole
@@ -328,7 +359,7 @@ class Judging(Core):
         text = Text(
             "{player}'s move was {now}, not {was}", player=player, now=cand.label(), was=" then ".join(prov.labels)
         )
-        verdict = Revised(player, list(prov.labels), [str(m) for m in cand.moves], text).json()
+        verdict = Revised(player, list(prov.labels), [str(m) for m in cand.moves], text)
         return [verdict, *self._accept(cand, stage)]
 
     # ------------------------------------------------------------------ the owed steps
@@ -397,7 +428,7 @@ class Judging(Core):
 
     def _mark_faulty(self, square: int, fault: str) -> list[Verdict]:
         self.switches.mark(square, fault)
-        out = [Switch(square, fault, switch_text(square, fault)).json()]
+        out: list[Verdict] = [Switch(square, fault, switch_text(square, fault))]
         if self.warning is not None and self.warning.swap is None:
             self.warning = None
             self.guiding = False

@@ -17,6 +17,8 @@ the operator's actions), and this file: the one entry point for every input.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..events import INPUT_KINDS
 from ..rules.board import bit, squares_in
 from ..rules.reasons import Reason
@@ -41,17 +43,15 @@ class Referee(Actions):
         change is still taken as the board's new state)."""
         player = self.game.to_move_id
         saved = self.snapshot()
+        verdicts: list[Verdict]
         try:
             verdicts = self._apply(kind, value, at)
         except RefereeError as exc:
-            verdicts = [Illegal.because(Reason.NOT_NOW, why=str(exc)).json()]
+            verdicts = [Illegal.because(Reason.NOT_NOW, why=str(exc))]
         except Exception as exc:  # a bug must cost this input, never the game or the journal
             self.restore(saved)
             verdicts = self._unjudged(kind, value, at, exc)
-        for verdict in verdicts:
-            if verdict["v"] == "illegal":
-                verdict.setdefault("player", player)
-        return verdicts
+        return [replace(v, player=player) if isinstance(v, Illegal) and v.player is None else v for v in verdicts]
 
     def _apply(self, kind: str, value: object, at: float) -> list[Verdict]:
         if kind == "throw":
@@ -91,7 +91,7 @@ class Referee(Actions):
             self.judged = False
         self.now = max(self.now, at)
         why = Text("the referee could not judge this {kind} ({error})", kind=kind, error=type(exc).__name__)
-        return [Illegal.because(Reason.NOT_NOW, why=why).json()]
+        return [Illegal.because(Reason.NOT_NOW, why=why)]
 
     # ------------------------------------------------------------------ switch events and time
 
@@ -135,19 +135,19 @@ class Referee(Actions):
             state = Text("closed") if closed else Text("open")
             return [
                 *out,
-                Sensor(square, Text("switch {square} was already {state}; ignored", square=square, state=state)).json(),
+                Sensor(square, Text("switch {square} was already {state}; ignored", square=square, state=state)),
             ]
         self.sensed ^= b
         self.attempt.record(square, closed)
         if self.provisional is not None and self.provisional.attempt is not self.attempt:
             self.provisional.attempt.record(square, closed)
         if self.switches.changed(square, at):  # the switch works after all
-            out.append(Switch(square, None, Text("the switch under {square} works again", square=square)).json())
+            out.append(Switch(square, None, Text("the switch under {square} works again", square=square)))
         if self.judged:
             self.unsettled_since = at
         self.last_change = at
         self.judged = False
         if not self.in_progress and not self._same(self.sensed, self.expected):
             self.in_progress = True
-            out.append(Progress().json())
+            out.append(Progress())
         return out

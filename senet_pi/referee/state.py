@@ -63,7 +63,7 @@ class Owed:
 
     def prompt(self) -> Verdict:
         step = self.step
-        return Prompt(step.prompt(), step.player, step.from_sq, square_name(step.to_sq)).json()
+        return Prompt(step.prompt(), step.player, step.from_sq, square_name(step.to_sq))
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ class Warning:
     def verdict(self) -> Verdict:
         texts: list[str] = [f.text() for f in self.fixes]
         swap = list(self.swap) if self.swap else None
-        return Illegal(self.reason, self.ruling, self.missing, self.extra, texts, swap, self.player).json()
+        return Illegal(self.reason, self.ruling, self.missing, self.extra, texts, swap, self.player)
 
 
 @dataclass
@@ -90,7 +90,7 @@ class Question:
     """Something the referee asks rather than guesses; `options` are the answers it takes."""
 
     id: int
-    kind: str  # "which" (several moves fit), "swap", "undo", "new_game", "whose" (which piece is where)
+    kind: str  # "which" (several moves fit), "swap", "undo", "new_game", "whose" (which piece is where), "back"
     text: str
     options: list[str]
     candidates: list[tuple[Candidate, int]] = field(default_factory=list)
@@ -98,9 +98,10 @@ class Question:
     swap: tuple[int, int] | None = None  # for "swap": the two squares
     square: int = 0  # for "whose": the square asked about
     pieces: list[object] = field(default_factory=list)  # for "whose": the pieces it may hold, as the options
+    squares: tuple[int, ...] = ()  # for "back": the squares whose pieces were in the hand together
 
     def verdict(self) -> Verdict:
-        return QuestionLine(self.id, self.kind, self.text, self.options).json()
+        return QuestionLine(self.id, self.kind, self.text, self.options)
 
 
 @dataclass
