@@ -45,6 +45,9 @@ def state(for_session: bool = True) -> dict:
     service, backend = services()
     out = service.snapshot()
     out.update(view(out))
+    from .computer import play_view
+
+    out.update(play_view())  # the computer's seats and the move it waits for, the hints' word (issue 23)
     players = cast(list[str], out["players"])
     out = cast(dict, named(out))
     out["names"] = {pid: NAMES[pid] for pid in players}
