@@ -127,6 +127,7 @@ class ComputerPlayer:
         pause: float = PAUSE,
         clock: Callable[[], float] = time.monotonic,
         chooser: Chooser | None = None,
+        card_turn: Callable[[Game, int, int], tuple[str, object]] | None = None,
     ) -> None:
         """`throw`: how the computer throws (the backend's thrower, so its sticks light; default a press
         of the service's button). `seats`: {player id: level}; None = as the journal recorded for the
@@ -134,7 +135,7 @@ class ComputerPlayer:
         self.service = service
         self._throw = throw or (lambda: service.press())
         self._choose = chooser or engine_chooser(tables)
-        self._card_turn = engine_card_turn(tables)
+        self._card_turn = card_turn or engine_card_turn(tables)
         self.pause = pause
         self._clock = clock
         self._lock = threading.Lock()
