@@ -51,7 +51,7 @@ def hint() -> object:
     _, coach = _parts()
     if coach is None:
         return error(404, "hints are not available here (senet-pi run gives them)")
-    found = coach.hint(HINT_WAIT)  # type: ignore[attr-defined]
+    found = coach.hint(float(current_app.config.get("HINT_WAIT", HINT_WAIT)))  # type: ignore[attr-defined]
     if found is None:
         response = jsonify({"thinking": True})
         response.headers["Retry-After"] = "1"
