@@ -201,10 +201,12 @@ class ComputerPlayer:
 
     def view(self) -> dict[str, object]:
         """What the page shows: the seats, and the move the computer waits for a person to carry out."""
-        with self._lock:
-            seats, choice = dict(self.seats), self.choice
+        with self.service.lock:
+            with self._lock:
+                seats, choice = dict(self.seats), self.choice
+            now = (self.service.game_id, len(self.service.referee.game.actions))
         out: dict[str, object] = {"seats": seats, "move": None}
-        if choice is not None and choice.game == self.service.game_id:
+        if choice is not None and (choice.game, choice.at) == now:  # not yet carried out
             out["move"] = {
                 "player": choice.player,
                 "from": choice.move.from_sq,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 
@@ -333,3 +334,25 @@ def test_in_the_card_game_the_computer_plays_its_cards_without_seeing_the_others
         assert sorted(viewed) != sorted(real) and len(viewed) == len(real)
     finally:
         computer.close()
+
+
+def test_run_with_the_computer_throws_for_it_and_prints_its_move(tmp_path):
+    """`senet-pi run --computer B`: Green begins, so the computer throws and a line says its move."""
+    script = tmp_path / "script.txt"
+    script.write_text("wait 2500\nquit\n", encoding="utf-8")
+    journal = tmp_path / "j.sqlite"
+    run = [sys.executable, "-m", "senet_pi", "run", "--computer", "B", "--level", "1", "--page-port", "0"]
+    out = subprocess.run(
+        [*run, "--journal", str(journal), "--script", str(script)],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    thrown = re.search(r"^B throws (\d)$", out.stdout, re.M)
+    said = re.search(r"^>> The computer plays (\d+) → (\d+): move its piece$", out.stdout, re.M)
+    assert thrown and said, out.stdout
+    assert int(said[2]) - int(said[1]) == int(thrown[1])  # the opening move: forward by the throw
+    with Journal(journal, readonly=True) as j:
+        assert j.seats(j.games()[-1].id) == {"A": ["human"], "B": ["computer 1"]}
