@@ -52,7 +52,7 @@ def engine_analyser(tables: object | None = None) -> Analyser:
         from .opponent.hint import Hinter
 
         hinter = Hinter(tables)  # type: ignore[arg-type]
-        mover = game.player_ids.index(getattr(game, "mover_id", game.to_move_id))
+        mover = game.player_ids.index(game.mover_id)
         out: dict[str, Any] = {"player": game.player_ids[mover]}
         if game.pending is None:
             win, exact = hinter.chance(game, mover)
@@ -109,7 +109,7 @@ class Coach:
         """Queue the position for analysis when it is a person's decision (called under the service's lock)."""
         if game.is_over or game.pending is None:
             return None
-        mover = getattr(game, "mover_id", game.to_move_id)
+        mover = game.mover_id
         if mover in self.computer_seats() or len(game.legal_moves()) < 2:
             return None
         return self._queue(game, mover)
@@ -220,7 +220,7 @@ class Coach:
             game = service.referee.game
             if game.is_over:
                 return {"over": True}
-            key = self._queue(game, getattr(game, "mover_id", game.to_move_id))
+            key = self._queue(game, game.mover_id)
         with self._cond:
             self._cond.wait_for(lambda: key in self._done or self._stop, timeout)
             found = self._done.get(key)

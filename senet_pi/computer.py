@@ -237,7 +237,7 @@ class ComputerPlayer:
             wrong = self._wrong_move(game, actions)
             if wrong is not None:
                 return self._take_back(wrong)
-            mover = getattr(game, "mover_id", game.to_move_id)
+            mover = game.mover_id
             level = self.seats.get(mover)
             if level is None:
                 self._turn_since = None
@@ -264,7 +264,7 @@ class ComputerPlayer:
                 if current is not None and (current.game, current.at) == key:
                     return False  # chosen: a person is to carry it out
                 if not game.legal_moves():
-                    if getattr(game, "phase", "") == "residue":
+                    if game.phase == "residue":
                         service.handle("pass")
                         return True
                     return False

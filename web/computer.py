@@ -36,15 +36,6 @@ def _parts() -> tuple[object | None, object | None]:
     return senet.get("computer"), senet.get("coach")
 
 
-def play_view() -> dict[str, object]:
-    """The page's part of the state about the computer and the hints (null where there are none)."""
-    computer, coach = _parts()
-    return {
-        "computer": computer.view() if computer is not None else None,  # type: ignore[attr-defined]
-        "coach": coach.view() if coach is not None else None,  # type: ignore[attr-defined]
-    }
-
-
 @bp.get("/hint")
 def hint() -> object:
     """The analysis of the position on the board now."""

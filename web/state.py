@@ -45,9 +45,10 @@ def state(for_session: bool = True) -> dict:
     service, backend = services()
     out = service.snapshot()
     out.update(view(out))
-    from .computer import play_view
-
-    out.update(play_view())  # the computer's seats and the move it waits for, the hints' word (issue 23)
+    senet = current_app.extensions["senet"]
+    for part in ("computer", "coach"):  # the computer's seats and move, the hints' word (issue 23): web/computer.py
+        shown = senet.get(part)
+        out[part] = shown.view() if shown is not None else None
     players = cast(list[str], out["players"])
     out = cast(dict, named(out))
     out["names"] = {pid: NAMES[pid] for pid in players}
