@@ -147,6 +147,7 @@ class ComputerPlayer:
         self.errors: list[str] = []
         recorded = self._recorded() if seats is None else None
         self.seats: dict[str, int] = dict(recorded if recorded is not None else seats or {})
+        self.default = dict(seats or {})  # what an exhibit's idle reset goes back to (a visitor's choice ends)
         self._recorded_for = -1
         self._record()
         self._unsubscribe = service.subscribe(self._verdicts)
@@ -218,6 +219,9 @@ class ComputerPlayer:
     # ------------------------------------------------------------------ playing
 
     def _verdicts(self, verdicts: list[Verdict]) -> None:
+        if any(v.get("v") == "idle" for v in verdicts):  # nobody played for a while: the next visitor starts afresh
+            with self._lock:
+                self.seats = dict(self.default)
         if any(v.get("v") == "new_game" for v in verdicts):
             with self._lock:
                 self.choice = None

@@ -356,3 +356,23 @@ def test_run_with_the_computer_throws_for_it_and_prints_its_move(tmp_path):
     assert int(said[2]) - int(said[1]) == int(thrown[1])  # the opening move: forward by the throw
     with Journal(journal, readonly=True) as j:
         assert j.seats(j.games()[-1].id) == {"A": ["human"], "B": ["computer 1"]}
+
+
+def test_an_idle_reset_ends_a_visitors_choice_to_play_alone(tmp_path):
+    """Exhibit: a visitor chose to play alone and left; the next game is as the exhibit was set up."""
+    clock = ScriptClock()
+    journal = Journal(tmp_path / "j.sqlite")
+    service = Service(journal, variant="secret", clock=clock, idle_minutes=1)
+    player = ComputerPlayer(service, {}, pause=0.0, clock=clock)
+    try:
+        player.set_seats({"B": 2})  # the visitor's "play alone against the computer"
+        service.handle("throw", 2)
+        first = service.game_id
+        clock.t += 61
+        service.tick()
+        assert service.game_id != first and player.seats == {}
+        assert journal.seats(first) == {"A": ["human"], "B": ["computer 2"]}
+        assert journal.seats(service.game_id) is None
+    finally:
+        player.close()
+        journal.close()
