@@ -98,7 +98,7 @@ class Coach:
         self.errors: list[str] = []
         self._unsubscribe = service.subscribe(self._verdicts)
         with service.lock:
-            self._watch(service.referee.game)
+            service.read(self._watch)
 
     # ------------------------------------------------------------------ what the service does
 
@@ -120,21 +120,20 @@ class Coach:
             if key not in self._done and key not in self._waiting:
                 copy = game.copy(history=False)
                 if game.turn_starts_with == "card":  # the cards this player cannot see, dealt anew
-                    copy.redeal_unseen(mover, random.Random(key[1]))  # type: ignore[attr-defined]
+                    copy.redeal_unseen(mover, random.Random(key[1]))
                 self._waiting[key] = copy
                 self._cond.notify_all()
         return key
 
     def _verdicts(self, verdicts: list[Verdict]) -> None:
         """On every batch (under the service's lock): note a person's move to rate, queue the next decision."""
-        game = self.service.referee.game
         if any(v.get("v") == "new_game" for v in verdicts):
             with self._cond:
                 self.lost = None
         for v in verdicts:
             if v.get("v") != "move" or v.get("player") in self.computer_seats():
                 continue
-            actions = game.actions
+            actions = self.service.read(lambda game: game.actions)
             at = max((i for i, (kind, _) in enumerate(actions) if kind == "move"), default=-1)
             if at < 0:
                 continue
@@ -142,7 +141,7 @@ class Coach:
             with self._cond:
                 self._moved.append(((self.service.game_id, at), str(made), str(v.get("player"))))
                 self._cond.notify_all()
-        self._watch(game)
+        self.service.read(self._watch)
 
     # ------------------------------------------------------------------ analysing
 
@@ -216,11 +215,9 @@ class Coach:
         """The analysis of the position on the board now, waiting at most `timeout` seconds for it;
         None while it is still being worked out (ask again), {"over": true} when the game is over."""
         service = self.service
-        with service.lock:
-            game = service.referee.game
-            if game.is_over:
-                return {"over": True}
-            key = self._queue(game, game.mover_id)
+        key = service.read(lambda game: None if game.is_over else self._queue(game, game.mover_id))
+        if key is None:
+            return {"over": True}
         with self._cond:
             self._cond.wait_for(lambda: key in self._done or self._stop, timeout)
             found = self._done.get(key)

@@ -188,7 +188,7 @@ class ComputerPlayer:
         if journal is None:
             return
         with self.service.lock:
-            game_id, players = self.service.game_id, self.service.referee.game.player_ids
+            game_id, players = self.service.game_id, self.service.read(lambda game: game.player_ids)
             had = journal.seats(game_id) or {}
             if not had and not any(pid in self.seats for pid in players):
                 return
@@ -205,7 +205,7 @@ class ComputerPlayer:
         with self.service.lock:
             with self._lock:
                 seats, choice = dict(self.seats), self.choice
-            now = (self.service.game_id, len(self.service.referee.game.actions))
+            now = self._now()
         out: dict[str, object] = {"seats": seats, "move": None}
         if choice is not None and (choice.game, choice.at) == now:  # not yet carried out
             out["move"] = {
@@ -228,67 +228,37 @@ class ComputerPlayer:
             self._record()
         self._wake.set()
 
+    def _now(self) -> tuple[int, int]:
+        """The game in progress and how many actions it has had: the place of a decision."""
+        return self.service.read(lambda game: (self.service.game_id, len(game.actions)))
+
     def step(self) -> bool:
         """Do what is due now: take back a wrong move made for the computer, throw, choose a move, or
         play a card. Returns whether it did something. Never holds the service's lock while it searches."""
         service = self.service
-        with service.lock:
-            game = service.referee.game
-            if game.is_over or not self.seats:
-                return False
-            actions = game.actions
-            key = (service.game_id, len(actions))
-            wrong = self._wrong_move(game, actions)
-            if wrong is not None:
-                return self._take_back(wrong)
-            mover = game.mover_id
-            level = self.seats.get(mover)
-            if level is None:
-                self._turn_since = None
-                return False
-            seed = service.game_id * 100_003 + len(actions)
-            view = game
-            if game.pending is None:
-                if game.turn_starts_with == "card":
-                    view = game.copy(history=False)
-                    view.redeal_unseen(mover, random.Random(seed))  # type: ignore[attr-defined]
-                    task = "card"
-                else:
-                    if service.throw_blocked() is not None:
-                        self._turn_since = None
-                        return False
-                    if self._turn_since is None or self._turn_since[0] != key:
-                        self._turn_since = (key, self._clock())
-                    if self._clock() - self._turn_since[1] < self.pause:
-                        return False
-                    self._turn_since = None
-                    task = "throw"
-            else:
-                current = self.choice
-                if current is not None and (current.game, current.at) == key:
-                    return False  # chosen: a person is to carry it out
-                if not game.legal_moves():
-                    if game.phase == "residue":
-                        service.handle("pass")
-                        return True
-                    return False
-                view = game.copy(history=False)
-                if game.turn_starts_with == "card":
-                    view.redeal_unseen(mover, random.Random(seed))  # type: ignore[attr-defined]
-                task = "move"
-        if task == "throw":
+        with service.lock:  # decided and begun at one moment of the game
+            task = service.read(self._task)
+            if task[0] == "back":
+                return self._take_back(task[1])
+            if task[0] == "pass":
+                service.handle("pass")
+                return True
+        if task[0] == "none":
+            return False
+        if task[0] == "throw":
             self._throw()
             return True
-        if task == "card":
+        _, key, mover, level, seed, view = task
+        if task[0] == "card":
             kind, value = self._card_turn(view, level, seed)
             with service.lock:
-                if (service.game_id, len(service.referee.game.actions)) != key:
+                if self._now() != key:
                     return False
                 service.handle(kind, value)
             return True
         move = self._choose(view, level, seed)
         with service.lock:
-            if (service.game_id, len(service.referee.game.actions)) != key:
+            if self._now() != key:
                 return False  # the game moved on while it thought: decide again from there
             choice = Choice(key[0], key[1], mover, move)
             with self._lock:
@@ -296,6 +266,43 @@ class ComputerPlayer:
             text = choice.text(len(self.seats) > 1)
             service.note(Prompt(text, mover, move.from_sq, square_name(move.to_sq)).json())
         return True
+
+    def _task(self, game: Game) -> tuple[Any, ...]:
+        """What is due in `game` (read under the service's lock): ("none",), ("back", move), ("pass",),
+        ("throw",), or ("card" | "move", place, mover, level, seed, a copy to decide on)."""
+        if game.is_over or not self.seats:
+            return ("none",)
+        actions = game.actions
+        key = (self.service.game_id, len(actions))
+        wrong = self._wrong_move(game, actions)
+        if wrong is not None:
+            return ("back", wrong)
+        mover = game.mover_id
+        level = self.seats.get(mover)
+        if level is None:
+            self._turn_since = None
+            return ("none",)
+        seed = key[0] * 100_003 + key[1]
+        if game.pending is None and game.turn_starts_with != "card":
+            if self.service.throw_blocked() is not None:
+                self._turn_since = None
+                return ("none",)
+            if self._turn_since is None or self._turn_since[0] != key:
+                self._turn_since = (key, self._clock())
+            if self._clock() - self._turn_since[1] < self.pause:
+                return ("none",)
+            self._turn_since = None
+            return ("throw",)
+        if game.pending is not None:
+            current = self.choice
+            if current is not None and (current.game, current.at) == key:
+                return ("none",)  # chosen: a person is to carry it out
+            if not game.legal_moves():
+                return ("pass",) if game.phase == "residue" else ("none",)
+        view = game.copy(history=False)
+        if game.turn_starts_with == "card":  # the cards it cannot see, dealt anew: it never reads them
+            view.redeal_unseen(mover, random.Random(seed))
+        return ("card" if game.pending is None else "move", key, mover, level, seed, view)
 
     def _wrong_move(self, game: Game, actions: list[tuple[str, object]]) -> Move | None:
         """The legal move made for the computer instead of the one it chose, while it can still be taken back."""
@@ -387,7 +394,7 @@ def seats_from_config(config: Mapping[str, Any], computer: str | None, level: in
     if text is None:
         return None
     lvl = level if level is not None else config.get("COMPUTER_LEVEL", 3)
-    return parse_seats(str(text), lvl)  # type: ignore[arg-type]
+    return parse_seats(str(text), lvl)
 
 
 class AtTheBoard:

@@ -37,7 +37,7 @@ def _parts() -> tuple[object | None, object | None]:
 
 
 @bp.get("/hint")
-def hint() -> object:
+def hint() -> Response | tuple[Response, int]:
     """The analysis of the position on the board now."""
     _, coach = _parts()
     if coach is None:
@@ -59,7 +59,7 @@ def _on_the_screen() -> bool:
 
 
 @bp.post("/computer/alone")
-def alone() -> object:
+def alone() -> Response | tuple[Response, int]:
     """A visitor plays alone against the computer (or, `"on": false`, with another person again)."""
     if _on_the_screen():
         if not csrf_ok():
