@@ -44,14 +44,25 @@ class Advice(Line):
     player: str
 
 
-def engine_analyser(tables: object | None = None) -> Analyser:
+#: Nodes the page's analysis of one decision may search (the strongest level's search, on the budget
+#: the README's figures suggest for a Raspberry Pi 4 to answer within about a second; the tables'
+#: exact values are read, not searched, so where they reach the hint is exact whatever the budget).
+PAGE_BUDGET = 6_000
+
+
+def engine_analyser(tables: object | None = None, budget: int = PAGE_BUDGET) -> Analyser:
     """The opponent's hint for a position: the mover's chance and, with a value waiting, each legal
     move's, best first (as `senet-pi hint` gives it), with each move's squares for the page's arrow."""
 
     def analyse(game: Game) -> dict[str, Any]:
+        from dataclasses import replace
+
         from .opponent.hint import Hinter
+        from .opponent.players import Computer
 
         hinter = Hinter(tables)  # type: ignore[arg-type]
+        top = hinter.computer.level  # the strongest level, on the page's budget
+        hinter.computer = Computer(replace(top, budget=min(top.budget, budget)), tables)  # type: ignore[arg-type]
         mover = game.player_ids.index(game.mover_id)
         out: dict[str, Any] = {"player": game.player_ids[mover]}
         if game.pending is None:
