@@ -351,8 +351,9 @@ class ComputerPlayer:
             if self._stop.is_set():
                 break
             try:
-                while self.step() and not self._stop.is_set():
-                    pass
+                for _ in range(8):  # what is due now, a few steps at most (a refused action is not retried at once)
+                    if self._stop.is_set() or not self.step():
+                        break
             except Exception as exc:  # a bug of ours must not stop the game: said once per kind
                 why = f"{type(exc).__name__}: {exc}"[:200]
                 if why not in self.errors:

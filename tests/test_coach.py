@@ -158,3 +158,43 @@ def test_the_state_shows_the_computers_move_in_words_and_the_cost_of_a_move(page
             player.step()
     move = client.get("/api/state?lang=en").get_json()["computer"]["move"]
     assert move["player"] == "B" and move["text"] == f"The computer plays {move['from']} → {move['to']}: move its piece"
+
+
+def test_the_signed_in_operator_gives_the_computer_any_seat_and_level(endgame, tables):
+    from werkzeug.security import generate_password_hash
+
+    from senet_pi_web import create_app
+
+    service, coach, _ = endgame
+    app = create_app(
+        {"SECRET_KEY": "t", "OPERATOR_PIN_HASH": generate_password_hash("135792"), "PIN_DELAY": 0.01},
+        service=service,
+    )
+    player = ComputerPlayer(service, {}, pause=0.0, tables=tables)
+    AtTheBoard(player, coach).attach(app)
+    client = app.test_client()
+    token = {"X-CSRF-Token": client.get("/api/op/csrf").get_json()["csrf"]}
+    try:
+        assert client.post("/api/op/computer", json={"seats": {"A": 4}}, headers=token).status_code == 401
+        assert client.post("/api/op/login", json={"pin": "135792"}, headers=token).status_code == 200
+        for bad in ({"seats": {"E": 2}}, {"seats": {"B": 9}}, {"seats": ["B"]}, {"seats": {"B": True}}):
+            answer = client.post("/api/op/computer", json=bad, headers=token)
+            assert answer.status_code == 400 and answer.get_json()["error"]
+        assert player.seats == {}
+        answer = client.post("/api/op/computer", json={"seats": {"A": 4}}, headers=token)
+        assert answer.status_code == 200 and answer.get_json()["state"]["computer"]["seats"] == {"A": 4}
+        assert player.seats == {"A": 4}
+        assert client.post("/api/op/computer", json={"seats": {}}, headers=token).get_json()["state"]["computer"] == {
+            "seats": {},
+            "move": None,
+        }
+    finally:
+        player.close()
+
+
+def test_a_computer_level_in_the_config_outside_1_to_4_is_a_startup_error(tmp_path):
+    from senet_pi_web import ConfigError, load_instance_config
+
+    (tmp_path / "config.toml").write_text("COMPUTER_LEVEL = 7\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="COMPUTER_LEVEL must be the computer's level, a whole number from 1 to 4, not 7"):
+        load_instance_config(tmp_path)
