@@ -12,6 +12,7 @@
     hintExact: _("(exact: the game is solved here)"),
     hintChance: (pct) => _("your chance to win: {percent} %", { percent: pct }),
     thinking: _("thinking..."), noHint: _("no hint now"),
+    fromTo: (from, to) => _("{from_sq} → {to}", { from_sq: from, to }),  // the arrow points the reading way (ar: ←)
     alone: _("play alone against the computer"), together: _("play with two people again"),
   };
   let hint = null;  // {position, data}: the hint for the position it was asked in
@@ -78,7 +79,7 @@
   function said(data) {
     if (data.moves && data.moves.length) {
       const best = data.moves[0];
-      return WORDS.hintBest(`${best.from} → ${best.to}`, pct(best.win)) + (data.exact === false ? "" : " " + WORDS.hintExact);
+      return WORDS.hintBest(WORDS.fromTo(best.from, best.to), pct(best.win)) + (data.exact === false ? "" : " " + WORDS.hintExact);
     }
     return data.win == null ? WORDS.noHint : WORDS.hintChance(pct(data.win)) + (data.exact === false ? "" : " " + WORDS.hintExact);
   }
