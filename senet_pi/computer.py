@@ -148,7 +148,6 @@ class ComputerPlayer:
         recorded = self._recorded() if seats is None else None
         self.seats: dict[str, int] = dict(recorded if recorded is not None else seats or {})
         self.default = dict(seats or {})  # what an exhibit's idle reset goes back to (a visitor's choice ends)
-        self._recorded_for = -1
         self._record()
         self._unsubscribe = service.subscribe(self._verdicts)
 
