@@ -400,3 +400,40 @@ def test_the_usb_bridge_lights_the_two_squares_of_the_computers_move():
     finally:
         player.close()
         backend.close()
+
+
+def test_in_the_card_game_the_computer_plays_its_turns_and_a_person_moves_its_pawns(tmp_path):
+    """K4-K10 with the computer on Green: it plays a card (or exchanges, or passes) itself, and each
+    pawn move it shows is entered as a person would carry it out; nothing it does is refused."""
+    service = Service(None, variant="cards", options={"shuffle_seed": 3})
+    computer = ComputerPlayer(service, {"B": 1}, pause=0.0)
+    said: list[dict] = []
+    service.subscribe(said.extend)
+    rng = random.Random(2)
+    try:
+        for _ in range(600):
+            game = service.referee.game
+            if game.is_over or sum(1 for v in said if v["v"] == "card" and v["player"] == "B") >= 8:
+                break
+            if computer.step():
+                continue
+            shown = computer.view()["move"]
+            if shown is not None:
+                service.handle("move", [shown["from"], OFF if shown["to"] == "off" else shown["to"], 0])
+                continue
+            assert game.mover_id == "A"
+            if game.pending is None and game.phase == "play":
+                cards = [c for c in game.hand("A") if game.playable(c)]
+                service.handle(*(("card", rng.choice(cards)) if cards else ("exchange", game.hand("A")[:1])))
+                continue
+            moves = game.legal_moves()
+            if not moves:
+                service.handle("pass")
+                continue
+            m = rng.choice(moves)
+            service.handle("move", [m.from_sq, m.to_sq, m.by])
+        assert sum(1 for v in said if v["v"] == "card" and v["player"] == "B") >= 8 or service.referee.game.is_over
+        assert [v for v in said if v["v"] == "move" and v["player"] == "B"]
+        assert not [v for v in said if v["v"] == "illegal"]
+    finally:
+        computer.close()
