@@ -64,14 +64,19 @@ def _cmd_export(args: argparse.Namespace) -> int:
 def _cmd_games(args: argparse.Namespace) -> int:
     import time
 
+    from .journal import seats_said
+
     with _open_journal(args) as journal:
         games = journal.games()
+        seats = {g.id: journal.seats(g.id) for g in games}
     if not games:
         print("no games in the journal yet")
     for g in games:
         started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started))
         state = "in progress" if g.ended is None else (f"won by {g.winner}" if g.winner else "abandoned")
-        print(f"{g.id:>4}  {started}  {g.variant:<7} {g.events:>5} inputs  {state}")
+        said = seats_said(seats[g.id] or {})  # who played (issue 23): a seat nobody recorded was a person's
+        players = ", ".join(f"{pid} {said.get(pid, 'human')}" for pid in "ABCD"[: g.players])
+        print(f"{g.id:>4}  {started}  {g.variant:<7} {g.events:>5} inputs  {state}  ({players})")
     return 0
 
 
@@ -102,6 +107,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
     script = _read_script(args.script) if args.script else None  # before anything starts
     config = load_instance_config()  # a bad config is a startup error, said before anything starts
     fleet = fleet_settings(args.mqtt, args.board, config)  # a bad broker URL or board name too
+    from .computer import ALONE_LEVEL, seats_from_config
+
+    seats = seats_from_config(config, args.computer, args.level)  # a bad seat or level too (issue 23)
+    alone_level = int(args.level or config.get("COMPUTER_LEVEL", ALONE_LEVEL))  # type: ignore[call-overload]
     backend = make_backend(args.backend, args.pinmap, port=args.port)
     exhibit = bool(config.get("EXHIBIT", False))
     control = getattr(backend, "control", None)
@@ -128,9 +137,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if ignored:
         service.notes.append(ignored)
     runner = Runner(service, backend, language=args.language or str(config.get("LANGUAGE", DEFAULT)))
-    server = publisher = None
+    server = publisher = computer = None
     try:
         runner.start()
+        from .computer import start_computer  # the computer's seats and the page's hints (issue 23)
+
+        computer = start_computer(service, backend, seats, alone_level)
         if args.page_port:
             from .page import serve
 
@@ -142,6 +154,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
                     "(choose another with --page-port, or 0 for no page)"
                 ) from None
             runner.say(f"the page: {server.scheme}://{args.host}:{server.effective_port}/")
+            computer.attach(server.app)
         if fleet is not None:  # the board on the broker (issue 25): never waits for it
             from .fleet.on_run import start_board
 
@@ -160,6 +173,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     finally:
         if publisher is not None:
             publisher.close()
+        if computer is not None:
+            computer.close()
         if server is not None:
             from .page import stop_server
 
@@ -346,6 +361,14 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--page-port", type=_port, default=8080, help="the page's port (default 8080; 0 = no page)")
     run.add_argument("--mqtt", metavar="URL", help="publish the board on this MQTT broker: mqtt://HOST:PORT or mqtts://")
     run.add_argument("--board", metavar="NAME", help="the board's name on the broker (default: the host name)")
+    run.add_argument(
+        "--computer",
+        metavar="SEATS",
+        help="the computer plays these seats, e.g. B (or B,C in modern; none = nobody); default: the config's COMPUTER",
+    )
+    run.add_argument(
+        "--level", type=int, choices=range(1, 5), metavar="N", help="the computer's level, 1 (beginner) to 4 (expert)"
+    )
     run.set_defaults(func=_cmd_run)
     test = sub.add_parser("selftest", help="walk through every square and the thrower, and say what works")
     test.add_argument("--backend", choices=["sim", "gpio", "serial"], help="the board: gpio on a Pi, sim elsewhere")

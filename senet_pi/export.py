@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from .events import events_of
-from .journal import Journal
+from .journal import Journal, seats_said
 
 
 def export_game(journal: Journal, game_id: int) -> dict[str, object]:
@@ -15,6 +15,9 @@ def export_game(journal: Journal, game_id: int) -> dict[str, object]:
     replay: dict[str, object] = {"variant": record.variant, "players": record.players, "options": record.options}
     if record.position is not None:
         replay["position"] = record.position
+    seats = journal.seats(game_id)
+    if seats:  # who played (issue 23): replay reads it and judges the same
+        replay["seats"] = seats_said(seats)
     replay["events"] = events
     return replay
 

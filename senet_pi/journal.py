@@ -93,6 +93,14 @@ class EventRecord:
     value: object
 
 
+def seats_said(seats: dict[str, list[str]]) -> dict[str, str]:
+    """Who held each seat, in words: {"B": "human, then computer level 3"} (`senet-pi games`, export)."""
+    return {
+        pid: ", then ".join(e.replace("computer ", "computer level ", 1) for e in entries)
+        for pid, entries in seats.items()
+    }
+
+
 def default_path() -> Path:
     """Where the journal lives unless told: `$SENET_PI_JOURNAL`, else the XDG state folder."""
     if os.environ.get("SENET_PI_JOURNAL"):
@@ -526,6 +534,27 @@ class Journal:
         """The findings kept by `record_note`, by key."""
         rows = self._db.execute("SELECT key, value FROM meta WHERE key LIKE 'note:%' ORDER BY rowid").fetchall()
         return {str(k)[5:]: str(v) for k, v in rows}
+
+    def record_seats(self, game: int, seats: dict[str, list[str]]) -> None:
+        """Who held each seat of a game (issue 23): {"A": ["human"], "B": ["human", "computer 3"]},
+        in order when it changed during the game; kept in the meta table as `seats:<game>`."""
+        self._submit([("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (f"seats:{game}", json.dumps(seats)))])
+
+    def seats(self, game: int) -> dict[str, list[str]] | None:
+        """What `record_seats` kept for a game, or None (nobody recorded: every seat a person's)."""
+        try:
+            row = self._db.execute("SELECT value FROM meta WHERE key = ?", (f"seats:{game}",)).fetchone()
+        except sqlite3.OperationalError:  # a journal without a meta table: nothing recorded
+            return None
+        if row is None:
+            return None
+        with self._reading("meta"):
+            data = json.loads(row[0])
+            if not isinstance(data, dict) or not all(
+                isinstance(v, list) and all(isinstance(e, str) for e in v) for v in data.values()
+            ):
+                raise ValueError(f"seats of game {game} are not a map of lists of names")
+            return {str(k): list(v) for k, v in data.items()}
 
     # ------------------------------------------------------------------ reading
 

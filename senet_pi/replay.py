@@ -68,7 +68,7 @@ def load_replay(data: object) -> Replay:
     """Check a decoded replay object and build a `Replay`."""
     if not isinstance(data, Mapping):
         raise ReplayError("a replay file holds one JSON object with 'variant' and 'events'")
-    unknown = set(data) - {"variant", "players", "options", "position", "events"}
+    unknown = set(data) - {"variant", "players", "options", "position", "events", "seats"}
     if unknown:
         raise ReplayError(f"unknown field(s) {', '.join(sorted(map(str, unknown)))} in the replay file")
     variant = data.get("variant")
@@ -85,6 +85,9 @@ def load_replay(data: object) -> Replay:
         raise ReplayError("'position' must be a JSON object")
     if isinstance(players, bool) or not isinstance(players, int):
         raise ReplayError(f"'players' must be a whole number, not {players!r}")
+    seats = data.get("seats", {})  # who played (export, issue 23): said, not judged
+    if not isinstance(seats, Mapping) or not all(isinstance(v, str) for v in seats.values()):
+        raise ReplayError('\'seats\' must map players to who played them, e.g. {"B": "computer level 3"}')
     replay = Replay(variant, players, dict(options), None if position is None else dict(position))
     try:
         game = replay.new_game()

@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from .errors import SenetError
 from .idle import IdleReset
@@ -48,6 +49,7 @@ CLOCK_JUMP = 60.0
 
 
 Listener = Callable[[list[Verdict]], None]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -479,6 +481,12 @@ class Service:
         """The squares the switches sense now (a mask)."""
         with self.lock:
             return self.referee.sensed
+
+    def read(self, look: Callable[[Game], T]) -> T:
+        """`look(game)` under the lock, for what reads the game in progress without changing it (the
+        computer and the hints, issue 23: they look ahead on `game.copy()`, never on the game)."""
+        with self.lock:
+            return look(self.referee.game)
 
     def question(self) -> dict[str, object] | None:
         """The referee's open question (its id, kind, text and options), or None."""

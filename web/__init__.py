@@ -62,6 +62,8 @@ CONFIG_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "MQTT_DISCOVERY_PREFIX": ((str,), "Home Assistant's discovery prefix (default homeassistant)"),
     "TLS_CERT": ((str,), "the path of the page's HTTPS certificate (PEM; with TLS_KEY)"),
     "TLS_KEY": ((str,), "the path of the HTTPS certificate's private key (PEM; with TLS_CERT)"),
+    "COMPUTER": ((str,), 'the seats the computer plays, e.g. "B" (or "B,C"; "none" for nobody)'),
+    "COMPUTER_LEVEL": ((int,), "the computer's level, a whole number from 1 to 4"),
 }
 
 
@@ -82,6 +84,8 @@ def load_instance_config(folder: Path | None = None) -> dict[str, object]:
             raise ConfigError(f"the config {path}: LANGUAGE must be {wanted}, not {value!r}")
         if key == "MAX_CONTENT_LENGTH" and value < 1024:
             raise ConfigError(f"the config {path}: MAX_CONTENT_LENGTH must be at least 1024")
+        if key == "COMPUTER_LEVEL" and not 1 <= value <= 4:
+            raise ConfigError(f"the config {path}: COMPUTER_LEVEL must be {wanted}, not {value}")
         if key == "IDLE_MINUTES" and not value > 0:
             raise ConfigError(f"the config {path}: IDLE_MINUTES must be {wanted}, not {value}")
     return {k: v for k, v in data.items() if k.isupper()}
@@ -135,7 +139,7 @@ def create_app(
         )
     if service is None:
         service = Service(None)
-    from . import api, errors, hands, i18n, operator, pages, security, sim, staff
+    from . import api, computer, errors, hands, i18n, operator, pages, security, sim, staff
     from .sessions import LastingSessions
 
     pin_file = app.config["PIN_FILE"]
@@ -154,4 +158,5 @@ def create_app(
     app.register_blueprint(operator.bp)
     app.register_blueprint(sim.bp)
     app.register_blueprint(staff.bp)
+    app.register_blueprint(computer.bp)  # playing against the computer, hints (issue 23)
     return app

@@ -46,6 +46,10 @@ def state(for_session: bool = True) -> dict:
     service, backend = services()
     out = service.snapshot()
     out.update(view(out))
+    senet = current_app.extensions["senet"]
+    for part in ("computer", "coach"):  # the computer's seats and move, the hints' word (issue 23): web/computer.py
+        shown = senet.get(part)
+        out[part] = shown.view() if shown is not None else None
     players = cast(list[str], out["players"])
     out = cast(dict, named(out))
     out["names"] = {pid: NAMES[pid] for pid in players}
