@@ -24,7 +24,7 @@ from .rules import Game
 from .rules.board import square_name
 from .rules.text import Text
 from .service import Service
-from .verdicts import Line, Verdict
+from .verdicts import Moved, NewGame, Verdict
 
 #: A move that cost less than this (a chance to win, 0-1) is not remarked on.
 LITTLE = 0.03
@@ -36,7 +36,7 @@ Analyser = Callable[[Game], dict[str, Any]]
 
 
 @dataclass(frozen=True)
-class Advice(Line):
+class Advice(Verdict):
     """What a person's move cost (said, never journaled): the page shows it and reads it out."""
 
     v: ClassVar[str] = "advice"
@@ -138,11 +138,11 @@ class Coach:
 
     def _verdicts(self, verdicts: list[Verdict]) -> None:
         """On every batch (under the service's lock): note a person's move to rate, queue the next decision."""
-        if any(v.get("v") == "new_game" for v in verdicts):
+        if any(isinstance(v, NewGame) for v in verdicts):
             with self._cond:
                 self.lost = None
         for v in verdicts:
-            if v.get("v") != "move" or v.get("player") in self.computer_seats():
+            if not isinstance(v, Moved) or v.player in self.computer_seats():
                 continue
             actions = self.service.read(lambda game: game.actions)
             at = max((i for i, (kind, _) in enumerate(actions) if kind == "move"), default=-1)
@@ -150,7 +150,7 @@ class Coach:
                 continue
             made = actions[at][1]  # the decision was taken with `at` actions played
             with self._cond:
-                self._moved.append(((self.service.game_id, at), str(made), str(v.get("player"))))
+                self._moved.append(((self.service.game_id, at), str(made), str(v.player)))
                 self._cond.notify_all()
         self.service.read(self._watch)
 
@@ -194,7 +194,7 @@ class Coach:
                     said.append(advice)
             self._moved = keep
         for advice in said:
-            self.service.note(advice.json())
+            self.service.note(advice)
 
     def _cost(self, found: dict[str, Any], made: str, player: str, key: Key) -> Advice | None:
         moves = found.get("moves") or []

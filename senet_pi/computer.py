@@ -27,7 +27,7 @@ from .rules import Game, Move
 from .rules.board import square_name
 from .rules.text import Text
 from .service import Service
-from .verdicts import Prompt, Refused, Verdict
+from .verdicts import Idle, NewGame, Prompt, Refused, Verdict
 
 #: The levels a person can choose (senet_pi.opponent.players.LEVELS), without importing numpy here.
 LEVEL_RANGE = range(1, 5)
@@ -218,10 +218,10 @@ class ComputerPlayer:
     # ------------------------------------------------------------------ playing
 
     def _verdicts(self, verdicts: list[Verdict]) -> None:
-        if any(v.get("v") == "idle" for v in verdicts):  # nobody played for a while: the next visitor starts afresh
+        if any(isinstance(v, Idle) for v in verdicts):  # nobody played for a while: the next visitor starts afresh
             with self._lock:
                 self.seats = dict(self.default)
-        if any(v.get("v") == "new_game" for v in verdicts):
+        if any(isinstance(v, NewGame) for v in verdicts):
             with self._lock:
                 self.choice = None
             self._record()
@@ -263,7 +263,7 @@ class ComputerPlayer:
             with self._lock:
                 self.choice = choice
             text = choice.text(len(self.seats) > 1)
-            service.note(Prompt(text, mover, move.from_sq, square_name(move.to_sq)).json())
+            service.note(Prompt(text, mover, move.from_sq, square_name(move.to_sq)))
         return True
 
     def _task(self, game: Game) -> tuple[Any, ...]:
@@ -332,7 +332,7 @@ class ComputerPlayer:
             from_sq=choice.move.from_sq,
             to=square_name(choice.move.to_sq),
         )
-        self.service.note(Refused(text).json())
+        self.service.note(Refused(text))
         self.service.handle("undo")
         return True
 
@@ -357,7 +357,7 @@ class ComputerPlayer:
                 why = f"{type(exc).__name__}: {exc}"[:200]
                 if why not in self.errors:
                     self.errors.append(why)
-                    self.service.note(Refused(Text("the computer could not play: {why}", why=why)).json())
+                    self.service.note(Refused(Text("the computer could not play: {why}", why=why)))
                 self._stop.wait(1.0)
 
     def close(self) -> None:

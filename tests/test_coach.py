@@ -35,7 +35,7 @@ def endgame(tmp_path, tables):
     service = Service(journal)
     coach = Coach(service, engine_analyser(tables))
     said: list[dict] = []
-    service.subscribe(said.extend)
+    service.subscribe(lambda batch: said.extend(v.json() for v in batch))
     yield service, coach, said
     coach.close()
     journal.close()

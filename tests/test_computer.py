@@ -54,7 +54,7 @@ class Table:
         )
         self.coach = Coach(self.service, engine_analyser(self.tables), lambda: self.computer.seats)
         self.said: list[dict] = []
-        self.service.subscribe(self.said.extend)
+        self.service.subscribe(lambda batch: self.said.extend(v.json() for v in batch))
         self.rng = random.Random(seed)
 
     @property
@@ -408,7 +408,7 @@ def test_in_the_card_game_the_computer_plays_its_turns_and_a_person_moves_its_pa
     service = Service(None, variant="cards", options={"shuffle_seed": 3})
     computer = ComputerPlayer(service, {"B": 1}, pause=0.0)
     said: list[dict] = []
-    service.subscribe(said.extend)
+    service.subscribe(lambda batch: said.extend(v.json() for v in batch))
     rng = random.Random(2)
     try:
         for _ in range(600):
