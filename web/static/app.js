@@ -36,7 +36,6 @@ const TEXT = {
   wins: (p) => _("{player} wins", { player: p }), inProgress: _("move in progress"),
   moveTo: (p, sq) => _("{player}: move a piece to {square}", { player: p, square: sq }),
   moveBy: (p, n) => _("{player}: move a piece by {n}", { player: p, n }),
-  playCard: (p) => _("{player}: play a card", { player: p }), throwSticks: (p) => _("{player}: throw the sticks", { player: p }),
   stuck: (sq, fault) => _("the switch under {square} seems {fault}", { square: sq, fault: _(fault) }),
   fix: _("to put it right: "), noThrow: _("no throw yet"), lastThrow: _("last throw: "), throwNow: _("throw: "),
   counted: (n, side) => _((COUNTED[side] || COUNTED.dark)[n === 1 ? 0 : 1], { n }),
@@ -391,12 +390,15 @@ function render(state) {
   else if (state.in_progress) { message = TEXT.inProgress; }
   else if (typeof state.throw === "string") { message = TEXT.moveTo(name(state.to_move), state.throw.slice(1)); }
   else if (state.throw != null) { message = TEXT.moveBy(name(state.to_move), state.throw); }
-  else if (state.cards) { message = TEXT.playCard(name(state.to_move)); }
-  else { message = TEXT.throwSticks(name(state.to_move)); }
-  if (stuck.length && !state.setup) message = stuck.map(([sq, fault]) => TEXT.stuck(sq, fault)).join("; ") + ` | ${message}`;
-  if (state.journal) { message = `${state.journal} | ${message}`; kind = "warning"; }
+  // A plain throw (or card) to make: the banner already says it ("White to throw"); the card says
+  // nothing rather than the same sentence again, and keeps its place so the board does not jump.
+  else { message = ""; kind = "quiet"; }
+  const joined = (...parts) => parts.filter(Boolean).join(" | ");
+  if (stuck.length && !state.setup) message = joined(stuck.map(([sq, fault]) => TEXT.stuck(sq, fault)).join("; "), message);
+  if (state.journal) { message = joined(state.journal, message); kind = "warning"; }
   const resumeNotes = state.journal_notes || [];  // the resume found the record short or changed (issue 22)
-  if (resumeNotes.length) { message = `${resumeNotes.join(" | ")} | ${message}`; kind = "warning"; }
+  if (resumeNotes.length) { message = joined(...resumeNotes, message); kind = "warning"; }
+  if (stuck.length && kind === "quiet") kind = "info";
   const box = document.getElementById("message");
   tipped(box, message);
   box.hidden = !message;
@@ -542,6 +544,7 @@ function showRefusal() {
   const box = document.getElementById("refusal");
   box.hidden = !refusal;
   tipped(box, refusal ? TEXT.refused + refusal : "");
+  document.getElementById("card").classList.toggle("said", Boolean(refusal));  // a quiet card shows a refusal
 }
 
 function onVerdicts(verdicts) {  // a refused throw or move is said where the visitor looks, until the game goes on
