@@ -518,6 +518,11 @@ class Journal:
         from its re-judging) in its meta table as `note:<key>`, for `senet-pi status` to show."""
         self._submit([("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (f"note:{key}", text))])
 
+    def record_carried(self, old: int, new: int) -> None:
+        """Keep that game `new` is game `old` carried on past an input a resume could not judge (its
+        inputs until then copied): the statistics count the two as one game, resumed (issue 22)."""
+        self._submit([("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (f"carried:{old}", str(new)))])
+
     def notes(self) -> dict[str, str]:
         """The findings kept by `record_note`, by key."""
         rows = self._db.execute("SELECT key, value FROM meta WHERE key LIKE 'note:%' ORDER BY rowid").fetchall()

@@ -208,6 +208,7 @@ class Service:
         assert self.journal is not None
         self.journal.end_game(game_id, None)
         new_id = self.journal.start_game(variant, players, options, position, started=started)
+        self.journal.record_carried(game_id, new_id)  # one game in the statistics, not an abandoned one and another
         for seq, (event, verdicts) in enumerate(zip(judged.events, judged.verdicts, strict=True)):
             self.journal.record_event(new_id, seq, event.ms, event.kind, event.value)
             self.journal.record_verdicts(new_id, seq, verdicts)
