@@ -64,12 +64,15 @@ def _cmd_export(args: argparse.Namespace) -> int:
 def _cmd_games(args: argparse.Namespace) -> int:
     import time
 
+    from .dates import undated
+
     with _open_journal(args) as journal:
         games = journal.games()
+        unknown = {game for game, column in undated(journal) if column == "started"}  # clock not yet set then
     if not games:
         print("no games in the journal yet")
     for g in games:
-        started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started))
+        started = "date unknown    " if g.id in unknown else time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started))
         state = "in progress" if g.ended is None else (f"won by {g.winner}" if g.winner else "abandoned")
         print(f"{g.id:>4}  {started}  {g.variant:<7} {g.events:>5} inputs  {state}")
     return 0

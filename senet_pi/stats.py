@@ -31,9 +31,14 @@ import threading
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import quote
 
+from .dates import out_of_order
 from .journal import TABLES, Journal, JournalError
+
+#: The day of games whose date was written before the clock was set and cannot be worked out.
+UNKNOWN_DAY = "unknown"
 
 
 class StatsError(JournalError):
@@ -74,7 +79,7 @@ GROUP BY game
 #: carried over restarts), not `ended - started`, which a wall clock set at boot on a Pi without a
 #: real-time clock can make years long (issue 22); a game without inputs falls back to the wall clock.
 _GAMES = """
-SELECT id, date(started, 'unixepoch', 'localtime'), ended IS NOT NULL, winner IS NOT NULL,
+SELECT id, date(started, 'unixepoch', 'localtime'), ended IS NOT NULL, winner IS NOT NULL, started,
     CASE WHEN winner IS NOT NULL THEN COALESCE(
         (SELECT ms FROM events e WHERE e.game = g.id ORDER BY seq DESC LIMIT 1) / 1000.0, ended - started) END
 FROM games g ORDER BY id
@@ -142,9 +147,13 @@ def day_stats(journal: Journal | str | Path) -> list[DayStats]:
         marks = _count_new_verdicts(db, path)
         carried = _carried(db)
         went_on = set(carried.values())
-        for game, day, ended, won, seconds in db.execute(_GAMES):
+        games = db.execute(_GAMES).fetchall()
+        unknown = _undated(db, games)
+        for game, day, ended, won, _started, seconds in games:
             if day is None:  # a start time SQLite cannot read as a date
                 raise StatsError(f"the journal {path} has a damaged row in games: game {game} has no start time")
+            if game in unknown:  # written before the clock was set, and not to be worked out (issue 22)
+                day = UNKNOWN_DAY
             row = days.setdefault(day, [0, 0, 0, 0, 0, 0, [], 0])
             if game in carried:  # the same game goes on as another record: counted there, once
                 continue
@@ -179,6 +188,29 @@ def day_stats(journal: Journal | str | Path) -> list[DayStats]:
         for day, (started, finished, abandoned, still_open, warnings, faults, won, resumed) in sorted(days.items())
         if started
     ]
+
+
+class _Started(NamedTuple):
+    id: int
+    started: float
+
+
+def _undated(db: sqlite3.Connection, games: list[tuple]) -> set[int]:
+    """The games whose day cannot be known: their start was written before the clock was set and
+    either could not be worked out (marked undated) or is not yet, and the journal's order says it
+    is wrong (see senet_pi.dates)."""
+    marked: dict[str, set[int]] = {"undated": set(), "pending": set()}
+    for (key,) in db.execute("SELECT key FROM meta WHERE key LIKE 'undated:%' OR key LIKE 'pending:%'"):
+        kind, game, column = [*str(key).split(":"), "", ""][:3]
+        if kind in marked and game.isdigit() and column == "started":
+            marked[kind].add(int(game))
+    if not marked["undated"] and not marked["pending"]:
+        return set()
+    started = [_Started(int(g[0]), float(g[4])) for g in games if isinstance(g[4], (int, float))]
+    unsure = {(g, "started") for g in marked["undated"] | marked["pending"]}
+    by_id = {g.id: g.started for g in started}
+    wrong = {g for g in marked["pending"] if g in by_id and out_of_order(g, by_id[g], started, unsure)}
+    return marked["undated"] | wrong
 
 
 def _carried(db: sqlite3.Connection) -> dict[int, int]:

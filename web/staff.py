@@ -14,7 +14,7 @@ from flask import Blueprint, Response, jsonify, render_template
 from markupsafe import Markup
 
 from senet_pi import i18n
-from senet_pi.stats import DayStats, StatsError, day_stats, to_csv
+from senet_pi.stats import UNKNOWN_DAY, DayStats, StatsError, day_stats, to_csv
 
 from .errors import error
 from .i18n import language
@@ -64,7 +64,7 @@ def plots(rows: list[DayStats]) -> list[Markup]:
     from .plots import Series, bar_chart
 
     shown = rows[-PLOT_DAYS:]
-    days = [r.date for r in shown]
+    days = [_("date unknown") if r.date == UNKNOWN_DAY else r.date for r in shown]
     words = {"none": _("none"), "empty": _("no games yet")}
     return [
         bar_chart(
@@ -115,7 +115,13 @@ def staff() -> str | tuple[str, int]:
     if isinstance(rows, str):
         return render_template("staff.html", refused=rows, csrf=csrf_token()), 503
     return render_template(
-        "staff.html", rows=rows, plots=plots(rows), minutes=minutes, plot_days=PLOT_DAYS, csrf=csrf_token()
+        "staff.html",
+        rows=rows,
+        plots=plots(rows),
+        minutes=minutes,
+        plot_days=PLOT_DAYS,
+        unknown_day=UNKNOWN_DAY,
+        csrf=csrf_token(),
     )
 
 
