@@ -121,3 +121,27 @@ def test_item8_the_staff_page_refusal_is_in_the_visitors_language(app):
     assert page.status_code == 401
     said = gettext("The statistics are for staff, and no operator PIN is set: set one with `senet-pi set-pin`.", "de")
     assert said.split("`")[0] in page.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("gestures", [False, True])
+def test_item8_what_the_thrower_says_on_a_long_press_is_translated(gestures, monkeypatch):
+    """The button's own sentences (a long press refused, an undo offered) reach the page as any verdict:
+    said in the visitor's language."""
+    import random
+
+    from senet_pi.hardware.backend import SimBackend
+    from senet_pi.i18n import translate
+
+    service = Service(None)
+    backend = SimBackend(rng=random.Random(1), spin=0)
+    backend.gestures = gestures
+    backend.start(service, scan=False)
+    said: list[dict] = []
+    monkeypatch.setattr(service, "note", said.append)
+    try:
+        backend.held(2.0)
+    finally:
+        backend.close()
+    (verdict,) = said
+    german = translate(verdict, "de")["text"]
+    assert german != verdict["text"] and german == gettext(str(verdict["text"].msgid), "de")

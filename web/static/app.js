@@ -174,7 +174,7 @@ function squaresLayer(svg) {
   under = el("g", { class: "squares" }, svg);
   under.innerHTML = markup;  // parsed as SVG: the markup's context is an SVG element
   // The square numbers never change: one layer on top of everything (the layers between are redrawn)
-  el("g", { class: "overlay numbers" }, svg).innerHTML = Array.from({ length: 30 }, (_x, i) => {
+  el("g", { class: "numbers" }, svg).innerHTML = Array.from({ length: 30 }, (_x, i) => {
     const { x, y } = cell(i + 1);
     return `<text x="${x + 4}" y="${y + 17}" class="num">${i + 1}</text>`;
   }).join("");
