@@ -145,3 +145,19 @@ def test_item8_what_the_thrower_says_on_a_long_press_is_translated(gestures, mon
     (verdict,) = said
     german = translate(verdict, "de")["text"]
     assert german != verdict["text"] and german == gettext(str(verdict["text"].msgid), "de")
+
+
+@pytest.mark.parametrize("lang", ["de", "ar"])
+@pytest.mark.parametrize("pin", [True, False])
+def test_item8_the_fleet_dashboard_has_no_english_left(lang, pin):
+    """The fleet's dashboard (staff, issue 25) is a page like the others: in the staff's language."""
+    from senet_pi_web.fleet import create_fleet_app
+
+    class NoBoards:  # the page itself asks the watcher nothing
+        def subscribe(self, _listener):
+            return lambda: None
+
+    config = {"TESTING": True, "SECRET_KEY": "t", "OPERATOR_PIN_HASH": "pbkdf2:sha256:1000$x$y" if pin else None}
+    client = create_fleet_app(config, watcher=NoBoards()).test_client()
+    assert still_english(client, "/", lang) == []
+    assert f'lang="{lang}"' in client.get(f"/?lang={lang}").get_data(as_text=True)
