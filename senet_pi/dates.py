@@ -1,13 +1,13 @@
 """Dates written before the wall clock was set, put right later or said to be unknown (issue 22).
 
 A Pi without a real-time clock boots with a wrong time and is set when the network answers. The
-service keeps, beside each game's `started` and `ended` written while the kernel did not yet call
-its clock synchronised, the boot and the monotonic time it was written at (`Journal.
+service keeps, beside each game's `started` and `ended` written while timesyncd had not yet set
+the clock (see wallclock.py), the boot and the monotonic time it was written at (`Journal.
 record_pending_date`). Later:
 
 - in the same boot (the service restarted, or is still running) the monotonic clock is the same:
   the date is exactly `monotonic time + (wall - monotonic now)`, moved as soon as the clock is set
-  and settled once the kernel calls it synchronised;
+  and settled once timesyncd says the clock is set;
 - from an earlier boot the monotonic clock says nothing now: a date that the journal's own order
   contradicts (a game dated before one that came before it, or after one that came after it, or
   after now) cannot be worked out and is marked undated, shown as unknown rather than wrong; a date

@@ -566,8 +566,11 @@ class Journal:
 
     def meta_keys(self, prefix: str) -> list[str]:
         """The meta table's keys that start with `prefix` (its own records: notes, dates, resumes)."""
-        rows = self._db.execute("SELECT key FROM meta WHERE substr(key, 1, ?) = ?", (len(prefix), prefix)).fetchall()
-        return [str(r[0]) for r in rows]
+        try:
+            rows = self._db.execute("SELECT key FROM meta WHERE substr(key, 1, ?) = ?", (len(prefix), prefix))
+            return [str(r[0]) for r in rows.fetchall()]
+        except sqlite3.Error:  # an older journal without a meta table: none
+            return []
 
     def notes(self) -> dict[str, str]:
         """The findings kept by `record_note`, by key."""

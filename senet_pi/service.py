@@ -353,7 +353,7 @@ class Service:
 
     def _stamp(self, game: int, column: str) -> None:
         """A date just written for `game`: moved with the clock when it jumps in this run; and while
-        the kernel does not call the clock set, kept with this boot's monotonic time, so a later run
+        timesyncd has not yet set the clock, kept with this boot's monotonic time, so a later run
         can still put it right (or say it cannot be known) after a restart or a power cut."""
         if self.journal is None:
             return
@@ -384,7 +384,7 @@ class Service:
         offset = self._wall() - time.monotonic()
         delta = offset - self._wall_offset
         if abs(delta) <= CLOCK_JUMP:
-            self._settle_dates()  # the kernel may call the clock set without a jump (it was right)
+            self._settle_dates()  # timesyncd may call the clock set without a jump (it was right)
             return
         self._wall_offset = offset
         if self.journal is not None:

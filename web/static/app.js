@@ -480,8 +480,12 @@ function render(state) {
     const svg = el("svg", { viewBox: `0 0 62 ${Math.max(1, state.off[p]) * 50 + 4}`, "aria-hidden": "true" }, side);
     for (let n = 0; n < state.off[p]; n++) piece(svg, p, 0, n * 50 - 6, "");
   }
-  if (sideLater) { sideLater = false; setTimeout(() => renderSide(current), 0); } else renderSide(state);
+  if (sideLater) { sideLater = false; afterFirstFrame(() => renderSide(current)); } else renderSide(state);
   document.dispatchEvent(new CustomEvent("senet:state", { detail: state }));  // for attract.js
+}
+
+function afterFirstFrame(work) {  // once the board is on the screen: the frame after the next paint
+  requestAnimationFrame(() => setTimeout(work, 0));
 }
 
 function renderSide(state) {  // the move list, the rules, the cards, the staff panel: after the board at the first draw
@@ -770,6 +774,6 @@ if (handBox) {
   const first = embedded("first-state");
   if (first) render(first); else refresh();
   wire();
-  describeRulings();
+  afterFirstFrame(describeRulings);  // the hidden texts the "why?" buttons point to: not needed to draw
   connect();
 }
