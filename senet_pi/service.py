@@ -8,6 +8,7 @@ terminal, the page) receive each verdict as it is decided.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -375,7 +376,11 @@ class Service:
         synced, was = wallclock.clock_synced(), self._synced
         self._synced = synced
         if force or (synced and not was):
-            dates.settle(self.journal, self._boot, self._wall() - now, synced, CLOCK_JUMP)
+            try:
+                dates.settle(self.journal, self._boot, self._wall() - now, synced, CLOCK_JUMP)
+            except (SenetError, sqlite3.Error, ValueError, TypeError) as exc:  # a damaged old row: dates wait
+                if force:
+                    self.notes.append(f"dates written before the clock was set not checked: {exc}"[:200])
 
     def _watch_wall_clock(self) -> None:
         """The wall clock was set (it moved against the monotonic clock by more than CLOCK_JUMP, as on a

@@ -128,3 +128,22 @@ def test_the_exhibits_unit_allows_what_the_clock_check_reads():
 
     source = inspect.getsource(wallclock)
     assert "ctypes" not in source and "adjtimex(" not in source
+
+
+def test_an_old_row_that_cannot_be_read_leaves_the_dates_for_later_and_the_service_starts(pi, tmp_path, monkeypatch):
+    from senet_pi import dates
+    from senet_pi.journal import JournalError
+
+    path = tmp_path / "j.sqlite"
+    pi.synced, pi.wall.behind = False, SEVEN_YEARS
+    pi.run(path).close()
+
+    def unreadable(*_args, **_kwargs):
+        raise JournalError("the journal has a damaged row in games: game 1")
+
+    monkeypatch.setattr(dates, "settle", unreadable)
+    pi.boot, pi.synced, pi.wall.behind = "boot-2", True, 0.0
+    service = pi.run(path)  # the exhibit starts: the dates are not worth a service that will not
+    assert service.game_id == 1 and any("not checked" in n for n in service.notes)
+    service.tick()
+    service.close()
