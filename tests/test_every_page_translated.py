@@ -161,3 +161,21 @@ def test_item8_the_fleet_dashboard_has_no_english_left(lang, pin):
     client = create_fleet_app(config, watcher=NoBoards()).test_client()
     assert still_english(client, "/", lang) == []
     assert f'lang="{lang}"' in client.get(f"/?lang={lang}").get_data(as_text=True)
+
+
+def test_item8_the_fleets_alert_line_comes_live_in_the_dashboards_language():
+    from senet_pi.i18n import Text
+    from senet_pi_web.fleet import _event, create_fleet_app
+
+    class NoBoards:
+        def subscribe(self, _listener):
+            return lambda: None
+
+    app = create_fleet_app({"TESTING": True, "SECRET_KEY": "t"}, watcher=NoBoards())
+    alert = Text("board {board} went down at {time}", board="hall-1", time="10:04")
+    with app.test_request_context("/fleet/api/events?lang=de"):
+        german = _event("board", {"name": "hall-1", "alert": alert})
+    assert gettext("board {board} went down at {time}", "de", board="hall-1", time="10:04") in german
+    assert "went down" not in german
+    with app.test_request_context("/fleet/api/events"):
+        assert "board hall-1 went down at 10:04" in _event("board", {"alert": alert})

@@ -17,7 +17,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, stream_with_context
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    current_app,
+    has_request_context,
+    jsonify,
+    render_template,
+    stream_with_context,
+)
 
 from senet_pi.fleet.address import FleetError
 from senet_pi.fleet.commands import ACTIONS
@@ -85,7 +94,10 @@ class FleetStreams:
 
 
 def _event(name: str, data: object) -> str:
-    return f"event: {name}\ndata: {json.dumps(data)}\n\n"
+    """One server-sent event; its texts (a board's alert line) in the dashboard's language: the stream
+    keeps its request (stream_with_context), so the app's JSON says them as every answer does."""
+    said = current_app.json.dumps(data) if has_request_context() else json.dumps(data)
+    return f"event: {name}\ndata: {said}\n\n"
 
 
 def _watcher() -> FleetWatcher:
