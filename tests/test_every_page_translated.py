@@ -179,3 +179,15 @@ def test_item8_the_fleets_alert_line_comes_live_in_the_dashboards_language():
     assert "went down" not in german
     with app.test_request_context("/fleet/api/events"):
         assert "board hall-1 went down at 10:04" in _event("board", {"alert": alert})
+
+
+def test_item8_the_staff_panels_errors_come_in_the_pages_language(app):
+    """What the operator panel shows under a refused sign-in is the server's error: translated too."""
+    client = app.test_client()
+    csrf = client.get("/api/op/csrf").get_json()["csrf"]
+    wrong = client.post("/api/op/login?lang=de", json={"pin": "000000"}, headers={"X-CSRF-Token": csrf})
+    assert wrong.status_code in (401, 429)
+    said = wrong.get_json()["error"]
+    assert said.startswith(("falsche PIN", "eine andere PIN", "zu viele falsche PINs")), said
+    undo = client.post("/api/op/undo?lang=ar", headers={"X-CSRF-Token": csrf})
+    assert undo.get_json()["error"] == gettext("sign in with the operator PIN first", "ar")

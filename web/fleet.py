@@ -31,6 +31,7 @@ from flask import (
 from senet_pi.fleet.address import FleetError
 from senet_pi.fleet.commands import ACTIONS
 from senet_pi.fleet.watcher import FleetWatcher
+from senet_pi.i18n import Text
 
 from . import ConfigError, _lasting_secret, instance_folder, load_instance_config
 from .errors import error
@@ -109,9 +110,11 @@ def _refused() -> tuple[Response, int] | None:
     from .signin import guard, is_operator
 
     if not guard().pin_hash:
-        return error(403, "the fleet dashboard is for staff and no operator PIN is set: set one with senet-pi set-pin")
+        return error(
+            403, Text("the fleet dashboard is for staff and no operator PIN is set: set one with senet-pi set-pin")
+        )
     if not is_operator():
-        return error(401, "sign in with the operator PIN first")
+        return error(401, Text("sign in with the operator PIN first"))
     return None
 
 
