@@ -4,9 +4,14 @@ Run by hand: `python benchmarks/bench_first_draw.py` (`--runs 7 --throttle 6`).
 The page is served as `senet-pi run` serves it (simulated board, loopback, a free port) and opened
 at kiosk size (1920x1080) in Debian's chromium, its CPU slowed `--throttle` times through the
 DevTools protocol (Emulation.setCPUThrottlingRate: a rough Raspberry Pi stand-in). A script put in
-before the page's own records `performance.now()` when the first piece appears on #board: the
-time from the start of the navigation to the board drawn. The median of `--runs` loads is printed
-(each load in a fresh context: no cache), with the min and max.
+before the page's own records `performance.now()` when the first piece appears on #board (built),
+and again once the frame with it has been painted (a message posted from the next animation frame
+runs after that frame's paint): the time from the start of the navigation to the board on the
+screen. The median of `--runs` loads is printed (each load in a fresh context: no cache), with the
+min and max. `--lang de` or `ar` opens the page in that language. `--against REV` (e.g. `main`)
+loads the page alternately with its script and style sheet as they are and as they were at that git
+revision (served in their place through Playwright's routing): on a machine shared with other work
+the two are then timed under the same load, load for load.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ import argparse
 import os
 import random
 import statistics
+import subprocess
+from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
@@ -26,10 +33,17 @@ from senet_pi_web import create_app
 
 CHROMIUM = os.environ.get("SENET_PI_CHROMIUM", "/usr/bin/chromium")
 
-#: Notes the moment the first piece is drawn on the main board.
+#: Notes the moment the first piece is on the main board, and the moment the frame showing it is painted.
 WATCH = """
 new MutationObserver((changes, observer) => {
-  if (document.querySelector("#board .piece")) { window.boardDrawnAt = performance.now(); observer.disconnect(); }
+  if (!document.querySelector("#board .piece")) return;
+  window.boardDrawnAt = performance.now();
+  observer.disconnect();
+  requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => { window.boardPaintedAt = performance.now(); };
+    channel.port2.postMessage(0);
+  });
 }).observe(document, { childList: true, subtree: true });
 """
 
@@ -38,35 +52,64 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--throttle", type=float, default=6.0)
+    parser.add_argument("--lang", default="en", choices=["en", "de", "ar"])
+    parser.add_argument("--against", metavar="REV", help="also time the page's script and styles of this git revision")
     args = parser.parse_args()
     service = Service(None, variant="secret")
     backend = SimBackend(load_pinmap(), rng=random.Random(1), spin=0, scan_rate=200)
     backend.start(service)
     server = start_server(create_app({"SECRET_KEY": "bench"}, service=service, backend=backend), "127.0.0.1", 0)
-    url = f"http://127.0.0.1:{server.effective_port}/"
-    times: list[float] = []
+    base = f"http://127.0.0.1:{server.effective_port}/"
+    url = f"{base}?lang={args.lang}"
+    versions: dict[str, dict[str, str]] = {"now": {}}
+    if args.against:  # both served through the same routing, so neither pays for it alone
+        static = Path(__file__).resolve().parent.parent / "web" / "static"
+        versions["now"] = {name: (static / name).read_text(encoding="utf-8") for name in ("app.js", "style.css")}
+        versions[args.against] = {
+            name: subprocess.run(
+                ["git", "show", f"{args.against}:web/static/{name}"], check=True, capture_output=True, text=True
+            ).stdout
+            for name in ("app.js", "style.css")
+        }
+    built: dict[str, list[float]] = {v: [] for v in versions}
+    painted: dict[str, list[float]] = {v: [] for v in versions}
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
             for _ in range(args.runs + 1):  # the first load warms the server and the disk cache: not counted
-                context = browser.new_context(viewport={"width": 1920, "height": 1080})
-                page = context.new_page()
-                cdp = context.new_cdp_session(page)
-                cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.throttle})
-                page.add_init_script(WATCH)
-                page.goto(url)
-                page.wait_for_function("() => window.boardDrawnAt !== undefined", timeout=30_000)
-                times.append(page.evaluate("() => window.boardDrawnAt"))
-                context.close()
+                for version, files in versions.items():
+                    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+                    page = context.new_page()
+                    for name, body in files.items():
+                        kind = "text/css" if name.endswith(".css") else "text/javascript"
+                        page.route(f"{base}static/{name}", _serve(body, kind))
+                    cdp = context.new_cdp_session(page)
+                    cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.throttle})
+                    page.add_init_script(WATCH)
+                    page.goto(url)
+                    page.wait_for_function("() => window.boardPaintedAt !== undefined", timeout=60_000)
+                    at_built, at_painted = page.evaluate("() => [window.boardDrawnAt, window.boardPaintedAt]")
+                    built[version].append(at_built)
+                    painted[version].append(at_painted)
+                    context.close()
             browser.close()
     finally:
         stop_server(server)
         backend.close()
-    counted = times[1:]
-    print("board drawn at 1920x1080, from the start of the navigation to the first piece on #board\n")
-    print("| loads | CPU slowed | median ms | min ms | max ms |\n|---|---|---|---|---|")
-    median, fastest, slowest = statistics.median(counted), min(counted), max(counted)
-    print(f"| {len(counted)} | {args.throttle:g}x | {median:.0f} | {fastest:.0f} | {slowest:.0f} |")
+    load = os.getloadavg()[0]
+    print(f"board at 1920x1080 ({args.lang}), from the start of the navigation; load average {load:.1f}\n")
+    print("| page | what | loads | CPU slowed | median ms | min ms | max ms |\n|---|---|---|---|---|---|---|")
+    for version in versions:
+        for what, times in (("first piece built", built[version][1:]), ("frame with it painted", painted[version][1:])):
+            median, fastest, slowest = statistics.median(times), min(times), max(times)
+            cells = [version, what, len(times), f"{args.throttle:g}x"]
+            cells += [f"{median:.0f}", f"{fastest:.0f}", f"{slowest:.0f}"]
+            print("| " + " | ".join(str(c) for c in cells) + " |")
+
+
+def _serve(body: str, kind: str):
+    """A route handler answering with `body` (an older script or style sheet)."""
+    return lambda route: route.fulfill(status=200, body=body, content_type=kind)
 
 
 if __name__ == "__main__":

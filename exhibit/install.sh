@@ -95,7 +95,7 @@ fi
 # ---------------------------------------------------------------- Debian packages
 packages=(python3-venv python3-dev gcc python3-lgpio sqlite3)
 if [ "$kiosk" = yes ]; then
-  packages+=(xserver-xorg-core xserver-xorg-input-libinput xinit x11-xserver-utils fonts-dejavu-core)
+  packages+=(xserver-xorg-core xserver-xorg-input-libinput xinit x11-xserver-utils fonts-dejavu-core openssl)
   # Raspberry Pi OS names its build "chromium-browser" in some releases and "chromium" in others.
   if apt-cache show chromium >/dev/null 2>&1; then packages+=(chromium); else packages+=(chromium-browser); fi
 fi

@@ -64,15 +64,17 @@ def _cmd_export(args: argparse.Namespace) -> int:
 def _cmd_games(args: argparse.Namespace) -> int:
     import time
 
+    from .dates import undated
     from .journal import seats_said
 
     with _open_journal(args) as journal:
         games = journal.games()
         seats = {g.id: journal.seats(g.id) for g in games}
+        unknown = {game for game, column in undated(journal) if column == "started"}  # clock not yet set then
     if not games:
         print("no games in the journal yet")
     for g in games:
-        started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started))
+        started = "date unknown    " if g.id in unknown else time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started))
         state = "in progress" if g.ended is None else (f"won by {g.winner}" if g.winner else "abandoned")
         said = seats_said(seats[g.id] or {})  # who played (issue 23): a seat nobody recorded was a person's
         players = ", ".join(f"{pid} {said.get(pid, 'human')}" for pid in "ABCD"[: g.players])

@@ -530,6 +530,60 @@ class Journal:
         from its re-judging) in its meta table as `note:<key>`, for `senet-pi status` to show."""
         self._submit([("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (f"note:{key}", text))])
 
+    def record_carried(self, old: int, new: int) -> None:
+        """Keep that game `new` is game `old` carried on past an input a resume could not judge (its
+        inputs until then copied): the statistics count the two as one game, resumed (issue 22)."""
+        self._submit([("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (f"carried:{old}", str(new)))])
+
+    def record_pending_date(self, game: int, column: str, boot: str, mono: float) -> None:
+        """Keep, beside a game's `started` or `ended` written while the wall clock was not known to be
+        set, the boot and monotonic time it was written at: `senet_pi.dates` puts it right later."""
+        value = json.dumps({"boot": boot, "mono": mono})
+        self._submit([("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (f"pending:{game}:{column}", value))])
+
+    def pending_dates(self) -> list[tuple[int, str, str, float, float | None]]:
+        """The dates kept by `record_pending_date`: (game, column, boot, monotonic time, the date as written)."""
+        rows = self._db.execute("SELECT key, value FROM meta WHERE key LIKE 'pending:%' ORDER BY rowid").fetchall()
+        out = []
+        for key, value in rows:
+            try:
+                _, game, column = str(key).split(":")
+                said = json.loads(value)
+                boot, mono = str(said["boot"]), float(said["mono"])
+            except (ValueError, TypeError, KeyError):
+                continue  # not ours: left alone
+            if column not in ("started", "ended") or not game.isdigit():
+                continue
+            row = self._db.execute(f"SELECT {column} FROM games WHERE id = ?", (int(game),)).fetchone()
+            out.append((int(game), column, boot, mono, None if row is None or row[0] is None else float(row[0])))
+        return out
+
+    def settle_date(self, game: int, column: str, value: float | None, undated: bool = False) -> None:
+        """A pending date worked out: set to `value` (None: left as written), or `undated` (it cannot be
+        known: shown as unknown rather than wrong). Its pending record goes."""
+        if column not in ("started", "ended"):
+            raise ValueError(f"not a time column: {column}")
+        unit: list[tuple[str, tuple]] = [("DELETE FROM meta WHERE key = ?", (f"pending:{game}:{column}",))]
+        if value is not None:
+            unit.append((f"UPDATE games SET {column} = ? WHERE id = ?", (value, game)))
+        if undated:
+            unit.append(("INSERT OR REPLACE INTO meta (key, value) VALUES (?, '1')", (f"undated:{game}:{column}",)))
+        self._submit(unit)
+
+    def correct_pending(self, game: int, column: str, value: float) -> None:
+        """A pending date moved with the clock of its own boot (still pending: not yet known set)."""
+        if column not in ("started", "ended"):
+            raise ValueError(f"not a time column: {column}")
+        self._submit([(f"UPDATE games SET {column} = ? WHERE id = ?", (value, game))])
+
+    def meta_keys(self, prefix: str) -> list[str]:
+        """The meta table's keys that start with `prefix` (its own records: notes, dates, resumes)."""
+        try:
+            rows = self._db.execute("SELECT key FROM meta WHERE substr(key, 1, ?) = ?", (len(prefix), prefix))
+            return [str(r[0]) for r in rows.fetchall()]
+        except sqlite3.Error:  # an older journal without a meta table: none
+            return []
+
     def notes(self) -> dict[str, str]:
         """The findings kept by `record_note`, by key."""
         rows = self._db.execute("SELECT key, value FROM meta WHERE key LIKE 'note:%' ORDER BY rowid").fetchall()

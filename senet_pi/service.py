@@ -8,12 +8,14 @@ terminal, the page) receive each verdict as it is decided.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from . import dates, wallclock
 from .errors import SenetError
 from .idle import IdleReset
 from .journal import EventRecord, Journal
@@ -84,6 +86,9 @@ class Service:
         self._wall = wall
         self._wall_offset = wall() - time.monotonic()
         self._stamped: list[tuple[int, str]] = []  # dates written on this wall clock since it last jumped
+        self._boot = wallclock.boot_id()  # dates written before the clock is set are kept with it (dates.py)
+        self._synced: bool | None = None
+        self._dates_checked = -1e9
         self.settle = settle
         self.guidance_delay = guidance_delay
         self._clock = clock
@@ -113,6 +118,7 @@ class Service:
         if not resumed:
             self._start(variant, players, dict(options or {}))
         self._resumed_game = self.game_id
+        self._settle_dates(force=True)  # dates an earlier run wrote before the clock was set
 
     # ------------------------------------------------------------------ games
 
@@ -123,7 +129,7 @@ class Service:
         self.referee = Referee(game, settle=self.settle, guidance_delay=self.guidance_delay)
         self._remember(game.name, players, dict(game.options), position, [], {})
         self.game_id = self.journal.start_game(game.name, players, game.options, position) if self.journal else 0
-        self._stamped.append((self.game_id, "started"))
+        self._stamp(self.game_id, "started")
         self.seq = 0
         self.history: list[Verdict] = []
         self._origin = self._clock()
@@ -223,6 +229,10 @@ class Service:
         assert self.journal is not None
         self.journal.end_game(game_id, None)
         new_id = self.journal.start_game(variant, players, options, position, started=started)
+        self.journal.record_carried(game_id, new_id)  # one game in the statistics, not an abandoned one and another
+        for old, column, boot, mono, _written in self.journal.pending_dates():
+            if old == game_id and column == "started":  # its start not yet sure: nor is the copy's
+                self.journal.record_pending_date(new_id, "started", boot, mono)
         for seq, (event, verdicts) in enumerate(zip(judged.events, judged.verdicts, strict=True)):
             self.journal.record_event(new_id, seq, event.ms, event.kind, event.value)
             self.journal.record_verdicts(new_id, seq, verdicts)
@@ -267,7 +277,7 @@ class Service:
             game = find_ruleset(variant)(players, dict(options or {}), None)  # raises before anything changed
             if self.journal is not None:
                 self.journal.end_game(self.game_id, self.referee.game.winner_id)
-                self._stamped.append((self.game_id, "ended"))
+                self._stamp(self.game_id, "ended")
             old = self.referee
             self._begin(game, players)
             verdicts = [*lead, NewGame(self.referee.game.name, self.referee.game.to_move_id)]
@@ -357,6 +367,36 @@ class Service:
             self.journal.record_note(f"failed:{self.game_id}:{self.seq}", f"game {self.game_id}: {text}")
         return verdicts
 
+    def _stamp(self, game: int, column: str) -> None:
+        """A date just written for `game`: moved with the clock when it jumps in this run; and while
+        timesyncd has not yet set the clock, kept with this boot's monotonic time, so a later run
+        can still put it right (or say it cannot be known) after a restart or a power cut."""
+        if self.journal is None:
+            return
+        self._synced = wallclock.clock_synced()
+        if self._synced is False and self._boot is not None:
+            self.journal.record_pending_date(game, column, self._boot, time.monotonic())
+        else:
+            self._stamped.append((game, column))
+
+    def _settle_dates(self, force: bool = False) -> None:
+        """Put right the dates written before the clock was set, once it is (see senet_pi.dates);
+        looked at once a second at most, and at once when the clock jumps or becomes synchronised."""
+        if self.journal is None:
+            return
+        now = time.monotonic()
+        if not force and now - self._dates_checked < 1.0:
+            return
+        self._dates_checked = now
+        synced, was = wallclock.clock_synced(), self._synced
+        self._synced = synced
+        if force or (synced and not was):
+            try:
+                dates.settle(self.journal, self._boot, self._wall() - now, synced, CLOCK_JUMP)
+            except (SenetError, sqlite3.Error, ValueError, TypeError) as exc:  # a damaged old row: dates wait
+                if force:
+                    self.notes.append(f"dates written before the clock was set not checked: {exc}"[:200])
+
     def _watch_wall_clock(self) -> None:
         """The wall clock was set (it moved against the monotonic clock by more than CLOCK_JUMP, as on a
         Pi without a real-time clock when the network sets it): the dates this service wrote on the
@@ -364,12 +404,14 @@ class Service:
         offset = self._wall() - time.monotonic()
         delta = offset - self._wall_offset
         if abs(delta) <= CLOCK_JUMP:
+            self._settle_dates()  # timesyncd may call the clock set without a jump (it was right)
             return
         self._wall_offset = offset
         if self.journal is not None:
             for game, column in dict.fromkeys(self._stamped):
                 self.journal.shift_time(game, column, delta)
         self._stamped.clear()
+        self._settle_dates(force=True)  # and those kept with this boot's monotonic time
 
     @property
     def journal_trouble(self) -> str | None:
@@ -394,7 +436,7 @@ class Service:
             self.journal.record_verdicts(self.game_id, self.seq, verdicts)
             if any(isinstance(v, Win) for v in verdicts):
                 self.journal.end_game(self.game_id, self.referee.game.winner_id)
-                self._stamped.append((self.game_id, "ended"))
+                self._stamp(self.game_id, "ended")
         self.seq += 1
         self.history += verdicts
         self._publish(verdicts)

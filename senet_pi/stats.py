@@ -15,6 +15,10 @@ next ones only what was added since.
 - switch faults: the referee's `switch` verdicts that judge a switch faulty (stuck open or
   closed; the square is then judged unknown). A chattering switch reported by the scanner is a
   note shown on the page but not journaled, so it is not counted here.
+- resumed: a game the service could not resume past some input after a restart goes on as a new
+  record with its inputs until then copied (issue 22); the two records are one game, counted once
+  (as the record that goes on: its start is the first's, its warnings include the copied ones),
+  and `resumed` says how many of a day's games went on so.
 """
 
 from __future__ import annotations
@@ -27,9 +31,14 @@ import threading
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import quote
 
+from .dates import out_of_order
 from .journal import TABLES, Journal, JournalError
+
+#: The day of games whose date was written before the clock was set and cannot be worked out.
+UNKNOWN_DAY = "unknown"
 
 
 class StatsError(JournalError):
@@ -50,6 +59,7 @@ class DayStats:
     warnings: int  # illegal verdicts in the day's games
     warnings_per_game: float  # warnings / games started
     switch_faults: int  # switches judged faulty in the day's games
+    resumed: int = 0  # of the games started, those carried on past an input a resume could not judge
 
 
 COLUMNS = [f.name for f in fields(DayStats)]
@@ -69,7 +79,7 @@ GROUP BY game
 #: carried over restarts), not `ended - started`, which a wall clock set at boot on a Pi without a
 #: real-time clock can make years long (issue 22); a game without inputs falls back to the wall clock.
 _GAMES = """
-SELECT id, date(started, 'unixepoch', 'localtime'), ended IS NOT NULL, winner IS NOT NULL,
+SELECT id, date(started, 'unixepoch', 'localtime'), ended IS NOT NULL, winner IS NOT NULL, started,
     CASE WHEN winner IS NOT NULL THEN COALESCE(
         (SELECT ms FROM events e WHERE e.game = g.id ORDER BY seq DESC LIMIT 1) / 1000.0, ended - started) END
 FROM games g ORDER BY id
@@ -135,10 +145,19 @@ def day_stats(journal: Journal | str | Path) -> list[DayStats]:
     try:
         db.execute("BEGIN")  # one snapshot: the games and their verdicts as of one moment
         marks = _count_new_verdicts(db, path)
-        for game, day, ended, won, seconds in db.execute(_GAMES):
+        carried = _carried(db)
+        went_on = set(carried.values())
+        games = db.execute(_GAMES).fetchall()
+        unknown = _undated(db, games)
+        for game, day, ended, won, _started, seconds in games:
             if day is None:  # a start time SQLite cannot read as a date
                 raise StatsError(f"the journal {path} has a damaged row in games: game {game} has no start time")
-            row = days.setdefault(day, [0, 0, 0, 0, 0, 0, []])
+            if game in unknown:  # written before the clock was set, and not to be worked out (issue 22)
+                day = UNKNOWN_DAY
+            row = days.setdefault(day, [0, 0, 0, 0, 0, 0, [], 0])
+            if game in carried:  # the same game goes on as another record: counted there, once
+                continue
+            row[7] += game in went_on
             row[0] += 1
             row[1 if ended and won else 2 if ended else 3] += 1
             warnings, faults = marks.get(game, (0, 0))
@@ -164,9 +183,44 @@ def day_stats(journal: Journal | str | Path) -> list[DayStats]:
             warnings=warnings,
             warnings_per_game=warnings / started,
             switch_faults=faults,
+            resumed=resumed,
         )
-        for day, (started, finished, abandoned, still_open, warnings, faults, won) in sorted(days.items())
+        for day, (started, finished, abandoned, still_open, warnings, faults, won, resumed) in sorted(days.items())
+        if started
     ]
+
+
+class _Started(NamedTuple):
+    id: int
+    started: float
+
+
+def _undated(db: sqlite3.Connection, games: list[tuple]) -> set[int]:
+    """The games whose day cannot be known: their start was written before the clock was set and
+    either could not be worked out (marked undated) or is not yet, and the journal's order says it
+    is wrong (see senet_pi.dates)."""
+    marked: dict[str, set[int]] = {"undated": set(), "pending": set()}
+    for (key,) in db.execute("SELECT key FROM meta WHERE key LIKE 'undated:%' OR key LIKE 'pending:%'"):
+        kind, game, column = [*str(key).split(":"), "", ""][:3]
+        if kind in marked and game.isdigit() and column == "started":
+            marked[kind].add(int(game))
+    if not marked["undated"] and not marked["pending"]:
+        return set()
+    started = [_Started(int(g[0]), float(g[4])) for g in games if isinstance(g[4], (int, float))]
+    unsure = {(g, "started") for g in marked["undated"] | marked["pending"]}
+    by_id = {g.id: g.started for g in started}
+    wrong = {g for g in marked["pending"] if g in by_id and out_of_order(g, by_id[g], started, unsure)}
+    return marked["undated"] | wrong
+
+
+def _carried(db: sqlite3.Connection) -> dict[int, int]:
+    """Game -> the game it goes on as, past an input a resume could not judge (`Journal.record_carried`)."""
+    out: dict[int, int] = {}
+    for key, value in db.execute("SELECT key, value FROM meta WHERE key LIKE 'carried:%'"):
+        old, new = str(key)[len("carried:") :], str(value)
+        if old.isdigit() and new.isdigit():  # anything else is not ours: counted as the games it has
+            out[int(old)] = int(new)
+    return out
 
 
 def _cell(value: object) -> str:
@@ -195,13 +249,13 @@ def minutes(seconds: float | None) -> str:
 def to_table(rows: list[DayStats]) -> str:
     """The rows as a plain-text table for the terminal, with a total line."""
     head = f"{'date':<10} {'started':>7} {'finished':>8} {'abandoned':>9} {'open':>4} "
-    head += f"{'median':>10} {'mean':>10} {'warnings/game':>13} {'switch faults':>13}"
+    head += f"{'median':>10} {'mean':>10} {'warnings/game':>13} {'switch faults':>13} {'resumed':>7}"
     lines = [head]
     for r in rows:
         lines.append(
             f"{r.date:<10} {r.started:>7} {r.finished:>8} {r.abandoned:>9} {r.open:>4} "
             f"{minutes(r.median_duration_s):>10} {minutes(r.mean_duration_s):>10} "
-            f"{r.warnings_per_game:>13.2f} {r.switch_faults:>13}"
+            f"{r.warnings_per_game:>13.2f} {r.switch_faults:>13} {r.resumed:>7}"
         )
     started = sum(r.started for r in rows)
     if started:
@@ -209,6 +263,6 @@ def to_table(rows: list[DayStats]) -> str:
         lines.append(
             f"{'total':<10} {started:>7} {sum(r.finished for r in rows):>8} {sum(r.abandoned for r in rows):>9} "
             f"{sum(r.open for r in rows):>4} {'':>10} {'':>10} {warnings / started:>13.2f} "
-            f"{sum(r.switch_faults for r in rows):>13}"
+            f"{sum(r.switch_faults for r in rows):>13} {sum(r.resumed for r in rows):>7}"
         )
     return "\n".join(lines) + "\n"

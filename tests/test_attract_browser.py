@@ -126,7 +126,7 @@ def test_attract_loop_is_not_shown_when_exhibit_is_off(browser):  # noqa: F811
     live = ExhibitBoard(exhibit=False)
     try:
         page = open_page(browser, live)
-        expect(page.locator("#message")).to_have_text("Green: throw the sticks")
+        expect(page.locator("#turn")).to_have_text("Green to throw")
         page.clock.run_for(FRAME_MS * 3)
         expect(page.locator("#attract")).to_be_hidden()
         assert "demo" not in page.evaluate("fetch('/api/state').then((r) => r.json())")

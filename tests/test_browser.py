@@ -158,7 +158,8 @@ def test_the_page_shows_the_board_in_its_s_shape(page):
     assert square(page, 10).bounding_box()["x"] == pytest.approx(square(page, 11).bounding_box()["x"], abs=1)
     assert square(page, 20).bounding_box()["x"] == pytest.approx(square(page, 21).bounding_box()["x"], abs=1)
     expect(piece_on(page, 10, "B")).to_have_count(1)
-    expect(page.locator("#message")).to_have_text("Green: throw the sticks")
+    expect(page.locator("#turn")).to_have_text("Green to throw")
+    expect(page.locator("#message")).to_be_hidden()  # the banner says it: the card does not say it again
     expect(page.locator("#rules")).to_contain_text("dark sides")
 
 
@@ -332,7 +333,8 @@ def test_a_card_played_from_a_players_page_shows_its_prompt_on_the_main_page(bro
     phone = browser.new_page(viewport={"width": 390, "height": 800})
     try:
         main.goto(live.url)
-        expect(main.locator("#message")).to_have_text("Green: play a card")
+        expect(main.locator("#turn")).to_have_text("Green to play")
+        expect(main.locator("#message")).to_be_hidden()
         phone.goto(live.url + "hands")
         link = phone.locator("a", has_text="/hand/B/").get_attribute("href")
         phone.goto(link)

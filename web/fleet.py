@@ -17,11 +17,21 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, stream_with_context
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    current_app,
+    has_request_context,
+    jsonify,
+    render_template,
+    stream_with_context,
+)
 
 from senet_pi.fleet.address import FleetError
 from senet_pi.fleet.commands import ACTIONS
 from senet_pi.fleet.watcher import FleetWatcher
+from senet_pi.i18n import Text
 
 from . import ConfigError, _lasting_secret, instance_folder, load_instance_config
 from .errors import error
@@ -85,7 +95,10 @@ class FleetStreams:
 
 
 def _event(name: str, data: object) -> str:
-    return f"event: {name}\ndata: {json.dumps(data)}\n\n"
+    """One server-sent event; its texts (a board's alert line) in the dashboard's language: the stream
+    keeps its request (stream_with_context), so the app's JSON says them as every answer does."""
+    said = current_app.json.dumps(data) if has_request_context() else json.dumps(data)
+    return f"event: {name}\ndata: {said}\n\n"
 
 
 def _watcher() -> FleetWatcher:
@@ -97,9 +110,11 @@ def _refused() -> tuple[Response, int] | None:
     from .signin import guard, is_operator
 
     if not guard().pin_hash:
-        return error(403, "the fleet dashboard is for staff and no operator PIN is set: set one with senet-pi set-pin")
+        return error(
+            403, Text("the fleet dashboard is for staff and no operator PIN is set: set one with senet-pi set-pin")
+        )
     if not is_operator():
-        return error(401, "sign in with the operator PIN first")
+        return error(401, Text("sign in with the operator PIN first"))
     return None
 
 

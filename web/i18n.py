@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from importlib import resources
 
 from flask import Flask, Response, current_app, g, has_request_context, request
 from flask.json.provider import DefaultJSONProvider
@@ -57,10 +58,30 @@ def _template_globals() -> dict[str, object]:
 
 
 @cache
+def script_keys() -> frozenset[str]:
+    """The texts the page's scripts say themselves: every `_("...")` in static/*.js (Babel's own
+    extractor, as scripts/translations.py uses). Everything else reaches the page already said."""
+    from babel.messages.extract import extract
+
+    keys: set[str] = set()
+    for script in (resources.files(__package__) / "static").iterdir():
+        if script.name.endswith(".js"):
+            with script.open("rb") as f:
+                for _line, message, _comments, _context in extract("javascript", f, keywords={"_": None}):
+                    if isinstance(message, str):
+                        keys.add(message)
+    return frozenset(keys)
+
+
+@cache
 def _texts(lang: str) -> Markup:
     """The catalogue for app.js: JSON with "</" escaped, for <script type="application/json">
-    (made once per language, not at every page load)."""
-    return Markup(json.dumps(i18n.catalogue(lang), ensure_ascii=False).replace("</", "<\\/"))
+    (made once per language, not at every page load). Only the scripts' own texts: the whole
+    catalogue (the referee's sentences, the rules) made a German page 51 kB and an Arabic one 74 kB,
+    all parsed before the board is drawn (issue 24: the first draw on a slow CPU)."""
+    wanted = script_keys()
+    texts = {key: said for key, said in i18n.catalogue(lang).items() if key in wanted}
+    return Markup(json.dumps(texts, ensure_ascii=False).replace("</", "<\\/"))
 
 
 def init_app(app: Flask) -> None:

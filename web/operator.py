@@ -27,7 +27,7 @@ from flask import Blueprint, Response, jsonify, request, session
 from werkzeug.security import check_password_hash
 
 from senet_pi.errors import SenetError
-from senet_pi.i18n import joined
+from senet_pi.i18n import Text, joined
 from senet_pi.rules import RULESETS
 
 from .errors import BadInput, error, json_body, square_from
@@ -180,11 +180,11 @@ def csrf_ok() -> bool:
 def operator_check() -> tuple[Response, int] | None:
     """Why this request may not act as the operator (an error answer), or None when it may."""
     if not guard().pin_hash:
-        return error(403, "operator actions are disabled: set a PIN with `senet-pi set-pin`")
+        return error(403, Text("operator actions are disabled: set a PIN with `senet-pi set-pin`"))
     if not csrf_ok():
-        return error(403, "missing or wrong CSRF token (reload the page)")
+        return error(403, Text("missing or wrong CSRF token (reload the page)"))
     if not is_operator():
-        return error(401, "sign in with the operator PIN first")
+        return error(401, Text("sign in with the operator PIN first"))
     return None
 
 
@@ -209,9 +209,9 @@ def csrf() -> Response:
 @bp.post("/login")
 def login() -> object:
     if not guard().pin_hash:
-        return error(403, "operator actions are disabled: set a PIN with `senet-pi set-pin`")
+        return error(403, Text("operator actions are disabled: set a PIN with `senet-pi set-pin`"))
     if not csrf_ok():
-        return error(403, "missing or wrong CSRF token (reload the page)")
+        return error(403, Text("missing or wrong CSRF token (reload the page)"))
     pin = json_body().get("pin")
     if not isinstance(pin, str) or not pin.isascii() or len(pin) > 64:
         raise BadInput('send the PIN as a string of digits: {"pin": "1234"}')
@@ -221,12 +221,14 @@ def login() -> object:
         session["operator"] = guard().sign_in()
         return jsonify({"signed_in": True})
     if outcome == "disabled":
-        return error(403, "operator actions are disabled: set a PIN with `senet-pi set-pin`")
+        return error(403, Text("operator actions are disabled: set a PIN with `senet-pi set-pin`"))
     if outcome == "busy":
-        return error(429, "another PIN is being checked: try again in a moment", retry_after=wait)
+        return error(429, Text("another PIN is being checked: try again in a moment"), retry_after=wait)
     if outcome == "locked":
-        return error(429, f"too many wrong PINs: try again in {math.ceil(wait)} s", retry_after=wait)
-    return error(401, f"wrong PIN: try again in {math.ceil(wait)} s", retry_after=wait)
+        return error(
+            429, Text("too many wrong PINs: try again in {seconds} s", seconds=math.ceil(wait)), retry_after=wait
+        )
+    return error(401, Text("wrong PIN: try again in {seconds} s", seconds=math.ceil(wait)), retry_after=wait)
 
 
 @bp.post("/logout")
@@ -311,7 +313,7 @@ def answer() -> object:
     service, _ = services()
     question = service.question()
     if question is None:
-        return error(409, "there is no question to answer")
+        return error(409, Text("there is no question to answer"))
     if isinstance(choice, bool) or not isinstance(choice, int | str):
         raise BadInput("answer with an option's number or its text")
     options: list[str] = question["options"]  # type: ignore[assignment]

@@ -50,10 +50,18 @@ def _number(value: float) -> str:
 
 
 def bar_chart(
-    chart_id: str, title: str, labels: Sequence[str], series: Sequence[Series], unit: str, whole: bool = False
+    chart_id: str,
+    title: str,
+    labels: Sequence[str],
+    series: Sequence[Series],
+    unit: str,
+    whole: bool = False,
+    none: str = "none",
+    empty: str = "no games yet",
 ) -> Markup:
     """Stacked bars, one group per label (a day), each series a segment; None counts as 0 but is
-    said as "none" in the bar's tooltip. `unit` names the y axis; `whole` for counts."""
+    said as `none` in the bar's tooltip. `unit` names the y axis; `whole` for counts; `none` and
+    `empty` (the chart with no bars) in the page's language."""
     totals = [sum(s.values[i] or 0 for s in series) for i in range(len(labels))]
     top, step = nice_top(max(totals, default=0), whole)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
@@ -68,7 +76,7 @@ def bar_chart(
         f'<svg id="{chart_id}" class="plot" viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" role="img" '
         f'aria-labelledby="{chart_id}-title {chart_id}-desc" xmlns="http://www.w3.org/2000/svg">',
         f'<title id="{chart_id}-title">{escape(title)}</title>',
-        f'<desc id="{chart_id}-desc">{escape(summary or "no games yet")}</desc>',
+        f'<desc id="{chart_id}-desc">{escape(summary or empty)}</desc>',
         f'<text x="{WIDTH / 2}" y="20" text-anchor="middle" font-size="19" font-weight="bold" '
         f'fill="{INK}">{escape(title)}</text>',
     ]
@@ -92,7 +100,7 @@ def bar_chart(
         for s in series:
             value = s.values[i]
             height = (value or 0) / top * plot_h
-            said = "none" if value is None else _number(value)
+            said = none if value is None else _number(value)
             out.append(
                 f'<rect x="{x:.1f}" y="{y_of(base + (value or 0)):.1f}" width="{bar_w:.1f}" height="{height:.1f}" '
                 f'fill="{s.colour}"><title>{escape(label)}: {said} {escape(s.name)}</title></rect>'

@@ -13,9 +13,11 @@ from dataclasses import asdict
 from flask import Blueprint, Response, jsonify, render_template
 from markupsafe import Markup
 
-from senet_pi.stats import DayStats, StatsError, day_stats, minutes, to_csv
+from senet_pi import i18n
+from senet_pi.stats import UNKNOWN_DAY, DayStats, StatsError, day_stats, to_csv
 
 from .errors import error
+from .i18n import language
 from .operator import csrf_token
 from .signin import guard, is_operator
 from .state import services
@@ -27,12 +29,22 @@ PLOT_DAYS = 31  # the plots show the last month with games; the table and the CS
 FINISHED, ABANDONED, OPEN = "#2e7d32", "#c62828", "#9e9e9e"
 
 
+def _(msgid: str, /, **params: object) -> str:
+    """`msgid` said in this request's language (the staff page is translated like every page)."""
+    return i18n.gettext(msgid, language(), **params)
+
+
+def minutes(seconds: float | None) -> str:
+    """A duration for staff in their language: `12.5 min`, or `-` when there is none."""
+    return "-" if seconds is None else _("{minutes} min", minutes=f"{seconds / 60:.1f}")
+
+
 def _refused() -> str | None:
     """Why this session may not see the statistics, or None."""
     if not guard().pin_hash:
-        return "The statistics are for staff, and no operator PIN is set: set one with `senet-pi set-pin`."
+        return _("The statistics are for staff, and no operator PIN is set: set one with `senet-pi set-pin`.")
     if not is_operator():
-        return "The statistics are for staff: sign in with the operator PIN on the game page first."
+        return _("The statistics are for staff: sign in with the operator PIN on the game page first.")
     return None
 
 
@@ -40,7 +52,7 @@ def _rows() -> list[DayStats] | str:
     """The journal's days, or why there are none to show (no journal, or one that cannot be read)."""
     service, _ = services()
     if service.journal is None:
-        return "this service keeps no journal"
+        return _("This service keeps no journal.")
     try:
         return day_stats(service.journal)
     except StatsError as exc:
@@ -52,39 +64,43 @@ def plots(rows: list[DayStats]) -> list[Markup]:
     from .plots import Series, bar_chart
 
     shown = rows[-PLOT_DAYS:]
-    days = [r.date for r in shown]
+    days = [_("date unknown") if r.date == UNKNOWN_DAY else r.date for r in shown]
+    words = {"none": _("none"), "empty": _("no games yet")}
     return [
         bar_chart(
             "games-per-day",
-            "Games per day",
+            _("Games per day"),
             days,
             [
-                Series("finished", [r.finished for r in shown], FINISHED),
-                Series("abandoned", [r.abandoned for r in shown], ABANDONED),
-                Series("still open", [r.open for r in shown], OPEN),
+                Series(_("finished"), [r.finished for r in shown], FINISHED),
+                Series(_("abandoned"), [r.abandoned for r in shown], ABANDONED),
+                Series(_("still open"), [r.open for r in shown], OPEN),
             ],
-            "games started",
+            _("games started"),
             whole=True,
+            **words,
         ),
         bar_chart(
             "durations",
-            "Median length of a finished game",
+            _("Median length of a finished game"),
             days,
             [
                 Series(
-                    "minutes",
+                    _("minutes"),
                     [None if r.median_duration_s is None else r.median_duration_s / 60 for r in shown],
                     "#1565c0",
                 )
             ],
-            "minutes",
+            _("minutes"),
+            **words,
         ),
         bar_chart(
             "warnings",
-            "Warnings per game (illegal moves, wrong boards)",
+            _("Warnings per game (illegal moves, wrong boards)"),
             days,
-            [Series("warnings per game", [r.warnings_per_game for r in shown], "#ef6c00")],
-            "warnings per game",
+            [Series(_("warnings per game"), [r.warnings_per_game for r in shown], "#ef6c00")],
+            _("warnings per game"),
+            **words,
         ),
     ]
 
@@ -97,9 +113,15 @@ def staff() -> str | tuple[str, int]:
         return render_template("staff.html", refused=refused, csrf=csrf_token()), 401
     rows = _rows()
     if isinstance(rows, str):
-        return render_template("staff.html", refused=rows[0].upper() + rows[1:] + ".", csrf=csrf_token()), 503
+        return render_template("staff.html", refused=rows, csrf=csrf_token()), 503
     return render_template(
-        "staff.html", rows=rows, plots=plots(rows), minutes=minutes, plot_days=PLOT_DAYS, csrf=csrf_token()
+        "staff.html",
+        rows=rows,
+        plots=plots(rows),
+        minutes=minutes,
+        plot_days=PLOT_DAYS,
+        unknown_day=UNKNOWN_DAY,
+        csrf=csrf_token(),
     )
 
 

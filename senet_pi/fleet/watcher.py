@@ -19,6 +19,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from ..rules.text import Text
 from . import topics
 from .address import BrokerAddress, FleetError
 from .client import connect_in_background, make_client, reason_text
@@ -131,9 +132,11 @@ class FleetWatcher:
                 online = payload == b"online"
                 if online != view.online:
                     if view.online and not online:
-                        view.alert = f"board {name} went down at {_clock_text(now)}"
+                        view.alert = Text("board {board} went down at {time}", board=name, time=_clock_text(now))
                     elif not online and retained:  # down before this dashboard started
-                        view.alert = f"board {name} is down (since before {_clock_text(now)})"
+                        view.alert = Text(
+                            "board {board} is down (since before {time})", board=name, time=_clock_text(now)
+                        )
                     elif online:
                         view.alert = None
                     view.online, view.since, view.since_known = online, now, not retained

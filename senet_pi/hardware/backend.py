@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import BackendError
+from ..rules.text import Text
 from ..rules.throws import RandomSource, default_random
 from ..service import Service
 from ..verdicts import Bonus, Offer, Refused, Switch, Verdict
@@ -105,13 +106,17 @@ class ThrowerControl:
         if self.service is None or self.sticks is None:
             return
         if not self.gestures:  # a long press is just a press that took its time
-            self.service.note(Refused("long presses are switched off here: staff use the page"))
+            self.service.note(Refused(Text("long presses are switched off here: staff use the page")))
             return
         self._offer = "new_game" if seconds >= VERY_LONG_PRESS else "undo"
         self._offer_until = self._clock() + OFFER_TIME
         self.sticks.offer()
-        what = "start a new game" if self._offer == "new_game" else "undo the last move"
-        self.service.note(Offer(f"press the button again within 10 s to {what}"))
+        offer = (
+            Text("press the button again within 10 s to start a new game")
+            if self._offer == "new_game"
+            else Text("press the button again within 10 s to undo the last move")
+        )
+        self.service.note(Offer(offer))
 
     def _verdicts(self, verdicts: list[Verdict]) -> None:
         if self.sticks is not None and any(isinstance(v, Bonus) for v in verdicts):

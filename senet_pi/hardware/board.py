@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
 
 from ..rules.board import squares_in
+from ..rules.text import Text
 from .debounce import Debouncer, SwitchFault
 from .device import Device, EventHandler
 from .pinmap import square_at
@@ -130,9 +131,13 @@ class ReedSwitchBoard(Device):
             if (stuck ^ self._stuck_columns) & (1 << c):
                 squares = ", ".join(str(row[c]) for row in self._squares)
                 if stuck & (1 << c):
-                    text = f"column line {c + 1} reads a piece with no row driven (squares {squares}): check its wiring"
+                    text = Text(
+                        "column line {line} reads a piece with no row driven (squares {squares}): check its wiring",
+                        line=c + 1,
+                        squares=squares,
+                    )
                 else:
-                    text = f"column line {c + 1} is sound again"
+                    text = Text("column line {line} is sound again", line=c + 1)
                 faults.append(SwitchFault(self._squares[0][c], "stuck line", text, cleared=not stuck & (1 << c)))
         self._stuck_columns = stuck
         return faults

@@ -12,6 +12,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from ..rules.board import bit, squares_in
+from ..rules.text import Text
 
 
 @dataclass(frozen=True)
@@ -67,14 +68,20 @@ class Debouncer:
             if not self.chattering & bit(sq) and len(flips) > self.chatter_flips:
                 self.chattering |= bit(sq)
                 faults.append(
-                    SwitchFault(sq, "chattering", f"switch {sq} is chattering; its changes are ignored until it calms")
+                    SwitchFault(
+                        sq,
+                        "chattering",
+                        Text("switch {square} is chattering; its changes are ignored until it calms", square=sq),
+                    )
                 )
         for sq in squares_in(self.chattering):
             flips = self._flips[sq]
             if flips and now - flips[-1] >= self.quiet_after:
                 self.chattering &= ~bit(sq)
                 flips.clear()
-                faults.append(SwitchFault(sq, "chattering", f"switch {sq} is steady again", cleared=True))
+                faults.append(
+                    SwitchFault(sq, "chattering", Text("switch {square} is steady again", square=sq), cleared=True)
+                )
         for sq in squares_in((self.stable ^ self.reported) & ~self.chattering):
             closed = bool(self.stable & bit(sq))
             self.reported ^= bit(sq)

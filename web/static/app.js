@@ -36,8 +36,7 @@ const TEXT = {
   wins: (p) => _("{player} wins", { player: p }), inProgress: _("move in progress"),
   moveTo: (p, sq) => _("{player}: move a piece to {square}", { player: p, square: sq }),
   moveBy: (p, n) => _("{player}: move a piece by {n}", { player: p, n }),
-  playCard: (p) => _("{player}: play a card", { player: p }), throwSticks: (p) => _("{player}: throw the sticks", { player: p }),
-  stuck: (sq, fault) => _("the switch under {square} seems {fault}", { square: sq, fault: _(fault) }),
+  stuck: (sq, fault) => _("the switch under {square} seems {fault}", { square: sq, fault }),  // fault: said by the server
   fix: _("to put it right: "), noThrow: _("no throw yet"), lastThrow: _("last throw: "), throwNow: _("throw: "),
   counted: (n, side) => _((COUNTED[side] || COUNTED.dark)[n === 1 ? 0 : 1], { n }),
   noneCounted: (side, v) => _((COUNTED[side] || COUNTED.dark)[2], { value: v }),
@@ -160,6 +159,38 @@ function lastMove(state) {  // the last move of the history and what the rules d
   return h.length && h[h.length - 1].v === "move" ? h[h.length - 1] : null;
 }
 
+function squaresLayer(svg) {
+  // The squares, made once per board drawing and kept: from one piece of markup (30 squares by hand
+  // were a fifth of the first draw on a slow CPU), with one set of listeners for them all.
+  let under = svg.querySelector(":scope > g.squares");
+  if (under) return under;
+  svg.textContent = "";
+  defs(svg);
+  let markup = "";
+  for (let sq = 1; sq <= 30; sq++) {
+    const { x, y } = cell(sq);
+    markup += `<g class="square" data-square="${sq}"><rect x="${x}" y="${y}" width="58" height="58" rx="5" class="cell"/><title></title><g class="sym"></g></g>`;
+  }
+  under = el("g", { class: "squares" }, svg);
+  under.innerHTML = markup;  // parsed as SVG: the markup's context is an SVG element
+  // The square numbers never change: one layer on top of everything (the layers between are redrawn)
+  el("g", { class: "numbers" }, svg).innerHTML = Array.from({ length: 30 }, (_x, i) => {
+    const { x, y } = cell(i + 1);
+    return `<text x="${x + 4}" y="${y + 17}" class="num">${i + 1}</text>`;
+  }).join("");
+  const squareOf = (e) => { const g = e.target.closest("g.square"); return g ? Number(g.dataset.square) : 0; };
+  // No focus listener: Chromium makes an SVG group with one focusable itself (a Tab stop on nothing)
+  under.addEventListener("click", (e) => { const sq = squareOf(e); if (sq) svg.dataset.focus = sq; if (sq && svg.onSquare) svg.onSquare(sq); });
+  under.addEventListener("keydown", (e) => {
+    const sq = squareOf(e);
+    if (!sq) return;
+    if (svg.onSquare && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); svg.onSquare(sq); }
+    const next = neighbour(sq, e.key);
+    if (next) { e.preventDefault(); focusSquare(svg, next); }
+  });
+  return under;
+}
+
 function drawBoard(svg, state, opts) {
   // Layers, bottom to top: the squares (they take the clicks), the S-path and the arrows, then the
   // pieces and the numbers, which never take a click (a click on a piece is a click on its square).
@@ -176,30 +207,12 @@ function drawBoard(svg, state, opts) {
   const sensed = new Set(state.sensed || []);  // a piece of the game whose square senses nothing is in a hand
   const movable = new Set(prefs.hints && !opts.plain && !occupied && !lifted.size ? state.movable || [] : []);
   const symbols = state.symbols || {};  // the rule set's own: {square: "ankh"}
-  let under = svg.querySelector(":scope > g.squares");
-  if (!under) {
-    svg.textContent = "";
-    defs(svg);
-    under = el("g", { class: "squares" }, svg);
-    for (let sq = 1; sq <= 30; sq++) {
-      const { x, y } = cell(sq);
-      const g = el("g", { class: "square", "data-square": sq }, under);
-      el("rect", { x, y, width: 58, height: 58, rx: 5, class: "cell" }, g);
-      el("title", {}, g);
-      el("g", { class: "sym" }, g);
-      g.addEventListener("click", () => svg.onSquare && svg.onSquare(sq));
-      g.addEventListener("keydown", (e) => {
-        if (svg.onSquare && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); svg.onSquare(sq); }
-        const next = neighbour(sq, e.key);
-        if (next) { e.preventDefault(); focusSquare(svg, next); }
-      });
-      g.addEventListener("focus", () => { svg.dataset.focus = sq; });
-    }
-  }
+  const under = squaresLayer(svg);
   svg.onSquare = opts.onclick || null;
   svg.querySelectorAll(":scope > g.overlay").forEach((layer) => layer.remove());
-  const overlay = el("g", { class: "overlay" }, svg);
-  const top = el("g", { class: "overlay pieces" }, svg);
+  const numbers = svg.querySelector(":scope > g.numbers");  // last: legible over a piece
+  const overlay = svg.insertBefore(el("g", { class: "overlay" }), numbers);
+  const top = svg.insertBefore(el("g", { class: "overlay pieces" }), numbers);
   const pieceAt = {};
   const stray = strays(state, opts);
   const roving = Number(svg.dataset.focus) || (state.movable && state.movable[0]) || 1;  // the square Tab lands on
@@ -215,11 +228,15 @@ function drawBoard(svg, state, opts) {
     if ((!opts.plain || opts.setup) && !occupied && state.setup && state.setup.square === sq) cls += " setup";
     if (targets.has(sq)) cls += " target";
     if (movable.has(sq)) cls += " movable";
-    g.querySelector("rect").setAttribute("class", cls);
-    g.querySelector("title").textContent = special ? `${sq}: ${special}` : `${sq}`;
-    const sym = g.querySelector("g.sym");
-    sym.textContent = "";
-    if (symbols[sq] && !occupied) symbol(sym, symbols[sq], x, y);
+    const [rect, title, sym] = g.children;
+    rect.setAttribute("class", cls);
+    title.textContent = special ? `${sq}: ${special}` : `${sq}`;
+    const sign = symbols[sq] && !occupied ? symbols[sq] : "";
+    if (sym.dataset.sign !== sign) {  // the signs change with the rule set only: not redrawn at every update
+      sym.textContent = "";
+      if (sign) symbol(sym, sign, x, y);
+      sym.dataset.sign = sign;
+    }
     const p = occupied ? null : state.squares[String(sq)];
     if (occupied && occupied.includes(sq)) el("circle", { cx: x + 29, cy: y + 32, r: 16, class: "switch-on" }, top);
     if (!p && stray.has(sq)) piece(top, stray.get(sq), x, y, "stray").setAttribute("data-on", sq);  // the board as it really is
@@ -233,7 +250,6 @@ function drawBoard(svg, state, opts) {
       const from = [...lifted.values()].find((l) => l.targets.includes(sq));
       if (from) piece(top, from.owner, x, y, "ghost");
     }
-    el("text", { x: x + 4, y: y + 17, class: "num" }, top).textContent = sq;  // last: legible over a piece
     if (opts.plain || occupied) continue;
     g.setAttribute("aria-label", p ? TEXT.pieceLabel(name(p.owner), sq) : stray.has(sq) ? TEXT.pieceLabel(name(stray.get(sq)), sq) : TEXT.squareLabel(sq, special));
     if (opts.onclick) { g.setAttribute("tabindex", sq === roving ? "0" : "-1"); g.setAttribute("role", "button"); }
@@ -270,6 +286,7 @@ function neighbour(sq, key) {  // the square drawn to the left, right, above or 
 function focusSquare(svg, sq) {
   const squares = svg.querySelectorAll(":scope > g.squares > g.square");
   squares.forEach((g) => g.setAttribute("tabindex", Number(g.dataset.square) === sq ? "0" : "-1"));
+  svg.dataset.focus = sq;  // where Tab comes back to
   squares[sq - 1].focus();
 }
 
@@ -391,12 +408,15 @@ function render(state) {
   else if (state.in_progress) { message = TEXT.inProgress; }
   else if (typeof state.throw === "string") { message = TEXT.moveTo(name(state.to_move), state.throw.slice(1)); }
   else if (state.throw != null) { message = TEXT.moveBy(name(state.to_move), state.throw); }
-  else if (state.cards) { message = TEXT.playCard(name(state.to_move)); }
-  else { message = TEXT.throwSticks(name(state.to_move)); }
-  if (stuck.length && !state.setup) message = stuck.map(([sq, fault]) => TEXT.stuck(sq, fault)).join("; ") + ` | ${message}`;
-  if (state.journal) { message = `${state.journal} | ${message}`; kind = "warning"; }
+  // A plain throw (or card) to make: the banner already says it ("White to throw"); the card says
+  // nothing rather than the same sentence again, and keeps its place so the board does not jump.
+  else { message = ""; kind = "quiet"; }
+  const joined = (...parts) => parts.filter(Boolean).join(" | ");
+  if (stuck.length && !state.setup) message = joined(stuck.map(([sq, fault]) => TEXT.stuck(sq, fault)).join("; "), message);
+  if (state.journal) { message = joined(state.journal, message); kind = "warning"; }
   const resumeNotes = state.journal_notes || [];  // the resume found the record short or changed (issue 22)
-  if (resumeNotes.length) { message = `${resumeNotes.join(" | ")} | ${message}`; kind = "warning"; }
+  if (resumeNotes.length) { message = joined(...resumeNotes, message); kind = "warning"; }
+  if (stuck.length && kind === "quiet") kind = "info";
   const box = document.getElementById("message");
   tipped(box, message);
   box.hidden = !message;
@@ -460,8 +480,12 @@ function render(state) {
     const svg = el("svg", { viewBox: `0 0 62 ${Math.max(1, state.off[p]) * 50 + 4}`, "aria-hidden": "true" }, side);
     for (let n = 0; n < state.off[p]; n++) piece(svg, p, 0, n * 50 - 6, "");
   }
-  if (sideLater) { sideLater = false; setTimeout(() => renderSide(current), 0); } else renderSide(state);
+  if (sideLater) { sideLater = false; afterFirstFrame(() => renderSide(current)); } else renderSide(state);
   document.dispatchEvent(new CustomEvent("senet:state", { detail: state }));  // for attract.js
+}
+
+function afterFirstFrame(work) {  // once the board is on the screen: the frame after the next paint
+  requestAnimationFrame(() => setTimeout(work, 0));
 }
 
 function renderSide(state) {  // the move list, the rules, the cards, the staff panel: after the board at the first draw
@@ -542,6 +566,7 @@ function showRefusal() {
   const box = document.getElementById("refusal");
   box.hidden = !refusal;
   tipped(box, refusal ? TEXT.refused + refusal : "");
+  document.getElementById("card").classList.toggle("said", Boolean(refusal));  // a quiet card shows a refusal
 }
 
 function onVerdicts(verdicts) {  // a refused throw or move is said where the visitor looks, until the game goes on
@@ -588,7 +613,8 @@ function renderHardware(state) {
   }
   const m = state.mqtt;
   if (m) {  // the board on a fleet's broker (issue 25)
-    about += ` · board ${m.board} on ${m.broker}: ` + (m.connected ? "connected" : `not connected (${m.problem || "no answer"})`);
+    about += " · " + (m.connected ? _("board {board} on {broker}: connected", { board: m.board, broker: m.broker })
+      : _("board {board} on {broker}: not connected ({problem})", { board: m.board, broker: m.broker, problem: m.problem || _("no answer") }));
   }
   text("backend", about);
 }
@@ -738,13 +764,16 @@ if (handBox) {
   const source = new EventSource(`/api/events?lang=${LANG}`);
   source.addEventListener("state", () => { document.getElementById("link").textContent = TEXT.live; refreshHand(); });
 } else {
-  wire();
   // The state and the rulings' sentences come in the page itself: the board is drawn at once, with
-  // no request to wait for (issue 24); the live stream then keeps it up to date.
+  // no request to wait for (issue 24); the live stream then keeps it up to date. The board before
+  // anything else (the theme first, or a dark kiosk would flash light): the buttons' wiring, the
+  // rulings' hidden texts and the live stream come after.
+  applyPrefs();
   const embedded = (id) => { const node = document.getElementById(id); return node ? JSON.parse(node.textContent) : null; };
   rulings = embedded("rulings") || {};
-  describeRulings();
   const first = embedded("first-state");
   if (first) render(first); else refresh();
+  wire();
+  afterFirstFrame(describeRulings);  // the hidden texts the "why?" buttons point to: not needed to draw
   connect();
 }

@@ -8,6 +8,9 @@
   let source = null;
 
   const $ = (id) => document.getElementById(id);
+  // The page's language: its catalogue is in the page (<script id="texts">), English where it has none.
+  const TEXTS = JSON.parse(($("texts") || {}).textContent || "{}");
+  const _ = (msgid, params) => (TEXTS[msgid] || msgid).replace(/\{(\w+)\}/g, (whole, key) => (params && key in params ? String(params[key]) : whole));
   const clock = (t) => (t ? new Date(t * 1000).toLocaleTimeString() : "?");
 
   async function post(url, body) {
@@ -31,8 +34,8 @@
   }
 
   function gameText(b) {
-    if (!b.variant) return "no state heard";
-    const what = b.winner ? "won by " + b.winner : b.touched ? "in play" : "waiting for players";
+    if (!b.variant) return _("no state heard");
+    const what = b.winner ? _("won by {player}", { player: b.winner }) : b.touched ? _("in play") : _("waiting for players");
     return b.variant + (b.game ? " #" + b.game : "") + ": " + what;
   }
 
@@ -43,9 +46,10 @@
   }
 
   function statusText(b) {
-    if (b.online === null) return "not heard";
-    const word = b.online ? "online" : "offline";
-    return word + (b.since_known ? " since " + clock(b.since) : " (before " + clock(b.since) + ")");
+    if (b.online === null) return _("not heard");
+    const since = { time: clock(b.since) };
+    if (b.online) return b.since_known ? _("online since {time}", since) : _("online (before {time})", since);
+    return b.since_known ? _("offline since {time}", since) : _("offline (before {time})", since);
   }
 
   function render() {
@@ -62,11 +66,11 @@
       cell(row, gameText(b));
       cell(row, b.winner ? "" : b.to_move || "");
       cell(row, verdictText(b.last_verdict));
-      cell(row, (b.faults || []).join("; ") || "none", b.faults && b.faults.length ? "trouble" : "");
-      cell(row, b.journal || "ok", b.journal ? "trouble" : "");
+      cell(row, (b.faults || []).join("; ") || _("none"), b.faults && b.faults.length ? "trouble" : "");
+      cell(row, b.journal || _("ok"), b.journal ? "trouble" : "");
       const actions = cell(row, "");
       if (canCommand && b.commands && b.online) {
-        for (const [action, label] of [["new_game", "New game"], ["resync", "Resync"]]) {
+        for (const [action, label] of [["new_game", _("New game")], ["resync", _("Resync")]]) {
           const button = document.createElement("button");
           button.type = "button";
           button.textContent = label;
@@ -75,7 +79,7 @@
           actions.appendChild(button);
         }
       }
-      if (b.last_command) actions.append(b.last_command.ok ? " done" : " refused: " + (b.last_command.error || ""));
+      if (b.last_command) actions.append(" " + (b.last_command.ok ? _("done") : _("refused: {why}", { why: b.last_command.error || "" })));
       if (b.alert) alerts.push(b.alert);
       body.appendChild(row);
     }
@@ -87,7 +91,8 @@
 
   function showLink(link) {
     const el = $("link");
-    el.textContent = link.connected ? "broker " + link.broker + " connected" : "broker " + link.broker + ": " + (link.problem || "not connected");
+    el.textContent = link.connected ? _("broker {broker} connected", { broker: link.broker })
+      : _("broker {broker}: {problem}", { broker: link.broker, problem: link.problem || _("not connected") });
     el.className = "link " + (link.connected ? "ok" : "down");
   }
 
@@ -129,7 +134,7 @@
     event.preventDefault();
     const result = await post("/api/op/login", { pin: $("pin").value });
     $("pin").value = "";
-    $("signin-error").textContent = result.ok ? "" : result.data.error || "sign-in failed";
+    $("signin-error").textContent = result.ok ? "" : result.data.error || _("sign-in failed");
     if (result.ok) start();
   });
   $("signout").addEventListener("click", async () => {
@@ -142,8 +147,8 @@
     if (!button) return;
     const result = await post("/fleet/api/boards/" + encodeURIComponent(button.dataset.board) + "/" + button.dataset.action);
     $("action-result").textContent = result.ok
-      ? button.textContent + " sent to " + button.dataset.board
-      : result.data.error || "refused";
+      ? _("{action} sent to {board}", { action: button.textContent, board: button.dataset.board })
+      : result.data.error || _("refused");
   });
   start();
 })();
