@@ -137,7 +137,7 @@ def test_item8_what_the_thrower_says_on_a_long_press_is_translated(gestures, mon
     backend.gestures = gestures
     backend.start(service, scan=False)
     said: list[dict] = []
-    monkeypatch.setattr(service, "note", said.append)
+    monkeypatch.setattr(service, "note", lambda verdict: said.append(verdict.json()))
     try:
         backend.held(2.0)
     finally:
