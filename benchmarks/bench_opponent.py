@@ -46,18 +46,20 @@ def decisions(name: str, count: int) -> list[Game]:
     return out
 
 
-def search_speed(name: str, level: str, count: int, tables: Tables | None) -> tuple[float, float, float]:
-    """(nodes/s, nodes per decision, seconds per decision) of one level over `count` decisions."""
+def search_speed(name: str, level: str, count: int, tables: Tables | None) -> tuple[float, float, float, float]:
+    """(nodes/s, nodes per decision, seconds per decision, the slowest decision's seconds) of one level."""
     player = Computer(LEVELS[int(level)] if level.isdigit() else BASELINES[level], tables)
     nodes = 0
-    start = time.perf_counter()
     positions = decisions(name, count)
+    slowest = 0.0
     start = time.perf_counter()
     for game in positions:
+        before = time.perf_counter()
         player.choose(game)
+        slowest = max(slowest, time.perf_counter() - before)
         nodes += player.last.nodes
     spent = time.perf_counter() - start
-    return nodes / spent, nodes / count, spent / count
+    return nodes / spent, nodes / count, spent / count, slowest
 
 
 def bellman_check(game_name: str, throws: str, tables: Tables, samples: int) -> float:
@@ -111,12 +113,12 @@ def main() -> None:
     for name in ("secret", "houses"):
         print(f"| {name} | {random_games(name, 20 if quick else 500):,.0f} |")
     tables = None if quick else Tables(args.tables, build=False)
-    print("\n| rule set | player | nodes/s | nodes per decision | ms per decision |")
-    print("|---|---|---:|---:|---:|")
+    print("\n| rule set | player | nodes/s | nodes per decision | ms per decision | slowest decision, ms |")
+    print("|---|---|---:|---:|---:|---:|")
     for name in ("secret", "houses"):
-        for level in ["1", "2", "3", "4", "pip3"]:
-            rate, per, secs = search_speed(name, level, 5 if quick else 200, tables)
-            print(f"| {name} | {level} | {rate:,.0f} | {per:,.0f} | {1000 * secs:.1f} |")
+        for level in [*map(str, sorted(LEVELS)), "pip3"]:
+            rate, per, secs, slowest = search_speed(name, level, 5 if quick else 200, tables)
+            print(f"| {name} | {level} | {rate:,.0f} | {per:,.0f} | {1000 * secs:.1f} | {1000 * slowest:.0f} |")
     if quick or tables is None:
         return
     print("\n| table | positions | file | solved in | sweeps (3 v 3) | residual | engine Bellman check |")

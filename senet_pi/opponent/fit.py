@@ -18,14 +18,41 @@ import numpy as np
 
 from ..rules import Game, find_ruleset
 from .evaluate import Evaluator, race_chance
-from .features import N_FEATURES, Linear, Shape, feature_vector
+from .features import N_FEATURES, WEIGHTS, Linear, Shape, feature_vector
 from .tables import Tables
 
 
+def one_throw(game: Game, evaluator: Evaluator) -> float:
+    """The mover's chance one throw on: each throw's best move judged by `evaluator` (a bootstrapped label)."""
+    p = game.to_move
+    total = 0.0
+    for t, prob in game.throw_kind.odds().items():
+        game.push_throw(t)
+        if game.pending is None:  # P7
+            v = evaluator(game)[p]
+        else:
+            v = 0.0
+            for m in game.legal_moves():
+                game.push(m)
+                v = max(v, evaluator(game)[p])
+                game.pop()
+        game.pop()
+        total += float(prob) * v
+    return total
+
+
 def self_play(
-    cls: type[Game], games: int, seed: int, tables: Tables, weights: tuple[float, ...] | None, explore: float = 0.1
+    cls: type[Game],
+    games: int,
+    seed: int,
+    tables: Tables,
+    weights: tuple[float, ...] | None,
+    explore: float = 0.1,
+    outcome: float = 1.0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Features, labels and exactness (1 for a table value) of the positions of `games` self-play games."""
+    """Features, labels and exactness (1 for a table value) of the positions of `games` self-play games.
+
+    A label is `outcome` times whether the mover won plus the rest times the one-throw look-ahead value."""
     rng = random.Random(seed)
     linear = Linear(weights) if weights else None
     evaluator = Evaluator(tables, linear.chance if linear else race_chance)
@@ -41,7 +68,7 @@ def self_play(
             v = tables.exact(game)
             xs.append(feature_vector(shape, game.occ[p], game.occ[1 - p], game.off[p], game.off[1 - p]))
             if v is None:
-                ys.append(0.0)
+                ys.append(0.0 if outcome >= 1 else (1 - outcome) * one_throw(game, evaluator))
                 exact.append(0)
                 seen.append((len(ys) - 1, p))
             else:
@@ -62,7 +89,7 @@ def self_play(
                         best, best_v = m, w
                 game.push(best)
         for row, mover in seen:
-            ys[row] = 1.0 if game.winner == mover else 0.0
+            ys[row] += outcome * (game.winner == mover)
     return np.array(xs), np.array(ys), np.array(exact)
 
 
@@ -89,13 +116,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--rounds", type=int, default=2, help="self-play rounds, each on the last round's fit")
+    parser.add_argument("--outcome", type=float, default=1.0, help="the outcome's share of a label (rest: look-ahead)")
+    parser.add_argument("--start", choices=["race", "shipped"], default="race", help="the first round's evaluation")
     args = parser.parse_args()
     cls = find_ruleset(args.ruleset)
     tables = Tables(build=False)
-    weights: tuple[float, ...] | None = None
+    weights: tuple[float, ...] | None = WEIGHTS.get(cls.name) if args.start == "shipped" else None
     for r in range(args.rounds):
         started = time.monotonic()
-        x, y, exact = self_play(cls, args.games, args.seed + r, tables, weights)
+        x, y, exact = self_play(cls, args.games, args.seed + r, tables, weights, outcome=args.outcome)
         w = fit_logistic(x, y)
         p = 1.0 / (1.0 + np.exp(-(w[0] + x @ w[1:])))
         loss = -np.mean(y * np.log(p + 1e-12) + (1 - y) * np.log(1 - p + 1e-12))
