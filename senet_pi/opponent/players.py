@@ -38,7 +38,7 @@ LEVELS: dict[int, Level] = {
     1: Level("beginner", depth=0, budget=200, noise=0.3, tables=False, evaluation="pip"),
     2: Level("club", depth=0, budget=400),
     3: Level("strong", depth=1, budget=4_000),
-    4: Level("expert", depth=2, budget=25_000),
+    4: Level("expert", depth=2, budget=20_000),
 }
 
 #: What the levels are measured against (`senet-pi tournament`).
