@@ -113,7 +113,7 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3, steps: int =
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("ruleset")
-    parser.add_argument("--games", type=int, default=3000)
+    parser.add_argument("--games", type=int, default=4000, help="self-play games a round (default 4000, as shipped)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--rounds", type=int, default=2, help="self-play rounds, each on the last round's fit")
     parser.add_argument("--outcome", type=float, default=1.0, help="the outcome's share of a label (rest: look-ahead)")
