@@ -1,10 +1,13 @@
 """The computer opponent: random games/s, search nodes/s per level, and a check of the built tables.
 
 Run by hand: `python benchmarks/bench_opponent.py` (`--quick` for a smoke run; `--tables DIR`
-for another table folder). The tables check recomputes the Bellman update of random covered
+for another table folder). The "before" figures of the README come from the same script run on
+an export of the older tree (`PYTHONPATH=/tmp/before python benchmarks/bench_opponent.py`).
+The tables check recomputes the Bellman update of random covered
 positions through the rules engine's own moves (independent of the solver's numpy moves) and
 prints the largest difference from the stored value: 16-bit values allow about 2e-5.
-Prints Markdown; the README quotes the last run.
+Times are the process's CPU time (time.process_time), so other jobs on a shared machine slow the
+figures less than wall-clock time would. Prints Markdown; the README quotes the last run.
 """
 
 from __future__ import annotations
@@ -15,19 +18,24 @@ import random
 import time
 from pathlib import Path
 
+try:
+    from senet_pi.opponent.light import light_copy
+except ImportError:  # an older tree (for the "before" figures: PYTHONPATH=that tree) has no light copy
+    light_copy = None  # type: ignore[assignment]
 from senet_pi.opponent.players import BASELINES, LEVELS, Computer
 from senet_pi.opponent.tables import Tables, table_path, throws_of
 from senet_pi.rules import Game, new_game
 from senet_pi.rules.random_play import play_random_game
 
 
-def random_games(name: str, games: int) -> float:
-    """Full random games per second."""
+def random_games(name: str, games: int, light: bool = False) -> float:
+    """Full random games per second (on the engine, or on the search's light copy of it)."""
     rng = random.Random(1)
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(games):
-        play_random_game(new_game(name), rng)
-    return games / (time.perf_counter() - start)
+        game = new_game(name)
+        play_random_game(light_copy(game) if light and light_copy else game, rng)
+    return games / (time.process_time() - start)
 
 
 def decisions(name: str, count: int) -> list[Game]:
@@ -46,18 +54,20 @@ def decisions(name: str, count: int) -> list[Game]:
     return out
 
 
-def search_speed(name: str, level: str, count: int, tables: Tables | None) -> tuple[float, float, float]:
-    """(nodes/s, nodes per decision, seconds per decision) of one level over `count` decisions."""
+def search_speed(name: str, level: str, count: int, tables: Tables | None) -> tuple[float, float, float, float]:
+    """(nodes/s, nodes per decision, seconds per decision, the slowest decision's seconds) of one level."""
     player = Computer(LEVELS[int(level)] if level.isdigit() else BASELINES[level], tables)
     nodes = 0
-    start = time.perf_counter()
     positions = decisions(name, count)
-    start = time.perf_counter()
+    slowest = 0.0
+    start = time.process_time()
     for game in positions:
+        before = time.process_time()
         player.choose(game)
+        slowest = max(slowest, time.process_time() - before)
         nodes += player.last.nodes
-    spent = time.perf_counter() - start
-    return nodes / spent, nodes / count, spent / count
+    spent = time.process_time() - start
+    return nodes / spent, nodes / count, spent / count, slowest
 
 
 def bellman_check(game_name: str, throws: str, tables: Tables, samples: int) -> float:
@@ -106,17 +116,19 @@ def main() -> None:
     args = parser.parse_args()
     quick = args.quick
     print(f"Python {platform.python_version()} on {platform.machine()}, one process\n")
-    print("| rule set | random games/s |")
-    print("|---|---:|")
+    print("| rule set | random games/s (engine) | random games/s (light copy) |")
+    print("|---|---:|---:|")
     for name in ("secret", "houses"):
-        print(f"| {name} | {random_games(name, 20 if quick else 500):,.0f} |")
+        n = 20 if quick else 500
+        light = f"{random_games(name, n, light=True):,.0f}" if light_copy else "-"
+        print(f"| {name} | {random_games(name, n):,.0f} | {light} |")
     tables = None if quick else Tables(args.tables, build=False)
-    print("\n| rule set | player | nodes/s | nodes per decision | ms per decision |")
-    print("|---|---|---:|---:|---:|")
+    print("\n| rule set | player | nodes/s | nodes per decision | ms per decision | slowest decision, ms |")
+    print("|---|---|---:|---:|---:|---:|")
     for name in ("secret", "houses"):
-        for level in ["1", "2", "3", "4", "pip3"]:
-            rate, per, secs = search_speed(name, level, 5 if quick else 200, tables)
-            print(f"| {name} | {level} | {rate:,.0f} | {per:,.0f} | {1000 * secs:.1f} |")
+        for level in [*map(str, sorted(LEVELS)), "pip3"]:
+            rate, per, secs, slowest = search_speed(name, level, 5 if quick else 200, tables)
+            print(f"| {name} | {level} | {rate:,.0f} | {per:,.0f} | {1000 * secs:.1f} | {1000 * slowest:.0f} |")
     if quick or tables is None:
         return
     print("\n| table | positions | file | solved in | sweeps (3 v 3) | residual | engine Bellman check |")

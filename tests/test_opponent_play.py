@@ -218,3 +218,23 @@ def test_a_tournament_refuses_bad_arguments_in_one_line(tmp_path, capsys, args, 
     code = main(["tournament", "--ruleset", "modern", "--tables", str(tmp_path), *args])
     err = capsys.readouterr().err
     assert code == 1 and words in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("ruleset", ["secret", "houses"])
+def test_every_level_keeps_its_node_budget_in_play(folder, ruleset):
+    """The levels a person chooses are bounded in nodes, so a seed replays them on any machine."""
+    rng = random.Random(8)
+    game = new_game(ruleset)
+    tables = Tables(folder, build=False)
+    players = {n: Computer(level, tables, n) for n, level in LEVELS.items()}
+    checked = 0
+    while not game.is_over and checked < 12:
+        game.push_throw(game.random_throw(rng))
+        while game.pending is not None and not game.is_over:
+            moves = game.legal_moves()
+            for n, player in players.items():
+                move = player.choose(game)
+                assert move in moves and player.last.nodes <= LEVELS[n].budget
+            checked += len(moves) > 1
+            game.push(moves[rng.randrange(len(moves))])
+    assert checked == 12

@@ -14,7 +14,8 @@ from collections.abc import Callable, Sequence
 
 from ..rules import Game
 from ..rules.board import OFF
-from .tables import Tables, squares_of
+from .features import WEIGHTS, Linear
+from .tables import Tables
 
 Evaluation = Callable[[Game], list[float]]
 
@@ -28,9 +29,18 @@ RACE_WEIGHTS: dict[str, tuple[float, float]] = {
 }
 
 
+#: _SQUARE_SUMS[k][byte]: the sum of the squares of a board mask's byte k (a mask's pips in 4 lookups).
+_SQUARE_SUMS = [[sum(8 * k + b for b in range(8) if byte >> b & 1) for byte in range(256)] for k in range(4)]
+
+
 def pips(game: Game, p: int) -> int:
     """How far player p's pieces on the board still have to go, all together."""
-    return sum(OFF - sq for sq in squares_of(game.occ[p])) + 30 * _waiting(game, p)
+    m = game.occ[p]
+    s = _SQUARE_SUMS
+    on_board = m.bit_count()
+    total = OFF * on_board - (s[0][m & 255] + s[1][(m >> 8) & 255] + s[2][(m >> 16) & 255] + s[3][m >> 24])
+    waiting = game.pieces - on_board - game.off[p]
+    return total + 30 * waiting if waiting > 0 else total
 
 
 def _waiting(game: Game, p: int) -> int:
@@ -62,6 +72,24 @@ def pip_ratio(game: Game) -> list[float]:
     inverse = [1.0 / pl for pl in left]
     total = sum(inverse)
     return [i / total for i in inverse]
+
+
+_LINEAR: dict[str, Linear | None] = {}
+
+
+def fitted_chance(game: Game) -> list[float]:
+    """The fitted feature evaluation (`features.py`) where the rule set has weights, else the race curve."""
+    linear = _LINEAR.get(game.name, False)
+    if linear is False:
+        weights = WEIGHTS.get(game.name)
+        linear = _LINEAR[game.name] = Linear(weights) if weights else None
+    if linear is None or game.players != 2:
+        return race_chance(game)
+    return linear.chance(game)  # type: ignore[union-attr]
+
+
+#: The evaluations a level can name.
+EVALUATIONS: dict[str, Evaluation] = {"fitted": fitted_chance, "race": race_chance, "pip": pip_ratio}
 
 
 def final(game: Game) -> list[float]:

@@ -15,6 +15,7 @@ from ..errors import ReplayError
 from ..referee import Referee
 from ..replay import Replay, run_replay
 from ..rules import Game
+from .light import light_copy
 from .players import LEVELS, Computer
 from .search import OutOfNodes, Search
 from .tables import Tables
@@ -50,7 +51,7 @@ class Hinter:
         """The strongest level's search from a position with no throw waiting, deepened while its budget lasts."""
         level = self.computer.level
         v = self.computer.evaluator(game)[game.to_move]
-        search = Search(game.copy(history=False), self.computer.evaluator, level.budget, level.star2, self.tables.exact)
+        search = Search(light_copy(game), self.computer.evaluator, level.budget, level.star2, self.tables.exact)
         for depth in range(1, level.depth + 1):
             search.cache.clear()
             try:

@@ -12,7 +12,8 @@ import random
 from dataclasses import dataclass
 
 from ..rules import Game, Move
-from .evaluate import Evaluator, pip_ratio, race_chance
+from .evaluate import EVALUATIONS, Evaluator
+from .light import light_copy
 from .search import Search, SearchStats
 from .tables import Tables
 
@@ -26,7 +27,7 @@ class Level:
     budget: int
     noise: float = 0.0
     tables: bool = True
-    evaluation: str = "race"  # "race" (fitted) or "pip" (Horolsky's pip ratio)
+    evaluation: str = "fitted"  # "fitted" (features.py), "race" (the fitted pip curve) or "pip" (Horolsky's pip ratio)
     star2: bool = True
     random: bool = False
     samples: int = 4  # the card game: sampled deals of the cards it cannot see
@@ -37,7 +38,7 @@ LEVELS: dict[int, Level] = {
     1: Level("beginner", depth=0, budget=200, noise=0.3, tables=False, evaluation="pip"),
     2: Level("club", depth=0, budget=400),
     3: Level("strong", depth=1, budget=4_000),
-    4: Level("expert", depth=2, budget=25_000),
+    4: Level("expert", depth=2, budget=20_000),
 }
 
 #: What the levels are measured against (`senet-pi tournament`).
@@ -64,9 +65,7 @@ class Computer:
     def __init__(self, level: Level, tables: Tables | None = None, seed: int = 0) -> None:
         self.level = level
         self.rng = random.Random(seed)
-        self.evaluator = Evaluator(
-            tables if level.tables else None, race_chance if level.evaluation == "race" else pip_ratio
-        )
+        self.evaluator = Evaluator(tables if level.tables else None, EVALUATIONS[level.evaluation])
         self.last = SearchStats()
 
     def choose(self, game: Game) -> Move:
@@ -83,7 +82,8 @@ class Computer:
     def values(self, game: Game) -> tuple[list[tuple[Move, float]], SearchStats]:
         """Every legal move with the chance it leaves the mover (estimated by this level's search)."""
         exact = self.evaluator.exact if self.level.tables else None
-        search = Search(game.copy(history=False), self.evaluator, self.level.budget, self.level.star2, exact)
+        # the search asks the tables itself first, so its evaluation is the fallback alone (never a game that is over)
+        search = Search(light_copy(game), self.evaluator.fallback, self.level.budget, self.level.star2, exact)
         depth = self.level.depth if game.turn_starts_with == "throw" else 0  # cards: no throws to look ahead on
         scored, stats = search.deepen(depth)
         stats.values = {str(m): v for m, v in scored}

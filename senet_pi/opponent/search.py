@@ -62,6 +62,7 @@ class Search:
         self.odds = throw_odds(game)
         self.nodes = 0
         self.cache: dict[tuple[object, ...], float] = {}
+        self.leaves: dict[tuple[object, ...], float] = {}  # leaf values by position: move ordering and leaves meet
         self.keyed = game.players == 2 and game.solved_endgames
 
     # ------------------------------------------------------------------ helpers
@@ -75,14 +76,22 @@ class Search:
         return player == self.root
 
     def leaf(self) -> float:
-        """The evaluation, for the side of the player to throw."""
+        """The evaluation, for the side of the player to throw (each position judged once a decision)."""
         g = self.game
-        if self.exact is not None:
-            v = self.exact(g)
-            if v is not None:
-                return v
-        v = self.evaluate(g)[self.root]
-        return v if self._ours(g.to_move) else 1.0 - v
+        key = None
+        if self.keyed:
+            key = (g.occ[0], g.occ[1], g.off[0], g.off[1], g.to_move)
+            hit = self.leaves.get(key)
+            if hit is not None:
+                return hit
+        v = self.exact(g) if self.exact is not None else None
+        if v is None:
+            v = self.evaluate(g)[self.root]
+            if not self._ours(g.to_move):
+                v = 1.0 - v
+        if key is not None:
+            self.leaves[key] = v
+        return v
 
     def after(self, mover: int, depth: int, alpha: float, beta: float) -> float:
         """The value for `mover`'s side of the position just reached."""

@@ -61,12 +61,25 @@ def squares_of(mask: int) -> list[int]:
     return out
 
 
+_COMB = [[comb(n, k) for k in range(MAX_PIECES + 2)] for n in range(N_SQUARES + 1)]
+
+
 def position_index(me: list[int], op: list[int]) -> int:
     """The index within its group of a position given by board squares (each side sorted)."""
     mi = [_INDEX[s] for s in me]
-    r_me = sum(comb(c, i + 1) for i, c in enumerate(mi))
-    r_op = sum(comb(c - sum(m < c for m in mi), i + 1) for i, c in enumerate(_INDEX[s] for s in op))
-    return r_me * comb(N_SQUARES - len(me), len(op)) + r_op
+    c_ = _COMB
+    r_me = 0
+    for i, c in enumerate(mi):
+        r_me += c_[c][i + 1]
+    r_op = 0
+    for i, s in enumerate(op):
+        c = _INDEX[s]
+        below = 0
+        for m in mi:
+            if m < c:
+                below += 1
+        r_op += c_[c - below][i + 1]
+    return r_me * c_[N_SQUARES - len(me)][len(op)] + r_op
 
 
 class Table:
@@ -85,6 +98,8 @@ class Table:
             self.max_pieces = int(self.header["max_pieces"])
             self.layout = Layout(self.max_pieces)
             self.values = np.memmap(path, dtype="<u2", mode="r", offset=start, shape=(self.layout.size,))
+            # a plain memoryview reads one value far faster than numpy's indexing (the file is little-endian)
+            self._view = memoryview(self.values).cast("B").cast("H") if sys.byteorder == "little" else self.values  # type: ignore[arg-type]
         except (OSError, ValueError, KeyError) as exc:
             raise SenetError(f"cannot read the endgame table {path}: {exc} (delete it; it is rebuilt)") from None
 
@@ -97,7 +112,7 @@ class Table:
         """The chance that the side with pieces `me` (a board mask), about to throw, wins."""
         ms, os_ = squares_of(me), squares_of(op)
         at = self.layout.offsets[(len(ms), len(os_))] + position_index(ms, os_)
-        return int(self.values[at]) / _SCALE
+        return int(self._view[at]) / _SCALE
 
 
 def write_table(path: Path, values: np.ndarray, header: dict[str, object]) -> None:

@@ -111,11 +111,21 @@ def _exact_values(game: Game, tables: Tables) -> dict[str, float] | None:
     return out
 
 
+_OPEN: dict[Path | None, Tables] = {}
+
+
+def _tables_in(folder: Path | None) -> Tables:
+    """The tables of a folder, opened once a process (a deal is far shorter than opening them)."""
+    if folder not in _OPEN:
+        _OPEN[folder] = Tables(folder, build=False)
+    return _OPEN[folder]
+
+
 def play_deal(args: tuple[str, dict[str, object], Level, Level, int, Path | None]) -> tuple[Tally, Tally]:
     """One deal: the same throws played with the first player in each seat; the two players' tallies."""
     ruleset, options, first, second, seed, folder = args
     cls = find_ruleset(ruleset)
-    tables = Tables(folder, build=False) if cls.solved_endgames else None
+    tables = _tables_in(folder) if cls.solved_endgames else None
     out = (Tally(), Tally())
     for swap in (False, True):
         game = cls(options=options)
