@@ -84,7 +84,9 @@ class LiveBoard:
         self.backend.close()
 
 
-def until(condition, timeout: float = 8.0) -> None:
+def until(condition, timeout: float = 30.0) -> None:
+    """Wait for `condition`; the deadline is a safety net for a loaded machine (two test workers
+    and a browser on two cores), never a pace: a sensed click takes milliseconds when idle."""
     end = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > end:
