@@ -530,6 +530,33 @@ def test_item7_the_page_cannot_be_framed_by_another_page(browser, board):
         page.close()
 
 
+def test_a_second_click_on_a_square_before_the_first_is_answered_does_the_opposite(page, board):
+    """A slow answer (a loaded Pi, two quick clicks): lift the piece on 10, and click 10 again while
+    the lift's answer is still on its way: that puts it back, never tries to lift it twice (refused)."""
+    sim = board.backend.sim
+    held: list = []
+
+    def hold_the_first_answer(route) -> None:  # the server acts at once; the page hears of it later
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))
+
+    page.route("**/api/sim/*", hold_the_first_answer)
+    square(page, 10).click()
+    while not held:
+        page.wait_for_timeout(10)  # lets Playwright dispatch the route handler
+    assert not sim.magnets >> 10 & 1  # lifted on the board; the page has no answer yet
+    square(page, 10).click()
+    until(lambda: page.wait_for_timeout(10) or bool(sim.magnets >> 10 & 1))  # put back (Playwright routes it meanwhile)
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    until(lambda: bool(board.service.referee.sensed >> 10 & 1))
+    expect(page.locator("#op-error")).to_have_text("")
+    square(page, 10).click()  # and the page knows the piece is there: the next click lifts it
+    until(lambda: not sim.magnets >> 10 & 1)
+
+
 def test_a_stuck_switch_is_named_on_the_page(page, board):
     """Issue 12 item 7: the square whose switch is judged stuck is said where the visitor looks."""
     board.backend.sim.stick(1, "open")  # a dead switch under A's piece on 1
