@@ -49,9 +49,11 @@ class Rig:
             self.service.tick()
 
     def hands(self, moves) -> None:
-        game = self.service.referee.game
-        steps, _, _ = play_out(game, moves)
-        for event in switch_events(game.occupied(), steps):
+        with self.service.lock:  # see locked()
+            game = self.service.referee.game
+            steps, _, _ = play_out(game, moves)
+            events = switch_events(game.occupied(), steps)
+        for event in events:
             ((verb, square),) = event.items()
             getattr(self.firmware.board, verb)(square)
             time.sleep(0.03)
@@ -60,6 +62,13 @@ class Rig:
         self._stop.set()
         self.backend.close()
         self.firmware.close()
+
+
+def locked(service: Service, read):
+    """`read()` under the service's lock: the referee tries moves on the game while it judges (in the
+    tick and serial threads), and a read in between would see them."""
+    with service.lock:
+        return read()
 
 
 @pytest.fixture
@@ -88,18 +97,21 @@ def test_a_whole_game_with_a_cable_pull_in_the_middle_of_a_move(rig):
     chooser = random.Random(3)
     pulled = False
     for n in range(2000):
-        game = service.referee.game
-        if game.is_over:
-            break
-        before = len(game.actions)
+        with service.lock:  # see locked()
+            game = service.referee.game
+            if game.is_over:
+                break
+            before = len(game.actions)
         firmware.press(0.05)
-        until(lambda before=before: len(service.referee.game.actions) > before)
-        if game.pending is None:
-            continue
-        moves = chooser.choice(game.move_sequences())
+        until(lambda before=before: locked(service, lambda: len(service.referee.game.actions)) > before)
+        with service.lock:
+            if game.pending is None:
+                continue
+            moves = chooser.choice(game.move_sequences())
         if not pulled and n >= 20:  # lift, pull the cable, put the piece down, plug it back in
-            steps, _, _ = play_out(game, moves)
-            events = switch_events(game.occupied(), steps)
+            with service.lock:
+                steps, _, _ = play_out(game, moves)
+                events = switch_events(game.occupied(), steps)
             ((verb, square),) = events[0].items()
             getattr(firmware.board, verb)(square)
             time.sleep(0.05)
@@ -113,13 +125,18 @@ def test_a_whole_game_with_a_cable_pull_in_the_middle_of_a_move(rig):
             until(lambda: rig.backend.connected, 15)
         else:
             rig.hands(moves)
-        until(lambda g=game, m=moves: answered(service, m) and g.pending is None and not service.referee.steps_left, 15)
+        until(lambda g=game, m=moves: locked(service, lambda: answered(service, m) and done(service, g)), 15)
     kinds = [v["v"] for v in rig.verdicts]
     assert service.referee.game.is_over and "win" in kinds
     assert pulled and rig.backend.reconnects == 1
     links = [v for v in rig.verdicts if v["v"] == "link"]
     assert [v["connected"] for v in links][-2:] == [False, True]
     assert "illegal" not in kinds
+
+
+def done(service: Service, game) -> bool:
+    """The move is judged: no throw waits and no step of it is owed."""
+    return game.pending is None and not service.referee.steps_left
 
 
 def answered(service: Service, moves) -> bool:

@@ -85,7 +85,9 @@ class LiveBoard:
         self.backend.close()
 
 
-def until(condition, timeout: float = 8.0) -> None:
+def until(condition, timeout: float = 30.0) -> None:
+    """Wait for `condition`; the deadline is a safety net for a loaded machine (two test workers
+    and a browser on two cores), never a pace: a sensed click takes milliseconds when idle."""
     end = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > end:
@@ -132,11 +134,26 @@ def click_move(page, board: LiveBoard, moves) -> None:
     """Carry out moves by clicking squares as a hand would lift and place the pieces, each click
     sensed by the referee before the next (as a hand is never faster than the scanner)."""
     referee = board.service.referee
-    steps, _, _ = play_out(referee.game, moves)
-    for event in switch_events(referee.game.occupied(), steps):
+    with board.service.lock:  # see locked()
+        steps, _, _ = play_out(referee.game, moves)
+        events = switch_events(referee.game.occupied(), steps)
+    for event in events:
         ((kind, sq),) = event.items()
         square(page, sq).click()
         until(lambda sq=sq, closed=kind == "place": bool(referee.sensed >> sq & 1) == closed)
+
+
+def locked(service: Service, read):
+    """`read()` under the service's lock: the referee tries moves on the game while it judges (in the
+    tick and scanner threads), and a read in between saw them (a press seemed lost: the count read
+    before it was two too high)."""
+    with service.lock:
+        return read()
+
+
+def played(service: Service) -> int:
+    """How many throws and moves the game holds (read under the service's lock, see `locked`)."""
+    return locked(service, lambda: len(service.referee.game.actions))
 
 
 def sign_in(page) -> None:
@@ -303,18 +320,22 @@ def test_a_whole_game_is_played_with_the_mouse(browser, timed_board):
     service = board.service
     chooser = random.Random(2)
     for _ in range(1500):
-        game = service.referee.game
-        if game.is_over:
-            break
-        before = len(game.actions)
+        with service.lock:  # see locked()
+            game = service.referee.game
+            if game.is_over:
+                break
+            before = len(game.actions)
         page.locator("#press").click()
-        until(lambda before=before: len(service.referee.game.actions) > before)
-        if game.pending is None:
-            continue  # forfeited
-        click_move(page, board, chooser.choice(game.move_sequences()))
+        until(lambda before=before: played(service) > before)
+        with service.lock:
+            if game.pending is None:
+                continue  # forfeited
+            moves = chooser.choice(game.move_sequences())
+        click_move(page, board, moves)
         settle(board)
-        assert game.pending is None and not service.referee.steps_left and service.referee.warning is None
-        assert service.referee.question is None
+        with service.lock:
+            assert game.pending is None and not service.referee.steps_left and service.referee.warning is None
+            assert service.referee.question is None
     assert service.referee.game.is_over
     expect(page.locator("#message")).to_have_class("message win")
     expect(page.locator("#turn")).to_contain_text("has won")
@@ -434,13 +455,14 @@ def test_a_whole_card_game_with_two_phones_as_hands(browser):
             phones[pid].goto(hands.locator("a", has_text=f"/hand/{pid}/").get_attribute("href"))
         hands.close()
         for _ in range(600):
-            game = service.referee.game
-            if game.is_over:
-                break
-            pid = game.to_move_id
+            with service.lock:  # see locked()
+                game = service.referee.game
+                if game.is_over:
+                    break
+                pid = game.to_move_id
+                before = len(game.actions)
+                playable = [c for c in game.hand(pid) if game.playable(c)]
             phone = phones[pid]
-            before = len(game.actions)
-            playable = [c for c in game.hand(pid) if game.playable(c)]
             if playable:
                 card = chooser.choice(playable)
                 phone.locator("#cards button.playable", has_text=re.compile(f"^{card}$")).first.click()
@@ -448,17 +470,23 @@ def test_a_whole_card_game_with_two_phones_as_hands(browser):
             else:
                 phone.locator("#cards button").first.click()
                 phone.locator("#exchange").click()
-            until(lambda before=before: len(service.referee.game.actions) > before)
-            while not game.is_over and (game.pending is not None or game.phase != "play"):
-                if game.phase == "residue" and chooser.random() < 0.3:
+            until(lambda before=before: played(service) > before)
+            while True:
+                with service.lock:
+                    if game.is_over or (game.pending is None and game.phase == "play"):
+                        break
+                    passing = game.phase == "residue" and chooser.random() < 0.3
+                    before = len(game.actions)
+                    moves = None if passing else chooser.choice(game.move_sequences())
+                if passing:
                     phones[pid].locator("#pass").click()
-                    until(lambda g=game: g.phase != "residue")
+                    until(lambda g=game: locked(service, lambda: g.phase) != "residue")
                     continue
-                before = len(game.actions)
-                click_move(board, live, chooser.choice(game.move_sequences()))
+                click_move(board, live, moves)
                 settle(live)
-                assert len(game.actions) > before and not service.referee.steps_left
-                assert service.referee.warning is None and service.referee.question is None
+                with service.lock:
+                    assert len(game.actions) > before and not service.referee.steps_left
+                    assert service.referee.warning is None and service.referee.question is None
         assert service.referee.game.is_over
         expect(board.locator("#message")).to_have_class("message win")
         expect(phones["A"].locator("#hand-turn")).to_contain_text("has won")
@@ -503,6 +531,33 @@ def test_item7_the_page_cannot_be_framed_by_another_page(browser, board):
         assert page.frames[1].locator("#board").count() == 0
     finally:
         page.close()
+
+
+def test_a_second_click_on_a_square_before_the_first_is_answered_does_the_opposite(page, board):
+    """A slow answer (a loaded Pi, two quick clicks): lift the piece on 10, and click 10 again while
+    the lift's answer is still on its way: that puts it back, never tries to lift it twice (refused)."""
+    sim = board.backend.sim
+    held: list = []
+
+    def hold_the_first_answer(route) -> None:  # the server acts at once; the page hears of it later
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))
+
+    page.route("**/api/sim/*", hold_the_first_answer)
+    square(page, 10).click()
+    while not held:
+        page.wait_for_timeout(10)  # lets Playwright dispatch the route handler
+    assert not sim.magnets >> 10 & 1  # lifted on the board; the page has no answer yet
+    square(page, 10).click()
+    until(lambda: page.wait_for_timeout(10) or bool(sim.magnets >> 10 & 1))  # put back (Playwright routes it meanwhile)
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    until(lambda: bool(board.service.referee.sensed >> 10 & 1))
+    expect(page.locator("#op-error")).to_have_text("")
+    square(page, 10).click()  # and the page knows the piece is there: the next click lifts it
+    until(lambda: not sim.magnets >> 10 & 1)
 
 
 def test_a_stuck_switch_is_named_on_the_page(page, board):

@@ -14,6 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.npm_helpers import npm_install
+
 ROOT = Path(__file__).resolve().parents[1]
 FIRMWARE = ROOT / "firmware_bridge"
 DEVICE_MODULES = ["codec.py", "debounce.py", "bridge.py", "main.py"]
@@ -31,10 +33,7 @@ def micropython_js() -> Path:
     """MicroPython's WebAssembly port from the npm registry, installed once under .ci/node."""
     target = ROOT / ".ci" / "node"
     package = target / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
-    if not (package / "micropython.mjs").exists():
-        npm = shutil.which("npm")
-        assert npm, "the MicroPython tests need Debian's nodejs and npm (apt-get install nodejs npm)"
-        subprocess.run([npm, "install", "--silent", "--prefix", str(target), MICROPYTHON_PACKAGE], check=True)
+    npm_install(MICROPYTHON_PACKAGE, package / "micropython.mjs", "the MicroPython tests")
     return package
 
 

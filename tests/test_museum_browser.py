@@ -10,8 +10,6 @@ here: the page itself never loads a script it does not serve)."""
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -19,6 +17,7 @@ from playwright.sync_api import expect
 
 from senet_pi.i18n import gettext
 from senet_pi.service import Service
+from tests.npm_helpers import npm_install
 from tests.test_browser import LiveBoard, browser, contrast, piece_on, square, until  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,10 +30,7 @@ def axe_js() -> str:
     """axe-core's script from the npm registry, installed once under .ci/node."""
     target = ROOT / ".ci" / "node"
     script = target / "node_modules" / "axe-core" / "axe.min.js"
-    if not script.exists():
-        npm = shutil.which("npm")
-        assert npm, "the accessibility tests need Debian's nodejs and npm (apt-get install nodejs npm)"
-        subprocess.run([npm, "install", "--silent", "--prefix", str(target), AXE_PACKAGE], check=True)
+    npm_install(AXE_PACKAGE, script, "the accessibility tests")
     return script.read_text(encoding="utf-8")
 
 

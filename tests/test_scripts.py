@@ -18,6 +18,9 @@ def stub(path: Path, body: str) -> None:
     path.chmod(0o755)
 
 
+PYTEST = "python -m pytest -n 2 --dist worksteal -q"  # what scripts/test runs last, given -q
+
+
 @pytest.fixture
 def machine(tmp_path):
     """A copy of the script in a repo-like folder, and a bin folder of stubs that is the whole PATH."""
@@ -65,7 +68,7 @@ def test_a_fresh_machine_gets_the_debian_packages_then_the_venv_then_the_tests(m
         "apt-get install -y -q chromium nodejs npm python3-venv systemd shellcheck mosquitto openssl",
     ]
     assert log.count("sudo apt-get") == 1 and "sudo env" in log  # not root: sudo, for both
-    assert log[-3:] == ["python3 -m venv .venv", "pip install -q -e .[test]", "python -m pytest -q"]
+    assert log[-3:] == ["python3 -m venv .venv", "pip install -q -e .[test]", PYTEST]
     assert status == 0
 
 
@@ -83,7 +86,7 @@ def test_a_machine_with_everything_installs_no_package_and_passes_pytests_status
         "chromium", "node", "npm", "systemd-analyze", "shellcheck", "mosquitto", "openssl", pytest_status=3
     )
     assert not [line for line in log if line.startswith(("apt-get", "sudo"))]
-    assert log[-1] == "python -m pytest -q" and status == 3
+    assert log[-1] == PYTEST and status == 3
 
 
 def test_ci_runs_exactly_the_readmes_command_2():
@@ -111,7 +114,7 @@ echo "apt-get $*" >> {log}
     assert status == 0
     apt = [line for line in lines if line.startswith("apt-get")]
     assert apt == ["apt-get update -q"] * 3 + ["apt-get install -y -q shellcheck mosquitto openssl"]
-    assert lines[-1] == "python -m pytest -q"
+    assert lines[-1] == PYTEST
 
 
 def test_apt_failing_for_another_reason_is_its_message_and_one_line_exit_1(machine, tmp_path):

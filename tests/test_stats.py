@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import shutil
 import sqlite3
 import time
 import types
@@ -29,6 +30,7 @@ PIN = "1357"
 SVG = "{http://www.w3.org/2000/svg}"
 # 2026-03-01 09:00 at UTC+3 (the zone set below): the first visitor of day one.
 DAY1_9AM = 1772344800.0
+DAY3_0130 = DAY1_9AM + 86400 + 16.5 * 3600  # day 3, 01:30 local (22:30 UTC of day 2): game 8 begins
 
 
 class WallClock:
@@ -66,13 +68,43 @@ def play_to_the_end(service: Service, variant: str, seed: int, wall: WallClock, 
     assert service.referee.game.winner_id is not None
 
 
+@pytest.fixture(scope="module")
+def three_days_built(tmp_path_factory) -> Path:
+    """The journal of `journal_of_three_days`, written once for the module (its thousands of inputs
+    are each synced to disk, seconds of waiting); each test gets a copy of the folder."""
+    folder = tmp_path_factory.mktemp("three_days")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setenv("TZ", "<+03>-3")  # as local_zone
+        time.tzset()
+        try:
+            _write_three_days(folder, monkeypatch).close()
+        finally:
+            monkeypatch.undo()
+            time.tzset()
+    return folder
+
+
 @pytest.fixture
-def journal_of_three_days(tmp_path, monkeypatch, local_zone) -> Iterator[tuple[Path, Service]]:
+def journal_of_three_days(three_days_built, tmp_path, monkeypatch, local_zone) -> Iterator[tuple[Path, Service]]:
     """Day 1: two games won (15 and 25 minutes), one abandoned after two refused throws. Day 2: one
-    abandoned after a switch welded closed. Day 3 (local; still day 2 in UTC): one game open."""
+    abandoned after a switch welded closed. Day 3 (local; still day 2 in UTC): one game open.
+    A copy of the module's journal, and a service that resumed its open game at the wall time it
+    was started (game 8, day 3, 01:30 local)."""
+    for file in three_days_built.iterdir():
+        shutil.copy2(file, tmp_path / file.name)
+    wall = WallClock(DAY3_0130)
+    monkeypatch.setattr(journal_module, "time", types.SimpleNamespace(time=wall, strftime=time.strftime))
+    service = Service(Journal(tmp_path / "journal.sqlite"), variant="secret", clock=ScriptClock())
+    assert service.game_id == 8
+    yield service.journal.path, service
+    service.close()
+
+
+def _write_three_days(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Service:
+    """Play the three days into `folder`/journal.sqlite; the service, at game 8."""
     wall = WallClock(DAY1_9AM)
     monkeypatch.setattr(journal_module, "time", types.SimpleNamespace(time=wall, strftime=time.strftime))
-    journal = Journal(tmp_path / "journal.sqlite")
+    journal = Journal(folder / "journal.sqlite")
     service = Service(journal, variant="secret", clock=ScriptClock())  # game 1, replaced at once: abandoned
     wall.t += 60
     play_to_the_end(service, "secret", 1, wall, 15 * 60)  # game 2: won
@@ -95,10 +127,9 @@ def journal_of_three_days(tmp_path, monkeypatch, local_zone) -> Iterator[tuple[P
         feed(service, clock, [(base, "lift", sq), (base + 100, "place", sq), (base + 700, "tick", True)])
     wall.t = DAY1_9AM + 86400 + 13.5 * 3600  # day 2, 22:30 local
     service.new_game("secret")  # game 7: abandons game 6
-    wall.t = DAY1_9AM + 86400 + 16.5 * 3600  # day 3, 01:30 local (22:30 UTC of day 2)
+    wall.t = DAY3_0130
     service.new_game("secret")  # game 8: open
-    yield journal.path, service
-    service.close()
+    return service
 
 
 def test_days_count_games_by_their_local_start_day(journal_of_three_days):

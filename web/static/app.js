@@ -384,7 +384,7 @@ function name(p) { return (current && current.player_names && current.player_nam
 
 function render(state) {
   current = state;
-  if (state.sim && !state.in_progress) pieces = state.backend.switches;
+  if (state.sim && !state.in_progress && simAnswered === simAsked) pieces = state.backend.switches;  // none on its way
   if (!document.getElementById("board")) return renderHardware(state);
   // The banner: whose turn, in the mover's own colour, big enough to read from two metres.
   const mover = state.winner || state.to_move;
@@ -630,11 +630,18 @@ async function post(url, body) {
 }
 
 let pieces = null;  // the simulated board's magnets as the server last said: the next click lifts or places
+let simAsked = 0, simAnswered = 0;  // clicks on the simulated board sent, and answered
 
 async function simClick(sq) {
   const known = pieces || (current && current.backend.switches) || [];
   const action = known.includes(sq) ? "lift" : "place";
+  // The board as this click leaves it, before the answer: a quick second click on the same square
+  // (put down, then lifted again) does the opposite, not the same again (refused as impossible).
+  pieces = action === "lift" ? known.filter((s) => s !== sq) : [...known, sq];
+  const asked = ++simAsked;
   const result = await post(`/api/sim/${action}`, { square: sq });
+  simAnswered++;
+  if (asked !== simAsked) return;  // a later click is on its way: its answer says how the board stands
   if (result.ok) pieces = result.data.pieces;
   else { pieces = null; text("op-error", result.data.error || TEXT.boardRefused); }
 }
