@@ -260,15 +260,3 @@ def test_4_5_following_the_referees_fixes_while_a_throw_waits_ends_at_the_game(r
     what = f"with {shadow.pending} to play, after {slips}"
     put_right(play, start, what)
     play.play_moves(play.rng.choice(sequences), "plain")  # no dead end: the throw is then played
-
-
-# from tests/test_referee_two_hands.py (passes its derandomized CI examples; random seeds find failures)
-@settings(max_examples=30, phases=NO_SHRINK)
-@given(st.sampled_from(RULE_SETS), st.integers(0, 2**32 - 1))
-def test_2_the_order_the_hands_showed_answers_the_question(rule_set, seed):
-    """One piece at a time, in the order the rules do things: exchanges victim first or attacker
-    first, a victim parked on a spare square, two `modern` captures one after the other, a pause
-    after each piece. No question the evidence answers; a move once accepted is never asked
-    about again (a question about it finds no option for the moves made)."""
-    play = Play(*rule_set, seed, strict=True)
-    play_turns(play, 30, ["plain", "park", "park", "pause"])

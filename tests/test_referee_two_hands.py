@@ -372,6 +372,17 @@ def test_1_owners_swapped_by_hand_are_never_accepted_in_silence(rule_set, seed):
     assert state(s.game) == state(play.shadow), s.explain("class 1: the game changed", start)
 
 
+@settings(max_examples=30, phases=NO_SHRINK)
+@given(st.sampled_from(RULE_SETS), st.integers(0, 2**32 - 1))
+def test_2_the_order_the_hands_showed_answers_the_question(rule_set, seed):
+    """One piece at a time, in the order the rules do things: exchanges victim first or attacker
+    first, a victim parked on a spare square, two `modern` captures one after the other, a pause
+    after each piece. No question the evidence answers; a move once accepted is never asked
+    about again (a question about it finds no option for the moves made)."""
+    play = Play(*rule_set, seed, strict=True)
+    play_turns(play, 30, ["plain", "park", "park", "pause"])
+
+
 @pytest.mark.parametrize("rule_set", RULE_SETS, ids=IDS)
 def test_6_an_eleventh_piece_is_a_switch_fault_not_a_piece(rule_set):
     """At the start every piece is on the board; a switch that closes under an empty square is a

@@ -46,7 +46,8 @@ class Attempt:
     first_lift: dict[int, int] = field(default_factory=dict)
     last_place: dict[int, int] = field(default_factory=dict)
     together: set[tuple[int, int]] = field(default_factory=set)  # start squares empty at the same moment
-    knocked: int = 0  # squares lifted and put straight back, the next change: a touch as likely as a move
+    knocked: int = 0  # squares lifted and put straight back, the next change, the hand holding nothing else:
+    # a touch as likely as a move (with another piece in the hand, the one put down may be that one)
     gap: bool = False  # changes went unseen (a snapshot after the link was down): the order is not known
     worlds: set[World] = field(default_factory=set)  # every story of which piece is where (see above)
     lost: bool = False  # too many stories: which piece is where is not known
@@ -69,11 +70,12 @@ class Attempt:
         """One switch change, in the order it happened."""
         self.count += 1
         b = bit(square)
+        held = len(next(iter(self.worlds))[1]) if self.worlds and not self.lost else 0  # pieces in the hand now
         self._follow(square, closed)
         if len(self.history) < MAX_HISTORY:
             self.history.append((self.history[-1] if self.history else self.start) ^ b)
         if closed:
-            if self._last_lift == square:
+            if self._last_lift == square and held <= 1:  # with another piece in the hand it may be that one landing
                 self.knocked |= b
             self._last_lift = 0
             self.placed |= b

@@ -172,7 +172,8 @@ def put_down_after_lifting(ev: Attempt, step: Step) -> bool:
 def best_explained(fits: list[tuple[Candidate, int]], ev: Attempt) -> list[tuple[Candidate, int]]:
     """Of moves that fit the board, those that account for the most switches that opened: a lift
     no move needs is a knock, and the fewer knocks assumed, the likelier the move. A piece lifted
-    and put straight back is as likely a knock as part of a move: it decides nothing."""
+    and put straight back, with nothing else in the hand, is as likely a knock as part of a move: it
+    decides nothing (`Attempt.knocked`)."""
     explained = [(ev.lifted & c.lifts[k]) | (ev.placed & c.places[k]) << 32 for c, k in fits]
     knocks = ev.knocked | ev.knocked << 32
     return [
