@@ -275,6 +275,10 @@ class Judging(Core):
         if prov is None:
             return None
         fits = self._fits(board, prov.candidates, prov.attempt, skip=prov.outcome)
+        # a way that ends where the moves under way end is no other way: its moves are played on (or
+        # the board is still on the way to them), never taken back and replayed in another order
+        under_way = {c.outcome for c in prov.candidates if self._continues_provisional(c)}
+        fits = [(c, k) for c, k in fits if c.outcome not in under_way]
         if whole:
             fits = [(c, k) for c, k in self._whole(fits, prov.attempt) if self._changes_lead_to(c)]
         if not fits:
