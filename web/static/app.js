@@ -485,7 +485,10 @@ function render(state) {
 }
 
 function afterFirstFrame(work) {  // once the board is on the screen: the frame after the next paint
-  requestAnimationFrame(() => setTimeout(work, 0));
+  let done = false;
+  const once = () => { if (!done) { done = true; work(); } };
+  requestAnimationFrame(() => setTimeout(once, 0));
+  setTimeout(once, 300);  // a page the browser paints no frames for (hidden, or starved) still gets it
 }
 
 function renderSide(state) {  // the move list, the rules, the cards, the staff panel: after the board at the first draw
