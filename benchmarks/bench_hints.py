@@ -16,6 +16,8 @@ import threading
 import time
 from pathlib import Path
 
+from bench_opponent import decisions as opponent_decisions  # this folder, as the scripts run
+
 from senet_pi.coach import engine_analyser
 from senet_pi.opponent.tables import Tables
 from senet_pi.rules import Game, new_game
@@ -23,19 +25,9 @@ from senet_pi.service import Service
 
 
 def decisions(name: str, count: int, players: int = 2) -> list[Game]:
-    """Positions met in random games with a throw waiting and at least two legal moves."""
-    rng = random.Random(7)
-    out: list[Game] = []
-    while len(out) < count:
-        game = new_game(name, players=players) if players != 2 else new_game(name)
-        while not game.is_over and len(out) < count:
-            game.push_throw(game.random_throw(rng))
-            while game.pending is not None and not game.is_over:
-                moves = game.legal_moves()
-                if len(moves) > 1 and rng.random() < 0.3:
-                    out.append(game.copy(history=False))
-                game.push(moves[rng.randrange(len(moves))])
-    return out
+    """Positions met in random games with a throw waiting and at least two legal moves (the opponent
+    benchmark's, from its own seed)."""
+    return opponent_decisions(name, count, players, seed=7)
 
 
 def analysis_times(name: str, count: int, tables: Tables, players: int = 2) -> list[float]:

@@ -38,12 +38,12 @@ def random_games(name: str, games: int, light: bool = False) -> float:
     return games / (time.process_time() - start)
 
 
-def decisions(name: str, count: int) -> list[Game]:
+def decisions(name: str, count: int, players: int = 2, seed: int = 2) -> list[Game]:
     """Positions met in random games with a throw waiting and at least two legal moves."""
-    rng = random.Random(2)
+    rng = random.Random(seed)
     out: list[Game] = []
     while len(out) < count:
-        game = new_game(name)
+        game = new_game(name, players=players) if players != 2 else new_game(name)
         while not game.is_over and len(out) < count:
             game.push_throw(game.random_throw(rng))
             while game.pending is not None and not game.is_over:

@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass
 
 from ..rules import Game
-from ..rules.board import ALL_SQUARES, OFF
+from ..rules.board import ALL_SQUARES, OFF, squares_in
 
 #: The feature names, in the order of the weights (after the bias).
 NAMES: tuple[str, ...] = (
@@ -63,21 +63,12 @@ def _runs3(occ: int, starts: int) -> int:
     return r | (r << 1) | (r << 2)
 
 
-def _squares(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
-
-
 def feature_vector(shape: Shape, me: int, op: int, off_me: int, off_op: int) -> list[float]:
     """The features (without the bias) of a position: board masks and pieces off of mover and other."""
     f = [0.0] * N_FEATURES
-    for sq in _squares(me):
+    for sq in squares_in(me):
         f[sq - 1] = 1.0
-    for sq in _squares(op):
+    for sq in squares_in(op):
         f[OFF - 1 + sq - 1] = 1.0
     k = 2 * (OFF - 1)
     prot_me = (me & ((me << 1) | (me >> 1))) | (me & shape.safe)
@@ -92,8 +83,8 @@ def feature_vector(shape: Shape, me: int, op: int, off_me: int, off_op: int) -> 
     open_op, open_me = op & ~prot_op, me & ~prot_me
     f[k + 6] = sum(p * ((me << t) & open_op & ALL_SQUARES).bit_count() for t, p in shape.odds)
     f[k + 7] = sum(p * ((op << t) & open_me & ALL_SQUARES).bit_count() for t, p in shape.odds)
-    pm = sum(OFF - s for s in _squares(me))
-    po = sum(OFF - s for s in _squares(op))
+    pm = sum(OFF - s for s in squares_in(me))
+    po = sum(OFF - s for s in squares_in(op))
     f[k + 8] = (po - pm) / math.sqrt(pm + po + 10.0)
     return f
 

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..errors import SenetError
 from ..rules import Game
+from ..rules.board import squares_in
 from .index import INDEX_OF_SQUARE, N_SQUARES, group_size
 from .solve import Layout, Progress, solve
 from .vector import RuleData
@@ -49,16 +50,6 @@ def throws_of(game: Game) -> str:
 def table_path(ruleset: str, throws: str, folder: Path | None = None) -> Path:
     """The file of one rule set and throw option."""
     return (folder or table_dir()) / f"{ruleset}-{throws}.table"
-
-
-def squares_of(mask: int) -> list[int]:
-    """The squares of a board mask, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 _COMB = [[comb(n, k) for k in range(MAX_PIECES + 2)] for n in range(N_SQUARES + 1)]
@@ -110,7 +101,7 @@ class Table:
 
     def value(self, me: int, op: int) -> float:
         """The chance that the side with pieces `me` (a board mask), about to throw, wins."""
-        ms, os_ = squares_of(me), squares_of(op)
+        ms, os_ = squares_in(me), squares_in(op)
         at = self.layout.offsets[(len(ms), len(os_))] + position_index(ms, os_)
         return int(self._view[at]) / _SCALE
 
