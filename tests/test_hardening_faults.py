@@ -114,14 +114,8 @@ class Boom(Exception):
     """An exception no code of ours raises on purpose: the resume must hold for any kind."""
 
 
-@pytest.mark.parametrize("error", [Boom, KeyError, AssertionError, ZeroDivisionError, RuntimeError, RecursionError])
-def test_item1_a_referee_failing_on_a_journaled_input_costs_only_that_game_from_that_input(
-    two_games, tmp_path, monkeypatch, error
-):
-    path = tmp_path / "j.sqlite"
-    first, second = two_games(path)
-    stats_before = day_stats(path)
-    fail_at = second - 5  # the referee fails on this input of the game in progress (counting from 1)
+def restart_failing_at(path, monkeypatch, fail_at: int, error: type[BaseException] = RuntimeError) -> Service:
+    """A restart whose referee fails on the `fail_at`-th input it judges again (counting from 1)."""
     real = Referee.apply
     calls = {"n": 0}
 
@@ -134,6 +128,18 @@ def test_item1_a_referee_failing_on_a_journaled_input_costs_only_that_game_from_
     monkeypatch.setattr(Referee, "apply", failing)
     service = Service(Journal(path))
     monkeypatch.setattr(Referee, "apply", real)
+    return service
+
+
+@pytest.mark.parametrize("error", [Boom, KeyError, AssertionError, ZeroDivisionError, RuntimeError, RecursionError])
+def test_item1_a_referee_failing_on_a_journaled_input_costs_only_that_game_from_that_input(
+    two_games, tmp_path, monkeypatch, error
+):
+    path = tmp_path / "j.sqlite"
+    first, second = two_games(path)
+    stats_before = day_stats(path)
+    fail_at = second - 5  # the referee fails on this input of the game in progress (counting from 1)
+    service = restart_failing_at(path, monkeypatch, fail_at, error)
 
     assert not list(tmp_path.glob("*.damaged-*"))  # the journal is not set aside
     journal = service.journal

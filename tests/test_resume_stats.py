@@ -8,27 +8,9 @@ import pytest
 
 from senet_pi.cli import main
 from senet_pi.journal import Journal
-from senet_pi.referee import Referee
 from senet_pi.service import Service
 from senet_pi.stats import day_stats, to_csv
-from tests.test_hardening_faults import two_games, two_games_made  # noqa: F401
-
-
-def restart_failing_at(path, monkeypatch, fail_at: int) -> Service:
-    """A restart whose referee fails on the `fail_at`-th input it judges again (counting from 1)."""
-    real = Referee.apply
-    calls = {"n": 0}
-
-    def failing(self, kind, value, at):
-        calls["n"] += 1
-        if calls["n"] == fail_at:
-            raise RuntimeError("the referee fails here")
-        return real(self, kind, value, at)
-
-    monkeypatch.setattr(Referee, "apply", failing)
-    service = Service(Journal(path))
-    monkeypatch.setattr(Referee, "apply", real)
-    return service
+from tests.test_hardening_faults import restart_failing_at, two_games, two_games_made  # noqa: F401
 
 
 def test_a_game_carried_on_past_two_failed_resumes_is_one_game_resumed(two_games, tmp_path, monkeypatch, capsys):  # noqa: F811
