@@ -190,7 +190,9 @@ class Judging(Core):
             return [] if standing else self._warn_swap(*self.swapped)
         pieces = {sq: piece for sq in self.game.board() if (piece := self.game.piece_at(sq)) is not None}
         unsure = self._unsure_identities(pieces, likely=False)  # an owner swapped in silence is worse than a question
-        if unsure and not (len(unsure) == 2 and ev.empty_together(*unsure)):
+        if not unsure:
+            return self._board_good()
+        if not (len(unsure) == 2 and ev.empty_together(*unsure)):
             # three or more pieces went through the hands together: no one pair to ask about. Most
             # often each went back where it was: ask that once; else whose piece is on each square.
             out = [self._clear()] if self.warning is not None else []
@@ -202,18 +204,9 @@ class Judging(Core):
                 options: list[str] = [Text("each on its own square"), Text("some were mixed up")]
                 return out + self._ask("back", text, options, squares=tuple(unsure))
             return out + self._ask_whose(unsure[0], self._identities_on(unsure[0], likely=False))
-        suspects = [
-            (a, b)
-            for a, b in sorted(ev.together)
-            if a in pieces
-            and b in pieces
-            and pieces[a] != pieces[b]
-            and a in unsure
-            and b in unsure  # not each seen put back, nor said to be
-        ]
-        if not suspects:
+        a, b = unsure  # two pieces lifted together, either may stand on either square
+        if pieces[a] == pieces[b]:
             return self._board_good()
-        a, b = suspects[0]
         mover = self.game.to_move_id
         crossed = ev.origin(a) == b and ev.origin(b) == a
         owners = {pieces[a][0], pieces[b][0]}
@@ -277,7 +270,7 @@ class Judging(Core):
         fits = self._fits(board, prov.candidates, prov.attempt, skip=prov.outcome)
         # a way that ends where the moves under way end is no other way: its moves are played on (or
         # the board is still on the way to them), never taken back and replayed in another order
-        under_way = {c.outcome for c in prov.candidates if self._continues_provisional(c)}
+        under_way = self._under_way()
         fits = [(c, k) for c, k in fits if c.outcome not in under_way]
         if whole:
             fits = [(c, k) for c, k in self._whole(fits, prov.attempt) if self._changes_lead_to(c)]
@@ -315,7 +308,7 @@ class Judging(Core):
             return None
         fits = self._whole(self._fits(board, prov.candidates, prov.attempt), prov.attempt)
         # the way under way, in the order it was played (the same moves in another order are the same way)
-        under_way = {c.outcome: c for c in prov.candidates if self._continues_provisional(c)}
+        under_way = self._under_way()
         if all(c.outcome in under_way for c, _ in fits):
             return None
         if len(fits) == 1:
@@ -327,6 +320,11 @@ class Judging(Core):
         return self._ask_which(
             fits, Text("The board shows more than one way to play the throw. Which one?"), revise=True
         )
+
+    def _under_way(self) -> dict[str, Candidate]:
+        """The ways to play the throw that start with the moves already accepted for it, by outcome."""
+        prov = self.provisional
+        return {c.outcome: c for c in prov.candidates if self._continues_provisional(c)} if prov is not None else {}
 
     def _whole(self, fits: list[Fit], ev: Attempt) -> list[Fit]:
         """The fits played to their end, whose every stage the evidence `ev` shows."""
