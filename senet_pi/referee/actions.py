@@ -23,6 +23,7 @@ from ..verdicts import (
     from_effects,
     illegal,
 )
+from .attempt import Attempt
 from .core import SAME_SCAN
 from .judge import STILL_TIME, Judging, switch_text
 from .physical import HAND, Step, effect_steps, fixes, held, play_out, reversed_steps
@@ -207,10 +208,7 @@ class Actions(Judging):
             return out + (self._warn_swap(*question.swap) if choice == 1 else [])
         if question.kind == "back":  # each piece where it was, or not: the stories narrowed; judged again
             own = [(sq, self.game.piece_at(sq)) for sq in question.squares]
-            attempts = [self.attempt]
-            if self.provisional is not None and self.provisional.attempt is not self.attempt:
-                attempts.append(self.provisional.attempt)
-            for attempt in attempts:
+            for attempt in self._evidence():
                 if choice == 0:
                     attempt.keep(own)
                 else:
@@ -218,15 +216,20 @@ class Actions(Judging):
             self.judged = False
             return out + self._judge()
         if question.kind == "whose":  # the hands' stories narrowed to the answer; the board judged again
-            self.attempt.narrow(question.square, question.pieces[choice])
-            if self.provisional is not None and self.provisional.attempt is not self.attempt:
-                self.provisional.attempt.narrow(question.square, question.pieces[choice])
+            for attempt in self._evidence():
+                attempt.narrow(question.square, question.pieces[choice])
             self.judged = False
             return out + self._judge()
         if not self._same(self.sensed, self.expected):  # kept: the fixes follow the pieces the hands moved
             return out + self._warn(self.sensed)
         self._reset_attempt()
         return out
+
+    def _evidence(self) -> list[Attempt]:
+        """The hands' evidence an answer narrows: since the board was last trusted, and since the
+        provisional move's base when that is another record."""
+        prov = self.provisional
+        return [self.attempt] if prov is None or prov.attempt is self.attempt else [self.attempt, prov.attempt]
 
     # ------------------------------------------------------------------ undo, new game, resync
 

@@ -162,17 +162,17 @@ class Attempt:
     def keep(self, placing: Iterable[tuple[int, object]]) -> None:
         """Keep only the stories with a piece of each given identity on each given square (a move
         accepted, an answer given), unless none has them."""
-        wanted = list(placing)
-        kept = {w for w in self.worlds if all(self.piece(w[0][sq]) == ident for sq, ident in wanted)}
-        if kept:
-            self.worlds = kept
-            self.surprise = {w: self.surprise.get(w, 0) for w in kept}
+        self._narrow(placing, True)
 
     def drop(self, placing: Iterable[tuple[int, object]]) -> None:
         """Leave out the stories with a piece of each given identity on each given square (someone
         who can see the pieces said it is not so), unless that would leave none."""
+        self._narrow(placing, False)
+
+    def _narrow(self, placing: Iterable[tuple[int, object]], holds: bool) -> None:
+        """Keep the stories in which the placing holds (or does not), unless none is left."""
         wanted = list(placing)
-        kept = {w for w in self.worlds if not all(self.piece(w[0][sq]) == ident for sq, ident in wanted)}
+        kept = {w for w in self.worlds if all(self.piece(w[0][sq]) == ident for sq, ident in wanted) == holds}
         if kept:
             self.worlds = kept
             self.surprise = {w: self.surprise.get(w, 0) for w in kept}
