@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from senet_pi.events import timed_inputs
 from senet_pi.service import Service
 
@@ -31,3 +34,16 @@ def feed(service: Service, clock: ScriptClock, inputs: list[tuple[int, str, obje
             service.tick()
         else:
             service.handle(kind, value)
+
+
+def fill_partition(ballast: Path) -> Path:
+    """Fill every byte the partition has left with a ballast file; returns it."""
+    fd = os.open(ballast, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    try:
+        while os.write(fd, b"\0" * 4096):
+            pass
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+    return ballast

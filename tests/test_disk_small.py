@@ -4,14 +4,13 @@ is full keeps every acknowledged input (in `<journal>-held`, written in at the n
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from senet_pi.journal import Journal
 from senet_pi.service import Service
-from tests.journal_helpers import ScriptClock, feed
+from tests.journal_helpers import ScriptClock, feed, fill_partition
 from tests.test_hardening_journal import INPUTS, straight_history
 
 
@@ -45,16 +44,7 @@ def partition(tmp_path):
 
 def fill(folder: Path) -> Path:
     """Fill every byte the partition has left with a ballast file; returns it."""
-    ballast = folder / "ballast"
-    fd = os.open(ballast, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
-    try:
-        while os.write(fd, b"\0" * 4096):
-            pass
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-    return ballast
+    return fill_partition(folder / "ballast")
 
 
 @pytest.mark.parametrize("size", ["1m", "512k"])

@@ -17,7 +17,7 @@ from senet_pi.journal import Journal
 from senet_pi.referee.hands import scripted_game
 from senet_pi.service import Service
 from senet_pi.verdicts import JournalNews, Verdict
-from tests.journal_helpers import ScriptClock, feed, timed
+from tests.journal_helpers import ScriptClock, feed, fill_partition, timed
 
 INPUTS = timed(scripted_game("secret", 2)["events"])
 
@@ -145,14 +145,7 @@ def test_disk_full_item1_real_tiny_tmpfs(tiny_tmpfs, tmp_path):
     def fill() -> None:
         service.journal._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # so the ballast, not the -wal, fills it
         Path(f"{path}-reserve").unlink(missing_ok=True)  # and the reserve too: a disk full past all help
-        fd = os.open(ballast, os.O_WRONLY | os.O_CREAT)  # fill every byte the tmpfs has left
-        try:
-            while os.write(fd, b"\0" * 4096):
-                pass
-        except OSError:
-            pass
-        finally:
-            os.close(fd)
+        fill_partition(ballast)  # every byte the tmpfs has left
 
     def free() -> None:
         ballast.unlink()
