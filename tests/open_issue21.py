@@ -20,17 +20,6 @@ from tests.test_referee_two_hands import *
 # from tests/test_referee_two_hands.py
 @settings(max_examples=30, phases=NO_SHRINK)
 @given(st.sampled_from(RULE_SETS), st.integers(0, 2**32 - 1))
-def test_1_two_pieces_in_the_hand_at_once_keep_their_identity(rule_set, seed):
-    """Exchanges with both pieces in the hand, two moves carried together (`modern`), a neighbour
-    brushed up with the mover: the referee keeps whose piece is where, asking only where the
-    board and the rules cannot tell."""
-    play = Play(*rule_set, seed)
-    play_turns(play, 30, ["two_hands", "two_hands", "neighbour", "plain"])
-
-
-# from tests/test_referee_two_hands.py
-@settings(max_examples=30, phases=NO_SHRINK)
-@given(st.sampled_from(RULE_SETS), st.integers(0, 2**32 - 1))
 def test_3_undo_while_a_prompt_is_owed_guides_every_piece_back(rule_set, seed):
     """A move whose rules' own steps are owed (exchange, drowning, to the sun, removal) is undone
     while a piece is still in the hand: every piece is guided back, that one included; following

@@ -101,6 +101,51 @@ def test_1_fixes_name_whose_piece_after_two_pieces_lifted_together(a_to):
     assert s.board == s.game.occupied() and s.warning is None, s.explain("not back to the game", since)
 
 
+@settings(max_examples=30, phases=NO_SHRINK)
+@given(st.sampled_from(RULE_SETS), st.integers(0, 2**32 - 1))
+def test_1_two_pieces_in_the_hand_at_once_keep_their_identity(rule_set, seed):
+    """Exchanges with both pieces in the hand, two moves carried together (`modern`), a neighbour
+    brushed up with the mover: the referee keeps whose piece is where, asking only where the
+    board and the rules cannot tell."""
+    play = Play(*rule_set, seed)
+    play_turns(play, 30, ["two_hands", "two_hands", "neighbour", "plain"])
+
+
+BEAR_OFF_OR_CAPTURE = {"A": {"5": 19, "4": 3}, "B": {"5": 25, "4": 4}, "to_move": "A"}
+
+
+@pytest.mark.parametrize("truth", ["neighbour put back", "capture under way"])
+def test_1_a_neighbour_lifted_with_a_piece_going_off_is_asked_about_not_read_as_a_capture(truth):
+    """Throw 6 and 6: 19 off by the sum, or 19-25 by a 6 capturing B's 25 (M4). Lift 25, lift 19,
+    put one down on 25: B's piece put back (19 borne off, a sleeve brushed 25) or A's landing with
+    B's on its way to the sun. The switches cannot tell which piece went down, so the referee asks
+    rather than prompt a capture that did not happen; a capture carried on answers it by itself."""
+    s = Session("modern", position=BEAR_OFF_OR_CAPTURE)
+    s.throw([6, 6])
+    s.do("lift 25", "lift 19", "place 25 from 25" if truth == "neighbour put back" else "place 25 from 19")
+    q = s.question
+    assert q is not None and q["kind"] == "which", s.explain("class 1: one reading taken in silence")
+    assert {"19-off", "19-25"} <= {o.split(" (")[0] for o in q["options"]}, s.explain("both readings offered")
+    if truth == "neighbour put back":
+        s.answer(next(o for o in q["options"] if o.startswith("19-off")))
+        assert s.game.board() == {3: "A", 4: "B", 25: "B"} and s.game.pending is None, s.explain("not 19 off")
+    else:
+        s.do("place 1 from 25")  # the victim goes on to the sun: the question answers itself
+        assert s.question is None and s.game.board() == {1: "B", 3: "A", 4: "B", 25: "A"}, s.explain("not 19-25")
+        assert s.game.pending == (6,)
+    check_real_pieces(s, "class 1: a neighbour or a capture")
+
+
+def test_1_a_piece_borne_off_then_another_moved_onto_its_square_is_no_question():
+    """25 off by the 6, then 21-25 by the 4: the plain way to play it. A piece borne off is set
+    aside, so the 25 put down is the 21's, not a touch with 21 borne off by the sum."""
+    s = Session("modern", position={"A": {"5": 25, "4": 21}, "B": {"5": 3, "4": 4}, "to_move": "A"})
+    s.throw([4, 6])
+    verdicts = s.do("lift 25", "lift 21", "place 25 from 21")
+    assert "question" not in [v["v"] for v in verdicts] and moves_in(verdicts) == ["25-off", "21-25"]
+    check_real_pieces(s, "class 1: bear off, then onto the square")
+
+
 # ============================================================== class 2: evidence across steps
 
 

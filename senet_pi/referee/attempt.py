@@ -43,6 +43,7 @@ class Attempt:
     lifted: int = 0  # squares whose switch opened
     placed: int = 0  # squares whose switch closed
     count: int = 0  # switch changes so far: the order numbers below
+    lifts: int = 0  # of them, switches that opened (a square lifted twice counts twice)
     first_lift: dict[int, int] = field(default_factory=dict)
     last_place: dict[int, int] = field(default_factory=dict)
     together: set[tuple[int, int]] = field(default_factory=set)  # start squares empty at the same moment
@@ -83,6 +84,7 @@ class Attempt:
             self._open &= ~b
             return
         self._last_lift = square
+        self.lifts += 1
         self.lifted |= b
         self.first_lift.setdefault(square, self.count)
         if self.start & b:
@@ -205,6 +207,14 @@ class Attempt:
         if self.lost or not wanted:
             return True
         return any(all(self.piece(on[sq]) == ident for sq, ident in wanted) for on, _ in self.worlds)
+
+    def stories(self, placing: Iterable[tuple[int, object]]) -> set[World]:
+        """The stories with a piece of each given identity on each given square (none when the
+        pieces are not followed)."""
+        wanted = list(placing)
+        if self.lost:
+            return set()
+        return {w for w in self.worlds if all(self.piece(w[0][sq]) == ident for sq, ident in wanted)}
 
     def must_be(self, placing: Iterable[tuple[int, object]]) -> bool:
         """Whether every story has a piece of each given identity on each given square."""

@@ -109,14 +109,7 @@ def shown(cand: Candidate, k: int, ev: Attempt, unknown: int = 0) -> bool:
     if any(not ev.empty_together(a, b) for a, b in cand.swaps[k] if not unknown & (bit(a) | bit(b))):
         return False
     if not ev.lost and not (cand.boards[k] ^ ev.board()) & ~unknown:
-        # the pieces it moved where it puts them, and every other piece the hands touched back home
-        landed = dict(cand.landed[k])
-        placing = []
-        for sq in squares_in(cand.boards[k] & (ev.lifted | ev.placed) & ~unknown):
-            origin = landed.get(sq, sq if ev.start & bit(sq) else OFF)
-            if origin != OFF:
-                placing.append((sq, ev.piece(origin)))
-        return ev.could_be(placing)
+        return ev.could_be(placing(cand, k, ev, unknown))
     for square, origin in cand.landed[k]:
         if unknown & bit(square):
             continue
@@ -126,6 +119,18 @@ def shown(cand: Candidate, k: int, ev: Attempt, unknown: int = 0) -> bool:
         if ev.start & bit(square) and not ev.put_down_after(square, square):
             return False  # nor land on a square before the piece there made room
     return True
+
+
+def placing(cand: Candidate, k: int, ev: Attempt, unknown: int = 0) -> list[tuple[int, object]]:
+    """Whose piece stands on each square the hands touched if `cand` is done up to stage `k`: the
+    pieces it moved where it puts them, every other piece back on its own square."""
+    landed = dict(cand.landed[k])
+    out = []
+    for sq in squares_in(cand.boards[k] & (ev.lifted | ev.placed) & ~unknown):
+        origin = landed.get(sq, sq if ev.start & bit(sq) else OFF)
+        if origin != OFF:
+            out.append((sq, ev.piece(origin)))
+    return out
 
 
 def distinct(fits: list[tuple[Candidate, int]]) -> list[tuple[Candidate, int]]:
@@ -158,9 +163,16 @@ def on_the_way(board: int, start: int, cand: Candidate) -> bool:
 
 def in_the_order_shown(fits: list[tuple[Candidate, int]], ev: Attempt, unknown: int = 0) -> list[tuple[Candidate, int]]:
     """Of ways that fit the board, those whose moves the hands made in their order (two captures,
-    each piece's trip to the sun seen before the next move began), when that tells them apart."""
-    shown_in_order = [(c, k) for c, k in fits if ev.passed_through(c.between_moves(), unknown)]
-    return shown_in_order if 0 < len(shown_in_order) < len(fits) else fits
+    each piece's trip to the sun seen before the next move began), when that tells the orders of
+    the same moves apart. Other moves are not judged by it: a board on the way to one of them may
+    never show because a piece was in the hand for another reason (a neighbour brushed up)."""
+    keys = [tuple(sorted(str(m) for m in c.moves)) for c, _ in fits]
+    in_order = [ev.passed_through(c.between_moves(), unknown) for c, _ in fits]
+    groups: dict[tuple[str, ...], set[bool]] = {}
+    for key, shown_so in zip(keys, in_order, strict=True):
+        groups.setdefault(key, set()).add(shown_so)
+    # within a group of the same moves, drop the orders not shown when another order was shown
+    return [fit for fit, key, shown_so in zip(fits, keys, in_order, strict=True) if shown_so or groups[key] == {False}]
 
 
 def put_down_after_lifting(ev: Attempt, step: Step) -> bool:
@@ -169,15 +181,61 @@ def put_down_after_lifting(ev: Attempt, step: Step) -> bool:
     return step.to_sq == OFF or ev.put_down_after(step.to_sq, step.from_sq)
 
 
+def _explained(fit: tuple[Candidate, int], ev: Attempt) -> int:
+    """The switch changes a fit accounts for: its lifts in the low bits, its places above them."""
+    cand, k = fit
+    return (ev.lifted & cand.lifts[k]) | (ev.placed & cand.places[k]) << 32
+
+
 def best_explained(fits: list[tuple[Candidate, int]], ev: Attempt) -> list[tuple[Candidate, int]]:
     """Of moves that fit the board, those that account for the most switches that opened: a lift
     no move needs is a knock, and the fewer knocks assumed, the likelier the move. A piece lifted
     and put straight back, with nothing else in the hand, is as likely a knock as part of a move: it
     decides nothing (`Attempt.knocked`)."""
-    explained = [(ev.lifted & c.lifts[k]) | (ev.placed & c.places[k]) << 32 for c, k in fits]
+    explained = [_explained(fit, ev) for fit in fits]
     knocks = ev.knocked | ev.knocked << 32
     return [
         fit
         for fit, mine in zip(fits, explained, strict=True)
         if not any(other != mine and other & mine == mine and (other & ~mine) & ~knocks for other in explained)
     ]
+
+
+def _lifts_made(cand: Candidate, k: int) -> int:
+    """How many times the hands pick a piece up to carry out `cand` to stage `k` (one per step from a
+    square: a piece passing through a square it is sent on from is picked up there again)."""
+    return sum(1 for step in cand.steps[: k + 1] if step.from_sq != OFF)
+
+
+def touch_rivals(
+    fits: list[tuple[Candidate, int]], chosen: list[tuple[Candidate, int]], ev: Attempt, unknown: int = 0
+) -> list[tuple[Candidate, int]]:
+    """Whole moves left out only because they take one standing piece as touched: lifted together
+    with the mover and put back on its square (every other lift is one the move needs). With two
+    pieces in the hand, the one put down there may be either (a neighbour brushed up with the mover,
+    or the mover landing while the other is on its way, a capture's victim): when no story of the
+    hands fits both readings, the board cannot tell, so the touch is offered beside the `chosen`.
+    Not where the chosen move bears the touched square's piece off: a piece borne off is set aside
+    (bear off 25, then 21-25 is the plain way to play it, not 21 off and a touch)."""
+    board = ev.board()
+    rivals = []
+    for fit in fits:
+        cand, k = fit
+        if fit in chosen or k != len(cand.boards) - 1 or ev.lifts - _lifts_made(cand, k) > 1:
+            continue
+        mine = _explained(fit, ev)
+        stories = ev.stories(placing(cand, k, ev, unknown))
+        for other in chosen:
+            extra = _explained(other, ev) & ~mine
+            square = (extra | extra >> 32) & 0xFFFFFFFF
+            if (
+                _explained(other, ev) & mine == mine
+                and len(squares_in(square)) == 1
+                and square & ev.start & board & ~unknown
+                and not any(bit(st.from_sq) == square and st.to_sq == OFF for st in other[0].steps[: other[1] + 1])
+                and stories
+                and not stories & ev.stories(placing(*other, ev, unknown))
+            ):
+                rivals.append(fit)
+                break
+    return rivals

@@ -20,6 +20,7 @@ from .candidates import (
     on_the_way,
     put_down_after_lifting,
     shown,
+    touch_rivals,
 )
 from .core import Core
 from .physical import touched
@@ -248,9 +249,10 @@ class Judging(Core):
                 break
         if not fits:
             return []
-        fits = best_explained(fits, ev)
-        finals = [(c, k) for c, k in fits if k == len(c.boards) - 1]
-        return in_the_order_shown(distinct(finals or fits), ev, self.unknown)
+        kept = best_explained(fits, ev)
+        chosen = [(c, k) for c, k in kept if k == len(c.boards) - 1] or kept
+        rivals = touch_rivals(fits, chosen, ev, self.unknown)
+        return distinct(in_the_order_shown(chosen + rivals, ev, self.unknown))
 
     def _ask_which(self, fits: list[Fit], text: str, revise: bool = False) -> list[Verdict]:
         labels = [c.label() for c, _ in fits]
