@@ -517,16 +517,18 @@ def truthful_swap_answer(s: Session, q: dict[str, Any]) -> str:
 
 def follow_fixes(s: Session, what: str, limit: int = 16) -> int:
     """Follow the referee's fixes one at a time until the warning clears; return how many. Fails on
-    a question while following them, a warning with no fix, or no end within `limit` fixes."""
+    a question only an operator could answer (undo, new game, which move), a warning with no fix,
+    or no end within `limit` fixes."""
     # the fixes given since the warning on show was raised (nothing on the board changed since)
     warnings = [i for i, v in enumerate(s.seen) if v["v"] == "illegal" and ("missing" in v or "swap" in v)]
     since = warnings[-1] if warnings else len(s.seen)
     for n in range(limit):
         q = s.question
-        if q is not None and q.get("kind") in ("swap", "back"):
-            # "were they swapped?" about pieces lifted together (where the switches cannot tell):
-            # answered truthfully; the end state shows whether owners were kept
-            s.answer(truthful_swap_answer(s, q))
+        if q is not None and q.get("kind") in ("swap", "back", "whose"):
+            # "were they swapped?" / "whose piece is on N?" about pieces lifted together (where the
+            # switches cannot tell): the people at the board answer truthfully; the end state
+            # shows whether owners were kept
+            s.answer(truthful_whose_answer(s, q) if q["kind"] == "whose" else truthful_swap_answer(s, q))
             continue
         if q is not None:
             raise AssertionError(s.explain(f"{what}: class 5: an operator question while following the fixes", since))

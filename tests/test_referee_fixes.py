@@ -190,3 +190,54 @@ def test_4_a_board_left_wrong_while_a_throw_waits_is_never_silent(rule_set, seed
         assert s.warning is not None, s.explain(f"class 4: {a}->{b} after the throw: nothing said", start)
         fixes = of_kind(s.seen[start:], "fix")
         assert fixes, s.explain(f"class 4: {a}->{b}: no fix within the guidance delay", start)
+
+@settings(max_examples=48, phases=NO_SHRINK)
+@given(st.sampled_from(RULE_SETS), st.integers(0, 2**32 - 1))
+def test_4_5_following_the_referees_fixes_from_any_wrong_board_ends_at_the_game(rule_set, seed):
+    """Before the throw: any slip is wrong (nothing may move)."""
+    play = prepare(rule_set, seed)
+    s = play.s
+    if s.game.is_over:
+        return
+    start = len(s.seen)
+    slips = spoil(s, play.rng)
+    s.wait(SETTLE_MS)
+    if s.board == s.game.occupied() and not s.swapped_owners():
+        return  # the slips undid one another
+    what = f"before the throw, after {slips}"
+    put_right(play, start, what)
+    assert throw_now(play)[0]["v"] != "illegal", s.explain(f"class 5: {what} a dead end: the throw is refused", start)
+
+
+@settings(max_examples=36, phases=NO_SHRINK)
+@given(st.sampled_from(RULE_SETS), st.integers(0, 2**32 - 1))
+def test_4_5_following_the_referees_fixes_while_a_throw_waits_ends_at_the_game(rule_set, seed):
+    """After the throw: pieces moved or added where no legal way puts a piece, two pieces swapped
+    that no exchange explains. Put right, the throw still waits and its move is then accepted."""
+    play = prepare(rule_set, seed)
+    s, shadow = play.s, play.shadow
+    if shadow.is_over:
+        return
+    if shadow.turn_starts_with == "card":
+        hand = shadow.hand(shadow.to_move_id)
+        playable = [c for c in hand if shadow.playable(c)]
+        if not playable:
+            return
+        s.feed({"card": playable[0]})
+        shadow.push_card(playable[0])
+    else:
+        play.throw()
+    sequences = [seq for seq in shadow.move_sequences() if all(m.from_sq != m.to_sq for m in seq)]
+    if shadow.pending is None or not sequences or shadow.is_over:
+        return
+    ways = [carries(shadow, seq) for seq in shadow.move_sequences()]
+    landing = frozenset(c.to_sq for cs in ways for c in cs)
+    legal = frozenset((c.from_sq, c.to_sq) for cs in ways for c in cs)
+    start = len(s.seen)
+    slips = spoil(s, play.rng, kinds=("move", "move", "add", "swap"), avoid=landing, legal=legal, pause=0)
+    s.wait(SETTLE_MS)
+    if s.board == s.game.occupied() and not s.swapped_owners():
+        return
+    what = f"with {shadow.pending} to play, after {slips}"
+    put_right(play, start, what)
+    play.play_moves(play.rng.choice(sequences), "plain")  # no dead end: the throw is then played

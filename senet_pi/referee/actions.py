@@ -204,13 +204,15 @@ class Actions(Judging):
             return out + self.undo()
         if question.kind == "new_game" and choice == 0:
             return out + self.new_game()
-        if question.kind == "swap" and question.swap is not None:
-            return out + (self._warn_swap(*question.swap) if choice == 1 else [])
-        if question.kind == "back":  # each piece where it was, or not: the stories narrowed; judged again
-            own = [(sq, self.game.piece_at(sq)) for sq in question.squares]
+        if question.kind in ("swap", "back"):  # each piece where it was, or not: the stories narrowed; judged again
+            squares = question.swap if question.kind == "swap" and question.swap is not None else question.squares
+            own = [(sq, self.game.piece_at(sq)) for sq in squares]
+            crossed = [(a, self.game.piece_at(b)) for a, b in zip(squares, reversed(squares), strict=True)]
             for attempt in self._evidence():
                 if choice == 0:
                     attempt.keep(own)
+                elif question.kind == "swap":
+                    attempt.keep(crossed)
                 else:
                     attempt.drop(own)
             self.judged = False
@@ -257,6 +259,7 @@ class Actions(Judging):
         self.provisional = None
         self.question = None
         self.swapped = None
+        self.mixed = {}
         out.append(Undone(game.to_move_id, str(value)))
         self.warning = None
         self.guiding = False
@@ -275,6 +278,7 @@ class Actions(Judging):
         self.provisional = None
         self.question = None
         self.swapped = None
+        self.mixed = {}
         out.append(NewGame(self.game.name, self.game.to_move_id))
         return out + self._resync_board_to(self.game.occupied())
 
@@ -320,6 +324,7 @@ class Actions(Judging):
         self.provisional = None
         self.question = None
         self.swapped = None
+        self.mixed = {}
         self._reset_attempt()
         out.append(Resynced(assumed, {str(k): v for k, v in game.board().items()}))
         if self.warning is not None:

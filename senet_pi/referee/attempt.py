@@ -184,11 +184,18 @@ class Attempt:
         put down with none in the hand: an extra piece, or a switch closing with no piece)."""
         return not self.lost and all(on[square] >= UNKNOWN_PIECE for on, _ in self.worlds)
 
+    def _known_on(self, square: int) -> set[int]:
+        """The pieces that may stand on `square`, leaving out a piece from nowhere where a piece of the
+        game may stand there instead (a switch closing with no piece is the unlikely story)."""
+        pieces = self.on(square)
+        known = {p for p in pieces if p < UNKNOWN_PIECE}
+        return known or pieces
+
     def origin(self, square: int) -> int | None:
         """Where the piece now on `square` stood when the attempt began (None when not known)."""
         if self.lost:
             return None
-        pieces = self.on(square)
+        pieces = self._known_on(square)
         if len(pieces) != 1:
             return None
         (piece,) = pieces
@@ -198,7 +205,7 @@ class Attempt:
         """Whose piece stands on `square` when every story agrees (None when not known)."""
         if self.lost:
             return None
-        owners = {self.owners.get(p) for p in self.on(square)}
+        owners = {self.owners.get(p) for p in self._known_on(square)}
         return owners.pop() if len(owners) == 1 else None
 
     def could_be(self, placing: Iterable[tuple[int, object]]) -> bool:
@@ -222,6 +229,13 @@ class Attempt:
         if self.lost:
             return False
         return all(all(self.piece(on[sq]) == ident for sq, ident in wanted) for on, _ in self.likely())
+
+    def in_hand(self) -> int:
+        """The squares whose piece (from the start) may be in the hand now, in some story."""
+        if self.lost:
+            return 0
+        held = {p for _, hand in self.worlds for p in hand}
+        return sum(bit(p) for p in held if 0 < p < UNKNOWN_PIECE)
 
     def at_home(self, square: int) -> bool:
         """Whether the piece that stood on `square` is back on it in every story."""

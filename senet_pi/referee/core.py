@@ -62,6 +62,7 @@ class Core:
         self.warning: Warning | None = None
         self.guiding = False  # the warning's fixes are being guided one at a time
         self.swapped: tuple[int, int] | None = None  # two pieces believed swapped by hand, to swap back
+        self.mixed: dict[int, object] = {}  # pieces known (by answers) to stand on another's square: the real one
         self.question: Question | None = None
         self._questions = 0
         self.provisional: Provisional | None = None
@@ -262,6 +263,20 @@ class Core:
         self.warning = Warning(reason, Reason.SWAPPED.ruling, [], [], [fix], self.now, (a, b), self.game.to_move_id)
         self.guiding = False
         return [self.warning.verdict()]
+
+    def _warn_mixed(self, mixed: dict[int, object]) -> list[Verdict]:
+        """Pieces the people said stand on each other's squares (three or more mixed up by hand):
+        swap them back a pair at a time, the first swap putting the right piece on one square."""
+        pieces = self.game.board()
+        a = min(mixed)
+        wanted = self.game.piece_at(a)
+        b = next((sq for sq, real in sorted(mixed.items()) if real == wanted and sq != a), None)
+        if b is None or pieces.get(a) is None:
+            self.mixed = {}
+            return self._board_good(force=self.warning is not None)
+        self._reset_attempt()
+        self.mixed = mixed
+        return self._warn_swap(a, b)
 
     def _next_fix(self) -> list[Verdict]:
         if self.swapped is not None and self.warning is not None and self.warning.swap:

@@ -38,7 +38,7 @@ def board_fixes(board: int, target: int, owners: dict[int, str], ev: Attempt, un
     came_from = {sq: ev.origin(sq) for sq in squares_in(board)}
     holders = {sq: ev.holder(sq) for sq in squares_in(board)}
     strangers = sum(bit(sq) for sq in squares_in(board) if ev.stranger(sq))
-    return fixes(board & ~unknown, target & ~unknown, owners, came_from, holders, strangers)
+    return fixes(board & ~unknown, target & ~unknown, owners, came_from, holders, strangers, ev.in_hand())
 
 
 def explain(game: Game, board: int, target: int, unknown: int, owed: Step | None) -> tuple[str, str]:

@@ -184,18 +184,38 @@ class Judging(Core):
         ev = self.attempt
         if self.swapped is not None:
             if ev.empty_together(*self.swapped):  # swapped back
+                a, b = self.swapped
                 self.swapped = None
+                mixed, self.mixed = self.mixed, {}
+                if mixed:  # three or more were mixed up: the next pair, if any is still wrong
+                    mixed[a], mixed[b] = mixed.get(b, self.game.piece_at(b)), mixed.get(a, self.game.piece_at(a))
+                    left = {sq: real for sq, real in mixed.items() if real != self.game.piece_at(sq)}
+                    if left:
+                        return self._warn_mixed(left)
                 return self._board_good(force=True)
             self._reset_attempt()
             standing = self.warning is not None and self.warning.swap is not None
             return [] if standing else self._warn_swap(*self.swapped)
         pieces = {sq: piece for sq in self.game.board() if (piece := self.game.piece_at(sq)) is not None}
         unsure = self._unsure_identities(pieces, likely=False)  # an owner swapped in silence is worse than a question
+        mixed = {  # sure, and not the game's: the people's answers (or the order of the hands) said so
+            sq: ids[0]
+            for sq in sorted(pieces)
+            if len(ids := self._identities_on(sq, likely=False)) == 1 and ids[0] != pieces[sq]
+        }
         if not unsure:
-            return self._board_good()
-        if not (len(unsure) == 2 and ev.empty_together(*unsure)):
+            return self._warn_mixed(mixed) if mixed else self._board_good()
+        # one pair lifted together whose only doubt is whether they changed places
+        pair = (
+            len(unsure) == 2
+            and not mixed
+            and ev.empty_together(*unsure)
+            and all(set(self._identities_on(sq, likely=False)) <= {pieces[sq] for sq in unsure} for sq in unsure)
+        )
+        if not pair:
             # three or more pieces went through the hands together: no one pair to ask about. Most
-            # often each went back where it was: ask that once; else whose piece is on each square.
+            # often each went back where it was: ask that once; else whose piece is on each square
+            # (and once all are known, the mixed-up ones are swapped back a pair at a time).
             out = [self._clear()] if self.warning is not None else []
             if ev.could_be((sq, pieces[sq]) for sq in unsure):
                 listed = ", ".join(str(sq) for sq in unsure)
@@ -212,8 +232,8 @@ class Judging(Core):
         crossed = ev.origin(a) == b and ev.origin(b) == a
         owners = {pieces[a][0], pieces[b][0]}
         attack = self.game.pending is not None and mover in owners and len(owners) == 2
-        self._reset_attempt()
         if crossed or attack:
+            self._reset_attempt()
             return self._warn_swap(a, b)
         cleared = [self._clear()] if self.warning is not None else []  # every square is right: only who is where
         return cleared + self._ask(

@@ -269,14 +269,16 @@ def fixes(
     came_from: Mapping[int, int | None] | None = None,
     holders: Mapping[int, str | None] | None = None,
     strangers: int = 0,
+    in_hand: int = 0,
 ) -> list[Fix]:
     """Corrections that turn `sensed` into `expected`, following the pieces: `owners` names whose
     piece belongs on each expected square, `holders` whose piece stands on a sensed square where
     the hands showed it (a square with the wrong owner's piece needs it gone and the right one
     put there), `came_from` where a piece was picked up, `strangers` the squares that hold a piece
-    that came from nowhere (a piece no lift gave). A piece goes back where it came from, else to a
-    square its owner needs, else to the closest, a game's piece before a stranger; so owners never
-    end up swapped."""
+    that came from nowhere (a piece no lift gave), `in_hand` the squares whose own piece may still
+    be in the hand. A piece goes back where it came from, else to a square its owner needs, else to the
+    closest, a game's piece before a stranger (and a stranger never where the piece in the hand
+    goes back); so owners never end up swapped."""
     came_from = came_from or {}
     holders = holders or {}
     wrong_owner = [
@@ -310,6 +312,7 @@ def fixes(
         pairs += _closest_pairs(ours, rest_missing)
         rest_missing = [b for b in rest_missing if b not in {y for _, y in pairs}]
     rest_extra = [a for a in rest_extra if strangers & bit(a)]
+    rest_missing = [b for b in rest_missing if not in_hand & bit(b)]
     if rest_missing and rest_extra:
         pairs += _closest_pairs(rest_extra, rest_missing)
     paired_extra = {a for a, _ in pairs}
