@@ -191,6 +191,7 @@ def test_4_a_board_left_wrong_while_a_throw_waits_is_never_silent(rule_set, seed
         fixes = of_kind(s.seen[start:], "fix")
         assert fixes, s.explain(f"class 4: {a}->{b}: no fix within the guidance delay", start)
 
+
 @settings(max_examples=48, phases=NO_SHRINK)
 @given(st.sampled_from(RULE_SETS), st.integers(0, 2**32 - 1))
 def test_4_5_following_the_referees_fixes_from_any_wrong_board_ends_at_the_game(rule_set, seed):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import Phase, given, settings
+from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 
 from senet_pi.rules.board import bit
@@ -376,6 +376,81 @@ def test_3_the_issues_lift_in_the_same_scan_as_the_press(lift_first):
 
 
 STRAYS = ["weld", "knock", "knock-next", "weld-between", "knock-between"]
+
+
+@settings(max_examples=40, phases=NO_SHRINK)
+@given(st.sampled_from(RULE_SETS), st.integers(0, 2**32 - 1), st.sampled_from(STRAYS))
+@example(("modern", 2), 2233, "knock-between")  # found on main: the accepted 11-16 revised after a knock
+def test_6_a_stray_change_in_the_same_scan_as_a_real_lift_never_takes_back_a_legal_move(rule_set, seed, stray):
+    """A switch welding shut under an empty square, or a neighbour knocked, in the same scan as a
+    real lift: the mover's; the next player's after a move was accepted ("next"); or, in `modern`,
+    the second die's mover's after the first move was accepted ("between"). Once the stray is
+    undone, the legal moves made are the game, none taken back or revised."""
+    play = Play(*rule_set, seed)
+    rng = play.rng
+    play_turns(play, rng.randint(0, 8), ["plain"])
+    s, shadow = play.s, play.shadow
+    if shadow.is_over or shadow.turn_starts_with == "card":
+        return
+    previous: list = []
+    if stray == "knock-next":  # a move accepted, then the next throw
+        play.turn(lambda sequences: (rng.choice(sequences), "plain"))
+        if shadow.is_over or not play.last_carries:
+            return
+        previous = play.last_carries
+    play.throw()
+    sequences = [seq for seq in shadow.move_sequences() if all(m.from_sq != m.to_sq for m in seq)]
+    if stray.endswith("between"):
+        sequences = [seq for seq in sequences if len(seq) == 2]
+    if not sequences:
+        return
+    moves = rng.choice(sequences)
+    cs = carries(shadow, moves)
+    touched = {sq for seq in shadow.move_sequences() for c in carries(shadow, seq) for sq in (c.from_sq, c.to_sq)}
+    start = len(s.seen)
+    split = 0
+    if stray.endswith("between"):  # the first move carried out and accepted first
+        split = next(n for n, c in enumerate(cs) if n and c.why == "move")
+        play.carry_all(cs[:split], "plain")
+        s.wait(SETTLE_MS)
+        previous = cs[:split]
+    mover = cs[split].from_sq
+    if stray.startswith("weld"):
+        empty = [sq for sq in range(1, 31) if not s.board & bit(sq) and sq not in touched]
+        if not empty:
+            return
+        x = rng.choice(empty)
+        s.feed({"lift": mover}, {"place": x, "piece": "stray"})
+    else:
+        near = [sq for sq in s.pieces if sq not in touched]
+        if previous:  # the piece the accepted move just put down, if the next move leaves it alone
+            near = [c.to_sq for c in previous if c.to_sq in s.pieces and c.to_sq != mover] or near
+        if not near:
+            return
+        x = rng.choice(near)
+        s.feed({"lift": mover}, {"lift": x})
+    play.carry_all(cs[split:], "plain")
+    if rng.random() < 0.5:
+        s.wait(SETTLE_MS)
+    if stray.startswith("weld"):
+        s.feed({"lift": x})  # the switch lets go
+    else:
+        s.feed({"place": x, "piece": x})  # the knocked piece put back
+    s.wait(SETTLE_MS)
+    play.answer_which(moves)  # a question may come while the stray stands; it is no failure here
+    for m in moves:
+        shadow.push(m)
+    verdicts = s.seen[start:]
+    what = f"class 6: a {stray} on {x} with the lift of {mover}, moves {[str(m) for m in moves]}"
+    assert not of_kind(verdicts, "revised", "undone"), s.explain(f"{what}: a legal move taken back", start)
+    undo_asked = [q for q in of_kind(verdicts, "question") if q.get("kind") == "undo"]
+    assert not undo_asked, s.explain(f"{what}: asked to undo a legal move", start)
+    s.wait(GUIDE_MS)
+    if s.warning is not None:
+        follow_fixes(s, what)
+    assert state(s.game) == state(shadow), s.explain(f"{what}: the legal move is not the game", start)
+    assert s.warning is None and s.question is None and s.prompt is None, s.explain(f"{what}: left open", start)
+    check_real_pieces(s, what)
 
 
 @settings(max_examples=24, phases=NO_SHRINK)

@@ -25,6 +25,10 @@ NEVER = 1 << 30  # the order number of something that did not happen
 MAX_WORLDS = 64
 #: Piece numbers from here on are pieces that came from nowhere the referee knows (an extra piece).
 UNKNOWN_PIECE = 100
+#: The number of "no piece" put down while pieces were in the hand (a switch welding shut): a story
+#: that only explains moves, never whose piece stands where (at most one in a story; when the
+#: switch lets go it stays in the hand as a mark, never put down).
+NO_PIECE = 200
 #: Boards kept in the order the hands made them (a game's turn takes a few dozen changes).
 MAX_HISTORY = 400
 
@@ -71,7 +75,7 @@ class Attempt:
         """One switch change, in the order it happened."""
         self.count += 1
         b = bit(square)
-        held = len(next(iter(self.worlds))[1]) if self.worlds and not self.lost else 0  # pieces in the hand now
+        held = min((len(hand) for _, hand in self.likely()), default=0) if not self.lost else 0  # in the hand now
         self._follow(square, closed)
         if len(self.history) < MAX_HISTORY:
             self.history.append((self.history[-1] if self.history else self.start) ^ b)
@@ -96,7 +100,9 @@ class Attempt:
     def _follow(self, square: int, closed: bool) -> None:
         """Every story, carried on by one switch change. A story in which a piece lifted and put
         straight back (the very next change) was swapped for another one in the hand is possible but
-        surprising: `likely()` leaves such stories out while a plainer one remains."""
+        surprising: `likely()` leaves such stories out while a plainer one remains. So is a switch
+        closing with no piece (a weld, a foreign piece) while pieces are in the hand: at most once
+        in a story."""
         if self.lost:
             return
         stranger = UNKNOWN_PIECE + self._strangers
@@ -106,18 +112,23 @@ class Attempt:
         def add(world: World, surprise: int) -> None:
             after[world] = min(surprise, after.get(world, surprise))
 
+        least = min(self.surprise.values(), default=0)
         for (on, hand), surprise in self.surprise.items():
             board = list(on)
             if closed:
                 if board[square]:  # a switch that was open under a piece in this story: it goes to the hand
                     hand = tuple(sorted((*hand, board[square])))
-                for piece in set(hand) or {stranger}:
+                for piece in set(hand) - {NO_PIECE} or {stranger}:
                     board[square] = piece
                     rest = list(hand)
                     if piece in rest:
                         rest.remove(piece)
                     swapped = knock and self._lifted.get((on, hand), piece) != piece
                     add((tuple(board), tuple(rest)), surprise + swapped)
+                welded = NO_PIECE in on or NO_PIECE in hand
+                if hand and not knock and surprise == least and not welded:
+                    board[square] = NO_PIECE
+                    add((tuple(board), hand), surprise + 1)
             else:
                 piece = board[square] or stranger
                 board[square] = 0
@@ -149,9 +160,16 @@ class Attempt:
         on, _ = next(iter(self.worlds))
         return sum(bit(sq) for sq in range(1, 31) if on[sq])
 
+    def plain(self) -> set[World]:
+        """The stories that say whose piece is where: every one but those where a switch closed with
+        no piece while pieces were in the hand (kept only to explain moves), unless none is left."""
+        plain = {w for w in self.worlds if NO_PIECE not in w[0] and NO_PIECE not in w[1]}
+        return plain or self.worlds
+
     def on(self, square: int, likely: bool = False) -> set[int]:
-        """The pieces (by number) that may stand on `square` now, over every story (or the likely ones)."""
-        return {on[square] for on, _ in (self.likely() if likely else self.worlds)}
+        """The pieces (by number) that may stand on `square` now, over the stories that say whose
+        piece is where (or the likely ones)."""
+        return {on[square] for on, _ in (self.likely() if likely else self.plain())}
 
     def identities(self, square: int) -> list[object]:
         """The pieces (owner, dots) that may stand on `square`, over every story, in a stable order."""
@@ -234,7 +252,7 @@ class Attempt:
         """The squares whose piece (from the start) may be in the hand now, in some story."""
         if self.lost:
             return 0
-        held = {p for _, hand in self.worlds for p in hand}
+        held = {p for _, hand in self.plain() for p in hand}
         return sum(bit(p) for p in held if 0 < p < UNKNOWN_PIECE)
 
     def at_home(self, square: int) -> bool:
