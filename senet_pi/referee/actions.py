@@ -236,20 +236,22 @@ class Actions(Judging):
     # ------------------------------------------------------------------ undo, new game, resync
 
     def undo(self, at: float | None = None) -> list[Verdict]:
-        """Take back the last move (the throw it used stays to be played again): every piece it
-        carried is guided back, exchanged and captured ones included."""
+        """Take back the last move (the throw it used stays to be played again), or the moves the
+        board showed together (both dice, `modern`): every piece they carried is guided back,
+        exchanged and captured ones included."""
         out = self._catch_up(at)
         game = self.game
         if not any(kind == "move" for kind, _ in game.actions):
             raise RefereeError("there is no move to undo")
         if not self._undoable():  # the throw made since would be lost, and thrown again
             raise RefereeError(f"the last move stands: {game.to_move_id} has thrown since")
-        while True:
-            kind, value = game.pop()
-            if kind == "move":
-                break
-        assert isinstance(value, Move)
-        steps, _, _ = play_out(game, [value])
+        moves: list[Move] = []
+        while len(moves) < self.accepted and game.actions and game.actions[-1][0] == "move":
+            _, value = game.pop()
+            assert isinstance(value, Move)
+            moves.insert(0, value)
+        self.accepted = 1
+        steps, _, _ = play_out(game, moves)
         owed = self.steps_left
         done = steps[: len(steps) - len(owed)]  # the owed ones were never carried out
         # a piece the move landed on, still in the hand because its owed step was not done, goes back too
@@ -260,7 +262,7 @@ class Actions(Judging):
         self.question = None
         self.swapped = None
         self.mixed = {}
-        out.append(Undone(game.to_move_id, str(value)))
+        out.append(Undone(game.to_move_id, " then ".join(str(m) for m in moves)))
         self.warning = None
         self.guiding = False
         self.owed = None

@@ -200,7 +200,7 @@ class Attempt:
     def stranger(self, square: int) -> bool:
         """Whether the piece on `square` came from nowhere the referee knows in every story (a piece
         put down with none in the hand: an extra piece, or a switch closing with no piece)."""
-        return not self.lost and all(on[square] >= UNKNOWN_PIECE for on, _ in self.worlds)
+        return not self.lost and all(on[square] >= UNKNOWN_PIECE for on, _ in self.plain())
 
     def _known_on(self, square: int) -> set[int]:
         """The pieces that may stand on `square`, leaving out a piece from nowhere where a piece of the

@@ -67,6 +67,7 @@ class Core:
         self._questions = 0
         self.provisional: Provisional | None = None
         self.before_last_move: int | None = None
+        self.accepted = 1  # moves accepted together the last time (two dice carried out at once, `modern`)
         self._candidates: tuple[int, list[Candidate]] = (-1, [])
         self.switches = SwitchFaults()
 
@@ -148,6 +149,7 @@ class Core:
         if not (cand.boards[stage] ^ ev.board()) & ~self.unknown:  # the hands' stories that are this move
             ev.keep((sq, ev.piece(origin)) for sq, origin in cand.landed[stage] if origin != OFF)
         self.before_last_move = self.game.occupied()
+        self.accepted = max(1, len(cand.moves))
         base_cands = list(self._cands())
         out: list[Verdict] = []
         for move in cand.moves:

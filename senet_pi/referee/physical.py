@@ -281,8 +281,10 @@ def fixes(
     goes back); so owners never end up swapped."""
     came_from = came_from or {}
     holders = holders or {}
-    wrong_owner = [
-        sq for sq in squares_in(sensed & expected) if holders.get(sq) and owners.get(sq) and holders[sq] != owners[sq]
+    wrong_owner = [  # the wrong owner's piece, or a piece from nowhere where the game's was lifted
+        sq
+        for sq in squares_in(sensed & expected)
+        if (holders.get(sq) and owners.get(sq) and holders[sq] != owners[sq]) or strangers & bit(sq)
     ]
     missing = sorted(squares_in(expected & ~sensed) + wrong_owner)
     extra = sorted(squares_in(sensed & ~expected) + wrong_owner)
