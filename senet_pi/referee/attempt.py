@@ -47,7 +47,7 @@ class Attempt:
     lifted: int = 0  # squares whose switch opened
     placed: int = 0  # squares whose switch closed
     count: int = 0  # switch changes so far: the order numbers below
-    lifts: int = 0  # of them, switches that opened (a square lifted twice counts twice)
+    lifts: dict[int, int] = field(default_factory=dict)  # per square, how many times its switch opened
     first_lift: dict[int, int] = field(default_factory=dict)
     last_place: dict[int, int] = field(default_factory=dict)
     together: set[tuple[int, int]] = field(default_factory=set)  # start squares empty at the same moment
@@ -88,7 +88,7 @@ class Attempt:
             self._open &= ~b
             return
         self._last_lift = square
-        self.lifts += 1
+        self.lifts[square] = self.lifts.get(square, 0) + 1
         self.lifted |= b
         self.first_lift.setdefault(square, self.count)
         if self.start & b:

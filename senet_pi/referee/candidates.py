@@ -201,10 +201,15 @@ def best_explained(fits: list[tuple[Candidate, int]], ev: Attempt) -> list[tuple
     ]
 
 
-def _lifts_made(cand: Candidate, k: int) -> int:
-    """How many times the hands pick a piece up to carry out `cand` to stage `k` (one per step from a
-    square: a piece passing through a square it is sent on from is picked up there again)."""
-    return sum(1 for step in cand.steps[: k + 1] if step.from_sq != OFF)
+def _lifts_unexplained(cand: Candidate, k: int, ev: Attempt) -> int:
+    """How many times the hands picked a piece up that `cand` up to stage `k` does not need (one
+    lift per step from a square: a piece passing through a square it is sent on from is picked up
+    there again)."""
+    needed: dict[int, int] = {}
+    for step in cand.steps[: k + 1]:
+        if step.from_sq != OFF:
+            needed[step.from_sq] = needed.get(step.from_sq, 0) + 1
+    return sum(max(0, n - needed.get(sq, 0)) for sq, n in ev.lifts.items())
 
 
 def touch_rivals(
@@ -221,7 +226,7 @@ def touch_rivals(
     rivals = []
     for fit in fits:
         cand, k = fit
-        if fit in chosen or k != len(cand.boards) - 1 or ev.lifts - _lifts_made(cand, k) > 1:
+        if fit in chosen or k != len(cand.boards) - 1 or _lifts_unexplained(cand, k, ev) > 1:
             continue
         mine = _explained(fit, ev)
         stories = ev.stories(placing(cand, k, ev, unknown))
