@@ -15,6 +15,7 @@ it matters.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -62,6 +63,15 @@ class Attempt:
     _strangers: int = 0  # pieces come from nowhere so far
     surprise: dict[World, int] = field(default_factory=dict)  # each story's count of unlikely turns
     _lifted: dict[World, int] = field(default_factory=dict)  # per story, the piece the last lift took
+
+    def copy(self) -> Attempt:
+        """An independent copy (the stories are immutable tuples: only the containers are new), made
+        before every input so a failed judgement can be put back."""
+        twin = copy.copy(self)
+        for name in ("owners", "pieces", "lifts", "first_lift", "last_place", "surprise", "_lifted"):
+            setattr(twin, name, dict(getattr(self, name)))
+        twin.together, twin.worlds, twin.history = set(self.together), set(self.worlds), list(self.history)
+        return twin
 
     def __post_init__(self) -> None:
         if not self.worlds:

@@ -7,7 +7,6 @@ actions, and `referee.py` is the one entry point for inputs.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
@@ -106,11 +105,11 @@ class Core:
         """Everything an input may change, to put back if judging it fails (`restore`)."""
         saved = dict(self.__dict__)
         saved["_game_point"] = self.game.checkpoint()
-        saved["attempt"] = copy.deepcopy(self.attempt)
+        saved["attempt"] = self.attempt.copy()
         saved["switches"] = self.switches.copy()
         if self.provisional is not None:
             saved["provisional"] = replace(
-                self.provisional, attempt=copy.deepcopy(self.provisional.attempt), labels=list(self.provisional.labels)
+                self.provisional, attempt=self.provisional.attempt.copy(), labels=list(self.provisional.labels)
             )
         return saved
 
