@@ -112,7 +112,7 @@ class Attempt:
         straight back (the very next change) was swapped for another one in the hand is possible but
         surprising: `likely()` leaves such stories out while a plainer one remains. So is a switch
         closing with no piece (a weld, a foreign piece) while pieces are in the hand: at most once
-        in a story."""
+        in a story; a piece put down straight after it lets go ends that story (it was a piece)."""
         if self.lost:
             return
         stranger = UNKNOWN_PIECE + self._strangers
@@ -123,8 +123,15 @@ class Attempt:
             after[world] = min(surprise, after.get(world, surprise))
 
         least = min(self.surprise.values(), default=0)
+        # a piece put down straight after a weld let go: it was a piece carried from there (unless no
+        # other story is left)
+        carried = {w for w in self.surprise if closed and self._last_lift and self._lifted.get(w) == NO_PIECE}
+        if carried == set(self.surprise):
+            carried = set()
         for (on, hand), surprise in self.surprise.items():
             board = list(on)
+            if (on, hand) in carried:
+                continue
             if closed:
                 if board[square]:  # a switch that was open under a piece in this story: it goes to the hand
                     hand = tuple(sorted((*hand, board[square])))
@@ -149,6 +156,8 @@ class Attempt:
             self._lifted = {w: p for w, p in self._lifted.items() if w in after}
         if any(stranger in on or stranger in hand for on, hand in after):
             self._strangers += 1
+        if len(after) > MAX_WORLDS:  # the unlikely weld stories go first
+            after = {w: n for w, n in after.items() if NO_PIECE not in w[0] and NO_PIECE not in w[1]}
         if len(after) > MAX_WORLDS:
             self.lost = True
         self.surprise = after
