@@ -82,7 +82,12 @@ class Judging(Core):
         revised = self._revise(board)
         if revised is not None:
             return out + revised
-        if self.before_last_move is not None and self._same(board, self.before_last_move) and self._undoable():
+        if (
+            self.before_last_move is not None
+            and self._same(board, self.before_last_move)
+            and self._undoable()
+            and self._lifted_what_the_move_put()
+        ):
             prov = self.provisional
             if prov is not None:  # what the hands do next is judged from here, the move taken back
                 prov.attempt = Attempt(board, owners=prov.attempt.owners, pieces=prov.attempt.pieces)
@@ -106,6 +111,18 @@ class Judging(Core):
         ):
             return out  # on the way to a legal move: still in progress
         return out + (self._faults_seen(self.expected) or self._warn(board))
+
+    def _lifted_what_the_move_put(self) -> bool:
+        """Whether the hands lifted a piece from a square the last move put a piece on: a move taken
+        back by hand, not a piece from nowhere that happens to make the board before it."""
+        game = self.game.copy()
+        popped = 0
+        while popped < self.accepted and game.actions and game.actions[-1][0] == "move":
+            game.pop()
+            popped += 1
+        before, after = game.board(), self.game.board()
+        put = sum(bit(sq) for sq, owner in after.items() if before.get(sq) != owner)
+        return bool(self.attempt.lifted & put) or not put
 
     def _undoable(self) -> bool:
         """Whether the last move may still be taken back: no throw (or card) has been made since it."""
