@@ -489,7 +489,11 @@ def pick_piece(s: Session, owner: str, square: int) -> object:
 def truly_swapped(s: Session, q: dict[str, Any]) -> bool:
     """Whether a "were they swapped?" question names two squares whose real pieces are swapped."""
     asked = [int(w) for w in re.findall(r"\b\d+\b", str(q.get("text", "")))]
-    return len(asked) >= 2 and all(sq in s.swapped_owners() for sq in asked[:2])
+    if len(asked) < 2:
+        return False
+    a, b = asked[:2]
+    real = {sq: (p[0], p[1]) for sq, p in s.pieces.items()}  # owner and, in `modern`, dots: what people see
+    return real.get(a) == s.game.piece_at(b) and real.get(b) == s.game.piece_at(a) != real.get(a)
 
 
 def truthful_whose_answer(s: Session, q: dict[str, Any]) -> str:
