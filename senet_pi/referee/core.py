@@ -206,12 +206,13 @@ class Core:
         return board_fixes(board, target, owners, self.attempt, self.unknown)
 
     def _unsure_square(self, todo: list[Fix]) -> tuple[int, list[object]] | None:
-        """A square a fix carries a piece from (or, for a piece put back from the hand, a square the
-        hands lifted), whose piece the hands left unsure between players (two or more pieces were in
-        the hand at once), with the pieces it may hold; None when all are known.
+        """A square a fix carries a piece from, or any square the hands lifted (the partner of a piece
+        in the hand, or where a carried piece came from), whose piece the hands left unsure between
+        players (two or more pieces were in the hand at once), with the pieces it may hold; None
+        when all are known.
         (Who stands where among the pieces left standing is asked once the board is right: `_check_swaps`.)"""
         carried = {f.from_sq for f in todo if f.from_sq != HAND}
-        if any(f.from_sq == HAND for f in todo):  # whose piece the hand holds: ask about its partner on the board
+        if todo:  # whose piece the hand holds, or where a carried piece came from: the lifted squares too
             carried |= set(squares_in(self.attempt.lifted & self.sensed))
         for sq in self._unsure_identities(carried, likely=False):  # a fix naming the wrong owner misleads
             pieces = self._identities_on(sq, likely=False)
