@@ -175,15 +175,15 @@ def test_the_signed_in_operator_gives_the_computer_any_seat_and_level(endgame, t
     client = app.test_client()
     token = {"X-CSRF-Token": client.get("/api/op/csrf").get_json()["csrf"]}
     try:
-        assert client.post("/api/op/computer", json={"seats": {"A": 4}}, headers=token).status_code == 401
+        assert client.post("/api/op/computer", json={"seats": {"A": 3}}, headers=token).status_code == 401
         assert client.post("/api/op/login", json={"pin": "135792"}, headers=token).status_code == 200
-        for bad in ({"seats": {"E": 2}}, {"seats": {"B": 9}}, {"seats": ["B"]}, {"seats": {"B": True}}):
+        for bad in ({"seats": {"E": 2}}, {"seats": {"B": 4}}, {"seats": ["B"]}, {"seats": {"B": True}}):
             answer = client.post("/api/op/computer", json=bad, headers=token)
             assert answer.status_code == 400 and answer.get_json()["error"]
         assert player.seats == {}
-        answer = client.post("/api/op/computer", json={"seats": {"A": 4}}, headers=token)
-        assert answer.status_code == 200 and answer.get_json()["state"]["computer"]["seats"] == {"A": 4}
-        assert player.seats == {"A": 4}
+        answer = client.post("/api/op/computer", json={"seats": {"A": 3}}, headers=token)
+        assert answer.status_code == 200 and answer.get_json()["state"]["computer"]["seats"] == {"A": 3}
+        assert player.seats == {"A": 3}
         assert client.post("/api/op/computer", json={"seats": {}}, headers=token).get_json()["state"]["computer"] == {
             "seats": {},
             "move": None,
@@ -192,9 +192,12 @@ def test_the_signed_in_operator_gives_the_computer_any_seat_and_level(endgame, t
         player.close()
 
 
-def test_a_computer_level_in_the_config_outside_1_to_4_is_a_startup_error(tmp_path):
+@pytest.mark.parametrize("level", [4, 7, 0])
+def test_a_computer_level_in_the_config_outside_1_to_3_is_a_startup_error(tmp_path, level):
+    """Level 4 (the depth-2 search the ladder could not tell from level 3) is gone: the config names 1-3."""
     from senet_pi_web import ConfigError, load_instance_config
 
-    (tmp_path / "config.toml").write_text("COMPUTER_LEVEL = 7\n", encoding="utf-8")
-    with pytest.raises(ConfigError, match="COMPUTER_LEVEL must be the computer's level, a whole number from 1 to 4"):
+    (tmp_path / "config.toml").write_text(f"COMPUTER_LEVEL = {level}\n", encoding="utf-8")
+    wanted = r"COMPUTER_LEVEL must be the computer's level: 1 \(beginner\), 2 \(club\) or 3 \(expert\), not "
+    with pytest.raises(ConfigError, match=wanted + str(level)):
         load_instance_config(tmp_path)
