@@ -66,6 +66,28 @@ def test_a_move_that_cost_more_than_a_little_is_said_with_the_move_that_kept_the
     assert lost["best"] == {"move": "23-26", "from": 23, "to": 26, "win": pytest.approx(0.8168, abs=1e-3)}
 
 
+def test_the_terminal_says_what_a_move_cost_as_the_page_does(endgame):
+    """`senet-pi run` prints the coach's remark after the move, in the terminal's language."""
+    import io
+
+    from senet_pi.hardware.backend import SimBackend
+    from senet_pi.hardware.pinmap import load_pinmap
+    from senet_pi.run import Runner
+
+    service, coach, _ = endgame
+    printed = {language: io.StringIO() for language in ("en", "de")}
+    for language, out in printed.items():
+        Runner(service, SimBackend(load_pinmap()), out=out, language=language)
+    service.handle("throw", 3)
+    coach.step()
+    service.handle("move", [28, 31, 0])
+    coach.step()
+    lines = printed["en"].getvalue().splitlines()
+    assert lines[-1] == "ii A: this move lost 40 % of your chances: 23-26 kept them"
+    assert any(line.startswith("A moves 28") for line in lines[:-1])  # said after the move itself
+    assert printed["de"].getvalue().splitlines()[-1].startswith("ii A: dieser Zug hat 40 % Ihrer Chancen gekostet")
+
+
 def test_the_best_move_is_not_remarked_on(endgame):
     service, coach, said = endgame
     service.handle("throw", 3)

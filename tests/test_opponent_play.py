@@ -177,6 +177,26 @@ def test_hint_with_a_throw_waiting_lists_every_legal_move_best_first(tmp_path, f
     assert abs(out["moves"][0]["win"] - expected["20-24"]) < 0.001 and out["win"] == out["moves"][0]["win"]
 
 
+def test_hint_in_a_d6_game_is_exact_from_the_d6_table(tmp_path, capsys):
+    """`secret` with the die (S1's d6 option) has a table of its own: two pieces against one, a 2 to
+    play, each move's chance equals a brute-force search through the engine with the die's odds."""
+    folder = tmp_path / "tables"
+    build_table(SecretGame, "d6", max_pieces=2, folder=folder)
+    me, op = (24, 28), (22,)
+    replay = {
+        "variant": "secret",
+        "options": {"throws": "d6"},
+        "position": {"A": list(me), "B": list(op), "to_move": "A"},
+        "events": [{"throw": 2}],
+    }
+    code, out, _ = _hint(tmp_path, folder, replay, capsys)
+    expected = move_values(SecretGame, "d6", me, op, 2, exact_values(SecretGame, "d6", [(me, op)]))
+    assert code == 0 and out["player"] == "A" and out["throw"] == 2 and "exact" not in out
+    assert [m["move"] for m in out["moves"]] == sorted(expected, key=expected.get, reverse=True)
+    assert all(abs(m["win"] - expected[m["move"]]) < 0.001 for m in out["moves"])
+    assert not (folder / "secret-sticks.table").exists()  # the die's values, not the sticks'
+
+
 def test_hint_after_a_forfeited_throw_lists_no_move(tmp_path, folder, capsys):
     """P7 with a bonus throw (H1: 1): no move from 28 with a 1 (H7); A throws again."""
     replay = {"variant": "houses", "position": {"A": [28], "B": [3], "to_move": "A"}, "events": [{"throw": 1}]}
