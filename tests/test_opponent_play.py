@@ -12,10 +12,10 @@ import pytest
 from opponent_helpers import exact_values, game_at, move_values
 
 from senet_pi.cli import main
-from senet_pi.opponent.players import BASELINES, LEVELS, Computer
+from senet_pi.opponent.players import BASELINES, LEVELS, Computer, find_player
 from senet_pi.opponent.search import Search
 from senet_pi.opponent.tables import Tables, build_table
-from senet_pi.opponent.tournament import wilson
+from senet_pi.opponent.tournament import ladder, wilson
 from senet_pi.rules import HousesGame, SecretGame, new_game
 
 
@@ -141,6 +141,16 @@ def test_a_forced_win_is_found(level):
     while not game.is_over and game.to_move == 0 and game.pending is not None:
         game.push(player.choose(game))
     assert game.winner_id == "A"
+
+
+def test_the_default_ladder_plays_neighbouring_levels_and_the_top_level_against_each_baseline():
+    assert [(find_player(a).name, find_player(b).name) for a, b in ladder()] == [
+        ("club", "beginner"),
+        ("expert", "club"),
+        ("expert", "random"),
+        ("expert", "greedy"),
+        ("expert", "pip3"),
+    ]
 
 
 def test_wilson_interval_of_a_known_case():
