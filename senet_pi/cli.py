@@ -369,7 +369,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the computer plays these seats, e.g. B (or B,C in modern; none = nobody); default: the config's COMPUTER",
     )
     run.add_argument(
-        "--level", type=int, choices=range(1, 5), metavar="N", help="the computer's level, 1 (beginner) to 4 (expert)"
+        "--level", type=int, metavar="N", help="the computer's level: 1 beginner, 2 club, 3 expert"
     )
     run.set_defaults(func=_cmd_run)
     test = sub.add_parser("selftest", help="walk through every square and the thrower, and say what works")

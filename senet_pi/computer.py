@@ -30,7 +30,11 @@ from .service import Service
 from .verdicts import Idle, NewGame, Prompt, Refused, Verdict
 
 #: The levels a person can choose (senet_pi.opponent.players.LEVELS), without importing numpy here.
-LEVEL_RANGE = range(1, 5)
+LEVEL_RANGE = range(1, 4)
+LEVEL_NAMES = {1: "beginner", 2: "club", 3: "expert"}
+#: The old level 4 (a depth-2 search, merged into level 3 because the ladder could not separate them):
+#: a game journaled with it resumes at the strongest level there is now.
+RETIRED_LEVEL = 4
 #: The level the exhibit's "play alone against the computer" gives a visitor when the config names none.
 ALONE_LEVEL = 2
 PLAYER_IDS = ("A", "B", "C", "D")
@@ -39,14 +43,13 @@ PAUSE = 1.0
 
 
 class SeatError(SenetError, ValueError):
-    """A --computer or COMPUTER value that names no seat, or a level outside 1-4."""
+    """A --computer or COMPUTER value that names no seat, or a level outside 1-3."""
 
 
 def parse_seats(text: str, level: int) -> dict[str, int]:
     """`"B"` or `"B,C"` (the seats the computer takes) at `level`, as {player id: level}; SeatError
     for anything else ("none" or "" for no seat)."""
-    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVEL_RANGE:
-        raise SeatError(f"the computer's level must be 1-{LEVEL_RANGE[-1]}, not {level!r}")
+    check_level(level)
     if not isinstance(text, str):
         raise SeatError("the computer's seats are player letters, e.g. B or B,C")
     words = [w.strip().upper() for w in text.replace(" ", ",").split(",") if w.strip()]
@@ -56,6 +59,19 @@ def parse_seats(text: str, level: int) -> dict[str, int]:
     if wrong:
         raise SeatError(f"{wrong[0]!r} is not a seat: the computer takes A, B, C or D (e.g. --computer B)")
     return dict.fromkeys(words, level)
+
+
+def check_level(level: object) -> int:
+    """`level` if it is one a person can choose, else SeatError naming the valid ones."""
+    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVEL_RANGE:
+        raise SeatError(f"the computer's level must be {level_names()}, not {level!r}")
+    return level
+
+
+def level_names() -> str:
+    """The valid levels in words, for a message: "1 (beginner), 2 (club) or 3 (expert)"."""
+    named = [f"{n} ({LEVEL_NAMES[n]})" for n in LEVEL_RANGE]
+    return ", ".join(named[:-1]) + " or " + named[-1]
 
 
 def who(level: int | None) -> str:
@@ -164,8 +180,12 @@ class ComputerPlayer:
         out = {}
         for pid, entries in seats.items():
             last = entries[-1] if entries else "human"
-            if last.startswith("computer ") and last[9:].isdigit() and int(last[9:]) in LEVEL_RANGE:
-                out[pid] = int(last[9:])
+            if last.startswith("computer ") and last[9:].isdigit():
+                level = int(last[9:])
+                if level == RETIRED_LEVEL:  # journaled before level 4 was merged into level 3
+                    level = LEVEL_RANGE[-1]
+                if level in LEVEL_RANGE:
+                    out[pid] = level
         return out
 
     def set_seats(self, seats: Mapping[str, int]) -> None:
@@ -390,6 +410,8 @@ def backend_thrower(service: Service, backend: object) -> Callable[[], object]:
 def seats_from_config(config: Mapping[str, Any], computer: str | None, level: int | None) -> dict[str, int] | None:
     """The seats `senet-pi run` gives the computer: --computer/--level, else the config's COMPUTER and
     COMPUTER_LEVEL; None when neither names any (then the journal's record for a resumed game holds)."""
+    if level is not None:
+        check_level(level)  # also when it only sets the exhibit's "play alone" level
     text = computer if computer is not None else config.get("COMPUTER")
     if text is None:
         return None

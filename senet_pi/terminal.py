@@ -5,6 +5,7 @@ in English the line is exactly what it always was (replays and the README compar
 
 from __future__ import annotations
 
+from .coach import Advice
 from .i18n import DEFAULT, Text, translate
 from .rules.effects import kind_word
 from .rules.text import form, joined
@@ -46,6 +47,7 @@ MARKS = {
     "link": "~~ ",
     "journal": "!! ",
     "idle": "zz ",
+    "advice": "ii ",
 }
 
 
@@ -80,6 +82,8 @@ def _words(verdict: Verdict) -> str | None:
         case Question(text=question, options=options):
             numbered = [form("{n}: {option}", n=i, option=o) for i, o in enumerate(options)]
             return Text("?? {question} ({options}) - type: answer N", question=question, options=joined(numbered, ", "))
+        case Advice(text=text, player=player):  # what a person's move cost, as the page says it
+            return form(MARKS["advice"] + "{player}: {text}", player=player, text=text)
         case Thrown(player=player, value=value):
             return Text("{player} throws {value}", player=player, value=value)
         case Undone() | NewGame() | Resynced() | Out() | Removed() | Answered():

@@ -66,6 +66,28 @@ def test_a_move_that_cost_more_than_a_little_is_said_with_the_move_that_kept_the
     assert lost["best"] == {"move": "23-26", "from": 23, "to": 26, "win": pytest.approx(0.8168, abs=1e-3)}
 
 
+def test_the_terminal_says_what_a_move_cost_as_the_page_does(endgame):
+    """`senet-pi run` prints the coach's remark after the move, in the terminal's language."""
+    import io
+
+    from senet_pi.hardware.backend import SimBackend
+    from senet_pi.hardware.pinmap import load_pinmap
+    from senet_pi.run import Runner
+
+    service, coach, _ = endgame
+    printed = {language: io.StringIO() for language in ("en", "de")}
+    for language, out in printed.items():
+        Runner(service, SimBackend(load_pinmap()), out=out, language=language)
+    service.handle("throw", 3)
+    coach.step()
+    service.handle("move", [28, 31, 0])
+    coach.step()
+    lines = printed["en"].getvalue().splitlines()
+    assert lines[-1] == "ii A: this move lost 40 % of your chances: 23-26 kept them"
+    assert any(line.startswith("A moves 28") for line in lines[:-1])  # said after the move itself
+    assert printed["de"].getvalue().splitlines()[-1].startswith("ii A: dieser Zug hat 40 % Ihrer Chancen gekostet")
+
+
 def test_the_best_move_is_not_remarked_on(endgame):
     service, coach, said = endgame
     service.handle("throw", 3)
@@ -175,15 +197,15 @@ def test_the_signed_in_operator_gives_the_computer_any_seat_and_level(endgame, t
     client = app.test_client()
     token = {"X-CSRF-Token": client.get("/api/op/csrf").get_json()["csrf"]}
     try:
-        assert client.post("/api/op/computer", json={"seats": {"A": 4}}, headers=token).status_code == 401
+        assert client.post("/api/op/computer", json={"seats": {"A": 3}}, headers=token).status_code == 401
         assert client.post("/api/op/login", json={"pin": "135792"}, headers=token).status_code == 200
-        for bad in ({"seats": {"E": 2}}, {"seats": {"B": 9}}, {"seats": ["B"]}, {"seats": {"B": True}}):
+        for bad in ({"seats": {"E": 2}}, {"seats": {"B": 4}}, {"seats": ["B"]}, {"seats": {"B": True}}):
             answer = client.post("/api/op/computer", json=bad, headers=token)
             assert answer.status_code == 400 and answer.get_json()["error"]
         assert player.seats == {}
-        answer = client.post("/api/op/computer", json={"seats": {"A": 4}}, headers=token)
-        assert answer.status_code == 200 and answer.get_json()["state"]["computer"]["seats"] == {"A": 4}
-        assert player.seats == {"A": 4}
+        answer = client.post("/api/op/computer", json={"seats": {"A": 3}}, headers=token)
+        assert answer.status_code == 200 and answer.get_json()["state"]["computer"]["seats"] == {"A": 3}
+        assert player.seats == {"A": 3}
         assert client.post("/api/op/computer", json={"seats": {}}, headers=token).get_json()["state"]["computer"] == {
             "seats": {},
             "move": None,
@@ -192,9 +214,12 @@ def test_the_signed_in_operator_gives_the_computer_any_seat_and_level(endgame, t
         player.close()
 
 
-def test_a_computer_level_in_the_config_outside_1_to_4_is_a_startup_error(tmp_path):
+@pytest.mark.parametrize("level", [4, 7, 0])
+def test_a_computer_level_in_the_config_outside_1_to_3_is_a_startup_error(tmp_path, level):
+    """Level 4 (the depth-2 search the ladder could not tell from level 3) is gone: the config names 1-3."""
     from senet_pi_web import ConfigError, load_instance_config
 
-    (tmp_path / "config.toml").write_text("COMPUTER_LEVEL = 7\n", encoding="utf-8")
-    with pytest.raises(ConfigError, match="COMPUTER_LEVEL must be the computer's level, a whole number from 1 to 4"):
+    (tmp_path / "config.toml").write_text(f"COMPUTER_LEVEL = {level}\n", encoding="utf-8")
+    wanted = r"COMPUTER_LEVEL must be the computer's level: 1 \(beginner\), 2 \(club\) or 3 \(expert\), not "
+    with pytest.raises(ConfigError, match=wanted + str(level)):
         load_instance_config(tmp_path)

@@ -199,10 +199,10 @@ def test_who_played_is_journaled_when_it_changes_and_for_the_next_game(table):
     t = table
     game = t.service.game_id
     t.computer.set_seats({})  # the person takes the seat over
-    t.computer.set_seats({"B": 4})
-    assert t.journal.seats(game) == {"A": ["human"], "B": ["computer 2", "human", "computer 4"]}
+    t.computer.set_seats({"B": 3})
+    assert t.journal.seats(game) == {"A": ["human"], "B": ["computer 2", "human", "computer 3"]}
     t.service.new_game("secret")
-    assert t.journal.seats(t.service.game_id) == {"A": ["human"], "B": ["computer 4"]}
+    assert t.journal.seats(t.service.game_id) == {"A": ["human"], "B": ["computer 3"]}
     t.computer.set_seats({})
     t.service.new_game("secret")
     assert t.journal.seats(t.service.game_id) is None  # nobody gave the computer a seat: people played
@@ -220,6 +220,31 @@ def test_a_restarted_service_gives_the_computer_its_journaled_seats_back(tmp_pat
         assert ComputerPlayer(service, {"B": 1}).seats == {"B": 1}  # --computer given: it holds
     finally:
         journal.close()
+
+
+def test_a_game_journaled_with_the_retired_level_4_resumes_at_level_3(tmp_path):
+    """Level 4 (depth 2) was merged into level 3: a game begun against it before an update goes on
+    against the strongest level there is now, not against nobody."""
+    journal = Journal(tmp_path / "j.sqlite")
+    service = Service(journal, variant="secret")
+    journal.record_seats(service.game_id, {"A": ["human"], "B": ["computer 4"]})
+    try:
+        assert ComputerPlayer(service, None).seats == {"B": 3}
+    finally:
+        journal.close()
+
+
+@pytest.mark.parametrize("args", [["--computer", "B", "--level", "4"], ["--level", "4"], ["--level", "0"]])
+def test_run_refuses_a_level_outside_1_to_3_in_one_line(tmp_path, monkeypatch, capsys, args):
+    """Also `--level` alone (the exhibit's "play alone" level): nothing starts, one line names the levels."""
+    from senet_pi.cli import main
+
+    monkeypatch.setenv("SENET_PI_INSTANCE", str(tmp_path / "instance"))
+    code = main(["run", *args, "--page-port", "0", "--journal", str(tmp_path / "j.sqlite")])
+    err = capsys.readouterr().err
+    assert code == 1 and err.count("\n") == 1 and "Traceback" not in err
+    assert "level must be 1 (beginner), 2 (club) or 3 (expert), not " in err
+    assert not (tmp_path / "j.sqlite").exists()
 
 
 def test_games_and_export_say_who_played_and_replay_reads_it(tmp_path):
@@ -243,13 +268,13 @@ def test_games_and_export_say_who_played_and_replay_reads_it(tmp_path):
 
 @pytest.mark.parametrize(
     ("seats", "level", "expected"),
-    [("B", 3, {"B": 3}), ("b, c", 1, {"B": 1, "C": 1}), ("none", 2, {}), ("", 4, {})],
+    [("B", 3, {"B": 3}), ("b, c", 1, {"B": 1, "C": 1}), ("none", 2, {}), ("", 3, {})],
 )
 def test_the_computer_takes_the_seats_named(seats, level, expected):
     assert parse_seats(seats, level) == expected
 
 
-@pytest.mark.parametrize(("seats", "level"), [("E", 3), ("B", 5), ("B", 0), ("white", 2)])
+@pytest.mark.parametrize(("seats", "level"), [("E", 3), ("B", 4), ("B", 0), ("white", 2)])
 def test_a_seat_or_level_that_cannot_be_is_one_clear_error(seats, level):
     with pytest.raises(SeatError):
         parse_seats(seats, level)
@@ -258,7 +283,7 @@ def test_a_seat_or_level_that_cannot_be_is_one_clear_error(seats, level):
 def test_the_command_line_overrides_the_config(tmp_path):
     config = {"COMPUTER": "C", "COMPUTER_LEVEL": 1}
     assert seats_from_config(config, None, None) == {"C": 1}
-    assert seats_from_config(config, "B", 4) == {"B": 4}
+    assert seats_from_config(config, "B", 3) == {"B": 3}
     assert seats_from_config({}, None, None) is None
     bad = subprocess.run(
         [

@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 from opponent_helpers import exact_values, game_at, move_values
 
 from senet_pi.cli import main
-from senet_pi.opponent.players import BASELINES, LEVELS, Computer
+from senet_pi.opponent.players import BASELINES, LEVELS, Computer, find_player
 from senet_pi.opponent.search import Search
 from senet_pi.opponent.tables import Tables, build_table
-from senet_pi.opponent.tournament import wilson
+from senet_pi.opponent.tournament import ladder, wilson
 from senet_pi.rules import HousesGame, SecretGame, new_game
 
 
@@ -77,7 +78,7 @@ def test_the_card_player_never_reads_a_hand_it_may_not_see():
     assert game.actions[0] == other.actions[0]
 
 
-@pytest.mark.parametrize("level", [LEVELS[1], LEVELS[4]], ids=lambda lv: lv.name)
+@pytest.mark.parametrize("level", [LEVELS[1], LEVELS[3]], ids=lambda lv: lv.name)
 def test_the_same_seed_plays_the_same_game(folder, level):
     def once():
         players = [Computer(level, Tables(folder, build=False), 3), Computer(LEVELS[1], None, 4)]
@@ -112,17 +113,18 @@ ONLY_MOVES = [  # (rule set, mover's squares, other side's squares, throw): one 
 
 
 @pytest.mark.parametrize(("cls", "me", "op", "throw"), ONLY_MOVES)
-def test_the_strong_levels_find_only_moves_that_brute_force_confirms(folder, cls, me, op, throw):
+def test_the_searching_level_finds_only_moves_that_brute_force_confirms(folder, cls, me, op, throw):
     truth = move_values(cls, "sticks", me, op, throw, exact_values(cls, "sticks", [(me, op)]))
     ranked = sorted(truth, key=truth.get, reverse=True)
     assert truth[ranked[0]] - truth[ranked[1]] > 0.1  # the position is what the test says it is
-    for level in (LEVELS[3], LEVELS[4]):
+    # level 3, and the same search two throws deep (the dropped level 4; pip3 searches as deep)
+    for level in (LEVELS[3], replace(LEVELS[3], depth=2, budget=20_000)):
         game = game_at(cls, "sticks", me, op)
         game.push_throw(throw)
         assert str(Computer(level, Tables(folder, build=False)).choose(game)) == ranked[0]
 
 
-@pytest.mark.parametrize("level", [2, 3, 4])
+@pytest.mark.parametrize("level", [2, 3])
 def test_a_forced_win_is_found(level):
     """M10: the third piece up ends the game; going up with the 5-dot piece wins at once (25 + 6 = off)."""
     game = new_game(
@@ -139,6 +141,16 @@ def test_a_forced_win_is_found(level):
     while not game.is_over and game.to_move == 0 and game.pending is not None:
         game.push(player.choose(game))
     assert game.winner_id == "A"
+
+
+def test_the_default_ladder_plays_neighbouring_levels_and_the_top_level_against_each_baseline():
+    assert [(find_player(a).name, find_player(b).name) for a, b in ladder()] == [
+        ("club", "beginner"),
+        ("expert", "club"),
+        ("expert", "random"),
+        ("expert", "greedy"),
+        ("expert", "pip3"),
+    ]
 
 
 def test_wilson_interval_of_a_known_case():
@@ -173,6 +185,26 @@ def test_hint_with_a_throw_waiting_lists_every_legal_move_best_first(tmp_path, f
     assert code == 0 and out["player"] == "B" and out["throw"] == 4 and "exact" not in out
     assert [m["move"] for m in out["moves"]] == list(expected)
     assert abs(out["moves"][0]["win"] - expected["20-24"]) < 0.001 and out["win"] == out["moves"][0]["win"]
+
+
+def test_hint_in_a_d6_game_is_exact_from_the_d6_table(tmp_path, capsys):
+    """`secret` with the die (S1's d6 option) has a table of its own: two pieces against one, a 2 to
+    play, each move's chance equals a brute-force search through the engine with the die's odds."""
+    folder = tmp_path / "tables"
+    build_table(SecretGame, "d6", max_pieces=2, folder=folder)
+    me, op = (24, 28), (22,)
+    replay = {
+        "variant": "secret",
+        "options": {"throws": "d6"},
+        "position": {"A": list(me), "B": list(op), "to_move": "A"},
+        "events": [{"throw": 2}],
+    }
+    code, out, _ = _hint(tmp_path, folder, replay, capsys)
+    expected = move_values(SecretGame, "d6", me, op, 2, exact_values(SecretGame, "d6", [(me, op)]))
+    assert code == 0 and out["player"] == "A" and out["throw"] == 2 and "exact" not in out
+    assert [m["move"] for m in out["moves"]] == sorted(expected, key=expected.get, reverse=True)
+    assert all(abs(m["win"] - expected[m["move"]]) < 0.001 for m in out["moves"])
+    assert not (folder / "secret-sticks.table").exists()  # the die's values, not the sticks'
 
 
 def test_hint_after_a_forfeited_throw_lists_no_move(tmp_path, folder, capsys):
@@ -213,7 +245,9 @@ def test_a_tournament_prints_win_rates_with_wilson_intervals(tmp_path, capsys):
     assert "chance lost per decision in solved endgames no decisions" in out  # modern has no tables
 
 
-@pytest.mark.parametrize(("args", "words"), [(["--games", "3"], "even"), (["nobody"], "no player")])
+@pytest.mark.parametrize(
+    ("args", "words"), [(["--games", "3"], "even"), (["nobody"], "no player"), (["4", "random"], "a level 1-3")]
+)
 def test_a_tournament_refuses_bad_arguments_in_one_line(tmp_path, capsys, args, words):
     code = main(["tournament", "--ruleset", "modern", "--tables", str(tmp_path), *args])
     err = capsys.readouterr().err

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from flask import Flask
 
+from senet_pi.computer import LEVEL_RANGE
 from senet_pi.errors import SenetError
 from senet_pi.hardware.backend import Backend
 from senet_pi.i18n import LANGUAGES
@@ -63,7 +64,7 @@ CONFIG_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "TLS_CERT": ((str,), "the path of the page's HTTPS certificate (PEM; with TLS_KEY)"),
     "TLS_KEY": ((str,), "the path of the HTTPS certificate's private key (PEM; with TLS_CERT)"),
     "COMPUTER": ((str,), 'the seats the computer plays, e.g. "B" (or "B,C"; "none" for nobody)'),
-    "COMPUTER_LEVEL": ((int,), "the computer's level, a whole number from 1 to 4"),
+    "COMPUTER_LEVEL": ((int,), "the computer's level: 1 (beginner), 2 (club) or 3 (expert)"),
 }
 
 
@@ -84,7 +85,7 @@ def load_instance_config(folder: Path | None = None) -> dict[str, object]:
             raise ConfigError(f"the config {path}: LANGUAGE must be {wanted}, not {value!r}")
         if key == "MAX_CONTENT_LENGTH" and value < 1024:
             raise ConfigError(f"the config {path}: MAX_CONTENT_LENGTH must be at least 1024")
-        if key == "COMPUTER_LEVEL" and not 1 <= value <= 4:
+        if key == "COMPUTER_LEVEL" and value not in LEVEL_RANGE:
             raise ConfigError(f"the config {path}: COMPUTER_LEVEL must be {wanted}, not {value}")
         if key == "IDLE_MINUTES" and not value > 0:
             raise ConfigError(f"the config {path}: IDLE_MINUTES must be {wanted}, not {value}")

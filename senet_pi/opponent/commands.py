@@ -88,10 +88,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         "tournament",
         help="measure the computer's levels against each other and baselines",
         description="Play duplicate-throw matches (each deal of throws played with seats swapped) and print win rates "
-        "with Wilson 95%% intervals and the chance lost per decision in solved endgames.",
+        "with Wilson 95 % intervals and the chance lost per decision in solved endgames.",
     )
     tour.add_argument(
-        "players", nargs="*", default=[], help="players (levels 1-4, random, greedy, pip3); default: the ladder"
+        "players", nargs="*", default=[], help="players (levels 1-3, random, greedy, pip3); default: the ladder"
     )
     tour.add_argument(
         "--ruleset", default="secret", choices=[c.name for c in RULESETS.values() if c.turn_starts_with == "throw"]
