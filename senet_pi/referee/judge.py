@@ -107,7 +107,8 @@ class Judging(Core):
                 [Text("new game"), Text("keep")],
             )
         if self.game.pending is not None and any(
-            on_the_way(board & ~self.unknown, self.expected & ~self.unknown, c) for c in self._cands()
+            on_the_way(board & ~self.unknown, self.expected & ~self.unknown, c) and self._whose_fit(c, board)
+            for c in self._cands()
         ):
             return out  # on the way to a legal move: still in progress
         return out + (self._faults_seen(self.expected) or self._warn(board))
@@ -123,6 +124,17 @@ class Judging(Core):
         before, after = game.board(), self.game.board()
         put = sum(bit(sq) for sq, owner in after.items() if before.get(sq) != owner)
         return bool(self.attempt.lifted & put) or not put
+
+    def _whose_fit(self, cand: Candidate, board: int) -> bool:
+        """Whether the pieces standing on the squares `cand` fills could be the ones it puts there: a
+        piece known to be another player's (the order of the hands, an answer) is no move under way."""
+        ev = self.attempt
+        owners = {sq: self.game.board().get(origin) for landed in cand.landed for sq, origin in landed if origin != OFF}
+        for sq in squares_in(board & ~self.expected & ~self.unknown):
+            holder = ev.holder(sq)
+            if holder is not None and sq in owners and owners[sq] != holder:
+                return False
+        return True
 
     def _undoable(self) -> bool:
         """Whether the last move may still be taken back: no throw (or card) has been made since it."""
