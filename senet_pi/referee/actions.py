@@ -25,7 +25,8 @@ from ..verdicts import (
 )
 from .attempt import Attempt
 from .core import SAME_SCAN
-from .judge import STILL_TIME, Judging, switch_text
+from .faults import STILL_TIME, switch_text
+from .judge import Judging
 from .physical import HAND, Step, effect_steps, fixes, held, play_out, reversed_steps
 from .state import Mode
 

@@ -9,8 +9,8 @@ an exchange empties both squares at once.
 from __future__ import annotations
 
 from ..rules.board import OFF, bit, squares_in
-from ..rules.text import N_, Text
-from ..verdicts import Revised, Switch, Verdict, Withdrawn
+from ..rules.text import Text
+from ..verdicts import Revised, Verdict, Withdrawn
 from .attempt import Attempt
 from .candidates import (
     Candidate,
@@ -22,24 +22,14 @@ from .candidates import (
     shown,
     touch_rivals,
 )
-from .core import Core
+from .faults import Faults
 from .physical import touched
 from .state import Owed
-
-#: Settled boards a square may stay wrong without its switch changing before the switch is
-#: judged stuck (a welded switch under an empty square, a dead one under a piece).
-STUCK_BOARDS = 3
-#: Seconds a board may stay still with owed steps that only a never-changing square keeps open
-#: before that square's switch is judged dead (a piece put on it is not seen).
-STILL_TIME = 15.0
-
-#: A switch's faults, as `Switch.fault` names them and a visitor reads them (translated).
-FAULTS = (N_("stuck closed"), N_("stuck open"))
 
 Fit = tuple[Candidate, int]  # a way to play, and the stage of it the board shows
 
 
-class Judging(Core):
+class Judging(Faults):
     """The referee's judgement of a board that has been still for the settle time."""
 
     def _judge_at(self, moment: float) -> list[Verdict]:
@@ -444,57 +434,3 @@ class Judging(Core):
         if (board ^ self.expected) & ~touched(owed.steps) & ~self.unknown == 0:
             return []  # a prompt under way
         return self._faults_seen(final) or self._warn(board, toward=final)
-
-    # ------------------------------------------------------------------ faulty switches
-
-    def _faults_seen(self, target: int) -> list[Verdict]:
-        """A settled board that is wrong: count, per square, how long it has been wrong without its
-        switch changing; a square wrong for STUCK_BOARDS settled boards has a stuck switch."""
-        wrong = (self.sensed ^ target) & ~self.unknown
-        wrong_for = self.switches.wrong_for
-        for sq in list(wrong_for):
-            if not wrong & bit(sq):
-                del wrong_for[sq]
-        out: list[Verdict] = []
-        handled = self.attempt.lifted | self.attempt.placed
-        for sq in squares_in(wrong):
-            wrong_for[sq] = wrong_for.get(sq, 0) + 1
-            if wrong_for[sq] < STUCK_BOARDS or self.switches.still_for(sq, self.now) < STILL_TIME - 1e-6:
-                continue
-            if self.sensed & bit(sq):
-                out += self._mark_faulty(sq, "stuck closed")
-            elif not handled & bit(sq):  # a piece lifted from it may simply be in a hand
-                out += self._mark_faulty(sq, "stuck open")
-        return out
-
-    def _dead_under_owed_steps(self) -> list[Verdict]:
-        """Owed steps, a still board, and only squares that never changed in this attempt keep them
-        from being done: those switches do not see the pieces the game says are there."""
-        wrong = (self.sensed ^ self._target()) & ~self.unknown
-        changed = self.attempt.lifted | self.attempt.placed
-        if not wrong or wrong & changed or wrong & self.sensed:
-            return []  # a piece still in the hand, or a square that does change: not a dead switch
-        out: list[Verdict] = []
-        for sq in squares_in(wrong):
-            out += self._mark_faulty(sq, "stuck open")
-        return out
-
-    def _mark_faulty(self, square: int, fault: str) -> list[Verdict]:
-        self.switches.mark(square, fault)
-        out: list[Verdict] = [Switch(square, fault, switch_text(square, fault))]
-        if self.warning is not None and self.warning.swap is None:
-            self.warning = None
-            self.guiding = False
-        self.judged = False
-        out += self._judge()
-        return out
-
-
-def switch_text(square: int, fault: str) -> Text:
-    """What a faulty switch means for the people at the board."""
-    return Text(
-        "the switch under {square} seems {fault}: square {square} is judged as unknown "
-        "until it changes; enter moves through it by hand",
-        square=square,
-        fault=Text(fault),
-    )
