@@ -485,10 +485,15 @@ function render(state) {
 }
 
 function afterFirstFrame(work) {  // once the board is on the screen: the frame after the next paint
+  // A hidden page gets no frames (a background tab, a kiosk's screen off): it does the work at once,
+  // or as it is hidden. No timer: on a slow CPU one would fire before the first frame and push the
+  // board's paint back by the very work this waits with.
   let done = false;
-  const once = () => { if (!done) { done = true; work(); } };
+  const once = () => { if (done) return; done = true; document.removeEventListener("visibilitychange", hidden); work(); };
+  const hidden = () => { if (document.hidden) setTimeout(once, 0); };
+  document.addEventListener("visibilitychange", hidden);
+  hidden();
   requestAnimationFrame(() => setTimeout(once, 0));
-  setTimeout(once, 300);  // a page the browser paints no frames for (hidden, or starved) still gets it
 }
 
 function renderSide(state) {  // the move list, the rules, the cards, the staff panel: after the board at the first draw
@@ -785,5 +790,5 @@ if (handBox) {
   if (first) render(first); else refresh();
   wire();
   afterFirstFrame(describeRulings);  // the hidden texts the "why?" buttons point to: not needed to draw
-  connect();
+  afterFirstFrame(connect);  // its first message is the whole state again: drawn after the board, not before
 }
