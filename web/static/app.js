@@ -695,7 +695,7 @@ function wire() {
   login.addEventListener("submit", async (e) => {
     e.preventDefault();
     const result = await post("/api/op/login", { pin: document.getElementById("pin").value });
-    text("op-error", result.ok ? "" : result.data.error || `the server answered ${result.status}`);
+    text("op-error", result.ok ? "" : result.data.error || _("the server answered {status}", { status: result.status }));
     document.getElementById("pin").value = "";
     refresh();
   });
