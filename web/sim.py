@@ -62,5 +62,5 @@ def act(action: str) -> object:
 
 
 def _done(backend: SimBackend) -> Response:
-    sim = backend.sim
-    return jsonify({"pieces": [sq for sq in range(1, 31) if sim.magnets & bit(sq)], "leds": list(sim.leds)})
+    moves, pieces = backend.sim.pieces()
+    return jsonify({"pieces": pieces, "moves": moves, "leds": list(backend.sim.leds)})

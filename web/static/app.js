@@ -387,7 +387,7 @@ function name(p) { return (current && current.player_names && current.player_nam
 
 function render(state) {
   current = state;
-  if (state.sim && !state.in_progress && simAnswered === simAsked) pieces = state.backend.switches;  // none on its way
+  if (state.sim && !state.in_progress && simAnswered === simAsked) heard(state.backend);  // none on its way
   if (!document.getElementById("board")) return renderHardware(state);
   // The banner: whose turn, in the mover's own colour, big enough to read from two metres.
   const mover = state.winner || state.to_move;
@@ -641,10 +641,18 @@ async function post(url, body) {
 }
 
 let pieces = null;  // the simulated board's magnets as the server last said: the next click lifts or places
+let piecesAt = -1;  // how many moves of the magnets that was (the server counts them): older news is not taken
 let simAsked = 0, simAnswered = 0;  // clicks on the simulated board sent, and answered
 
+// A state and a click's answer come on different connections: on a loaded machine a state sent
+// before the last click was answered can arrive after it. Only the newer reading is taken, or the
+// next click would lift a piece already lifted (refused) instead of putting it back.
+function heard(reading) {
+  if (reading && Array.isArray(reading.pieces) && reading.moves >= piecesAt) { pieces = reading.pieces; piecesAt = reading.moves; }
+}
+
 async function simClick(sq) {
-  const known = pieces || (current && current.backend.switches) || [];
+  const known = pieces || (current && (current.backend.pieces || current.backend.switches)) || [];
   const action = known.includes(sq) ? "lift" : "place";
   // The board as this click leaves it, before the answer: a quick second click on the same square
   // (put down, then lifted again) does the opposite, not the same again (refused as impossible).
@@ -653,8 +661,8 @@ async function simClick(sq) {
   const result = await post(`/api/sim/${action}`, { square: sq });
   simAnswered++;
   if (asked !== simAsked) return;  // a later click is on its way: its answer says how the board stands
-  if (result.ok) pieces = result.data.pieces;
-  else { pieces = null; text("op-error", result.data.error || TEXT.boardRefused); }
+  if (result.ok) heard(result.data);
+  else { pieces = null; piecesAt = -1; text("op-error", result.data.error || TEXT.boardRefused); }
 }
 
 async function op(action, body) {
@@ -727,6 +735,7 @@ function connect() {  // EventSource reconnects by itself; the server sends the 
   source.addEventListener("verdicts", (e) => onVerdicts(JSON.parse(e.data)));
   source.addEventListener("state", (e) => { link.textContent = TEXT.live; link.className = "link live"; render(JSON.parse(e.data)); });
   source.onerror = () => { link.textContent = TEXT.reconnecting; link.className = "link down"; };
+  source.onopen = () => { piecesAt = -1; };  // a restarted service counts its moves from 0 again
 }
 
 // ---------------------------------------------------------------- a player's hand (the card game)
