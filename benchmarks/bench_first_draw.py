@@ -11,7 +11,9 @@ screen. The median of `--runs` loads is printed (each load in a fresh context: n
 min and max. `--lang de` or `ar` opens the page in that language. `--against REV` (e.g. `main`)
 loads the page alternately with its script and style sheet as they are and as they were at that git
 revision (served in their place through Playwright's routing): on a machine shared with other work
-the two are then timed under the same load, load for load.
+the two are then timed under the same load, load for load. `--also URL` does the same with a page
+served elsewhere, whole (its HTML, scripts and styles): another checkout's `senet-pi run
+--page-port 8081 --journal /tmp/other.jsonl`, say, loaded in turn with this one.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ def main() -> None:
     parser.add_argument("--throttle", type=float, default=6.0)
     parser.add_argument("--lang", default="en", choices=["en", "de", "ar"])
     parser.add_argument("--against", metavar="REV", help="also time the page's script and styles of this git revision")
+    parser.add_argument("--also", metavar="URL", help="also time the page served at URL (another checkout's), in turn")
     args = parser.parse_args()
     service = Service(None, variant="secret")
     backend = SimBackend(load_pinmap(), rng=random.Random(1), spin=0, scan_rate=200)
@@ -71,6 +74,10 @@ def main() -> None:
             ).stdout
             for name in ("app.js", "style.css")
         }
+    urls = {version: url for version in versions}
+    if args.also:
+        versions[args.also] = {}
+        urls[args.also] = f"{args.also.rstrip('/')}/?lang={args.lang}"
     built: dict[str, list[float]] = {v: [] for v in versions}
     painted: dict[str, list[float]] = {v: [] for v in versions}
     try:
@@ -86,7 +93,7 @@ def main() -> None:
                     cdp = context.new_cdp_session(page)
                     cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.throttle})
                     page.add_init_script(WATCH)
-                    page.goto(url)
+                    page.goto(urls[version])
                     page.wait_for_function("() => window.boardPaintedAt !== undefined", timeout=60_000)
                     at_built, at_painted = page.evaluate("() => [window.boardDrawnAt, window.boardPaintedAt]")
                     built[version].append(at_built)

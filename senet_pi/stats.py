@@ -36,6 +36,7 @@ from urllib.parse import quote
 
 from .dates import out_of_order
 from .journal import TABLES, Journal, JournalError
+from .rules.text import Text
 
 #: The day of games whose date was written before the clock was set and cannot be worked out.
 UNKNOWN_DAY = "unknown"
@@ -103,7 +104,7 @@ _tally_lock = threading.Lock()
 def _connect(path: Path) -> sqlite3.Connection:
     """A read-only connection to the journal at `path`; StatsError when it is missing or not ours."""
     if not path.is_file():
-        raise StatsError(f"there is no journal at {path} (no game has been played with it yet)")
+        raise StatsError(Text("there is no journal at {path} (no game has been played with it yet)", path=str(path)))
     try:
         # immutable when no -wal is beside it (nobody writing): not even an empty -wal or -shm is left
         quiet = "" if Path(f"{path}-wal").exists() else "&immutable=1"
@@ -113,9 +114,21 @@ def _connect(path: Path) -> sqlite3.Connection:
             found = [r[1] for r in db.execute(f"PRAGMA table_info({table})")] if table in tables else []
             if found != TABLES[table]:
                 db.close()
-                raise StatsError(f"cannot read the journal {path}: it has no senet-pi {table} table (not our journal?)")
+                raise StatsError(
+                    Text(
+                        "cannot read the journal {path}: it has no senet-pi {table} table (not our journal?)",
+                        path=str(path),
+                        table=table,
+                    )
+                )
     except sqlite3.Error as exc:
-        raise StatsError(f"cannot read the journal {path}: {exc} (damaged, or not a senet-pi journal)") from None
+        raise StatsError(
+            Text(
+                "cannot read the journal {path}: {problem} (damaged, or not a senet-pi journal)",
+                path=str(path),
+                problem=str(exc),
+            )
+        ) from None
     return db
 
 
@@ -151,7 +164,13 @@ def day_stats(journal: Journal | str | Path) -> list[DayStats]:
         unknown = _undated(db, games)
         for game, day, ended, won, _started, seconds in games:
             if day is None:  # a start time SQLite cannot read as a date
-                raise StatsError(f"the journal {path} has a damaged row in games: game {game} has no start time")
+                raise StatsError(
+                    Text(
+                        "the journal {path} has a damaged row in games: game {game} has no start time",
+                        path=str(path),
+                        game=game,
+                    )
+                )
             if game in unknown:  # written before the clock was set, and not to be worked out (issue 22)
                 day = UNKNOWN_DAY
             row = days.setdefault(day, [0, 0, 0, 0, 0, 0, [], 0])
@@ -166,9 +185,13 @@ def day_stats(journal: Journal | str | Path) -> list[DayStats]:
             if ended and won:
                 row[6].append(float(seconds))
     except sqlite3.Error as exc:
-        raise StatsError(f"cannot read the journal {path}: {exc} (damaged?)") from None
+        raise StatsError(
+            Text("cannot read the journal {path}: {problem} (damaged?)", path=str(path), problem=str(exc))
+        ) from None
     except (TypeError, ValueError) as exc:  # a value of the wrong type: a damaged row
-        raise StatsError(f"the journal {path} has a damaged row: {exc}") from None
+        raise StatsError(
+            Text("the journal {path} has a damaged row: {problem}", path=str(path), problem=str(exc))
+        ) from None
     finally:
         db.close()
     return [

@@ -260,6 +260,26 @@ def test_item1_at_kiosk_size_the_board_fills_the_screen_and_the_banner_is_the_mo
         page.close()
 
 
+def test_item1_on_a_phone_no_blank_card_stands_between_the_banner_and_the_throw(browser, board):  # noqa: F811
+    page = open_page(browser, board, viewport={"width": 390, "height": 844})
+    try:
+
+        def gap_above_the_throw(above: str) -> float:
+            bottom = page.locator(above).bounding_box()
+            top = page.locator(".throw-box").bounding_box()
+            return top["y"] - (bottom["y"] + bottom["height"])
+
+        expect(page.locator("#card")).to_be_hidden()  # a plain throw to make: the banner says it all
+        assert gap_above_the_throw("#cast") <= 32
+        board.service.handle("throw", 3)
+        expect(page.locator("#message")).to_contain_text("3")
+        expect(page.locator("#card")).to_be_visible()
+        assert page.locator("#card").bounding_box()["y"] > page.locator("#cast").bounding_box()["y"]
+        assert 0 <= gap_above_the_throw("#card") <= 32  # as tall as its words, no taller
+    finally:
+        page.close()
+
+
 def test_item1_pieces_borne_off_wait_beside_the_board(browser, board):  # noqa: F811
     page = open_page(browser, board, viewport=KIOSK)
     try:

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
+from senet_pi.i18n import Text
 from senet_pi.rules import RULESETS
 from senet_pi.rules.plain import PLAIN
 
@@ -29,7 +30,7 @@ def events() -> Response | tuple[Response, int]:
     the stream (see `live.LiveApp`); under plain WSGI this thread streams it."""
     broker = current_app.extensions["senet"]["broker"]
     if broker.listeners >= current_app.config["MAX_LIVE_STREAMS"]:
-        return error(503, "too many live pages open: this one will try again", retry_after=10)
+        return error(503, Text("too many live pages open: this one will try again"), retry_after=10)
     scope = request.environ.get("asgi.scope")
     if scope is not None and scope.get("senet.live"):
         scope["senet.handoff"] = True

@@ -20,8 +20,9 @@ import ipaddress
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from senet_pi.computer import LEVEL_RANGE, PLAYER_IDS, SeatError
+from senet_pi.i18n import Text
 
-from .errors import BadInput, error, json_body
+from .errors import BadInput, error, json_body, message_of
 from .operator import csrf_ok, operator_check, operator_required
 from .state import services, state
 
@@ -41,7 +42,7 @@ def hint() -> Response | tuple[Response, int]:
     """The analysis of the position on the board now."""
     _, coach = _parts()
     if coach is None:
-        return error(404, "hints are not available here (senet-pi run gives them)")
+        return error(404, Text("hints are not available here (senet-pi run gives them)"))
     found = coach.hint(float(current_app.config.get("HINT_WAIT", HINT_WAIT)))  # type: ignore[attr-defined]
     if found is None:
         response = jsonify({"thinking": True})
@@ -63,17 +64,17 @@ def alone() -> Response | tuple[Response, int]:
     """A visitor plays alone against the computer (or, `"on": false`, with another person again)."""
     if _on_the_screen():
         if not csrf_ok():
-            return error(403, "missing or wrong CSRF token (reload the page)")
+            return error(403, Text("missing or wrong CSRF token (reload the page)"))
     else:
         refused = operator_check()
         if refused is not None:
             return refused
     computer, _ = _parts()
     if computer is None:
-        return error(404, "the computer does not play here (senet-pi run gives it)")
+        return error(404, Text("the computer does not play here (senet-pi run gives it)"))
     on = json_body().get("on", True)
     if not isinstance(on, bool):
-        raise BadInput('say {"on": true} or {"on": false}')
+        raise BadInput(Text("say {on} or {off}", on='{"on": true}', off='{"on": false}'))
     service, _backend = services()
     level = int(current_app.extensions["senet"].get("alone_level", 2))
     players = service.snapshot()["players"]
@@ -89,15 +90,27 @@ def seats() -> Response | tuple[Response, int]:
     """The operator gives the computer seats: {"seats": {"B": 3}} ({} = nobody)."""
     computer, _ = _parts()
     if computer is None:
-        return error(404, "the computer does not play here (senet-pi run gives it)")
+        return error(404, Text("the computer does not play here (senet-pi run gives it)"))
     wanted = json_body().get("seats")
     if not isinstance(wanted, dict):
-        raise BadInput('name the seats and levels: {"seats": {"B": 3}}, or {"seats": {}} for nobody')
+        raise BadInput(
+            Text(
+                "name the seats and levels: {some}, or {none} for nobody",
+                some='{"seats": {"B": 3}}',
+                none='{"seats": {}}',
+            )
+        )
     for pid, level in wanted.items():
         if pid not in PLAYER_IDS or isinstance(level, bool) or not isinstance(level, int) or level not in LEVEL_RANGE:
-            raise BadInput(f"a seat is A-D and a level 1-{LEVEL_RANGE[-1]}, not {pid!r}: {level!r}"[:200])
+            raise BadInput(
+                Text(
+                    "a seat is A-D and a level 1-{top}, not {seat}",
+                    top=LEVEL_RANGE[-1],
+                    seat=f"{pid!r}: {level!r}"[:120],
+                )
+            )
     try:
         computer.set_seats(wanted)  # type: ignore[attr-defined]
     except SeatError as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput(message_of(exc)) from None
     return jsonify({"state": state()})

@@ -34,7 +34,7 @@ from senet_pi.fleet.watcher import FleetWatcher
 from senet_pi.i18n import Text
 
 from . import ConfigError, _lasting_secret, instance_folder, load_instance_config
-from .errors import error
+from .errors import error, message_of
 
 bp = Blueprint("fleet", __name__)
 
@@ -142,7 +142,7 @@ def events() -> Response | tuple[Response, int]:
         return refused
     streams: FleetStreams = current_app.extensions["senet"]["broker"]
     if streams.listeners >= MAX_STREAMS:
-        return error(503, "too many dashboards open: this one will try again", retry_after=10)
+        return error(503, Text("too many dashboards open: this one will try again"), retry_after=10)
     response = Response(stream_with_context(streams.stream(_watcher())), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
@@ -163,7 +163,7 @@ def _command(name: str, action: str) -> Response | tuple[Response, int]:
     try:
         sent = _watcher().send(name, action, args)
     except FleetError as exc:
-        return error(409, str(exc))
+        return error(409, message_of(exc))
     return jsonify({"sent": sent, "board": name, "action": action}), 202
 
 
@@ -171,7 +171,7 @@ def _command(name: str, action: str) -> Response | tuple[Response, int]:
 def command(name: str, action: str) -> Response | tuple[Response, int]:
     """A staff action on one board: signed by this dashboard, carried out by a board that allows it."""
     if action not in ACTIONS:
-        return error(404, f"no such action: use one of {', '.join(ACTIONS)}")
+        return error(404, Text("no such action: use one of {actions}", actions=", ".join(ACTIONS)))
     return _command(name, action)
 
 

@@ -14,9 +14,9 @@ import segno
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
 
 from senet_pi.errors import SenetError
-from senet_pi.i18n import joined, translate
+from senet_pi.i18n import Text, joined, translate
 
-from .errors import BadInput, error, json_body
+from .errors import BadInput, error, json_body, message_of
 from .i18n import language
 from .operator import is_operator
 from .security import exposed
@@ -87,30 +87,30 @@ def hand_state(player: str, token: str) -> Response:
 def act(player: str, token: str, action: str) -> object:
     view = _check(player, token)
     if action not in ("play", "exchange", "pass"):
-        return error(404, f"unknown action {action!r}: use play, exchange or pass")
+        return error(404, Text("unknown action {action}: use play, exchange or pass", action=repr(action)[:40]))
     if view["to_move"] != player:
-        return error(409, f"it is {view['to_move']}'s turn")
+        return error(409, Text("it is {player}'s turn", player=PLAYERS.get(view["to_move"], view["to_move"])))
     try:
         body = json_body() if request.content_length else {}
         if action == "play":
             card = body.get("card")
             if not isinstance(card, str) or card not in view["cards"]:
-                raise BadInput(f"{str(card)[:20]!r} is not in your hand")
+                raise BadInput(Text("{card} is not in your hand", card=repr(str(card)[:20])))
             kind, value = "card", card
         elif action == "exchange":
             cards = body.get("cards")
             if not isinstance(cards, list) or not 1 <= len(cards) <= 2 or not all(isinstance(c, str) for c in cards):
-                raise BadInput('exchange one or two cards: {"cards": ["2", "H28"]}')
+                raise BadInput(Text("exchange one or two cards: {example}", example='{"cards": ["2", "H28"]}'))
             kind, value = "exchange", cards
         else:
             kind, value = "pass", True
     except BadInput as exc:
-        return error(400, str(exc))
+        return error(400, message_of(exc))
     service, _ = services()
     try:
         handled = service.handle(kind, value)
     except (SenetError, TypeError, ValueError) as exc:
-        return error(400, str(exc)[:300])
+        return error(400, message_of(exc))
     verdicts = for_page(handled)  # the players by name (issue 24)
     refused = refusals(handled)  # Texts, translated by jsonify
     if refused:

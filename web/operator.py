@@ -30,7 +30,7 @@ from senet_pi.errors import SenetError
 from senet_pi.i18n import Text, joined
 from senet_pi.rules import RULESETS
 
-from .errors import BadInput, error, json_body, square_from
+from .errors import BadInput, error, json_body, message_of, square_from
 from .signin import guard, is_operator
 from .state import for_page, refusals, services, state
 
@@ -214,7 +214,7 @@ def login() -> object:
         return error(403, Text("missing or wrong CSRF token (reload the page)"))
     pin = json_body().get("pin")
     if not isinstance(pin, str) or not pin.isascii() or len(pin) > 64:
-        raise BadInput('send the PIN as a string of digits: {"pin": "1234"}')
+        raise BadInput(Text("send the PIN as a string of digits: {example}", example='{"pin": "1234"}'))
     outcome, wait = guard().check(request.remote_addr or "?", pin)
     if outcome == "ok":
         guard().sign_out(session.get("operator"))
@@ -254,17 +254,19 @@ def new_game() -> object:
     service, backend = services()
     variant = data.get("variant", service.variant)
     if not isinstance(variant, str) or variant not in RULESETS:
-        raise BadInput(f"variant must be one of {', '.join(RULESETS)}")
+        raise BadInput(Text("variant must be one of {variants}", variants=", ".join(RULESETS)))
     players = data.get("players", 2)
     options = data.get("options", {})
     if not isinstance(options, dict):
-        raise BadInput("options must be a JSON object")
+        raise BadInput(Text("options must be a JSON object"))
     if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 8:
-        raise BadInput("players must be a whole number of players, e.g. 2")
+        raise BadInput(Text("players must be a whole number of players, e.g. 2"))
     try:
         verdicts = service.new_game(variant, players, options)
     except (SenetError, TypeError, ValueError, RecursionError) as exc:  # options the rule set cannot use
-        raise BadInput(f"cannot start {variant} with these options: {exc}"[:300]) from None
+        raise BadInput(
+            Text("cannot start {variant} with these options: {reason}", variant=variant, reason=message_of(exc))
+        ) from None
     sim = getattr(backend, "sim", None)
     if sim is not None:  # the simulated pieces go back to the start as well
         sim.set_occupied(service.expected)
@@ -291,7 +293,7 @@ def throw() -> object:
     try:
         service.parse_throw(value)
     except (SenetError, TypeError, ValueError) as exc:
-        raise BadInput(str(exc)[:300]) from None
+        raise BadInput(message_of(exc)) from None
     return _handled("throw", value)
 
 
@@ -302,7 +304,7 @@ def move() -> object:
     from_sq, to_sq = square_from(data, "from"), square_from(data, "to", allow_off=True)
     by = data.get("by", 0)
     if isinstance(by, bool) or not isinstance(by, int) or not 0 <= by <= 12:
-        raise BadInput("by must be a die or dice sum from 1 to 12")
+        raise BadInput(Text("by must be a die or dice sum from 1 to 12"))
     return _handled("move", [from_sq, to_sq, by])
 
 
@@ -315,8 +317,12 @@ def answer() -> object:
     if question is None:
         return error(409, Text("there is no question to answer"))
     if isinstance(choice, bool) or not isinstance(choice, int | str):
-        raise BadInput("answer with an option's number or its text")
+        raise BadInput(Text("answer with an option's number or its text"))
     options: list[str] = question["options"]  # type: ignore[assignment]
     if choice not in options and not (isinstance(choice, int) and 0 <= choice < len(options)):
-        raise BadInput(f"{choice!r} is not one of the options: {', '.join(options)}")
+        raise BadInput(
+            Text(
+                "{choice} is not one of the options: {options}", choice=repr(choice)[:40], options=joined(options, ", ")
+            )
+        )
     return _handled("answer", choice)

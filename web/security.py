@@ -15,6 +15,8 @@ import ipaddress
 
 from flask import Flask, Response, current_app, request
 
+from senet_pi.i18n import Text
+
 from .errors import BadInput
 
 #: No inline script or style, nothing from another origin, never inside a frame.
@@ -75,8 +77,10 @@ def exposed() -> bool:
 def _check_host() -> None:
     if not known_host(request.host):
         raise BadInput(
-            "unknown Host header: this service answers to localhost, its IP addresses "
-            "and the names listed in HOSTS in its config.toml"
+            Text(
+                "unknown Host header: this service answers to localhost, its IP addresses "
+                "and the names listed in HOSTS in its config.toml"
+            )
         )
 
 

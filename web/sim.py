@@ -11,6 +11,7 @@ import time
 from flask import Blueprint, Response, jsonify
 
 from senet_pi.hardware.backend import SimBackend
+from senet_pi.i18n import Text
 from senet_pi.rules.board import bit
 
 from .errors import error, json_body, square_from
@@ -36,14 +37,14 @@ def act(action: str) -> object:
         if refused is not None:
             return refused
     elif not csrf_ok():
-        return error(403, "missing or wrong CSRF token (reload the page)")
+        return error(403, Text("missing or wrong CSRF token (reload the page)"))
     backend = _sim()
     if backend is None:
         _, other = services()
         name = other.name if other is not None else "none"
-        return error(404, f"there is no simulated board: the backend is {name}")
+        return error(404, Text("there is no simulated board: the backend is {name}", name=name))
     if action not in ("lift", "place", "press"):
-        return error(404, f"unknown action {action!r}: use lift, place or press")
+        return error(404, Text("unknown action {action}: use lift, place or press", action=repr(action)[:40]))
     sim = backend.sim
     if action == "press":
         sim.press()
@@ -53,13 +54,13 @@ def act(action: str) -> object:
     square = square_from(json_body())
     has_piece = bool(sim.magnets & bit(square))
     if action == "lift" and not has_piece:
-        return error(409, f"square {square} holds no piece to lift")
+        return error(409, Text("square {square} holds no piece to lift", square=square))
     if action == "place" and has_piece:
-        return error(409, f"square {square} already holds a piece")
+        return error(409, Text("square {square} already holds a piece", square=square))
     getattr(sim, action)(square)
     return _done(backend)
 
 
 def _done(backend: SimBackend) -> Response:
-    sim = backend.sim
-    return jsonify({"pieces": [sq for sq in range(1, 31) if sim.magnets & bit(sq)], "leds": list(sim.leds)})
+    moves, pieces = backend.sim.pieces()
+    return jsonify({"pieces": pieces, "moves": moves, "leds": list(backend.sim.leds)})

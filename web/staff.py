@@ -16,7 +16,7 @@ from markupsafe import Markup
 from senet_pi import i18n
 from senet_pi.stats import UNKNOWN_DAY, DayStats, StatsError, day_stats, to_csv
 
-from .errors import error
+from .errors import error, message_of
 from .i18n import language
 from .operator import csrf_token
 from .signin import guard, is_operator
@@ -55,8 +55,8 @@ def _rows() -> list[DayStats] | str:
         return _("This service keeps no journal.")
     try:
         return day_stats(service.journal)
-    except StatsError as exc:
-        return str(exc)
+    except StatsError as exc:  # its Text, said in the page's language (issue 24)
+        return str(i18n.translate(message_of(exc), language()))
 
 
 def plots(rows: list[DayStats]) -> list[Markup]:

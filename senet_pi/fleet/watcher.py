@@ -213,9 +213,9 @@ class FleetWatcher:
     def send(self, name: str, action: str, args: dict[str, object] | None = None) -> str:
         """Sign and send `action` to board `name`; its id. FleetError when that is not allowed."""
         if self._secret is None:
-            raise FleetError("this dashboard has no MQTT_COMMAND_SECRET: it cannot send commands")
+            raise FleetError(Text("this dashboard has no MQTT_COMMAND_SECRET: it cannot send commands"))
         if action not in ACTIONS:
-            raise FleetError(f"the action must be one of {', '.join(ACTIONS)}")
+            raise FleetError(Text("the action must be one of {actions}", actions=", ".join(ACTIONS)))
         with self._lock:
             board = self._boards.get(name)
             if board is None or not board.commands:

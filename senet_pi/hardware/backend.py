@@ -235,6 +235,12 @@ class SimBackend(GpioBackend):
             self.board.take_reading()
         super().start(service, scan)
 
+    def describe(self) -> dict[str, object]:
+        """The board's view, and the simulated magnets with their move count: where the pieces
+        really are (a stuck switch aside), and how new that is beside the page's own clicks."""
+        moves, pieces = self.sim.pieces()
+        return {**super().describe(), "pieces": pieces, "moves": moves}
+
 
 def _default_pin_factory() -> object:
     """gpiozero's own choice of pin factory (lgpio on a Pi), quietly: off a Pi, one BackendError

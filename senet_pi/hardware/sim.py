@@ -58,6 +58,8 @@ class SimBoard:
         self.pinmap = pinmap
         self.factory = factory or sim_factory()
         self.magnets = occupied
+        #: How many times the hands changed the magnets: of two readings, the one with more is the newer.
+        self.moves = 0
         self.stuck: dict[int, str] = {}
         # Every pin is made here, bounded, before gpiozero's devices ask the factory for them.
         bounded = BoundedMockPin
@@ -74,18 +76,28 @@ class SimBoard:
         """Put a piece (its magnet) on `square`."""
         self._check(square)
         self.magnets |= bit(square)
+        self.moves += 1  # after the magnets: a reading (`pieces`) never pairs old magnets with a new count
         self._drive_columns()
 
     def lift(self, square: int) -> None:
         """Take the piece off `square`."""
         self._check(square)
         self.magnets &= ~bit(square)
+        self.moves += 1
         self._drive_columns()
 
     def set_occupied(self, occupied: int) -> None:
         """Set every magnet at once (setting up a position)."""
         self.magnets = occupied
+        self.moves += 1
         self._drive_columns()
+
+    def pieces(self) -> tuple[int, list[int]]:
+        """(moves, the squares with a magnet), the count read first: the squares are never older than
+        the count says (a page takes the newest of several readings, issue 24)."""
+        moves = self.moves
+        magnets = self.magnets
+        return moves, [sq for sq in range(1, 31) if magnets & bit(sq)]
 
     def press(self) -> None:
         """Push the thrower's button (it pulls its line to ground)."""

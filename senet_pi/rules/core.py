@@ -361,7 +361,10 @@ class Game:
     def parse_throw(self, raw: object) -> object:
         """A throw value as this rule set counts it, or InvalidThrowError."""
         if not self.throw_kind.is_valid(raw) or isinstance(raw, bool):
-            raise InvalidThrowError(f"{self.name} cannot throw {raw!r}: {self.throw_kind.describe()}")
+            allowed = self.throw_kind.describe()
+            raise InvalidThrowError(
+                Text("{ruleset} cannot throw {value}: {allowed}", ruleset=self.name, value=repr(raw), allowed=allowed)
+            )
         return raw
 
     def push_throw(self, value: object) -> Effects:

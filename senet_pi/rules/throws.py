@@ -14,6 +14,8 @@ from fractions import Fraction
 from math import comb
 from typing import Any, Protocol
 
+from .text import Text
+
 
 class RandomSource(Protocol):
     """What throws and random play need from a random generator; `random.Random` and `secrets.SystemRandom` fit."""
@@ -91,7 +93,10 @@ class Sticks(ThrowKind):
         return self.table[rng.getrandbits(4)]
 
     def describe(self) -> str:
-        return f"4 sticks counting {self.counted} sides (none = {self.zero}): " + super().describe()
+        values = super().describe()  # whole sentences for each side: its word changes with the sentence (de)
+        if self.counted == "white":
+            return Text("4 sticks counting white sides (none = {zero}): {values}", zero=self.zero, values=values)
+        return Text("4 sticks counting dark sides (none = {zero}): {values}", zero=self.zero, values=values)
 
 
 class RerolledDie(ThrowKind):
@@ -113,7 +118,12 @@ class RerolledDie(ThrowKind):
                 return Throw(v, (v,))
 
     def describe(self) -> str:
-        return f"a {self.sides}-sided die, {self.reroll} rerolled: " + super().describe()
+        return Text(
+            "a {sides}-sided die, {reroll} rerolled: {values}",
+            sides=self.sides,
+            reroll=self.reroll,
+            values=super().describe(),
+        )
 
 
 class TwoDice(ThrowKind):
@@ -143,4 +153,4 @@ class TwoDice(ThrowKind):
         return Throw(value, value)
 
     def describe(self) -> str:
-        return "two six-sided dice, e.g. [3, 5] (or one die, [4], with one piece left)"
+        return Text("two six-sided dice, e.g. {two} (or one die, {one}, with one piece left)", two="[3, 5]", one="[4]")

@@ -1,3 +1,6 @@
+//# allFunctionsCalledOnLoad
+// (V8's compile hint, above: its functions are compiled as the file streams in, off the page's main
+// thread, not one by one at their first call while the board is drawn: issue 24's first draw.)
 // senet-pi status page: draws the state the server sends, live over server-sent events.
 // No framework, no CDN: this file and style.css are all the page loads.
 "use strict";
@@ -384,7 +387,7 @@ function name(p) { return (current && current.player_names && current.player_nam
 
 function render(state) {
   current = state;
-  if (state.sim && !state.in_progress && simAnswered === simAsked) pieces = state.backend.switches;  // none on its way
+  if (state.sim && !state.in_progress && simAnswered === simAsked) heard(state.backend);  // none on its way
   if (!document.getElementById("board")) return renderHardware(state);
   // The banner: whose turn, in the mover's own colour, big enough to read from two metres.
   const mover = state.winner || state.to_move;
@@ -485,10 +488,15 @@ function render(state) {
 }
 
 function afterFirstFrame(work) {  // once the board is on the screen: the frame after the next paint
+  // A hidden page gets no frames (a background tab, a kiosk's screen off): it does the work at once,
+  // or as it is hidden. No timer: on a slow CPU one would fire before the first frame and push the
+  // board's paint back by the very work this waits with.
   let done = false;
-  const once = () => { if (!done) { done = true; work(); } };
+  const once = () => { if (done) return; done = true; document.removeEventListener("visibilitychange", hidden); work(); };
+  const hidden = () => { if (document.hidden) setTimeout(once, 0); };
+  document.addEventListener("visibilitychange", hidden);
+  hidden();
   requestAnimationFrame(() => setTimeout(once, 0));
-  setTimeout(once, 300);  // a page the browser paints no frames for (hidden, or starved) still gets it
 }
 
 function renderSide(state) {  // the move list, the rules, the cards, the staff panel: after the board at the first draw
@@ -633,10 +641,18 @@ async function post(url, body) {
 }
 
 let pieces = null;  // the simulated board's magnets as the server last said: the next click lifts or places
+let piecesAt = -1;  // how many moves of the magnets that was (the server counts them): older news is not taken
 let simAsked = 0, simAnswered = 0;  // clicks on the simulated board sent, and answered
 
+// A state and a click's answer come on different connections: on a loaded machine a state sent
+// before the last click was answered can arrive after it. Only the newer reading is taken, or the
+// next click would lift a piece already lifted (refused) instead of putting it back.
+function heard(reading) {
+  if (reading && Array.isArray(reading.pieces) && reading.moves >= piecesAt) { pieces = reading.pieces; piecesAt = reading.moves; }
+}
+
 async function simClick(sq) {
-  const known = pieces || (current && current.backend.switches) || [];
+  const known = pieces || (current && (current.backend.pieces || current.backend.switches)) || [];
   const action = known.includes(sq) ? "lift" : "place";
   // The board as this click leaves it, before the answer: a quick second click on the same square
   // (put down, then lifted again) does the opposite, not the same again (refused as impossible).
@@ -645,8 +661,8 @@ async function simClick(sq) {
   const result = await post(`/api/sim/${action}`, { square: sq });
   simAnswered++;
   if (asked !== simAsked) return;  // a later click is on its way: its answer says how the board stands
-  if (result.ok) pieces = result.data.pieces;
-  else { pieces = null; text("op-error", result.data.error || TEXT.boardRefused); }
+  if (result.ok) heard(result.data);
+  else { pieces = null; piecesAt = -1; text("op-error", result.data.error || TEXT.boardRefused); }
 }
 
 async function op(action, body) {
@@ -687,7 +703,7 @@ function wire() {
   login.addEventListener("submit", async (e) => {
     e.preventDefault();
     const result = await post("/api/op/login", { pin: document.getElementById("pin").value });
-    text("op-error", result.ok ? "" : result.data.error || `the server answered ${result.status}`);
+    text("op-error", result.ok ? "" : result.data.error || _("the server answered {status}", { status: result.status }));
     document.getElementById("pin").value = "";
     refresh();
   });
@@ -719,6 +735,7 @@ function connect() {  // EventSource reconnects by itself; the server sends the 
   source.addEventListener("verdicts", (e) => onVerdicts(JSON.parse(e.data)));
   source.addEventListener("state", (e) => { link.textContent = TEXT.live; link.className = "link live"; render(JSON.parse(e.data)); });
   source.onerror = () => { link.textContent = TEXT.reconnecting; link.className = "link down"; };
+  source.onopen = () => { piecesAt = -1; };  // a restarted service counts its moves from 0 again
 }
 
 // ---------------------------------------------------------------- a player's hand (the card game)
@@ -785,5 +802,5 @@ if (handBox) {
   if (first) render(first); else refresh();
   wire();
   afterFirstFrame(describeRulings);  // the hidden texts the "why?" buttons point to: not needed to draw
-  connect();
+  afterFirstFrame(connect);  // its first message is the whole state again: drawn after the board, not before
 }
