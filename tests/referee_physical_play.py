@@ -197,7 +197,8 @@ class Play:
         if style == "two_hands" and len(cs) >= 2:
             a, b = cs[0], cs[1]
             squares = {a.from_sq, b.from_sq, a.to_sq, b.to_sq}
-            exchange = b.from_sq == a.to_sq and b.to_sq == a.from_sq
+            # two pieces changing places (not one piece sent on back to its own square, 15-27-15, M7)
+            exchange = b.from_sq == a.to_sq and b.to_sq == a.from_sq and occupied(self.s, b.from_sq)
             apart = (
                 len(squares) == 4
                 and OFF not in squares
@@ -218,7 +219,8 @@ class Play:
             touched = {sq for c in cs for sq in (c.from_sq, c.to_sq)}
             near = [sq for sq in range(1, 31) if occupied(self.s, sq) and sq not in touched]
             first = cs[0]
-            if near and first.from_sq != OFF and not held_from(self.s, first.from_sq):
+            comes_back = any(c.to_sq == first.from_sq for c in cs[1:])  # 15-27 sent back to 15 (M7)
+            if near and first.from_sq != OFF and not held_from(self.s, first.from_sq) and not comes_back:
                 n = min(near, key=lambda sq: (abs(sq - first.from_sq), rng.random()))
                 # two pieces in the hand: the mover and a neighbour brushed up with it, in either order
                 for sq in (n, first.from_sq) if rng.random() < 0.5 else (first.from_sq, n):
