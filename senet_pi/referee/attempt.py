@@ -245,12 +245,17 @@ class Attempt:
         owners = {self.owners.get(p) for p in self._known_on(square)}
         return owners.pop() if len(owners) == 1 else None
 
-    def could_be(self, placing: Iterable[tuple[int, object]]) -> bool:
-        """Whether some story has a piece of each given identity on each given square."""
+    def could_be(self, placing: Iterable[tuple[int, object]], strangers: bool = False) -> bool:
+        """Whether some story has a piece of each given identity on each given square (with
+        `strangers`, a piece from nowhere may be any piece: one the referee took as gone)."""
         wanted = list(placing)
         if self.lost or not wanted:
             return True
-        return any(all(self.piece(on[sq]) == ident for sq, ident in wanted) for on, _ in self.worlds)
+
+        def fits(number: int, ident: object) -> bool:
+            return self.piece(number) == ident or (strangers and UNKNOWN_PIECE <= number < NO_PIECE)
+
+        return any(all(fits(on[sq], ident) for sq, ident in wanted) for on, _ in self.worlds)
 
     def stories(self, placing: Iterable[tuple[int, object]]) -> set[World]:
         """The stories with a piece of each given identity on each given square (none when the
@@ -290,6 +295,16 @@ class Attempt:
             if board is not None and not (seen ^ board) & ~unknown:
                 board = next(wanted, None)
         return board is None
+
+    def lifted_since(self, seen: int) -> int:
+        """The squares whose piece was picked up after the first `seen` changes, standing there then."""
+        if self.gap or len(self.history) >= MAX_HISTORY:
+            return self.lifted
+        boards = [self.start, *self.history]
+        out = 0
+        for before, after in zip(boards[seen:], boards[seen + 1 :], strict=False):
+            out |= before & ~after
+        return out & boards[min(seen, len(boards) - 1)]
 
     def empty_together(self, a: int, b: int) -> bool:
         """Whether squares `a` and `b` (both occupied at the start) were empty at the same moment."""

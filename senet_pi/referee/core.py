@@ -156,6 +156,7 @@ class Core:
         if self.provisional is None:
             self.provisional = Provisional(base, 0, "", base_cands, self.attempt, [])
         self.provisional.moves += len(cand.moves)
+        self.provisional.seen = ev.count
         self.provisional.outcome = cand.outcome
         self.provisional.labels += [str(m) for m in cand.moves]
         self.owed = Owed.of(cand, stage)

@@ -323,10 +323,11 @@ class Judging(Faults):
 
     def _changes_lead_to(self, cand: Candidate) -> bool:
         """Whether the hands, since the move was accepted, touched only squares where `cand` leaves
-        another piece than the accepted move did: two pieces swapped elsewhere (owners mixed up by
-        hand) are no evidence that the throw was played another way."""
+        another piece than the accepted move did, and could have left `cand`'s pieces there: two
+        pieces swapped elsewhere (owners mixed up by hand), or a piece lifted alone and put back, are
+        no evidence that the throw was played another way."""
         prov = self.provisional
-        if prov is None or self.attempt is prov.attempt:
+        if prov is None:
             return True
         other = self.game.copy()
         popped = 0
@@ -336,8 +337,13 @@ class Judging(Faults):
         for move in cand.moves:
             other.push(move)
         differ = sum(bit(sq) for sq in range(1, 31) if other.piece_at(sq) != self.game.piece_at(sq))
-        moved = self.attempt.lifted & self.attempt.start  # pieces standing at the acceptance, picked up since
-        return not moved & ~differ & ~self.unknown
+        ev = self.attempt  # pieces standing at the acceptance, picked up since
+        moved = ev.lifted_since(prov.seen) if ev is prov.attempt else ev.lifted & ev.start
+        if moved & ~differ & ~self.unknown:
+            return False
+        # and the pieces there now could be the other way's (a piece lifted alone and put back is itself)
+        here = squares_in(moved & self.sensed & ~self.unknown)
+        return self.attempt.could_be(((sq, other.piece_at(sq)) for sq in here), strangers=True)
 
     def _another_whole_way(self, board: int) -> list[Verdict] | None:
         """The rest of the throw may fit this board, but the hands showed every stage of another whole

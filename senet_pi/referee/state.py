@@ -117,6 +117,7 @@ class Provisional:
     attempt: Attempt  # the hands' evidence since the base (or since the move was taken back)
     labels: list[str]
     taken_back: bool = False  # the board stood as before them again since
+    seen: int = 0  # the changes of `attempt` the last acceptance had seen (what the hands did after it)
 
 
 @dataclass
