@@ -471,20 +471,23 @@ def do_fix(s: Session, fix: dict[str, Any]) -> None:
                 f"class 5: the fix asks for {who}'s piece, but the pieces off the board are {off} "
                 f"(real owners on the board: {s.owners_on_board()}): {fix}"
             )
-            s.feed({"place": b, "piece": pick_piece(s, who, b)})
+            dots = re.search(r"with (\d+) dots", text)
+            s.feed({"place": b, "piece": pick_piece(s, who, b, int(dots.group(1)) if dots else None)})
     elif a is not None:
         s.retire(a)
     if a is None and b is None:
         raise AssertionError(s.explain(f"class 5: a fix that names no square: {fix}"))
 
 
-def pick_piece(s: Session, owner: str, square: int) -> object:
+def pick_piece(s: Session, owner: str, square: int, dots: int | None = None) -> object:
     """Which of `owner`'s pieces off the board a person puts back on `square`: in `modern`, the one
-    the game wants there when there is a choice (the fix says only whose piece)."""
-    want = s.game.piece_at(square)
+    with the dots the fix names, else the one the game wants there when there is a choice."""
+    want = (owner, dots) if dots is not None else s.game.piece_at(square)
     for piece, lifted in s.held:
         if want is not None and (piece[0], piece[1]) == want:
             return lifted
+    if dots is not None and any((p[0], p[1]) == want for p in s.box):
+        return ("box", owner, dots)
     return owner
 
 

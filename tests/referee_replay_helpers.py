@@ -112,9 +112,9 @@ class Session:
         (an owner, "A"; from the hand, else from the box), else the last one lifted."""
         if want is None:
             return self.held.pop()[0] if self.held else self.box.pop()
-        if isinstance(want, tuple):  # ("box", owner): one of owner's pieces put aside for good
+        if isinstance(want, tuple):  # ("box", owner[, dots]): one of owner's pieces put aside for good
             for i in reversed(range(len(self.box))):
-                if self.box[i][0] == want[1]:
+                if self.box[i][0] == want[1] and (len(want) < 3 or self.box[i][1] == want[2]):
                     return self.box.pop(i)
         for i in reversed(range(len(self.held))):
             (owner, _, _), lifted_from = self.held[i]

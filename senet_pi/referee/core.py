@@ -204,7 +204,12 @@ class Core:
 
     def _fixes(self, board: int, target: int) -> list[Fix]:
         owners = owners_of(self.game, self.steps_left, target)
-        return board_fixes(board, target, owners, self.attempt, self.unknown)
+        dots: dict[int, int | None] = {}  # `modern`: which of the owner's pieces belongs there
+        for sq, owner in owners.items():
+            piece = self.game.piece_at(sq)
+            if isinstance(piece, tuple) and piece[0] == owner and isinstance(piece[1], int):
+                dots[sq] = piece[1]
+        return board_fixes(board, target, owners, self.attempt, self.unknown, dots)
 
     def _unsure_square(self, todo: list[Fix]) -> tuple[int, list[object]] | None:
         """A square a fix carries a piece from, or any square the hands lifted (the partner of a piece

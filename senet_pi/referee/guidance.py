@@ -33,12 +33,14 @@ def owners_of(game: Game, owed: list[Step], target: int) -> dict[int, str]:
     return {sq: owner for sq, owner in owners.items() if target & bit(sq)}
 
 
-def board_fixes(board: int, target: int, owners: dict[int, str], ev: Attempt, unknown: int) -> list[Fix]:
+def board_fixes(
+    board: int, target: int, owners: dict[int, str], ev: Attempt, unknown: int, dots: dict[int, int | None]
+) -> list[Fix]:
     """How to put `board` right, each piece back where the hands showed it came from."""
     came_from = {sq: ev.origin(sq) for sq in squares_in(board)}
     holders = {sq: ev.holder(sq) for sq in squares_in(board)}
     strangers = sum(bit(sq) for sq in squares_in(board) if ev.stranger(sq))
-    return fixes(board & ~unknown, target & ~unknown, owners, came_from, holders, strangers, ev.in_hand())
+    return fixes(board & ~unknown, target & ~unknown, owners, came_from, holders, strangers, ev.in_hand(), dots)
 
 
 def explain(game: Game, board: int, target: int, unknown: int, owed: Step | None) -> tuple[str, str]:

@@ -18,7 +18,7 @@ from itertools import permutations
 from ..rules import Game, Move
 from ..rules.board import OFF, bit, squares_in
 from ..rules.effects import Exchanged, Relocated, Removed, kind_word
-from ..rules.text import Text
+from ..rules.text import N_, Text
 
 HAND = 0  # where a piece is while someone holds it (or off the board)
 
@@ -242,12 +242,16 @@ class Fix:
     to_sq: int
     owner: str | None = None
     swap: bool = False  # the pieces on both squares change places
+    dots: int | None = None  # `modern`: which of the owner's pieces goes back (they are told apart by their dots)
 
     def text(self) -> Text:
         """The correction in words for the people at the board."""
         if self.swap:
             return Text("swap the pieces on {a} and {b} back", a=self.from_sq, b=self.to_sq)
         if self.from_sq == HAND:
+            if self.owner and self.dots is not None:
+                text = N_("put {player}'s piece with {dots} dots back on {to}")
+                return Text(text, player=self.owner, dots=self.dots, to=self.to_sq)
             if self.owner:
                 return Text("put {player}'s piece back on {to}", player=self.owner, to=self.to_sq)
             return Text("put a piece back on {to}", to=self.to_sq)
@@ -270,6 +274,7 @@ def fixes(
     holders: Mapping[int, str | None] | None = None,
     strangers: int = 0,
     in_hand: int = 0,
+    dots: Mapping[int, int | None] | None = None,
 ) -> list[Fix]:
     """Corrections that turn `sensed` into `expected`, following the pieces: `owners` names whose
     piece belongs on each expected square, `holders` whose piece stands on a sensed square where
@@ -322,7 +327,8 @@ def fixes(
     # a piece carried is named by its owner only when the hands showed whose it is
     out = [Fix(a, b, owners.get(b) if holders.get(a) == owners.get(b) else None) for a, b in pairs]
     out += [Fix(a, HAND, holders.get(a)) for a in extra if a not in paired_extra]
-    out += [Fix(HAND, b, owners.get(b)) for b in missing if b not in paired_missing]
+    dots = dots or {}
+    out += [Fix(HAND, b, owners.get(b), dots=dots.get(b)) for b in missing if b not in paired_missing]
     return in_order(sorted(out, key=lambda f: (f.from_sq or f.to_sq, f.to_sq)), sensed)
 
 
