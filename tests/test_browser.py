@@ -535,7 +535,8 @@ def test_item7_the_page_cannot_be_framed_by_another_page(browser, board):
 
 def test_a_second_click_on_a_square_before_the_first_is_answered_does_the_opposite(page, board):
     """A slow answer (a loaded Pi, two quick clicks): lift the piece on 10, and click 10 again while
-    the lift's answer is still on its way: that puts it back, never tries to lift it twice (refused)."""
+    the lift's answer is still on its way: that puts it back, never tries to lift it twice (refused),
+    and it reaches the board after the lift (clicks are sent in order, each after the last answer)."""
     sim = board.backend.sim
     held: list = []
 
@@ -550,10 +551,12 @@ def test_a_second_click_on_a_square_before_the_first_is_answered_does_the_opposi
     while not held:
         page.wait_for_timeout(10)  # lets Playwright dispatch the route handler
     assert not sim.magnets >> 10 & 1  # lifted on the board; the page has no answer yet
-    square(page, 10).click()
-    until(lambda: page.wait_for_timeout(10) or bool(sim.magnets >> 10 & 1))  # put back (Playwright routes it meanwhile)
+    square(page, 10).click()  # decided now, from the board as the first click left it: put back
+    page.wait_for_timeout(50)
+    assert not sim.magnets >> 10 & 1  # sent in the order clicked: it waits for the first answer
     route, answer = held[0]
     route.fulfill(response=answer)
+    until(lambda: page.wait_for_timeout(10) or bool(sim.magnets >> 10 & 1))  # put back (Playwright routes it meanwhile)
     until(lambda: bool(board.service.referee.sensed >> 10 & 1))
     expect(page.locator("#op-error")).to_have_text("")
     square(page, 10).click()  # and the page knows the piece is there: the next click lifts it

@@ -643,6 +643,7 @@ async function post(url, body) {
 let pieces = null;  // the simulated board's magnets as the server last said: the next click lifts or places
 let piecesAt = -1;  // how many moves of the magnets that was (the server counts them): older news is not taken
 let simAsked = 0, simAnswered = 0;  // clicks on the simulated board sent, and answered
+let simSent = Promise.resolve();  // the last click's request: the next one waits for its answer
 
 // A state and a click's answer come on different connections: on a loaded machine a state sent
 // before the last click was answered can arrive after it. Only the newer reading is taken, or the
@@ -658,7 +659,11 @@ async function simClick(sq) {
   // (put down, then lifted again) does the opposite, not the same again (refused as impossible).
   pieces = action === "lift" ? known.filter((s) => s !== sq) : [...known, sq];
   const asked = ++simAsked;
-  const result = await post(`/api/sim/${action}`, { square: sq });
+  // Sent in the order clicked, each after the last was answered: two requests in flight at once may
+  // reach the server in either order (a piece put on 14 before the one on 10 was lifted).
+  const sent = simSent.then(() => post(`/api/sim/${action}`, { square: sq }));
+  simSent = sent.catch(() => null);
+  const result = await sent;
   simAnswered++;
   if (asked !== simAsked) return;  // a later click is on its way: its answer says how the board stands
   if (result.ok) heard(result.data);
