@@ -742,6 +742,24 @@ def test_item12_hands_and_the_operator_panel_say_what_to_do(browser, tmp_path):
         live.close()
 
 
+def test_item12_a_pin_set_while_the_page_is_open_is_taken_without_a_reload(browser):
+    """The help says "this page takes it at once": `senet-pi set-pin` while the page is open."""
+    live = LiveBoard(pin=False)
+    try:
+        page = browser.new_page()
+        page.goto(live.url)
+        expect(page.locator("#link")).to_have_text("live")
+        page.locator("#operator summary").click()
+        expect(page.locator("#op-help")).to_be_visible()
+        guard = live.server.app.extensions["senet"]["pin_guard"]
+        guard._hash = generate_password_hash(PIN)  # what set-pin leaves in force
+        expect(page.locator("#op-help")).to_be_hidden(timeout=15_000)
+        expect(page.locator("#login")).to_be_visible()
+        page.close()
+    finally:
+        live.close()
+
+
 def test_item12_with_a_pin_the_operator_panel_asks_for_it(page):
     page.locator("#operator summary").click()
     expect(page.locator("#op-help")).to_be_hidden()

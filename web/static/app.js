@@ -521,9 +521,24 @@ function renderSide(state) {  // the move list, the rules, the cards, the staff 
   if (state.operator) operatorStatus = state.operator;  // the live stream leaves it out: keep ours
   const opState = operatorStatus;
   document.getElementById("op-help").hidden = opState.enabled;
+  if (!opState.enabled) askForThePinLater();
   text("op-state", !opState.enabled ? "" : opState.signed_in ? TEXT.signedIn : TEXT.signIn);
   document.getElementById("login").hidden = !opState.enabled || opState.signed_in;
   document.getElementById("op-actions").hidden = !opState.signed_in;
+}
+
+// The help says a PIN set with `senet-pi set-pin` is taken at once: the live stream is the same for
+// every page and leaves out the operator's part, so while none is set the page asks now and then.
+let pinAsked = null;
+function askForThePinLater() {
+  if (pinAsked) return;
+  pinAsked = setTimeout(async () => {
+    let st = null;
+    try { const r = await fetch("/api/state", { credentials: "same-origin" }); if (r.ok) st = await r.json(); } catch (e) { /* the link is down: ask again */ }
+    pinAsked = null;
+    if (st && st.operator && st.operator.enabled) render(st);
+    else askForThePinLater();
+  }, 3000);
 }
 
 function drawCardTable(state) {  // the card game (K10): the stack, the discards, each hand, as cards
