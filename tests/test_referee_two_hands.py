@@ -44,6 +44,16 @@ def play_turns(play: Play, turns: int, styles: list[str]) -> None:
         play.turn(lambda sequences: (play.rng.choice(sequences), play.rng.choice(styles)))
 
 
+def played_plainly(rule_set: tuple[str, int], seed: int, most_turns: int) -> Play | None:
+    """A game played plainly for up to `most_turns` turns (as many as its seed says), or None when
+    it is over or a card is to be played (no throw to take)."""
+    play = Play(*rule_set, seed)
+    play_turns(play, play.rng.randint(0, most_turns), ["plain"])
+    if play.shadow.is_over or play.shadow.turn_starts_with == "card":
+        return None
+    return play
+
+
 def asked_or_warned(verdicts: list[dict]) -> list[dict]:
     return of_kind(verdicts, "question", "illegal")
 
@@ -332,12 +342,10 @@ def test_3_after_a_win_clearing_or_setting_up_the_board_is_neither_a_move_a_warn
 def test_3_a_piece_lifted_in_the_same_scan_as_the_button_press_is_part_of_the_move(rule_set, seed, lift_first):
     """The throw (or card) and the mover's lift arrive at the same moment, in either order: the throw
     is taken and the lift is the start of the move."""
-    play = Play(*rule_set, seed)
-    rng = play.rng
-    play_turns(play, rng.randint(0, 10), ["plain"])
-    s, shadow = play.s, play.shadow
-    if shadow.is_over or shadow.turn_starts_with == "card":
+    play = played_plainly(rule_set, seed, 10)
+    if play is None:
         return
+    rng, s, shadow = play.rng, play.s, play.shadow
     value = shadow.random_throw(rng)
     after = shadow.copy()
     after.push_throw(value)
@@ -489,12 +497,10 @@ def test_6_a_stray_change_in_the_same_scan_as_a_real_lift_never_takes_back_a_leg
     real lift: the mover's; the next player's after a move was accepted ("next"); or, in `modern`,
     the second die's mover's after the first move was accepted ("between"). Once the stray is
     undone, the legal moves made are the game, none taken back or revised."""
-    play = Play(*rule_set, seed)
-    rng = play.rng
-    play_turns(play, rng.randint(0, 8), ["plain"])
-    s, shadow = play.s, play.shadow
-    if shadow.is_over or shadow.turn_starts_with == "card":
+    play = played_plainly(rule_set, seed, 8)
+    if play is None:
         return
+    rng, s, shadow = play.rng, play.s, play.shadow
     previous: list = []
     if stray == "knock-next":  # a move accepted, then the next throw
         play.turn(lambda sequences: (rng.choice(sequences), "plain"))
