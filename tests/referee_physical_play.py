@@ -506,6 +506,9 @@ def truthful_whose_answer(s: Session, q: dict[str, Any]) -> str:
     square = int(q["text"].split(" on ")[1].split()[0])
     owner, dots, _ = s.pieces[square]
     wanted = f"{owner}'s piece" + (f" with {dots} dots" if dots is not None else "")
+    in_game = {s.game.piece_at(sq) for sq in s.game.board()}
+    if (owner, dots) not in in_game and "a piece that is not in the game" in q["options"]:
+        return "a piece that is not in the game"  # one borne off or removed, put back on the board
     assert wanted in q["options"], s.explain(f"the piece on {square} ({wanted}) is not among the answers")
     return wanted
 

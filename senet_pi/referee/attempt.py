@@ -222,11 +222,9 @@ class Attempt:
         return not self.lost and all(on[square] >= UNKNOWN_PIECE for on, _ in self.plain())
 
     def _known_on(self, square: int) -> set[int]:
-        """The pieces that may stand on `square`, leaving out a piece from nowhere where a piece of the
-        game may stand there instead (a switch closing with no piece is the unlikely story)."""
-        pieces = self.on(square)
-        known = {p for p in pieces if p < UNKNOWN_PIECE}
-        return known or pieces
+        """The pieces that may stand on `square` in the stories that say whose piece is where (a piece
+        from nowhere among them: an added piece the hands may have swapped with one of the game's)."""
+        return self.on(square)
 
     def origin(self, square: int) -> int | None:
         """Where the piece now on `square` stood when the attempt began (None when not known)."""

@@ -33,7 +33,10 @@ SAME_SCAN = 0.05
 
 
 def piece_name(piece: object) -> Text:
-    """A piece as a person at the board tells it: whose, and in `modern` its dots."""
+    """A piece as a person at the board tells it: whose, and in `modern` its dots (None: not one of
+    the game's, a piece added from elsewhere)."""
+    if piece is None:
+        return Text("a piece that is not in the game")
     owner, dots = piece if isinstance(piece, tuple) else (piece, None)
     if dots is None:
         return Text("{player}'s piece", player=owner)
@@ -222,14 +225,17 @@ class Core:
             carried |= set(squares_in(self.attempt.lifted & self.sensed))
         for sq in self._unsure_identities(carried, likely=False):  # a fix naming the wrong owner misleads
             pieces = self._identities_on(sq, likely=False)
-            if len({p[0] for p in pieces if isinstance(p, tuple)}) > 1:
+            if len({p[0] if isinstance(p, tuple) else p for p in pieces}) > 1:
                 return sq, pieces
         return None
 
     def _identities_on(self, square: int, likely: bool = True) -> list[object]:
-        """The pieces (owner, dots) that stand on `square` in the likely stories of the hands (or in any)."""
+        """The pieces (owner, dots) that stand on `square` in the likely stories of the hands (or in any);
+        None for a piece that is not one of the game's, when one of the game's may stand there too."""
         ev = self.attempt
-        return sorted({p for n in ev.on(square, likely) if (p := ev.piece(n)) is not None}, key=repr)
+        pieces = {ev.piece(n) for n in ev.on(square, likely)}
+        known = {p for p in pieces if p is not None}
+        return sorted(pieces if known else known, key=repr)
 
     def _unsure_identities(self, squares: Iterable[int], likely: bool = True) -> list[int]:
         """Those of `squares` whose piece the hands left unsure: stories put different pieces there."""
