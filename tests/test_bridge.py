@@ -19,6 +19,7 @@ from senet_pi.referee.hands import switch_events
 from senet_pi.referee.physical import play_out
 from senet_pi.rules import new_game
 from senet_pi.service import Service
+from tests.journal_helpers import ScriptClock
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -191,6 +192,22 @@ def frames(*items) -> bytes:
 START = codec.occupancy_hex(new_game("secret").occupied())
 
 
+def bridged_service() -> tuple[FakePort, ScriptClock, Service, SerialBackend]:
+    """A service on a serial backend whose bridge said hello and sent the starting board, on a
+    script clock, started and done resyncing; the caller closes the backend."""
+    port = FakePort(frames((0, "H", ("proto=1", "fw=0.1.0", "board=x")), (1, "S", (START, 0))))
+    clock = ScriptClock()
+    service = Service(None, clock=clock)
+    backend = SerialBackend("fake", open_port=lambda _: port, retry=5)
+    backend.start(service, wait=2)
+    try:
+        until(lambda: not backend._resyncing)
+    except BaseException:
+        backend.close()
+        raise
+    return port, clock, service, backend
+
+
 def test_a_firmware_version_the_host_does_not_know_gets_one_clear_message():
     hello = frames((0, "H", ("proto=7", "fw=9.0.0", "board=x")), (1, "S", (START, 0)))
     backend, _, notes, _ = run_fake(hello, done=lambda notes: any(n["v"] == "link" for n in notes))
@@ -252,15 +269,8 @@ def test_run_with_the_serial_backend_on_the_simulated_firmware(tmp_path):
 
 
 def test_the_square_leds_show_what_to_fix_and_go_dark_when_the_board_is_right():
-    from tests.journal_helpers import ScriptClock
-
-    port = FakePort(frames((0, "H", ("proto=1", "fw=0.1.0", "board=x")), (1, "S", (START, 0))))
-    clock = ScriptClock()
-    service = Service(None, clock=clock)
-    backend = SerialBackend("fake", open_port=lambda _: port, retry=5)
-    backend.start(service, wait=2)
+    port, clock, service, backend = bridged_service()
     try:
-        until(lambda: not backend._resyncing)
         service.handle("throw", 3)
         service.handle("lift", 10)
         service.handle("place", 14)

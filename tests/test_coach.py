@@ -53,12 +53,17 @@ def test_the_hint_is_the_best_move_with_its_exact_chance(endgame):
     assert hint["moves"][1]["win"] == pytest.approx(0.4181, abs=1e-3)
 
 
-def test_a_move_that_cost_more_than_a_little_is_said_with_the_move_that_kept_the_chances(endgame):
-    service, coach, said = endgame
+def bear_off_28_for_a_3(service, coach) -> None:
+    """Throw 3 and play 28-off, the costly move (23-26 keeps the chances), the coach rating each step."""
     service.handle("throw", 3)
     coach.step()
     service.handle("move", [28, 31, 0])
     coach.step()
+
+
+def test_a_move_that_cost_more_than_a_little_is_said_with_the_move_that_kept_the_chances(endgame):
+    service, coach, said = endgame
+    bear_off_28_for_a_3(service, coach)
     advice = [v for v in said if v["v"] == "advice"]
     assert [str(v["text"]) for v in advice] == ["this move lost 40 % of your chances: 23-26 kept them"]
     lost = coach.view()["lost"]
@@ -78,10 +83,7 @@ def test_the_terminal_says_what_a_move_cost_as_the_page_does(endgame):
     printed = {language: io.StringIO() for language in ("en", "de")}
     for language, out in printed.items():
         Runner(service, SimBackend(load_pinmap()), out=out, language=language)
-    service.handle("throw", 3)
-    coach.step()
-    service.handle("move", [28, 31, 0])
-    coach.step()
+    bear_off_28_for_a_3(service, coach)
     lines = printed["en"].getvalue().splitlines()
     assert lines[-1] == "ii A: this move lost 40 % of your chances: 23-26 kept them"
     assert any(line.startswith("A moves 28") for line in lines[:-1])  # said after the move itself
@@ -169,10 +171,7 @@ def test_a_phone_cannot_give_the_computer_a_seat_without_the_operator(page):
 def test_the_state_shows_the_computers_move_in_words_and_the_cost_of_a_move(page):
     client, token, service, coach, player = page
     client.post("/api/computer/alone", json={"on": True}, headers={"X-CSRF-Token": token})
-    service.handle("throw", 3)
-    coach.step()
-    service.handle("move", [28, 31, 0])
-    coach.step()
+    bear_off_28_for_a_3(service, coach)
     state = client.get("/api/state?lang=de").get_json()
     assert state["coach"]["lost"]["text"] == "dieser Zug hat 40 % Ihrer Chancen gekostet: 23-26 hätte sie gehalten"
     for _ in range(3):  # Green (the computer) throws, then chooses

@@ -405,17 +405,11 @@ def test_an_idle_reset_ends_a_visitors_choice_to_play_alone(tmp_path):
 
 def test_the_usb_bridge_lights_the_two_squares_of_the_computers_move():
     """Where the board has the bridge's square LEDs, the computer's move lights its squares amber."""
-    from senet_pi.hardware.serial_link import SerialBackend
-    from tests.test_bridge import START, FakePort, frames, until
+    from tests.test_bridge import bridged_service
 
-    port = FakePort(frames((0, "H", ("proto=1", "fw=0.1.0", "board=x")), (1, "S", (START, 0))))
-    clock = ScriptClock()
-    service = Service(None, clock=clock)
-    backend = SerialBackend("fake", open_port=lambda _: port, retry=5)
-    backend.start(service, wait=2)
+    port, clock, service, backend = bridged_service()
     player = ComputerPlayer(service, {"B": 2}, throw=backend_thrower(service, backend), pause=0.0, clock=clock)
     try:
-        until(lambda: not backend._resyncing)
         port.written.clear()
         assert player.step() and player.step()  # Green (the computer) begins: it throws, then chooses
         shown = player.view()["move"]
