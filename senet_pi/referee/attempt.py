@@ -125,8 +125,12 @@ class Attempt:
         least = min(self.surprise.values(), default=0)
         # a piece put down straight after a weld let go: it was a piece carried from there (unless no
         # other story is left)
-        carried = {w for w in self.surprise if closed and self._last_lift and self._lifted.get(w) == NO_PIECE}
-        if carried == set(self.surprise):
+        carried = (
+            {w for w, p in self._lifted.items() if p == NO_PIECE and w in self.surprise}
+            if closed and self._last_lift
+            else set()
+        )
+        if carried and carried == set(self.surprise):
             carried = set()
         for (on, hand), surprise in self.surprise.items():
             board = list(on)
@@ -221,16 +225,11 @@ class Attempt:
         put down with none in the hand: an extra piece, or a switch closing with no piece)."""
         return not self.lost and all(on[square] >= UNKNOWN_PIECE for on, _ in self.plain())
 
-    def _known_on(self, square: int) -> set[int]:
-        """The pieces that may stand on `square` in the stories that say whose piece is where (a piece
-        from nowhere among them: an added piece the hands may have swapped with one of the game's)."""
-        return self.on(square)
-
     def origin(self, square: int) -> int | None:
         """Where the piece now on `square` stood when the attempt began (None when not known)."""
         if self.lost:
             return None
-        pieces = self._known_on(square)
+        pieces = self.on(square)
         if len(pieces) != 1:
             return None
         (piece,) = pieces
@@ -240,7 +239,7 @@ class Attempt:
         """Whose piece stands on `square` when every story agrees (None when not known)."""
         if self.lost:
             return None
-        owners = {self.owners.get(p) for p in self._known_on(square)}
+        owners = {self.owners.get(p) for p in self.on(square)}
         return owners.pop() if len(owners) == 1 else None
 
     def could_be(self, placing: Iterable[tuple[int, object]], strangers: bool = False) -> bool:

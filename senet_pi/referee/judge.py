@@ -118,8 +118,8 @@ class Judging(Faults):
     def _whose_fit(self, cand: Candidate, board: int) -> bool:
         """Whether the pieces standing on the squares `cand` fills could be the ones it puts there: a
         piece known to be another player's (the order of the hands, an answer) is no move under way."""
-        ev = self.attempt
-        owners = {sq: self.game.board().get(origin) for landed in cand.landed for sq, origin in landed if origin != OFF}
+        ev, before = self.attempt, self.game.board()
+        owners = {sq: before.get(origin) for landed in cand.landed for sq, origin in landed if origin != OFF}
         for sq in squares_in(board & ~self.expected & ~self.unknown):
             holder = ev.holder(sq)
             if holder is not None and sq in owners and owners[sq] != holder:
