@@ -361,16 +361,16 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--script", metavar="FILE", help="read commands from FILE instead of standard input")
     run.add_argument("--host", default="127.0.0.1", help="address the page listens on (default 127.0.0.1 only)")
     run.add_argument("--page-port", type=_port, default=8080, help="the page's port (default 8080; 0 = no page)")
-    run.add_argument("--mqtt", metavar="URL", help="publish the board on this MQTT broker: mqtt://HOST:PORT or mqtts://")
+    run.add_argument(
+        "--mqtt", metavar="URL", help="publish the board on this MQTT broker: mqtt://HOST:PORT or mqtts://"
+    )
     run.add_argument("--board", metavar="NAME", help="the board's name on the broker (default: the host name)")
     run.add_argument(
         "--computer",
         metavar="SEATS",
         help="the computer plays these seats, e.g. B (or B,C in modern; none = nobody); default: the config's COMPUTER",
     )
-    run.add_argument(
-        "--level", type=int, metavar="N", help="the computer's level: 1 beginner, 2 club, 3 expert"
-    )
+    run.add_argument("--level", type=int, metavar="N", help="the computer's level: 1 beginner, 2 club, 3 expert")
     run.set_defaults(func=_cmd_run)
     test = sub.add_parser("selftest", help="walk through every square and the thrower, and say what works")
     test.add_argument("--backend", choices=["sim", "gpio", "serial"], help="the board: gpio on a Pi, sim elsewhere")

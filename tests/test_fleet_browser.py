@@ -75,4 +75,3 @@ def test_the_dashboard_in_a_browser_follows_the_boards_and_sends_a_staff_action(
         stop_server(server)
         watcher.close()
     assert not [e for e in errors if "Content Security Policy" in e or "Refused" in e], errors
-

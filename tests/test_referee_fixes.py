@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
@@ -33,7 +34,7 @@ from tests.referee_physical_play import (
     truthful_swap_answer,
     truthful_whose_answer,
 )
-from tests.referee_replay_helpers import GUIDE_MS, RULE_SETS, SETTLE_MS, Session, of_kind
+from tests.referee_replay_helpers import GUIDE_MS, RULE_SETS, SETTLE_MS, Session, moves_in, of_kind
 
 
 def spoil(
@@ -242,3 +243,61 @@ def test_4_5_following_the_referees_fixes_while_a_throw_waits_ends_at_the_game(r
     what = f"with {shadow.pending} to play, after {slips}"
     put_right(play, start, what)
     play.play_moves(play.rng.choice(sequences), "plain")  # no dead end: the throw is then played
+
+
+@pytest.mark.parametrize("parked", [6, 12])
+def test_5_fixes_that_put_a_moves_pieces_back_never_revise_the_move_in_modern(parked):
+    """Found on seed 4201523351 (modern, two players): B's 4-12 by the sum is accepted; then B's 6
+    and 12 are lifted together and one is parked on 29, and A's throw is refused. The first fix names
+    B's piece with 3 dots. With it in the hand (12's piece parked), following the fixes puts every
+    piece back: the board is no evidence that B played 6-12 then 4-6 instead (the same squares, the
+    dots swapped), so the move stands (class 2). With 6's piece parked, the person puts the other one
+    on 6 and the pieces end swapped: told so, the referee takes the way the board shows, whose
+    position is the same."""
+    s = Session("modern")
+    s.throw([2, 4])
+    s.do("lift 7", "place 11 from 7", "lift 5", "place 7 from 5")
+    s.throw([2, 6])
+    s.do("lift 4", "place 12 from 4")
+    assert moves_in(s.seen) == ["7-11", "5-7", "4-12"]
+    start = len(s.seen)
+    s.do("lift 6", "lift 12", f"place 29 from {parked}")
+    assert of_kind(s.throw([2, 6]), "illegal"), s.explain("the throw was taken on a wrong board", start)
+    follow_fixes(s, f"B's piece from {parked} parked on 29")
+    check_real_pieces(s, f"B's piece from {parked} parked on 29")
+    if parked == 12:
+        assert not of_kind(s.seen[start:], "revised"), s.explain("class 2: the accepted move was revised", start)
+    assert all(v["player"] == "B" for v in of_kind(s.seen[start:], "revised")), s.explain("A revised as the mover")
+    assert s.game.piece_at(12) == ("B", 4 if parked == 12 else 3) and s.game.to_move_id == "A"
+
+
+def test_5_a_move_taken_back_among_other_slips_is_put_right_not_asked_about():
+    """Found on seed 3627116685 (houses, two players): A's 13-15 accepted, then by hand 15 back to
+    13 and B's 6 to 11. The warning asks for both back; once B's piece is back on 6 the board stands
+    as before A's move, but that is the first fix followed, not an undo: no "undo that move?"."""
+    s = Session("houses", position={"A": [13, 20], "B": [6, 22], "off": {"A": 3, "B": 3}, "to_move": "A"})
+    s.throw(2)
+    s.do("lift 13", "place 15 from 13")
+    assert moves_in(s.seen) == ["13-15"]
+    game = state(s.game)
+    start = len(s.seen)
+    s.do("lift 15", "place 13 from 15", "lift 6", "place 11 from 6")
+    s.wait(GUIDE_MS)
+    follow_fixes(s, "13-15 taken back, B's 6 moved to 11")
+    assert not of_kind(s.seen[start:], "question"), s.explain("asked while the fixes were followed", start)
+    assert state(s.game) == game, s.explain("the accepted move did not stand", start)
+    check_real_pieces(s, "13-15 taken back, B's 6 moved to 11")
+
+
+def test_5_a_move_taken_back_slowly_is_still_offered_as_an_undo():
+    """The other side of the case above: the piece held long enough to be warned about ("put B's
+    piece back on 13"), then put back where it came from. Only the move was taken back: "undo?"."""
+    s = Session("secret")
+    s.throw(3)
+    s.do("lift 10", "place 13 from 10")
+    assert moves_in(s.seen) == ["10-13"]
+    start = len(s.seen)
+    s.do("lift 13", wait=GUIDE_MS)
+    assert s.warning is not None, s.explain("a piece held off the board was not warned about", start)
+    s.do("place 10 from 13")
+    assert s.question is not None and s.question["kind"] == "undo", s.explain("no undo offered", start)

@@ -26,6 +26,7 @@ from tests.referee_physical_play import (
     follow_prompts,
     names_owner,
     net_moves,
+    outcome,
     state,
     truthful_swap_answer,
     truthful_whose_answer,
@@ -479,8 +480,13 @@ def test_3_a_move_taken_back_after_the_next_throw_stands(rule_set, seed):
     assert state(s.game) == state(shadow), s.explain(f"{what}: the move or the throw did not stand", start)
     assert s.warning is not None and of_kind(s.seen[start:], "fix"), s.explain(f"{what}: not warned and guided", start)
     follow_fixes(s, what)
-    assert state(s.game) == state(shadow), s.explain(f"{what}: the throw was lost", start)
     check_real_pieces(s, what)
+    if state(s.game) != state(shadow):
+        # On the way back a board can stand exactly (dots included) as a legal move of the new throw
+        # leaves it: modern's recapture 1-5 of a capture 1-5 taken back. The switches and the pieces
+        # cannot tell the two apart, so the throw played is as good as the throw kept; lost, never.
+        played = {outcome(shadow, seq[:n]) for seq in shadow.move_sequences() for n in range(1, len(seq) + 1)}
+        assert state(s.game) in played, s.explain(f"{what}: the throw was lost", start)
 
 
 # ============================================================== class 6: a stray change is not a move

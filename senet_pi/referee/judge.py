@@ -8,10 +8,10 @@ an exchange empties both squares at once.
 
 from __future__ import annotations
 
-from ..rules.board import OFF, bit, squares_in
+from ..rules.board import OFF, bit, mask, squares_in
 from ..rules.text import Text
 from ..verdicts import Revised, Verdict, Withdrawn
-from .attempt import Attempt
+from .attempt import UNKNOWN_PIECE, Attempt
 from .candidates import (
     Candidate,
     best_explained,
@@ -77,6 +77,7 @@ class Judging(Faults):
             and self._same(board, self.before_last_move)
             and self._undoable()
             and self._lifted_what_the_move_put()
+            and not self._fixing_the_move_taken_back()
         ):
             prov = self.provisional
             if prov is not None:  # what the hands do next is judged from here, the move taken back
@@ -114,6 +115,16 @@ class Judging(Faults):
         before, after = game.board(), self.game.board()
         put = sum(bit(sq) for sq, owner in after.items() if before.get(sq) != owner)
         return bool(self.attempt.lifted & put) or not put
+
+    def _fixing_the_move_taken_back(self) -> bool:
+        """Whether the warning on show was already about a board with the last move taken back and
+        other slips besides: the board as before the move is then that warning's fix half followed,
+        not an undo to ask about (the undo control is there for one meant)."""
+        warning, before = self.warning, self.before_last_move
+        if warning is None or before is None:
+            return False
+        warned = (self.expected & ~mask(warning.missing)) | mask(warning.extra)
+        return warned != before and (warned ^ before) & (self.expected ^ before) == 0
 
     def _whose_fit(self, cand: Candidate, board: int) -> bool:
         """Whether the pieces standing on the squares `cand` fills could be the ones it puts there: a
@@ -343,7 +354,13 @@ class Judging(Faults):
             return False
         # and the pieces there now could be the other way's (a piece lifted alone and put back is itself)
         here = squares_in(moved & self.sensed & ~self.unknown)
-        return self.attempt.could_be(((sq, other.piece_at(sq)) for sq in here), strangers=True)
+        if not self.attempt.could_be(((sq, other.piece_at(sq)) for sq in here), strangers=True):
+            return False
+        # ... and could not be the accepted move's with every piece accounted for: hands that may have
+        # put each piece back where it was are no evidence against a move already accepted (class 2);
+        # a piece from nowhere (one the move took off the board, M6) is
+        stood = self.attempt.stories((sq, self.game.piece_at(sq)) for sq in here) if here else set()
+        return not any(max(on + hand) < UNKNOWN_PIECE for on, hand in stood)
 
     def _another_whole_way(self, board: int) -> list[Verdict] | None:
         """The rest of the throw may fit this board, but the hands showed every stage of another whole
@@ -395,11 +412,11 @@ class Judging(Faults):
             for later in self._cands():
                 if later.moves == rest:
                     return self._accept(later, len(later.boards) - 1)
-        player = self.game.mover_id
         popped = 0
         while popped < prov.moves:
             kind, _ = self.game.pop()
             popped += kind == "move"
+        player = self.game.mover_id  # the revised move's player (the turn may have passed since)
         self.provisional = None
         self.owed = None
         self.expected = prov.base
