@@ -1,8 +1,8 @@
 """The referee's state and what it says: the open business as typed values, the mode derived from
 them, and the outcomes every part of the referee reaches (a move accepted, a warning, a question).
 
-`judge.py` judges settled boards on top of this, `actions.py` takes the throws and the operator's
-actions, and `referee.py` is the one entry point for inputs.
+`faults.py`, `ways.py` and `judge.py` judge settled boards on top of this, `actions.py` takes
+the throws and the operator's actions, and `referee.py` is the one entry point for inputs.
 """
 
 from __future__ import annotations

@@ -11,8 +11,9 @@ Time comes in with every event (seconds, any origin), so the
 same referee runs on a real clock, in replays and in tests.
 
 The layers: `core.py` (the state: `Mode`, the `Owed` steps, the `Warning`, the `Question`,
-the switch faults, and the outcomes), `judge.py` (a settled board), `actions.py` (throws and
-the operator's actions), and this file: the one entry point for every input.
+the switch faults, and the outcomes), `faults.py`, `ways.py` and `judge.py` (a settled board),
+`actions.py` (throws and the operator's actions), and this file: the one entry point for every
+input.
 """
 
 from __future__ import annotations

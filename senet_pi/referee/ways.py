@@ -1,0 +1,176 @@
+"""The ways to play the throw that a settled board shows: the fits, the best explained first,
+and another way to play a throw whose move was already accepted (a revision, said as a
+`revised` line). A board fits a way when it stands as one of the way's stages and the hands'
+evidence shows that stage (`candidates.shown`); the evidence also picks among several.
+"""
+
+from __future__ import annotations
+
+from ..rules.board import bit, squares_in
+from ..rules.text import Text
+from ..verdicts import Revised, Verdict
+from .attempt import UNKNOWN_PIECE, Attempt
+from .candidates import (
+    Candidate,
+    best_explained,
+    distinct,
+    in_the_order_shown,
+    put_down_after_lifting,
+    shown,
+    touch_rivals,
+)
+from .faults import Faults
+
+Fit = tuple[Candidate, int]  # a way to play, and the stage of it the board shows
+
+
+class Ways(Faults):
+    """Which way to play the throw the board shows, and revising an accepted move (a part of
+    judging a settled board)."""
+
+    def _shown(self, cand: Candidate, k: int, ev: Attempt) -> bool:
+        return shown(cand, k, ev, self.unknown)
+
+    def _fits(self, board: int, cands: list[Candidate], ev: Attempt, skip: str = "") -> list[Fit]:
+        """The candidates (and how far along) that this board and the evidence show, best first."""
+        fits: list[Fit] = []
+        for cand in cands:
+            if cand.outcome == skip or not cand.visible:
+                continue
+            for k in reversed(range(cand.first_stage, len(cand.boards))):  # the furthest stage that fits
+                if not self._same(cand.boards[k], board) or not self._shown(cand, k, ev):
+                    continue
+                last = k == len(cand.boards) - 1
+                mover = cand.steps[cand.first_stage]
+                if not last and not put_down_after_lifting(ev, mover):
+                    continue  # the mover may still be in the hand, not on its square
+                fits.append((cand, k))
+                break
+        if not fits:
+            return []
+        kept = best_explained(fits, ev)
+        chosen = [(c, k) for c, k in kept if k == len(c.boards) - 1] or kept
+        rivals = touch_rivals(fits, chosen, ev, self.unknown)
+        return distinct(in_the_order_shown(chosen + rivals, ev, self.unknown))
+
+    def _ask_which(self, fits: list[Fit], text: str, revise: bool = False) -> list[Verdict]:
+        labels = [c.label() for c, _ in fits]
+        if len(set(labels)) < len(labels):  # the same squares with different dice (modern)
+            labels = [c.label(with_dice=True) for c, _ in fits]
+        return self._ask("which", text, labels, fits, revise=revise)
+
+    def _revise(self, board: int, whole: bool = False) -> list[Verdict] | None:
+        """The board settled into another way of playing the throw the last move was accepted for:
+        take that move back and accept this one, saying so (a `revised` line). `whole`: only a way
+        whose every stage the evidence shows, to its end."""
+        prov = self.provisional
+        if prov is None:
+            return None
+        fits = self._fits(board, prov.candidates, prov.attempt, skip=prov.outcome)
+        # a way that ends where the moves under way end is no other way: its moves are played on (or
+        # the board is still on the way to them), never taken back and replayed in another order
+        under_way = self._under_way()
+        fits = [(c, k) for c, k in fits if c.outcome not in under_way]
+        if whole:
+            fits = [(c, k) for c, k in self._whole(fits, prov.attempt) if self._changes_lead_to(c)]
+        if not fits:
+            return None
+        if len(fits) > 1:
+            return self._ask_which(fits, Text("The board shows another way to play the throw. Which one?"), revise=True)
+        return self._revise_to(*fits[0])
+
+    def _changes_lead_to(self, cand: Candidate) -> bool:
+        """Whether the hands, since the move was accepted, touched only squares where `cand` leaves
+        another piece than the accepted move did, and could have left `cand`'s pieces there: two
+        pieces swapped elsewhere (owners mixed up by hand), or a piece lifted alone and put back, are
+        no evidence that the throw was played another way."""
+        prov = self.provisional
+        if prov is None:
+            return True
+        other = self.game.copy()
+        popped = 0
+        while popped < prov.moves:
+            kind, _ = other.pop()
+            popped += kind == "move"
+        for move in cand.moves:
+            other.push(move)
+        differ = sum(bit(sq) for sq in range(1, 31) if other.piece_at(sq) != self.game.piece_at(sq))
+        ev = self.attempt  # pieces standing at the acceptance, picked up since
+        moved = ev.lifted_since(prov.seen) if ev is prov.attempt else ev.lifted & ev.start
+        if moved & ~differ & ~self.unknown:
+            return False
+        # and the pieces there now could be the other way's (a piece lifted alone and put back is itself)
+        here = squares_in(moved & self.sensed & ~self.unknown)
+        if not self.attempt.could_be(((sq, other.piece_at(sq)) for sq in here), strangers=True):
+            return False
+        # ... and could not be the accepted move's with every piece accounted for: hands that may have
+        # put each piece back where it was are no evidence against a move already accepted (class 2);
+        # a piece from nowhere (one the move took off the board, M6) is
+        stood = self.attempt.stories((sq, self.game.piece_at(sq)) for sq in here) if here else set()
+        return not any(max(on + hand) < UNKNOWN_PIECE for on, hand in stood)
+
+    def _another_whole_way(self, board: int) -> list[Verdict] | None:
+        """The rest of the throw may fit this board, but the hands showed every stage of another whole
+        way to play it that ends on the same squares (two pieces held over the end read as gone up,
+        then put on 26 and sent to the sun: M5, M6). Take the way the evidence shows best; ask when it
+        shows more than one. None when only the way already under way fits."""
+        prov = self.provisional
+        if prov is None or prov.taken_back:
+            return None
+        fits = self._whole(self._fits(board, prov.candidates, prov.attempt), prov.attempt)
+        # the way under way, in the order it was played (the same moves in another order are the same way)
+        under_way = self._under_way()
+        if all(c.outcome in under_way for c, _ in fits):
+            return None
+        if len(fits) == 1:
+            return self._revise_to(*fits[0])
+        fits = [
+            (under_way[c.outcome], len(under_way[c.outcome].boards) - 1) if c.outcome in under_way else (c, k)
+            for c, k in fits
+        ]
+        return self._ask_which(
+            fits, Text("The board shows more than one way to play the throw. Which one?"), revise=True
+        )
+
+    def _under_way(self) -> dict[str, Candidate]:
+        """The ways to play the throw that start with the moves already accepted for it, by outcome."""
+        prov = self.provisional
+        return {c.outcome: c for c in prov.candidates if self._continues_provisional(c)} if prov is not None else {}
+
+    def _whole(self, fits: list[Fit], ev: Attempt) -> list[Fit]:
+        """The fits played to their end, whose every stage the evidence `ev` shows."""
+        return [
+            (c, k)
+            for c, k in fits
+            if k == len(c.boards) - 1 and all(self._shown(c, j, ev) for j in range(len(c.boards)))
+        ]
+
+    def _continues_provisional(self, cand: Candidate) -> bool:
+        """Whether `cand` starts with the moves already accepted for this throw."""
+        prov = self.provisional
+        return prov is not None and [str(m) for m in cand.moves[: len(prov.labels)]] == prov.labels
+
+    def _revise_to(self, cand: Candidate, stage: int) -> list[Verdict]:
+        prov = self.provisional
+        assert prov is not None
+        if self._continues_provisional(cand) and stage == len(cand.boards) - 1:
+            # the answer is the way already under way: play its remaining moves, nothing to revise
+            rest = cand.moves[len(prov.labels) :]
+            for later in self._cands():
+                if later.moves == rest:
+                    return self._accept(later, len(later.boards) - 1)
+        popped = 0
+        while popped < prov.moves:
+            kind, _ = self.game.pop()
+            popped += kind == "move"
+        player = self.game.mover_id  # the revised move's player (the turn may have passed since)
+        self.provisional = None
+        self.owed = None
+        self.expected = prov.base
+        self.attempt = prov.attempt
+        self._candidates = (self.game.version, prov.candidates)
+        text = Text(
+            "{player}'s move was {now}, not {was}", player=player, now=cand.label(), was=" then ".join(prov.labels)
+        )
+        verdict = Revised(player, list(prov.labels), [str(m) for m in cand.moves], text)
+        return [verdict, *self._accept(cand, stage)]
