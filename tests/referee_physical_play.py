@@ -138,6 +138,7 @@ class Play:
         self.last_carries: list[Carry] = []  # the previous turn's, as carried out
         self.last_start = 0  # the board before them
         self.last_ways: set[str] = set()  # the positions every way of playing the last throw leads to
+        self.held_two = False  # a mover and its victim were in the hand at once in this turn's carries
         self.counts: dict[str, int] = {}
 
     # ------------------------------------------------------------ carrying pieces
@@ -159,6 +160,7 @@ class Play:
             self.lift(c.from_sq)
             if blocked and not victim_first:
                 self.lift(c.to_sq)
+            self.held_two |= blocked  # the mover and its victim in the hand at once
         elif blocked:
             self.lift(c.to_sq)  # a piece on the sun makes room for the next (M4)
         if c.to_sq != OFF:
@@ -272,15 +274,23 @@ class Play:
                 return True
             if loose and self.final_board(theirs) == final:
                 return True
+            # a mover and its victim in the hand at once: the piece put on the victim's square may be
+            # the victim put back, the mover gone on (lift 21 and 30, put one on 21 and one on the sun:
+            # 30-21 with the victim sent to the sun, or 30-26 sent on to the sun, M6, with 21 touched)
+            if self.held_two and self.final_board(theirs) == final and {str(m) for m in seq} != {str(m) for m in moves}:
+                return True
         return False
 
     def final_board(self, cs: Sequence[Carry]) -> int:
+        """The board the carries `cs` leave, each real piece followed (a mover landing on its victim's
+        square, then the victim carried on to the sun, leaves both squares occupied)."""
         board = self.shadow.occupied()
-        for c in cs:
-            if c.from_sq != OFF:
-                board &= ~bit(c.from_sq)
-            if c.to_sq != OFF:
-                board |= bit(c.to_sq)
+        moved = net_moves(board, cs)
+        for origin, _, _ in moved:
+            board &= ~bit(origin)
+        for _, end, _ in moved:
+            if end != OFF:
+                board |= bit(end)
         return board
 
     # ------------------------------------------------------------ whole turns
@@ -336,6 +346,7 @@ class Play:
             return
         cs = carries(shadow, moves)
         self.last_start = s.board
+        self.held_two = False
         together = self.carry_all(cs, style)
         s.wait(SETTLE_MS)
         self.answer_which(moves, cs, loose=together)

@@ -51,7 +51,10 @@ class Judging(Ways):
                 revised = self._revise(board, whole=not prov.taken_back)
                 if revised is not None:
                     return out + revised
-            if self.attempt.lifted and self.game.pending is not None and not self.game.is_over:
+            # two pieces swapped back as a swap warning asked is that fix followed, never a move (even
+            # where the swap back is also a legal exchange)
+            swapping_back = self.swapped is not None and self.attempt.empty_together(*self.swapped)
+            if self.attempt.lifted and self.game.pending is not None and not self.game.is_over and not swapping_back:
                 verdicts = self._unchanged_board()
                 if verdicts:
                     return out + verdicts
