@@ -138,6 +138,7 @@ class Play:
         self.last_carries: list[Carry] = []  # the previous turn's, as carried out
         self.last_start = 0  # the board before them
         self.last_ways: set[str] = set()  # the positions every way of playing the last throw leads to
+        self.last_firsts: set[str] = set()  # the positions its first die alone leads to (the other to play)
         self.held_two = False  # a mover and its victim were in the hand at once in this turn's carries
         self.counts: dict[str, int] = {}
 
@@ -332,6 +333,8 @@ class Play:
         since = len(s.seen)
         # every way to play this throw: the move stays provisional until the next throw (README)
         self.last_ways = {outcome(shadow, seq) for seq in shadow.move_sequences()}
+        # and the first die alone (modern): the second move taken back by hand leaves the first standing
+        self.last_firsts = {outcome(shadow, seq[:1]) for seq in shadow.move_sequences() if len(seq) > 1}
         if any(m.from_sq == m.to_sq for m in moves):  # M5: a bounce onto its own square is entered
             for m in moves:
                 if m.from_sq == m.to_sq:

@@ -43,6 +43,7 @@ class Candidate:
     swaps: list[list[tuple[int, int]]]  # per stage, square pairs that must have been empty at once (P4)
     visible: bool  # whether the board shows it at all (a bounce back onto its own square does not)
     landed: list[list[tuple[int, int]]]  # per stage, (square, where its piece came from) of moved pieces
+    whole: bool = True  # the whole throw played (not `modern`'s first die alone, the other still to play)
 
     @property
     def final(self) -> int:
@@ -60,7 +61,9 @@ class Candidate:
         return " then ".join(str(m) + (f" (by {m.by})" if with_dice else "") for m in self.moves)
 
     @classmethod
-    def of_steps(cls, start: int, steps: Sequence[Step], moves: tuple[Move, ...] = (), outcome: str = "") -> Candidate:
+    def of_steps(
+        cls, start: int, steps: Sequence[Step], moves: tuple[Move, ...] = (), outcome: str = "", whole: bool = True
+    ) -> Candidate:
         """The candidate that carries out `steps` from the board `start`."""
         steps = list(steps)
         movers = [i for i, s in enumerate(steps) if s.why == "move"]
@@ -77,6 +80,7 @@ class Candidate:
             swaps=swaps_needed(start, steps),
             visible=any(s.from_sq != s.to_sq for s in steps),  # a bounce back onto its own square is not
             landed=landings(start, steps),
+            whole=whole,
         )
 
 
@@ -92,7 +96,7 @@ def candidates(game: Game) -> list[Candidate]:
                 continue
             seen.add(key)
             steps, _, outcome = play_out(game, moves)
-            out.append(Candidate.of_steps(start, steps, key, outcome))
+            out.append(Candidate.of_steps(start, steps, key, outcome, whole=len(moves) == len(seq)))
     return out
 
 

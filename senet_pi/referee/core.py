@@ -164,7 +164,8 @@ class Core:
         self.provisional.labels += [str(m) for m in cand.moves]
         self.owed = Owed.of(cand, stage)
         self.expected = cand.boards[stage] if cand.boards else self.expected
-        if self.owed is None:
+        doubt = self.owed is None and self._owners_in_doubt()
+        if self.owed is None and not doubt:
             self._reset_attempt()  # the prompts, if any, go on judging with the evidence since the move began
         else:
             self.in_progress = False
@@ -173,7 +174,29 @@ class Core:
         if self.owed is not None:
             out.append(self.owed.prompt())
         self._cands()  # a second die to play (modern): ready before the hands move again
+        if doubt:  # pieces the hands held together besides the move's: who stands where is asked, not guessed
+            out += self._check_swaps()
         return out
+
+    def _owners_in_doubt(self) -> bool:
+        """Whether, the move's own pieces placed, the hands' stories still leave a piece on the board
+        unsure or known to be another than the game's (two pieces swapped while the move was made)."""
+        if self.attempt.lost:
+            return False
+        game = {sq: self.game.piece_at(sq) for sq in self.game.board()}
+        in_game = set(game.values())
+        for sq, piece in game.items():
+            if self.unknown & bit(sq):
+                continue
+            # a piece the move took out of the game (held, then put aside) is no doubt about this square
+            ids = [p for p in self._identities_on(sq, likely=False) if p in in_game]
+            if len(ids) > 1 or (len(ids) == 1 and ids[0] != piece):
+                return True
+        return False
+
+    def _check_swaps(self) -> list[Verdict]:
+        """A board whose occupancy is right: were two different pieces swapped by hand? (`Judging`.)"""
+        raise NotImplementedError
 
     def _board_good(self, force: bool = False) -> list[Verdict]:
         was_moving = self.in_progress

@@ -18,7 +18,7 @@ from .candidates import (
     distinct,
     on_the_way,
 )
-from .physical import touched
+from .physical import HAND, touched
 from .state import Owed
 from .ways import Ways
 
@@ -74,7 +74,7 @@ class Judging(Ways):
             and self._same(board, self.before_last_move)
             and self._undoable()
             and self._lifted_what_the_move_put()
-            and not self._fixing_the_move_taken_back()
+            and not self._along_the_fixes(board)
         ):
             prov = self.provisional
             if prov is not None:  # what the hands do next is judged from here, the move taken back
@@ -88,7 +88,8 @@ class Judging(Ways):
         if self.game.is_over:  # not another way to play the winning throw: the board is being cleared
             return out + self._after_the_end(board)
         taken_back = self.before_last_move is not None and self._same(board, self.before_last_move)
-        if self._same(board, self.start_board) and self.game.actions and not taken_back:
+        at_start = self._same(board, self.start_board) and not self._along_the_fixes(board)
+        if at_start and self.game.actions and not taken_back:
             return out + self._ask(
                 "new_game",
                 Text("The pieces stand as at the start. Start a new game?"),
@@ -113,15 +114,22 @@ class Judging(Ways):
         put = sum(bit(sq) for sq, owner in after.items() if before.get(sq) != owner)
         return bool(self.attempt.lifted & put) or not put
 
-    def _fixing_the_move_taken_back(self) -> bool:
-        """Whether the warning on show was already about a board with the last move taken back and
-        other slips besides: the board as before the move is then that warning's fix half followed,
-        not an undo to ask about (the undo control is there for one meant)."""
-        warning, before = self.warning, self.before_last_move
-        if warning is None or before is None:
+    def _along_the_fixes(self, board: int) -> bool:
+        """Whether `board` is where the first fixes of the warning on show lead: a fix half followed
+        (the move taken back among other slips, the start setup passed through on the way back), not
+        a board to offer an undo or a new game for (the controls are there for one meant)."""
+        warning = self.warning
+        if warning is None or warning.swap is not None:
             return False
-        warned = (self.expected & ~mask(warning.missing)) | mask(warning.extra)
-        return warned != before and (warned ^ before) & (self.expected ^ before) == 0
+        path = (self.expected & ~mask(warning.missing)) | mask(warning.extra)  # the board warned about
+        for fix in warning.fixes:
+            if fix.from_sq != HAND:
+                path &= ~bit(fix.from_sq)
+            if fix.to_sq != HAND:
+                path |= bit(fix.to_sq)
+            if self._same(path, board):
+                return True
+        return False
 
     def _whose_fit(self, cand: Candidate, board: int) -> bool:
         """Whether the pieces standing on the squares `cand` fills could be the ones it puts there: a

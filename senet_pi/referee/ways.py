@@ -138,11 +138,12 @@ class Ways(Faults):
         return {c.outcome: c for c in prov.candidates if self._continues_provisional(c)} if prov is not None else {}
 
     def _whole(self, fits: list[Fit], ev: Attempt) -> list[Fit]:
-        """The fits played to their end, whose every stage the evidence `ev` shows."""
+        """The fits that play the whole throw to its end, whose every stage the evidence `ev` shows
+        (never the first die alone: taking back a move of an accepted turn is an undo, not another way)."""
         return [
             (c, k)
             for c, k in fits
-            if k == len(c.boards) - 1 and all(self._shown(c, j, ev) for j in range(len(c.boards)))
+            if c.whole and k == len(c.boards) - 1 and all(self._shown(c, j, ev) for j in range(len(c.boards)))
         ]
 
     def _continues_provisional(self, cand: Candidate) -> bool:
