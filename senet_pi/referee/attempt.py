@@ -207,6 +207,15 @@ class Attempt:
         accepted, an answer given), unless none has them."""
         self._narrow(placing, True)
 
+    def set_aside(self, numbers: Iterable[int]) -> None:
+        """A move took these pieces (by number) off the board, borne off or out of the game: keep the
+        stories in which none of them stands on the board, unless none is left."""
+        gone = set(numbers)
+        kept = {w for w in self.worlds if not gone.intersection(w[0])}
+        if kept and gone:
+            self.worlds = kept
+            self.surprise = {w: self.surprise.get(w, 0) for w in kept}
+
     def drop(self, placing: Iterable[tuple[int, object]]) -> None:
         """Leave out the stories with a piece of each given identity on each given square (someone
         who can see the pieces said it is not so), unless that would leave none."""

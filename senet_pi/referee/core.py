@@ -150,6 +150,8 @@ class Core:
         ev = self.attempt
         if not (cand.boards[stage] ^ ev.board()) & ~self.unknown:  # the hands' stories that are this move
             ev.keep((sq, ev.piece(origin)) for sq, origin in cand.landed[stage] if origin != OFF)
+            if ev.start == base:  # its pieces numbered by their squares here: those it took off are set aside
+                ev.set_aside(o for o, st in zip(cand.origins, cand.steps[: stage + 1], strict=False) if st.to_sq == OFF)
         self.before_last_move = self.game.occupied()
         self.accepted = max(1, len(cand.moves))
         base_cands = list(self._cands())
