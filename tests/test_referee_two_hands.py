@@ -502,6 +502,9 @@ STRAYS = ["weld", "knock", "knock-next", "weld-between", "knock-between"]
 @given(st.sampled_from(RULE_SETS), st.integers(0, 2**32 - 1), st.sampled_from(STRAYS))
 @example(("modern", 2), 2233, "knock-between")  # found on main: the accepted 11-16 revised after a knock
 @example(("modern", 4), 2571192279, "knock-next")  # the harness knocked the sun's piece the move sends on
+# 1-7 accepted, then 7 knocked with the lift of 3 and held while 3-4 sent A's 4 to the sun: read as
+# 3-4 alone (the sun's piece carried to 7 and out of the game, M4), 1-7 taken back
+@example(("modern", 3), 3204476643, "knock-between")
 def test_6_a_stray_change_in_the_same_scan_as_a_real_lift_never_takes_back_a_legal_move(rule_set, seed, stray):
     """A switch welding shut under an empty square, or a neighbour knocked, in the same scan as a
     real lift: the mover's; the next player's after a move was accepted ("next"); or, in `modern`,

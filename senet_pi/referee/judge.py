@@ -66,7 +66,7 @@ class Judging(Ways):
             matched = self._match(board)
             if matched is not None:
                 return out + matched
-        revised = self._revise(board)
+        revised = None if self._going_on_holding_a_piece(board) else self._revise(board)
         if revised is not None:
             return out + revised
         if (
@@ -95,12 +95,34 @@ class Judging(Ways):
                 Text("The pieces stand as at the start. Start a new game?"),
                 [Text("new game"), Text("keep")],
             )
-        if self.game.pending is not None and any(
-            on_the_way(board & ~self.unknown, self.expected & ~self.unknown, c) and self._whose_fit(c, board)
-            for c in self._cands()
-        ):
+        if self._on_the_way(board):
             return out  # on the way to a legal move: still in progress
         return out + (self._faults_seen(self.expected) or self._warn(board))
+
+    def _going_on_holding_a_piece(self, board: int) -> bool:
+        """Whether the hands, since the move was accepted, lifted pieces that are still held, and the
+        rest of the board is on the way to the next move of the throw: they go on from the accepted
+        move (a piece knocked in the same scan as the next mover's lift), which is no evidence that it
+        was never made (class 6). The board is then in progress, or wrong, but not another way."""
+        prov, ev = self.provisional, self.attempt
+        if prov is None or self.game.pending is None:
+            return False
+        since = ev.lifted_since(prov.seen) if ev is prov.attempt else ev.lifted & ev.start
+        held = since & self.expected & ~board & ~self.unknown
+        if not held:
+            return False
+        trusted = ~self.unknown & ~held
+        return any(
+            on_the_way(board & trusted, self.expected & trusted, c) and self._whose_fit(c, board) for c in self._cands()
+        )
+
+    def _on_the_way(self, board: int) -> bool:
+        """Whether `board` is part way through a legal move of the throw waiting, the pieces standing
+        where it puts them possibly its own: pieces in the hand, none put where no legal move goes."""
+        return self.game.pending is not None and any(
+            on_the_way(board & ~self.unknown, self.expected & ~self.unknown, c) and self._whose_fit(c, board)
+            for c in self._cands()
+        )
 
     def _lifted_what_the_move_put(self) -> bool:
         """Whether the hands lifted a piece from a square the last move put a piece on: a move taken
