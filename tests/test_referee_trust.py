@@ -132,6 +132,21 @@ def test_3_a_piece_held_then_sent_to_the_sun_by_the_moon_revises_a_bear_off_on_t
     assert hands.game.board() == {1: "A", 6: "A", 8: "B"} and hands.game.pending is None
 
 
+def test_3_a_piece_held_over_the_end_then_capturing_by_the_sum_revises_the_bear_off_M4_M5():
+    """Found by the noisy-play property test (modern, seed 3442128089): 30 held past the settle time
+    reads as gone up by the 1; then it takes B's 25 by the sum (30 + 7 bounces to 25, M5), B's piece
+    goes to the sun and the sun's piece leaves the game (M4). The board ends on the squares of 30-off,
+    but the hands showed every stage of 30-25: the bear-off is revised."""
+    hands = modern({"5": 30, "4": 12}, {"5": 25, "4": 1, "3": 16}, (6, 1))
+    hands.do("lift 30", wait=800)  # held: reads as gone up by the 1
+    assert moves_in(hands.seen) == ["30-off"]
+    verdicts = hands.do("lift 25", "place 25", "lift 1", "place 1", wait=600)
+    assert "revised" in kinds(verdicts) and not illegal(verdicts)
+    assert moves_in(verdicts) == ["30-25"]
+    assert hands.game.piece_at(25) == ("A", 5) and hands.game.piece_at(1) == ("B", 5)
+    assert hands.game.to_move_id == "B"
+
+
 def test_3_two_pieces_held_over_the_end_then_both_sent_to_the_sun_are_not_read_as_gone_up_M5_M6():
     """Found by the noisy-play property test (modern, seed 817501912): 25-off by the 6 and 30-off by
     the 1 end on the same squares as 25-26 by the 1 and 30-26 by the 6 (M5's bounce, then M6 to the

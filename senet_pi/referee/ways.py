@@ -101,13 +101,17 @@ class Ways(Faults):
             return False
         # and the pieces there now could be the other way's (a piece lifted alone and put back is itself)
         here = squares_in(moved & self.sensed & ~self.unknown)
-        if not self.attempt.could_be(((sq, other.piece_at(sq)) for sq in here), strangers=True):
+        theirs = [(sq, other.piece_at(sq)) for sq in here]
+        # (the evidence since the throw knows a piece the accepted move took off, held all along: M5)
+        if not any(e.could_be(theirs, strangers=True) for e in (ev, prov.attempt)):
             return False
-        # ... and could not be the accepted move's with every piece accounted for: hands that may have
-        # put each piece back where it was are no evidence against a move already accepted (class 2);
-        # a piece from nowhere (one the move took off the board, M6) is
-        stood = self.attempt.stories((sq, self.game.piece_at(sq)) for sq in here) if here else set()
-        return not any(max(on + hand) < UNKNOWN_PIECE for on, hand in stood)
+        # ... and, where both ways have the same pieces there in another order (dots swapped), could
+        # not be the accepted move's with every piece accounted for: hands that may have put each
+        # piece back where it was are no evidence against a move already accepted (class 2)
+        mine = [(sq, self.game.piece_at(sq)) for sq in here]
+        if sorted(map(repr, (p for _, p in theirs))) != sorted(map(repr, (p for _, p in mine))):
+            return True
+        return not any(max(on + hand) < UNKNOWN_PIECE for on, hand in ev.stories(mine))
 
     def _another_whole_way(self, board: int) -> list[Verdict] | None:
         """The rest of the throw may fit this board, but the hands showed every stage of another whole
