@@ -24,11 +24,12 @@ from tests.journal_helpers import ScriptClock
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def until(condition, timeout: float = 10.0) -> None:
+def until(condition, timeout: float = 10.0, seen=None) -> None:
+    """Wait for `condition`; on time-out say what `seen()` shows (the last verdicts, say)."""
     end = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > end:
-            raise AssertionError("timed out")
+            raise AssertionError("timed out" + (f"; the last verdicts: {seen()}" if seen else ""))
         time.sleep(0.01)
 
 
@@ -126,7 +127,11 @@ def test_a_whole_game_with_a_cable_pull_in_the_middle_of_a_move(rig):
             until(lambda: rig.backend.connected, 15)
         else:
             rig.hands(moves)
-        until(lambda g=game, m=moves: locked(service, lambda: answered(service, m) and done(service, g)), 15)
+        until(
+            lambda g=game, m=moves: locked(service, lambda: answered(service, m) and done(service, g)),
+            15,
+            seen=lambda m=moves: (m, rig.verdicts[-8:]),
+        )
     kinds = [v["v"] for v in rig.verdicts]
     assert service.referee.game.is_over and "win" in kinds
     assert pulled and rig.backend.reconnects == 1
