@@ -205,6 +205,11 @@ def test_4_a_board_left_wrong_while_a_throw_waits_is_never_silent(rule_set, seed
 # 13 and 6 swapped, then 13's piece carried to 10: the board shows the first die alone (modern) and
 # the piece on 10 may be B's; accepted in silence before, now the swap is warned about
 @example(("modern", 3), 821267988)
+# two captures by the sun (M4) in the order the hands showed, then the sun's piece carried off and
+# back along the fix: revised into the other order, which the hands never showed (owners swapped on
+# 1; or the revised order owed a prompt while the board stood right: nothing said)
+@example(("modern", 4), 4057144200)
+@example(("modern", 3), 2936345374)
 def test_4_5_following_the_referees_fixes_from_any_wrong_board_ends_at_the_game(rule_set, seed):
     """Before the throw: any slip is wrong (nothing may move)."""
     play = prepare(rule_set, seed)

@@ -269,9 +269,10 @@ class Judging(Ways):
         if not pair:
             # three or more pieces went through the hands together: no one pair to ask about. Most
             # often each went back where it was: ask that once; else whose piece is on each square
-            # (and once all are known, the mixed-up ones are swapped back a pair at a time).
+            # (and once all are known, the mixed-up ones are swapped back a pair at a time). One
+            # square alone (its partner left the board) is asked about by name: "whose piece?".
             out = [self._clear()] if self.warning is not None else []
-            if ev.could_be((sq, pieces[sq]) for sq in unsure):
+            if len(unsure) > 1 and ev.could_be((sq, pieces[sq]) for sq in unsure):
                 listed = ", ".join(str(sq) for sq in unsure)
                 text = Text(
                     "The pieces on {squares} were in the hand together. Is each back on its own square?", squares=listed

@@ -70,7 +70,7 @@ class Ways(Faults):
         # a way that ends where the moves under way end is no other way: its moves are played on (or
         # the board is still on the way to them), never taken back and replayed in another order
         under_way = self._under_way()
-        fits = [(c, k) for c, k in fits if c.outcome not in under_way]
+        fits = [(c, k) for c, k in fits if c.outcome not in under_way and not self._order_shown_against(c)]
         if whole:
             fits = [(c, k) for c, k in self._whole(fits, prov.attempt) if self._changes_lead_to(c)]
         if not fits:
@@ -78,6 +78,21 @@ class Ways(Faults):
         if len(fits) > 1:
             return self._ask_which(fits, Text("The board shows another way to play the throw. Which one?"), revise=True)
         return self._revise_to(*fits[0])
+
+    def _order_shown_against(self, cand: Candidate) -> bool:
+        """Whether `cand` plays the accepted moves in another order that the hands never showed,
+        when they showed the accepted one (two captures sending pieces to the sun, M4): the order is
+        settled, and what the hands do later (a piece carried off and back along a fix) never reopens it."""
+        prov = self.provisional
+        if prov is None or sorted(str(m) for m in cand.moves) != sorted(prov.labels):
+            return False
+        ev = prov.attempt
+        accepted = [c for c in prov.candidates if [str(m) for m in c.moves] == prov.labels]
+        return (
+            bool(accepted)
+            and ev.passed_through(accepted[0].between_moves(), self.unknown)
+            and not ev.passed_through(cand.between_moves(), self.unknown)
+        )
 
     def _changes_lead_to(self, cand: Candidate) -> bool:
         """Whether the hands, since the move was accepted, touched only squares where `cand` leaves
