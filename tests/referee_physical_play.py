@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from senet_pi.referee.core import piece_name
 from senet_pi.rules import Game, Move
 from senet_pi.rules.board import OFF, bit
 from senet_pi.rules.effects import Exchanged, Relocated, Removed
@@ -519,7 +520,7 @@ def truthful_whose_answer(s: Session, q: dict[str, Any]) -> str:
     """The answer to "whose piece is on N now?" as the people see it (the session follows every real piece)."""
     square = int(q["text"].split(" on ")[1].split()[0])
     owner, dots, _ = s.pieces[square]
-    wanted = f"{owner}'s piece" + (f" with {dots} dots" if dots is not None else "")
+    wanted = str(piece_name((owner, dots)))
     in_game = {s.game.piece_at(sq) for sq in s.game.board()}
     if (owner, dots) not in in_game and "a piece that is not in the game" in q["options"]:
         return "a piece that is not in the game"  # one borne off or removed, put back on the board

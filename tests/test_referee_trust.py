@@ -9,6 +9,8 @@ from __future__ import annotations
 import pytest
 
 from senet_pi.referee import Referee
+from senet_pi.referee.core import piece_name
+from senet_pi.referee.physical import HAND, Fix
 from senet_pi.rules import new_game
 from senet_pi.verdicts import Moved, Switch, Thrown
 from tests.conftest import at
@@ -552,3 +554,31 @@ def test_8_a_held_piece_of_the_other_player_is_named_as_theirs():
     hands = Hands(at("secret", A=[28, 5], B=[1, 2], throw=5))
     warning = illegal(hands.do("lift 2", wait=600))
     assert warning and warning[0]["ruling"] == "P3" and "belongs to B" in warning[0]["reason"]
+
+
+def test_1_a_piece_with_one_dot_is_named_in_the_singular():
+    """`modern` pieces carry one to five dots: the one-dot piece reads "with one dot" in questions and fixes."""
+    assert str(piece_name(("B", 1))) == "B's piece with one dot"
+    assert str(piece_name(("B", 2))) == "B's piece with 2 dots"
+    assert str(Fix(HAND, 7, "A", dots=1).text()) == "put A's piece with one dot back on 7"
+    assert str(Fix(HAND, 7, "A", dots=3).text()) == "put A's piece with 3 dots back on 7"
+
+
+def test_1_one_square_in_doubt_is_asked_about_by_name():
+    """Following the fixes, the borne-off piece and the one to go back are lifted together and one is
+    put on 17: which one stands there (their dots count, M4) is asked about that square by name,
+    never as "the pieces on 17 were in the hand together" (found in noisy play, modern-3 2741582319)."""
+    game = new_game("modern", position={"A": {"2": 15, "4": 29, "5": 5}, "B": {"3": 7, "2": 20}, "to_move": "A"})
+    game.push_throw((2, 2))
+    hands = Hands(game)
+    assert moves_in(hands.do("lift 15", "place 17", wait=600)) == ["15-17"]
+    assert moves_in(hands.do("lift 29", wait=600)) == ["29-off"]  # held past the settle time: borne off
+    fixes = illegal(hands.do("place 29", "lift 17", "place 15", wait=600))[-1]["fix"]
+    assert fixes == ["put A's piece on 15 back on 17", "remove the piece on 29"]
+    hands.do("lift 29", "lift 15", "place 17", wait=600)
+    question = hands.referee.question
+    assert question is not None and question.kind == "whose" and question.square == 17
+    assert question.options == ["A's piece with 2 dots", "a piece that is not in the game"]
+    hands.call("answer", "A's piece with 2 dots")
+    assert hands.referee.question is None and hands.referee.warning is None
+    assert hands.game.piece_at(17) == ("A", 2) and hands.game.to_move_id == "B"

@@ -40,6 +40,8 @@ def piece_name(piece: object) -> Text:
     owner, dots = piece if isinstance(piece, tuple) else (piece, None)
     if dots is None:
         return Text("{player}'s piece", player=owner)
+    if dots == 1:
+        return Text("{player}'s piece with one dot", player=owner)
     return Text("{player}'s piece with {dots} dots", player=owner, dots=dots)
 
 

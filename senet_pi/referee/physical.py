@@ -249,6 +249,8 @@ class Fix:
         if self.swap:
             return Text("swap the pieces on {a} and {b} back", a=self.from_sq, b=self.to_sq)
         if self.from_sq == HAND:
+            if self.owner and self.dots == 1:
+                return Text("put {player}'s piece with one dot back on {to}", player=self.owner, to=self.to_sq)
             if self.owner and self.dots is not None:
                 text = N_("put {player}'s piece with {dots} dots back on {to}")
                 return Text(text, player=self.owner, dots=self.dots, to=self.to_sq)
