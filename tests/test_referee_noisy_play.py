@@ -13,6 +13,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from senet_pi.referee import Referee
+from senet_pi.referee.core import piece_name
 from senet_pi.referee.hands import _answer_for, switch_events
 from senet_pi.referee.physical import play_out, stages
 from senet_pi.rules import Game, new_game
@@ -105,6 +106,12 @@ def answer_questions(table: Table, shadow_moves) -> None:
             choice = _answer_for(question.verdict(), shadow_moves)
         elif question.kind == "swap":
             choice = "put back"
+        elif question.kind == "back":  # these hands never mix pieces up: each went back where it was
+            choice = options[0]
+        elif question.kind == "whose":  # the piece the game has there (the hands never mix pieces up)
+            assert question.square is not None
+            choice = str(piece_name(table.referee.game.piece_at(question.square)))
+            assert choice in options, f"the piece on {question.square} is not offered: {question.verdict()}"
         else:
             choice = options[-1]  # keep
         table.call("answer", choice)
