@@ -23,7 +23,9 @@ import pytest
 from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 
+from senet_pi.rules import new_game
 from senet_pi.rules.board import bit
+from tests.referee_helpers import Hands
 from tests.referee_physical_play import (
     Play,
     carries,
@@ -34,7 +36,7 @@ from tests.referee_physical_play import (
     truthful_swap_answer,
     truthful_whose_answer,
 )
-from tests.referee_replay_helpers import GUIDE_MS, RULE_SETS, SETTLE_MS, Session, moves_in, of_kind
+from tests.referee_replay_helpers import GUIDE_MS, RULE_SETS, SETTLE_MS, Session, kinds, moves_in, of_kind
 
 
 def spoil(
@@ -319,3 +321,55 @@ def test_5_a_move_taken_back_slowly_is_still_offered_as_an_undo():
     assert s.warning is not None, s.explain("a piece held off the board was not warned about", start)
     s.do("place 10 from 13")
     assert s.question is not None and s.question["kind"] == "undo", s.explain("no undo offered", start)
+
+
+# ------------------------------------------------- a piece said to be another's is replaced, not accepted
+
+
+def one_dot_short_board() -> Hands:
+    """modern, before any throw: A on 3, 15, 22; B's 5-dot piece on 5 and 2-dot piece on 13."""
+    game = new_game("modern", position={"A": {"2": 15, "4": 22, "5": 3}, "B": {"5": 5, "2": 13}, "to_move": "A"})
+    return Hands(game)
+
+
+def test_4_5_a_piece_said_not_to_be_in_the_game_is_replaced_never_accepted():
+    """A piece from elsewhere put on 20, then lifted with B's 13 and one of them put on 13: the
+    people say it is not in the game. The board's occupancy is right, but the game is not: the
+    referee says so and guides the piece off and B's back (before, "the board is as the game
+    expects" and the stray piece stood in the game)."""
+    hands = one_dot_short_board()
+    hands.do("place 20", wait=600)
+    hands.do("lift 20", "lift 13", "place 13", wait=600)
+    question = hands.referee.question
+    assert question is not None and question.kind == "whose" and question.square == 13
+    warning = of_kind(hands.call("answer", "a piece that is not in the game"), "illegal")
+    assert warning and warning[-1]["fix"] == ["remove the piece on 13", "put B's piece with 2 dots back on 13"]
+    assert "not in the game" in warning[-1]["reason"]
+    assert not hands.wait(600) and hands.referee.warning is not None  # it stands
+    lifted = hands.do("lift 13", wait=600)
+    assert of_kind(lifted, "illegal")[-1]["fix"] == ["put B's piece with 2 dots back on 13"]
+    assert not moves_in(lifted)
+    assert kinds(hands.do("place 13", wait=600)) == ["cleared"]
+    assert hands.referee.warning is None and hands.referee.question is None
+    assert hands.game.piece_at(13) == ("B", 2)
+
+
+def test_4_5_pieces_mixed_with_one_from_elsewhere_are_put_right_one_square_at_a_time():
+    """Three pieces in the hand (one from elsewhere, B's 13 and B's 5), two put back: the people say
+    B's 2-dot piece is on 5 and a piece not in the game on 13. No swap puts that right; each square
+    is replaced in turn, every fix one a person can carry out."""
+    hands = one_dot_short_board()
+    start = hands.game.board()
+    hands.do("place 20", wait=600)
+    hands.do("lift 20", "lift 13", "lift 5", "place 5", "place 13", wait=600)
+    assert hands.referee.question is not None and hands.referee.question.kind == "back"
+    hands.call("answer", "some were mixed up")
+    hands.call("answer", "B's piece with 2 dots")  # on 5
+    first = of_kind(hands.call("answer", "a piece that is not in the game"), "illegal")[-1]  # on 13
+    assert first["fix"] == ["remove the piece on 5", "put B's piece with 5 dots back on 5"]
+    hands.do("lift 5", wait=600)
+    second = of_kind(hands.do("place 5", wait=600), "illegal")[-1]
+    assert second["fix"] == ["remove the piece on 13", "put B's piece with 2 dots back on 13"]
+    hands.do("lift 13", wait=600)
+    assert kinds(hands.do("place 13", wait=600)) == ["cleared"]
+    assert hands.referee.warning is None and hands.game.board() == start

@@ -261,8 +261,7 @@ class Actions(Judging):
         self.before_last_move = None
         self.provisional = None
         self.question = None
-        self.swapped = None
-        self.mixed = {}
+        self._forget_mix_ups()
         out.append(Undone(game.to_move_id, " then ".join(str(m) for m in moves)))
         self.warning = None
         self.guiding = False
@@ -280,8 +279,7 @@ class Actions(Judging):
         self.before_last_move = None
         self.provisional = None
         self.question = None
-        self.swapped = None
-        self.mixed = {}
+        self._forget_mix_ups()
         out.append(NewGame(self.game.name, self.game.to_move_id))
         return out + self._resync_board_to(self.game.occupied())
 
@@ -326,8 +324,7 @@ class Actions(Judging):
         self.before_last_move = None
         self.provisional = None
         self.question = None
-        self.swapped = None
-        self.mixed = {}
+        self._forget_mix_ups()
         self._reset_attempt()
         out.append(Resynced(assumed, {str(k): v for k, v in game.board().items()}))
         if self.warning is not None:

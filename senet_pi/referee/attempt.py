@@ -16,7 +16,7 @@ it matters.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 from ..rules.board import bit
@@ -63,6 +63,7 @@ class Attempt:
     _strangers: int = 0  # pieces come from nowhere so far
     surprise: dict[World, int] = field(default_factory=dict)  # each story's count of unlikely turns
     _lifted: dict[World, int] = field(default_factory=dict)  # per story, the piece the last lift took
+    said_foreign: set[int] = field(default_factory=set)  # squares someone said hold a piece not in the game
 
     def copy(self) -> Attempt:
         """An independent copy (the stories are immutable tuples: only the containers are new), made
@@ -71,6 +72,7 @@ class Attempt:
         for name in ("owners", "pieces", "lifts", "first_lift", "last_place", "surprise", "_lifted"):
             setattr(twin, name, dict(getattr(self, name)))
         twin.together, twin.worlds, twin.history = set(self.together), set(self.worlds), list(self.history)
+        twin.said_foreign = set(self.said_foreign)
         return twin
 
     def __post_init__(self) -> None:
@@ -201,6 +203,12 @@ class Attempt:
     def narrow(self, square: int, piece: object) -> None:
         """Someone who can see the pieces said which one stands on `square`: keep the stories that agree."""
         self.keep([(square, piece)])
+        if piece is None:
+            self.said_foreign.add(square)
+
+    def foreign(self, square: int) -> bool:
+        """Whether someone said the piece on `square` is not in the game, and every story agrees."""
+        return square in self.said_foreign and self.stranger(square)
 
     def keep(self, placing: Iterable[tuple[int, object]]) -> None:
         """Keep only the stories with a piece of each given identity on each given square (a move
@@ -251,15 +259,15 @@ class Attempt:
         owners = {self.owners.get(p) for p in self.on(square)}
         return owners.pop() if len(owners) == 1 else None
 
-    def could_be(self, placing: Iterable[tuple[int, object]], strangers: bool = False) -> bool:
-        """Whether some story has a piece of each given identity on each given square (with
-        `strangers`, a piece from nowhere may be any piece: one the referee took as gone)."""
+    def could_be(self, placing: Iterable[tuple[int, object]], strangers: Collection[object] = ()) -> bool:
+        """Whether some story has a piece of each given identity on each given square (a piece from
+        nowhere may be any of the identities in `strangers`: pieces the referee took as gone)."""
         wanted = list(placing)
         if self.lost or not wanted:
             return True
 
         def fits(number: int, ident: object) -> bool:
-            return self.piece(number) == ident or (strangers and UNKNOWN_PIECE <= number < NO_PIECE)
+            return self.piece(number) == ident or (ident in strangers and UNKNOWN_PIECE <= number < NO_PIECE)
 
         return any(all(fits(on[sq], ident) for sq, ident in wanted) for on, _ in self.worlds)
 

@@ -13,7 +13,7 @@ from dataclasses import replace
 from ..rules import Game
 from ..rules.board import OFF, bit, squares_in
 from ..rules.reasons import Reason
-from ..rules.text import Text
+from ..rules.text import N_, Text
 from ..verdicts import Cleared, Illegal, Settled, Verdict, from_effects
 from ..verdicts import Fix as FixLine
 from .attempt import Attempt
@@ -67,6 +67,7 @@ class Core:
         self.guiding = False  # the warning's fixes are being guided one at a time
         self.swapped: tuple[int, int] | None = None  # two pieces believed swapped by hand, to swap back
         self.mixed: dict[int, object] = {}  # pieces known (by answers) to stand on another's square: the real one
+        self.replacing: int | None = None  # a square whose piece must be replaced by the game's (see _warn_replace)
         self.question: Question | None = None
         self._questions = 0
         self.provisional: Provisional | None = None
@@ -214,7 +215,14 @@ class Core:
     def _clear(self) -> Verdict:
         self.warning = None
         self.guiding = False
+        self.replacing = None
         return Cleared()
+
+    def _forget_mix_ups(self) -> None:
+        """Pieces believed swapped or mixed up by hand are no longer in question (undo, new game, resync)."""
+        self.swapped = None
+        self.mixed = {}
+        self.replacing = None
 
     def _reset_attempt(self) -> None:
         """The board is trusted as it is: evidence starts afresh from here."""
@@ -315,17 +323,44 @@ class Core:
         a = min(mixed)
         wanted = self.game.piece_at(a)
         b = next((sq for sq, real in sorted(mixed.items()) if real == wanted and sq != a), None)
-        if b is None or pieces.get(a) is None:
+        if pieces.get(a) is None:
             self.mixed = {}
             return self._board_good(force=self.warning is not None)
         self._reset_attempt()
         self.mixed = mixed
+        if b is None:  # the game's piece for `a` stands on none of them: it is off the board
+            return self._warn_replace(a, mixed[a])
         return self._warn_swap(a, b)
+
+    def _warn_replace(self, square: int, real: object) -> list[Verdict]:
+        """The people said the piece on `square` is another than the game's (one not in the game,
+        or one whose square is elsewhere), and the game's is on no other square: take that piece
+        off and put the game's there (class 4: a wrong board is never accepted in silence)."""
+        self.replacing = square
+        wanted = self.game.piece_at(square)
+        owner, dots = wanted if isinstance(wanted, tuple) else (wanted, None)
+        if real is None:
+            text = N_("the piece on {square} is not in the game: {piece} belongs there")
+            reason = Text(text, square=square, piece=piece_name(wanted))
+        else:
+            reason = Text(
+                "the piece on {square} is {real}, but {piece} belongs there",
+                square=square,
+                real=piece_name(real),
+                piece=piece_name(wanted),
+            )
+        fixes = [Fix(square, HAND), Fix(HAND, square, str(owner), dots=dots if isinstance(dots, int) else None)]
+        self.warning = Warning(reason, "P3", [], [], fixes, self.now, player=self.game.to_move_id)
+        self.guiding = False
+        return [self.warning.verdict()]
 
     def _next_fix(self) -> list[Verdict]:
         if self.swapped is not None and self.warning is not None and self.warning.swap:
             a, b = self.swapped
             return [FixLine(Fix(a, b, swap=True).text(), a, b)]
+        if self.replacing is not None and self.warning is not None and self._same(self.sensed, self.expected):
+            first = self.warning.fixes[0]  # the piece to take off: the switches cannot tell it from the game's
+            return [FixLine(first.text(), first.from_sq, None)]
         todo = self._fixes(self.sensed, self._target())
         if not todo:
             return []

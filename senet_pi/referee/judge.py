@@ -59,6 +59,8 @@ class Judging(Ways):
                 if verdicts:
                     return out + verdicts
             return out + self._check_swaps()
+        if self.replacing is not None:  # the wrong piece taken off, or other slips: guided back, never a move
+            return out + self._warn(board)
         if self.game.pending is not None and not self.game.is_over:
             other = self._another_whole_way(board)
             if other is not None:
@@ -250,13 +252,21 @@ class Judging(Ways):
             self._reset_attempt()
             standing = self.warning is not None and self.warning.swap is not None
             return [] if standing else self._warn_swap(*self.swapped)
+        if self.replacing is not None:  # a piece to replace by the game's: done once that square was lifted
+            square = self.replacing
+            if not ev.lifted & bit(square):
+                return []  # the warning stands (the switches cannot see which piece it is)
+            self.replacing = None
+            left, self.mixed = {sq: real for sq, real in self.mixed.items() if sq != square}, {}
+            return self._warn_mixed(left) if left else self._board_good(force=True)
         pieces = {sq: piece for sq in self.game.board() if (piece := self.game.piece_at(sq)) is not None}
         unsure = self._unsure_identities(pieces, likely=False)  # an owner swapped in silence is worse than a question
-        mixed = {  # sure, and not the game's: the people's answers (or the order of the hands) said so
+        mixed = {  # sure, not the game's: the people's answers (or the order of the hands) said so
             sq: ids[0]
             for sq in sorted(pieces)
             if len(ids := self._identities_on(sq, likely=False)) == 1 and ids[0] != pieces[sq]
         }
+        mixed |= {sq: None for sq in pieces if ev.foreign(sq)}  # said to be no piece of the game's
         if not unsure:
             return self._warn_mixed(mixed) if mixed else self._board_good()
         # one pair lifted together whose only doubt is whether they changed places

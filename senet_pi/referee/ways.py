@@ -117,8 +117,11 @@ class Ways(Faults):
         # and the pieces there now could be the other way's (a piece lifted alone and put back is itself)
         here = squares_in(moved & self.sensed & ~self.unknown)
         theirs = [(sq, other.piece_at(sq)) for sq in here]
-        # (the evidence since the throw knows a piece the accepted move took off, held all along: M5)
-        if not any(e.could_be(theirs, strangers=True) for e in (ev, prov.attempt)):
+        # (the evidence since the throw knows a piece the accepted move took off, held all along: M5;
+        # a piece from nowhere may be one the accepted move took off, never one standing elsewhere)
+        standing = {self.game.piece_at(sq) for sq in self.game.board()}
+        gone = [p for _, p in theirs if p not in standing]
+        if not any(e.could_be(theirs, strangers=gone) for e in (ev, prov.attempt)):
             return False
         # ... and, where both ways have the same pieces there in another order (dots swapped), could
         # not be the accepted move's with every piece accounted for: hands that may have put each
