@@ -486,8 +486,9 @@ def do_fix(s: Session, fix: dict[str, Any]) -> None:
                 f"class 5: the fix asks for {who}'s piece, but the pieces off the board are {off} "
                 f"(real owners on the board: {s.owners_on_board()}): {fix}"
             )
-            dots = re.search(r"with (\d+) dots", text)
-            s.feed({"place": b, "piece": pick_piece(s, who, b, int(dots.group(1)) if dots else None)})
+            dots = re.search(r"with (\d+) dots|with (one) dot", text)  # "with one dot" (modern's 1-dot piece)
+            number = None if dots is None else 1 if dots.group(2) else int(dots.group(1))
+            s.feed({"place": b, "piece": pick_piece(s, who, b, number)})
     elif a is not None:
         s.retire(a)
     if a is None and b is None:
