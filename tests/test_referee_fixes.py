@@ -212,6 +212,11 @@ def test_4_a_board_left_wrong_while_a_throw_waits_is_never_silent(rule_set, seed
 # 1; or the revised order owed a prompt while the board stood right: nothing said)
 @example(("modern", 4), 4057144200)
 @example(("modern", 3), 2936345374)
+# B's 14-15 then 10-16 accepted; much juggling later a stray piece on 14 revised it into 10-16 alone,
+# though the evidence since the throw had too many stories to follow (lost): no revision on that
+@example(("modern", 4), 3064644463)
+# "put A's piece with one dot back on 23": the harness read no dots and put A's 5-dot piece there
+@example(("modern", 2), 2739254377)
 def test_4_5_following_the_referees_fixes_from_any_wrong_board_ends_at_the_game(rule_set, seed):
     """Before the throw: any slip is wrong (nothing may move)."""
     play = prepare(rule_set, seed)

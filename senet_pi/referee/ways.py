@@ -64,7 +64,7 @@ class Ways(Faults):
         take that move back and accept this one, saying so (a `revised` line). `whole`: only a way
         whose every stage the evidence shows, to its end."""
         prov = self.provisional
-        if prov is None:
+        if prov is None or prov.attempt.lost:  # the hands juggled past following: no evidence against it
             return None
         fits = self._fits(board, prov.candidates, prov.attempt, skip=prov.outcome)
         # a way that ends where the moves under way end is no other way: its moves are played on (or
@@ -137,7 +137,7 @@ class Ways(Faults):
         then put on 26 and sent to the sun: M5, M6). Take the way the evidence shows best; ask when it
         shows more than one. None when only the way already under way fits."""
         prov = self.provisional
-        if prov is None or prov.taken_back:
+        if prov is None or prov.taken_back or prov.attempt.lost:
             return None
         fits = self._whole(self._fits(board, prov.candidates, prov.attempt), prov.attempt)
         # the way under way, in the order it was played (the same moves in another order are the same way)
