@@ -19,7 +19,7 @@ from ..verdicts import Fix as FixLine
 from .attempt import Attempt
 from .candidates import Candidate, candidates
 from .guidance import board_differences, board_fixes, explain, owners_of, swap_reason
-from .physical import HAND, Fix, Step
+from .physical import HAND, Fix, Step, piece_name
 from .state import Mode, Owed, Provisional, Question, SwitchFaults, Warning
 
 #: Settle time, seconds: long enough for a slide across squares or a piece bouncing into
@@ -30,19 +30,6 @@ GUIDANCE_DELAY = 3.0
 #: Seconds within which a switch change and the thrower's button count as the same moment (the
 #: board is scanned 50 times a second): a piece lifted as the button is pressed is part of the move.
 SAME_SCAN = 0.05
-
-
-def piece_name(piece: object) -> Text:
-    """A piece as a person at the board tells it: whose, and in `modern` its dots (None: not one of
-    the game's, a piece added from elsewhere)."""
-    if piece is None:
-        return Text("a piece that is not in the game")
-    owner, dots = piece if isinstance(piece, tuple) else (piece, None)
-    if dots is None:
-        return Text("{player}'s piece", player=owner)
-    if dots == 1:
-        return Text("{player}'s piece with one dot", player=owner)
-    return Text("{player}'s piece with {dots} dots", player=owner, dots=dots)
 
 
 class Core:

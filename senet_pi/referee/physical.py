@@ -18,7 +18,7 @@ from itertools import permutations
 from ..rules import Game, Move
 from ..rules.board import OFF, bit, squares_in
 from ..rules.effects import Exchanged, Relocated, Removed, kind_word
-from ..rules.text import N_, Text
+from ..rules.text import Text
 
 HAND = 0  # where a piece is while someone holds it (or off the board)
 
@@ -234,6 +234,19 @@ def touched(steps: Sequence[Step]) -> int:
     return m
 
 
+def piece_name(piece: object) -> Text:
+    """A piece as a person at the board tells it: whose, and in `modern` its dots (None: not one of
+    the game's, a piece added from elsewhere)."""
+    if piece is None:
+        return Text("a piece that is not in the game")
+    owner, dots = piece if isinstance(piece, tuple) else (piece, None)
+    if dots is None:
+        return Text("{player}'s piece", player=owner)
+    if dots == 1:
+        return Text("{player}'s piece with one dot", player=owner)
+    return Text("{player}'s piece with {dots} dots", player=owner, dots=dots)
+
+
 @dataclass(frozen=True)
 class Fix:
     """One correction: carry a piece from `from_sq` to `to_sq`; HAND on either side = add or remove."""
@@ -249,13 +262,8 @@ class Fix:
         if self.swap:
             return Text("swap the pieces on {a} and {b} back", a=self.from_sq, b=self.to_sq)
         if self.from_sq == HAND:
-            if self.owner and self.dots == 1:
-                return Text("put {player}'s piece with one dot back on {to}", player=self.owner, to=self.to_sq)
-            if self.owner and self.dots is not None:
-                text = N_("put {player}'s piece with {dots} dots back on {to}")
-                return Text(text, player=self.owner, dots=self.dots, to=self.to_sq)
             if self.owner:
-                return Text("put {player}'s piece back on {to}", player=self.owner, to=self.to_sq)
+                return Text("put {piece} back on {to}", piece=piece_name((self.owner, self.dots)), to=self.to_sq)
             return Text("put a piece back on {to}", to=self.to_sq)
         if self.to_sq == HAND:
             if self.owner:
