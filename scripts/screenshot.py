@@ -1,4 +1,4 @@
-"""Make the README's screenshots in docs/: the exhibit screen at kiosk size during a game (kiosk.png),
+"""Make the README's screenshots in docs/images/: the exhibit screen at kiosk size during a game (kiosk.png),
 a phone (phone.png), an illegal move (illegal.png), a win (win.png) and the set-the-board mode after
 an idle reset (setup.png). Run from the checkout: `.venv/bin/python scripts/screenshot.py [FOLDER]`.
 
@@ -139,4 +139,4 @@ def main(folder: Path, names: list[str]) -> None:
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    main(Path(args[0]) if args else Path(__file__).resolve().parents[1] / "docs", args[1:])
+    main(Path(args[0]) if args else Path(__file__).resolve().parents[1] / "docs" / "images", args[1:])

@@ -1,0 +1,28 @@
+"""Sphinx configuration for senet-pi's documentation (Markdown pages through MyST).
+
+Build: `.venv/bin/python -m sphinx -W -n -b html docs docs/_build/html` (see development.md).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from senet_pi import __version__  # noqa: E402
+
+project = "senet-pi"
+author = "the senet-pi developers"
+copyright = "2026, the senet-pi developers"
+version = release = __version__
+
+extensions = ["myst_parser", "sphinx.ext.autodoc"]
+source_suffix = {".md": "markdown"}
+myst_heading_anchors = 4  # `[text](page.md#a-heading)` links to headings, checked by -W
+myst_enable_extensions = ["colon_fence", "deflist"]
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
+html_theme = "alabaster"  # ships with Sphinx: the docs build offline, like the page
+html_static_path: list[str] = []
+suppress_warnings: list[str] = []
