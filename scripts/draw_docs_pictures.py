@@ -35,20 +35,24 @@ def square_xy(square: int) -> tuple[int, int]:
     return MARGIN + column * CELL, MARGIN + row * CELL
 
 
-def board_svg(ruleset: str) -> str:
-    """The board of `ruleset` at its start: path arrows, square numbers, pieces, special squares."""
+def board_svg(ruleset: str, with_specials: bool = True) -> str:
+    """The board of `ruleset` at its start: path arrows, square numbers, pieces, special squares
+    (without them: the path and the pieces only, as every two-player rule set starts)."""
     cls = RULESETS[ruleset]
     game = new_game(ruleset)
-    width, height = 2 * MARGIN + 10 * CELL, 2 * MARGIN + 3 * CELL + 150
+    specials = cls.special_squares if with_specials else {}
+    width, height = 2 * MARGIN + 10 * CELL, 2 * MARGIN + 3 * CELL + (150 if specials else 24)
+    title = f"The {ruleset} board at the start: squares 1-30 along an S, special squares marked"
+    if not specials:
+        title = "The board at the start: squares 1-30 along an S, White on the odd squares, Green on the even"
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
-        f"<title>The {ruleset} board at the start: squares 1-30 along an S, special squares marked</title>",
+        f"<title>{title}</title>",
         f'<rect width="{width}" height="{height}" fill="white"/>',
         '<defs><marker id="arrow" markerWidth="8" markerHeight="8" refX="6" refY="4" orient="auto">'
         f'<path d="M0,0 L8,4 L0,8 z" fill="{INK}"/></marker></defs>',
     ]
-    specials = cls.special_squares
     for square in range(1, 31):
         x, y = square_xy(square)
         fill = SPECIAL if square in specials else WOOD
@@ -82,9 +86,11 @@ def board_svg(ruleset: str) -> str:
         out.append(f'<text x="{cx}" y="{cy + 5}" font-size="14" text-anchor="middle" fill="{text_fill}">{label}</text>')
     # the key: each special square and what it means in this rule set
     y = MARGIN + 3 * CELL + 28
-    out.append(
-        f'<text x="{MARGIN}" y="{y}" font-size="14" font-weight="bold" fill="{INK}">Special squares ({ruleset})</text>'
-    )
+    if specials:
+        out.append(
+            f'<text x="{MARGIN}" y="{y}" font-size="14" font-weight="bold" fill="{INK}">'
+            f"Special squares ({ruleset})</text>"
+        )
     for i, (square, special) in enumerate(sorted(specials.items())):
         column, row = divmod(i, 4)
         tx, ty = MARGIN + column * (5 * CELL), y + 22 + row * 22
@@ -131,7 +137,8 @@ def sticks_svg(ruleset: str) -> str:
 
 def pictures() -> dict[Path, str]:
     """Every diagram this script draws, by file."""
-    drawn = {OUT / f"board-{name}.svg": board_svg(name) for name in RULESETS}
+    drawn = {OUT / "board-path.svg": board_svg("secret", with_specials=False)}
+    drawn.update({OUT / f"board-{name}.svg": board_svg(name) for name in RULESETS})
     drawn.update({OUT / f"sticks-{name}.svg": sticks_svg(name) for name in ("secret", "houses")})
     return drawn
 
