@@ -6,6 +6,8 @@
   used in those source files or folders: what the referee, the page and the dashboard say.
 - ``senet-raised FILE ...``: every error message those source files raise with its words written out
   (the line the command prints after ``senet-pi COMMAND:``).
+- ``senet-config-keys``: each config.toml key and what a value must be, as the message for a wrong
+  one says it (`senet_pi_web.CONFIG_TYPES`).
 
 Placeholders stay as ``{name}``: the real message fills them in (a square, a path, a value).
 """
@@ -13,6 +15,7 @@ Placeholders stay as ``{name}``: the real message fills them in (a square, a pat
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,6 +26,9 @@ from docutils.parsers.rst import Directive
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+#: A reference to the project's history in a description ("the fleet, issue 25"): not for a user's page.
+HISTORY = re.compile(r",? issue \d+")
 
 #: Exceptions that are programming mistakes or internal signals, never a message for a user.
 NOT_FOR_USERS = {"AssertionError", "NotImplementedError", "IndexError", "ImportError", "_Down", "DeviceClosed"}
@@ -183,9 +189,25 @@ class SenetReasons(Directive):
         return [_table(["the referee says", "rule", "the rule in plain words"], rows, [45, 10, 45])]
 
 
+class SenetConfigKeys(Directive):
+    """``senet-config-keys``: each config.toml key and the values it takes, in the words of its message."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        from senet_pi_web import CONFIG_TYPES
+
+        rows: list[list[nodes.Node]] = [
+            [nodes.paragraph("", "", nodes.literal(key, key)), nodes.paragraph(text=HISTORY.sub("", wanted))]
+            for key, (_types, wanted) in CONFIG_TYPES.items()
+        ]
+        return [_table(["key", "must be"], rows, [30, 70])]
+
+
 def setup(app: Any) -> dict[str, Any]:
     """Register the directives (Sphinx calls this for each name in conf.py's `extensions`)."""
     app.add_directive("senet-raised", SenetRaised)
     app.add_directive("senet-catalogue", SenetCatalogue)
     app.add_directive("senet-reasons", SenetReasons)
+    app.add_directive("senet-config-keys", SenetConfigKeys)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
