@@ -10,6 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).parent / "_ext"))  # troubleshooting.py: message lists from the code
 
 from senet_pi import __version__  # noqa: E402
 
@@ -18,7 +19,7 @@ author = "the senet-pi developers"
 copyright = "2026, the senet-pi developers"
 version = release = __version__
 
-extensions = ["myst_parser", "sphinx.ext.autodoc"]
+extensions = ["myst_parser", "sphinx.ext.autodoc", "troubleshooting"]
 source_suffix = {".md": "markdown"}
 myst_heading_anchors = 4  # `[text](page.md#a-heading)` links to headings, checked by -W
 myst_enable_extensions = ["colon_fence", "deflist"]
