@@ -35,3 +35,4 @@ nitpick_ignore_regex = [
     ("py:class", r"(collections\.abc|pathlib|typing)\..*"),
     ("py:class", r"senet_pi\.(referee\.referee\.Referee|rules\.throws\.RandomSource|rules\.text\.Text)"),
 ]
+default_role = "code"  # `name` in a docstring is code, as in the Markdown pages
