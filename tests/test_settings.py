@@ -152,3 +152,13 @@ def test_every_setting_says_what_it_means_in_the_docs_words():
     for setting in settings.SETTINGS:
         assert setting.meaning.endswith(".") and "issue" not in setting.meaning + setting.wanted, setting.name
         assert setting.type_name and setting.shown_default, setting.name
+
+
+def test_the_table_imports_nothing_of_the_page():
+    """senet_pi knows no Flask: the settings table is read by the page, never the other way."""
+    code = (
+        "import sys, senet_pi.settings; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('flask', 'senet_pi_web')))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert result.returncode == 0 and result.stdout.strip() == "[]", result.stdout + result.stderr
