@@ -56,23 +56,31 @@ class Fence:
 
 
 def fences(page: Path) -> list[Fence]:
-    """Every fenced block of a Markdown page (MyST directives, ```{name}, included)."""
+    """Every fenced block of a Markdown page, indented ones (in a list) too; MyST directives
+    (```{name}) are included, their language starting with `{`."""
     found, lines = [], page.read_text(encoding="utf-8").splitlines()
     i = 0
     while i < len(lines):
-        opened = re.match(r"^(`{3,}|~{3,})\s*(\S*)", lines[i])
+        opened = re.match(r"^( *)(`{3,}|~{3,})\s*([^\s`]*)", lines[i])
         if not opened:
             i += 1
             continue
-        fence, language, start = opened.group(1), opened.group(2), i
+        indent, fence, language, start = len(opened.group(1)), opened.group(2), opened.group(3), i
         body = []
         i += 1
-        while i < len(lines) and not lines[i].startswith(fence):
-            body.append(lines[i])
+        while i < len(lines) and not lines[i].strip().startswith(fence):
+            line = lines[i]
+            body.append(line[indent:] if line.startswith(" " * indent) else line.lstrip())
             i += 1
         found.append(Fence(page, start + 1, language, "\n".join(body) + "\n"))
         i += 1
     return found
+
+
+def test_fences_are_found_in_lists_and_by_language(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("Text\n\n- a step:\n\n  ```sh\n  senet-pi rules\n  ```\n\n```{toctree}\nx\n```\n")
+    assert [(f.language, f.text) for f in fences(page)] == [("sh", "senet-pi rules\n"), ("{toctree}", "x\n")]
 
 
 ALL = [f for page in PAGES for f in fences(page)]
