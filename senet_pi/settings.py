@@ -7,6 +7,7 @@ documentation (rendered from `SETTINGS` and `ENVIRONMENT`) cannot disagree. The 
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -336,9 +337,18 @@ def defaults() -> dict[str, object]:
     return {s.name: (list(s.default) if isinstance(s.default, list) else s.default) for s in SETTINGS}
 
 
+def unknown(key: str) -> str:
+    """The line for a key that is no setting: a typo is named with the setting it most likely meant."""
+    close = difflib.get_close_matches(key.upper(), BY_NAME, n=1, cutoff=0.6)
+    if close:
+        return f"{key} is not a setting: did you mean {close[0]}?"
+    return f"{key} is not a setting (the Configuration page of the documentation lists every one)"
+
+
 def problems(data: Mapping[str, object]) -> list[str]:
-    """What is wrong with the settings in `data`, one line each naming the key, in the table's order."""
-    found = []
+    """What is wrong with the settings in `data`, one line each naming the key: keys that are no
+    setting first (a typo would otherwise be ignored in silence), then the table's checks in order."""
+    found = [unknown(key) for key in data if key not in BY_NAME]
     for setting in SETTINGS:
         value = data.get(setting.name)
         if value is not None:

@@ -73,6 +73,24 @@ def test_a_bad_setting_is_one_line_naming_the_key(tmp_path, key, value, said):
     assert said in line
 
 
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("EXHBIT = true", "EXHIBIT"),
+        ("exhibit = true", "EXHIBIT"),
+        ('MQTT_PASWORD = "x"', "MQTT_PASSWORD"),
+        ('PERMANENT_SESSION_LIFETIME = "x"', "PERMANENT_SESSION_LIFETIME is not a setting (the Configuration page"),
+        ('[page]\nLANGUAGE = "de"', "page is not a setting"),
+    ],
+)
+def test_a_key_that_is_no_setting_is_one_line_not_ignored(tmp_path, line, said):
+    (tmp_path / "config.toml").write_text(line + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as raised:
+        load_instance_config(tmp_path)
+    assert "\n" not in str(raised.value) and said in str(raised.value)
+    assert "is not a setting" in str(raised.value)
+
+
 def test_every_setting_has_a_bad_value_tested():
     assert {key for key, _, _ in BAD} == set(settings.BY_NAME)
 
