@@ -104,6 +104,10 @@ def _streams(value: object) -> str | None:
     return None if value >= 1 else f"MAX_LIVE_STREAMS must be {_STREAMS}, not {value}"  # type: ignore[operator]
 
 
+def _question(value: object) -> str | None:
+    return None if 5 <= value <= 600 else f"QUESTION_SECONDS must be {_QUESTION}, not {value}"  # type: ignore[operator]
+
+
 def _hint_wait(value: object) -> str | None:
     return None if 0 <= value <= 60 else f"HINT_WAIT must be {_HINT_WAIT}, not {value}"  # type: ignore[operator]
 
@@ -117,6 +121,7 @@ _SERVER_NAME = "a host name, with :PORT if not the usual one (e.g. senet.local:8
 _SAMESITE = '"Strict" or "Lax"'
 _STREAMS = "a whole number of live streams, 1 or more"
 _HINT_WAIT = "a number of seconds from 0 to 60"
+_QUESTION = "a number of seconds from 5 to 600 (how long a question waits before the likelier answer is taken)"
 
 #: Every key of config.toml the board and its page read, in the order the documentation lists them.
 SETTINGS: tuple[Setting, ...] = (
@@ -174,6 +179,14 @@ SETTINGS: tuple[Setting, ...] = (
         1.5,
         "Seconds a hint request on the page waits for the analysis before it answers 'still thinking'.",
         _hint_wait,
+    ),
+    Setting(
+        "QUESTION_SECONDS",
+        (int, float),
+        _QUESTION,
+        20,
+        "Seconds a question of the referee nobody answers waits before the likelier answer is taken.",
+        _question,
     ),
     Setting(
         "SECRET_KEY",
@@ -447,6 +460,18 @@ ENVIRONMENT: tuple[Variable, ...] = (
         "Another mosquitto for the fleet's tests.",
         "/usr/sbin/mosquitto",
         "scripts/test, tests",
+    ),
+    Variable(
+        "SENET_PI_SYSTEMD_RUNNING",
+        "The folder whose presence says systemd runs (for the install scripts' tests).",
+        "/run/systemd/system",
+        "scripts, tests",
+    ),
+    Variable(
+        "SENET_PI_UNITS",
+        "Where the home-Pi installer writes its systemd unit (for its tests).",
+        "/etc/systemd/system",
+        "scripts/install-pi, tests",
     ),
     Variable(
         "SENET_PI_APT_WAIT",

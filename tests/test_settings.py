@@ -41,6 +41,8 @@ BAD = [
     ("COMPUTER", "2", "COMPUTER must be the seats the computer plays"),
     ("COMPUTER_LEVEL", "4", "COMPUTER_LEVEL must be the computer's level: 1 (beginner), 2 (club) or 3 (expert), not 4"),
     ("HINT_WAIT", "-1", "HINT_WAIT must be a number of seconds from 0 to 60, not -1"),
+    ("QUESTION_SECONDS", "4", "QUESTION_SECONDS must be a number of seconds from 5 to 600"),
+    ("QUESTION_SECONDS", '"soon"', "QUESTION_SECONDS must be a number of seconds from 5 to 600"),
     ("SERVER_NAME", "5", "SERVER_NAME must be a host name, with :PORT if not the usual one (e.g. senet.local:8080)"),
     ("SERVER_NAME", '"http://senet.local/"', "(e.g. senet.local:8080), not 'http://senet.local/'"),
     ("SESSION_COOKIE_SAMESITE", "5", 'SESSION_COOKIE_SAMESITE must be "Strict" or "Lax", not a int'),
