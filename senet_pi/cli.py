@@ -319,6 +319,9 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+JOURNAL_HELP = "the journal file (default: $SENET_PI_JOURNAL, else ~/.local/state/senet-pi/journal.sqlite)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser, with one subparser per command."""
     parser = argparse.ArgumentParser(
@@ -334,7 +337,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser(
         "replay",
         help="judge a replay file and print one JSON verdict per line",
-        description="Feed a replay file (see README) through the rules; prints JSON lines.",
+        description="Feed a replay file through the rules and the referee; prints one JSON verdict a line.",
     )
     replay.add_argument("file", metavar="FILE", help="the replay file, or - for standard input")
     replay.set_defaults(func=_cmd_replay)
@@ -356,7 +359,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--ruleset", choices=list(RULESETS), help="for a new game (default secret; a game in progress is resumed)"
     )
     run.add_argument("--players", type=int, help="for a new modern game: 2-4 (default 2)")
-    run.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")
+    run.add_argument("--journal", type=Path, metavar="PATH", help=JOURNAL_HELP)
     run.add_argument("--pinmap", type=Path, metavar="PATH", help="the pin map (default hardware/pinmap.toml)")
     run.add_argument("--script", metavar="FILE", help="read commands from FILE instead of standard input")
     run.add_argument("--host", default="127.0.0.1", help="address the page listens on (default 127.0.0.1 only)")
@@ -383,7 +386,7 @@ def build_parser() -> argparse.ArgumentParser:
     fleet = sub.add_parser(
         "fleet",
         help="the staff dashboard: every board on an MQTT broker, live, behind the operator PIN",
-        description="Serve a page listing every board heard on the broker (see README: Fleet).",
+        description="Serve a page listing every board heard on the broker, live, behind the operator PIN.",
     )
     fleet.add_argument("--mqtt", metavar="URL", help="the broker: mqtt://HOST:PORT or mqtts:// (default: MQTT_URL)")
     fleet.add_argument("--host", default="127.0.0.1", help="address the dashboard listens on (default 127.0.0.1)")
@@ -403,10 +406,10 @@ def build_parser() -> argparse.ArgumentParser:
         "game", type=_game_number, metavar="GAME", help="the game's number (see `senet-pi games`), or 'last'"
     )
     export.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
-    export.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")
+    export.add_argument("--journal", type=Path, metavar="PATH", help=JOURNAL_HELP)
     export.set_defaults(func=_cmd_export)
     games = sub.add_parser("games", help="list the games in the journal")
-    games.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")
+    games.add_argument("--journal", type=Path, metavar="PATH", help=JOURNAL_HELP)
     games.set_defaults(func=_cmd_games)
     stats = sub.add_parser(
         "stats",
@@ -414,7 +417,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Games started, finished, abandoned and open per day (the Pi's local time), with the median and "
         "mean length of finished games, warnings per game and switch faults. Reads the journal without changing it.",
     )
-    stats.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")
+    stats.add_argument("--journal", type=Path, metavar="PATH", help=JOURNAL_HELP)
     stats.add_argument("--csv", action="store_true", help="write CSV (with a header) instead of a table")
     stats.set_defaults(func=_cmd_stats)
     status = sub.add_parser(
@@ -422,7 +425,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the exhibit's health on one screen: service, switches, link, journal, disk, last game",
         description="Read-only health check. Exit status 0 healthy, 1 something is wrong (marked FAIL).",
     )
-    status.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")
+    status.add_argument("--journal", type=Path, metavar="PATH", help=JOURNAL_HELP)
     status.add_argument(
         "--page-port",
         type=_port,

@@ -1,6 +1,6 @@
 """`senet-pi replay`: feed a recorded or hand-written game through the referee and say what it decided.
 
-The file format and the output lines are fixed by `../shared/spec/replay.md`. Reading the
+The file format and the output lines are a contract (docs/reference/replay-files.md). Reading the
 file (`load_replay`) checks everything that makes a file invalid, so `run_replay` only
 ever meets events it can judge. Switch events run on a virtual clock: `wait` moves it on.
 """

@@ -3,8 +3,8 @@
 Each kind is a frozen dataclass. The referee returns them, the service journals and publishes
 them, and its listeners (the terminal, the sticks, the bridge's lights) read them as typed
 values; `json()` turns one into the line the journal, `senet-pi replay`, the page and the fleet
-read (`../shared/spec/replay.md`): `{"v": kind, ...}` with the fields in order, optional ones
-left out when empty. The kinds outside tests read are `move`, `illegal`, `bonus`, `turn` and
+read (the replay format, docs/reference/replay-files.md): `{"v": kind, ...}` with the fields in
+order, optional ones left out when empty. The kinds outside tests read are `move`, `illegal`, `bonus`, `turn` and
 `win`; the rest are this project's additions. What the rules did by themselves after a move
 rides on the move line as `effects`.
 """

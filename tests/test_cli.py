@@ -100,11 +100,12 @@ def test_a_usage_error_exits_2_and_names_what_is_wrong(tmp_path, args, named):
     assert result.stderr.strip().splitlines()[-1].startswith("senet-pi: error:") and named in result.stderr
 
 
-def test_the_readme_documents_the_exit_statuses_and_every_command():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "(exit status 1)" in readme and "(exit status 2" in readme and "status (1), never" not in readme
-    for command in ("run", "selftest", "selftest --auto", "replay FILE", "games", "export GAME", "set-pin"):
-        assert f"| `senet-pi {command}" in readme, command
+def test_the_commands_page_documents_the_exit_statuses_and_every_command():
+    page = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
+    assert "0 when the command did its work; 1 for bad input" in page and "2 for a usage error" in page
+    assert "exit status 70" in page and "SENET_PI_DEBUG=1" in page
+    for command in ("run", "selftest", "replay", "games", "export", "stats", "status", "set-pin", "fleet", "rules"):
+        assert f"```{{senet-command}} {command}\n" in page, command
 
 
 def test_help_describes_what_is_built(tmp_path):
@@ -113,15 +114,15 @@ def test_help_describes_what_is_built(tmp_path):
     assert "2 a usage error" in result.stdout
 
 
-def readme_demo() -> str:
-    """The transcript the README shows under the demo command."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    after = readme.split("senet-pi run --script examples/sim-demo.txt\n```\n\n```\n", 1)[1]
+def docs_demo() -> str:
+    """The transcript the Commands page shows for the demo script, after its `...` line."""
+    page = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
+    after = page.split("$ senet-pi run --script examples/sim-demo.txt --page-port 0\n...\n", 1)[1]
     return after.split("```\n", 1)[0]
 
 
-def test_the_readme_demo_prints_what_the_readme_shows_every_time(tmp_path):
-    shown = readme_demo()
+def test_the_docs_demo_prints_what_the_commands_page_shows_every_time(tmp_path):
+    shown = docs_demo()
     assert shown.startswith("> new secret\n") and "A moves 9 -> 13; B's piece 13 -> 9 (exchange)" in shown
     demo = str(ROOT / "examples" / "sim-demo.txt")
     for run in ("first", "second"):  # the second resumes the first's game from the default journal

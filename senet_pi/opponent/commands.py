@@ -63,7 +63,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
 
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add `solve`, `hint` and `tournament` to the senet-pi parser."""
-    tables_help = "the folder of the endgame tables (default $SENET_PI_TABLES, else the user cache: see README)"
+    tables_help = "the folder of the endgame tables (default $SENET_PI_TABLES, else ~/.cache/senet-pi/tables)"
     hint = sub.add_parser(
         "hint",
         help="the player to move's chance to win, and every legal move's, best first (JSON)",
@@ -77,7 +77,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         "solve",
         help="build the solved endgame tables (each side at most three pieces left)",
         description="Solve every position where each side has at most --pieces pieces left to bear off, by value "
-        "iteration, and write the tables (a few minutes each).",
+        "iteration, and write the tables (about half an hour each for three pieces a side; a second for one).",
     )
     solve.add_argument("ruleset", nargs="?", help="secret or houses (default: every rule set that has tables)")
     solve.add_argument("--throws", help="one throw option (default: each of the rule set's)")

@@ -1,0 +1,168 @@
+"""Sphinx directives that render pages from the code's own tables, so the docs cannot drift.
+
+- ``senet-settings``: every config.toml key of `senet_pi.settings.SETTINGS` (key, type, default, meaning).
+- ``senet-environment``: every environment variable of `senet_pi.settings.ENVIRONMENT`.
+- ``senet-commands``: every subcommand of `senet_pi.cli.build_parser()` with what it does.
+- ``senet-command NAME``: one subcommand's usage, description and every option.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.util.docutils import SphinxDirective
+
+_CODE = re.compile(r"`([^`]+)`")
+
+
+def _inline(text: str) -> list[nodes.Node]:
+    """`text` with its backquoted parts as code, the rest as plain text."""
+    parts: list[nodes.Node] = []
+    for i, piece in enumerate(_CODE.split(text)):
+        if piece:
+            parts.append(nodes.literal(piece, piece) if i % 2 else nodes.Text(piece))
+    return parts
+
+
+def _cell(content: str | list[nodes.Node]) -> nodes.entry:
+    para = nodes.paragraph()
+    para.extend(_inline(content) if isinstance(content, str) else content)
+    entry = nodes.entry()
+    entry += para
+    return entry
+
+
+def _table(headers: list[str], rows: list[list[str | list[nodes.Node]]], widths: list[int]) -> nodes.table:
+    table = nodes.table()
+    group = nodes.tgroup(cols=len(headers))
+    table += group
+    for width in widths:
+        group += nodes.colspec(colwidth=width)
+    head = nodes.thead()
+    group += head
+    row = nodes.row()
+    for header in headers:
+        row += _cell(header)
+    head += row
+    body = nodes.tbody()
+    group += body
+    for cells in rows:
+        row = nodes.row()
+        for cell in cells:
+            row += _cell(cell)
+        body += row
+    return table
+
+
+def _code(text: str) -> list[nodes.Node]:
+    return [nodes.literal(text, text)]
+
+
+class SettingsTable(SphinxDirective):
+    """Every config.toml key: key, type, default, meaning (and the values it takes)."""
+
+    def run(self) -> list[nodes.Node]:
+        from senet_pi.settings import SETTINGS
+
+        rows: list[list[str | list[nodes.Node]]] = [
+            [_code(s.name), s.type_name, s.shown_default, f"{s.meaning} Takes {s.wanted}."] for s in SETTINGS
+        ]
+        return [_table(["key", "type", "default", "meaning"], rows, [22, 10, 18, 50])]
+
+
+class EnvironmentTable(SphinxDirective):
+    """Every environment variable read: name, default, meaning, who reads it."""
+
+    def run(self) -> list[nodes.Node]:
+        from senet_pi.settings import ENVIRONMENT
+
+        rows: list[list[str | list[nodes.Node]]] = [
+            [_code(v.name), v.default, v.meaning, v.used_by] for v in ENVIRONMENT
+        ]
+        return [_table(["variable", "default", "meaning", "read by"], rows, [22, 22, 44, 12])]
+
+
+def _subcommands() -> dict[str, argparse.ArgumentParser]:
+    from senet_pi.cli import build_parser
+
+    parser = build_parser()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    raise RuntimeError("senet-pi's parser has no subcommands")
+
+
+def _summaries() -> dict[str, str]:
+    from senet_pi.cli import build_parser
+
+    for action in build_parser()._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return {choice.dest: choice.help or "" for choice in action._choices_actions}
+    return {}
+
+
+class CommandsTable(SphinxDirective):
+    """Every subcommand with its one-line help."""
+
+    def run(self) -> list[nodes.Node]:
+        summaries = _summaries()
+        rows: list[list[str | list[nodes.Node]]] = [
+            [_code(f"senet-pi {name}"), summaries.get(name, "")] for name in _subcommands()
+        ]
+        return [_table(["command", "what it does"], rows, [25, 75])]
+
+
+def _option_help(parser: argparse.ArgumentParser, action: argparse.Action) -> str:
+    formatter = parser._get_formatter()
+    text = formatter._expand_help(action) if action.help else ""
+    if action.choices is not None and not isinstance(action, argparse._SubParsersAction):
+        text = f"{text} (one of {', '.join(map(str, action.choices))})".strip()
+    return text
+
+
+class CommandOptions(SphinxDirective):
+    """One subcommand: its usage line, its description and a table of every argument and option."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        name = self.arguments[0]
+        commands = _subcommands()
+        if name not in commands:
+            raise self.error(f"senet-pi has no subcommand {name!r} (it has {', '.join(commands)})")
+        parser = commands[name]
+        usage = " ".join(parser.format_usage().split())
+        usage = usage.removeprefix("usage: ")
+        result: list[nodes.Node] = [nodes.literal_block(usage, usage, language="text")]
+        summary = _summaries().get(name, "")
+        description = parser.description or (summary[:1].upper() + summary[1:] + "." if summary else "")
+        if description:
+            para = nodes.paragraph()
+            para.extend(_inline(description))
+            result.append(para)
+        rows: list[list[str | list[nodes.Node]]] = []
+        for action in parser._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            if action.option_strings:
+                metavar = "" if action.nargs == 0 else f" {action.metavar or action.dest.upper()}"
+                shown = ", ".join(f"{option}{metavar}" for option in action.option_strings)
+            else:
+                shown = str(action.metavar or action.dest)
+                if action.nargs in ("?", "*"):
+                    shown = f"[{shown}]" if action.nargs == "?" else f"[{shown} ...]"
+            rows.append([_code(shown), _option_help(parser, action)])
+        if rows:
+            result.append(_table(["argument or option", "meaning"], rows, [30, 70]))
+        return result
+
+
+def setup(app: Sphinx) -> dict[str, object]:
+    app.add_directive("senet-settings", SettingsTable)
+    app.add_directive("senet-environment", EnvironmentTable)
+    app.add_directive("senet-commands", CommandsTable)
+    app.add_directive("senet-command", CommandOptions)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
