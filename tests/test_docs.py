@@ -246,11 +246,11 @@ def _environment(home: Path) -> dict[str, str]:
 
 
 def _sandbox(tmp_path: Path) -> Path:
-    """A folder to run in, with the checkout's examples/ and hardware/ at hand."""
+    """A folder to run in, with the checkout's examples/, docs/ (its example scripts) and hardware/ at hand."""
     work = tmp_path / "work"
     work.mkdir()
     (tmp_path / "instance").mkdir()
-    for name in ("examples", "hardware"):
+    for name in ("examples", "docs", "hardware"):
         (work / name).symlink_to(ROOT / name)
     return work
 
