@@ -176,6 +176,12 @@ def _mount_of(path: Path) -> tuple[str, str]:
     return best
 
 
+def in_ram(path: Path) -> str | None:
+    """The file system type ('tmpfs', 'overlay') when `path` is kept in RAM and lost at power off, else None."""
+    fstype = _mount_of(path)[1]
+    return fstype if fstype in ("overlay", "tmpfs", "ramfs") else None
+
+
 def _size(path: Path) -> int:
     return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
 
@@ -226,7 +232,7 @@ def journal_checks(path: Path) -> tuple[list[Check], list[dict]]:
         return checks, recent
     problems = []
     writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
-    if fstype in ("overlay", "tmpfs"):
+    if in_ram(path.parent):
         problems.append(f"on {fstype}, in RAM: lost at power off (see the README: read-only root)")
     try:
         # With a -wal (a service has it open, or was killed): mode=ro, reading the -wal too, as a WAL

@@ -10,10 +10,11 @@ and a fresh one is started, with a clear message.
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +67,45 @@ KEEP_FOR_STOP = 32 * 1024  # all but this much while running (room for the check
 
 class JournalError(SenetError, OSError):
     """The journal file cannot be opened or written (a full disk, a read-only folder...)."""
+
+
+class UnjournalableError(SenetError, ValueError):
+    """An input whose value no referee could judge again (not finite, too large, nested too deep):
+    refused before it is journaled, so a resume never meets it."""
+
+
+LARGEST = 2**31  # no input of any board, page or terminal counts past this (masks are 30 bits)
+DEEPEST = 8  # lists in lists at most this deep (a move is [from, to, by])
+LONGEST = 1000  # characters of one text value, items of one list
+
+
+def check_value(value: object, depth: int = 0) -> None:
+    """UnjournalableError unless `value` is JSON a referee can judge: finite numbers under LARGEST,
+    short texts and lists, string keys; bool and None as they are."""
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        if abs(value) > LARGEST:
+            raise UnjournalableError(f"{str(value)[:24]} is out of range (at most {LARGEST} either way)")
+    elif isinstance(value, float):
+        if not math.isfinite(value) or abs(value) > LARGEST:
+            raise UnjournalableError(f"{value:.3g} is out of range (a finite number, at most {LARGEST} either way)")
+    elif isinstance(value, str):
+        if len(value) > LONGEST:
+            raise UnjournalableError(f"a text of {len(value)} characters is too long (at most {LONGEST})")
+    elif isinstance(value, list | tuple | dict):
+        if depth >= DEEPEST or len(value) > LONGEST:
+            raise UnjournalableError(f"a value nested or listed too deeply (at most {DEEPEST} deep, {LONGEST} long)")
+        if isinstance(value, dict):
+            if not all(isinstance(k, str) for k in value):
+                raise UnjournalableError("a map whose keys are not all text")
+            items: Iterable[object] = [*value.keys(), *value.values()]
+        else:
+            items = value
+        for item in items:
+            check_value(item, depth + 1)
+    else:
+        raise UnjournalableError(f"a {type(value).__name__} is not an input value")
 
 
 @dataclass(frozen=True)
@@ -489,12 +529,16 @@ class Journal:
         return game
 
     def record_event(self, game: int, seq: int, ms: int, kind: str, value: object) -> None:
-        """Record one input, durably, before it is judged (queued if the disk refuses it)."""
+        """Record one input, durably, before it is judged (queued if the disk refuses it).
+        UnjournalableError, and nothing written, for a value no referee could judge (`check_value`)."""
+        check_value(value)
+        if not isinstance(ms, int) or abs(ms) > 2**53:
+            raise UnjournalableError(f"an input at {ms!r} ms is out of range")
         self._submit(
             [
                 (
                     "INSERT INTO events (game, seq, ms, kind, value) VALUES (?, ?, ?, ?, ?)",
-                    (game, seq, ms, kind, json.dumps(value)),
+                    (game, seq, ms, kind, json.dumps(value, allow_nan=False)),
                 )
             ]
         )
