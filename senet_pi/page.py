@@ -16,6 +16,7 @@ import re
 import socket
 import threading
 import time
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -161,27 +162,42 @@ def stop_server(server: PageServer, timeout: float = 5.0) -> None:
 
 
 def set_pin(pin: str, folder: Path | None = None) -> Path:
-    """Store the PIN's hash (never the PIN) in the instance `config.toml`; an empty PIN removes it."""
+    """Store the PIN's hash (never the PIN) as the instance `config.toml`'s top-level OPERATOR_PIN_HASH,
+    the rest of the file unchanged; an empty PIN removes it. PinError, one line, and the file as it
+    was, when it cannot be written or does not read back as written."""
     from werkzeug.security import generate_password_hash
 
     from senet_pi_web import instance_folder
+
+    from .tomlfile import with_top_level, write_private
 
     problem = pin_problem(pin) if pin else None
     if problem:
         raise PinError(problem)
     folder = folder or instance_folder()
-    folder.mkdir(parents=True, exist_ok=True)
     path = folder / "config.toml"
     try:
+        folder.mkdir(parents=True, exist_ok=True)
         text = path.read_text(encoding="utf-8") if path.exists() else ""
     except UnicodeDecodeError:
         raise PinError(f"the config {path} is not a UTF-8 text file: fix or remove it first") from None
-    lines = [line for line in text.splitlines() if not line.startswith("OPERATOR_PIN_HASH")]
-    if pin:
-        lines.append(f'OPERATOR_PIN_HASH = "{generate_password_hash(pin)}"')
+    except OSError as exc:
+        raise PinError(f"cannot read the config {path}: {exc.strerror or exc}; the PIN is unchanged") from None
+    hashed = generate_password_hash(pin) if pin else None
+    try:
+        new_text = with_top_level(text, "OPERATOR_PIN_HASH", hashed)
+    except SenetError as exc:
+        raise PinError(f"cannot set the PIN in the config {path}: {exc}; nothing changed") from None
     # Never readable by others; a group read the exhibit's installer gave (root:senet 0640, so the
     # service reads what `sudo senet-pi set-pin` writes) is kept.
-    mode = (path.stat().st_mode & 0o040 if path.exists() else 0) | 0o600
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    path.chmod(mode)
+    try:
+        mode = (path.stat().st_mode & 0o040 if path.exists() else 0) | 0o600
+        write_private(path, new_text, mode)
+        readback = tomllib.loads(path.read_text(encoding="utf-8")).get("OPERATOR_PIN_HASH")
+    except OSError as exc:
+        raise PinError(f"cannot write the config {path}: {exc.strerror or exc}; the PIN is unchanged") from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise PinError(f"the config {path} does not read back as written ({exc}): check the disk") from None
+    if readback != hashed:
+        raise PinError(f"the config {path} does not read back the PIN as written: check the disk")
     return path

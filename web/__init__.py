@@ -15,6 +15,7 @@ if __name__ != "senet_pi_web":  # e.g. `import web` from a checkout: a second co
         f"senet-pi's page is the package senet_pi_web (its folder is web/): import senet_pi_web, not {__name__}"
     )
 
+import logging
 import os
 import secrets
 from pathlib import Path
@@ -26,7 +27,7 @@ from senet_pi.errors import SenetError
 from senet_pi.hardware.backend import Backend
 from senet_pi.i18n import LANGUAGES
 from senet_pi.service import Service
-from senet_pi.tomlfile import read_toml
+from senet_pi.tomlfile import read_toml, write_private
 
 from .live import Broker
 
@@ -92,18 +93,30 @@ def load_instance_config(folder: Path | None = None) -> dict[str, object]:
     return {k: v for k, v in data.items() if k.isupper()}
 
 
-def _lasting_secret(folder: Path) -> str:
-    """A secret key kept in the instance config, so sessions and hand links survive a restart."""
+SECRET_FILE = "secret_key"  # the page's signing key, in a file of its own beside config.toml
+
+
+def _lasting_secret(folder: Path) -> tuple[str, str | None]:
+    """The signing key kept in the instance folder's own `secret_key` file (made on the first start),
+    so sessions and hand links survive a restart; config.toml is never written. With it, why the key
+    lasts only this run (None when it lasts): a folder it cannot be read from or written to."""
+    path = folder / SECRET_FILE
+    try:
+        kept = path.read_text(encoding="ascii").strip()
+        if len(kept) >= 32:
+            return kept, None
+    except FileNotFoundError:
+        pass
+    except (OSError, UnicodeDecodeError) as exc:
+        why = getattr(exc, "strerror", None) or exc
+        return secrets.token_hex(32), f"cannot read the page's key {path}: {why}"
     key = secrets.token_hex(32)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / "config.toml"
-        with path.open("a", encoding="utf-8") as config:
-            config.write(f'SECRET_KEY = "{key}"\n')
-        path.chmod(0o600)
-    except OSError:
-        pass  # a read-only instance folder: the key lasts until the server stops
-    return key
+        write_private(path, key + "\n")
+    except OSError as exc:
+        return key, f"cannot keep the page's key in {path}: {exc.strerror or exc}"
+    return key, None
 
 
 def create_app(
@@ -134,10 +147,15 @@ def create_app(
         app.config["SESSION_COOKIE_SECURE"] = True
     if app.config["LANGUAGE"] not in LANGUAGES:
         raise ConfigError(f"LANGUAGE must be one of {', '.join(LANGUAGES)}, not {app.config['LANGUAGE']!r}")
-    if not app.config["SECRET_KEY"]:
-        app.config["SECRET_KEY"] = (
-            _lasting_secret(Path(app.instance_path)) if test_config is None else secrets.token_hex(32)
-        )
+    if not app.config["SECRET_KEY"] and test_config is None:
+        key, problem = _lasting_secret(Path(app.instance_path))
+        app.config["SECRET_KEY"] = key
+        if problem:  # said at start: sign-ins and hand links will not outlive this run
+            logging.getLogger("senet_pi.page").warning(
+                "%s; sign-ins and hand links last only until the service stops", problem
+            )
+    elif not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = secrets.token_hex(32)
     if service is None:
         service = Service(None)
     from . import api, computer, errors, hands, i18n, operator, pages, security, sim, staff
