@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import time
@@ -405,6 +406,12 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
     export.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")
     export.set_defaults(func=_cmd_export)
+    journal = sub.add_parser("journal", help="recover what can be read of a damaged journal")
+    journal_sub = journal.add_subparsers(dest="action", required=True, metavar="ACTION")
+    recover = journal_sub.add_parser("recover", help="write what can be read of a damaged journal FILE as a new one")
+    recover.add_argument("file", type=Path, metavar="FILE", help="the damaged journal (its -wal beside it is read too)")
+    recover.add_argument("-o", "--output", type=Path, metavar="OUT", help="the new journal (default: FILE.recovered)")
+    recover.set_defaults(func=lambda args: importlib.import_module("senet_pi.journal").recover_cli(args))
     games = sub.add_parser("games", help="list the games in the journal")
     games.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")
     games.set_defaults(func=_cmd_games)
