@@ -161,6 +161,12 @@ TABLES = {
 }
 
 
+def _text(data: bytes) -> str:
+    """A TEXT column as read: a byte that is not UTF-8 (a flipped bit) is replaced, so the row reads as
+    damaged (its JSON does not decode, or differs) instead of failing the whole query."""
+    return data.decode("utf-8", "replace")
+
+
 def _not_damage(exc: sqlite3.Error) -> bool:
     return str(getattr(exc, "sqlite_errorname", "")).startswith(_NOT_DAMAGE)
 
@@ -245,6 +251,7 @@ def recover(source: str | Path, dest: str | Path, mark: dict | None = None) -> R
     if dest.exists():
         raise OSError(f"{dest} already exists")
     db = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)
+    db.text_factory = _text
     try:
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         found = {t: _salvage(db, t) if t in tables else ([], 0) for t in TABLES}
@@ -286,19 +293,32 @@ def recover(source: str | Path, dest: str | Path, mark: dict | None = None) -> R
     )
     tmp = dest.with_name(dest.name + ".recovering")
     tmp.unlink(missing_ok=True)
+    try:
+        _write_recovered(tmp, games, kept_events, kept_verdicts, meta, source.name, recovery)
+        os.replace(tmp, dest)
+    except BaseException:
+        tmp.unlink(missing_ok=True)  # a disk that filled half way: nothing half-written is left
+        raise
+    return recovery
+
+
+def _write_recovered(
+    tmp: Path, games: list, events: list, verdicts: list, meta: list, aside: str, recovery: Recovery
+) -> None:
+    """The recovered journal's file, written in one transaction and fsynced."""
     out = sqlite3.connect(tmp, isolation_level=None)
     try:
         out.execute("BEGIN")
         for statement in SCHEMA.split(";"):
             out.execute(statement)
         out.executemany("INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)", games)
-        out.executemany("INSERT OR IGNORE INTO events VALUES (?, ?, ?, ?, ?)", kept_events)
-        out.executemany("INSERT OR IGNORE INTO verdicts VALUES (?, ?, ?, ?)", kept_verdicts)
+        out.executemany("INSERT OR IGNORE INTO events VALUES (?, ?, ?, ?, ?)", events)
+        out.executemany("INSERT OR IGNORE INTO verdicts VALUES (?, ?, ?, ?)", verdicts)
         ours = [row for row in meta if row[0] not in ("writes", "id", "open")]
         out.executemany("INSERT OR IGNORE INTO meta VALUES (?, ?)", ours)
         out.execute("INSERT INTO meta VALUES ('writes', 0)")
         out.execute("INSERT INTO meta VALUES ('id', ?)", (os.urandom(8).hex(),))
-        out.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"lost:{source.name}", recovery.record(time.time())))
+        out.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"lost:{aside}", recovery.record(time.time())))
         out.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         out.execute("COMMIT")
         out.execute("PRAGMA journal_mode=WAL")
@@ -306,8 +326,6 @@ def recover(source: str | Path, dest: str | Path, mark: dict | None = None) -> R
         out.close()
     with open(tmp, "rb+") as f:
         os.fsync(f.fileno())
-    os.replace(tmp, dest)
-    return recovery
 
 
 def recover_command(source: Path, output: Path | None = None) -> str:
@@ -432,6 +450,7 @@ class Journal:
             db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro{quiet}", uri=True, check_same_thread=False)
         except sqlite3.Error as exc:
             raise JournalError(f"cannot open the journal {self.path} read-only: {exc}") from None
+        db.text_factory = _text
         try:
             tables = self._tables(db)
             self._check_schema(db)
@@ -447,6 +466,7 @@ class Journal:
 
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        db.text_factory = _text
         try:
             check = db.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
