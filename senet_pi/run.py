@@ -169,7 +169,8 @@ class Runner:
         elif verb in ("undo", "resync"):
             self.service.handle(verb)
         elif verb == "new":
-            players = _whole(args, 1, "new RULESET PLAYERS (1 to 8)", 1, 8) if len(args) > 1 else self.service.players
+            # any whole number: the rule set says which counts it plays (and refuses the rest, unjournaled)
+            players = _whole(args, 1, "new RULESET PLAYERS", 0, 10**15) if len(args) > 1 else self.service.players
             self.service.new_game(args[0] if args else self.service.variant, players)
             if sim is not None:
                 self._set_up_pieces(sim)
@@ -268,6 +269,6 @@ def _number(args: list[str], i: int, usage: str, most: float) -> float:
 def _whole(args: list[str], i: int, usage: str, least: int, most: int) -> int:
     """A whole number from `least` to `most`, written in digits (no 1e30, no inf), else CommandError."""
     text = args[i] if len(args) > i else ""
-    if not (text.isascii() and text.isdigit()) or len(text) > 6 or not least <= int(text) <= most:
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(most)) or not least <= int(text) <= most:
         raise CommandError(f"usage: {usage}: a whole number from {least} to {most}")
     return int(text)
