@@ -124,3 +124,16 @@ def test_config_item3_set_pin_on_an_unwritable_folder_is_one_line_not_exit_70(tm
     err = capsys.readouterr().err
     assert code not in (0, 70) and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1 and "PIN" in err
+
+
+def test_config_item3_the_fleet_dashboard_keeps_the_same_key_file(instance):
+    from senet_pi_web.fleet import create_fleet_app
+
+    class NoBoards:  # the dashboard asks the watcher nothing while it is made
+        def subscribe(self, _listener):
+            return lambda: None
+
+    (instance / "config.toml").write_text("[extra]\n")
+    key = create_fleet_app(watcher=NoBoards()).config["SECRET_KEY"]
+    assert isinstance(key, str) and key == create_app().config["SECRET_KEY"]
+    assert (instance / "config.toml").read_text() == "[extra]\n"

@@ -96,27 +96,31 @@ def load_instance_config(folder: Path | None = None) -> dict[str, object]:
 SECRET_FILE = "secret_key"  # the page's signing key, in a file of its own beside config.toml
 
 
-def _lasting_secret(folder: Path) -> tuple[str, str | None]:
+def _lasting_secret(folder: Path) -> str:
     """The signing key kept in the instance folder's own `secret_key` file (made on the first start),
-    so sessions and hand links survive a restart; config.toml is never written. With it, why the key
-    lasts only this run (None when it lasts): a folder it cannot be read from or written to."""
+    so sessions and hand links survive a restart; config.toml is never written. A folder it cannot be
+    read from or written to is said at start (logged), and the key then lasts only this run."""
     path = folder / SECRET_FILE
     try:
         kept = path.read_text(encoding="ascii").strip()
         if len(kept) >= 32:
-            return kept, None
+            return kept
     except FileNotFoundError:
         pass
     except (OSError, UnicodeDecodeError) as exc:
-        why = getattr(exc, "strerror", None) or exc
-        return secrets.token_hex(32), f"cannot read the page's key {path}: {why}"
+        return _one_run_key(f"cannot read the page's key {path}: {getattr(exc, 'strerror', None) or exc}")
     key = secrets.token_hex(32)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         write_private(path, key + "\n")
     except OSError as exc:
-        return key, f"cannot keep the page's key in {path}: {exc.strerror or exc}"
-    return key, None
+        return _one_run_key(f"cannot keep the page's key in {path}: {exc.strerror or exc}", key)
+    return key
+
+
+def _one_run_key(problem: str, key: str | None = None) -> str:
+    logging.getLogger("senet_pi.page").warning("%s; sign-ins and hand links last only until the service stops", problem)
+    return key or secrets.token_hex(32)
 
 
 def create_app(
@@ -147,15 +151,10 @@ def create_app(
         app.config["SESSION_COOKIE_SECURE"] = True
     if app.config["LANGUAGE"] not in LANGUAGES:
         raise ConfigError(f"LANGUAGE must be one of {', '.join(LANGUAGES)}, not {app.config['LANGUAGE']!r}")
-    if not app.config["SECRET_KEY"] and test_config is None:
-        key, problem = _lasting_secret(Path(app.instance_path))
-        app.config["SECRET_KEY"] = key
-        if problem:  # said at start: sign-ins and hand links will not outlive this run
-            logging.getLogger("senet_pi.page").warning(
-                "%s; sign-ins and hand links last only until the service stops", problem
-            )
-    elif not app.config["SECRET_KEY"]:
-        app.config["SECRET_KEY"] = secrets.token_hex(32)
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = (
+            _lasting_secret(Path(app.instance_path)) if test_config is None else secrets.token_hex(32)
+        )
     if service is None:
         service = Service(None)
     from . import api, computer, errors, hands, i18n, operator, pages, security, sim, staff
