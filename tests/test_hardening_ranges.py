@@ -158,3 +158,39 @@ def test_ranges_item6_a_ram_file_system_is_known_as_one():
 
     assert in_ram(Path("/dev/shm")) == "tmpfs"  # Linux keeps /dev/shm in RAM
     assert in_ram(Path("/proc")) is None
+
+
+@pytest.mark.parametrize(
+    ("action", "body"),
+    [
+        ("throw", '{"value": 1e400}'),
+        ("throw", '{"value": -Infinity}'),
+        ("throw", '{"value": NaN}'),
+        ("throw", '{"value": 99999999999999999999}'),
+        ("throw", '{"value": -5}'),
+        ("move", '{"from": 10, "to": 13, "by": 1e400}'),
+        ("move", '{"from": 10, "to": 1e30, "by": 1}'),
+        ("move", '{"from": 10, "to": 13, "by": 99999999999999999999}'),
+        ("new_game", '{"variant": "secret", "players": Infinity}'),
+    ],
+)
+def test_ranges_item6_the_pages_api_refuses_them_too_and_journals_nothing(tmp_path, action, body):
+    from werkzeug.security import generate_password_hash
+
+    from senet_pi_web import create_app
+
+    pin = "482913"
+    with Journal(tmp_path / "j.sqlite") as journal:
+        service = Service(journal)
+        config = {"TESTING": True, "SECRET_KEY": "t", "PIN_DELAY": 0.0}
+        config["OPERATOR_PIN_HASH"] = generate_password_hash(pin, method="pbkdf2:sha256:1000")
+        client = create_app(config, service=service).test_client()
+        csrf = client.get("/api/op/csrf").json["csrf"]
+        assert client.post("/api/op/login", json={"pin": pin}, headers={"X-CSRF-Token": csrf}).status_code == 200
+        before = journaled(journal)
+        answer = client.post(
+            f"/api/op/{action}", data=body, headers={"X-CSRF-Token": csrf, "Content-Type": "application/json"}
+        )
+        assert 400 <= answer.status_code < 500 and "error" in answer.json
+        assert journaled(journal) == before
+        judges_again(journal)
