@@ -381,7 +381,8 @@ class Journal:
     says why, and the next write or `flush()` retries, so nothing is lost and the order is kept.
     After each write a small side file, `<journal>-mark`, records how many writes the journal
     holds: a journal found holding fewer on start (a deleted or damaged `-wal`, a truncated main
-    file) lost committed writes, and is set aside instead of silently resumed."""
+    file) lost committed writes: it is set aside, and the journal starts again from what of it is
+    intact (`recovery` says what was kept and lost), instead of silently resumed."""
 
     def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
         """`readonly`: for the commands that only read (games, export): the file is opened with
