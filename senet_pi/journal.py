@@ -931,13 +931,16 @@ class Journal:
             return [EventRecord(int(seq), int(ms), str(kind), json.loads(value)) for seq, ms, kind, value in rows]
 
     def readable_events(self, game: int) -> tuple[list[EventRecord], str | None]:
-        """A game's inputs in order up to the first row that does not decode, and why that row does
+        """A game's inputs in order up to the first row that does not decode, or holds a value out of
+        range (`check_value`: one journaled before the ranges were checked), and why that row does
         not (None when every row decodes): a resume goes as far as the record can be read."""
         rows = self._db.execute("SELECT seq, ms, kind, value FROM events WHERE game = ? ORDER BY seq", (game,))
         events: list[EventRecord] = []
         for seq, ms, kind, value in rows.fetchall():
             try:
-                events.append(EventRecord(int(seq), int(ms), str(kind), json.loads(value)))
+                decoded = json.loads(value)
+                check_value(decoded)
+                events.append(EventRecord(int(seq), int(ms), str(kind), decoded))
             except (ValueError, TypeError, RecursionError) as exc:
                 return events, f"input {len(events) + 1} is a damaged row: {type(exc).__name__}: {exc}"
         return events, None

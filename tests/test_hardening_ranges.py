@@ -194,3 +194,23 @@ def test_ranges_item6_the_pages_api_refuses_them_too_and_journals_nothing(tmp_pa
         assert 400 <= answer.status_code < 500 and "error" in answer.json
         assert journaled(journal) == before
         judges_again(journal)
+
+
+@pytest.mark.parametrize("value", ["1e+30", "99999999999999999999", "Infinity", "-5"])
+def test_ranges_item6_an_old_journal_with_such_an_input_resumes_up_to_it(tmp_path, value):
+    """A value journaled before the ranges were checked: the resume stops before it, never crashes."""
+    import sqlite3
+
+    with Journal(tmp_path / "j.sqlite") as journal:
+        service = Service(journal)
+        service.handle("throw", 3)
+        game = service.game_id
+    db = sqlite3.connect(tmp_path / "j.sqlite")
+    db.execute("INSERT INTO events VALUES (?, 1, 900, 'throw', ?)", (game, value))
+    db.commit()
+    db.close()
+    with Journal(tmp_path / "j.sqlite") as journal:
+        service = Service(journal)  # resumes; a throw of -5 is judged (refused), the rest stop the resume
+        judges_again(journal)
+        service.handle("throw", 3)
+        assert journaled(journal)[-1].value == 3
