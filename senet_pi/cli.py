@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 import time
@@ -411,7 +410,7 @@ def build_parser() -> argparse.ArgumentParser:
     recover = journal_sub.add_parser("recover", help="write what can be read of a damaged journal FILE as a new one")
     recover.add_argument("file", type=Path, metavar="FILE", help="the damaged journal (its -wal beside it is read too)")
     recover.add_argument("-o", "--output", type=Path, metavar="OUT", help="the new journal (default: FILE.recovered)")
-    recover.set_defaults(func=lambda args: importlib.import_module("senet_pi.journal").recover_cli(args))
+    recover.set_defaults(func=lambda args: __import__("senet_pi.journal", fromlist=["_"]).recover_cli(args))
     games = sub.add_parser("games", help="list the games in the journal")
     games.add_argument("--journal", type=Path, metavar="PATH", help="the journal file (default: see README)")
     games.set_defaults(func=_cmd_games)
