@@ -22,10 +22,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .journal import losses
+
 UNIT = "senet-pi.service"
 ENV_FILE = Path("/etc/senet-pi/senet-pi.env")  # the exhibit's arguments for `senet-pi run` (install.sh)
 DEFAULT_PAGE_PORT = 8080
 LOW_DISK = 100 * 1024 * 1024  # bytes free under which the journal's disk is a problem
+ON_NEXT_START = "the service sets it aside and keeps what is intact on its next start"
 RECENT_VERDICTS = 200  # the journal's last verdicts searched for switch trouble when no page answers
 
 
@@ -176,6 +179,12 @@ def _mount_of(path: Path) -> tuple[str, str]:
     return best
 
 
+def in_ram(path: Path) -> str | None:
+    """The file system type ('tmpfs', 'overlay') when `path` is kept in RAM and lost at power off, else None."""
+    fstype = _mount_of(path)[1]
+    return fstype if fstype in ("overlay", "tmpfs", "ramfs") else None
+
+
 def _size(path: Path) -> int:
     return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
 
@@ -224,9 +233,10 @@ def journal_checks(path: Path) -> tuple[list[Check], list[dict]]:
         checks.append(checks_disk)
         checks.append(Check("last game", None, "none"))
         return checks, recent
-    problems = []
+    problems: list[str] = []
+    remarks: list[str] = []  # losses whose damaged file was looked at and removed: said, not a problem
     writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
-    if fstype in ("overlay", "tmpfs"):
+    if in_ram(path.parent):
         problems.append(f"on {fstype}, in RAM: lost at power off (see the README: read-only root)")
     try:
         # With a -wal (a service has it open, or was killed): mode=ro, reading the -wal too, as a WAL
@@ -244,10 +254,16 @@ def journal_checks(path: Path) -> tuple[list[Check], list[dict]]:
         check = db.execute("PRAGMA quick_check").fetchone()[0]
         if check != "ok":
             first = [line for line in check.splitlines() if not line.startswith("***")][:1]
-            problems.append(f"damaged ({''.join(first)}); the service sets it aside on its next start")
+            problems.append(f"damaged ({''.join(first)}); {ON_NEXT_START}")
         lost = _lost_writes(db, Path(f"{path}-mark"))
         if lost:
-            problems.append(f"lost writes: {lost}; the service sets it aside on its next start")
+            problems.append(f"lost writes: {lost}; {ON_NEXT_START}")
+        for loss in losses(db):  # a damaged journal this one was recovered from: never "healthy" while kept
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(loss["when"]))
+            aside = path.with_name(str(loss.get("aside")))
+            kept = f"kept as {aside.name}: remove it once looked at" if aside.exists() else "since removed"
+            text = f"recovered from damage at {when}: lost {loss['lost']} writes or inputs ({kept})"
+            (problems if aside.exists() else remarks).append(text)
         try:
             notes = db.execute("SELECT value FROM meta WHERE key LIKE 'note:%' ORDER BY rowid DESC").fetchall()
         except sqlite3.Error:
@@ -276,7 +292,8 @@ def journal_checks(path: Path) -> tuple[list[Check], list[dict]]:
     finally:
         db.close()
     text = f"{path}, {_megabytes(_size(path))}, {'writable' if writable else 'NOT writable by this user'}"
-    checks.append(Check("journal", not problems, text + ("; " + "; ".join(problems) if problems else ", not damaged")))
+    said = "; ".join(problems + remarks)
+    checks.append(Check("journal", not problems, text + ("; " + said if said else ", not damaged")))
     if found is not None:
         checks.append(found)
     checks.append(checks_disk)

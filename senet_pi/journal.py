@@ -2,22 +2,24 @@
 
 WAL mode with `synchronous=FULL`: each input is on disk before it is judged, so neither a
 `kill -9` nor a power cut loses an accepted move. A write the disk refuses (full) is held in
-memory and retried in order, so the game goes on. A journal that cannot be read, is not ours,
-or has lost committed writes (counted in a `-mark` side file) is kept aside under a new name
-and a fresh one is started, with a clear message.
+memory and retried in order, so the game goes on. A journal that cannot be read or
+has lost committed writes (counted in a `-mark` side file) is kept aside under a new name, and
+the journal starts again from what of it is intact (`recover`): every game, each game's inputs up
+to the first that cannot be read; what was lost is counted, recorded and said.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import SenetError
 
@@ -68,6 +70,45 @@ class JournalError(SenetError, OSError):
     """The journal file cannot be opened or written (a full disk, a read-only folder...)."""
 
 
+class UnjournalableError(SenetError, ValueError):
+    """An input whose value no referee could judge again (not finite, too large, nested too deep):
+    refused before it is journaled, so a resume never meets it."""
+
+
+LARGEST = 2**31  # no input of any board, page or terminal counts past this (masks are 30 bits)
+DEEPEST = 8  # lists in lists at most this deep (a move is [from, to, by])
+LONGEST = 1000  # characters of one text value, items of one list
+
+
+def check_value(value: object, depth: int = 0) -> None:
+    """UnjournalableError unless `value` is JSON a referee can judge: finite numbers under LARGEST,
+    short texts and lists, string keys; bool and None as they are."""
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        if abs(value) > LARGEST:
+            raise UnjournalableError(f"{str(value)[:24]} is out of range (at most {LARGEST} either way)")
+    elif isinstance(value, float):
+        if not math.isfinite(value) or abs(value) > LARGEST:
+            raise UnjournalableError(f"{value:.3g} is out of range (a finite number, at most {LARGEST} either way)")
+    elif isinstance(value, str):
+        if len(value) > LONGEST:
+            raise UnjournalableError(f"a text of {len(value)} characters is too long (at most {LONGEST})")
+    elif isinstance(value, list | tuple | dict):
+        if depth >= DEEPEST or len(value) > LONGEST:
+            raise UnjournalableError(f"a value nested or listed too deeply (at most {DEEPEST} deep, {LONGEST} long)")
+        if isinstance(value, dict):
+            if not all(isinstance(k, str) for k in value):
+                raise UnjournalableError("a map whose keys are not all text")
+            items: Iterable[object] = [*value.keys(), *value.values()]
+        else:
+            items = value
+        for item in items:
+            check_value(item, depth + 1)
+    else:
+        raise UnjournalableError(f"a {type(value).__name__} is not an input value")
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """One game in the journal."""
@@ -111,12 +152,19 @@ def default_path() -> Path:
 
 #: SQLite errors that say the disk or the folder is at fault, not the file: never set aside for these.
 _NOT_DAMAGE = ("SQLITE_FULL", "SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_READONLY", "SQLITE_PERM", "SQLITE_BUSY")
+_NOT_OURS = ("not a senet-pi journal", "a foreign schema", "written by a newer")  # set aside, nothing recovered
 TABLES = {
     "games": ["id", "variant", "players", "options", "position", "started", "ended", "winner"],
     "events": ["game", "seq", "ms", "kind", "value"],
     "verdicts": ["game", "seq", "event", "verdict"],
     "meta": ["key", "value"],
 }
+
+
+def _text(data: bytes) -> str:
+    """A TEXT column as read: a byte that is not UTF-8 (a flipped bit) is replaced, so the row reads as
+    damaged (its JSON does not decode, or differs) instead of failing the whole query."""
+    return data.decode("utf-8", "replace")
 
 
 def _not_damage(exc: sqlite3.Error) -> bool:
@@ -127,6 +175,205 @@ def _reason(exc: sqlite3.Error) -> str:
     return "disk full" if str(getattr(exc, "sqlite_errorname", "")) == "SQLITE_FULL" else str(exc)
 
 
+PROBE = 2000  # rows looked up one by one past a damaged page before giving up on a table
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """What was kept of a damaged journal, and what was lost (see `recover`)."""
+
+    aside: str  # the damaged file's name, kept beside the journal for inspection
+    games: int
+    inputs: int
+    verdicts: int
+    lost_writes: int | None  # writes its -mark counted that the file no longer held (None: no mark)
+    lost_inputs: int  # inputs that could not be read, or came after one that could not
+    unreadable: int  # rows of games, verdicts and bookkeeping that could not be read
+
+    @property
+    def lost(self) -> int:
+        """Everything counted as lost, in one number (writes, inputs and rows)."""
+        return (self.lost_writes or 0) + self.lost_inputs + self.unreadable
+
+    def said(self) -> str:
+        """One sentence: what was kept and what was lost."""
+        kept = f"kept {self.games} games with {self.inputs} inputs"
+        parts = []
+        if self.lost_writes:
+            parts.append(f"{self.lost_writes} writes its -wal held")
+        if self.lost_inputs:
+            parts.append(f"{self.lost_inputs} inputs that could not be read or came after one that could not")
+        if self.unreadable:
+            parts.append(f"{self.unreadable} other rows that could not be read")
+        lost = "lost " + ", ".join(parts) if parts else "lost nothing that could be counted"
+        return f"{kept}; {lost}"
+
+    def record(self, when: float) -> str:
+        """The JSON kept in the recovered journal's meta table as `lost:<aside>`."""
+        return json.dumps({**self.__dict__, "when": when, "lost": self.lost})
+
+
+def _salvage(db: sqlite3.Connection, table: str) -> tuple[list[tuple], int]:
+    """The rows of `table` that can be read, in rowid order, and how many reads failed: a scan up to
+    the first damaged page, then rows looked up one by one past it (at most PROBE misses in a row)."""
+    columns = ", ".join(TABLES[table])
+    rows: dict[int, tuple] = {}
+    try:
+        for row in db.execute(f"SELECT rowid, {columns} FROM {table} ORDER BY rowid"):
+            rows[row[0]] = row[1:]
+        return list(rows.values()), 0
+    except sqlite3.DatabaseError:
+        failed = 1
+    try:
+        top = db.execute(f"SELECT MAX(rowid) FROM {table}").fetchone()[0]
+    except sqlite3.DatabaseError:
+        top = None
+    rowid, misses = (max(rows) if rows else 0) + 1, 0
+    while misses < PROBE and (top is None or rowid <= top):
+        try:
+            row = db.execute(f"SELECT rowid, {columns} FROM {table} WHERE rowid = ?", (rowid,)).fetchone()
+        except sqlite3.DatabaseError:
+            row, failed = None, failed + 1
+        if row is None:
+            misses += 1
+        else:
+            rows[row[0]], misses = row[1:], 0
+        rowid += 1
+    return [rows[k] for k in sorted(rows)], failed
+
+
+def recover(source: str | Path, dest: str | Path, mark: dict | None = None) -> Recovery:
+    """Write a new journal at `dest` (which must not exist) with what of the journal `source` (and its
+    `-wal`) can be read: every game, each game's inputs up to the first that cannot be read (a resume
+    goes on from there), their verdicts, the bookkeeping. `source` is only read. `mark`: its `-mark`,
+    to count the writes a damaged or lost `-wal` took. sqlite3.Error or OSError if nothing can be."""
+    source, dest = Path(source), Path(dest)
+    if dest.exists():
+        raise OSError(f"{dest} already exists")
+    db = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)
+    db.text_factory = _text
+    try:
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        found = {t: _salvage(db, t) if t in tables else ([], 0) for t in TABLES}
+    finally:
+        db.close()
+    games, bad_games = found["games"]
+    events, bad_events = found["events"]
+    verdicts, bad_verdicts = found["verdicts"]
+    meta, bad_meta = found["meta"]
+    known = {row[0] for row in games}
+    kept_events: list[tuple] = []
+    last: dict[int, int] = {}  # game: the seq of its last input kept
+    for game in sorted(known, key=lambda g: (not isinstance(g, int), str(g))):
+        seqs = sorted((row for row in events if row[0] == game), key=lambda r: r[1])
+        expected = 0
+        for row in seqs:
+            if row[1] != expected:
+                break  # an input missing (unreadable): the ones after it cannot be judged without it
+            kept_events.append(row)
+            expected += 1
+        last[game] = expected - 1
+    lost_inputs = len(events) - len(kept_events) + bad_events
+    kept_verdicts = [row for row in verdicts if row[0] in last and isinstance(row[2], int) and row[2] <= last[row[0]]]
+    before = dict((row[0], row[1]) for row in meta)
+    held = before.get("writes")
+    lost_writes = None
+    if mark is not None and isinstance(held, int) and before.get("id") == mark.get("id"):
+        lost_writes = max(int(mark["writes"]) - held, 0)
+    elif mark is not None and not meta:
+        lost_writes = int(mark["writes"])  # not even the bookkeeping could be read
+    recovery = Recovery(
+        source.name,
+        len(games),
+        len(kept_events),
+        len(kept_verdicts),
+        lost_writes,
+        lost_inputs,
+        bad_games + bad_verdicts + bad_meta,
+    )
+    tmp = dest.with_name(dest.name + ".recovering")
+    tmp.unlink(missing_ok=True)
+    try:
+        _write_recovered(tmp, games, kept_events, kept_verdicts, meta, source.name, recovery)
+        os.replace(tmp, dest)
+    except BaseException:
+        tmp.unlink(missing_ok=True)  # a disk that filled half way: nothing half-written is left
+        raise
+    return recovery
+
+
+def _write_recovered(
+    tmp: Path, games: list, events: list, verdicts: list, meta: list, aside: str, recovery: Recovery
+) -> None:
+    """The recovered journal's file, written in one transaction and fsynced."""
+    out = sqlite3.connect(tmp, isolation_level=None)
+    try:
+        out.execute("BEGIN")
+        for statement in SCHEMA.split(";"):
+            out.execute(statement)
+        out.executemany("INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)", games)
+        out.executemany("INSERT OR IGNORE INTO events VALUES (?, ?, ?, ?, ?)", events)
+        out.executemany("INSERT OR IGNORE INTO verdicts VALUES (?, ?, ?, ?)", verdicts)
+        ours = [row for row in meta if row[0] not in ("writes", "id", "open")]
+        out.executemany("INSERT OR IGNORE INTO meta VALUES (?, ?)", ours)
+        out.execute("INSERT INTO meta VALUES ('writes', 0)")
+        out.execute("INSERT INTO meta VALUES ('id', ?)", (os.urandom(8).hex(),))
+        out.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"lost:{aside}", recovery.record(time.time())))
+        out.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        out.execute("COMMIT")
+        out.execute("PRAGMA journal_mode=WAL")
+    finally:
+        out.close()
+    with open(tmp, "rb+") as f:
+        os.fsync(f.fileno())
+
+
+def recover_command(source: Path, output: Path | None = None) -> str:
+    """`senet-pi journal recover FILE [-o OUT]`: what can be read of the damaged journal FILE (and its
+    `-wal`) written as a new journal OUT (FILE.recovered beside it unless told); FILE is only read.
+    The line to print; JournalError, one line, when nothing can be recovered."""
+    if not source.is_file():
+        raise JournalError(f"there is no file {source} to recover")
+    output = output or source.with_name(source.name + ".recovered")
+    if output.exists():
+        raise JournalError(f"{output} already exists: name another with -o, or move it away first")
+    mark_path = source.with_name(source.name + "-mark")
+    try:
+        mark = json.loads(mark_path.read_text(encoding="utf-8"))
+        mark = mark if isinstance(mark, dict) and isinstance(mark.get("writes"), int) else None
+    except (OSError, ValueError):
+        mark = None
+    try:
+        recovery = recover(source, output, mark)
+    except (sqlite3.Error, OSError) as exc:
+        raise JournalError(f"cannot recover anything from {source}: {exc}") from None
+    return f"{output}: {recovery.said()} (stop the service, then put it in place of the journal to use it)"
+
+
+def recover_cli(args: Any) -> int:
+    """`senet-pi journal recover`'s handler (args: `file`, `output`): prints the line, exit status 0."""
+    print(recover_command(args.file, args.output))
+    return 0
+
+
+def losses(db: sqlite3.Connection) -> list[dict]:
+    """The losses `recover` recorded in a journal's meta table, oldest first: each a dict with `aside`,
+    `when` (seconds), `lost` and its parts. Rows that are not ours are left out."""
+    out = []
+    try:
+        rows = db.execute("SELECT value FROM meta WHERE key LIKE 'lost:%' ORDER BY rowid").fetchall()
+    except sqlite3.Error:
+        return []  # no meta table: an older journal, nothing recorded
+    for (value,) in rows:
+        try:
+            loss = json.loads(value)
+        except (TypeError, ValueError):
+            continue
+        if isinstance(loss, dict) and isinstance(loss.get("lost"), int) and isinstance(loss.get("when"), int | float):
+            out.append(loss)
+    return out
+
+
 class Journal:
     """An open journal file. `damaged` holds the message when a damaged file was set aside.
 
@@ -134,7 +381,8 @@ class Journal:
     says why, and the next write or `flush()` retries, so nothing is lost and the order is kept.
     After each write a small side file, `<journal>-mark`, records how many writes the journal
     holds: a journal found holding fewer on start (a deleted or damaged `-wal`, a truncated main
-    file) lost committed writes, and is set aside instead of silently resumed."""
+    file) lost committed writes: it is set aside, and the journal starts again from what of it is
+    intact (`recovery` says what was kept and lost), instead of silently resumed."""
 
     def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
         """`readonly`: for the commands that only read (games, export): the file is opened with
@@ -143,6 +391,7 @@ class Journal:
         self.path = Path(path)
         self.readonly = readonly
         self.damaged: str | None = None
+        self.recovery: Recovery | None = None  # what was kept of a damaged journal, and what was lost
         self.notice: str | None = None  # writes that may be lost though nothing looks damaged (no -wal, no -mark)
         self.trouble: str | None = None  # why the queued writes cannot be written now
         self._pending: list[list[tuple[str, tuple]]] = []
@@ -166,14 +415,31 @@ class Journal:
         except sqlite3.DatabaseError as exc:
             if _not_damage(exc):
                 raise JournalError(f"cannot open the journal {self.path}: {_reason(exc)}") from None
-            self._damaged(str(exc))
+            self._damaged(str(exc), keep=not str(exc).startswith(_NOT_OURS))
             self._db = self._open()
         except OSError as exc:
             raise JournalError(f"cannot open the journal {self.path}: {exc.strerror or exc}") from None
 
-    def _damaged(self, why: str) -> None:
+    def _damaged(self, why: str, keep: bool = True) -> None:
+        """Set the damaged file aside (kept for inspection) and, with `keep`, start the journal again
+        from what of it is intact: its games, and each game's inputs up to the first one that cannot
+        be read (see `recover`)."""
+        mark = self._read_mark()
         aside = self._set_aside()
-        self.damaged = f"the journal {self.path} is damaged ({why}); kept it as {aside.name} and started a new one"
+        if not keep:
+            self.damaged = f"the journal {self.path} is damaged ({why}); kept it as {aside.name} and started a new one"
+            return
+        try:
+            self.recovery = recover(aside, self.path, mark)
+        except (sqlite3.Error, OSError) as exc:
+            with suppress(OSError):
+                self.path.unlink()  # a half-written recovery: start empty instead
+            self.damaged = (
+                f"the journal {self.path} is damaged ({why}); kept it as {aside.name} and started a new one "
+                f"(nothing could be recovered from it: {exc})"
+            )
+            return
+        self.damaged = f"the journal {self.path} is damaged ({why}); kept it as {aside.name}; {self.recovery.said()}"
 
     def _open_readonly(self) -> sqlite3.Connection:
         """A connection that cannot write: `mode=ro`, and `immutable` when no `-wal` is beside the file
@@ -185,6 +451,7 @@ class Journal:
             db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro{quiet}", uri=True, check_same_thread=False)
         except sqlite3.Error as exc:
             raise JournalError(f"cannot open the journal {self.path} read-only: {exc}") from None
+        db.text_factory = _text
         try:
             tables = self._tables(db)
             self._check_schema(db)
@@ -200,6 +467,7 @@ class Journal:
 
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        db.text_factory = _text
         try:
             check = db.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
@@ -409,12 +677,16 @@ class Journal:
                 extra.rename(aside.with_name(aside.name + suffix))
         return aside
 
+    def losses(self) -> list[dict]:
+        """What damaged journals lost before this one was recovered from them (`losses`)."""
+        return losses(self._db)
+
     def start_over(self, why: str) -> None:
         """Set this journal aside as damaged (a row the service cannot resume from) and open a new one."""
         self._db.close()
         self._pending.clear()
         self._verdict_seq.clear()
-        self._damaged(why)
+        self._damaged(why, keep=False)  # its games themselves do not decode: recovering them would not help
         self._db = self._open()
         self._mark_open()
 
@@ -489,12 +761,16 @@ class Journal:
         return game
 
     def record_event(self, game: int, seq: int, ms: int, kind: str, value: object) -> None:
-        """Record one input, durably, before it is judged (queued if the disk refuses it)."""
+        """Record one input, durably, before it is judged (queued if the disk refuses it).
+        UnjournalableError, and nothing written, for a value no referee could judge (`check_value`)."""
+        check_value(value)
+        if not isinstance(ms, int) or abs(ms) > 2**53:
+            raise UnjournalableError(f"an input at {ms!r} ms is out of range")
         self._submit(
             [
                 (
                     "INSERT INTO events (game, seq, ms, kind, value) VALUES (?, ?, ?, ?, ?)",
-                    (game, seq, ms, kind, json.dumps(value)),
+                    (game, seq, ms, kind, json.dumps(value, allow_nan=False)),
                 )
             ]
         )
@@ -655,13 +931,16 @@ class Journal:
             return [EventRecord(int(seq), int(ms), str(kind), json.loads(value)) for seq, ms, kind, value in rows]
 
     def readable_events(self, game: int) -> tuple[list[EventRecord], str | None]:
-        """A game's inputs in order up to the first row that does not decode, and why that row does
+        """A game's inputs in order up to the first row that does not decode, or holds a value out of
+        range (`check_value`: one journaled before the ranges were checked), and why that row does
         not (None when every row decodes): a resume goes as far as the record can be read."""
         rows = self._db.execute("SELECT seq, ms, kind, value FROM events WHERE game = ? ORDER BY seq", (game,))
         events: list[EventRecord] = []
         for seq, ms, kind, value in rows.fetchall():
             try:
-                events.append(EventRecord(int(seq), int(ms), str(kind), json.loads(value)))
+                decoded = json.loads(value)
+                check_value(decoded)
+                events.append(EventRecord(int(seq), int(ms), str(kind), decoded))
             except (ValueError, TypeError, RecursionError) as exc:
                 return events, f"input {len(events) + 1} is a damaged row: {type(exc).__name__}: {exc}"
         return events, None

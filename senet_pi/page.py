@@ -16,16 +16,95 @@ import re
 import socket
 import threading
 import time
+import tomllib
 from pathlib import Path
 from typing import Any
 
-from .connections import HEADER_TIMEOUT, PER_CLIENT, QuietErrors, guarded_protocol, raise_file_limit
+from .connections import HEADER_TIMEOUT, PER_CLIENT, QuietErrors, guarded_protocol, log, raise_file_limit
 from .errors import SenetError
 from .hardware.backend import Backend
 from .service import Service
 
 WORKERS = 16  # threads for the Flask app's requests (the live streams need none)
 MAX_CONNECTIONS = 2000  # open connections at most (each a file descriptor); beyond, 503 at once
+BODY_TIMEOUT = 10.0  # seconds a request has, after its headers, to send its whole body
+BODY_LIMIT = 1024 * 1024  # bytes of a body read at most when the app sets no MAX_CONTENT_LENGTH
+LOG_EVERY = 60.0  # seconds between two lines about connections cut off
+
+
+class BodyFirst:
+    """ASGI middleware: a request's whole body is read on the event loop, within `timeout` seconds
+    and up to the app's MAX_CONTENT_LENGTH, before a worker thread is given the request. A body that
+    is late is answered 408 and its connection closed; one too large 413. So no client, slow or idle,
+    from one address or many, holds the threads that answer everyone else: a thread only ever waits
+    for the app, never for a socket."""
+
+    def __init__(self, app: Any, flask: Any, timeout: float = BODY_TIMEOUT, clock: Any = time.monotonic) -> None:
+        self.app = app
+        self.flask = flask
+        self.timeout = timeout
+        self.clock = clock
+        self._said: float | None = None  # when the last line about cut-offs was logged
+        self._since = 0  # cut-offs since then, said with the next line
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        limit = int(self.flask.config.get("MAX_CONTENT_LENGTH") or BODY_LIMIT)
+        chunks: list[bytes] = []
+        size = 0
+        try:
+            async with asyncio.timeout(self.timeout):
+                while True:
+                    message = await receive()
+                    if message["type"] != "http.request":
+                        return  # the client left before its body came: nothing to answer
+                    chunks.append(message.get("body", b""))
+                    size += len(chunks[-1])
+                    if size > limit:
+                        return await self._refuse(scope, send, 413, b"request body too large")
+                    if not message.get("more_body", False):
+                        break
+        except TimeoutError:
+            self._cut_off(scope, size)
+            return await self._refuse(scope, send, 408, b"request body not sent in time")
+        body = b"".join(chunks)
+        given = False
+
+        async def replay() -> dict:
+            nonlocal given
+            if not given:
+                given = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()  # after the body: the disconnect, as the app would have seen it
+
+        await self.app(scope, replay, send)
+
+    @staticmethod
+    async def _refuse(scope: dict, send: Any, status: int, text: bytes) -> None:
+        headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"connection", b"close")]
+        headers.append((b"content-length", str(len(text) + 1).encode()))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": text + b"\n", "more_body": False})
+
+    def _cut_off(self, scope: dict, size: int) -> None:
+        """Log a connection cut off for a late body: the first at once, then one line a minute with a count."""
+        now = self.clock()
+        if self._said is not None and now - self._said < LOG_EVERY:
+            self._since += 1
+            return
+        client = scope.get("client") or ("?", 0)
+        more = f" ({self._since} more cut off in the last minute)" if self._since else ""
+        log.warning(
+            "cut off %s %s from %s: its body was not sent within %g s (%d bytes came)%s",
+            scope.get("method", "?"),
+            scope.get("path", "?")[:80],
+            client[0],
+            self.timeout,
+            size,
+            more,
+        )
+        self._said, self._since = now, 0
 
 
 class PinError(SenetError, ValueError):
@@ -58,6 +137,7 @@ class PageServer:
         workers: int = WORKERS,
         header_timeout: float = HEADER_TIMEOUT,
         per_client: int = PER_CLIENT,
+        body_timeout: float = BODY_TIMEOUT,
     ) -> None:
         import uvicorn
 
@@ -78,8 +158,9 @@ class PageServer:
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.app = app
         self.asgi = LiveApp(app, workers=workers)
+        self.body_first = BodyFirst(self.asgi, app, body_timeout)
         config = uvicorn.Config(
-            self.asgi,
+            self.body_first,
             http=guarded_protocol(header_timeout, per_client),  # h11, with a header timeout and a cap per client
             loop="asyncio",
             ws="none",
@@ -142,7 +223,7 @@ def serve(service: Service, backend: Backend | None, host: str, port: int) -> Pa
 
 def start_server(app, host: str = "127.0.0.1", port: int = 0, workers: int = WORKERS, **limits: Any) -> PageServer:
     """Serve a Flask app made by `web.create_app` on host:port; `stop_server` ends it cleanly. `limits`:
-    `header_timeout` and `per_client` (see senet_pi.connections)."""
+    `header_timeout` and `per_client` (see senet_pi.connections), `body_timeout` (BodyFirst)."""
     return PageServer(app, host, port, workers=workers, **limits)
 
 
@@ -161,27 +242,42 @@ def stop_server(server: PageServer, timeout: float = 5.0) -> None:
 
 
 def set_pin(pin: str, folder: Path | None = None) -> Path:
-    """Store the PIN's hash (never the PIN) in the instance `config.toml`; an empty PIN removes it."""
+    """Store the PIN's hash (never the PIN) as the instance `config.toml`'s top-level OPERATOR_PIN_HASH,
+    the rest of the file unchanged; an empty PIN removes it. PinError, one line, and the file as it
+    was, when it cannot be written or does not read back as written."""
     from werkzeug.security import generate_password_hash
 
     from senet_pi_web import instance_folder
+
+    from .tomlfile import with_top_level, write_private
 
     problem = pin_problem(pin) if pin else None
     if problem:
         raise PinError(problem)
     folder = folder or instance_folder()
-    folder.mkdir(parents=True, exist_ok=True)
     path = folder / "config.toml"
     try:
+        folder.mkdir(parents=True, exist_ok=True)
         text = path.read_text(encoding="utf-8") if path.exists() else ""
     except UnicodeDecodeError:
         raise PinError(f"the config {path} is not a UTF-8 text file: fix or remove it first") from None
-    lines = [line for line in text.splitlines() if not line.startswith("OPERATOR_PIN_HASH")]
-    if pin:
-        lines.append(f'OPERATOR_PIN_HASH = "{generate_password_hash(pin)}"')
+    except OSError as exc:
+        raise PinError(f"cannot read the config {path}: {exc.strerror or exc}; the PIN is unchanged") from None
+    hashed = generate_password_hash(pin) if pin else None
+    try:
+        new_text = with_top_level(text, "OPERATOR_PIN_HASH", hashed)
+    except SenetError as exc:
+        raise PinError(f"cannot set the PIN in the config {path}: {exc}; nothing changed") from None
     # Never readable by others; a group read the exhibit's installer gave (root:senet 0640, so the
     # service reads what `sudo senet-pi set-pin` writes) is kept.
-    mode = (path.stat().st_mode & 0o040 if path.exists() else 0) | 0o600
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    path.chmod(mode)
+    try:
+        mode = (path.stat().st_mode & 0o040 if path.exists() else 0) | 0o600
+        write_private(path, new_text, mode)
+        readback = tomllib.loads(path.read_text(encoding="utf-8")).get("OPERATOR_PIN_HASH")
+    except OSError as exc:
+        raise PinError(f"cannot write the config {path}: {exc.strerror or exc}; the PIN is unchanged") from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise PinError(f"the config {path} does not read back as written ({exc}): check the disk") from None
+    if readback != hashed:
+        raise PinError(f"the config {path} does not read back the PIN as written: check the disk")
     return path

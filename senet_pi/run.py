@@ -15,9 +15,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TextIO
 
-from .errors import SenetError
+from .errors import InvalidThrowError, SenetError
 from .hardware.backend import Backend, SimBackend
 from .hardware.sim import SimBoard
+from .health import in_ram
 from .i18n import DEFAULT
 from .rules.board import OFF, ROWS, bit, mask
 from .service import Service
@@ -27,6 +28,8 @@ from .verdicts import Verdict
 
 TICK = 0.05  # seconds between the service's ticks (settle and guidance timing)
 HAND_PACE = 0.1  # seconds a simulated hand takes for one lift or place
+MAX_WAIT_MS = 600_000  # `wait` at most ten minutes: a script's pause, not a way to stop the terminal
+MAX_HOLD = 60.0  # seconds the button can be held (5 s offers a new game; longer changes nothing)
 
 HELP = """\
 commands (one per line):
@@ -65,6 +68,13 @@ class Runner:
     def start(self) -> None:
         for note in self.service.notes:
             self.say(f"note: {note}")
+        journal = self.service.journal
+        fstype = in_ram(journal.path.parent) if journal is not None else None
+        if journal is not None and fstype:
+            self.say(
+                f"note: the journal {journal.path} is on {fstype}, in RAM: every game in it is lost at power off "
+                "(give --journal a path on the SD card or a USB disk)"
+            )
         if self.backend.name == "serial":
             self.backend.start(self.service, wait=5.0)  # type: ignore[call-arg]
         else:
@@ -115,7 +125,7 @@ class Runner:
         elif verb == "status":
             self.say(self.board_text())
         elif verb == "wait":
-            time.sleep(_number(args, 0, "wait MS") / 1000)
+            time.sleep(_number(args, 0, "wait MS", MAX_WAIT_MS) / 1000)
             self.service.tick()  # judge what is due now, not at the ticker's next turn: a script prints in order
         elif verb in ("lift", "place", "slide", "press", "hold"):
             if sim is None:
@@ -132,25 +142,35 @@ class Runner:
                 time.sleep(HAND_PACE)  # a hand is never faster: the scanner sees every change
             else:
                 sim.press()
-                time.sleep(0.05 if verb == "press" else _number(args, 0, "hold SECONDS"))
+                time.sleep(0.05 if verb == "press" else _number(args, 0, "hold SECONDS", MAX_HOLD))
                 sim.release()
         elif verb == "throw":
             if not args:
                 raise CommandError("throw needs a value, e.g. throw 3 (modern: throw 3 5)")
-            values = [int(_number(args, i, "throw V")) for i in range(len(args))]
-            self.service.handle("throw", self.service.throw_from_numbers(values))
+            values = [_whole(args, i, "throw V", 0, 99) for i in range(len(args))]
+            value = self.service.throw_from_numbers(values)
+            try:
+                self.service.parse_throw(value)  # a throw this rule set cannot make is said, never journaled
+            except InvalidThrowError as exc:
+                raise CommandError(str(exc)) from None
+            self.service.handle("throw", value)
         elif verb == "enter":
             to = OFF if len(args) > 1 and args[1].lower() == "off" else _square(args, 1)
-            by = int(_number(args, 2, "enter F T BY")) if len(args) > 2 else 0
+            by = _whole(args, 2, "enter F T BY (a die or dice sum from 0 to 12)", 0, 12) if len(args) > 2 else 0
             self.service.handle("move", [_square(args, 0), to, by])
         elif verb == "answer":
             if not args:
                 raise CommandError("answer needs the option's number or text")
-            self.service.handle("answer", int(args[0]) if args[0].isdigit() else " ".join(args))
+            text = " ".join(args)
+            if len(text) > 200:
+                raise CommandError("answer with an option's number or its text (at most 200 characters)")
+            choice = _whole(args, 0, "answer N", 0, 99) if args[0].isdigit() else text
+            self.service.handle("answer", choice)
         elif verb in ("undo", "resync"):
             self.service.handle(verb)
         elif verb == "new":
-            players = int(_number(args, 1, "new RULESET PLAYERS")) if len(args) > 1 else self.service.players
+            # any whole number: the rule set says which counts it plays (and refuses the rest, unjournaled)
+            players = _whole(args, 1, "new RULESET PLAYERS", 0, 10**15) if len(args) > 1 else self.service.players
             self.service.new_game(args[0] if args else self.service.variant, players)
             if sim is not None:
                 self._set_up_pieces(sim)
@@ -181,6 +201,8 @@ class Runner:
                     return True
             except (SenetError, ValueError) as exc:
                 self.say(f"error: {exc}")
+            except Exception as exc:  # a line nothing foresaw: said, and the service goes on
+                self.say(f"error: cannot carry out {line.strip()[:60]!r}: {type(exc).__name__}: {exc}"[:300])
         return False
 
     def board_text(self) -> str:
@@ -228,13 +250,25 @@ def _check_hand(sim: SimBoard, verb: str, args: list[str]) -> None:
 
 
 def _square(args: list[str], i: int) -> int:
-    if len(args) <= i or not args[i].isdigit() or not 1 <= int(args[i]) <= 30:
+    if len(args) <= i or not (args[i].isascii() and args[i].isdigit()) or not 1 <= int(args[i]) <= 30:
         raise CommandError("a square is a number from 1 to 30")
     return int(args[i])
 
 
-def _number(args: list[str], i: int, usage: str) -> float:
+def _number(args: list[str], i: int, usage: str, most: float) -> float:
+    """A finite number from 0 to `most`, else CommandError: `inf`, `nan` and 1e400 never reach a sleep."""
     try:
-        return float(args[i])
+        value = float(args[i])
     except (IndexError, ValueError):
         raise CommandError(f"usage: {usage}") from None
+    if not 0 <= value <= most:  # False for nan too
+        raise CommandError(f"usage: {usage} (a number from 0 to {most:g})")
+    return value
+
+
+def _whole(args: list[str], i: int, usage: str, least: int, most: int) -> int:
+    """A whole number from `least` to `most`, written in digits (no 1e30, no inf), else CommandError."""
+    text = args[i] if len(args) > i else ""
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(most)) or not least <= int(text) <= most:
+        raise CommandError(f"usage: {usage}: a whole number from {least} to {most}")
+    return int(text)

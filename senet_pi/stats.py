@@ -28,6 +28,7 @@ import io
 import sqlite3
 import statistics
 import threading
+import time
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -35,7 +36,7 @@ from typing import NamedTuple
 from urllib.parse import quote
 
 from .dates import out_of_order
-from .journal import TABLES, Journal, JournalError
+from .journal import TABLES, Journal, JournalError, losses
 from .rules.text import Text
 
 #: The day of games whose date was written before the clock was set and cannot be worked out.
@@ -61,6 +62,7 @@ class DayStats:
     warnings_per_game: float  # warnings / games started
     switch_faults: int  # switches judged faulty in the day's games
     resumed: int = 0  # of the games started, those carried on past an input a resume could not judge
+    lost: int = 0  # writes or inputs a damaged journal lost, by the day it was recovered (see journal.recover)
 
 
 COLUMNS = [f.name for f in fields(DayStats)]
@@ -162,6 +164,9 @@ def day_stats(journal: Journal | str | Path) -> list[DayStats]:
         went_on = set(carried.values())
         games = db.execute(_GAMES).fetchall()
         unknown = _undated(db, games)
+        for loss in losses(db):
+            day = time.strftime("%Y-%m-%d", time.localtime(loss["when"]))
+            days.setdefault(day, [0, 0, 0, 0, 0, 0, [], 0, 0])[8] += loss["lost"]
         for game, day, ended, won, _started, seconds in games:
             if day is None:  # a start time SQLite cannot read as a date
                 raise StatsError(
@@ -173,7 +178,7 @@ def day_stats(journal: Journal | str | Path) -> list[DayStats]:
                 )
             if game in unknown:  # written before the clock was set, and not to be worked out (issue 22)
                 day = UNKNOWN_DAY
-            row = days.setdefault(day, [0, 0, 0, 0, 0, 0, [], 0])
+            row = days.setdefault(day, [0, 0, 0, 0, 0, 0, [], 0, 0])
             if game in carried:  # the same game goes on as another record: counted there, once
                 continue
             row[7] += game in went_on
@@ -204,12 +209,15 @@ def day_stats(journal: Journal | str | Path) -> list[DayStats]:
             median_duration_s=statistics.median(won) if won else None,
             mean_duration_s=statistics.fmean(won) if won else None,
             warnings=warnings,
-            warnings_per_game=warnings / started,
+            warnings_per_game=warnings / started if started else 0.0,
             switch_faults=faults,
             resumed=resumed,
+            lost=lost,
         )
-        for day, (started, finished, abandoned, still_open, warnings, faults, won, resumed) in sorted(days.items())
-        if started
+        for day, (started, finished, abandoned, still_open, warnings, faults, won, resumed, lost) in sorted(
+            days.items()
+        )
+        if started or lost
     ]
 
 
@@ -272,20 +280,20 @@ def minutes(seconds: float | None) -> str:
 def to_table(rows: list[DayStats]) -> str:
     """The rows as a plain-text table for the terminal, with a total line."""
     head = f"{'date':<10} {'started':>7} {'finished':>8} {'abandoned':>9} {'open':>4} "
-    head += f"{'median':>10} {'mean':>10} {'warnings/game':>13} {'switch faults':>13} {'resumed':>7}"
+    head += f"{'median':>10} {'mean':>10} {'warnings/game':>13} {'switch faults':>13} {'lost':>5} {'resumed':>7}"
     lines = [head]
     for r in rows:
         lines.append(
             f"{r.date:<10} {r.started:>7} {r.finished:>8} {r.abandoned:>9} {r.open:>4} "
             f"{minutes(r.median_duration_s):>10} {minutes(r.mean_duration_s):>10} "
-            f"{r.warnings_per_game:>13.2f} {r.switch_faults:>13} {r.resumed:>7}"
+            f"{r.warnings_per_game:>13.2f} {r.switch_faults:>13} {r.lost:>5} {r.resumed:>7}"
         )
     started = sum(r.started for r in rows)
-    if started:
+    if started or any(r.lost for r in rows):
         warnings = sum(r.warnings for r in rows)
         lines.append(
             f"{'total':<10} {started:>7} {sum(r.finished for r in rows):>8} {sum(r.abandoned for r in rows):>9} "
-            f"{sum(r.open for r in rows):>4} {'':>10} {'':>10} {warnings / started:>13.2f} "
-            f"{sum(r.switch_faults for r in rows):>13} {sum(r.resumed for r in rows):>7}"
+            f"{sum(r.open for r in rows):>4} {'':>10} {'':>10} {warnings / max(started, 1):>13.2f} "
+            f"{sum(r.switch_faults for r in rows):>13} {sum(r.lost for r in rows):>5} {sum(r.resumed for r in rows):>7}"
         )
     return "\n".join(lines) + "\n"

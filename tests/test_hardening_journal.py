@@ -7,6 +7,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import tempfile
 import uuid
 from pathlib import Path
 
@@ -179,30 +180,56 @@ def aside(tmp_path: Path) -> list[Path]:
     return sorted(tmp_path.glob("j.sqlite.damaged-*"))
 
 
-def assert_set_aside_and_clean(path: Path, note_part: str) -> Service:
+def journaled_inputs(path: Path) -> list[tuple[int, int, str, object]]:
+    """(game, seq, kind, value) of every input in the journal at `path` (with its -wal), read from a copy."""
+    folder = Path(tempfile.mkdtemp())
+    for suffix in ("", "-wal"):
+        if Path(str(path) + suffix).exists():
+            shutil.copy(str(path) + suffix, str(folder / "copy.sqlite") + suffix)
+    db = sqlite3.connect(folder / "copy.sqlite")
+    try:
+        rows = db.execute("SELECT game, seq, kind, value FROM events ORDER BY game, seq").fetchall()
+    except sqlite3.Error:
+        rows = []
+    finally:
+        db.close()
+        shutil.rmtree(folder)
+    return [(g, s, k, json.loads(v)) for g, s, k, v in rows]
+
+
+def assert_set_aside_and_kept(path: Path, note_part: str, before: list) -> Service:
+    """The damaged file is set aside (kept), the journal starts again from what of it is intact: the
+    inputs kept are the first ones journaled, and the game in progress resumes after the last of them."""
     service = Service(Journal(path))
     notes = [n for n in service.notes if "is damaged" in n]
     assert len(notes) == 1 and note_part in notes[0] and "\n" not in notes[0]
-    assert not any(n.startswith("resumed") for n in service.notes)
     assert aside(path.parent)  # kept, not deleted
-    assert service.seq == 0 and service.journal.games()[-1].id == service.game_id
+    kept = [(e.seq, e.kind, e.value) for g in service.journal.games() for e in service.journal.events(g.id)]
+    assert kept == [(s, k, v) for _, s, k, v in before][: len(kept)]  # a prefix: nothing changed, nothing reordered
+    assert service.seq == len(kept) and (not kept or any(n.startswith("resumed") for n in service.notes))
+    lost = service.journal.losses()
+    assert len(lost) == 1 and lost[0]["lost"] >= len(before) - len(kept)  # counted: at least the inputs gone
     return service
 
 
 def test_damaged_journal_item10_a_deleted_wal_after_a_kill_is_detected(tmp_path):
     path = tmp_path / "j.sqlite"
     half_game(path)
+    before = journaled_inputs(path)
     Path(str(path) + "-wal").unlink()
-    assert_set_aside_and_clean(path, "-wal was damaged or lost").close()
+    assert_set_aside_and_kept(path, "-wal was damaged or lost", before).close()
 
 
 def test_damaged_journal_item10_a_truncated_wal_is_detected(tmp_path):
     path = tmp_path / "j.sqlite"
     half_game(path)
+    before = journaled_inputs(path)
     wal = Path(str(path) + "-wal")
     original = wal.read_bytes()
     wal.write_bytes(original[: len(original) // 2])
-    assert_set_aside_and_clean(path, "-wal was damaged or lost").close()
+    service = assert_set_aside_and_kept(path, "-wal was damaged or lost", before)
+    assert 0 < service.seq < len(before)  # half the -wal's inputs kept, the game resumed after them
+    service.close()
     kept = [p for p in aside(tmp_path) if p.name.endswith("-wal")]
     assert kept and kept[0].read_bytes() == original[: len(original) // 2]  # the evidence, untouched
 
@@ -214,15 +241,17 @@ def test_damaged_journal_item10_a_damaged_wal_is_detected(tmp_path):
     data = bytearray(wal.read_bytes())
     for i in range(len(data) // 3, len(data) // 3 + 64):
         data[i] ^= 0x5A
+    before = journaled_inputs(path)
     wal.write_bytes(bytes(data))
-    assert_set_aside_and_clean(path, "is damaged").close()
+    assert_set_aside_and_kept(path, "is damaged", before).close()
 
 
 def test_damaged_journal_item10_a_main_file_truncated_to_zero_is_detected(tmp_path):
     path = tmp_path / "j.sqlite"
     half_game(path)
+    before = journaled_inputs(path)
     path.write_bytes(b"")
-    assert_set_aside_and_clean(path, "is damaged").close()
+    assert_set_aside_and_kept(path, "is damaged", before).close()
 
 
 def test_damaged_journal_item10_a_sound_journal_after_a_kill_resumes_without_alarm(tmp_path):
@@ -241,7 +270,12 @@ def test_damaged_journal_item10_a_foreign_schema_is_set_aside(tmp_path, capsys):
     db.execute("INSERT INTO games VALUES (1, 'not ours')")
     db.commit()
     db.close()
-    assert_set_aside_and_clean(path, "foreign schema").close()
+    service = Service(Journal(path))  # not ours: set aside whole, nothing taken from it
+    notes = [n for n in service.notes if "is damaged" in n]
+    assert len(notes) == 1 and "foreign schema" in notes[0] and aside(tmp_path)
+    assert service.seq == 0 and service.journal.games()[-1].id == service.game_id == 1
+    assert service.journal.losses() == []
+    service.close()
     other = tmp_path / "other.sqlite"
     db = sqlite3.connect(other)
     db.execute("CREATE TABLE photos (id INTEGER)")

@@ -15,6 +15,7 @@ if __name__ != "senet_pi_web":  # e.g. `import web` from a checkout: a second co
         f"senet-pi's page is the package senet_pi_web (its folder is web/): import senet_pi_web, not {__name__}"
     )
 
+import logging
 import os
 import secrets
 from pathlib import Path
@@ -26,7 +27,7 @@ from senet_pi.errors import SenetError
 from senet_pi.hardware.backend import Backend
 from senet_pi.i18n import LANGUAGES
 from senet_pi.service import Service
-from senet_pi.tomlfile import read_toml
+from senet_pi.tomlfile import read_toml, write_private
 
 from .live import Broker
 
@@ -59,18 +60,34 @@ def load_instance_config(folder: Path | None = None) -> dict[str, object]:
     return {k: v for k, v in data.items() if k.isupper()}
 
 
+SECRET_FILE = "secret_key"  # the page's signing key, in a file of its own beside config.toml
+
+
 def _lasting_secret(folder: Path) -> str:
-    """A secret key kept in the instance config, so sessions and hand links survive a restart."""
+    """The signing key kept in the instance folder's own `secret_key` file (made on the first start),
+    so sessions and hand links survive a restart; config.toml is never written. A folder it cannot be
+    read from or written to is said at start (logged), and the key then lasts only this run."""
+    path = folder / SECRET_FILE
+    try:
+        kept = path.read_text(encoding="ascii").strip()
+        if len(kept) >= 32:
+            return kept
+    except FileNotFoundError:
+        pass
+    except (OSError, UnicodeDecodeError) as exc:
+        return _one_run_key(f"cannot read the page's key {path}: {getattr(exc, 'strerror', None) or exc}")
     key = secrets.token_hex(32)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / "config.toml"
-        with path.open("a", encoding="utf-8") as config:
-            config.write(f'SECRET_KEY = "{key}"\n')
-        path.chmod(0o600)
-    except OSError:
-        pass  # a read-only instance folder: the key lasts until the server stops
+        write_private(path, key + "\n")
+    except OSError as exc:
+        return _one_run_key(f"cannot keep the page's key in {path}: {exc.strerror or exc}", key)
     return key
+
+
+def _one_run_key(problem: str, key: str | None = None) -> str:
+    logging.getLogger("senet_pi.page").warning("%s; sign-ins and hand links last only until the service stops", problem)
+    return key or secrets.token_hex(32)
 
 
 def create_app(

@@ -46,6 +46,9 @@ def state(for_session: bool = True) -> dict:
     service, backend = services()
     out = service.snapshot()
     out.update(view(out))
+    recovery = getattr(service.journal, "recovery", None)  # a damaged journal recovered at this start
+    if recovery is not None and recovery.lost:
+        out["journal_notes"] = [f"the journal was damaged and {recovery.said()}", *out["journal_notes"]]
     senet = current_app.extensions["senet"]
     for part in ("computer", "coach"):  # the computer's seats and move, the hints' word (issue 23): web/computer.py
         shown = senet.get(part)
