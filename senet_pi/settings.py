@@ -352,6 +352,8 @@ def defaults() -> dict[str, object]:
 
 def unknown(key: str) -> str:
     """The line for a key that is no setting: a typo is named with the setting it most likely meant."""
+    if key.upper() in BY_NAME:
+        return f"{key} is not a setting: settings are written in capitals, {key.upper()}"
     close = difflib.get_close_matches(key.upper(), BY_NAME, n=1, cutoff=0.6)
     if close:
         return f"{key} is not a setting: did you mean {close[0]}?"
@@ -360,8 +362,14 @@ def unknown(key: str) -> str:
 
 def problems(data: Mapping[str, object]) -> list[str]:
     """What is wrong with the settings in `data`, one line each naming the key: keys that are no
-    setting first (a typo would otherwise be ignored in silence), then the table's checks in order."""
-    found = [unknown(key) for key in data if key not in BY_NAME]
+    setting first (a typo would otherwise be ignored in silence), then the table's checks in order.
+    As in Flask, only capitals are settings: a lowercase key or a `[table]` is the owner's own and
+    left alone, unless it is a setting written in small letters (`exhibit = true`)."""
+    found = [unknown(key) for key in data if key not in BY_NAME and (key.isupper() or key.upper() in BY_NAME)]
+    for key, value in data.items():  # a setting written under a [table] would be ignored in silence
+        inside = [k for k in value if k.upper() in BY_NAME and k.upper() not in data] if isinstance(value, dict) else []
+        if inside and key not in BY_NAME:
+            found.append(f"{inside[0]} is inside [{key}]: settings go at the top of config.toml, before any [table]")
     for setting in SETTINGS:
         value = data.get(setting.name)
         if value is not None:

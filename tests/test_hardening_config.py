@@ -16,7 +16,7 @@ from senet_pi.cli import main
 from senet_pi.errors import SenetError
 from senet_pi.page import PinError, set_pin
 from senet_pi.tomlfile import with_top_level
-from senet_pi_web import SECRET_FILE, create_app
+from senet_pi_web import SECRET_FILE, ConfigError, create_app
 
 PIN = "482913"
 SHAPES = {
@@ -29,10 +29,10 @@ SHAPES = {
     "ending in an array of tables": '[[boards]]\nname = "a"\n[[boards]]\nname = "b"\n',
     "comments only": "# nothing set yet\n# really",
     "windows line ends": 'LANGUAGE = "en"\r\n[extra]\r\nnote = "x"\r\n',
-    "a multi-line string": 'NOTE = """\nOPERATOR_PIN_HASH = "not a key"\n[not a table]\n"""\n[extra]\n',
+    "a multi-line string": 'note = """\nOPERATOR_PIN_HASH = "not a key"\n[not a table]\n"""\n[extra]\n',
     "a hash left in a trailing table": 'LANGUAGE = "en"\n[extra]\nOPERATOR_PIN_HASH = "stray"\n',
     "a hash already set": 'OPERATOR_PIN_HASH = "old"\nLANGUAGE = "en"\n',
-    "an inline table": 'SEATS = { A = "human", B = "computer" }',
+    "an inline table": 'seats = { A = "human", B = "computer" }',
 }
 
 
@@ -48,6 +48,11 @@ def instance(tmp_path, monkeypatch) -> Path:
 def test_config_item3_starting_twice_leaves_any_valid_config_as_it_was(instance, shape):
     config = instance / "config.toml"
     config.write_bytes(SHAPES[shape].encode())
+    if shape == "a hash left in a trailing table":  # as an older set-pin left it: said, not ignored
+        with pytest.raises(ConfigError, match=r"OPERATOR_PIN_HASH is inside \[extra\]"):
+            create_app()
+        assert config.read_bytes() == SHAPES[shape].encode()
+        return
     first = create_app().config["SECRET_KEY"]
     second = create_app().config["SECRET_KEY"]
     assert config.read_bytes() == SHAPES[shape].encode()  # never written

@@ -82,7 +82,6 @@ def test_a_bad_setting_is_one_line_naming_the_key(tmp_path, key, value, said):
         ("exhibit = true", "EXHIBIT"),
         ('MQTT_PASWORD = "x"', "MQTT_PASSWORD"),
         ('PERMANENT_SESSION_LIFETIME = "x"', "PERMANENT_SESSION_LIFETIME is not a setting (the Configuration page"),
-        ('[page]\nLANGUAGE = "de"', "page is not a setting"),
     ],
 )
 def test_a_key_that_is_no_setting_is_one_line_not_ignored(tmp_path, line, said):
@@ -91,6 +90,34 @@ def test_a_key_that_is_no_setting_is_one_line_not_ignored(tmp_path, line, said):
         load_instance_config(tmp_path)
     assert "\n" not in str(raised.value) and said in str(raised.value)
     assert "is not a setting" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('[page]\nLANGUAGE = "de"\n', "LANGUAGE is inside [page]: settings go at the top of config.toml"),
+        ("EXHIBIT = true\n[kiosk]\nidle_minutes = 3\n", "idle_minutes is inside [kiosk]"),
+    ],
+)
+def test_a_setting_under_a_table_is_one_line_not_ignored(tmp_path, text, said):
+    (tmp_path / "config.toml").write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as raised:
+        load_instance_config(tmp_path)
+    assert said in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[extra]\nnote = "mine"\n',  # the owner's own table, as Flask leaves lowercase keys alone
+        'note = "mine"\n[[boards]]\nname = "a"\n',
+        'LANGUAGE = "de"\n[old]\nLANGUAGE = "en"\n',  # a stale copy under a table: the top-level one is read
+    ],
+)
+def test_the_owners_own_keys_and_tables_are_left_alone(tmp_path, text):
+    (tmp_path / "config.toml").write_text(text, encoding="utf-8")
+    loaded = load_instance_config(tmp_path)
+    assert all(key.isupper() for key in loaded)
 
 
 def test_every_setting_has_a_bad_value_tested():

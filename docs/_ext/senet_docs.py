@@ -127,13 +127,20 @@ class CommandOptions(SphinxDirective):
     """One subcommand: its usage line, its description and a table of every argument and option."""
 
     required_arguments = 1
+    final_argument_whitespace = True  # `journal recover`: a subcommand's own subcommand
 
     def run(self) -> list[nodes.Node]:
-        name = self.arguments[0]
+        name, *deeper = self.arguments[0].split()
         commands = _subcommands()
         if name not in commands:
             raise self.error(f"senet-pi has no subcommand {name!r} (it has {', '.join(commands)})")
         parser = commands[name]
+        for word in deeper:
+            subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+            inner = {choice: sub for a in subs for choice, sub in a.choices.items()}
+            if word not in inner:
+                raise self.error(f"senet-pi {name} has no subcommand {word!r}")
+            parser = inner[word]
         usage = " ".join(parser.format_usage().split())
         usage = usage.removeprefix("usage: ")
         result: list[nodes.Node] = [nodes.literal_block(usage, usage, language="text")]
