@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from senet_pi.i18n import gettext
 from senet_pi.service import Service
 from tests.npm_helpers import npm_install
-from tests.test_browser import LiveBoard, browser, contrast, piece_on, square, until  # noqa: F401
+from tests.test_browser import LiveBoard, browser, click_move, contrast, locked, piece_on, square, until  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 AXE_PACKAGE = "axe-core@4.10.3"
@@ -531,6 +531,7 @@ def test_item9_the_card_game_looks_like_cards_and_each_phone_names_its_pieces(br
         expect(phone.locator("h2")).to_have_text("Green's hand")
         cards = phone.locator("#cards button.card .card-face")
         expect(cards).to_have_count(5)
+        expect(cards.first).to_be_visible()  # drawn, not only in the DOM: a loaded machine is slower to lay out
         assert cards.first.bounding_box()["height"] >= 90
         assert phone.locator("#play").bounding_box()["height"] >= 44  # a finger's size
     finally:
@@ -545,5 +546,62 @@ def test_item8_the_hardware_page_in_arabic(browser, sim):  # noqa: F811
         expect(page.locator(".hardware h2").first).to_have_text(gettext("Switches", "ar"))
         expect(page.locator("#faults li")).to_have_text(gettext("none", "ar"))
         expect(page.locator("#backend")).to_have_text(gettext("backend: {name}", "ar", name="sim"))
+    finally:
+        page.close()
+
+
+# ------------------------------------------------------------------ the table is never stranded
+
+
+def test_the_table_answers_the_referee_itself_and_a_question_nobody_answers_never_stalls_the_game(browser, sim):  # noqa: F811
+    """A museum family with no staff and no sign-in: two pieces lifted and put back, the question
+    answered by a tap on the kiosk; then nobody answers: after the stated wait the referee takes the
+    likelier answer and says so on the screen and in the live region; the throw and a move go on."""
+    page = browser.new_page(viewport=KIOSK, has_touch=True)
+    page.add_init_script(RECORD_ANNOUNCEMENTS)
+    referee = sim.service.referee
+    try:
+        page.goto(sim.url + "?lang=en")
+        expect(page.locator("#link")).to_have_text("live")
+
+        def lift_two_and_put_them_back() -> None:
+            for sq, closed in ((9, False), (10, False), (9, True), (10, True)):
+                square(page, sq).tap()
+                until(lambda sq=sq, closed=closed: bool(sim.service.referee.sensed >> sq & 1) == closed)
+            settle(sim)
+
+        lift_two_and_put_them_back()
+        answers = page.locator("#question button.answer")
+        expect(answers).to_have_text(["put back", "swapped"])
+        expect(page.locator("#message")).to_have_text("The pieces on 9 and 10 were both lifted. Were they swapped?")
+        expect(page.locator("#turn")).to_have_text("answer the question below")
+        expect(page.locator(".question-note")).to_have_text("If nobody answers in 20 s, the referee takes “put back”.")
+        for i in range(2):  # a finger's size
+            box = answers.nth(i).bounding_box()
+            assert box["width"] >= 44 and box["height"] >= 44, box
+        answers.first.tap()  # a visitor, not signed in
+        expect(answers).to_have_count(0)
+        expect(page.locator("#turn")).to_have_text("Green to throw")
+        assert referee.question is None
+
+        lift_two_and_put_them_back()  # and now nobody answers
+        expect(answers).to_have_count(2)
+        sim.clock.now += 20  # the stated wait, on the referee's clock
+        expect(page.locator("#message")).to_have_text("Nobody answered in 20 s, so the referee took “put back”.")
+        expect(answers.first).to_have_attribute("aria-pressed", "true")
+        expect(answers.nth(1)).to_have_attribute("aria-pressed", "false")
+        expect(page.locator("#turn")).to_have_text("answer the question below")
+        said = page.evaluate("() => window.said")
+        assert sum("Were they swapped? Tap an answer: put back, swapped." in s for s in said) == 2, said
+        assert any(s.startswith("Nobody answered in 20 s, so the referee took “put back”.") for s in said), said
+
+        page.locator("#press").tap()  # play on: the throw the question no longer blocks
+        until(lambda: locked(sim.service, lambda: referee.game.pending is not None))
+        expect(answers).to_have_count(0)
+        expect(page.locator("#turn")).to_have_text(re.compile(r"^Green to (move|throw)$"))
+        moves = locked(sim.service, lambda: referee.game.move_sequences()[0])
+        click_move(page, sim, moves)
+        settle(sim)
+        expect(page.locator("#history li").last).to_have_text(f"Green {moves[0].from_sq}-{moves[0].to_sq}")
     finally:
         page.close()

@@ -65,6 +65,10 @@ CONFIG_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "TLS_KEY": ((str,), "the path of the HTTPS certificate's private key (PEM; with TLS_CERT)"),
     "COMPUTER": ((str,), 'the seats the computer plays, e.g. "B" (or "B,C"; "none" for nobody)'),
     "COMPUTER_LEVEL": ((int,), "the computer's level: 1 (beginner), 2 (club) or 3 (expert)"),
+    "QUESTION_SECONDS": (
+        (int, float),
+        "a number of seconds from 5 to 600 (how long a question waits before the likelier answer is taken)",
+    ),
 }
 
 
@@ -87,6 +91,8 @@ def load_instance_config(folder: Path | None = None) -> dict[str, object]:
             raise ConfigError(f"the config {path}: MAX_CONTENT_LENGTH must be at least 1024")
         if key == "COMPUTER_LEVEL" and value not in LEVEL_RANGE:
             raise ConfigError(f"the config {path}: COMPUTER_LEVEL must be {wanted}, not {value}")
+        if key == "QUESTION_SECONDS" and not 5 <= value <= 600:
+            raise ConfigError(f"the config {path}: QUESTION_SECONDS must be {wanted}, not {value}")
         if key == "IDLE_MINUTES" and not value > 0:
             raise ConfigError(f"the config {path}: IDLE_MINUTES must be {wanted}, not {value}")
     return {k: v for k, v in data.items() if k.isupper()}
@@ -124,6 +130,7 @@ def create_app(
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_HTTPONLY=True,
         LANGUAGE="en",  # the page's language until a visitor picks another (cookie senet-lang or ?lang=)
+        QUESTION_SECONDS=20,  # a question nobody answers: the likelier answer is taken after this long
     )
     if test_config is None:
         app.config.from_mapping(load_instance_config(Path(app.instance_path)))
@@ -140,7 +147,8 @@ def create_app(
         )
     if service is None:
         service = Service(None)
-    from . import api, computer, errors, hands, i18n, operator, pages, security, sim, staff
+    service.question_seconds = float(app.config["QUESTION_SECONDS"])  # the table is never left waiting
+    from . import answers, api, computer, errors, hands, i18n, operator, pages, security, sim, staff
     from .sessions import LastingSessions
 
     pin_file = app.config["PIN_FILE"]
@@ -156,6 +164,7 @@ def create_app(
     app.register_blueprint(pages.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(answers.bp)  # the people at the table answer the referee's questions
     app.register_blueprint(operator.bp)
     app.register_blueprint(sim.bp)
     app.register_blueprint(staff.bp)

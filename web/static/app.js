@@ -66,6 +66,12 @@ const TEXT = {
   toPlay: (p) => _("{player} to play", { player: p }),
   history: { new_game: _("new game"), undone: _("move taken back:"), resync: _("the board as it is was taken") },
   setupLeft: (n) => _("({n} to fix before playing)", { n }),
+  answerTurn: _("answer the question below"), fixTurn: _("put the board right first"),
+  promptTurn: (p) => _("{player}: finish the move the rules make", { player: p }),
+  answers: _("the answers"), answersAre: (list) => _("Tap an answer: {answers}.", { answers: list }),
+  willTake: (n, option) => _("If nobody answers in {seconds} s, the referee takes “{answer}”.", { seconds: n, answer: option }),
+  assumed: (n, option) => _("Nobody answered in {seconds} s, so the referee took “{answer}”.", { seconds: n, answer: option }),
+  changeIt: _("Not so? Tap the right answer now, before anything else is done."),
 };
 
 function cell(sq) {  // P1: row 2 runs right to left, so 11 sits under 10
@@ -396,6 +402,10 @@ function render(state) {
     : state.throw == null && state.turn_starts_with === "card" ? TEXT.toPlay(name(mover))
     : state.throw == null ? TEXT.turnThrow(name(mover)) : TEXT.turnMove(name(mover));
   turn.className = `turn owner-${mover}${state.winner ? " won" : ""}`;
+  // The step owed now, not the turn's usual one: a question, a board to put right, the rules' own move.
+  if (!state.winner && (state.question || state.assumed)) turn.textContent = TEXT.answerTurn;
+  else if (!state.winner && state.warning) turn.textContent = TEXT.fixTurn;
+  else if (!state.winner && state.prompt) turn.textContent = TEXT.promptTurn(name(mover));
   if (state.setup) { turn.textContent = TEXT.setupTitle; turn.className = "turn setup"; }  // nobody's turn yet: the board first
   drawBoard(document.getElementById("board"), state, { onclick: state.sim ? simClick : null });  // the board first
   text("cast", state.players.map((p) => TEXT.cast(name(p), state.pieces[p])).join(" · "));
@@ -404,6 +414,7 @@ function render(state) {
   const stuck = Object.entries(state.switch_faults || {});
   if (state.setup) { message = ""; kind = "setup"; }  // the calm set-the-board mode says only the next square
   else if (state.question) { message = state.question.text; kind = "question"; }
+  else if (state.assumed) { message = TEXT.assumed(state.assumed.seconds, state.assumed.options[state.assumed.chosen]); kind = "question"; }
   else if (state.warning) { message = state.warning.reason; kind = "warning"; fix = state.warning.fix ? TEXT.fix + state.warning.fix.join("; ") : ""; }
   else if (state.prompt) { message = state.prompt.text; kind = "prompt"; }
   else if (state.winner) { message = TEXT.playAgain; kind = "win"; }
@@ -438,16 +449,7 @@ function render(state) {
   const hand = document.getElementById("in-hand");
   hand.textContent = kind !== "hand" ? "" : (state.lifted || []).map((l) => TEXT.inHand(name(l.owner), l.square)
     + (state.throw == null ? "" : l.targets.length ? TEXT.mayGo(l.targets.join(", ")) : TEXT.nowhere)).join("; ");
-  const q = document.getElementById("question");
-  q.textContent = "";
-  if (state.question && !state.setup) {
-    state.question.options.forEach((opt, i) => {
-      const b = document.createElement("button");
-      b.textContent = opt;
-      b.addEventListener("click", () => op("answer", { answer: i }));
-      q.appendChild(b);
-    });
-  }
+  renderQuestion(state);
   const compare = document.getElementById("compare");
   // Both boards only for a warning, and only while they differ (a piece in the hand is no news)
   const differ = Boolean(state.warning) && !state.setup && String(state.sensed) !== String(state.expected);
@@ -586,6 +588,48 @@ function cardFace(card, symbols) {  // a card drawn as a card: its number as sti
   label.textContent = c === "back" ? "" : c;
   face.appendChild(label);
   return face;
+}
+
+// A question is answered where people stand: a tap, a click or the keyboard, no sign-in. Nobody
+// answering is no dead end: after the stated wait the referee takes the likelier answer and says
+// so, and the people can give another until the next input.
+let saidQuestion = "";  // the question (or taken answer) last announced: each is said once
+function renderQuestion(state) {
+  const q = document.getElementById("question");
+  q.textContent = "";
+  const open = state.setup ? null : state.question || state.assumed;
+  if (!open) { saidQuestion = ""; return; }
+  const row = document.createElement("div");
+  row.className = "answers";
+  row.setAttribute("role", "group");
+  row.setAttribute("aria-label", TEXT.answers);
+  open.options.forEach((opt, i) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "answer";
+    b.textContent = opt;
+    if (state.assumed) b.setAttribute("aria-pressed", String(i === state.assumed.chosen));
+    b.addEventListener("click", () => answer(open.id, i));
+    row.appendChild(b);
+  });
+  q.appendChild(row);
+  const note = document.createElement("p");
+  note.className = "question-note";
+  note.textContent = state.question
+    ? (state.question.wait ? TEXT.willTake(Math.round(state.question.wait), state.question.options[state.question.likelier]) : "")
+    : TEXT.changeIt;
+  q.appendChild(note);
+  const key = state.question ? `q${open.id}:${open.text}` : `a${open.id}:${open.chosen}`;
+  if (key !== saidQuestion) {
+    saidQuestion = key;
+    say(state.question ? `${open.text} ${TEXT.answersAre(open.options.join(", "))}` : `${TEXT.assumed(open.seconds, open.options[open.chosen])} ${TEXT.changeIt}`);
+  }
+}
+
+async function answer(id, i) {  // a visitor's answer: the question's id keeps a late tap off a newer question
+  const result = await post("/api/answer", { question: id, answer: i });
+  if (!result.ok) { refusal = result.data.error || (result.data.verdicts || []).filter((v) => v.v === "illegal").map((v) => v.reason).join("; "); showRefusal(); }
+  if (result.data.state) render(result.data.state);
 }
 
 function showRefusal() {
