@@ -79,11 +79,12 @@ class Assumed:
 def likelier(question: object, game: Game) -> int:
     """The option a question's likelier reading is: each piece back where it was ("put back", the
     first option of "swap" and "back"), the first way of playing that fits ("which": best first),
-    the piece the game had on the square ("whose"), and "keep" for a new game nobody asked for."""
+    the piece the game had on the square ("whose"), and for pieces set out as at the start a new game
+    only once the game is won ("keep" while it is being played)."""
     kind = getattr(question, "kind", "")
     options = list(getattr(question, "options", []) or [])
     if kind == "new_game" and len(options) > 1:
-        return 1  # a new game is never started by itself: the game goes on
+        return 0 if game.is_over else 1  # after a win the pieces set out are the next game; else the game goes on
     if kind == "whose":
         pieces = list(getattr(question, "pieces", []) or [])
         here = game.piece_at(int(getattr(question, "square", 0) or 0))

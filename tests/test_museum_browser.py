@@ -376,7 +376,7 @@ def test_item4_a_ruling_id_waits_behind_a_why_and_the_real_square_is_drawn(brows
 # ------------------------------------------------------------------ item 5: a win
 
 
-def test_item5_a_win_has_its_moment_and_asks_for_the_button(browser, board):  # noqa: F811
+def test_item5_a_win_has_its_moment_its_score_and_how_to_play_again(browser, board):  # noqa: F811
     import random
 
     service, rng = board.service, random.Random(3)
@@ -396,7 +396,11 @@ def test_item5_a_win_has_its_moment_and_asks_for_the_button(browser, board):  # 
         winner = "White" if game.winner_id == "A" else "Green"
         expect(page.locator("#turn")).to_have_text(f"{winner} has won!")
         expect(page.locator("#turn")).to_have_class(re.compile(r"\bwon\b"))
-        expect(page.locator("#message")).to_have_text("press the button to play again")
+        off = game.off  # the score: pieces off, and how to start again with what is really there
+        expect(page.locator("#message")).to_have_text(
+            f"Score: White: {off[0]} off · Green: {off[1]} off. To play again, set the pieces out as at the start."
+        )
+        expect(page.locator("#press")).to_be_hidden()  # the thrower takes no throw after a win
     finally:
         page.close()
 
@@ -605,3 +609,104 @@ def test_the_table_answers_the_referee_itself_and_a_question_nobody_answers_neve
         expect(page.locator("#history li").last).to_have_text(f"Green {moves[0].from_sq}-{moves[0].to_sq}")
     finally:
         page.close()
+
+
+#: The largest font on the page among the visible elements that hold words of their own.
+LARGEST_TEXT = """() => {
+  let best = 0, who = "";
+  for (const e of document.querySelectorAll("body *")) {
+    if (!e.offsetParent || ![...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+    const size = parseFloat(getComputedStyle(e).fontSize);
+    if (size > best) { best = size; who = e.id || e.className; }
+  }
+  return [best, String(who)];
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "ar"])
+def test_one_next_step_in_the_largest_type_a_bonus_throw_said_and_no_codes(browser, board, lang):  # noqa: F811
+    """The banner names the step owed now; what to do is the largest text; a bonus throw is said on
+    the screen and in the live region with its reason; no ruling id or player letter in any of it."""
+    page = browser.new_page(viewport=KIOSK)
+    page.add_init_script(RECORD_ANNOUNCEMENTS)
+    green = gettext("Green", lang)
+    try:
+        page.goto(board.url + f"?lang={lang}")
+        expect(page.locator("#link")).to_have_text(gettext("live", lang))
+        board.service.handle("throw", 4)  # S: a 4 throws again
+        play(board, moves_from(board, 10))
+        turn, message = page.locator("#turn"), page.locator("#message")
+        expect(turn).to_have_text(gettext("{player} throws again", lang, player=green))
+        expect(turn).to_have_class(re.compile(r"\bowner-B\b"))
+        expect(message).to_have_text(gettext("a {n} throws again", lang, n=4))
+        said = page.evaluate("() => window.said")
+        again = gettext("{player} throws again", lang, player=green) + ": " + gettext("a {n} throws again", lang, n=4)
+        assert any(again in s for s in said), said
+        board.service.handle("throw", 3)  # a wrong move: the fix is what to do, the largest words on the screen
+        board.service.handle("lift", 14)
+        board.service.handle("place", 16)
+        settle(board)
+        expect(turn).to_have_text(gettext("put the board right first", lang))
+        fixes = page.locator("#fixes")
+        expect(fixes).to_contain_text(gettext("to put it right: ", lang).strip())
+        size = "(e) => parseFloat(getComputedStyle(e).fontSize)"
+        largest, who = page.evaluate(LARGEST_TEXT)
+        assert fixes.evaluate(size) == largest, who
+        assert message.evaluate(size) < fixes.evaluate(size) and turn.evaluate(size) < fixes.evaluate(size)
+        for where in ("#turn", "#message", "#fixes", "#announce"):
+            words = page.locator(where).inner_text()
+            assert not re.search(r"\b[PSHKM]\d{1,2}\b|(?<![\w'])[AB](?![\w'])", words), (where, words)
+        shown = page.evaluate(
+            "() => { const d = document.createElement('div');"
+            ' tipped(d, "put Green\'s piece that stood on 13 on 9 (exchange, P4)"); return d.textContent; }'
+        )
+        assert shown == "put Green's piece that stood on 13 on 9 (exchange) " + gettext("why?", lang)
+    finally:
+        page.close()
+
+
+#: Every visible thing a finger can touch, with its box: links, buttons, the squares of the board...
+TOUCH_TARGETS = """() => [...document.querySelectorAll(
+    "a[href], button, summary, input, select, [role=button], [tabindex='0']")].flatMap((e) => {
+  const r = e.getBoundingClientRect(), s = getComputedStyle(e);
+  if (!r.width || !r.height || s.visibility === "hidden" || e.closest("[hidden]")) return [];
+  if (e.classList.contains("skip-link") && r.bottom <= 0) return [];  // off the screen until focused
+  const what = (e.id || e.className.baseVal || e.className || e.tagName) + " " + e.textContent.trim().slice(0, 20);
+  return [{ what, width: r.width, height: r.height }];
+})"""
+
+SIZES = {
+    "kiosk": KIOSK,
+    "laptop": {"width": 1366, "height": 768},
+    "7-inch": {"width": 800, "height": 480},
+    "phone": {"width": 390, "height": 844},
+}
+
+
+def test_every_touch_target_is_a_fingers_size_and_the_7_inch_screen_shows_the_whole_board(browser, board):  # noqa: F811
+    """At every size: nothing to touch under 44 x 44 px, the staff panel opened too. On the 7-inch
+    touchscreen (800 x 480) and the kiosk, the whole board on the screen without scrolling, its squares
+    44 px and more, the banner and the step above it; on a phone the board stands, squares as large."""
+    board.service.handle("throw", 3)  # a move to make: the hints, the step in the card
+    small: dict[str, list] = {}
+    for label, size in SIZES.items():
+        for lang in ("en", "de") if label == "7-inch" else ("en",):
+            page = open_page(browser, board, lang, viewport=size)
+            try:
+                expect(page.locator("#board rect.movable")).to_have_count(1)
+                page.locator("#operator summary").click()
+                page.evaluate("() => window.scrollTo(0, 0)")
+                small[f"{label} {lang}"] = [
+                    t for t in page.evaluate(TOUCH_TARGETS) if t["width"] < 43.5 or t["height"] < 43.5
+                ]
+                cell = square(page, 1).locator("rect").bounding_box()
+                assert cell["width"] >= 44 and cell["height"] >= 44, (label, lang, cell)
+                if label in ("7-inch", "kiosk"):
+                    whole = page.locator("#board").bounding_box()
+                    assert whole["y"] >= 0 and whole["y"] + whole["height"] <= size["height"], (label, lang, whole)
+                    for step in ("#turn", "#message"):
+                        box = page.locator(step).bounding_box()
+                        assert box["y"] >= 0 and box["y"] + box["height"] <= whole["y"], (label, lang, step, box)
+            finally:
+                page.close()
+    assert {where: t for where, t in small.items() if t} == {}

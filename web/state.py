@@ -93,6 +93,8 @@ def view(snapshot: dict) -> dict[str, object]:
         "lifted": lifted,
         "movable": sorted({frm for frm, _to in moves}),
         "kind_words": {kind: kind_word(kind) for kind in KIND_WORDS},  # the move list's "(exchange)"
+        # why a move throws again, for the page to say it (a bonus throw is never silent)
+        "bonus": {"throws": sorted(rules.bonus_throws), "squares": sorted(rules.bonus_landings)},
         # "stuck closed" said in the page's language here: the page's script knows only its own texts
         "switch_faults": {sq: Text(str(fault)) for sq, fault in (snapshot.get("switch_faults") or {}).items()},
     }
