@@ -161,3 +161,25 @@ def test_the_wait_is_a_setting_checked_at_startup(tmp_path):
             load_instance_config(tmp_path)
     app = create_app({"SECRET_KEY": "t", "QUESTION_SECONDS": 45}, service=(service := Service(None)))
     assert app and service.question_seconds == 45
+
+
+def test_the_move_list_keeps_its_numbering_past_the_moves_it_shows(table):
+    """The state lists the last 40 entries; `history_from` is the first one's number in the game."""
+    import random
+
+    from senet_pi.service import HISTORY_KINDS
+
+    service, rng = table.service, random.Random(5)
+    game = service.referee.game
+
+    def listed() -> int:
+        return sum(isinstance(v, HISTORY_KINDS) for v in service.history)
+
+    while listed() < 47 and not game.is_over:  # a game played well past 40 entries, entered by hand
+        service.handle("throw", game.random_throw(rng))
+        if game.pending is not None and not game.is_over:
+            for m in rng.choice(game.move_sequences()):
+                service.handle("move", [m.from_sq, m.to_sq, m.by])
+    state = table.client.get("/api/state").json
+    assert listed() > 40 and len(state["history"]) == 40
+    assert state["history_from"] == listed() - 40 + 1

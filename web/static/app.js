@@ -542,6 +542,7 @@ function renderSide(state) {  // the move list, the rules, the cards, the staff 
   text("offboard", state.players.map((p) => TEXT.off(name(p), state.off[p])).join(" · "));
   const history = document.getElementById("history");
   history.textContent = "";
+  history.start = state.history_from || 1;  // the list shows the last moves only: they keep their numbers
   const words = state.kind_words || {};
   for (const v of state.history) {
     const li = document.createElement("li");
