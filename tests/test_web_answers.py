@@ -183,3 +183,27 @@ def test_the_move_list_keeps_its_numbering_past_the_moves_it_shows(table):
     state = table.client.get("/api/state").json
     assert listed() > 40 and len(state["history"]) == 40
     assert state["history_from"] == listed() - 40 + 1
+
+
+def test_answers_are_compressed_for_a_browser_that_takes_gzip(table):
+    """The page, its script, its style sheet and the state go gzipped (the first draw waits on their
+    bytes); a client that does not ask gets them plain; a file's tag changes with its encoding."""
+    import gzip
+
+    client = table.client
+    tags = {}
+    for path in ("/", "/static/app.js", "/static/style.css", "/api/state"):
+        with client.get(path) as plain, client.get(path, headers={"Accept-Encoding": "gzip, deflate, br"}) as packed:
+            assert plain.status_code == packed.status_code == 200, path
+            assert "Content-Encoding" not in plain.headers and packed.headers["Content-Encoding"] == "gzip", path
+            assert "Accept-Encoding" in packed.headers["Vary"], path
+            body = gzip.decompress(packed.get_data())
+            if path.startswith("/static/"):  # a file: the same bytes (the page and state carry fresh tokens)
+                assert body == plain.get_data(), path
+                tags[path] = (plain.headers["ETag"], packed.headers["ETag"])
+            assert len(packed.get_data()) < len(body) / 2, path
+    for path, (plain_tag, packed_tag) in tags.items():
+        assert packed_tag.endswith('-gzip"') and packed_tag != plain_tag
+        headers = {"Accept-Encoding": "gzip", "If-None-Match": packed_tag}
+        with client.get(path, headers=headers) as again:  # asked again with the tag it was sent with
+            assert again.status_code == 304 and not again.get_data(), path
