@@ -723,3 +723,40 @@ def test_every_touch_target_is_a_fingers_size_and_the_7_inch_screen_shows_the_wh
             finally:
                 page.close()
     assert {where: t for where, t in small.items() if t} == {}
+
+
+def test_during_the_rules_own_steps_the_board_drawn_is_the_wooden_board(browser, board):  # noqa: F811
+    """Modern rules (M4): Green lands on 1, White's piece there leaves the game. The game already has
+    Green's piece on 1; the wooden board still has White's until someone lifts it: the page draws
+    White's piece there, solid, while the banner and the card ask for its removal (a found game)."""
+    import random
+
+    from senet_pi.referee.hands import switch_events
+    from senet_pi.referee.physical import play_out
+
+    new_game(board, "modern")
+    service, rng = board.service, random.Random(0)
+    game = service.referee.game
+    for turn in range(3):  # two turns played whole, then the third up to the rules' own step
+        thrown = game.random_throw(rng)
+        value = getattr(thrown, "value", thrown)
+        service.handle("throw", list(value) if isinstance(value, tuple) else value)
+        sequence = rng.choice(game.move_sequences())
+        steps, _, _ = play_out(game, list(sequence))
+        events = [next(iter(e.items())) for e in switch_events(game.occupied(), steps)]
+        for kind, sq in events[: 3 if turn == 2 else None]:
+            service.handle(kind, sq)
+            settle(board)
+    prompt = service.snapshot()["prompt"]
+    assert prompt is not None and (prompt["from"], prompt["to"], prompt["player"]) == (1, "off", "A")
+    assert service.snapshot()["squares"]["1"]["owner"] == "B"  # the game's piece: not yet on the wood
+    page = open_page(browser, board, viewport=KIOSK)
+    try:
+        expect(page.locator("#message")).to_contain_text("remove White's piece on 1 from the game")
+        expect(page.locator("#turn")).to_have_text("White: finish the move the rules make")
+        white = piece_on(page, 1, "A")
+        expect(white).to_have_count(1)
+        expect(white).not_to_have_class(re.compile(r"\blifted\b"))
+        expect(piece_on(page, 1, "B")).to_have_count(0)
+    finally:
+        page.close()

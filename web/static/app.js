@@ -249,6 +249,13 @@ function drawSquares(svg, state, opts) {
   const top = svg.insertBefore(el("g", { class: "overlay pieces" }), numbers);
   const pieceAt = {};
   const stray = strays(state, opts);
+  // The rules' own steps (a capture, an exchange): the game already stands as after them, the wooden
+  // board not yet. A piece the rules take off is drawn where it still stands until it is lifted (the
+  // game's piece that takes its square is in a hand meanwhile), and a ghost marks where a step puts one.
+  const step = !opts.plain && !occupied && !state.setup && state.prompt ? state.prompt : null;
+  const really = new Map(), goes = new Map();
+  if (step && step.to === "off" && typeof step.from === "number" && sensed.has(step.from)) really.set(step.from, step.player);
+  if (step && typeof step.to === "number" && !sensed.has(step.to)) goes.set(step.to, step.player);
   const roving = Number(svg.dataset.focus) || (state.movable && state.movable[0]) || 1;  // the square Tab lands on
   for (let sq = 1; sq <= 30; sq++) {
     const { x, y } = cell(sq);
@@ -271,14 +278,15 @@ function drawSquares(svg, state, opts) {
       if (sign) symbol(sym, sign, x, y);
       sym.dataset.sign = sign;
     }
-    const p = occupied ? null : state.squares[String(sq)];
+    const p = occupied ? null : really.has(sq) ? { owner: really.get(sq), dots: null } : state.squares[String(sq)];
     if (occupied && occupied.includes(sq)) el("circle", { cx: x + 29, cy: y + 32, r: 16, class: "switch-on" }, top);
     if (!p && stray.has(sq)) piece(top, stray.get(sq), x, y, "stray").setAttribute("data-on", sq);  // the board as it really is
     if (p) {
-      pieceAt[sq] = piece(top, p.owner, x, y, lifted.has(sq) || !sensed.has(sq) ? "lifted" : "");
+      pieceAt[sq] = piece(top, p.owner, x, y, lifted.has(sq) || (!sensed.has(sq) && !really.has(sq)) ? "lifted" : "");
       pieceAt[sq].setAttribute("data-on", sq);
       if (p.dots) el("text", { x: x + 31, y: y + 46, class: "piece-label owner-" + p.owner }, pieceAt[sq]).textContent = p.dots;
     }
+    if (goes.has(sq) && !p) piece(top, goes.get(sq), x, y, "ghost").setAttribute("data-goes", sq);  // where the step puts it
     if (targets.has(sq)) el("circle", { cx: x + 29, cy: y + 32, r: 7, class: "target-dot" }, top);
     if (targets.has(sq) && !p && !stray.has(sq)) {  // a ghost of the piece in the hand, where it may go
       const from = [...lifted.values()].find((l) => l.targets.includes(sq));
