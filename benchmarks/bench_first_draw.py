@@ -91,7 +91,7 @@ def main() -> None:
     rates = [args.throttle] + ([1.0] if args.throttle != 1 else [])  # the unslowed figure beside it
     built: dict[tuple[str, float], list[float]] = {(v, r): [] for v in versions for r in rates}
     painted: dict[tuple[str, float], list[float]] = {(v, r): [] for v in versions for r in rates}
-    carried: list[tuple[int, int]] = []  # (bytes on the wire, requests) of each load
+    carried: dict[str, tuple[int, int]] = {}  # each version's (bytes on the wire, requests), its last load
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
@@ -110,7 +110,8 @@ def main() -> None:
                     at_built, at_painted = page.evaluate("() => [window.boardDrawnAt, window.boardPaintedAt]")
                     built[(version, rate)].append(at_built)
                     painted[(version, rate)].append(at_painted)
-                    carried.append(tuple(page.evaluate(CARRIED)))
+                    wire, requests = page.evaluate(CARRIED)
+                    carried[version] = (wire, requests)
                     context.close()
             browser.close()
     finally:
@@ -129,8 +130,9 @@ def main() -> None:
                 cells = [version, what, len(times), f"{rate:g}x"]
                 cells += [f"{median:.0f}", f"{fastest:.0f}", f"{slowest:.0f}"]
                 print("| " + " | ".join(str(c) for c in cells) + " |")
-    wire, requests = carried[-1]
-    print(f"\n{requests} requests, {wire / 1024:.1f} KB on the wire (the last load; the live stream not counted)")
+    print()
+    for version, (wire, requests) in carried.items():  # another revision's files come through the routing: plain
+        print(f"{version}: {requests} requests, {wire / 1024:.1f} KB on the wire (the live stream not counted)")
 
 
 def _serve(body: str, kind: str):

@@ -601,6 +601,16 @@ def test_the_table_answers_the_referee_itself_and_a_question_nobody_answers_neve
         expect(page.locator("#turn")).to_have_text("Green to throw")
         assert referee.question is None
 
+        lift_two_and_put_them_back()  # the keyboard answers too: Tab to the answer, Enter
+        expect(answers).to_have_count(2)
+        answers.first.focus()
+        page.keyboard.press("Tab")
+        expect(answers.nth(1)).to_be_focused()
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Enter")
+        expect(answers).to_have_count(0)
+        assert referee.question is None and referee.warning is None  # "put back": nothing to put right
+
         lift_two_and_put_them_back()  # and now nobody answers
         expect(answers).to_have_count(2)
         sim.clock.now += 20  # the stated wait, on the referee's clock
@@ -609,7 +619,7 @@ def test_the_table_answers_the_referee_itself_and_a_question_nobody_answers_neve
         expect(answers.nth(1)).to_have_attribute("aria-pressed", "false")
         expect(page.locator("#turn")).to_have_text("answer the question below")
         said = page.evaluate("() => window.said")
-        assert sum("Were they swapped? Tap an answer: put back, swapped." in s for s in said) == 2, said
+        assert sum("Were they swapped? Tap an answer: put back, swapped." in s for s in said) == 3, said
         assert any(s.startswith("Nobody answered in 20 s, so the referee took “put back”.") for s in said), said
 
         page.locator("#press").tap()  # play on: the throw the question no longer blocks
