@@ -541,6 +541,9 @@ def test_item9_the_card_game_looks_like_cards_and_each_phone_names_its_pieces(br
     try:
         expect(main.locator("#card-table .card-face")).not_to_have_count(0)
         expect(main.locator("#turn")).to_have_text("Green to play")  # not "to throw" and "play a card" at once
+        expect(main.locator(".throw-box")).to_be_hidden()  # no sticks, no throw button: cards are played
+        hand = main.locator("#card-table").bounding_box()  # the hands' counts at a glance, beside the board
+        assert hand["y"] + hand["height"] <= KIOSK["height"]
         phone.goto(board.url + "hands")
         expect(phone.locator(".qr-card").first).to_contain_text("you play the white cones")
         phone.goto(phone.locator("a", has_text="/hand/B/").get_attribute("href"))
