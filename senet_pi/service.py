@@ -449,7 +449,7 @@ class Service:
     def change_answer(self, question_id: int, choice: int) -> list[Verdict]:
         """Another answer to the question the service answered for nobody, given before the next
         input: the referee is put back as it was with the question open and answers `choice`.
-        RefereeError-like SenetError when there is no such answer to change."""
+        QuestionClosed when there is no such answer to change (or `choice` is not an option)."""
         with self.lock:
             assumed = self.assumed
             if assumed is None or assumed.question.get("id") != question_id:
