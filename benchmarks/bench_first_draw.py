@@ -1,5 +1,5 @@
 """How soon the exhibit screen shows the board with its pieces, on a slow machine.
-Run by hand: `python benchmarks/bench_first_draw.py` (`--runs 7 --throttle 6`).
+Run by hand: `python benchmarks/bench_first_draw.py` (`--runs 6 --throttle 6`).
 
 The page is served as `senet-pi run` serves it (simulated board, loopback, a free port) and opened
 at kiosk size (1920x1080) in Debian's chromium, its CPU slowed `--throttle` times through the
@@ -8,10 +8,12 @@ before the page's own records `performance.now()` when the first piece appears o
 and again once the frame with it has been painted (a message posted from the next animation frame
 runs after that frame's paint): the time from the start of the navigation to the board on the
 screen. The median of `--runs` loads is printed (each load in a fresh context: no cache), with the
-min and max. `--lang de` or `ar` opens the page in that language. `--against REV` (e.g. `main`)
-loads the page alternately with its script and style sheet as they are and as they were at that git
-revision (served in their place through Playwright's routing): on a machine shared with other work
-the two are then timed under the same load, load for load. `--also URL` does the same with a page
+min and max, and beside it the same loads unslowed (1x, taken in turn with the slowed ones, so both
+see the same load on a shared machine); and the bytes the page's requests carried (gzipped).
+`--lang de` or `ar` opens the page in that language. `--against REV` (e.g. `main`) loads the page
+alternately with its script and style sheet as they are and as they were at that git revision
+(served in their place through Playwright's routing): on a machine shared with other work the two are
+then timed under the same load, load for load. `--also URL` does the same with a page
 served elsewhere, whole (its HTML, scripts and styles): another checkout's `senet-pi run
 --page-port 8081 --journal /tmp/other.jsonl`, say, loaded in turn with this one.
 """
@@ -50,9 +52,17 @@ new MutationObserver((changes, observer) => {
 """
 
 
+#: The bytes the page's requests carried (as sent: compressed) and how many, the live stream left out.
+CARRIED = """() => {
+  const all = [performance.getEntriesByType("navigation")[0], ...performance.getEntriesByType("resource")]
+    .filter((e) => e && !e.name.includes("/api/events"));
+  return [all.reduce((sum, e) => sum + (e.encodedBodySize || 0) + 300, 0), all.length];  // ~300 B of headers each
+}"""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--runs", type=int, default=6)
     parser.add_argument("--throttle", type=float, default=6.0)
     parser.add_argument("--lang", default="en", choices=["en", "de", "ar"])
     parser.add_argument("--against", metavar="REV", help="also time the page's script and styles of this git revision")
@@ -78,26 +88,30 @@ def main() -> None:
     if args.also:
         versions[args.also] = {}
         urls[args.also] = f"{args.also.rstrip('/')}/?lang={args.lang}"
-    built: dict[str, list[float]] = {v: [] for v in versions}
-    painted: dict[str, list[float]] = {v: [] for v in versions}
+    rates = [args.throttle] + ([1.0] if args.throttle != 1 else [])  # the unslowed figure beside it
+    built: dict[tuple[str, float], list[float]] = {(v, r): [] for v in versions for r in rates}
+    painted: dict[tuple[str, float], list[float]] = {(v, r): [] for v in versions for r in rates}
+    carried: dict[str, tuple[int, int]] = {}  # each version's (bytes on the wire, requests), its last load
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
             for _ in range(args.runs + 1):  # the first load warms the server and the disk cache: not counted
-                for version, files in versions.items():
+                for (version, files), rate in ((v, r) for v in versions.items() for r in rates):
                     context = browser.new_context(viewport={"width": 1920, "height": 1080})
                     page = context.new_page()
                     for name, body in files.items():
                         kind = "text/css" if name.endswith(".css") else "text/javascript"
                         page.route(f"{base}static/{name}", _serve(body, kind))
                     cdp = context.new_cdp_session(page)
-                    cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.throttle})
+                    cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
                     page.add_init_script(WATCH)
                     page.goto(urls[version])
                     page.wait_for_function("() => window.boardPaintedAt !== undefined", timeout=60_000)
                     at_built, at_painted = page.evaluate("() => [window.boardDrawnAt, window.boardPaintedAt]")
-                    built[version].append(at_built)
-                    painted[version].append(at_painted)
+                    built[(version, rate)].append(at_built)
+                    painted[(version, rate)].append(at_painted)
+                    wire, requests = page.evaluate(CARRIED)
+                    carried[version] = (wire, requests)
                     context.close()
             browser.close()
     finally:
@@ -107,11 +121,18 @@ def main() -> None:
     print(f"board at 1920x1080 ({args.lang}), from the start of the navigation; load average {load:.1f}\n")
     print("| page | what | loads | CPU slowed | median ms | min ms | max ms |\n|---|---|---|---|---|---|---|")
     for version in versions:
-        for what, times in (("first piece built", built[version][1:]), ("frame with it painted", painted[version][1:])):
-            median, fastest, slowest = statistics.median(times), min(times), max(times)
-            cells = [version, what, len(times), f"{args.throttle:g}x"]
-            cells += [f"{median:.0f}", f"{fastest:.0f}", f"{slowest:.0f}"]
-            print("| " + " | ".join(str(c) for c in cells) + " |")
+        for rate in rates:
+            for what, times in (
+                ("first piece built", built[(version, rate)][1:]),
+                ("frame with it painted", painted[(version, rate)][1:]),
+            ):
+                median, fastest, slowest = statistics.median(times), min(times), max(times)
+                cells = [version, what, len(times), f"{rate:g}x"]
+                cells += [f"{median:.0f}", f"{fastest:.0f}", f"{slowest:.0f}"]
+                print("| " + " | ".join(str(c) for c in cells) + " |")
+    print()
+    for version, (wire, requests) in carried.items():  # another revision's files come through the routing: plain
+        print(f"{version}: {requests} requests, {wire / 1024:.1f} KB on the wire (the live stream not counted)")
 
 
 def _serve(body: str, kind: str):

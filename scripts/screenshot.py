@@ -1,6 +1,9 @@
-"""Make the README's screenshots in docs/images/: the exhibit screen at kiosk size during a game (kiosk.png),
-a phone (phone.png), an illegal move (illegal.png), a win (win.png) and the set-the-board mode after
-an idle reset (setup.png). Run from the checkout: `.venv/bin/python scripts/screenshot.py [FOLDER]`.
+"""Make the documentation's screenshots in docs/images/: the exhibit screen at kiosk size during a game
+(kiosk.png), a phone (phone.png), an illegal move (illegal.png), a win (win.png), the set-the-board mode
+after an idle reset (setup.png); the official 7-inch touchscreen, 800x480, during a game (seven-inch.png)
+and with the referee's question for the table (question.png); the exhibit's set-the-board overlay at
+800x480 (seven-inch-setup.png) and 1366x768 (laptop-setup.png); the kiosk in the dark theme (kiosk-dark.png).
+Run from the checkout: `.venv/bin/python scripts/screenshot.py [FOLDER [NAME...]]`.
 
 Each scene is a service on its own board, played by the rules through the referee (lifts and places
 as hands make them, the settle time passed on a clock the script moves), served as `senet-pi run`
@@ -26,6 +29,9 @@ CHROMIUM = os.environ.get("SENET_PI_CHROMIUM", "/usr/bin/chromium")
 KIOSK = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
+SEVEN_INCH = {"width": 800, "height": 480}  # the official Raspberry Pi touchscreen
+SMALL_LAPTOP = {"width": 1366, "height": 768}
+EXHIBIT = {"EXHIBIT": True}
 
 
 class Clock:
@@ -87,6 +93,13 @@ def win(service: Service, clock: Clock) -> None:
     raise SystemExit("screenshot: the game did not end")
 
 
+def question(service: Service, clock: Clock) -> None:
+    """Two pieces lifted together and put back: the referee asks the table whether they were swapped."""
+    for kind, sq in (("lift", 9), ("lift", 10), ("place", 9), ("place", 10)):
+        service.handle(kind, sq)
+    settle(service, clock)
+
+
 def idle_reset(service: Service, clock: Clock) -> None:
     """A game left half played, then a new one (what the idle reset starts): the board to set."""
     exchange(service, clock)
@@ -98,23 +111,28 @@ def idle_reset(service: Service, clock: Clock) -> None:
     settle(service, clock)
 
 
-#: name: (how the board gets there, the window, what the page shows once it is drawn)
-SCENES: dict[str, tuple[Callable[[Service, Clock], None], dict[str, int], str]] = {
-    "kiosk": (exchange, KIOSK, "#board .piece"),
-    "phone": (exchange, PHONE, "#board .piece"),
-    "illegal": (illegal, LAPTOP, "#compare:not([hidden])"),
-    "win": (win, KIOSK, "#turn.won"),
-    "setup": (idle_reset, KIOSK, "#setup:not([hidden])"),
+#: name: (how the board gets there, the window, what the page shows once it is drawn, config, theme)
+SCENES: dict[str, tuple[Callable[[Service, Clock], None], dict[str, int], str, dict[str, object], str]] = {
+    "kiosk": (exchange, KIOSK, "#board .piece", {}, "light"),
+    "kiosk-dark": (exchange, KIOSK, "#board .piece", {}, "dark"),
+    "phone": (exchange, PHONE, "#board .piece", {}, "light"),
+    "illegal": (illegal, LAPTOP, "#compare:not([hidden])", {}, "light"),
+    "win": (win, KIOSK, "#turn.won", {}, "light"),
+    "setup": (idle_reset, KIOSK, "#setup:not([hidden])", {}, "light"),
+    "seven-inch": (exchange, SEVEN_INCH, "#board .piece", {}, "light"),
+    "question": (question, SEVEN_INCH, "#question button.answer", {}, "light"),
+    "seven-inch-setup": (idle_reset, SEVEN_INCH, "#attract-setup:not([hidden])", EXHIBIT, "light"),
+    "laptop-setup": (idle_reset, SMALL_LAPTOP, "#attract-setup:not([hidden])", EXHIBIT, "light"),
 }
 
 
 def shoot(browser, name: str, folder: Path) -> Path:
-    make, viewport, ready = SCENES[name]
+    make, viewport, ready, config, theme = SCENES[name]
     service, clock = board()
     make(service, clock)
-    server = start_server(create_app({"SECRET_KEY": "screenshot"}, service=service), "127.0.0.1", 0)
+    server = start_server(create_app({"SECRET_KEY": "screenshot", **config}, service=service), "127.0.0.1", 0)
     try:
-        page = browser.new_page(viewport=viewport, reduced_motion="reduce")
+        page = browser.new_page(viewport=viewport, reduced_motion="reduce", color_scheme=theme)
         page.goto(f"http://127.0.0.1:{server.effective_port}/")
         expect(page.locator("#link")).to_have_text("live")
         expect(page.locator(ready).first).to_be_visible()

@@ -49,9 +49,48 @@ NOT_A_PERSON = ("tick", "sense")
 #: A change this large (seconds) between the wall clock and the monotonic clock is the clock being set.
 CLOCK_JUMP = 60.0
 
+#: Seconds an open question waits for the people at the table before the likelier answer is taken.
+QUESTION_SECONDS = 20.0
+
 
 Listener = Callable[[list[Verdict]], None]
 T = TypeVar("T")
+
+
+class QuestionClosed(SenetError, ValueError):
+    """An answer to a question that is not open (answered already, withdrawn) or not an option."""
+
+
+@dataclass
+class Assumed:
+    """An answer the service took for a question nobody answered in time: which, and what it takes
+    to give another one instead (the referee as it was with the question open)."""
+
+    question: dict[str, object]  # the question as the page showed it (id, kind, text, options)
+    chosen: int  # the option taken
+    seconds: float  # how long nobody answered
+    saved: dict[str, object]  # the referee's snapshot() with the question still open
+    seq: int  # the input the answer is (journaled once the chance to change it is over)
+    ms: int
+    history: int  # len(history) before its verdicts
+    verdicts: list[Verdict]
+
+
+def likelier(question: object, game: Game) -> int:
+    """The option a question's likelier reading is: each piece back where it was ("put back", the
+    first option of "swap" and "back"), the first way of playing that fits ("which": best first),
+    the piece the game had on the square ("whose"), and for pieces set out as at the start a new game
+    only once the game is won ("keep" while it is being played)."""
+    kind = getattr(question, "kind", "")
+    options = list(getattr(question, "options", []) or [])
+    if kind == "new_game" and len(options) > 1:
+        return 0 if game.is_over else 1  # after a win the pieces set out are the next game; else the game goes on
+    if kind == "whose":
+        pieces = list(getattr(question, "pieces", []) or [])
+        here = game.piece_at(int(getattr(question, "square", 0) or 0))
+        if here in pieces:
+            return pieces.index(here)
+    return 0
 
 
 @dataclass(frozen=True)
@@ -79,9 +118,14 @@ class Service:
         clock: Callable[[], float] = time.monotonic,
         idle_minutes: float | None = None,
         wall: Callable[[], float] = lambda: time.time(),
+        question_seconds: float | None = None,
     ) -> None:
         """`idle_minutes`: an exhibit's idle reset (IdleReset), None = never reset by itself. `wall`:
-        the clock the journal's dates come from, watched for being set (a jump)."""
+        the clock the journal's dates come from, watched for being set (a jump). `question_seconds`:
+        how long a question waits before its likelier answer is taken (None = it waits for people)."""
+        self.question_seconds = question_seconds
+        self._asked: tuple[object, float, int] | None = None  # the open question, since when, the board then
+        self.assumed: Assumed | None = None  # an answer taken for nobody, open to change until the next input
         self.journal = journal
         self._wall = wall
         self._wall_offset = wall() - time.monotonic()
@@ -275,6 +319,7 @@ class Service:
     ) -> list[Verdict]:
         with self.lock:
             game = find_ruleset(variant)(players, dict(options or {}), None)  # raises before anything changed
+            self._keep_assumed()
             if self.journal is not None:
                 self.journal.end_game(self.game_id, self.referee.game.winner_id)
                 self._stamp(self.game_id, "ended")
@@ -317,6 +362,7 @@ class Service:
     def handle(self, kind: str, value: object = True) -> list[Verdict]:
         """Journal one input, judge it, journal and publish the verdicts."""
         with self.lock:
+            self._keep_assumed()
             if kind not in NOT_A_PERSON:
                 self.idle.touched()
             ms = self.now_ms()
@@ -328,6 +374,7 @@ class Service:
             except Exception as exc:  # any failure of the referee: this input costs only itself
                 verdicts = self._failed(kind, exc)
             self._after(verdicts)
+            self._watch_question()
             self._check_journal()
             return verdicts
 
@@ -336,17 +383,92 @@ class Service:
         with self.lock:
             self._watch_wall_clock()
             if self.idle.due(self.referee.game):
+                self._keep_assumed()
                 return self._idle_reset()
             ms = self.now_ms()
             verdicts = self.referee.apply("tick", True, ms / 1000)  # as replay judges the journaled tick
+            if verdicts:
+                self._keep_assumed()
+            elif self._question_due():
+                return self._take_likelier()
             if verdicts and self.journal is not None:
                 self.journal.record_event(self.game_id, self.seq, ms, "tick", True)
             if verdicts:
                 self._inputs.append(EventRecord(self.seq, ms, "tick", True))
                 self._after(verdicts)
+                self._watch_question()
             elif self.journal is not None and self.journal.pending and self._clock() >= self._next_retry:
                 self._next_retry = self._clock() + 1.0  # the disk was full: try again, once a second while idle
                 self.journal.flush()
+            self._check_journal()
+            return verdicts
+
+    # ------------------------------------------------------------------ a question nobody answers
+
+    def _watch_question(self) -> None:
+        """Note when the open question was asked; hands on the board start its wait again."""
+        question = self.referee.question
+        if question is None:
+            self._asked = None
+        elif self._asked is None or self._asked[0] is not question or self._asked[2] != self.referee.sensed:
+            self._asked = (question, self._clock(), self.referee.sensed)
+
+    def _question_due(self) -> bool:
+        """Whether the open question has waited `question_seconds` with the board still."""
+        self._watch_question()
+        if self._asked is None or self.question_seconds is None:
+            return False
+        return self._clock() - self._asked[1] >= self.question_seconds - 1e-6  # a clock summed in steps
+
+    def _take_likelier(self) -> list[Verdict]:
+        """Answer the question nobody answered with its likelier reading, and keep what it takes to
+        give another answer instead until the next input (`change_answer`)."""
+        question = self.referee.question
+        assert question is not None and self._asked is not None
+        waited = self._clock() - self._asked[1]
+        self._asked = None
+        shown = question.verdict().json()
+        choice = likelier(question, self.referee.game)
+        saved = self.referee.snapshot()
+        ms = self.now_ms()
+        verdicts = self.referee.apply("answer", choice, ms / 1000)
+        self.assumed = Assumed(shown, choice, waited, saved, self.seq, ms, len(self.history), verdicts)
+        self._inputs.append(EventRecord(self.seq, ms, "answer", choice))
+        self.seq += 1
+        self.history += verdicts
+        self._publish(verdicts)  # journaled once it stands (`_keep_assumed`): the journal stays in order
+        return verdicts
+
+    def _keep_assumed(self) -> None:
+        """The chance to change a taken answer ends with the next input: journal it as an answer."""
+        assumed, self.assumed = self.assumed, None
+        if assumed is not None and self.journal is not None:
+            self.journal.record_event(self.game_id, assumed.seq, assumed.ms, "answer", assumed.chosen)
+            self.journal.record_verdicts(self.game_id, assumed.seq, assumed.verdicts)
+
+    def change_answer(self, question_id: int, choice: int) -> list[Verdict]:
+        """Another answer to the question the service answered for nobody, given before the next
+        input: the referee is put back as it was with the question open and answers `choice`.
+        QuestionClosed when there is no such answer to change (or `choice` is not an option)."""
+        with self.lock:
+            assumed = self.assumed
+            if assumed is None or assumed.question.get("id") != question_id:
+                raise QuestionClosed(Text("that question is no longer open"))
+            options = list(assumed.question.get("options") or [])  # type: ignore[call-overload]
+            if isinstance(choice, bool) or not 0 <= choice < len(options):
+                raise QuestionClosed(Text("choose one of the options: {options}", options=joined(options, ", ")))
+            self.assumed = None
+            self.idle.touched()
+            self.referee.restore(dict(assumed.saved))
+            del self.history[assumed.history :]
+            del self._inputs[-1]
+            verdicts = self.referee.apply("answer", choice, assumed.ms / 1000)
+            self._inputs.append(EventRecord(assumed.seq, assumed.ms, "answer", choice))
+            if self.journal is not None:
+                self.journal.record_event(self.game_id, assumed.seq, assumed.ms, "answer", choice)
+                self.journal.record_verdicts(self.game_id, assumed.seq, verdicts)
+            self.history += verdicts
+            self._publish(verdicts)
             self._check_journal()
             return verdicts
 
@@ -457,6 +579,7 @@ class Service:
         now (confirm a move the board cannot show, decline the card game's optional move), or refuse
         and say why. Decided under the lock, so the game cannot change between the check and the throw."""
         with self.lock:
+            self._keep_assumed()
             self.idle.touched()  # the button, even when the press is refused
             game = self.referee.game
             if game.turn_starts_with == "card":  # the button confirms "no more moves" (K9)
@@ -536,6 +659,21 @@ class Service:
             question = self.referee.question
             return question.verdict().json() if question is not None else None
 
+    def _question_for_page(self, question: object) -> object:
+        """The open question with the option taken if nobody answers, and in how many seconds from now."""
+        if not isinstance(question, dict) or self.referee.question is None:
+            return question
+        if self.question_seconds is None:
+            return question
+        since = self._asked[1] if self._asked is not None and self._asked[0] is self.referee.question else self._clock()
+        left = max(0.0, self.question_seconds - (self._clock() - since))
+        return {
+            **question,
+            "likelier": likelier(self.referee.question, self.referee.game),
+            "wait": self.question_seconds,
+            "left": round(left, 1),
+        }
+
     def snapshot(self) -> dict[str, object]:
         """The game, the board and the referee's open business, all taken at one moment under the
         lock: what the page and the terminal show. Plain JSON-ready data."""
@@ -570,7 +708,13 @@ class Service:
                 "winner": game.winner_id,
                 "prompt": status["prompt"],
                 "warning": status["warning"],
-                "question": status["question"],
+                "question": self._question_for_page(status["question"]),
+                # an answer taken for nobody (its question, the option taken): open to change until the next input
+                "assumed": (
+                    {**self.assumed.question, "chosen": self.assumed.chosen, "seconds": round(self.assumed.seconds)}
+                    if self.assumed is not None
+                    else None
+                ),
                 "in_progress": status["in_progress"],
                 "journal": self._journal_trouble,  # "journal cannot write: disk full ..." or None
                 # what the resume found (a game not resumed to its end, a changed record), for its game only
@@ -642,6 +786,8 @@ class Service:
             listener(verdicts)
 
     def close(self) -> None:
+        with self.lock:
+            self._keep_assumed()
         if self.journal is not None:
             self.journal.close()
 

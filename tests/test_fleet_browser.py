@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 
 from mqtt_helpers import mosquitto_fixture, wait_until
 from playwright.sync_api import expect, sync_playwright
@@ -18,6 +19,7 @@ from senet_pi.page import start_server, stop_server
 from senet_pi.service import Service
 from senet_pi_web import create_app
 from senet_pi_web.fleet import create_fleet_app
+from tests.test_museum_browser import axe_js, axe_violations  # noqa: F401
 
 assert mosquitto_fixture  # the `mosquitto` fixture: a broker on a free loopback port
 
@@ -57,7 +59,7 @@ def test_the_dashboard_in_a_browser_follows_the_boards_and_sends_a_staff_action(
             expect(page.locator("#board-room-1")).to_contain_text("waiting for players")
 
             room.press(random.Random(4))  # live: the turn and the last verdict appear without a reload
-            expect(page.locator("#board-room-1")).to_contain_text("throw")
+            expect(page.locator("#board-room-1")).to_contain_text(re.compile(r"Green threw \d"))  # in words
 
             hall.close()  # a board goes down: the alert line, silent, names it
             expect(page.locator("#alerts")).to_contain_text("board hall-1 went down at")
@@ -75,3 +77,49 @@ def test_the_dashboard_in_a_browser_follows_the_boards_and_sends_a_staff_action(
         stop_server(server)
         watcher.close()
     assert not [e for e in errors if "Content Security Policy" in e or "Refused" in e], errors
+
+
+def test_the_dashboard_is_axe_clean_in_both_themes_and_says_players_and_verdicts_in_words(axe_js):  # noqa: F811
+    """No broker needed: the watcher is fed the boards' messages as paho would hand them over. Each
+    theme: the players named by their pieces, the last verdict in words (no `new_game`, no A or B),
+    and no serious or critical axe-core violation, signed out and signed in, buttons a finger's size."""
+    import json
+
+    watcher = FleetWatcher(parse_broker_url("mqtt://127.0.0.1:1"), secret=SECRET)  # never started
+    state = {"variant": "secret", "game": 3, "to_move": "B", "winner": None, "touched": True}
+    for name, verdict in (
+        ("room-1", {"v": "new_game", "variant": "secret", "to_move": "B"}),
+        ("hall-1", {"v": "move", "player": "A", "from": 9, "to": 13, "by": 4}),
+    ):
+        watcher._heard(name, "status", b"online", False)
+        watcher._heard(name, "state", json.dumps(state).encode(), False)
+        watcher._heard(name, "verdicts", json.dumps(verdict).encode(), False)
+    config = {"SECRET_KEY": "e2e", "OPERATOR_PIN_HASH": generate_password_hash(PIN, method="pbkdf2:sha256:1000")}
+    server = start_server(create_fleet_app({**config, "PIN_DELAY": 0.01}, watcher=watcher))
+    found: dict[str, list[str]] = {}
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            for theme in ("light", "dark"):
+                page = browser.new_page(color_scheme=theme, bypass_csp=True)
+                page.goto(f"http://127.0.0.1:{server.effective_port}/")
+                expect(page.locator("#signin")).to_be_visible()
+                found[f"sign in, {theme}"] = axe_violations(page, axe_js)
+                page.fill("#pin", PIN)
+                page.click("#signin button[type=submit]")
+                expect(page.locator("#boards tr")).to_have_count(2)
+                room, hall = page.locator("#board-room-1"), page.locator("#board-hall-1")
+                expect(room).to_contain_text("Green (the green spools)")
+                expect(room).to_contain_text("a new game")
+                expect(hall).to_contain_text("White moved 9 to 13")
+                for row in (room, hall):
+                    assert "new_game" not in row.inner_text() and " B" not in row.inner_text()
+                found[f"the boards, {theme}"] = axe_violations(page, axe_js)
+                for button in page.locator("button:visible, .languages a").all():
+                    box = button.bounding_box()
+                    assert box["width"] >= 44 and box["height"] >= 44, (theme, button.inner_text(), box)
+                page.close()
+            browser.close()
+    finally:
+        stop_server(server)
+    assert {where: v for where, v in found.items() if v} == {}

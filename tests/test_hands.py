@@ -112,3 +112,30 @@ def test_the_thrower_in_the_card_game_passes_an_optional_move_and_otherwise_refu
     assert press.throw is None and "play a card" in str(press.refused)
     assert heard == [{"v": "refused", "text": "in the card game, play a card from your hand's page"}]
     assert service.referee.game.actions == []  # nothing was played or journaled
+
+
+def test_a_kiosk_at_127_0_0_1_gives_the_phones_the_boards_lan_address(cards_app, monkeypatch):
+    """The kiosk opens the page at 127.0.0.1; a phone scanning that would reach itself. The links and
+    their QR codes carry the board's LAN address instead, when the page listens beyond this machine."""
+    from werkzeug.security import generate_password_hash
+
+    from senet_pi_web import hands
+
+    _, service = cards_app
+    config = {"TESTING": True, "SECRET_KEY": "hands", "LISTEN_HOST": "0.0.0.0", "PIN_DELAY": 0.01}
+    app = create_app({**config, "OPERATOR_PIN_HASH": generate_password_hash("2468")}, service=service)
+    monkeypatch.setattr(hands, "lan_address", lambda: "192.168.1.40")
+    client = app.test_client()
+    csrf = client.get("/api/op/csrf", base_url="http://127.0.0.1:8080").json["csrf"]
+    headers = {"X-CSRF-Token": csrf}
+    client.post("/api/op/login", json={"pin": "2468"}, headers=headers, base_url="http://127.0.0.1:8080")
+    page = client.get("/hands", base_url="http://127.0.0.1:8080")
+    assert page.status_code == 200, page.data
+    for pid, token in tokens(app).items():
+        assert f"http://192.168.1.40:8080/hand/{pid}/{token}".encode() in page.data
+    assert b"127.0.0.1" not in page.data
+    with app.test_request_context("/hands", base_url="http://senet.example:8080"):
+        assert hands.reachable("http://senet.example:8080/hand/A/x") == "http://senet.example:8080/hand/A/x"
+    app.config["LISTEN_HOST"] = "127.0.0.1"  # only this machine can reach it: the link stays as it is
+    with app.test_request_context("/hands", base_url="http://127.0.0.1:8080"):
+        assert hands.reachable("http://127.0.0.1:8080/hand/A/x") == "http://127.0.0.1:8080/hand/A/x"

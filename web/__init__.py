@@ -115,7 +115,8 @@ def create_app(
         )
     if service is None:
         service = Service(None)
-    from . import api, computer, errors, hands, i18n, operator, pages, security, sim, staff
+    service.question_seconds = float(app.config["QUESTION_SECONDS"])  # the table is never left waiting
+    from . import answers, api, compress, computer, errors, hands, i18n, operator, pages, security, sim, staff
     from .sessions import LastingSessions
 
     pin_file = app.config["PIN_FILE"]
@@ -127,10 +128,12 @@ def create_app(
     errors.init_app(app)
     security.init_app(app)
     i18n.init_app(app)
+    compress.init_app(app)  # gzip for a browser that takes it
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(answers.bp)  # the people at the table answer the referee's questions
     app.register_blueprint(operator.bp)
     app.register_blueprint(sim.bp)
     app.register_blueprint(staff.bp)

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
+import socket
+from urllib.parse import urlsplit, urlunsplit
 
 import segno
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
@@ -52,7 +55,7 @@ def hands() -> str | tuple[str, int]:
     service, _ = services()
     links = []
     for pid in service.card_players():  # each code under the player's name (A and B stay internal)
-        url = url_for("hands.hand", player=pid, token=hand_token(pid), _external=True)
+        url = reachable(url_for("hands.hand", player=pid, token=hand_token(pid), _external=True))
         links.append(
             {
                 "player": said(PLAYERS.get(pid, pid)),
@@ -62,6 +65,34 @@ def hands() -> str | tuple[str, int]:
             }
         )
     return render_template("hands.html", links=links, csrf="")
+
+
+def lan_address() -> str | None:
+    """This machine's address on its local network (the one its default route leaves by), or None.
+    A UDP socket is only pointed at a documentation address: nothing is sent."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))
+            address = probe.getsockname()[0]
+    except OSError:
+        return None
+    return None if ipaddress.ip_address(address).is_loopback else str(address)
+
+
+def reachable(url: str) -> str:
+    """A hand's link as a phone on the network can follow it: a kiosk that opened the page at a
+    loopback address (127.0.0.1, localhost) would give every phone a link to the phone itself, so
+    the board's LAN address stands in for it, when the page listens beyond this machine."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    try:
+        loopback = host in ("localhost", "localhost.") or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    lan = lan_address() if loopback and exposed() else None
+    if lan is None:
+        return url
+    return urlunsplit(parts._replace(netloc=f"{lan}:{parts.port}" if parts.port else lan))
 
 
 def said(text: str) -> str:

@@ -16,7 +16,7 @@ from senet_pi.i18n import Text
 from senet_pi.rules import find_ruleset
 from senet_pi.rules.effects import KIND_WORDS, kind_word
 from senet_pi.rules.random_play import play_random_turn
-from senet_pi.service import Service
+from senet_pi.service import HISTORY_KINDS, Service
 from senet_pi.verdicts import Illegal, Verdict
 
 #: The colours the page gives the players (P2: display names are configurable; ids stay A-D).
@@ -44,7 +44,10 @@ def state(for_session: bool = True) -> dict:
     """The whole state the page needs; `for_session` adds this session's operator status (the live
     stream, shared by all pages, leaves it out)."""
     service, backend = services()
-    out = service.snapshot()
+    with service.lock:  # the move list's first number, counted at the same moment as the list
+        out = service.snapshot()
+        listed = sum(isinstance(v, HISTORY_KINDS) for v in service.history)
+    out["history_from"] = listed - len(cast(list, out["history"])) + 1  # the list keeps its numbering
     out.update(view(out))
     recovery = getattr(service.journal, "recovery", None)  # a damaged journal recovered at this start
     if recovery is not None and recovery.lost:
@@ -96,6 +99,8 @@ def view(snapshot: dict) -> dict[str, object]:
         "lifted": lifted,
         "movable": sorted({frm for frm, _to in moves}),
         "kind_words": {kind: kind_word(kind) for kind in KIND_WORDS},  # the move list's "(exchange)"
+        # why a move throws again, for the page to say it (a bonus throw is never silent)
+        "bonus": {"throws": sorted(rules.bonus_throws), "squares": sorted(rules.bonus_landings)},
         # "stuck closed" said in the page's language here: the page's script knows only its own texts
         "switch_faults": {sq: Text(str(fault)) for sq, fault in (snapshot.get("switch_faults") or {}).items()},
     }

@@ -54,7 +54,8 @@ const TEXT = {
   pieceLabel: (p, sq) => _("square {square}: {player}'s piece", { square: sq, player: p }),
   squareLabel: (sq, special) => (special ? _("square {square}: {special}", { square: sq, special }) : _("square {square}", { square: sq })),
   cast: (p, pieces) => _("{player} plays {pieces}", { player: p, pieces }),
-  why: _("why?"), playAgain: _("press the button to play again"), winBanner: (p) => _("{player} has won!", { player: p }),
+  why: _("why?"), playAgain: _("To play again, set the pieces out as at the start."),
+  score: (list) => _("Score: {score}.", { score: list }), winBanner: (p) => _("{player} has won!", { player: p }),
   setupTitle: _("set the board for the next game"),
   throws: (p, v) => _("{player} throws {value}", { player: p, value: v }),
   stack: (n) => _("stack: {n}", { n }), discard: _("discarded"), dead: (n) => _("out of the game: {n}", { n }),
@@ -66,17 +67,34 @@ const TEXT = {
   toPlay: (p) => _("{player} to play", { player: p }),
   history: { new_game: _("new game"), undone: _("move taken back:"), resync: _("the board as it is was taken") },
   setupLeft: (n) => _("({n} to fix before playing)", { n }),
+  throwsAgain: (p) => _("{player} throws again", { player: p }), bonusWhy: (n) => _("a {n} throws again", { n }),
+  bonusSquare: (sq) => _("square {square} throws again", { square: sq }),
+  moveByDice: (p, dice) => _("{player}: move by {dice}, one die at a time", { player: p, dice }),
+  pressThrow: _("throw"), pressButton: _("the thrower's button"),
+  cardSquare: (sq) => _("square {square}", { square: sq }), cardNile: _("the Nile"), cardHand: _("the hand"),
+  answerTurn: _("answer the question below"), fixTurn: _("put the board right first"),
+  promptTurn: (p) => _("{player}: finish the move the rules make", { player: p }),
+  answers: _("the answers"), answersAre: (list) => _("Tap an answer: {answers}.", { answers: list }),
+  willTake: (n, option) => _("If nobody answers in {seconds} s, the referee takes “{answer}”.", { seconds: n, answer: option }),
+  assumed: (n, option) => _("Nobody answered in {seconds} s, so the referee took “{answer}”.", { seconds: n, answer: option }),
+  changeIt: _("Not so? Tap the right answer now, before anything else is done."),
 };
 
-function cell(sq) {  // P1: row 2 runs right to left, so 11 sits under 10
+// A phone held upright draws the board standing: its three rows as columns, so every square is a
+// finger's size (44 px and more) where ten across a phone's width would be 35 px. Set while a board
+// is drawn or its keys are read; every other board (the small ones, the demo) lies as on the table.
+let upright = false;
+const UPRIGHT = "(max-width: 560px) and (orientation: portrait)";
+
+function cell(sq) {  // P1: row 2 runs right to left, so 11 sits under 10 (beside it, standing)
   const row = Math.floor((sq - 1) / 10);
   let col = (sq - 1) % 10;
   if (row === 1) col = 9 - col;
-  return { x: 10 + col * 60, y: 10 + row * 60 };
+  return upright ? { x: 10 + row * 60, y: 10 + col * 60 } : { x: 10 + col * 60, y: 10 + row * 60 };
 }
 
 function centre(sq) {
-  if (sq === "off" || sq === 31) return { x: 615, y: 160 };  // just past 30
+  if (sq === "off" || sq === 31) return upright ? { x: 160, y: 615 } : { x: 615, y: 160 };  // just past 30
   const { x, y } = cell(sq);
   return { x: x + 29, y: y + 29 };
 }
@@ -188,7 +206,9 @@ function squaresLayer(svg) {
     const sq = squareOf(e);
     if (!sq) return;
     if (svg.onSquare && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); svg.onSquare(sq); }
+    upright = svg.dataset.upright === "1";
     const next = neighbour(sq, e.key);
+    upright = false;
     if (next) { e.preventDefault(); focusSquare(svg, next); }
   });
   return under;
@@ -200,6 +220,17 @@ function drawBoard(svg, state, opts) {
   // The squares are made once and kept: a live update arriving between a visitor's mousedown and
   // mouseup must not replace the square under the pointer (the click would be lost).
   opts = opts || {};
+  const standing = svg.id === "board" && matchMedia(UPRIGHT).matches;
+  if ((svg.dataset.upright === "1") !== standing) {  // turned: the squares are made again, the other way
+    svg.textContent = "";
+    svg.dataset.upright = standing ? "1" : "";
+    svg.setAttribute("viewBox", standing ? "0 0 200 620" : "0 0 620 200");
+  }
+  upright = standing;
+  try { drawSquares(svg, state, opts); } finally { upright = false; }
+}
+
+function drawSquares(svg, state, opts) {
   const occupied = opts.occupied;  // when set: draw switches, not pieces
   const warning = state.warning || {};
   // After an idle reset the set-the-board card marks its one next square: no other square is marked
@@ -218,6 +249,13 @@ function drawBoard(svg, state, opts) {
   const top = svg.insertBefore(el("g", { class: "overlay pieces" }), numbers);
   const pieceAt = {};
   const stray = strays(state, opts);
+  // The rules' own steps (a capture, an exchange): the game already stands as after them, the wooden
+  // board not yet. A piece the rules take off is drawn where it still stands until it is lifted (the
+  // game's piece that takes its square is in a hand meanwhile), and a ghost marks where a step puts one.
+  const step = !opts.plain && !occupied && !state.setup && state.prompt ? state.prompt : null;
+  const really = new Map(), goes = new Map();
+  if (step && step.to === "off" && typeof step.from === "number" && sensed.has(step.from)) really.set(step.from, step.player);
+  if (step && typeof step.to === "number" && !sensed.has(step.to)) goes.set(step.to, step.player);
   const roving = Number(svg.dataset.focus) || (state.movable && state.movable[0]) || 1;  // the square Tab lands on
   for (let sq = 1; sq <= 30; sq++) {
     const { x, y } = cell(sq);
@@ -240,14 +278,15 @@ function drawBoard(svg, state, opts) {
       if (sign) symbol(sym, sign, x, y);
       sym.dataset.sign = sign;
     }
-    const p = occupied ? null : state.squares[String(sq)];
+    const p = occupied ? null : really.has(sq) ? { owner: really.get(sq), dots: null } : state.squares[String(sq)];
     if (occupied && occupied.includes(sq)) el("circle", { cx: x + 29, cy: y + 32, r: 16, class: "switch-on" }, top);
     if (!p && stray.has(sq)) piece(top, stray.get(sq), x, y, "stray").setAttribute("data-on", sq);  // the board as it really is
     if (p) {
-      pieceAt[sq] = piece(top, p.owner, x, y, lifted.has(sq) || !sensed.has(sq) ? "lifted" : "");
+      pieceAt[sq] = piece(top, p.owner, x, y, lifted.has(sq) || (!sensed.has(sq) && !really.has(sq)) ? "lifted" : "");
       pieceAt[sq].setAttribute("data-on", sq);
       if (p.dots) el("text", { x: x + 31, y: y + 46, class: "piece-label owner-" + p.owner }, pieceAt[sq]).textContent = p.dots;
     }
+    if (goes.has(sq) && !p) piece(top, goes.get(sq), x, y, "ghost").setAttribute("data-goes", sq);  // where the step puts it
     if (targets.has(sq)) el("circle", { cx: x + 29, cy: y + 32, r: 7, class: "target-dot" }, top);
     if (targets.has(sq) && !p && !stray.has(sq)) {  // a ghost of the piece in the hand, where it may go
       const from = [...lifted.values()].find((l) => l.targets.includes(sq));
@@ -270,7 +309,7 @@ function drawBoard(svg, state, opts) {
 
 function strays(state, opts) {  // squares whose switch senses a piece the game does not place there: drawn, not left empty
   const out = new Map();
-  if (opts.plain || opts.occupied || !state.sensed) return out;
+  if ((opts.plain && !opts.setup) || opts.occupied || !state.sensed) return out;  // the set-the-board card too: the board as it stands
   const missing = [...new Set((state.expected || []).filter((sq) => !state.sensed.includes(sq)))];
   const owners = new Set(missing.map((sq) => (state.squares[String(sq)] || {}).owner).filter(Boolean));
   const owner = owners.size === 1 ? [...owners][0] : "X";  // whose it must be when only one player's piece is off its square
@@ -339,7 +378,8 @@ function text(id, value) { document.getElementById(id).textContent = value; }
 
 function tipped(node, value) {  // "(P3)" in a text becomes a button that explains ruling P3 on hover, focus or tap
   node.textContent = "";
-  const parts = String(value || "").split(/\(([PSHKM]\d{1,2})\)/);
+  // "(exchange, P4)": the word stays, the id goes behind the "why?" like a bare "(P4)"
+  const parts = String(value || "").replace(/\(([^()]*?),\s*([PSHKM]\d{1,2})\)/g, "($1) ($2)").split(/\(([PSHKM]\d{1,2})\)/);
   parts.forEach((part, i) => {
     if (i % 2 === 0) { if (part) node.appendChild(document.createTextNode(part)); return; }
     const b = document.createElement("button");
@@ -396,6 +436,17 @@ function render(state) {
     : state.throw == null && state.turn_starts_with === "card" ? TEXT.toPlay(name(mover))
     : state.throw == null ? TEXT.turnThrow(name(mover)) : TEXT.turnMove(name(mover));
   turn.className = `turn owner-${mover}${state.winner ? " won" : ""}`;
+  // The step owed now, not the turn's usual one: a question, a board to put right, the rules' own move
+  // (what to do is then the card's words, the largest on the screen: the banner steps down a size).
+  const last = state.history[state.history.length - 1];
+  const again = !state.winner && state.throw == null && last && last.v === "move" && last.player === state.to_move
+    && state.players.length > 1;  // the mover moved and throws again: a bonus
+  let step = true;
+  if (!state.winner && (state.question || state.assumed)) turn.textContent = TEXT.answerTurn;
+  else if (!state.winner && state.warning) turn.textContent = TEXT.fixTurn;
+  else if (!state.winner && state.prompt) turn.textContent = TEXT.promptTurn(name(mover));
+  else { step = !state.winner && state.throw != null; if (again) turn.textContent = TEXT.throwsAgain(name(mover)); }
+  turn.classList.toggle("step", step);
   if (state.setup) { turn.textContent = TEXT.setupTitle; turn.className = "turn setup"; }  // nobody's turn yet: the board first
   drawBoard(document.getElementById("board"), state, { onclick: state.sim ? simClick : null });  // the board first
   text("cast", state.players.map((p) => TEXT.cast(name(p), state.pieces[p])).join(" · "));
@@ -404,13 +455,16 @@ function render(state) {
   const stuck = Object.entries(state.switch_faults || {});
   if (state.setup) { message = ""; kind = "setup"; }  // the calm set-the-board mode says only the next square
   else if (state.question) { message = state.question.text; kind = "question"; }
+  else if (state.assumed) { message = TEXT.assumed(state.assumed.seconds, state.assumed.options[state.assumed.chosen]); kind = "question"; }
   else if (state.warning) { message = state.warning.reason; kind = "warning"; fix = state.warning.fix ? TEXT.fix + state.warning.fix.join("; ") : ""; }
   else if (state.prompt) { message = state.prompt.text; kind = "prompt"; }
-  else if (state.winner) { message = TEXT.playAgain; kind = "win"; }
+  else if (state.winner) { message = `${TEXT.score(state.players.map((p) => TEXT.off(name(p), state.off[p])).join(" · "))} ${TEXT.playAgain}`; kind = "win"; }
   else if ((state.lifted || []).length) { message = ""; kind = "hand"; }
   else if (state.in_progress) { message = TEXT.inProgress; }
-  else if (typeof state.throw === "string") { message = TEXT.moveTo(name(state.to_move), state.throw.slice(1)); }
-  else if (state.throw != null) { message = TEXT.moveBy(name(state.to_move), state.throw); }
+  else if (typeof state.throw === "string") { message = TEXT.moveTo(name(state.to_move), state.throw.slice(1)); kind = "move"; }
+  else if (Array.isArray(state.throw)) { message = TEXT.moveByDice(name(state.to_move), state.throw.join(_(" and "))); kind = "move"; }
+  else if (state.throw != null) { message = TEXT.moveBy(name(state.to_move), state.throw); kind = "move"; }
+  else if (again) { message = bonusWhy(state, last); kind = "info"; }  // a bonus throw is never silent
   // A plain throw (or card) to make: the banner already says it ("White to throw"); the card says
   // nothing rather than the same sentence again, and keeps its place so the board does not jump.
   else { message = ""; kind = "quiet"; }
@@ -438,16 +492,7 @@ function render(state) {
   const hand = document.getElementById("in-hand");
   hand.textContent = kind !== "hand" ? "" : (state.lifted || []).map((l) => TEXT.inHand(name(l.owner), l.square)
     + (state.throw == null ? "" : l.targets.length ? TEXT.mayGo(l.targets.join(", ")) : TEXT.nowhere)).join("; ");
-  const q = document.getElementById("question");
-  q.textContent = "";
-  if (state.question && !state.setup) {
-    state.question.options.forEach((opt, i) => {
-      const b = document.createElement("button");
-      b.textContent = opt;
-      b.addEventListener("click", () => op("answer", { answer: i }));
-      q.appendChild(b);
-    });
-  }
+  renderQuestion(state);
   const compare = document.getElementById("compare");
   // Both boards only for a warning, and only while they differ (a piece in the hand is no news)
   const differ = Boolean(state.warning) && !state.setup && String(state.sensed) !== String(state.expected);
@@ -472,7 +517,9 @@ function render(state) {
   const zero = state.throws.zero, counted = state.throws.counted;
   text("throw-note", shown != null && shown === zero && counted ? TEXT.noneCounted(counted, zero) : "");
   const press = document.getElementById("press");
-  press.hidden = !state.sim;
+  press.hidden = !state.sim || Boolean(state.winner) || state.turn_starts_with === "card";  // only a throw it can make
+  document.querySelector(".throw-box").hidden = state.turn_starts_with === "card";  // the card game: cards, no sticks
+  press.textContent = state.throw == null && !state.winner ? TEXT.pressThrow : TEXT.pressButton;  // no "throw" while a move is awaited
   press.classList.toggle("again", Boolean(state.winner));
   for (const [i, p] of state.players.slice(0, 2).entries()) {  // borne-off pieces wait beside the board
     const side = document.getElementById(i === 0 ? "off-A" : "off-B");
@@ -503,6 +550,7 @@ function renderSide(state) {  // the move list, the rules, the cards, the staff 
   text("offboard", state.players.map((p) => TEXT.off(name(p), state.off[p])).join(" · "));
   const history = document.getElementById("history");
   history.textContent = "";
+  history.start = state.history_from || 1;  // the list shows the last moves only: they keep their numbers
   const words = state.kind_words || {};
   for (const v of state.history) {
     const li = document.createElement("li");
@@ -583,9 +631,52 @@ function cardFace(card, symbols) {  // a card drawn as a card: its number as sti
   else if (c === "HAND") el("path", { d: "M20 54 v-22 q0-4 4-4 v-12 q0-4 4-4 q4 0 4 4 v10 q0-4 4-4 q4 0 4 4 v6 q0-4 4-4 q4 0 4 4 v10 q0 12 -14 12 z", class: "glyph" }, svg);
   const label = document.createElement("span");
   label.className = "card-name";
-  label.textContent = c === "back" ? "" : c;
+  label.textContent = c === "back" ? "" : /^H\d+$/.test(c) ? TEXT.cardSquare(c.slice(1)) : /^N[A-D]$/.test(c) ? TEXT.cardNile
+    : c === "HAND" ? TEXT.cardHand : c;  // the card's words, never its code ("H26", "NB")
   face.appendChild(label);
   return face;
+}
+
+// A question is answered where people stand: a tap, a click or the keyboard, no sign-in. Nobody
+// answering is no dead end: after the stated wait the referee takes the likelier answer and says
+// so, and the people can give another until the next input.
+let saidQuestion = "";  // the question (or taken answer) last announced: each is said once
+function renderQuestion(state) {
+  const q = document.getElementById("question");
+  q.textContent = "";
+  const open = state.setup ? null : state.question || state.assumed;
+  if (!open) { saidQuestion = ""; return; }
+  const row = document.createElement("div");
+  row.className = "answers";
+  row.setAttribute("role", "group");
+  row.setAttribute("aria-label", TEXT.answers);
+  open.options.forEach((opt, i) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "answer";
+    b.textContent = opt;
+    if (state.assumed) b.setAttribute("aria-pressed", String(i === state.assumed.chosen));
+    b.addEventListener("click", () => answer(open.id, i));
+    row.appendChild(b);
+  });
+  q.appendChild(row);
+  const note = document.createElement("p");
+  note.className = "question-note";
+  note.textContent = state.question
+    ? (state.question.wait ? TEXT.willTake(Math.round(state.question.wait), state.question.options[state.question.likelier]) : "")
+    : TEXT.changeIt;
+  q.appendChild(note);
+  const key = state.question ? `q${open.id}:${open.text}` : `a${open.id}:${open.chosen}`;
+  if (key !== saidQuestion) {
+    saidQuestion = key;
+    say(state.question ? `${open.text} ${TEXT.answersAre(open.options.join(", "))}` : `${TEXT.assumed(open.seconds, open.options[open.chosen])} ${TEXT.changeIt}`);
+  }
+}
+
+async function answer(id, i) {  // a visitor's answer: the question's id keeps a late tap off a newer question
+  const result = await post("/api/answer", { question: id, answer: i });
+  if (!result.ok) { refusal = result.data.error || (result.data.verdicts || []).filter((v) => v.v === "illegal").map((v) => v.reason).join("; "); showRefusal(); }
+  if (result.data.state) render(result.data.state);
 }
 
 function showRefusal() {
@@ -601,11 +692,13 @@ function onVerdicts(verdicts) {  // a refused throw or move is said where the vi
   for (const v of verdicts) if (v.fix && v.fix.length) saidFix = TEXT.fix + v.fix.join("; ");  // said with its verdict
   else if (verdicts.some((v) => ["throw", "move", "forfeit", "new_game", "undone", "resync", "win"].includes(v.v))) refusal = "";
   if (document.getElementById("refusal")) showRefusal();
+  heardMove = [...verdicts].reverse().find((v) => v.v === "move") || heardMove;
   say(verdicts.map(spoken).filter(Boolean).join(". "));
 }
 
 // Verdicts a screen reader need not hear: the board's own bookkeeping, said again by the next verdict.
-const UNSAID = new Set(["progress", "sensor", "settled", "link", "answered", "withdrawn"]);
+let heardMove = null;  // the last move heard: a bonus verdict after it says why it throws again
+const UNSAID = new Set(["progress", "sensor", "settled", "link", "answered", "withdrawn", "question"]);  // a question: with its answers
 
 function spoken(v) {  // a verdict in one sentence for the live region: its own words, whatever its kind
   if (UNSAID.has(v.v)) return "";
@@ -613,8 +706,19 @@ function spoken(v) {  // a verdict in one sentence for the live region: its own 
   if (v.v === "turn") return TEXT.turnThrow(name(v.player));
   if (v.v === "win") return TEXT.winBanner(name(v.player));
   if (v.v === "move") return `${name(v.player)} ${v.from}-${v.to}`;
+  if (v.v === "bonus") { const m = heardMove; return TEXT.throwsAgain(name(v.player)) + (m && current ? ": " + bonusWhy(current, m) : ""); }
   const words = (v.text || v.reason || "") + (v.fix && v.fix.length ? ". " + TEXT.fix + v.fix.join("; ") : "");
-  return String(words).replace(/\s*\([PSHKM]\d{1,2}\)/g, "");  // the ruling id is for the eye's "why?"
+  return unruled(words);
+}
+
+function unruled(words) {  // the ruling ids are for the eye's "why?", never read aloud: "(exchange, P4)" is "(exchange)"
+  return String(words).replace(/\(([^()]*?),\s*[PSHKM]\d{1,2}\)/g, "($1)").replace(/\s*\([PSHKM]\d{1,2}\)/g, "");
+}
+
+function bonusWhy(state, move) {  // why a move throws again: its throw's value, or the square it reached
+  const b = state.bonus || { throws: [], squares: [] };
+  if (b.squares.includes(move.to)) return TEXT.bonusSquare(move.to);
+  return b.throws.includes(move.by) ? TEXT.bonusWhy(move.by) : "";
 }
 
 function say(sentence) {  // the one live region: written only when something new happened, so each is said once
@@ -702,6 +806,7 @@ function applyPrefs() {
 
 function wire() {
   applyPrefs();
+  matchMedia(UPRIGHT).addEventListener("change", () => { if (current) render(current); });  // a phone turned
   document.getElementById("theme").addEventListener("click", () => {
     const dark = prefs.theme ? prefs.theme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
     prefs.theme = dark ? "light" : "dark";

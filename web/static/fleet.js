@@ -12,6 +12,21 @@
   const TEXTS = JSON.parse(($("texts") || {}).textContent || "{}");
   const _ = (msgid, params) => (TEXTS[msgid] || msgid).replace(/\{(\w+)\}/g, (whole, key) => (params && key in params ? String(params[key]) : whole));
   const clock = (t) => (t ? new Date(t * 1000).toLocaleTimeString() : "?");
+  // The players by their pieces, as the boards' own pages name them (A, B... stay internal).
+  const PLAYERS = { A: _("White"), B: _("Green"), C: _("Red"), D: _("Blue") };
+  const PIECES = { A: _("the white cones"), B: _("the green spools"), C: _("the red cones"), D: _("the blue spools") };
+  const who = (p) => PLAYERS[p] || p || "";
+  const whoFull = (p) => (PIECES[p] ? _("{player} ({pieces})", { player: who(p), pieces: PIECES[p] }) : who(p));
+  // Each verdict in words, never its code; a sentence the board said keeps its words, its ruling ids dropped.
+  const SAID = {
+    new_game: () => _("a new game"), move: (v) => _("{player} moved {from} to {to}", { player: who(v.player), from: v.from, to: v.to }),
+    throw: (v) => _("{player} threw {value}", { player: who(v.player), value: Array.isArray(v.value) ? v.value.join(" + ") : v.value }),
+    win: (v) => _("{player} won", { player: who(v.player) }), bonus: (v) => _("{player} throws again", { player: who(v.player) }),
+    turn: (v) => _("{player} to throw", { player: who(v.player) }), undone: () => _("a move taken back"),
+    resync: () => _("the board as it is was taken"), card: (v) => _("{player} played a card", { player: who(v.player) }),
+    answered: (v) => _("answered: {answer}", { answer: v.answer }), withdrawn: () => _("a question withdrawn"),
+    settled: () => _("the board is as the game expects"), cleared: () => _("the board is right again"),
+  };
 
   async function post(url, body) {
     const answer = await fetch(url, {
@@ -35,14 +50,14 @@
 
   function gameText(b) {
     if (!b.variant) return _("no state heard");
-    const what = b.winner ? _("won by {player}", { player: b.winner }) : b.touched ? _("in play") : _("waiting for players");
+    const what = b.winner ? _("won by {player}", { player: who(b.winner) }) : b.touched ? _("in play") : _("waiting for players");
     return b.variant + (b.game ? " #" + b.game : "") + ": " + what;
   }
 
   function verdictText(v) {
     if (!v) return "";
-    const detail = v.reason || v.text || (v.player ? v.player + (v.from ? " " + v.from + " -> " + v.to : "") : "");
-    return v.v + (detail ? ": " + detail : "");
+    const words = SAID[v.v] ? SAID[v.v](v) : v.reason || v.text || v.question || "";
+    return String(words).replace(/\(([^()]*?),\s*[PSHKM]\d{1,2}\)/g, "($1)").replace(/\s*\([PSHKM]\d{1,2}\)/g, "");
   }
 
   function statusText(b) {
@@ -64,7 +79,7 @@
       cell(row, name);
       cell(row, statusText(b), b.online ? "online" : "offline-word");
       cell(row, gameText(b));
-      cell(row, b.winner ? "" : b.to_move || "");
+      cell(row, b.winner ? "" : whoFull(b.to_move));
       cell(row, verdictText(b.last_verdict));
       cell(row, (b.faults || []).join("; ") || _("none"), b.faults && b.faults.length ? "trouble" : "");
       cell(row, b.journal || _("ok"), b.journal ? "trouble" : "");
