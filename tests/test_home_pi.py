@@ -7,6 +7,7 @@ script would run; scripts/arm64-check runs it for real in an arm64 root."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -219,3 +220,29 @@ def test_the_exhibit_installer_asks_for_no_compiler_and_works_without_python3_lg
     assert "gcc" not in packages and "python3-dev" not in packages and "python3-lgpio" in packages
     assert "apt-cache show python3-lgpio" in script  # plain Debian: PyPI's wheel instead
     assert shutil.which("bash")
+
+
+def test_the_installing_page_shows_the_message_the_code_gives():
+    """docs/installing.md's example of the pin-library message is the message, word for word."""
+    from senet_pi.hardware.backend import INSTALL_PINS, NO_PINS
+
+    page = (ROOT / "docs" / "installing.md").read_text(encoding="utf-8")
+    block = page.split("```text\nsenet-pi selftest: ", 1)[1].split("```", 1)[0]
+    python = "/home/pi/.local/share/senet-pi/venv/bin/python"
+    said = NO_PINS.format(cause="no pin library loads (lgpio: ...)", fix=INSTALL_PINS.format(python=python))
+    assert " ".join(block.split()) == said
+
+
+def test_the_installing_page_names_every_option_of_the_scripts():
+    page = (ROOT / "docs" / "installing.md").read_text(encoding="utf-8")
+    for script, options in {
+        "scripts/install-pi": ["--wheel", "--service", "--venv", "--no-apt"],
+        "scripts/arm64-check": ["--fresh", "--root-only"],
+        "scripts/test": ["--no-install"],
+        "exhibit/install.sh": ["--anywhere", "--wheels"],
+    }.items():
+        text = (ROOT / script).read_text()
+        for option in options:
+            assert option in text, f"{script} has no {option}"
+            said = re.search(rf"(?<![\w-]){option}(?![\w-])", page)
+            assert said, f"docs/installing.md does not say {script} {option}"
