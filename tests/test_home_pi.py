@@ -246,3 +246,67 @@ def test_the_installing_page_names_every_option_of_the_scripts():
             assert option in text, f"{script} has no {option}"
             said = re.search(rf"(?<![\w-]){option}(?![\w-])", page)
             assert said, f"docs/installing.md does not say {script} {option}"
+
+
+@pytest.mark.parametrize(
+    ("files", "mirror"),
+    [
+        (
+            {
+                "sources.list.d/debian.sources": "Types: deb\nURIs: http://security.example/debian-security\n"
+                "Suites: bookworm-security\nComponents: main\n\n"
+                "Types: deb\nURIs: http://off.example/debian\nSuites: bookworm\nEnabled: no\n\n"
+                "Types: deb deb-src\n# a comment\nURIs: http://deb822.example/debian\n"
+                "Suites: bookworm bookworm-updates\nComponents: main\n"
+            },
+            "http://deb822.example/debian",
+        ),
+        (
+            {
+                "sources.list": "# deb http://commented.example/debian bookworm main\n"
+                "deb http://security.example/debian-security bookworm-security main\n"
+                "deb [arch=amd64 signed-by=/k.gpg] http://one-line.example/debian bookworm main contrib\n"
+            },
+            "http://one-line.example/debian",
+        ),
+    ],
+    ids=["deb822", "one-line"],
+)
+def test_the_arm64_check_takes_the_mirror_from_apts_sources(tmp_path, files, mirror):
+    """Read from the machine's sources, never written into the repository."""
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    (tmp_path / "sources.list.d").mkdir(exist_ok=True)
+    env = {**os.environ, "SENET_PI_APT_ETC": str(tmp_path)}
+    result = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "arm64-check"), "--mirror"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == mirror
+
+
+def test_the_arm64_check_says_when_apt_has_no_mirror(tmp_path):
+    (tmp_path / "sources.list.d").mkdir()
+    env = {**os.environ, "SENET_PI_APT_ETC": str(tmp_path)}
+    result = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "arm64-check"), "--mirror"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 1
+    assert (
+        result.stderr.strip() == f"arm64-check: found no Debian mirror in {tmp_path}/sources.list*: add one "
+        "(deb URL bookworm main)"
+    )
+
+
+def test_no_mirror_is_written_into_the_repository():
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    mirror = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "arm64-check"), "--mirror"], capture_output=True, text=True, timeout=60
+    ).stdout.strip()
+    if not mirror:
+        return  # this machine's apt names none: nothing it could have written
+    for name in tracked:
+        path = ROOT / name
+        if path.is_file() and path.stat().st_size < 2_000_000:
+            assert mirror not in path.read_text(errors="replace"), f"{name} holds this machine's mirror {mirror}"
