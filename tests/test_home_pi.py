@@ -310,3 +310,19 @@ def test_no_mirror_is_written_into_the_repository():
         path = ROOT / name
         if path.is_file() and path.stat().st_size < 2_000_000:
             assert mirror not in path.read_text(errors="replace"), f"{name} holds this machine's mirror {mirror}"
+
+
+def test_the_home_service_passes_systemd_analyze_verify(pi):
+    """The exhibit's unit with the home drop-in, read as systemd reads them (the drop-in folder
+    beside the unit): one ExecStart, the venv's, and every setting known."""
+    status, _, err = pi("--wheel", str(pi.wheel), "--no-apt", "--service")
+    assert status == 0, err
+    result = subprocess.run(
+        ["systemd-analyze", "verify", str(pi.units / "senet-pi.service")],
+        capture_output=True,
+        text=True,
+        cwd=pi.units,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Unknown" not in result.stderr and "more than one ExecStart" not in result.stderr
