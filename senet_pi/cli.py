@@ -375,6 +375,16 @@ def _blocker(path: Path) -> Path | None:
     return None if os.access(path.parent, os.W_OK) else path.parent
 
 
+def _read_only(path: Path) -> bool:
+    """Whether the file system `path` (or the nearest folder of it that exists) is mounted read-only."""
+    for candidate in (path, *path.parents):
+        try:
+            return bool(os.statvfs(candidate).f_flag & os.ST_RDONLY)
+        except OSError:
+            continue
+    return False
+
+
 def _permission_advice(path: Path) -> str:
     """What a user who may not read `path` can do: sudo, or join the group that may."""
     blocker = _blocker(path) or path
@@ -393,11 +403,13 @@ def _machine_advice(cause: OSError | sqlite3.Error, path: Path | None) -> str:
     """What to do about a machine error on `path`: a missing permission, a read-only or full disk."""
     if isinstance(cause, OSError):
         code = cause.errno
-    else:
+    else:  # SQLite names the kind of error, not the file: the journal's folder and mode say why
         name = str(getattr(cause, "sqlite_errorname", ""))
-        code = errno.ENOSPC if name == "SQLITE_FULL" else errno.EROFS if name.startswith("SQLITE_READONLY") else None
-        if path is not None and _blocker(path) is not None:
-            code = errno.EACCES  # SQLite says "cannot open"; the folder's mode says why
+        code = errno.ENOSPC if name == "SQLITE_FULL" else None
+        if name.startswith("SQLITE_READONLY"):
+            code = errno.EROFS if path is not None and _read_only(path) else errno.EACCES
+        elif path is not None and _blocker(path) is not None:
+            code = errno.EACCES
     if code in (errno.EACCES, errno.EPERM) and path is not None:
         return _permission_advice(path)
     if code == errno.EROFS:

@@ -202,8 +202,9 @@ def test_the_machines_errors_are_one_line_and_exit_1_in_any_command(monkeypatch,
         assert error.filename in line
 
 
-def test_sqlites_own_error_for_a_folder_it_cannot_write_is_the_machines(monkeypatch, capsys, tmp_path):
-    """SQLite says "attempt to write a readonly database" with no file name: the journal is named."""
+def test_sqlites_own_error_on_a_read_only_disk_is_the_machines(monkeypatch, capsys, tmp_path):
+    """SQLite says "attempt to write a readonly database" with no file name: the journal is named,
+    and the mount says why."""
     readonly = sqlite3.OperationalError("attempt to write a readonly database")
     readonly.sqlite_errorname = "SQLITE_READONLY"  # type: ignore[attr-defined]
 
@@ -211,11 +212,30 @@ def test_sqlites_own_error_for_a_folder_it_cannot_write_is_the_machines(monkeypa
         raise readonly
 
     monkeypatch.setattr(cli, "_cmd_games", fails)
+    monkeypatch.setattr(cli, "_read_only", lambda path: True)  # as if mounted read-only
     journal = tmp_path / "journal.sqlite"
     assert cli.main(["games", "--journal", str(journal)]) == 1
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert line.startswith(f"senet-pi games: cannot open {journal}: attempt to write a readonly database")
-    assert "read-only" in line
+    assert "the file system is read-only" in line
+
+
+def test_sqlites_readonly_on_a_writable_disk_is_a_missing_permission(monkeypatch, capsys, tmp_path):
+    """A journal this user may not write, on a disk that is writable: the file's owner and mode."""
+    readonly = sqlite3.OperationalError("attempt to write a readonly database")
+    readonly.sqlite_errorname = "SQLITE_READONLY"  # type: ignore[attr-defined]
+
+    def fails(args):
+        raise readonly
+
+    journal = tmp_path / "journal.sqlite"
+    journal.write_bytes(b"")
+    journal.chmod(0o444)
+    monkeypatch.setattr(cli, "_cmd_games", fails)
+    monkeypatch.setattr(cli, "_read_only", lambda path: False)
+    assert cli.main(["games", "--journal", str(journal)]) == 1
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "run it with sudo" in line and "read-only" not in line.split("(", 1)[1]
 
 
 def test_a_bug_of_ours_is_still_an_internal_error(monkeypatch, capsys):
