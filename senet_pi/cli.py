@@ -413,7 +413,7 @@ def _machine_advice(cause: OSError | sqlite3.Error, path: Path | None) -> str:
     if code in (errno.EACCES, errno.EPERM) and path is not None:
         return _permission_advice(path)
     if code == errno.EROFS:
-        return "the file system is read-only: choose a file on a writable one (--journal PATH), or mount it read-write"
+        return "the file system is read-only: mount it read-write, or choose a file on one that is (see --help)"
     if code in (errno.ENOSPC, errno.EDQUOT):
         return "the disk is full: make room (df -h shows where), then try again"
     return ""
