@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Turns a fresh Raspberry Pi OS Bookworm (Pi 4, Pi 5, Zero 2 W) into a senet-pi exhibit; see the
-# README's "Exhibit". Safe to run again (an update: it keeps the config, the PIN and the journal).
+# docs' "Exhibit". Safe to run again (an update: it keeps the config, the PIN and the journal).
+# Plain Debian 12 on a Pi works too (lgpio then comes from PyPI's wheel: no compiler either way).
 #
 #   sudo exhibit/install.sh            the service: venv in /opt/senet-pi, user senet, senet-pi.service
 #   sudo exhibit/install.sh --kiosk    the same, and the page full-screen on the attached display
@@ -9,7 +10,10 @@
 #   sudo exhibit/install.sh --uninstall    stop and remove the units, the venv and the users
 #                                          (keeps /etc/senet-pi and the journal in /var/lib/senet-pi)
 #   sudo exhibit/install.sh --mqtt URL --board NAME   put the board on the fleet's MQTT broker
-#                                          (README: "Fleet"; written to config.toml, kept on updates)
+#                                          (docs: "Fleet"; written to config.toml, kept on updates)
+#   sudo exhibit/install.sh --anywhere     on Debian 12 that is not on a Pi too (a test bench, the
+#                                          arm64 check): the simulated board
+# Where no systemd runs (a container, a chroot) the units are installed but not enabled nor started.
 #
 # The internet is used here only by apt and pip (or not at all with --wheels and a local apt
 # mirror); at run time nothing is fetched.
@@ -26,6 +30,7 @@ SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 kiosk=no
 https=no
 uninstall=no
+anywhere=no
 wheels=""
 mqtt=""
 board=""
@@ -33,13 +38,14 @@ board=""
 say() { printf 'senet-pi install: %s\n' "$*"; }
 die() { printf 'senet-pi install: %s\n' "$*" >&2; exit 1; }
 
-usage() { sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
     --kiosk) kiosk=yes ;;
     --https) https=yes ;;
     --uninstall) uninstall=yes ;;
+    --anywhere) anywhere=yes ;;
     --wheels)
       [ $# -ge 2 ] || die "--wheels needs a folder of wheels"
       wheels=$2
@@ -68,12 +74,17 @@ fi
 # shellcheck source=/dev/null
 codename=$(. /etc/os-release && printf '%s' "${VERSION_CODENAME:-}")
 [ "$codename" = bookworm ] || die "this needs Raspberry Pi OS Bookworm; this system is '${codename:-unknown}'"
-[ -e /etc/rpi-issue ] || die "this is Debian $codename but not Raspberry Pi OS (no /etc/rpi-issue)"
-model=$(tr -d '\0' </proc/device-tree/model 2>/dev/null || true)
+model=$( { tr -d '\0' </proc/device-tree/model; } 2>/dev/null || true)
+if [ ! -e /etc/rpi-issue ] && [[ "$model" != "Raspberry Pi"* ]] && [ "$anywhere" = no ]; then
+  die "this is Debian $codename but neither Raspberry Pi OS nor on a Raspberry Pi: --anywhere installs it all the same (the simulated board)"
+fi
 case "$model" in
   "Raspberry Pi 4"* | "Raspberry Pi 5"* | "Raspberry Pi Zero 2"* | "Raspberry Pi Compute Module 4"*) ;;
-  *) say "warning: made for a Pi 4, Pi 5 or Zero 2 W; this is '${model:-unknown}' (going on)" ;;
+  *) say "warning: made for a Pi 4, Pi 5 or Zero 2 W; this is '${model:-not a Raspberry Pi}' (going on)" ;;
 esac
+# systemd runs here (not a container or a chroot): the units are enabled and started.
+systemd=no
+[ -d /run/systemd/system ] && systemd=yes
 [ -n "$wheels" ] && { [ -d "$wheels" ] || die "--wheels $wheels is not a folder"; }
 
 # ---------------------------------------------------------------- uninstall
@@ -93,7 +104,9 @@ if [ "$uninstall" = yes ]; then
 fi
 
 # ---------------------------------------------------------------- Debian packages
-packages=(python3-venv python3-dev gcc python3-lgpio sqlite3)
+# No compiler: lgpio is Debian's python3-lgpio (Raspberry Pi OS) or PyPI's wheel (plain Debian),
+# and the RPi.GPIO API comes from rpi-lgpio, pure Python over lgpio.
+packages=(python3-venv python3-lgpio sqlite3)
 if [ "$kiosk" = yes ]; then
   packages+=(xserver-xorg-core xserver-xorg-input-libinput xinit x11-xserver-utils fonts-dejavu-core openssl)
   # Raspberry Pi OS names its build "chromium-browser" in some releases and "chromium" in others.
@@ -104,9 +117,18 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
-  say "installing ${missing[*]}"
+  say "installing ${missing[*]} (Debian packages)"
   apt-get update -q
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+  if [[ " ${missing[*]} " == *" python3-lgpio "* ]] && ! apt-cache show python3-lgpio >/dev/null 2>&1; then
+    # Raspberry Pi OS has it; plain Debian does not: PyPI's lgpio wheel goes into the venv instead.
+    say "python3-lgpio is not in this system's apt (plain Debian): lgpio comes from PyPI with senet-pi[pi]"
+    keep=()
+    for p in "${missing[@]}"; do [ "$p" = python3-lgpio ] || keep+=("$p"); done
+    missing=("${keep[@]}")
+  fi
+  if [ ${#missing[@]} -gt 0 ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+  fi
 fi
 
 # ---------------------------------------------------------------- the user and its folders
@@ -125,15 +147,17 @@ install -d -m 0750 -o root -g senet "$CONFIG"
 if blkid -L "$JOURNAL_LABEL" >/dev/null 2>&1 && ! grep -q "^LABEL=$JOURNAL_LABEL " /etc/fstab; then
   say "mounting the partition labelled $JOURNAL_LABEL on $STATE (fstab)"
   printf 'LABEL=%s %s ext4 defaults,noatime,commit=5,nofail 0 2\n' "$JOURNAL_LABEL" "$STATE" >>/etc/fstab
-  systemctl daemon-reload
+  [ "$systemd" = no ] || systemctl daemon-reload
   mount "$STATE"
   chown senet:senet "$STATE"
   chmod 0750 "$STATE"
 fi
 
 # ---------------------------------------------------------------- the venv with senet-pi[pi]
-# --system-site-packages: lgpio comes from Debian (python3-lgpio, built for this kernel and Pi).
+# --system-site-packages: lgpio comes from Debian (python3-lgpio, built for this kernel and Pi)
+# where apt has it; pip then leaves it be, and takes PyPI's wheel only where it is missing.
 [ -x "$PREFIX/bin/python" ] || python3 -m venv --system-site-packages "$PREFIX"
+say "installing senet-pi[pi] into the venv $PREFIX (pip)"
 if [ -n "$wheels" ]; then
   "$PREFIX/bin/pip" install -q --no-index --find-links "$wheels" --upgrade "senet-pi[pi]"
 else
@@ -203,6 +227,12 @@ if [ "$kiosk" = yes ]; then
     if getent group "$group" >/dev/null; then usermod -aG "$group" senet-kiosk; fi
   done
   install -m 0644 "$SOURCE/exhibit/senet-pi-kiosk.service" "$UNITS/senet-pi-kiosk.service"
+fi
+if [ "$systemd" = no ]; then
+  say "no systemd runs here (a container or a chroot): the units are in $UNITS, neither enabled nor started"
+  say "done: $("$WRAPPER" --version) is installed; see: senet-pi status"
+  "$WRAPPER" status || true
+  exit 0
 fi
 systemctl daemon-reload
 systemctl enable senet-pi.service

@@ -53,7 +53,7 @@ def test_the_gpio_backend_off_a_pi_names_the_cause_and_the_fix(tmp_path, command
         pytest.skip("this machine may have GPIO pins")  # the test is about a machine without them
     result = senet_pi(command, "--backend", "gpio", cwd=tmp_path)
     err = assert_one_line(result, 1, f"senet-pi {command}:", "not a Raspberry Pi", "--backend sim")
-    assert "pip install 'senet-pi[pi]'" in err and "Warning" not in err
+    assert "pip install" not in err and "Warning" not in err  # off a Pi no pin library helps
 
 
 def test_selftest_on_the_simulated_board_checks_itself_without_a_terminal(tmp_path):

@@ -30,6 +30,7 @@ def machine(tmp_path):
     (repo / ".venv" / "bin").mkdir(parents=True)
     bin_.mkdir()
     log = tmp_path / "log"
+    machine_said: list[str] = []  # each run's standard error
     for tool in ("dirname", "env", "mktemp", "grep", "cat", "rm", "sleep"):
         os.symlink(shutil.which(tool), bin_ / tool)
     stub(bin_ / "id", 'echo "$FAKE_UID"')
@@ -39,24 +40,44 @@ def machine(tmp_path):
     stub(repo / ".venv" / "bin" / "pip", f'echo "pip $*" >> {log}')
     stub(repo / ".venv" / "bin" / "python", f'echo "python $*" >> {log}; exit "$PYTEST_STATUS"')
 
-    def run(*have: str, uid: int = 1000, has_venv: int = 0, pytest_status: int = 0) -> tuple[int, list[str]]:
+    def run(
+        *have: str,
+        uid: int = 1000,
+        has_venv: int = 0,
+        pytest_status: int = 0,
+        args: tuple[str, ...] = ("-q",),
+        env: dict[str, str] | None = None,
+        said: bool = False,
+    ) -> tuple[int, list[str]]:
+        """Runs the script; the log holds the stubs' calls, and with `said` its standard output too,
+        in the order they happened."""
         for tool in have:
             stub(bin_ / tool, "exit 0")
-        env = {
+        environ = {
             "PATH": str(bin_),
             "FAKE_UID": str(uid),
             "HAS_VENV": str(has_venv),
             "PYTEST_STATUS": str(pytest_status),
             "SENET_PI_MOSQUITTO": "/nonexistent",  # only the stubs say what is installed
             "SENET_PI_APT_WAIT": "0",
+            "SENET_PI_SYSTEMD_RUNNING": "/nonexistent",  # no systemd runs, unless a test says so
+            **(env or {}),
         }
-        result = subprocess.run(
-            ["/bin/bash", str(repo / "scripts" / "test"), "-q"], env=env, capture_output=True, text=True, check=False
-        )
+        with open(log, "a") as out:
+            result = subprocess.run(
+                ["/bin/bash", str(repo / "scripts" / "test"), *args],
+                env=environ,
+                stdout=out if said else subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                check=False,
+            )
+        machine_said.append(result.stderr)
         lines = log.read_text().splitlines() if log.exists() else []
         log.unlink(missing_ok=True)
         return result.returncode, lines
 
+    run.stderr = machine_said  # type: ignore[attr-defined]
     return run
 
 
@@ -87,6 +108,79 @@ def test_a_machine_with_everything_installs_no_package_and_passes_pytests_status
     )
     assert not [line for line in log if line.startswith(("apt-get", "sudo"))]
     assert log[-1] == PYTEST and status == 3
+
+
+def test_it_says_what_it_will_install_before_installing_it(machine):
+    status, log = machine("chromium", "node", "npm", "systemd-analyze", "openssl", uid=0, said=True)
+    said = log.index(
+        "scripts/test: installing Debian packages the tests need (apt-get; scripts/test --no-install installs nothing):"
+    )
+    first_apt = next(i for i, line in enumerate(log) if line.startswith("apt-get"))
+    assert said < first_apt
+    listed = log[said + 1 : first_apt]
+    assert [line.split()[0] for line in listed] == ["shellcheck", "mosquitto"]
+    assert "left disabled at boot" in listed[1]
+    venv = log.index("python3 -m venv .venv")
+    assert any("pip install -e '.[test]'" in line for line in log[:venv])  # the pip step is said too
+    assert status == 0
+
+
+def systemctl_stub(tmp_path: Path, enabled: bool) -> None:
+    """A systemctl that logs what it is asked and answers is-enabled for mosquitto."""
+    stub(
+        tmp_path / "bin" / "systemctl",
+        f'echo "systemctl $*" >> {tmp_path / "log"}; [ "$1" != is-enabled ] || exit {0 if enabled else 1}',
+    )
+
+
+@pytest.mark.parametrize("running", [False, True], ids=["no systemd (CI)", "systemd runs"])
+def test_a_broker_it_installed_is_left_disabled_at_boot(machine, tmp_path, running):
+    """Debian's mosquitto package enables the broker at boot; the tests start their own."""
+    systemctl_stub(tmp_path, enabled=False)
+    env = {"SENET_PI_SYSTEMD_RUNNING": str(tmp_path)} if running else {}
+    status, log = machine("chromium", "node", "npm", "systemd-analyze", "shellcheck", "openssl", uid=0, env=env)
+    calls = [line for line in log if line.startswith(("apt-get", "systemctl"))]
+    disable = "systemctl disable --now --quiet mosquitto" if running else "systemctl disable --quiet mosquitto"
+    assert calls == [
+        "systemctl is-enabled --quiet mosquitto",
+        "apt-get update -q",
+        "apt-get install -y -q mosquitto",
+        disable,
+    ]
+    assert status == 0
+
+
+def test_a_broker_enabled_before_stays_enabled(machine, tmp_path):
+    systemctl_stub(tmp_path, enabled=True)  # removed, not purged: its boot link is still there
+    status, log = machine("chromium", "node", "npm", "systemd-analyze", "shellcheck", "openssl", uid=0)
+    assert "apt-get install -y -q mosquitto" in log
+    assert not [line for line in log if line.startswith("systemctl disable")]
+    assert status == 0
+
+
+def test_a_broker_already_installed_is_left_alone(machine, tmp_path):
+    systemctl_stub(tmp_path, enabled=False)
+    status, log = machine("chromium", "node", "npm", "systemd-analyze", "shellcheck", "openssl", "mosquitto")
+    assert not [line for line in log if line.startswith(("systemctl", "apt-get"))]
+    assert status == 0
+
+
+def test_no_install_installs_nothing_and_names_what_is_missing(machine):
+    status, log = machine("chromium", "node", "npm", uid=0, args=("--no-install", "-q"), pytest_status=0)
+    assert not [line for line in log if line.startswith(("apt-get", "sudo", "pip", "python3 -m venv"))]
+    assert [line for line in log if not line.startswith("python3 -c")] == [PYTEST]  # never pytest's option
+    (err,) = machine.stderr[-1].strip().splitlines()
+    assert "not installing systemd shellcheck mosquitto openssl" in err and "--no-install" in err
+    assert status == 0
+
+
+def test_no_install_without_a_venv_is_one_line_and_exit_1(machine, tmp_path):
+    shutil.rmtree(tmp_path / "repo" / ".venv")
+    everything = ("chromium", "node", "npm", "systemd-analyze", "shellcheck", "mosquitto", "openssl")
+    status, log = machine(*everything, args=("--no-install",))
+    assert status == 1 and not [line for line in log if not line.startswith("python3 -c")]
+    (err,) = machine.stderr[-1].strip().splitlines()
+    assert "no .venv" in err and "python3 -m venv .venv" in err
 
 
 def test_ci_runs_exactly_the_readmes_command_2():

@@ -7,6 +7,8 @@ and `selftest` show about the link). The service and the referee see only inputs
 
 from __future__ import annotations
 
+import shlex
+import sys
 import threading
 import time
 import warnings
@@ -26,9 +28,14 @@ from .thrower import VERY_LONG_PRESS, Sticks, StickThrower
 OFFER_TIME = 10.0  # seconds to confirm an undo or new game offered by a long press
 
 
-NO_PINS = (
-    "the gpio backend found no GPIO pins: {cause}; use --backend sim for the simulated board, "
-    "or on a Pi install the pin library: pip install 'senet-pi[pi]'"
+NO_PINS = "the gpio backend found no GPIO pins: {cause}; {fix}"
+#: Off a Pi there is nothing to install: another board is the answer.
+OFF_A_PI = "use --backend sim for the simulated board, or --backend serial for a board on the USB bridge"
+#: On a Pi without a pin library: the commands that install one into the Python running senet-pi
+#: (lgpio's wheel from PyPI, or Debian's python3-lgpio seen by a venv made with --system-site-packages).
+INSTALL_PINS = (
+    "install the pin library: {python} -m pip install lgpio rpi-lgpio "
+    "(or sudo apt install python3-lgpio, for a venv made with --system-site-packages), or use --backend sim"
 )
 
 
@@ -257,8 +264,10 @@ def _default_pin_factory() -> object:
         except BadPinFactory:
             causes = [str(w.message).removeprefix("Falling back from ") for w in caught]
     lgpio = next((c for c in causes if c.startswith("lgpio:")), "lgpio: not loaded")
-    cause = "this is not a Raspberry Pi" if not on_a_pi() else f"no pin library loads ({lgpio})"
-    raise BackendError(NO_PINS.format(cause=cause))
+    if not on_a_pi():
+        raise BackendError(NO_PINS.format(cause="this is not a Raspberry Pi", fix=OFF_A_PI))
+    fix = INSTALL_PINS.format(python=shlex.quote(sys.executable))
+    raise BackendError(NO_PINS.format(cause=f"no pin library loads ({lgpio})", fix=fix))
 
 
 def on_a_pi() -> bool:

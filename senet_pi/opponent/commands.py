@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from pathlib import Path
 
 from ..errors import SenetError
@@ -32,6 +33,13 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     if not 1 <= args.pieces <= MAX_PIECES:
         raise SenetError(f"--pieces must be 1-{MAX_PIECES}, not {args.pieces}")
     chosen = [find_ruleset(args.ruleset)] if args.ruleset else [c for c in RULESETS.values() if c.solved_endgames]
+    folder = args.tables or table_dir()
+    try:  # before minutes of solving, not after: a folder it cannot write loses nothing yet
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise SenetError(f"cannot write the tables in {folder}: {exc.strerror or exc}") from None
     for cls in chosen:
         if not cls.solved_endgames:
             have = ", ".join(c.name for c in RULESETS.values() if c.solved_endgames)
@@ -42,7 +50,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
                 raise SenetError(f"{cls.name} has no throw option {option!r} (use {', '.join(cls.throw_kinds)})")
             bar = ProgressBar(f"solving {cls.name} ({option})")
             try:
-                table = build_table(cls, option, args.pieces, args.tables or table_dir(), bar)
+                table = build_table(cls, option, args.pieces, folder, bar)
             except OSError as exc:
                 raise SenetError(f"cannot write the table: {exc.strerror or exc}") from None
             h = table.header

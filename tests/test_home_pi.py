@@ -1,0 +1,328 @@
+"""A home Raspberry Pi: scripts/install-pi (Debian's pin library where apt has it, else PyPI's
+wheel; a venv that sees it; the `pi` extra; an optional service that is the exhibit's unit run as
+the owner), the `pi` extra itself (no compiler, the RPi.GPIO API over lgpio), the real pins by
+default on a Pi, and a pin-library message whose command works. Stub commands record what the
+script would run; scripts/arm64-check runs it for real in an arm64 root."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PI_EXTRA = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["pi"]
+
+
+def stub(path: Path, body: str) -> None:
+    path.write_text("#!/bin/sh\n" + body + "\n")
+    path.chmod(0o755)
+
+
+@pytest.fixture
+def pi(tmp_path):
+    """install-pi on a machine of stubs: apt, sudo, python3 (its venv), systemctl; a home of its own."""
+    bin_, home, units, log = tmp_path / "bin", tmp_path / "home", tmp_path / "units", tmp_path / "log"
+    for folder in (bin_, home, units):
+        folder.mkdir()
+    stub(bin_ / "id", 'case "$1" in -u) echo "$FAKE_UID" ;; -un) echo pi ;; -gn) echo pi ;; *) echo pi ;; esac')
+    stub(bin_ / "sudo", f'echo "sudo $1" >> {log}; exec "$@"')
+    stub(bin_ / "apt-get", f'echo "apt-get $*" >> {log}')
+    stub(bin_ / "apt-cache", 'exit "$HAS_LGPIO"')  # 0: Raspberry Pi OS's apt has python3-lgpio
+    stub(bin_ / "dpkg-query", "exit 1")  # nothing installed yet
+    stub(bin_ / "groupadd", f'echo "groupadd $*" >> {log}')
+    stub(bin_ / "systemctl", f'echo "systemctl $*" >> {log}')
+    venv_bin = '"$4/bin"'
+    stub(
+        bin_ / "python3",
+        f'echo "python3 $*" >> {log}; mkdir -p {venv_bin}; '
+        f"printf '#!/bin/sh\\necho \"pip $*\" >> {log}\\n' > {venv_bin}/pip; "
+        f"printf '#!/bin/sh\\necho senet-pi 0.2.0\\n' > {venv_bin}/senet-pi; "
+        f"printf '#!/bin/sh\\n' > {venv_bin}/python; chmod +x {venv_bin}/*",
+    )
+    wheel = tmp_path / "senet_pi-0.2.0-py3-none-any.whl"
+    wheel.write_bytes(b"PK")
+
+    def run(*args: str, uid: int = 1000, has_lgpio: bool = True, systemd: bool = False):
+        env = {
+            "PATH": f"{bin_}:/usr/bin:/bin",
+            "HOME": str(home),
+            "FAKE_UID": str(uid),
+            "HAS_LGPIO": "0" if has_lgpio else "100",
+            "SENET_PI_UNITS": str(units),
+            "SENET_PI_SYSTEMD_RUNNING": str(units if systemd else tmp_path / "no-systemd"),
+        }
+        with open(log, "a") as out:
+            result = subprocess.run(
+                ["bash", str(ROOT / "scripts" / "install-pi"), *args],
+                env=env,
+                stdout=out,
+                stderr=subprocess.PIPE,
+                text=True,
+                timeout=60,
+                check=False,
+            )
+        lines = log.read_text().splitlines() if log.exists() else []
+        log.unlink(missing_ok=True)
+        return result.returncode, lines, result.stderr
+
+    run.home, run.units, run.wheel = home, units, wheel  # type: ignore[attr-defined]
+    return run
+
+
+def test_raspberry_pi_os_gets_debians_pin_library_and_a_venv_that_sees_it(pi):
+    status, log, err = pi("--wheel", str(pi.wheel))
+    assert status == 0, err
+    venv = pi.home / ".local" / "share" / "senet-pi" / "venv"
+    calls = [line for line in log if not line.startswith("senet-pi install-pi:")]
+    assert calls == [
+        "sudo apt-get",
+        "apt-get update -q",
+        "sudo env",
+        "apt-get install -y -q --no-install-recommends python3-venv python3-lgpio",
+        f"python3 -m venv --system-site-packages {venv}",
+        f"pip install -q --prefer-binary --upgrade {pi.wheel}[pi]",
+    ]
+    said = log.index(
+        "senet-pi install-pi: installing python3-venv python3-lgpio (Debian packages: the venv and the "
+        "pin library) with sudo apt-get"
+    )
+    assert said < log.index("apt-get update -q")  # said before it is done
+    assert any(line.startswith(f"senet-pi install-pi: installing {pi.wheel}[pi]") for line in log[:-1])
+    link = pi.home / ".local" / "bin" / "senet-pi"
+    assert link.is_symlink() and os.readlink(link) == str(venv / "bin" / "senet-pi")
+
+
+def test_plain_debian_takes_lgpio_from_pypi_with_the_pi_extra(pi):
+    status, log, err = pi("--wheel", str(pi.wheel), has_lgpio=False)
+    assert status == 0, err
+    assert "apt-get install -y -q --no-install-recommends python3-venv" in log
+    assert not [line for line in log if line.startswith("apt-get install") and "python3-lgpio" in line]
+    assert any("python3-lgpio is not in this system's apt" in line and "PyPI" in line for line in log)
+    assert f"pip install -q --prefer-binary --upgrade {pi.wheel}[pi]" in log
+
+
+def test_from_the_checkout(pi):
+    status, log, _ = pi("--no-apt")
+    assert status == 0
+    assert not [line for line in log if line.startswith(("apt-get", "sudo"))]
+    assert f"pip install -q --prefer-binary --upgrade {ROOT}[pi]" in log
+
+
+@pytest.mark.parametrize(
+    ("args", "uid", "said"),
+    [
+        ((), 0, "run it as your own user, not as root: it asks sudo when it needs it"),
+        (("--wheel", "/nonexistent.whl"), 1000, "--wheel /nonexistent.whl: no such file"),
+        (("--bogus",), 1000, "unknown option --bogus (see --help)"),
+    ],
+)
+def test_a_wrong_start_is_one_line_and_changes_nothing(pi, args, uid, said):
+    status, log, err = pi(*args, uid=uid)
+    assert status == 1 and err.strip() == f"senet-pi install-pi: {said}"
+    assert not [line for line in log if not line.startswith("senet-pi install-pi:")]
+
+
+@pytest.mark.parametrize("systemd", [True, False], ids=["systemd runs", "a chroot"])
+def test_the_service_is_the_exhibits_unit_run_as_the_owner(pi, systemd):
+    status, log, err = pi("--wheel", str(pi.wheel), "--no-apt", "--service", systemd=systemd)
+    assert status == 0, err
+    assert (pi.units / "senet-pi.service").read_bytes() == (ROOT / "exhibit" / "senet-pi.service").read_bytes()
+    drop_in = (pi.units / "senet-pi.service.d" / "home-pi.conf").read_text().splitlines()
+    venv, home = pi.home / ".local" / "share" / "senet-pi" / "venv", pi.home
+    for line in [
+        "User=pi",
+        "ExecStart=",  # the exhibit's ExecStart is replaced, not added to
+        f"ExecStart={venv}/bin/senet-pi run $SENET_PI_ARGS",
+        f"Environment=SENET_PI_INSTANCE={home}/.config/senet-pi",
+        f"Environment=SENET_PI_JOURNAL={home}/.local/state/senet-pi/journal.sqlite",
+        "ProtectHome=read-only",
+        f"ReadWritePaths={home}/.local/state/senet-pi",
+    ]:
+        assert line in drop_in
+    assert "--backend" not in "\n".join(drop_in)  # the real pins by default on a Pi
+    enabled = [line for line in log if line.startswith("systemctl")]
+    assert enabled == (["systemctl daemon-reload", "systemctl enable --now senet-pi.service"] if systemd else [])
+
+
+def test_the_service_never_replaces_the_exhibits(pi):
+    (pi.units / "senet-pi.service").write_text("[Service]\n")
+    status, _, err = pi("--wheel", str(pi.wheel), "--no-apt", "--service")
+    assert status == 1 and "is the exhibit's here" in err
+    assert (pi.units / "senet-pi.service").read_text() == "[Service]\n"
+
+
+def test_the_scripts_pass_shellcheck():
+    scripts = [ROOT / "scripts" / name for name in ("install-pi", "arm64-check", "test")]
+    result = subprocess.run(["shellcheck", *map(str, scripts)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout
+
+
+def test_the_pi_extra_needs_no_compiler_and_keeps_the_rpi_gpio_api():
+    """lgpio (wheels for aarch64 and armv7l) and rpi-lgpio (pure Python, the RPi.GPIO module over
+    lgpio, working on a Pi 5); never RPi.GPIO itself, which has no aarch64 wheel."""
+    names = [req.split(";")[0].split(">=")[0].strip().lower() for req in PI_EXTRA]
+    assert names == ["lgpio", "rpi-lgpio"]
+    for req in PI_EXTRA:  # harmless anywhere but a Pi's Linux
+        assert "platform_machine == 'aarch64'" in req and "sys_platform == 'linux'" in req
+
+
+def test_the_real_pins_are_the_default_on_a_pi_and_the_simulated_board_elsewhere(monkeypatch):
+    from senet_pi.hardware import backends
+
+    chosen = []
+
+    class Recorded:
+        def __init__(self, pinmap, **kwargs):
+            chosen.append(type(self).__name__)
+
+    monkeypatch.setattr(backends, "GpioBackend", type("GpioBackend", (Recorded,), {}))
+    monkeypatch.setattr(backends, "SimBackend", type("SimBackend", (Recorded,), {}))
+    monkeypatch.setattr(backends, "on_a_pi", lambda: True)
+    backends.make_backend(None)
+    monkeypatch.setattr(backends, "on_a_pi", lambda: False)
+    backends.make_backend(None)
+    assert chosen == ["GpioBackend", "SimBackend"]
+
+
+def test_on_a_pi_without_a_pin_library_the_message_gives_commands_that_work(monkeypatch):
+    """The packages the message names are the `pi` extra's, installed by the Python running senet-pi."""
+    from gpiozero import Device
+    from gpiozero.exc import BadPinFactory
+
+    from senet_pi.errors import BackendError
+    from senet_pi.hardware import backend
+
+    def no_factory():
+        raise BadPinFactory("Unable to load any default pin factory!")
+
+    monkeypatch.setattr(backend, "on_a_pi", lambda: True)
+    monkeypatch.setattr(Device, "ensure_pin_factory", staticmethod(no_factory))
+    with pytest.raises(BackendError) as caught:
+        backend._default_pin_factory()
+    text = str(caught.value)
+    names = " ".join(req.split(";")[0].split(">=")[0].strip() for req in PI_EXTRA)
+    assert f"{sys.executable} -m pip install {names}" in text
+    assert "sudo apt install python3-lgpio" in text and "--system-site-packages" in text
+    assert "senet-pi[pi]" not in text  # a name on no package index
+    assert "\n" not in text
+
+
+def test_the_exhibit_installer_asks_for_no_compiler_and_works_without_python3_lgpio():
+    script = (ROOT / "exhibit" / "install.sh").read_text()
+    packages = next(line for line in script.splitlines() if line.startswith("packages=("))
+    assert "gcc" not in packages and "python3-dev" not in packages and "python3-lgpio" in packages
+    assert "apt-cache show python3-lgpio" in script  # plain Debian: PyPI's wheel instead
+    assert shutil.which("bash")
+
+
+def test_the_installing_page_shows_the_message_the_code_gives():
+    """docs/installing.md's example of the pin-library message is the message, word for word."""
+    from senet_pi.hardware.backend import INSTALL_PINS, NO_PINS
+
+    page = (ROOT / "docs" / "installing.md").read_text(encoding="utf-8")
+    block = page.split("```text\nsenet-pi selftest: ", 1)[1].split("```", 1)[0]
+    python = "/home/pi/.local/share/senet-pi/venv/bin/python"
+    said = NO_PINS.format(cause="no pin library loads (lgpio: ...)", fix=INSTALL_PINS.format(python=python))
+    assert " ".join(block.split()) == said
+
+
+def test_the_installing_page_names_every_option_of_the_scripts():
+    page = (ROOT / "docs" / "installing.md").read_text(encoding="utf-8")
+    for script, options in {
+        "scripts/install-pi": ["--wheel", "--service", "--venv", "--no-apt"],
+        "scripts/arm64-check": ["--fresh", "--root-only"],
+        "scripts/test": ["--no-install"],
+        "exhibit/install.sh": ["--anywhere", "--wheels"],
+    }.items():
+        text = (ROOT / script).read_text()
+        for option in options:
+            assert option in text, f"{script} has no {option}"
+            said = re.search(rf"(?<![\w-]){option}(?![\w-])", page)
+            assert said, f"docs/installing.md does not say {script} {option}"
+
+
+@pytest.mark.parametrize(
+    ("files", "mirror"),
+    [
+        (
+            {
+                "sources.list.d/debian.sources": "Types: deb\nURIs: http://security.example/debian-security\n"
+                "Suites: bookworm-security\nComponents: main\n\n"
+                "Types: deb\nURIs: http://off.example/debian\nSuites: bookworm\nEnabled: no\n\n"
+                "Types: deb deb-src\n# a comment\nURIs: http://deb822.example/debian\n"
+                "Suites: bookworm bookworm-updates\nComponents: main\n"
+            },
+            "http://deb822.example/debian",
+        ),
+        (
+            {
+                "sources.list": "# deb http://commented.example/debian bookworm main\n"
+                "deb http://security.example/debian-security bookworm-security main\n"
+                "deb [arch=amd64 signed-by=/k.gpg] http://one-line.example/debian bookworm main contrib\n"
+            },
+            "http://one-line.example/debian",
+        ),
+    ],
+    ids=["deb822", "one-line"],
+)
+def test_the_arm64_check_takes_the_mirror_from_apts_sources(tmp_path, files, mirror):
+    """Read from the machine's sources, never written into the repository."""
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    (tmp_path / "sources.list.d").mkdir(exist_ok=True)
+    env = {**os.environ, "SENET_PI_APT_ETC": str(tmp_path)}
+    result = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "arm64-check"), "--mirror"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == mirror
+
+
+def test_the_arm64_check_says_when_apt_has_no_mirror(tmp_path):
+    (tmp_path / "sources.list.d").mkdir()
+    env = {**os.environ, "SENET_PI_APT_ETC": str(tmp_path)}
+    result = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "arm64-check"), "--mirror"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 1
+    assert (
+        result.stderr.strip() == f"arm64-check: found no Debian mirror in {tmp_path}/sources.list*: add one "
+        "(deb URL bookworm main)"
+    )
+
+
+def test_no_mirror_is_written_into_the_repository():
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    mirror = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "arm64-check"), "--mirror"], capture_output=True, text=True, timeout=60
+    ).stdout.strip()
+    if not mirror:
+        return  # this machine's apt names none: nothing it could have written
+    for name in tracked:
+        path = ROOT / name
+        if path.is_file() and path.stat().st_size < 2_000_000:
+            assert mirror not in path.read_text(errors="replace"), f"{name} holds this machine's mirror {mirror}"
+
+
+def test_the_home_service_passes_systemd_analyze_verify(pi):
+    """The exhibit's unit with the home drop-in, read as systemd reads them (the drop-in folder
+    beside the unit): one ExecStart, the venv's, and every setting known."""
+    status, _, err = pi("--wheel", str(pi.wheel), "--no-apt", "--service")
+    assert status == 0, err
+    result = subprocess.run(
+        ["systemd-analyze", "verify", str(pi.units / "senet-pi.service")],
+        capture_output=True,
+        text=True,
+        cwd=pi.units,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Unknown" not in result.stderr and "more than one ExecStart" not in result.stderr
