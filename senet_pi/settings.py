@@ -487,4 +487,22 @@ ENVIRONMENT: tuple[Variable, ...] = (
         "10",
         "scripts/test",
     ),
+    Variable(
+        "SENET_PI_ARM64",
+        "1: CI runs scripts/arm64-check (a Debian 12 arm64 root under emulation) before the suite.",
+        "unset",
+        ".ci/run",
+    ),
+    Variable(
+        "SENET_PI_ARM64_CACHE",
+        "Where scripts/arm64-check keeps its arm64 root between runs.",
+        "/var/cache/senet-pi-arm64",
+        "scripts/arm64-check",
+    ),
+    Variable(
+        "SENET_PI_APT_ETC",
+        "The apt folder scripts/arm64-check reads the package mirror's address from (for its tests).",
+        "/etc/apt",
+        "scripts/arm64-check",
+    ),
 )
