@@ -190,7 +190,8 @@ def test_every_environment_variable_the_code_reads_is_in_the_table():
     for folder in ("senet_pi", "web", "scripts", "exhibit", ".ci"):
         for path in (ROOT / folder).rglob("*"):
             if path.is_file() and path.suffix not in (".po", ".pot", ".png", ".pyc"):
-                named |= set(re.findall(r"SENET_PI_[A-Z0-9_]*[A-Z0-9]", path.read_text(encoding="utf-8", errors="replace")))
+                text = path.read_text(encoding="utf-8", errors="replace")
+                named |= set(re.findall(r"SENET_PI_[A-Z0-9_]*[A-Z0-9]", text))
     assert "SENET_PI_JOURNAL" in named
     assert named <= {v.name for v in settings.ENVIRONMENT}, named - {v.name for v in settings.ENVIRONMENT}
 
