@@ -95,6 +95,13 @@ class Mosquitto:
 
         wait_until(accepting, 5.0)
 
+    def kill(self) -> None:
+        """The broker crashes: SIGKILL, so it says nothing (no last wills) on its way out."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(5)
+        self.proc = None
+
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 import socket
+import sys
 import urllib.parse
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from ..errors import SenetError
@@ -104,6 +105,8 @@ MIN_SECRET = 16  # characters a command secret needs at least
 def fleet_settings(url: str | None, board: str | None, config: Mapping[str, object]) -> FleetSettings | None:
     """The board's fleet settings from the command line (first) and the config, or None when no
     broker is named (then nothing is published and nothing waits for a broker)."""
+    if url:
+        warn_of_password(url)
     url = url or _text(config, "MQTT_URL")
     if not url:
         if board is not None or config.get("MQTT_COMMANDS"):
@@ -116,6 +119,24 @@ def fleet_settings(url: str | None, board: str | None, config: Mapping[str, obje
     commands = bool(config.get("MQTT_COMMANDS", False))
     secret = command_secret(config) if commands else None
     return FleetSettings(address, name, commands, secret, _text(config, "MQTT_DISCOVERY_PREFIX") or "homeassistant")
+
+
+PASSWORD_WARNING = (
+    "warning: the password given in --mqtt can be read by every user of this machine (in ps): "
+    "put it in config.toml as MQTT_PASSWORD instead"
+)
+
+
+def warn_of_password(command_line_url: str, say: Callable[[str], None] | None = None) -> bool:
+    """Warn (on stderr) when a broker URL given on the command line holds a password; whether it did."""
+    try:
+        secret = urllib.parse.urlsplit(command_line_url.strip()).password
+    except ValueError:
+        return False
+    if not secret:
+        return False
+    (say or (lambda text: print(text, file=sys.stderr)))(PASSWORD_WARNING)
+    return True
 
 
 def broker_from(url: str, config: Mapping[str, object]) -> BrokerAddress:

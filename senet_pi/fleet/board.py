@@ -7,12 +7,21 @@ changed. A thread of its own takes the state (the page's `GET /api/state` object
 whose own thread talks to the broker. While the broker is away, at most HELD verdicts wait
 (the oldest are dropped and counted); the retained state is republished on reconnection,
 and that is what matters to anyone watching.
+
+Trust: every verdict carries an `id` (this run's token and a count) so that a consumer can drop
+a copy (QoS 1 may deliver one twice when the broker restarts). The retained `online` is said
+again every HEARTBEAT s with an expiry of LIVENESS s, so a board that died while the broker was
+away does not stay online: the dashboard and Home Assistant count it offline when the
+heartbeats stop. A command is never taken from a retained message nor from before this board
+started (a copy replayed after a restart), and refusals are answered at most REFUSALS a second,
+at QoS 0, so a flood of forged commands never crowds the board's own messages out of the queue.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import secrets
 import threading
 import time
 from collections import deque
@@ -20,18 +29,25 @@ from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
 from ..replay import verdict_line
 from ..verdicts import Verdict
 from . import topics
 from .address import FleetSettings
-from .client import connect_in_background, make_client, reason_text
-from .commands import CommandCheck
+from .client import connect_in_background, failure_text, make_client, reason_text, refusal_text
+from .commands import MAX_PAYLOAD, CommandCheck
 from .discovery import discovery_messages
 
 HELD = 500  # verdicts kept while the broker is away (the oldest go first)
 STATE_SPACING = 0.05  # seconds: changes closer than this go out as one state
 RECHECK = 1.0  # seconds of quiet after which the state is made again and published if it changed
+HEARTBEAT = 20.0  # seconds between two retained `online` messages
+LIVENESS = 60  # seconds an `online` holds (its MQTT 5 expiry; the dashboard's timeout too)
+REFUSALS = 2.0  # refused commands answered a second at most (a burst of REFUSAL_BURST first)
+REFUSAL_BURST = 10
+MAX_INCOMING = MAX_PAYLOAD + 1024  # bytes the broker may send this board in one message (topic included)
 
 
 class BoardPublisher:
@@ -66,9 +82,14 @@ class BoardPublisher:
         self.problem: str | None = "not connected yet"
         self.dropped = 0  # verdicts dropped while the broker was away (more than HELD)
         self.published = 0  # messages handed to paho
+        self.unanswered = 0  # refused commands not answered (more than REFUSALS a second)
+        self._run_id = secrets.token_hex(4)  # verdict ids: this run's token and a count
+        self._count = 0
+        self._beat = 0.0  # when `online` was last said
+        self._allowance, self._allowance_at = float(REFUSAL_BURST), time.monotonic()
         self._told: str | None = None
         self._checker = (
-            CommandCheck(settings.command_secret, self.board, clock)
+            CommandCheck(settings.command_secret, self.board, clock, not_before=clock())
             if settings.commands and settings.command_secret
             else None
         )
@@ -84,7 +105,7 @@ class BoardPublisher:
     def start(self) -> None:
         """Connect in the background (paho retries with backoff); returns at once."""
         self._sender.start()
-        connect_in_background(self.client, self.settings.broker)
+        connect_in_background(self.client, self.settings.broker, MAX_INCOMING)
         self._say(f"mqtt: publishing board {self.board} on {self.settings.broker.shown}")
 
     # ------------------------------------------------------------------ from the service (under its lock)
@@ -95,7 +116,8 @@ class BoardPublisher:
             for verdict in verdicts:
                 if len(self._held) == self._held.maxlen:
                     self.dropped += 1
-                self._held.append(verdict_line(verdict.json()))
+                self._count += 1
+                self._held.append(verdict_line({**verdict.json(), "id": f"{self._run_id}-{self._count}"}))
             self._state_due = True
             self._cv.notify()
 
@@ -113,6 +135,8 @@ class BoardPublisher:
                     if not self.connected:
                         continue
                     self._state_due = self._only_if_changed = True
+            if time.monotonic() - self._beat >= HEARTBEAT:
+                self._say_online(self.client)
             if ready:
                 time.sleep(STATE_SPACING)  # let a burst (a whole move) gather into one state
             self._flush()
@@ -152,15 +176,25 @@ class BoardPublisher:
         if info.rc == mqtt.MQTT_ERR_QUEUE_SIZE:
             self.dropped += 1  # paho's own queue is full: the broker is far behind
             return True
+        if info.rc == mqtt.MQTT_ERR_NO_CONN and qos > 0:
+            self.published += 1  # paho keeps it and sends it on reconnecting: held again here, it would go twice
+            return True
         return False
+
+    def _say_online(self, client: mqtt.Client) -> None:
+        """The retained `online`, expiring after LIVENESS s unless said again (the heartbeat)."""
+        properties = Properties(PacketTypes.PUBLISH)
+        properties.MessageExpiryInterval = LIVENESS
+        client.publish(topics.status(self.board), "online", qos=1, retain=True, properties=properties)
+        self._beat = time.monotonic()
 
     # ------------------------------------------------------------------ paho's thread
 
     def _on_connect(self, client: mqtt.Client, _userdata: object, _flags: object, reason: Any, _props: object) -> None:
         if reason.is_failure:
-            self._lost(f"the broker refused the connection: {reason_text(reason)}")
+            self._lost(refusal_text(reason))
             return
-        client.publish(topics.status(self.board), "online", qos=1, retain=True)
+        self._say_online(client)
         for topic, config in discovery_messages(self.board, self.settings.discovery_prefix):
             client.publish(topic, json.dumps(config), qos=1, retain=True)
         if self._checker is not None:
@@ -172,7 +206,7 @@ class BoardPublisher:
         self._tell(f"mqtt: connected to {self.settings.broker.shown} as board {self.board}")
 
     def _on_connect_fail(self, _client: mqtt.Client, _userdata: object) -> None:
-        self._lost("no broker answers there")
+        self._lost(failure_text(self.client))
 
     def _on_disconnect(self, _client: mqtt.Client, _data: object, _flags: object, reason: Any, _props: object) -> None:
         if not self._closing and self.connected:  # after a refusal the refusal is what to say
@@ -197,6 +231,8 @@ class BoardPublisher:
             return
         result: dict[str, object] = {"ok": False}
         try:
+            if message.retain:  # a retained copy is handed to every new subscriber: never an order
+                raise ValueError("a retained command is never carried out: publish commands without retain")
             command = self._checker.check(message.payload)
             result.update(id=command["id"], action=command["action"])
             if self._act is None:
@@ -205,7 +241,22 @@ class BoardPublisher:
             result["ok"] = True
         except Exception as exc:  # refused or failed: said to the sender, never the end of the board
             result["error"] = str(exc)[:300]
-        client.publish(topics.command_result(self.board), json.dumps(result), qos=1)
+        if result["ok"]:
+            client.publish(topics.command_result(self.board), json.dumps(result), qos=1)
+        elif self._may_answer_refusal():
+            client.publish(topics.command_result(self.board), json.dumps(result), qos=0)
+        else:
+            self.unanswered += 1
+
+    def _may_answer_refusal(self) -> bool:
+        """A token bucket: REFUSALS answers a second, REFUSAL_BURST at once (paho's thread only)."""
+        now = time.monotonic()
+        self._allowance = min(float(REFUSAL_BURST), self._allowance + (now - self._allowance_at) * REFUSALS)
+        self._allowance_at = now
+        if self._allowance < 1:
+            return False
+        self._allowance -= 1
+        return True
 
     # ------------------------------------------------------------------ what the page and `senet-pi status` show
 
@@ -219,6 +270,8 @@ class BoardPublisher:
             "problem": self.problem,
             "held": len(self._held),
             "dropped": self.dropped,
+            "unanswered": self.unanswered,
+            "liveness": LIVENESS,  # a watcher counts this board offline after so long without an `online`
             "commands": self._checker is not None,
         }
 
