@@ -59,13 +59,12 @@ def test_the_board_publishes_status_state_and_each_verdict_as_the_contract_says(
     assert press.verdicts
     lines = [verdict_line(v.json()) for v in press.verdicts]
 
-    def without_ids() -> list[str]:  # each is the replay line with an `id` added (for consumers to drop copies)
-        return [
-            verdict_line({k: v for k, v in h.json().items() if k != "id"}) for h in ear.on("senet-pi/hall-1/verdicts")
-        ]  # type: ignore[union-attr]
+    def without_ids() -> list[str]:  # each is the replay line with a `verdict_id` added (for consumers to drop copies)
+        heard = [h.json() for h in ear.on("senet-pi/hall-1/verdicts")]
+        return [verdict_line({k: v for k, v in h.items() if k != "verdict_id"}) for h in heard]  # type: ignore[union-attr]
 
     wait_until(lambda: without_ids() == lines)
-    ids = [h.json()["id"] for h in ear.on("senet-pi/hall-1/verdicts")]  # type: ignore[index]
+    ids = [h.json()["verdict_id"] for h in ear.on("senet-pi/hall-1/verdicts")]  # type: ignore[index]
     assert len(set(ids)) == len(ids) and all(isinstance(i, str) and i for i in ids)
     assert all(h.qos == 1 and not h.retain for h in ear.on("senet-pi/hall-1/verdicts"))
     state = ear.last("senet-pi/hall-1/state", where=lambda h: h.json()["last_throw"] is not None)

@@ -224,7 +224,7 @@ def test_a_flood_of_forged_commands_never_crowds_out_the_boards_verdicts(mosquit
                 made += _play(service, 1, n)
         wait_until(lambda: len(ear.on("senet-pi/hall-f/verdicts")) >= made, 15)
         wait_until(lambda: publisher.unanswered > 0, 10)
-        assert len({h.json()["id"] for h in ear.on("senet-pi/hall-f/verdicts")}) == made  # type: ignore[index]
+        assert len({h.json()["verdict_id"] for h in ear.on("senet-pi/hall-f/verdicts")}) == made  # type: ignore[index]
         assert publisher.dropped == 0
         answered = len(ear.on("senet-pi/hall-f/command/result"))
         assert 0 < answered < 3000 and answered + publisher.unanswered <= 3000

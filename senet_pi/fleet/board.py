@@ -8,7 +8,12 @@ whose own thread talks to the broker. While the broker is away, at most HELD ver
 (the oldest are dropped and counted); the retained state is republished on reconnection,
 and that is what matters to anyone watching.
 
-Trust: every verdict carries an `id` (this run's token and a count) so that a consumer can drop
+Beside the contract's topics, a board publishes a retained summary and its events (see
+`summary`) for Home Assistant and Node-RED, and, when the config allows staff buttons, carries
+out a button pressed (`senet-pi/BOARD/button`): unsigned, so the broker's access list decides
+who may press (see `broker_files`).
+
+Trust: every verdict carries a `verdict_id` (this run's token and a count) so that a consumer can drop
 a copy (QoS 1 may deliver one twice when the broker restarts). The retained `online` is said
 again every HEARTBEAT s with an expiry of LIVENESS s, so a board that died while the broker was
 away does not stay online: the dashboard and Home Assistant count it offline when the
@@ -39,6 +44,7 @@ from .address import FleetSettings
 from .client import connect_in_background, failure_text, make_client, reason_text, refusal_text
 from .commands import MAX_PAYLOAD, CommandCheck
 from .discovery import discovery_messages
+from .summary import Summary
 
 HELD = 500  # verdicts kept while the broker is away (the oldest go first)
 STATE_SPACING = 0.05  # seconds: changes closer than this go out as one state
@@ -61,10 +67,12 @@ class BoardPublisher:
         *,
         say: Callable[[str], None] | None = None,
         act: Callable[[str, dict], None] | None = None,
+        words: Callable[[Verdict], str | None] | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         """`state()`: the state's JSON text; `say`: where connection news is told (the terminal);
-        `act(action, args)`: carries out a checked remote command (only with MQTT_COMMANDS)."""
+        `act(action, args)`: carries out a checked remote command or a pressed button;
+        `words(verdict)`: a verdict in words in the board's language (the summary's last thing)."""
         self.settings = settings
         self.board = settings.board
         self._state = state
@@ -73,6 +81,9 @@ class BoardPublisher:
         self._clock = clock
         self._cv = threading.Condition()
         self._held: deque[str] = deque(maxlen=HELD)
+        self._events: deque[dict] = deque(maxlen=HELD)
+        self._summary = Summary(words or (lambda _verdict: None), settings.staff_after)
+        self._last_summary: str | None = None
         self._state_due = True
         self._only_if_changed = False  # the next state goes out only if it differs from the last one
         self._last_state: bytes | str | None = None
@@ -117,7 +128,8 @@ class BoardPublisher:
                 if len(self._held) == self._held.maxlen:
                     self.dropped += 1
                 self._count += 1
-                self._held.append(verdict_line({**verdict.json(), "id": f"{self._run_id}-{self._count}"}))
+                self._held.append(verdict_line({**verdict.json(), "verdict_id": f"{self._run_id}-{self._count}"}))
+            self._events.extend(self._summary.heard(verdicts, self._clock()))
             self._state_due = True
             self._cv.notify()
 
@@ -127,7 +139,8 @@ class BoardPublisher:
         while True:
             with self._cv:
                 ready = self._cv.wait_for(
-                    lambda: self._closing or (self.connected and (self._held or self._state_due)), RECHECK
+                    lambda: self._closing or (self.connected and (self._held or self._events or self._state_due)),
+                    RECHECK,
                 )
                 if self._closing:
                     return
@@ -135,6 +148,7 @@ class BoardPublisher:
                     if not self.connected:
                         continue
                     self._state_due = self._only_if_changed = True
+                    self._events.extend(self._summary.due(self._clock()))  # staff called after a wait
             if time.monotonic() - self._beat >= HEARTBEAT:
                 self._say_online(self.client)
             if ready:
@@ -144,14 +158,17 @@ class BoardPublisher:
     def _flush(self) -> None:
         """Hand the held verdicts, then the state if it changed, to paho; kept for later if the broker went."""
         with self._cv:
-            lines, due = list(self._held), self._state_due
+            lines, due, events = list(self._held), self._state_due, list(self._events)
             self._held.clear()
+            self._events.clear()
             self._state_due = False
         for n, line in enumerate(lines):
             if not self._publish(topics.verdicts(self.board), line, qos=1):
                 with self._cv:  # lost the broker meanwhile: keep the rest for the next connection
                     self._held.extendleft(reversed(lines[n:]))
                 break
+        for event in events:
+            self._publish(topics.event(self.board), json.dumps(event), qos=1)
         if not due:
             return
         try:
@@ -167,6 +184,19 @@ class BoardPublisher:
         else:
             with self._cv:
                 self._state_due = True
+            return
+        self._publish_summary(text)
+
+    def _publish_summary(self, state_text: bytes | str) -> None:
+        """The retained summary, when it changed."""
+        try:
+            state = json.loads(state_text)
+        except ValueError:
+            return
+        with self._cv:
+            summary = json.dumps(self._summary.json(state, self._clock()))
+        if summary != self._last_summary and self._publish(topics.summary(self.board), summary, qos=1, retain=True):
+            self._last_summary = summary
 
     def _publish(self, topic: str, payload: bytes | str, qos: int = 0, retain: bool = False) -> bool:
         info = self.client.publish(topic, payload, qos=qos, retain=retain)
@@ -195,10 +225,13 @@ class BoardPublisher:
             self._lost(refusal_text(reason))
             return
         self._say_online(client)
-        for topic, config in discovery_messages(self.board, self.settings.discovery_prefix):
-            client.publish(topic, json.dumps(config), qos=1, retain=True)
+        for topic, config in discovery_messages(self.settings):
+            client.publish(topic, json.dumps(config) if config else b"", qos=1, retain=True)
         if self._checker is not None:
             client.subscribe(topics.command(self.board), qos=1)
+        if self.settings.buttons:
+            client.subscribe(topics.button(self.board), qos=1)
+        self._last_summary = None  # said again on every connection
         with self._cv:
             self.connected, self.since, self.problem = True, self._clock(), None
             self._state_due = True
@@ -227,6 +260,9 @@ class BoardPublisher:
             self._say(text)
 
     def _on_message(self, client: mqtt.Client, _userdata: object, message: mqtt.MQTTMessage) -> None:
+        if self.settings.buttons and message.topic == topics.button(self.board):
+            self._pressed(client, message)
+            return
         if self._checker is None or message.topic != topics.command(self.board):
             return
         result: dict[str, object] = {"ok": False}
@@ -238,6 +274,28 @@ class BoardPublisher:
             if self._act is None:
                 raise ValueError("this board carries out no remote commands")
             self._act(command["action"], command["args"])
+            result["ok"] = True
+        except Exception as exc:  # refused or failed: said to the sender, never the end of the board
+            result["error"] = str(exc)[:300]
+        if result["ok"]:
+            client.publish(topics.command_result(self.board), json.dumps(result), qos=1)
+        elif self._may_answer_refusal():
+            client.publish(topics.command_result(self.board), json.dumps(result), qos=0)
+        else:
+            self.unanswered += 1
+
+    def _pressed(self, client: mqtt.Client, message: mqtt.MQTTMessage) -> None:
+        """A staff button: the broker's access list said who may press it; the action is the payload."""
+        action = bytes(message.payload[:32]).decode("ascii", "replace").strip()
+        result: dict[str, object] = {"ok": False, "action": action, "via": "button"}
+        try:
+            if message.retain:
+                raise ValueError("a retained button press is never carried out: publish presses without retain")
+            if action not in self.settings.buttons:
+                raise ValueError(f"the button must be one of {', '.join(self.settings.buttons)}")
+            if self._act is None:
+                raise ValueError("this board carries out no remote commands")
+            self._act(action, {})
             result["ok"] = True
         except Exception as exc:  # refused or failed: said to the sender, never the end of the board
             result["error"] = str(exc)[:300]
@@ -273,6 +331,7 @@ class BoardPublisher:
             "unanswered": self.unanswered,
             "liveness": LIVENESS,  # a watcher counts this board offline after so long without an `online`
             "commands": self._checker is not None,
+            "buttons": list(self.settings.buttons),
         }
 
     def close(self, timeout: float = 2.0) -> None:

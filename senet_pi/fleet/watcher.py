@@ -10,7 +10,7 @@ whose state says it takes them.
 A board is not trusted to say `offline` itself: one that stops its heartbeat (its retained
 `online`, said again every so often, see `board.HEARTBEAT`) for longer than its liveness is
 shown offline, so a board that died while the broker was away does not stay online for ever.
-A verdict heard twice (the same `id`, QoS 1 after a broker restart) is taken once.
+A verdict heard twice (the same `verdict_id`, QoS 1 after a broker restart) is taken once.
 """
 
 from __future__ import annotations
@@ -186,10 +186,10 @@ class FleetWatcher:
                 verdict = json.loads(payload)
                 if isinstance(verdict, dict):
                     seen = self._seen.setdefault(name, _recent())
-                    if isinstance(verdict.get("id"), str):
-                        if verdict["id"] in seen:
+                    if isinstance(verdict.get("verdict_id"), str):
+                        if verdict["verdict_id"] in seen:
                             return  # a copy (QoS 1 delivers at least once)
-                        seen.append(verdict["id"])
+                        seen.append(verdict["verdict_id"])
                     view.last_verdict = verdict
                     view.verdicts += 1
             elif what == "command/result":
