@@ -67,6 +67,7 @@ def acl_text(users: Iterable[User], discovery_prefix: str = "homeassistant") -> 
             lines.append(f"topic read {root}/#")
             lines.append(f"topic write {root}/+/command")
             lines.append(f"topic write {root}/+/button")
+            lines.append("topic readwrite museum/#")  # the museum's own flows: Node-RED's alerts
         else:  # Home Assistant: the boards and its discovery to read, the buttons to press, its own status
             lines.append(f"topic read {root}/#")
             lines.append(f"topic write {root}/+/button")
