@@ -1,4 +1,4 @@
-"""The example Node-RED flow (examples/node-red-fleet.json) loaded into a real Node-RED from npm
+"""The example Node-RED flow (examples/node-red/fleet-flow.json) loaded into a real Node-RED from npm
 against a real Mosquitto: its dashboard lists the boards, its alert fires when a table needs
 staff, and its new-game button starts a new game on a board.
 
@@ -28,7 +28,7 @@ from senet_pi_web import create_app
 
 assert mosquitto_fixture
 NODE_RED = os.environ.get("SENET_PI_NODE_RED")
-FLOW = Path(__file__).resolve().parent.parent / "examples" / "node-red-fleet.json"
+FLOW = Path(__file__).resolve().parent.parent / "examples" / "node-red" / "fleet-flow.json"
 OPT_IN = pytest.mark.skipif(not NODE_RED, reason="opt-in: set SENET_PI_NODE_RED to a node-red program")
 
 
