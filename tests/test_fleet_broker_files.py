@@ -89,6 +89,7 @@ def test_each_board_writes_only_its_own_topics_and_home_assistant_presses_the_bu
     intruder.publish("senet-pi/hall-2/state", "{}", qos=1, retain=True).wait_for_publish(5)
     intruder.publish("senet-pi/hall-2/status", "online", qos=1, retain=True).wait_for_publish(5)
     intruder.publish("senet-pi/hall-2/button", "new_game", qos=1).wait_for_publish(5)
+    intruder.publish("senet-pi/hall-2/command", "{}", qos=1).wait_for_publish(5)  # one exhibit cannot command another
     intruder.publish("homeassistant/sensor/senet-pi_hall-2/x/config", "{}", qos=1).wait_for_publish(5)
     ha.client.publish("senet-pi/hall-1/status", "offline", qos=1, retain=True).wait_for_publish(5)
     ha.client.publish("senet-pi/hall-1/command", "{}", qos=1).wait_for_publish(5)
@@ -97,6 +98,7 @@ def test_each_board_writes_only_its_own_topics_and_home_assistant_presses_the_bu
     staff.publish("senet-pi/hall-2/command", "{}", qos=1).wait_for_publish(5)
     wait_until(lambda: ha.on("senet-pi/hall-2/command"))
     time.sleep(0.3)
+    assert len(ha.on("senet-pi/hall-2/command")) == 1  # the staff's, not the intruder's
     assert ha.on("senet-pi/hall-2/state") == [] and ha.on("senet-pi/hall-2/status") == []
     assert ha.on("senet-pi/hall-2/button") == [] and ha.on_prefix("homeassistant/sensor/senet-pi_hall-2") == []
     assert [h.payload for h in ha.on("senet-pi/hall-1/status")] == [b"online"] * len(ha.on("senet-pi/hall-1/status"))
