@@ -101,6 +101,20 @@ def test_an_illegal_move_is_an_event_and_the_summary_says_it_in_the_boards_langu
     ear.close()
 
 
+def test_a_question_left_waiting_calls_staff_in_the_summary_and_as_an_event(mosquitto, board):
+    ear = Ear(mosquitto.port, "senet-pi/+/event", "senet-pi/+/summary")
+    _, publisher = board("hall-q", staff_after=0.5)
+    publisher._listen([Question(1, "capture", "Which piece?", ["a", "b"])])  # as the service would tell it
+    event = ear.last("senet-pi/hall-q/event", 5, where=lambda h: h.json()["event_type"] == "needs_staff").json()
+    assert event["reason"] == "question" and "Which piece?" in event["text"]
+    summary = ear.last("senet-pi/hall-q/summary", 5, where=lambda h: h.json()["needs_staff"]).json()
+    assert "Which piece?" in summary["staff_reason"]
+    publisher._listen([Answered(1, "a")])
+    ear.last("senet-pi/hall-q/summary", 5, where=lambda h: h.json()["last_kind"] == "answered")
+    assert ear.last("senet-pi/hall-q/summary").json()["needs_staff"] is False
+    ear.close()
+
+
 def test_nothing_in_the_summary_is_stale_after_a_restart(mosquitto, board):
     ear = Ear(mosquitto.port, "senet-pi/+/summary")
     service, publisher = board("hall-s")

@@ -178,6 +178,7 @@ class BoardPublisher:
             return
         only_if_changed, self._only_if_changed = self._only_if_changed, False
         if only_if_changed and text == self._last_state:
+            self._publish_summary(text)  # time alone may change it: a question left waiting calls staff
             return
         if self._publish(topics.state(self.board), text, qos=1, retain=True):
             self._last_state = text
