@@ -106,6 +106,18 @@ def test_each_board_writes_only_its_own_topics_and_home_assistant_presses_the_bu
     assert publisher.connected
 
 
+def test_a_board_whose_user_may_not_write_its_topics_says_so(museum):
+    broker, _, passwords, made = museum
+    service = Service(None)
+    app = create_app({"TESTING": True}, service=service)
+    url = f"mqtt://board-hall-1:{passwords['board-hall-1']}@127.0.0.1:{broker.port}"
+    said: list[str] = []
+    publisher = start_board(service, None, FleetSettings(parse_broker_url(url), "hall-2"), app, said.append)
+    made.append(publisher)  # hall-1's user, named hall-2: the access list refuses its messages
+    wait_until(lambda: publisher.problem and "access list" in publisher.problem)
+    assert publisher.connected and any("access list" in line for line in said)
+
+
 def test_anonymous_clients_are_turned_away_and_a_huge_message_is_refused(museum):
     broker, _, passwords, made = museum
     anonymous = _client(broker.port, None, None)

@@ -110,6 +110,7 @@ class BoardPublisher:
         self.client.on_connect_fail = self._on_connect_fail
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
+        self.client.on_publish = self._on_publish
         self._sender = threading.Thread(target=self._run, name="senet-pi mqtt", daemon=True)
         self._unsubscribe = service.subscribe(self._listen)
 
@@ -238,6 +239,17 @@ class BoardPublisher:
             self._state_due = True
             self._cv.notify()
         self._tell(f"mqtt: connected to {self.settings.broker.shown} as board {self.board}")
+
+    def _on_publish(self, _client: mqtt.Client, _data: object, _mid: int, reason: Any, _props: object) -> None:
+        """A message the broker refused (MQTT 5 says why): its access list, said as such."""
+        if getattr(reason, "is_failure", False):
+            problem = (
+                f"the broker refused a message of board {self.board} ({reason_text(reason)}): "
+                f"its user may not write senet-pi/{self.board}/...; check the broker's access list"
+            )
+            with self._cv:
+                self.problem = problem
+            self._tell(f"mqtt: {problem}")
 
     def _on_connect_fail(self, _client: mqtt.Client, _userdata: object) -> None:
         self._lost(failure_text(self.client))
