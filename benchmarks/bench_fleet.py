@@ -11,6 +11,9 @@ A Mosquitto is started on a free loopback port (anonymous, no persistence), then
    publish `online` and then a state (a real board's `GET /api/state`, with the send time in it)
    about once a second each, for `--seconds`. The latency from a board's publish to the
    dashboard's live stream saying it: p50, p99, max; the dashboard's CPU and memory meanwhile.
+
+`--flap SECONDS` measures only this: a board (in this process) on a broker that is up 3 s and
+down 3 s for SECONDS: the share of the time the board is connected, and of the broker's up time.
 """
 
 from __future__ import annotations
@@ -208,6 +211,44 @@ def simulate(broker: int, boards: int, seconds: float, state: dict) -> int:
     return sent
 
 
+def flapping(folder: Path, seconds: float, period: float = 3.0) -> None:
+    """The board's connected share while the broker flaps `period` s up, `period` s down."""
+    from senet_pi.fleet import FleetSettings, parse_broker_url
+    from senet_pi.fleet.on_run import start_board
+    from senet_pi.service import Service
+    from senet_pi_web import create_app
+
+    broker, port = start_broker(folder)
+    service = Service(None)
+    app = create_app({"TESTING": True}, service=service)
+    publisher = start_board(service, None, FleetSettings(parse_broker_url(f"mqtt://127.0.0.1:{port}"), "flap"), app)
+    samples = up_samples = connected = connected_up = 0
+    began = time.monotonic()
+    try:
+        while (elapsed := time.monotonic() - began) < seconds:
+            up = int(elapsed // period) % 2 == 0
+            if up and broker.poll() is not None:
+                broker = subprocess.Popen(broker.args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            elif not up and broker.poll() is None:
+                broker.terminate()
+                broker.wait(5)
+            samples += 1
+            up_samples += up
+            connected += publisher.connected
+            connected_up += publisher.connected and up
+            time.sleep(0.05)
+    finally:
+        publisher.close(0.5)
+        if broker.poll() is None:
+            broker.terminate()
+            broker.wait(5)
+    print(
+        f"a broker flapping {period:g} s up / {period:g} s down for {seconds:g} s: the board was connected "
+        f"{100 * connected / samples:.0f} % of the time, {100 * connected_up / max(up_samples, 1):.0f} % of the "
+        "broker's up time"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--boards", type=int, default=100)
@@ -215,7 +256,12 @@ def main() -> None:
     parser.add_argument("--idle", type=float, default=10.0)
     parser.add_argument("--presses", type=int, default=200)
     parser.add_argument("--quick", action="store_true", help="a short run: 10 boards, 3 s, 2 s idle, 20 presses")
+    parser.add_argument("--flap", type=float, metavar="SECONDS", help="only: a board on a broker flapping 3 s/3 s")
     args = parser.parse_args()
+    if args.flap:
+        with tempfile.TemporaryDirectory() as tmp:
+            flapping(Path(tmp), args.flap)
+        return
     if args.quick:
         args.boards, args.seconds, args.idle, args.presses = 10, 3.0, 2.0, 20
     print(f"{platform.machine()}, Python {platform.python_version()}, {os.cpu_count()} CPUs")

@@ -8,6 +8,11 @@ as they go, for `--seconds` of *simulated* time, and prints RSS every simulated 
 `python benchmarks/bench_memory.py real [--seconds 600]` starts `senet-pi run --backend sim` (page
 on, a fresh journal, standard input held open) and reads its RSS every 30 s of wall time, then
 fits a line after the first minute and extrapolates it to an hour.
+
+`python benchmarks/bench_memory.py idle [--seconds 30] [--page] [--mqtt URL]` is a board at rest:
+`senet-pi run --backend sim` with no page (unless `--page`), nobody playing, measured after 10 s
+of settling: its share of one core (user + system time from /proc over `--seconds`), its RSS,
+and what wakes it: each thread's context switches a second (from /proc/PID/task), by name.
 """
 
 from __future__ import annotations
@@ -99,14 +104,64 @@ def real(seconds: float) -> None:
     )
 
 
+def _threads(pid: int) -> dict[str, int]:
+    """Context switches (voluntary and not) of each of the process's threads, by tid and name."""
+    out: dict[str, int] = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            status = dict(line.split(":", 1) for line in (task / "status").read_text().splitlines() if ":" in line)
+        except OSError:
+            continue
+        switches = int(status["voluntary_ctxt_switches"]) + int(status["nonvoluntary_ctxt_switches"])
+        out[f"{task.name} {status['Name'].strip()}"] = switches
+    return out
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def idle(seconds: float, page: bool, mqtt: str | None) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        env = dict(os.environ, SENET_PI_INSTANCE=folder, PYTHONPATH=str(ROOT))
+        cmd = [sys.executable, "-m", "senet_pi", "run", "--backend", "sim", "--journal", f"{folder}/j.sqlite"]
+        cmd += ["--page-port", "18088" if page else "0"]
+        if mqtt:
+            cmd += ["--mqtt", mqtt, "--board", "bench-idle"]
+        child = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env)
+        try:
+            time.sleep(10)  # started, imported, settled
+            cpu0, wall0, threads0 = _cpu_seconds(child.pid), time.monotonic(), _threads(child.pid)
+            time.sleep(seconds)
+            cpu1, wall1, threads1 = _cpu_seconds(child.pid), time.monotonic(), _threads(child.pid)
+            rss = rss_kb(child.pid)
+        finally:
+            child.terminate()
+            child.wait(10)
+    span = wall1 - wall0
+    print(
+        f"idle for {span:.0f} s ({'page' if page else 'no page'}{', mqtt' if mqtt else ''}): "
+        f"{100 * (cpu1 - cpu0) / span:.2f} % of a core, RSS {rss / 1024:.1f} MiB"
+    )
+    wakes = {name: (threads1[name] - threads0.get(name, 0)) / span for name in threads1}
+    for name, rate in sorted(wakes.items(), key=lambda kv: -kv[1]):
+        print(f"  {rate:6.1f} wake-ups/s  thread {name}")
+    print(f"  {sum(wakes.values()):6.1f} wake-ups/s in all")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=["accelerated", "real"])
+    parser.add_argument("mode", choices=["accelerated", "real", "idle"])
+    parser.add_argument("--page", action="store_true", help="idle: serve the page too")
+    parser.add_argument("--mqtt", metavar="URL", help="idle: publish the board on this broker")
     parser.add_argument("--seconds", type=float, help="simulated (accelerated) or wall (real) seconds")
     parser.add_argument("--unbounded", action="store_true", help="accelerated: plain MockPins, as before #13")
     args = parser.parse_args()
     if args.mode == "accelerated":
         accelerated(args.seconds or 3600, args.unbounded)
+    elif args.mode == "idle":
+        idle(args.seconds or 30, args.page, args.mqtt)
     else:
         real(args.seconds or 600)
 

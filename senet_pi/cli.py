@@ -529,6 +529,9 @@ def build_parser() -> argparse.ArgumentParser:
     fleet.add_argument("--host", default="127.0.0.1", help="address the dashboard listens on (default 127.0.0.1)")
     fleet.add_argument("--port", type=int, default=8090, help="the dashboard's port (default 8090)")
     fleet.set_defaults(func=_cmd_fleet)
+    from .fleet.broker_files import add_commands as add_broker_files  # the broker's users and access list
+
+    add_broker_files(sub)
     pin = sub.add_parser("set-pin", help="set (or remove) the PIN that enables the page's operator actions")
     pin.add_argument(
         "--pin", help="6-12 digits or a 12+ character passphrase (asked for when not given); empty disables the actions"

@@ -436,6 +436,21 @@ class AtTheBoard:
         self.coach.close()  # type: ignore[attr-defined]
 
 
+class TablesWhenNeeded:
+    """The opponent's tables, read at their first use (which imports numpy, about 13 MB): a board
+    at rest, with nobody playing the computer or being given hints, does without them."""
+
+    def __init__(self) -> None:
+        self._tables: object | None = None
+
+    def __getattr__(self, name: str) -> object:
+        if self._tables is None:
+            from .opponent.tables import Tables
+
+            self._tables = Tables(build=False)
+        return getattr(self._tables, name)
+
+
 def start_computer(
     service: Service,
     backend: object,
@@ -450,9 +465,7 @@ def start_computer(
     from .coach import Coach, engine_analyser
 
     if tables is None:
-        from .opponent.tables import Tables
-
-        tables = Tables(build=False)
+        tables = TablesWhenNeeded()
     player = ComputerPlayer(service, seats, throw=backend_thrower(service, backend), tables=tables, pause=pause)
     coach = Coach(service, engine_analyser(tables), lambda: player.seats)
     player.start()

@@ -55,7 +55,8 @@ def make_certificates(folder: Path) -> Path:
 
 
 class Mosquitto:
-    """One broker process with a temporary config; `stop()` and `start()` again keep its port."""
+    """One broker process with a temporary config; `stop()` and `start()` again keep its port.
+    `use_config(text)`: run it with a configuration of the test's own (its listener replaced)."""
 
     def __init__(self, folder: Path, *, passwords: dict[str, str] | None = None, tls: bool = False) -> None:
         self.folder = folder
@@ -77,6 +78,11 @@ class Mosquitto:
         self.config = folder / "mosquitto.conf"
         self.config.write_text("\n".join(lines) + "\n")
 
+    def use_config(self, text: str) -> None:
+        lines = [line for line in text.splitlines() if not line.startswith("listener ")]
+        head = [f"listener {self.port} 127.0.0.1", "persistence false", f"user {getpass.getuser()}"]
+        self.config.write_text("\n".join(head + lines) + "\n")
+
     @property
     def url(self) -> str:
         return f"mqtt://127.0.0.1:{self.port}"
@@ -94,6 +100,13 @@ class Mosquitto:
             return True
 
         wait_until(accepting, 5.0)
+
+    def kill(self) -> None:
+        """The broker crashes: SIGKILL, so it says nothing (no last wills) on its way out."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(5)
+        self.proc = None
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -129,10 +142,12 @@ class Heard:
 class Ear:
     """A paho subscriber recording every message on `topics` (retained ones included)."""
 
-    def __init__(self, port: int, *topics: str) -> None:
+    def __init__(self, port: int, *topics: str, user: str | None = None, password: str | None = None) -> None:
         self.heard: list[Heard] = []
         self._lock = threading.Lock()
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+        if user:
+            self.client.username_pw_set(user, password)
         self.client.on_message = self._on_message
         subscribed = threading.Event()
         self.client.on_connect = lambda c, *_: c.subscribe([(t, 1) for t in topics])

@@ -35,13 +35,16 @@ ALLOWED = {
     "sensor": COMMON
     | {"last_reset_value_template", "options", "suggested_display_precision", "state_class", "unit_of_measurement"},
     "binary_sensor": COMMON | {"off_delay", "payload_off", "payload_on"},
+    "event": (COMMON - {"expire_after", "force_update"}) | {"event_types"},
+    "button": (COMMON - {"expire_after", "force_update", "state_topic", "value_template"})
+    | {"command_template", "command_topic", "payload_press", "retain"},
 }
 DEVICE_KEYS = {
     "configuration_url", "connections", "hw_version", "identifiers", "manufacturer", "model", "model_id", "name",
     "serial_number", "suggested_area", "sw_version", "via_device",
 }  # fmt: skip
-DEVICE_CLASSES = {"binary_sensor": {"problem", "connectivity"}, "sensor": set()}
-TOPIC = re.compile(r"homeassistant/(sensor|binary_sensor)/[A-Za-z0-9_-]+/[A-Za-z0-9_-]+/config")
+DEVICE_CLASSES = {"binary_sensor": {"problem", "connectivity"}, "sensor": {"enum"}, "event": set(), "button": set()}
+TOPIC = re.compile(r"homeassistant/(sensor|binary_sensor|event|button)/[A-Za-z0-9_-]+/[A-Za-z0-9_-]+/config")
 
 
 @pytest.fixture
@@ -69,10 +72,11 @@ def _render(template: str, payload: bytes) -> str:
 
 def test_discovery_makes_one_device_with_the_entities_home_assistant_documents(mosquitto, board):
     ear = Ear(mosquitto.port, "homeassistant/#", "senet-pi/#")
-    service, _, _ = board("hall-3")
-    wait_until(lambda: len(ear.on_prefix("homeassistant/")) >= 6)
+    settings = {"area": "Gallery 2", "page_url": "http://hall-3.local:8080/", "buttons": ("new_game", "undo")}
+    service, _, _ = board("hall-3", **settings)
+    wait_until(lambda: len([h for h in ear.on_prefix("homeassistant/") if h.payload]) >= 10)
     later = Ear(mosquitto.port, "homeassistant/#")  # retained: a Home Assistant started later has them all
-    heard = wait_until(lambda: len(later.on_prefix("homeassistant/")) >= 6 and later.on_prefix("homeassistant/"))
+    heard = wait_until(lambda: len(later.on_prefix("homeassistant/")) >= 10 and later.on_prefix("homeassistant/"))
     configs = {h.topic: (h.json(), h.retain) for h in heard}  # type: ignore[union-attr]
     later.close()
     assert all(retained for _, retained in configs.values())
@@ -81,8 +85,11 @@ def test_discovery_makes_one_device_with_the_entities_home_assistant_documents(m
         component = TOPIC.fullmatch(topic).group(1)  # type: ignore[union-attr]
         assert set(config) <= ALLOWED[component], set(config) - ALLOWED[component]
         assert set(config["device"]) <= DEVICE_KEYS and config["device"]["identifiers"] == ["senet-pi_hall-3"]
+        assert config["device"]["configuration_url"] == "http://hall-3.local:8080/"
+        assert config["device"]["suggested_area"] == "Gallery 2"
         assert config["origin"]["name"] == "senet-pi"
-        assert config["state_topic"].startswith("senet-pi/hall-3/")
+        topic_key = "command_topic" if component == "button" else "state_topic"
+        assert config[topic_key].startswith("senet-pi/hall-3/")
         if "device_class" in config:
             assert config["device_class"] in DEVICE_CLASSES[component]
         assert config.get("entity_category", "diagnostic") == "diagnostic"
@@ -90,24 +97,39 @@ def test_discovery_makes_one_device_with_the_entities_home_assistant_documents(m
     assert len(entities) == len(configs)  # unique ids
     names = {uid.removeprefix("senet-pi_hall-3_") for uid in entities}
     assert {"game_state", "to_move", "last_verdict", "switch_faults", "journal", "online"} <= names
+    assert {"needs_staff", "events", "new_game", "undo"} <= names and "resync" not in names  # buttons as allowed
     for uid, (_, config) in entities.items():
         if uid.endswith("_online"):
             assert config["state_topic"] == "senet-pi/hall-3/status" and config["payload_on"] == "online"
+            assert 0 < config["expire_after"] <= 120  # unavailable once the heartbeat stops
         else:  # the board's status is every other entity's availability
             assert config["availability_topic"] == "senet-pi/hall-3/status"
             assert (config["payload_available"], config["payload_not_available"]) == ("online", "offline")
+    by_name = {uid.removeprefix("senet-pi_hall-3_"): config for uid, (_, config) in entities.items()}
+    assert by_name["game_state"]["options"] == ["waiting", "playing", "won"]
+    assert by_name["events"]["event_types"] == ["win", "illegal", "new_game", "needs_staff"]
+    assert by_name["new_game"]["command_topic"] == "senet-pi/hall-3/button"
+    assert by_name["new_game"]["payload_press"] == "new_game"
+    removed = [h for h in ear.on_prefix("homeassistant/button/") if h.topic.endswith("/resync/config")]
+    assert removed and removed[-1].payload == b""  # a button the config does not allow is removed
 
     # The templates, rendered on what the board really publishes, give the values Home Assistant shows.
+    assert _render(by_name["game_state"]["value_template"], ear.last("senet-pi/hall-3/summary").payload) == "waiting"
     service.press(random.Random(4))
+    summary = ear.last("senet-pi/hall-3/summary", where=lambda h: h.json()["last"] is not None).payload
     state = ear.last("senet-pi/hall-3/state", where=lambda h: h.json()["last_throw"] is not None).payload
-    verdict = ear.last("senet-pi/hall-3/verdicts").payload
-    by_name = {uid.removeprefix("senet-pi_hall-3_"): config for uid, (_, config) in entities.items()}
-    assert _render(by_name["game_state"]["value_template"], state) == "in play"
-    assert _render(by_name["to_move"]["value_template"], state) == service.to_move
-    assert _render(by_name["last_verdict"]["value_template"], verdict) == json.loads(verdict)["v"]
+    assert _render(by_name["game_state"]["value_template"], summary) == "playing"
+    assert by_name["game_state"]["value_template"] and json.loads(summary)["game"] in by_name["game_state"]["options"]
+    assert _render(by_name["to_move"]["value_template"], summary) == "Green" == json.loads(state)["player_names"]["B"]
+    assert json.loads(_render(by_name["to_move"]["json_attributes_template"], summary)) == {
+        "pieces": "the green spools"
+    }
+    assert _render(by_name["last_verdict"]["value_template"], summary) == "Green throws 2"
+    assert json.loads(_render(by_name["last_verdict"]["json_attributes_template"], summary))["kind"] == "throw"
+    assert _render(by_name["needs_staff"]["value_template"], summary) == "OFF"
     assert _render(by_name["switch_faults"]["value_template"], state) == "OFF"
     assert _render(by_name["journal"]["value_template"], state) == "OFF"
-    attributes = json.loads(_render(by_name["game_state"]["json_attributes_template"], state))
+    attributes = json.loads(_render(by_name["game_state"]["json_attributes_template"], summary))
     assert attributes["variant"] == service.variant
     ear.close()
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 import socket
+import sys
 import urllib.parse
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from ..errors import SenetError
@@ -96,6 +97,10 @@ class FleetSettings:
     commands: bool = False  # MQTT_COMMANDS: whether the dashboard may start a new game or resync
     command_secret: str | None = field(default=None, repr=False)  # MQTT_COMMAND_SECRET, shared with the dashboard
     discovery_prefix: str = "homeassistant"
+    buttons: tuple[str, ...] = ()  # MQTT_BUTTONS: the staff buttons Home Assistant may press (the broker authorises)
+    area: str | None = None  # MQTT_AREA: the room Home Assistant suggests for the board's device
+    page_url: str | None = None  # MQTT_PAGE_URL: the board's page, linked from Home Assistant
+    staff_after: float = 60.0  # MQTT_STAFF_AFTER: seconds before a question or a fix left waiting calls staff
 
 
 MIN_SECRET = 16  # characters a command secret needs at least
@@ -104,6 +109,8 @@ MIN_SECRET = 16  # characters a command secret needs at least
 def fleet_settings(url: str | None, board: str | None, config: Mapping[str, object]) -> FleetSettings | None:
     """The board's fleet settings from the command line (first) and the config, or None when no
     broker is named (then nothing is published and nothing waits for a broker)."""
+    if url:
+        warn_of_password(url)
     url = url or _text(config, "MQTT_URL")
     if not url:
         if board is not None or config.get("MQTT_COMMANDS"):
@@ -115,7 +122,65 @@ def fleet_settings(url: str | None, board: str | None, config: Mapping[str, obje
     name = check_board_name(default_board_name() if board is None else board)
     commands = bool(config.get("MQTT_COMMANDS", False))
     secret = command_secret(config) if commands else None
-    return FleetSettings(address, name, commands, secret, _text(config, "MQTT_DISCOVERY_PREFIX") or "homeassistant")
+    return FleetSettings(
+        address,
+        name,
+        commands,
+        secret,
+        _text(config, "MQTT_DISCOVERY_PREFIX") or "homeassistant",
+        buttons_from(config.get("MQTT_BUTTONS", False)),
+        _text(config, "MQTT_AREA"),
+        page_url_from(_text(config, "MQTT_PAGE_URL")),
+        staff_after_from(config.get("MQTT_STAFF_AFTER", 60)),
+    )
+
+
+BUTTONS = ("new_game", "undo", "resync")  # what a staff button may do, in the order Home Assistant shows them
+
+
+def buttons_from(value: object) -> tuple[str, ...]:
+    """MQTT_BUTTONS: true (every button), false, or a list of BUTTONS."""
+    if value is True:
+        return BUTTONS
+    if value is False or value is None:
+        return ()
+    if isinstance(value, list) and all(isinstance(b, str) and b in BUTTONS for b in value):
+        return tuple(b for b in BUTTONS if b in value)
+    raise FleetError(f"MQTT_BUTTONS in the config must be true, false or a list of {', '.join(BUTTONS)}")
+
+
+def page_url_from(value: str | None) -> str | None:
+    """MQTT_PAGE_URL: an http:// or https:// address (Home Assistant links only those)."""
+    if value is None:
+        return None
+    if not re.fullmatch(r"https?://[^\s/]+(/\S*)?", value):
+        raise FleetError("MQTT_PAGE_URL in the config must be the board page's address, like http://hall-1.local:8080/")
+    return value
+
+
+def staff_after_from(value: object) -> float:
+    """MQTT_STAFF_AFTER: seconds from 5 to 3600."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 5 <= value <= 3600:
+        raise FleetError("MQTT_STAFF_AFTER in the config must be a number of seconds from 5 to 3600")
+    return float(value)
+
+
+PASSWORD_WARNING = (
+    "warning: the password given in --mqtt can be read by every user of this machine (in ps): "
+    "put it in config.toml as MQTT_PASSWORD instead"
+)
+
+
+def warn_of_password(command_line_url: str, say: Callable[[str], None] | None = None) -> bool:
+    """Warn (on stderr) when a broker URL given on the command line holds a password; whether it did."""
+    try:
+        secret = urllib.parse.urlsplit(command_line_url.strip()).password
+    except ValueError:
+        return False
+    if not secret:
+        return False
+    (say or (lambda text: print(text, file=sys.stderr)))(PASSWORD_WARNING)
+    return True
 
 
 def broker_from(url: str, config: Mapping[str, object]) -> BrokerAddress:

@@ -5,7 +5,9 @@ A command is a JSON object `{"board", "action", "args", "id", "at", "hmac"}` pub
 board and the dashboard share, over the other fields as canonical JSON (sorted keys, no
 spaces). The broker and anyone else on it can read commands but cannot make or change one; a
 board refuses a command for another board, one older or newer than WINDOW seconds (copied
-from the broker later), and an id it has already carried out (copied within the window).
+from the broker later), one sent before the board started (a copy replayed after a restart:
+the ids it carried out before are gone with the old process), an id it has already carried
+out (copied within the window), and a time that is no number (NaN, infinities).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import math
 import secrets
 import time
 from collections import OrderedDict
@@ -43,8 +46,12 @@ def sign(secret: str, board: str, action: str, args: dict[str, object] | None = 
 class CommandCheck:
     """The board's side: whether a command payload is genuine, for this board, fresh and new."""
 
-    def __init__(self, secret: str, board: str, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, secret: str, board: str, clock: Callable[[], float] = time.time, not_before: float | None = None
+    ) -> None:
+        """`not_before`: when the board started; a command sent earlier is refused (at most once across restarts)."""
         self._secret = secret
+        self._not_before = not_before
         self._board = board
         self._clock = clock
         self._seen: OrderedDict[str, float] = OrderedDict()  # ids carried out within the window
@@ -54,7 +61,9 @@ class CommandCheck:
         if len(payload) > MAX_PAYLOAD:
             raise ValueError("the command is too long")
         try:
-            data = json.loads(payload)
+            data = json.loads(payload, parse_constant=_no_constant)
+        except _NotANumber:
+            raise ValueError("the command holds NaN or an infinity: its time must be a number of seconds") from None
         except (ValueError, RecursionError):
             raise ValueError("the command is not JSON") from None
         if not isinstance(data, dict) or set(data) != {"board", "action", "args", "id", "at", "hmac"}:
@@ -66,8 +75,12 @@ class CommandCheck:
         if data["board"] != self._board:
             raise ValueError(f"the command is for board {data['board']!r}, not this one")
         at, now = data["at"], self._clock()
-        if isinstance(at, bool) or not isinstance(at, int | float) or abs(now - at) > WINDOW:
+        if isinstance(at, bool) or not isinstance(at, int | float) or not math.isfinite(at):
+            raise ValueError("the command's time must be a number of seconds")
+        if abs(now - at) > WINDOW:
             raise ValueError(f"the command is stale: sent more than {WINDOW:g} s from this board's clock")
+        if self._not_before is not None and at < self._not_before:
+            raise ValueError("the command was sent before this board started: it is never carried out again")
         if data["action"] not in ACTIONS or not isinstance(data["args"], dict):
             raise ValueError(f"the action must be one of {', '.join(ACTIONS)}")
         if not isinstance(data["id"], str) or data["id"] in self._seen:
@@ -76,3 +89,12 @@ class CommandCheck:
         while self._seen and next(iter(self._seen.values())) < now - 2 * WINDOW:
             self._seen.popitem(last=False)
         return data
+
+
+class _NotANumber(ValueError):
+    pass
+
+
+def _no_constant(name: str) -> float:
+    """json.loads would read NaN and Infinity as numbers: a command holds none."""
+    raise _NotANumber(name)

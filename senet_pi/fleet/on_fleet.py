@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..errors import SenetError
-from .address import FleetError, broker_from, command_secret
+from .address import FleetError, broker_from, command_secret, warn_of_password
 from .watcher import FleetWatcher
 
 
@@ -19,6 +19,8 @@ def serve_fleet(
 
     from ..page import start_server
 
+    if url:
+        warn_of_password(url)
     url = url or (config.get("MQTT_URL") if isinstance(config.get("MQTT_URL"), str) else None)  # type: ignore[assignment]
     if not url:
         raise FleetError("the dashboard needs a broker: give --mqtt URL (or MQTT_URL in the config)")

@@ -19,14 +19,16 @@ def start_board(
     """Publish `service` as `settings.board`; `app`: the page's Flask app (made here when no page is
     served, for the state it answers). The page and `senet-pi status` then show the broker's link."""
     from senet_pi_web import create_app
-    from senet_pi_web.published import published_state
+    from senet_pi_web.published import published_state, verdict_words
 
     if app is None:
         app = create_app(service=service, backend=backend)
 
     def act(action: str, args: dict) -> None:
-        if action == "resync":
-            service.handle("resync")
+        if action in ("resync", "undo"):
+            refused = [v for v in service.handle(action) if v.v == "illegal"]
+            if refused:
+                raise ValueError(str(refused[0].json().get("reason")))
             return
         variant = args.get("variant", service.variant)
         players = args.get("players", service.players)
@@ -37,7 +39,7 @@ def start_board(
         if sim is not None:  # the simulated pieces go back to the start, as the page's new game does
             sim.set_occupied(service.expected)
 
-    publisher = BoardPublisher(service, settings, published_state(app), say=say, act=act)
+    publisher = BoardPublisher(service, settings, published_state(app), say=say, act=act, words=verdict_words(app))
     app.extensions["senet"]["fleet"] = publisher
     publisher.start()
     return publisher

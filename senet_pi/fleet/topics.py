@@ -31,6 +31,21 @@ def command_result(board: str) -> str:
     return f"{ROOT}/{board}/command/result"
 
 
+def summary(board: str) -> str:
+    """An addition, retained: the board in a few readable fields (see `summary`), for Home Assistant and people."""
+    return f"{ROOT}/{board}/summary"
+
+
+def event(board: str) -> str:
+    """An addition, QoS 1, not retained: a win, an illegal move, a new game, a table needing staff."""
+    return f"{ROOT}/{board}/event"
+
+
+def button(board: str) -> str:
+    """An addition: a staff button pressed (payload: the action), authorised by the broker's access list."""
+    return f"{ROOT}/{board}/button"
+
+
 #: What the dashboard subscribes to: every board's status, state, verdicts and command results.
 WATCHED = [f"{ROOT}/+/status", f"{ROOT}/+/state", f"{ROOT}/+/verdicts", f"{ROOT}/+/command/result"]
 

@@ -6,6 +6,11 @@ last verdict, switch faults, journal trouble, whether it takes remote commands. 
 told the board's name at each change (the dashboard's live stream); an alert line is kept for
 a board that went down. Commands are signed here (see `commands`) and sent only to a board
 whose state says it takes them.
+
+A board is not trusted to say `offline` itself: one that stops its heartbeat (its retained
+`online`, said again every so often, see `board.HEARTBEAT`) for longer than its liveness is
+shown offline, so a board that died while the broker was away does not stay online for ever.
+A verdict heard twice (the same `verdict_id`, QoS 1 after a broker restart) is taken once.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -22,11 +28,13 @@ import paho.mqtt.client as mqtt
 from ..rules.text import Text
 from . import topics
 from .address import BrokerAddress, FleetError
-from .client import connect_in_background, make_client, reason_text
+from .client import connect_in_background, failure_text, make_client, reason_text, refusal_text
 from .commands import ACTIONS, sign
 
 MAX_BOARDS = 1000  # boards remembered at most: a broker full of strangers cannot fill the memory
-MAX_STATE = 512 * 1024  # bytes of one board's state read at most
+MAX_STATE = 512 * 1024  # bytes of one board's state read at most (the broker sends nothing bigger)
+SEEN_VERDICTS = 256  # verdict ids remembered per board, to drop copies
+SWEEP = 5.0  # seconds between two looks for boards whose heartbeat stopped
 
 
 @dataclass
@@ -51,9 +59,16 @@ class BoardView:
     last_command: dict[str, Any] | None = None
     alert: str | None = None  # "went down at ..." while a board that was up is down
     heard: float | None = None  # the last message of any kind
+    alive: float | None = None  # the last `online` heard (the board's heartbeat)
+    liveness: float | None = None  # seconds without a heartbeat after which it counts as offline (its state says)
+    verdicts: int = 0  # verdicts heard, each once (copies dropped by id)
 
     def json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def _recent() -> deque[str]:
+    return deque(maxlen=SEEN_VERDICTS)
 
 
 def _clock_text(t: float) -> str:
@@ -71,28 +86,51 @@ class FleetWatcher:
         self._clock = clock
         self._lock = threading.Lock()
         self._boards: dict[str, BoardView] = {}
+        self._seen: dict[str, deque[str]] = {}  # each board's last verdict ids
+        self._stop = threading.Event()
+        self._sweeper = threading.Thread(target=self._sweep_now_and_then, name="senet-pi fleet sweep", daemon=True)
         self._listeners: list[Callable[[str], None]] = []
         self.started = clock()
         self.connected = False
         self.problem: str | None = "not connected yet"
         self.client = make_client(broker, "senet-pi-fleet")
         self.client.on_connect = self._on_connect
-        self.client.on_connect_fail = lambda *_: self._set_link(False, "no broker answers there")
+        self.client.on_connect_fail = lambda *_: self._set_link(False, failure_text(self.client))
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
 
     def start(self) -> None:
-        connect_in_background(self.client, self.broker)
+        connect_in_background(self.client, self.broker, MAX_STATE + 1024)
+        self._sweeper.start()
 
     def close(self) -> None:
+        self._stop.set()
         self.client.disconnect()
         self.client.loop_stop()
+
+    def _sweep_now_and_then(self) -> None:
+        while not self._stop.wait(SWEEP):
+            for name in self.sweep():
+                self._tell(name)
+
+    def sweep(self) -> list[str]:
+        """Count offline every board whose heartbeat stopped for longer than its liveness; their names."""
+        now, gone = self._clock(), []
+        with self._lock:
+            for view in self._boards.values():
+                if view.online and view.liveness and view.alive is not None and now - view.alive > view.liveness:
+                    view.online, view.since, view.since_known = False, now, True
+                    view.alert = Text(
+                        "board {board} stopped answering at {time}", board=view.name, time=_clock_text(view.alive)
+                    )
+                    gone.append(view.name)
+        return gone
 
     # ------------------------------------------------------------------ paho's thread
 
     def _on_connect(self, client: mqtt.Client, _data: object, _flags: object, reason: Any, _props: object) -> None:
         if reason.is_failure:
-            self._set_link(False, f"the broker refused the connection: {reason_text(reason)}")
+            self._set_link(False, refusal_text(reason))
             return
         client.subscribe([(t, 1) for t in topics.WATCHED])
         self._set_link(True, None)
@@ -130,6 +168,8 @@ class FleetWatcher:
             view.heard = now
             if what == "status":
                 online = payload == b"online"
+                if online:
+                    view.alive = now
                 if online != view.online:
                     if view.online and not online:
                         view.alert = Text("board {board} went down at {time}", board=name, time=_clock_text(now))
@@ -145,7 +185,13 @@ class FleetWatcher:
             elif what == "verdicts":
                 verdict = json.loads(payload)
                 if isinstance(verdict, dict):
+                    seen = self._seen.setdefault(name, _recent())
+                    if isinstance(verdict.get("verdict_id"), str):
+                        if verdict["verdict_id"] in seen:
+                            return  # a copy (QoS 1 delivers at least once)
+                        seen.append(verdict["verdict_id"])
                     view.last_verdict = verdict
+                    view.verdicts += 1
             elif what == "command/result":
                 result = json.loads(payload)
                 if isinstance(result, dict):
@@ -169,6 +215,8 @@ class FleetWatcher:
         if view.online and not view.since_known and isinstance(since, int | float) and link.get("connected"):  # type: ignore[union-attr]
             view.since, view.since_known = float(since), True  # the board's own word for when it came online
         view.broker_link = link.get("problem")  # type: ignore[union-attr]
+        liveness = link.get("liveness")  # type: ignore[union-attr]
+        view.liveness = float(liveness) if isinstance(liveness, int | float) and liveness > 0 else None
 
     # ------------------------------------------------------------------ listeners and views
 

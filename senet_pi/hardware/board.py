@@ -23,6 +23,8 @@ from .pinmap import square_at
 #: Scans per second. Fast enough that a change counts within 40 ms (two scans, see debounce),
 #: slow enough that scanning costs little of a Pi's core (see benchmarks/bench_scanner.py).
 SCAN_RATE = 50.0
+REST_RATE = 10.0  # scans a second once no switch has changed for REST_AFTER s: a board at rest costs little
+REST_AFTER = 5.0
 
 
 class ReedSwitchBoard(Device):
@@ -68,6 +70,8 @@ class ReedSwitchBoard(Device):
         self._debouncer = Debouncer(self.read(), samples=samples)
         self._stuck_columns = 0
         self._scans = 0
+        self._last_raw = -1
+        self._changed_at = clock()  # the last scan that read something new (the scanner rests after REST_AFTER s)
 
     # ------------------------------------------------------------------ reading
 
@@ -112,7 +116,10 @@ class ReedSwitchBoard(Device):
     def scan_once(self, now: float | None = None) -> None:
         """Scan, debounce and call the `when_*` handlers: what the background thread does each tick."""
         now = self._clock() if now is None else now
-        changes, faults = self._debouncer.update(self.read(), now)
+        raw = self.read()
+        if raw != self._last_raw:
+            self._last_raw, self._changed_at = raw, now
+        changes, faults = self._debouncer.update(raw, now)
         self._scans += 1
         if self._scans % max(1, int(self.scan_rate)) == 1:  # once a second: are the lines sound?
             faults += self._check_lines()
@@ -165,7 +172,8 @@ class ReedSwitchBoard(Device):
                 if said != last_error:
                     print(said, file=sys.stderr, flush=True)
                 last_error = said
-            next_scan += period
+            resting = self._clock() - self._changed_at >= REST_AFTER
+            next_scan += 1.0 / REST_RATE if resting and self.scan_rate > REST_RATE else period
             delay = next_scan - time.monotonic()
             if delay < 0:  # fell behind (a busy Pi): skip, do not race to catch up
                 next_scan = time.monotonic()
