@@ -124,6 +124,29 @@ _HINT_WAIT = "a number of seconds from 0 to 60"
 _QUESTION = "a number of seconds from 5 to 600 (how long a question waits before the likelier answer is taken)"
 
 #: Every key of config.toml the board and its page read, in the order the documentation lists them.
+#: What a Home Assistant button may do (senet_pi.fleet.address.BUTTONS, which a test holds equal).
+_BUTTONS = ("new_game", "undo", "resync")
+_BUTTONS_WANTED = 'true (every button), false, or a list of "new_game", "undo", "resync"'
+_PAGE_URL_WANTED = "the board page's address, like http://hall-1.local:8080/"
+_STAFF_WANTED = "a number of seconds from 5 to 3600"
+
+
+def _buttons(value: object) -> str | None:
+    if isinstance(value, list) and any(item not in _BUTTONS for item in value):
+        return f"MQTT_BUTTONS must be {_BUTTONS_WANTED}, not {value!r}"
+    return None
+
+
+def _page_url(value: object) -> str | None:
+    if re.fullmatch(r"https?://[^\s/]+(/\S*)?", str(value)):
+        return None
+    return f"MQTT_PAGE_URL must be {_PAGE_URL_WANTED}, not {value!r}"
+
+
+def _staff_after(value: object) -> str | None:
+    return None if 5 <= value <= 3600 else f"MQTT_STAFF_AFTER must be {_STAFF_WANTED}, not {value}"  # type: ignore[operator]
+
+
 SETTINGS: tuple[Setting, ...] = (
     Setting(
         "LANGUAGE",
@@ -340,7 +363,34 @@ SETTINGS: tuple[Setting, ...] = (
         "homeassistant",
         "The topic prefix of the board's Home Assistant discovery messages.",
     ),
+    Setting(
+        "MQTT_BUTTONS",
+        (bool, list),
+        _BUTTONS_WANTED,
+        False,
+        "The staff buttons Home Assistant and Node-RED may press on this board (the broker's access list "
+        "decides who may).",
+        _buttons,
+    ),
+    Setting("MQTT_AREA", (str,), "a room's name", None, "The room Home Assistant suggests for the board's device."),
+    Setting(
+        "MQTT_PAGE_URL",
+        (str,),
+        _PAGE_URL_WANTED,
+        None,
+        "The board page's address, linked from Home Assistant's device page.",
+        _page_url,
+    ),
+    Setting(
+        "MQTT_STAFF_AFTER",
+        (int, float),
+        _STAFF_WANTED,
+        60,
+        "Seconds a question or a fix may wait before the board tells the fleet that the table needs staff.",
+        _staff_after,
+    ),
 )
+
 
 BY_NAME: Mapping[str, Setting] = {setting.name: setting for setting in SETTINGS}
 

@@ -62,6 +62,10 @@ BAD = [
     ("MQTT_COMMANDS", '"on"', "MQTT_COMMANDS must be true or false"),
     ("MQTT_COMMAND_SECRET", "12345678901234567", "MQTT_COMMAND_SECRET must be a string of 16 or more characters"),
     ("MQTT_DISCOVERY_PREFIX", "1", "MQTT_DISCOVERY_PREFIX must be Home Assistant's discovery prefix"),
+    ("MQTT_BUTTONS", '["explode"]', "MQTT_BUTTONS must be true (every button), false, or a list of"),
+    ("MQTT_AREA", "3", "MQTT_AREA must be a room's name, not a int"),
+    ("MQTT_PAGE_URL", '"hall-1:8080"', "MQTT_PAGE_URL must be the board page's address"),
+    ("MQTT_STAFF_AFTER", "0", "MQTT_STAFF_AFTER must be a number of seconds from 5 to 3600"),
 ]
 
 
@@ -210,3 +214,9 @@ def test_the_table_imports_nothing_of_the_page():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert result.returncode == 0 and result.stdout.strip() == "[]", result.stdout + result.stderr
+
+
+def test_the_buttons_a_setting_allows_are_the_fleets():
+    from senet_pi.fleet.address import BUTTONS
+
+    assert settings._BUTTONS == BUTTONS
