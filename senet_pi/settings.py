@@ -217,7 +217,7 @@ SETTINGS: tuple[Setting, ...] = (
         "a string",
         None,
         "Signs the page's sessions and the players' hand links; kept so they survive a restart.",
-        default_text="made at the first start and written into config.toml",
+        default_text="made at the first start and kept in the instance folder's own secret_key file",
     ),
     Setting(
         "OPERATOR_PIN_HASH",

@@ -11,6 +11,7 @@ checked), and every code example and transcript in docs/ and the README runs, by
 - ``sh`` / ``bash``: steps for another machine: ``bash -n``, and every ``senet-pi SUBCOMMAND`` in
   them must be a real subcommand with real options;
 - ``python``: compiled;
+- ``yaml``: Home Assistant configuration: parsed;
 - ``text``: pictures and screens, not run.
 """
 
@@ -38,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 BIN = Path(sys.executable).parent
 PAGES = [*sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts), ROOT / "README.md"]
-LANGUAGES = {"console", "pycon", "toml", "json", "sh", "bash", "python", "text"}
+LANGUAGES = {"console", "pycon", "toml", "json", "sh", "bash", "python", "yaml", "text"}
 
 
 @dataclass(frozen=True)
@@ -364,7 +365,7 @@ def senet_pi_calls(text: str) -> list[list[str]]:
         except ValueError:
             continue
         for i, word in enumerate(words):
-            named = word == "senet-pi" or word.endswith("/senet-pi")
+            named = word == "senet-pi" or word.endswith("bin/senet-pi")  # not a folder named senet-pi
             if not (named or (word == "senet_pi" and i >= 1 and words[i - 1] == "-m")):
                 continue
             after = words[i + 1 :]
@@ -385,14 +386,33 @@ def run_shell(fence: Fence, tmp_path: Path) -> None:
         if not args or args[0] in ("--help", "-h", "--version"):
             continue
         assert args[0] in commands, f"{fence.id}: senet-pi has no subcommand {args[0]!r}"
-        options = {o for action in commands[args[0]]._actions for o in action.option_strings}
-        for arg in args[1:]:
+        parser, name, rest = commands[args[0]], args[0], args[1:]
+        inner = _inner_subcommands(parser)
+        if inner and rest and rest[0] in inner:  # `journal recover ...`: the options are the inner one's
+            parser, name, rest = inner[rest[0]], f"{name} {rest[0]}", rest[1:]
+        options = {o for action in parser._actions for o in action.option_strings}
+        for arg in rest:
             if arg.startswith("-") and arg != "-":
-                assert arg.split("=", 1)[0] in options, f"{fence.id}: senet-pi {args[0]} has no option {arg}"
+                assert arg.split("=", 1)[0] in options, f"{fence.id}: senet-pi {name} has no option {arg}"
+
+
+def _inner_subcommands(parser) -> dict:
+    """A subcommand's own subcommands (`journal recover`), by name."""
+    import argparse
+
+    subs = [action for action in parser._actions if isinstance(action, argparse._SubParsersAction)]
+    return {choice: sub for action in subs for choice, sub in action.choices.items()}
 
 
 def run_python(fence: Fence, tmp_path: Path) -> None:
     compile(fence.text, fence.id, "exec")
+
+
+def run_yaml(fence: Fence, tmp_path: Path) -> None:
+    """Home Assistant's configuration: it must at least be YAML (PyYAML comes with myst-parser)."""
+    import yaml
+
+    assert isinstance(yaml.safe_load(fence.text), dict | list), f"{fence.id}: not a YAML mapping or list"
 
 
 RUNNERS = {
@@ -403,6 +423,7 @@ RUNNERS = {
     "sh": run_shell,
     "bash": run_shell,
     "python": run_python,
+    "yaml": run_yaml,
 }
 
 
@@ -414,8 +435,14 @@ def test_every_example_runs_as_shown(fence, tmp_path):
 def test_the_shell_checker_finds_calls_and_refuses_a_wrong_option(tmp_path):
     text = "sudo .venv/bin/senet-pi run --backend gpio \\\n  --page-port 8080 | tee log\npython -m senet_pi rules\n"
     assert senet_pi_calls(text) == [["run", "--backend", "gpio", "--page-port", "8080"], ["rules"]]
+    assert senet_pi_calls("senet-pi broker-files /etc/mosquitto/senet-pi \\\n  --board b1\n") == [
+        ["broker-files", "/etc/mosquitto/senet-pi", "--board", "b1"]
+    ]
     with pytest.raises(AssertionError, match="no option --bogus"):
         run_shell(Fence(DOCS / "index.md", 1, "sh", "senet-pi run --bogus\n"), tmp_path)
+    run_shell(Fence(DOCS / "index.md", 1, "sh", "senet-pi journal recover -o new.sqlite old.sqlite\n"), tmp_path)
+    with pytest.raises(AssertionError, match="senet-pi journal recover has no option --bogus"):
+        run_shell(Fence(DOCS / "index.md", 1, "sh", "senet-pi journal recover --bogus x\n"), tmp_path)
     with pytest.raises(AssertionError, match="no subcommand 'play'"):
         run_shell(Fence(DOCS / "index.md", 1, "sh", "senet-pi play\n"), tmp_path)
 
