@@ -392,6 +392,7 @@ class Journal:
         self.readonly = readonly
         self.damaged: str | None = None
         self.recovery: Recovery | None = None  # what was kept of a damaged journal, and what was lost
+        self._unrecorded_loss = False  # a loss nothing was recovered from, to record in the new journal
         self.notice: str | None = None  # writes that may be lost though nothing looks damaged (no -wal, no -mark)
         self.trouble: str | None = None  # why the queued writes cannot be written now
         self._pending: list[list[tuple[str, tuple]]] = []
@@ -419,6 +420,10 @@ class Journal:
             self._db = self._open()
         except OSError as exc:
             raise JournalError(f"cannot open the journal {self.path}: {exc.strerror or exc}") from None
+        try:
+            self._record_loss()
+        except (OSError, sqlite3.Error) as exc:
+            raise JournalError(f"cannot open the journal {self.path}: {exc.strerror or exc}") from None
 
     def _damaged(self, why: str, keep: bool = True) -> None:
         """Set the damaged file aside (kept for inspection) and, with `keep`, start the journal again
@@ -434,6 +439,11 @@ class Journal:
         except (sqlite3.Error, OSError) as exc:
             with suppress(OSError):
                 self.path.unlink()  # a half-written recovery: start empty instead
+            # Nothing kept, all lost: counted (every write its mark counted, else at least the file), so
+            # status, stats and the page say so once the new journal is open (see _record_loss).
+            writes = int(mark["writes"]) if mark else None
+            self.recovery = Recovery(aside.name, 0, 0, 0, writes, 0, 0 if writes else 1)
+            self._unrecorded_loss = True
             self.damaged = (
                 f"the journal {self.path} is damaged ({why}); kept it as {aside.name} and started a new one "
                 f"(nothing could be recovered from it: {exc})"
@@ -516,6 +526,18 @@ class Journal:
                 found = [r[1] for r in db.execute(f"PRAGMA table_info({table})")]
                 if found != columns:
                     raise sqlite3.DatabaseError(f"a foreign schema: table {table} has columns {', '.join(found)}")
+
+    def _record_loss(self) -> None:
+        """A damaged journal nothing could be recovered from is still a loss on record (the meta
+        table's `lost:` row, as `recover` writes when it keeps something): never "healthy" after it."""
+        if not self._unrecorded_loss or self.recovery is None:
+            return
+        self._unrecorded_loss = False
+        with self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                (f"lost:{self.recovery.aside}", self.recovery.record(time.time())),
+            )
 
     def _read_mark(self) -> dict | None:
         try:

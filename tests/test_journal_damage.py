@@ -201,3 +201,24 @@ def test_damage_item1_journal_recover_writes_what_can_be_read_and_leaves_the_fil
     assert "already exists" in capsys.readouterr().err
     assert main(["journal", "recover", str(tmp_path / "missing.sqlite")]) == 1
     assert "no file" in capsys.readouterr().err
+
+
+def test_a_journal_nothing_could_be_recovered_from_is_still_a_loss_on_record(killed, tmp_path):
+    """The main file cut with its -wal gone (checkpointed, then a torn card): even when nothing can be
+    read back, what its mark counted is lost on record, so status is never healthy and stats count it."""
+    path = tmp_path / "j.sqlite"
+    for suffix in FILES:
+        shutil.copy(f"{killed}{suffix}", f"{path}{suffix}")
+    Path(f"{path}-wal").unlink()
+    damage(path, "main", "cut", 0.5, 0)
+    journal = Journal(path)
+    try:
+        assert journal.damaged and "nothing could be recovered" in journal.damaged
+        assert journal.recovery is not None and journal.recovery.games == 0 and journal.recovery.lost > 0
+        assert [loss["lost"] for loss in journal.losses()] == [journal.recovery.lost]
+    finally:
+        journal.close()
+    assert sorted(tmp_path.glob("j.sqlite.damaged-*")), "the damaged file is kept for inspection"
+    checks, _ = journal_checks(path)
+    assert [c.ok for c in checks if c.name == "journal"] == [False]
+    assert sum(d.lost for d in day_stats(path)) == journal.recovery.lost
