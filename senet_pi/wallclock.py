@@ -29,7 +29,7 @@ def boot_id(path: Path = BOOT_ID) -> str | None:
 def clock_synced(timesync: Path = TIMESYNC) -> bool | None:
     """True once the clock has been set since boot, False while timesyncd waits for the network,
     None where it cannot be told (no timesyncd: another clock keeper, not Linux): the dates are
-    then taken as they are, as before."""
+    then taken as they are."""
     try:
         if (timesync / "synchronized").exists():
             return True
