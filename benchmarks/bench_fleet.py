@@ -1,4 +1,4 @@
-"""The fleet on a broker (issue 25): what one board adds with the broker on, and how many boards one
+"""The fleet on a broker: what one board adds with the broker on, and how many boards one
 dashboard follows live. Run by hand: `python benchmarks/bench_fleet.py` (`--boards 100
 --seconds 20`; `--quick` for a short run). Needs Debian's `mosquitto`.
 

@@ -3,7 +3,7 @@
 `python benchmarks/bench_memory.py accelerated [--seconds 3600] [--unbounded]` drives the simulated
 board's scanner (50 scans a second) and the service's ticks (20 a second) in one thread, as fast
 as they go, for `--seconds` of *simulated* time, and prints RSS every simulated 10 minutes.
-`--unbounded` uses gpiozero's plain MockPin (the history that grew before #13) for comparison.
+`--unbounded` uses gpiozero's plain MockPin (whose history of states grows without bound) for comparison.
 
 `python benchmarks/bench_memory.py real [--seconds 600]` starts `senet-pi run --backend sim` (page
 on, a fresh journal, standard input held open) and reads its RSS every 30 s of wall time, then

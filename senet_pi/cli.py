@@ -35,7 +35,7 @@ def _open_journal(args: argparse.Namespace):
     path = args.journal or default_path()
     if not path.exists():
         raise JournalError(f"there is no journal at {path} (no game has been played with it yet)")
-    return Journal(path, readonly=True)  # a command that only reads never changes the file (issue 22)
+    return Journal(path, readonly=True)  # a command that only reads never changes the file
 
 
 def _port(text: str) -> int:
@@ -81,7 +81,7 @@ def _cmd_games(args: argparse.Namespace) -> int:
     for g in games:
         started = "date unknown    " if g.id in unknown else time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started))
         state = "in progress" if g.ended is None else (f"won by {g.winner}" if g.winner else "abandoned")
-        said = seats_said(seats[g.id] or {})  # who played (issue 23): a seat nobody recorded was a person's
+        said = seats_said(seats[g.id] or {})  # who played: a seat nobody recorded was a person's
         players = ", ".join(f"{pid} {said.get(pid, 'human')}" for pid in "ABCD"[: g.players])
         print(f"{g.id:>4}  {started}  {g.variant:<7} {g.events:>5} inputs  {state}  ({players})")
     return 0
@@ -116,7 +116,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     fleet = fleet_settings(args.mqtt, args.board, config)  # a bad broker URL or board name too
     from .computer import ALONE_LEVEL, seats_from_config
 
-    seats = seats_from_config(config, args.computer, args.level)  # a bad seat or level too (issue 23)
+    seats = seats_from_config(config, args.computer, args.level)  # a bad seat or level too
     alone_level = int(args.level or config.get("COMPUTER_LEVEL", ALONE_LEVEL))  # type: ignore[call-overload]
     backend = make_backend(args.backend, args.pinmap, port=args.port)
     exhibit = bool(config.get("EXHIBIT", False))
@@ -126,7 +126,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     idle_minutes = float(config.get("IDLE_MINUTES", 5)) if exhibit else None  # type: ignore[arg-type]
     lock = RunLock(_journal_path(args.journal))
     try:
-        lock.acquire()  # one run per journal (issue 22): a second one is refused, naming the first
+        lock.acquire()  # one run per journal: a second one is refused, naming the first
         journal = Journal(lock.journal)
     except BaseException:
         lock.release()
@@ -147,7 +147,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     server = publisher = computer = None
     try:
         runner.start()
-        from .computer import start_computer  # the computer's seats and the page's hints (issue 23)
+        from .computer import start_computer  # the computer's seats and the page's hints
 
         computer = start_computer(service, backend, seats, alone_level)
         if args.page_port:
@@ -162,7 +162,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
                 ) from None
             runner.say(f"the page: {server.scheme}://{args.host}:{server.effective_port}/")
             computer.attach(server.app)
-        if fleet is not None:  # the board on the broker (issue 25): never waits for it
+        if fleet is not None:  # the board on the broker: never waits for it
             from .fleet.on_run import start_board
 
             publisher = start_board(service, backend, fleet, server.app if server else None, runner.say)
@@ -215,7 +215,7 @@ def _journal_path(given: Path | None) -> Path:
 
 def _not_applied(service: object, ruleset: str | None, players: int | None) -> str | None:
     """What --ruleset/--players asked for and did not get because a game in progress was resumed:
-    said, never ignored in silence (issue 22). None when what was asked is what is on."""
+    said, never ignored in silence. None when what was asked is what is on."""
     variant, count = service.variant, service.players  # type: ignore[attr-defined]
     if (ruleset is None or ruleset == variant) and (players is None or players == count):
         return None
@@ -254,7 +254,7 @@ def _wait_for_signal() -> None:
 
 
 def _cmd_fleet(args: argparse.Namespace) -> int:
-    """The staff dashboard for every board on a broker (issue 25)."""
+    """The staff dashboard for every board on a broker."""
     from senet_pi_web import load_instance_config
 
     from .fleet.on_fleet import serve_fleet
@@ -581,7 +581,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="show the rule sets in plain words")
     rules.add_argument("ruleset", nargs="?", help=f"one of {', '.join(RULESETS)}")
     rules.set_defaults(func=_cmd_rules)
-    from .opponent.commands import add_commands  # hint, solve, tournament (issue 23)
+    from .opponent.commands import add_commands  # hint, solve, tournament: the computer opponent's commands
 
     add_commands(sub)
     return parser

@@ -1,4 +1,4 @@
-"""Hints for the page (issue 23): the best move with its chance, and what a move cost.
+"""Hints for the page: the best move with its chance, and what a move cost.
 
 Every decision a person faces (a throw waiting, more than one legal move) is analysed on a
 thread of its own as soon as it arises, with the opponent's hint (`senet_pi.opponent.hint`:

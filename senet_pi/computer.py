@@ -1,4 +1,4 @@
-"""The computer at a real board (issue 23): it throws on its turn, chooses its move and says it; a
+"""The computer at a real board: it throws on its turn, chooses its move and says it; a
 person carries the move out, and the referee checks it like any other.
 
 The board cannot move pieces, so the computer's move is a request: a `prompt` with its squares

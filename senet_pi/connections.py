@@ -1,8 +1,8 @@
-"""Idle and half-open connections cannot take the page down (issue 22).
+"""Idle and half-open connections cannot take the page down.
 
 uvicorn gives a connection that never finishes its request's headers all the time in the world,
-so 1,100 phones that connected and went quiet (or one script) held every file descriptor under
-systemd's 1,024 and `/api/state` stopped answering. Here, on top of uvicorn's h11 protocol:
+so 1,100 phones that connected and went quiet (or one script) would hold every file descriptor
+under systemd's 1,024 and `/api/state` would stop answering. Here, on top of uvicorn's h11 protocol:
 
 - a request's headers must arrive within HEADER_TIMEOUT of the connection (or of the previous
   answer on a kept-alive one), else the connection is closed;

@@ -1,4 +1,4 @@
-"""Dates written before the wall clock was set, put right later or said to be unknown (issue 22).
+"""Dates written before the wall clock was set, put right later or said to be unknown.
 
 A Pi without a real-time clock boots with a wrong time and is set when the network answers. The
 service keeps, beside each game's `started` and `ended` written while timesyncd had not yet set

@@ -16,7 +16,7 @@ def export_game(journal: Journal, game_id: int) -> dict[str, object]:
     if record.position is not None:
         replay["position"] = record.position
     seats = journal.seats(game_id)
-    if seats:  # who played (issue 23): replay reads it and judges the same
+    if seats:  # who played: replay reads it and judges the same
         replay["seats"] = seats_said(seats)
     replay["events"] = events
     return replay

@@ -148,7 +148,7 @@ def switch_and_link_checks(state: dict | str, recent: list[dict]) -> list[Check]
 
 
 def broker_checks(state: dict | str) -> list[Check]:
-    """The fleet's broker (issue 25), from the page's state: connected or why not; nothing when the
+    """The fleet's broker, from the page's state: connected or why not; nothing when the
     board is not on a broker (or no page answers)."""
     link = state.get("mqtt") if isinstance(state, dict) else None
     if not isinstance(link, dict):
@@ -268,7 +268,7 @@ def journal_checks(path: Path) -> tuple[list[Check], list[dict]]:
             notes = db.execute("SELECT value FROM meta WHERE key LIKE 'note:%' ORDER BY rowid DESC").fetchall()
         except sqlite3.Error:
             notes = []  # an older journal, without a meta table
-        if notes:  # what the service found when it resumed (issue 22): a game cut short, a changed record
+        if notes:  # what the service found when it resumed: a game cut short, a changed record
             more = f" ({len(notes) - 1} earlier in the journal's meta table)" if len(notes) > 1 else ""
             found = Check("resume", None, f"{notes[0][0]}{more}")
         row = db.execute(

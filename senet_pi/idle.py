@@ -1,4 +1,4 @@
-"""When an unattended exhibit starts over (issue 15): after IDLE_MINUTES with nobody at the board,
+"""When an unattended exhibit starts over: after IDLE_MINUTES with nobody at the board,
 a game that was begun is saved and a new one starts. Time is the service's clock, never a sleep,
 so tests move a fake clock instead of waiting."""
 

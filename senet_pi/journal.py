@@ -485,7 +485,7 @@ class Journal:
             if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                 db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
-            # A bounded -wal (issue 22): folded into the main file every WAL_PAGES pages and cut back to
+            # A bounded -wal: folded into the main file every WAL_PAGES pages and cut back to
             # WAL_LIMIT bytes after, so on a small partition it cannot grow into the space a full disk
             # frees and leave no room for the checkpoint that would empty it.
             db.execute(f"PRAGMA wal_autocheckpoint={WAL_PAGES}")
@@ -830,7 +830,7 @@ class Journal:
 
     def record_carried(self, old: int, new: int) -> None:
         """Keep that game `new` is game `old` carried on past an input a resume could not judge (its
-        inputs until then copied): the statistics count the two as one game, resumed (issue 22)."""
+        inputs until then copied): the statistics count the two as one game, resumed."""
         self._submit([("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (f"carried:{old}", str(new)))])
 
     def record_pending_date(self, game: int, column: str, boot: str, mono: float) -> None:
@@ -888,7 +888,7 @@ class Journal:
         return {str(k)[5:]: str(v) for k, v in rows}
 
     def record_seats(self, game: int, seats: dict[str, list[str]]) -> None:
-        """Who held each seat of a game (issue 23): {"A": ["human"], "B": ["human", "computer 3"]},
+        """Who held each seat of a game: {"A": ["human"], "B": ["human", "computer 3"]},
         in order when it changed during the game; kept in the meta table as `seats:<game>`."""
         self._submit([("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (f"seats:{game}", json.dumps(seats)))])
 

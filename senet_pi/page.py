@@ -113,7 +113,7 @@ class PinError(SenetError, ValueError):
 
 def pin_problem(pin: str) -> str | None:
     """Why `pin` is too weak or cannot be typed on the page's sign-in, or None. At least 6 digits
-    (a million PINs), or a passphrase of at least 12 printable ASCII characters (issue 22)."""
+    (a million PINs), or a passphrase of at least 12 printable ASCII characters."""
     if re.fullmatch(r"\d{6,12}", pin):
         return None
     if re.fullmatch(r"\d+", pin):

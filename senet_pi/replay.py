@@ -85,7 +85,7 @@ def load_replay(data: object) -> Replay:
         raise ReplayError("'position' must be a JSON object")
     if isinstance(players, bool) or not isinstance(players, int):
         raise ReplayError(f"'players' must be a whole number, not {players!r}")
-    seats = data.get("seats", {})  # who played (export, issue 23): said, not judged
+    seats = data.get("seats", {})  # who played (as export writes it): said, not judged
     if not isinstance(seats, Mapping) or not all(isinstance(v, str) for v in seats.values()):
         raise ReplayError('\'seats\' must map players to who played them, e.g. {"B": "computer level 3"}')
     replay = Replay(variant, players, dict(options), None if position is None else dict(position))

@@ -1,7 +1,7 @@
 """Judging a journaled game's inputs again on start, one at a time, as far as the referee can.
 
 The referee has no clock or randomness of its own, so judging the journaled inputs again gives
-back the game. Two things can go wrong, and neither may cost the journal (issue 22):
+back the game. Two things can go wrong, and neither may cost the journal:
 
 - the referee fails on an input (any exception: a bug, an input it never expected): the game
   resumes as it stood before that input;

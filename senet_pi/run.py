@@ -238,7 +238,7 @@ class Runner:
 
 
 def _check_hand(sim: SimBoard, verb: str, args: list[str]) -> None:
-    """CommandError for a lift from an empty square or a place on an occupied one (issue 22)."""
+    """CommandError for a lift from an empty square or a place on an occupied one."""
     lifts = [_square(args, 0)] if verb in ("lift", "slide") else []
     places = [_square(args, 1 if verb == "slide" else 0)] if verb in ("place", "slide") else []
     for square in lifts:

@@ -16,7 +16,7 @@ next ones only what was added since.
   closed; the square is then judged unknown). A chattering switch reported by the scanner is a
   note shown on the page but not journaled, so it is not counted here.
 - resumed: a game the service could not resume past some input after a restart goes on as a new
-  record with its inputs until then copied (issue 22); the two records are one game, counted once
+  record with its inputs until then copied; the two records are one game, counted once
   (as the record that goes on: its start is the first's, its warnings include the copied ones),
   and `resumed` says how many of a day's games went on so.
 """
@@ -80,7 +80,7 @@ GROUP BY game
 
 #: A finished game's length is its last input's time on the game's own clock (`events.ms`: monotonic,
 #: carried over restarts), not `ended - started`, which a wall clock set at boot on a Pi without a
-#: real-time clock can make years long (issue 22); a game without inputs falls back to the wall clock.
+#: real-time clock can make years long; a game without inputs falls back to the wall clock.
 _GAMES = """
 SELECT id, date(started, 'unixepoch', 'localtime'), ended IS NOT NULL, winner IS NOT NULL, started,
     CASE WHEN winner IS NOT NULL THEN COALESCE(
@@ -176,7 +176,7 @@ def day_stats(journal: Journal | str | Path) -> list[DayStats]:
                         game=game,
                     )
                 )
-            if game in unknown:  # written before the clock was set, and not to be worked out (issue 22)
+            if game in unknown:  # written before the clock was set, and not to be worked out
                 day = UNKNOWN_DAY
             row = days.setdefault(day, [0, 0, 0, 0, 0, 0, [], 0, 0])
             if game in carried:  # the same game goes on as another record: counted there, once

@@ -5,7 +5,7 @@ when the network answers. systemd-timesyncd (Raspberry Pi OS's clock keeper) say
 folder exists while it runs, and `synchronized` in it once the clock has been set since boot. The
 monotonic clock counts from this boot (`/proc/sys/kernel/random/boot_id` names the boot). A date
 written before the clock was set can be put right later from the same boot's monotonic time and
-one trusted reading (issue 22). Not the kernel's own `adjtimex`: the service's unit filters system
+one trusted reading. Not the kernel's own `adjtimex`: the service's unit filters system
 calls (@system-service, ProtectClock=yes) and that one is not allowed, even to read.
 """
 
@@ -29,7 +29,7 @@ def boot_id(path: Path = BOOT_ID) -> str | None:
 def clock_synced(timesync: Path = TIMESYNC) -> bool | None:
     """True once the clock has been set since boot, False while timesyncd waits for the network,
     None where it cannot be told (no timesyncd: another clock keeper, not Linux): the dates are
-    then taken as they are, as before."""
+    then taken as they are."""
     try:
         if (timesync / "synchronized").exists():
             return True

@@ -1,4 +1,4 @@
-"""Issue 24: the staff's and the operator's JSON errors (shown on the page under the staff panel,
+"""The staff's and the operator's JSON errors (shown on the page under the staff panel,
 the simulated board and a phone's hand) come in the page's language, like every other sentence a
 person reads: each error the web package writes is a `Text` of the catalogue, and one passed up
 from below keeps its `Text` (tests/test_i18n.py checks the catalogue itself)."""

@@ -1,4 +1,4 @@
-"""Issue 22 item 10: a USB bridge that falls silent, or stops reading, is marked down in seconds,
+"""A USB bridge that falls silent, or stops reading, is marked down in seconds,
 never blocks the service, and every frame lost either way is counted."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 22 item 6, across restarts: dates written before a Pi's clock was set, by a run that ended
+"""Across restarts: dates written before a Pi's clock was set, by a run that ended
 before the clock was (a restart, a power cut). In the same boot the monotonic clock still tells
 the real date exactly; from an earlier boot, a date the journal's order contradicts is shown as
 unknown, not as the wrong day; one that fits is kept."""

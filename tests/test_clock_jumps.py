@@ -1,4 +1,4 @@
-"""Issue 22 item 6: a Pi without a real-time clock boots with its clock years behind and jumps when
+"""A Pi without a real-time clock boots with its clock years behind and jumps when
 the network sets it. Game lengths come from the journal's monotonic time, dates written before the
 jump move with it, and operators stay signed in across it."""
 

@@ -1,4 +1,4 @@
-"""Issue 22 item 5: a full disk on a small partition. The -wal is bounded and a reserve is kept, so
+"""A full disk on a small partition. The -wal is bounded and a reserve is kept, so
 the journal catches up once space returns even on a 1 MB partition, and a clean stop while the disk
 is full keeps every acknowledged input (in `<journal>-held`, written in at the next start)."""
 

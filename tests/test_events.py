@@ -1,4 +1,4 @@
-"""The one event vocabulary (issue 14 item 2): replay events, referee inputs and journal rows."""
+"""The one event vocabulary: replay events, referee inputs and journal rows."""
 
 from __future__ import annotations
 

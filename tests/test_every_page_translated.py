@@ -1,4 +1,4 @@
-"""Issue 24, item 8: every string translated, on every page a visitor or a staff member opens.
+"""Every string translated, on every page a visitor or a staff member opens.
 
 The check is by page, not by key: each page is fetched in English and again in German and Arabic,
 and every text a person reads or hears (text between tags, and the aria-label, placeholder, title
@@ -150,7 +150,7 @@ def test_item8_what_the_thrower_says_on_a_long_press_is_translated(gestures, mon
 @pytest.mark.parametrize("lang", ["de", "ar"])
 @pytest.mark.parametrize("pin", [True, False])
 def test_item8_the_fleet_dashboard_has_no_english_left(lang, pin):
-    """The fleet's dashboard (staff, issue 25) is a page like the others: in the staff's language."""
+    """The fleet's dashboard (staff) is a page like the others: in the staff's language."""
     from senet_pi_web.fleet import create_fleet_app
 
     class NoBoards:  # the page itself asks the watcher nothing

@@ -1,4 +1,4 @@
-"""The exhibit's install (issue 15): the unit files pass `systemd-analyze verify`, the scripts pass
+"""The exhibit's install: the unit files pass `systemd-analyze verify`, the scripts pass
 shellcheck, and install.sh refuses, changing nothing, anywhere but Raspberry Pi OS."""
 
 from __future__ import annotations
@@ -155,7 +155,7 @@ def test_fleet_settings_passes_shellcheck() -> None:
 
 
 def test_install_mqtt_and_board_write_the_fleet_settings_once_and_keep_the_rest(tmp_path: Path) -> None:
-    """install.sh --mqtt URL --board NAME (issue 25): exhibit/fleet-settings writes MQTT_URL and BOARD
+    """install.sh --mqtt URL --board NAME: exhibit/fleet-settings writes MQTT_URL and BOARD
     into config.toml, replacing earlier ones on an update, keeping the other keys and the file's mode,
     and never prints the password."""
     from senet_pi.fleet import fleet_settings

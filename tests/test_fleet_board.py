@@ -1,4 +1,4 @@
-"""A board on the broker (issue 25, ../shared/spec/fleet.md) against a real Mosquitto on loopback:
+"""A board on the broker (../shared/spec/fleet.md) against a real Mosquitto on loopback:
 the contract's topics and payloads, the last will, reconnection, a board playing on without a
 broker, bad URLs and names, and the password never shown."""
 

@@ -1,4 +1,4 @@
-"""The staff dashboard (`senet-pi fleet`, issue 25) against a real Mosquitto: three boards (three
+"""The staff dashboard (`senet-pi fleet`) against a real Mosquitto: three boards (three
 services) come and go and the dashboard follows them live; it is behind the operator PIN with a
 CSRF token on every action; staff actions reach only a board that allows them."""
 

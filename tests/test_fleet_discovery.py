@@ -1,4 +1,4 @@
-"""Home Assistant discovery and the signed remote commands of a board on the broker (issue 25),
+"""Home Assistant discovery and the signed remote commands of a board on the broker,
 against a real Mosquitto: the payloads checked against Home Assistant's documented MQTT discovery
 schema (sensor and binary_sensor: device, availability, unique ids) and their templates rendered
 with Jinja, as Home Assistant does, on the board's real state."""

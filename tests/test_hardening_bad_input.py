@@ -1,4 +1,4 @@
-"""Issue #13 item 8: bad input anywhere (replay files, pin maps, the instance config) is one clear
+"""Bad input anywhere (replay files, pin maps, the instance config) is one clear
 line and exit status 1 (2 for bad arguments), never an internal error or a traceback."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def assert_clear(code: int, err: str, codes: tuple[int, ...] = (0, 1, 2)) -> Non
         assert err.count("\n") == 1, err  # one line
 
 
-# ------------------------------------------------------------------ the cases the issue names
+# ------------------------------------------------------------------ replay files: huge, deep or out of range
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Issue #13 item 9: the serial codec never raises, whatever a frame with a valid CRC holds."""
+"""The serial codec never raises, whatever a frame with a valid CRC holds."""
 
 from __future__ import annotations
 

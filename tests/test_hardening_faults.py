@@ -1,4 +1,4 @@
-"""Issue 22: nothing lost, nothing destroyed. The journal under a referee that fails, a record
+"""Nothing lost, nothing destroyed. The journal under a referee that fails, a record
 changed in place, reading commands, two runs on one journal, and the command line's mistakes."""
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def two_games(two_games_made):
     return copy
 
 
-# ------------------------------------------------------------------ item 2: reading commands never write
+# ------------------------------------------------------------------ reading commands never write
 
 
 @pytest.mark.parametrize("command", [["games"], ["export", "last"], ["export", "1"]])
@@ -107,7 +107,7 @@ def test_item2_a_journal_being_written_is_read_as_it_stands(tmp_path, capsys):
     service.close()
 
 
-# ------------------------------------------------------------------ item 1: a game that cannot be resumed
+# ------------------------------------------------------------------ a game that cannot be resumed
 
 
 class Boom(Exception):
@@ -151,7 +151,7 @@ def test_item1_a_referee_failing_on_a_journaled_input_costs_only_that_game_from_
     assert len(said) == 1 and f"past input {fail_at - 1} of {second}" in said[0] and error.__name__ in said[0]
     page = service.snapshot()["journal_notes"]
     assert len(page) == 1 and "game 2 could not be resumed" in page[0] and "as game 3" in page[0]
-    stats = day_stats(path)[0]  # one game carried on, not one abandoned and another begun (issue 22)
+    stats = day_stats(path)[0]  # one game carried on, not one abandoned and another begun
     assert (stats.started, stats.abandoned, stats.open) == (stats_before[0].started, stats_before[0].abandoned, 1)
     assert stats.resumed == 1 and stats_before[0].resumed == 0
 
@@ -263,7 +263,7 @@ def test_item1_a_game_whose_start_cannot_be_set_up_keeps_the_others(two_games, t
     service.close()
 
 
-# ------------------------------------------------------------------ item 4: a changed record is noticed
+# ------------------------------------------------------------------ a changed record is noticed
 
 
 def test_item4_one_digit_changed_in_a_journaled_input_is_reported_and_the_game_kept(two_games, tmp_path):
@@ -321,7 +321,7 @@ def test_item4_a_journal_closed_cleanly_without_its_mark_raises_no_alarm(two_gam
     service.close()
 
 
-# ------------------------------------------------------------------ item 3: one run per journal
+# ------------------------------------------------------------------ one run per journal
 
 
 def run_cli(capsys, args: list[str]) -> tuple[int, str, str]:
@@ -373,7 +373,7 @@ def test_item3_an_explicit_ruleset_unlike_the_game_in_progress_is_said(tmp_path,
     assert code == 0 and "not applied" not in out
 
 
-# ------------------------------------------------------------------ item 11: mistakes on the command line
+# ------------------------------------------------------------------ mistakes on the command line
 
 
 def test_item11_status_with_a_relative_journal_path_is_no_internal_error(tmp_path):

@@ -1,4 +1,4 @@
-"""Issue #13 items 1 and 10: the journal through a full disk, and a damaged journal never silent."""
+"""The journal through a full disk, and a damaged journal never silent."""
 
 from __future__ import annotations
 
@@ -156,7 +156,7 @@ def test_disk_full_item1_real_tiny_tmpfs(tiny_tmpfs, tmp_path):
     check_resume_gives_the_same_game(path, straight_history())
 
 
-# ------------------------------------------------------------------ item 10
+# ------------------------------------------------------------------ a damaged journal is never silent
 
 
 def half_game(path: Path, kill: bool = True) -> int:
@@ -282,14 +282,14 @@ def test_damaged_journal_item10_a_foreign_schema_is_set_aside(tmp_path, capsys):
     db.commit()
     db.close()
     before = other.read_bytes()
-    assert main(["games", "--journal", str(other)]) == 1  # a reading command never sets it aside (issue 22)
+    assert main(["games", "--journal", str(other)]) == 1  # a reading command never sets it aside
     err = capsys.readouterr().err
     assert "not a senet-pi journal" in err and err.count("\n") == 1
     assert other.read_bytes() == before and not list(tmp_path.glob("other.sqlite.damaged-*"))
 
 
 def test_damaged_journal_item10_a_bad_row_in_the_game_in_progress_resumes_up_to_it(tmp_path):
-    """Issue 22 item 1: a row that does not decode costs only the inputs from it on, not the journal."""
+    """A row that does not decode costs only the inputs from it on, not the journal."""
     path = tmp_path / "j.sqlite"
     half_game(path, kill=False)
     db = sqlite3.connect(path)

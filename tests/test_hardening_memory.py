@@ -1,4 +1,4 @@
-"""Issue #13 item 5: no memory growth on the simulated board, idle or played, over minutes of
+"""No memory growth on the simulated board, idle or played, over minutes of
 simulated time (the scanner and the ticks are driven directly; nothing sleeps)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue #13 item 2: a refused new game changes nothing, not even after a restart."""
+"""A refused new game changes nothing, not even after a restart."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`senet-pi status` (issue 15): one screen of health, exit 1 when something is wrong, and strictly
+"""`senet-pi status`: one screen of health, exit 1 when something is wrong, and strictly
 read-only on the journal of a running service."""
 
 from __future__ import annotations

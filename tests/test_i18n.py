@@ -1,4 +1,4 @@
-"""Issue 15 item 3: every visitor-facing text goes through a catalogue (English, German, Arabic).
+"""Every visitor-facing text goes through a catalogue (English, German, Arabic).
 
 `Text` is English wherever it is stored (journal, replays, JSON); `translate` says it again in a
 language; the catalogues and the sources must agree key for key."""

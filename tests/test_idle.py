@@ -1,4 +1,4 @@
-"""The unattended exhibit (issue 15 item 2): the idle reset on the service's own clock, the exhibit's
+"""The unattended exhibit: the idle reset on the service's own clock, the exhibit's
 config, and the thrower's long presses switched off in exhibit mode."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 22 item 7: idle and half-open connections cannot take the page down. A connection that
+"""Idle and half-open connections cannot take the page down. A connection that
 never sends its headers is closed after the header timeout, one address holds a bounded number of
 connections, the unit's file limit is above the page's connection limit, and a repeated loop error
 is said once a minute, not at every retry. No timing is asserted."""

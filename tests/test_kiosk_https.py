@@ -1,4 +1,4 @@
-"""Issue 22, item 8 (HTTPS for staff), the exhibit's kiosk: it finds the page's address itself. With
+"""HTTPS for staff, the exhibit's kiosk: it finds the page's address itself. With
 TLS_CERT set the page answers only over TLS on its port; the kiosk session probes the port and opens
 https:// with that one certificate's key trusted (a self-signed certificate, and a screen nobody can
 click through a warning on), or keeps http:// when the page is plain. Nothing set by hand."""

@@ -51,7 +51,7 @@ def test_the_wheel_ships_the_pin_map(wheel):
         assert archive.read("senet_pi/hardware/pinmap.toml") == (ROOT / "hardware" / "pinmap.toml").read_bytes()
     assert not any(name.startswith("web/") for name in names), "the page installs as senet_pi_web, never as web"
     assert {"senet_pi_web/templates/index.html", "senet_pi_web/static/app.js"} <= names
-    # the translations (issue 15), read at run time from the installed package
+    # the translations, read at run time from the installed package
     assert {f"senet_pi/locale/{lang}/LC_MESSAGES/senet_pi.po" for lang in ("de", "ar")} <= names
     for folder, package in PACKAGE_ROOTS.items():  # pyproject's package list misses no folder
         for module in (ROOT / folder).rglob("*.py"):
@@ -163,7 +163,7 @@ def test_random_play_imports_no_rule_set():
     assert not imports("senet_pi.rules.random_play", known["senet_pi.rules.random_play"], known) & rule_sets
 
 
-# ---------------------------------------------------------------------- layering (issue 14)
+# ---------------------------------------------------------------------- layering
 
 #: Standard modules that mean I/O, a clock or threads: the rules and the referee use none of them
 #: (randomness is injected; `secrets` only draws a card game's seed when none is given).
@@ -203,7 +203,7 @@ def test_the_layers_point_one_way():
             "senet_pi.dates",
             "senet_pi.wallclock",
         ):
-            # dates, wallclock: the journal's dates written before the clock was set (issue 22)
+            # dates, wallclock: the journal's dates written before the clock was set
             service_layer = {"senet_pi.journal", "senet_pi.tomlfile", "senet_pi.idle", "senet_pi.resume"}
             service_layer |= {"senet_pi.dates", "senet_pi.wallclock"}
             allowed, layer = below_referee | service_layer, "the service"
@@ -220,7 +220,7 @@ ABOVE_THE_SERVICE = ("web", "senet_pi/hardware", "senet_pi/run.py", "senet_pi/cl
 
 
 def test_nothing_above_the_service_reaches_into_its_referee_or_game():
-    """Issue 14: the service is a facade; one snapshot under its lock, operations for the rest."""
+    """The service is a facade; one snapshot under its lock, operations for the rest."""
     offenders = []
     for top in ABOVE_THE_SERVICE:
         paths = [ROOT / top] if top.endswith(".py") else sorted((ROOT / top).rglob("*.py"))
@@ -233,7 +233,7 @@ def test_nothing_above_the_service_reaches_into_its_referee_or_game():
 
 
 def test_no_caller_asks_which_rule_set_it_holds():
-    """Issue 14: the rule set owns its knowledge (`Game` hooks with defaults), so outside the rules
+    """The rule set owns its knowledge (`Game` hooks with defaults), so outside the rules
     nothing tests a game's type, probes it with hasattr, or compares its name to a rule set's."""
     names = {"secret", "houses", "cards", "modern"}
     offenders = []

@@ -1,4 +1,4 @@
-"""Issue 22 item 8: the operator PIN against a guesser with many addresses. Wrong PINs are limited
+"""The operator PIN against a guesser with many addresses. Wrong PINs are limited
 across all addresses as well as per address, a new PIN has at least 6 digits (or is a passphrase),
 and a signed-in operator keeps working during the attack."""
 

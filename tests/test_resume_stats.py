@@ -1,4 +1,4 @@
-"""Issue 22, item 1 in the statistics: a game the service could not resume past some input goes on
+"""Resumed games in the statistics: a game the service could not resume past some input goes on
 as a new record (its inputs until then copied). That is one game, carried on, not one abandoned and
 another begun: counted once, on the day it began, with the resume noted."""
 

@@ -241,7 +241,7 @@ def test_M3_a_player_with_one_piece_left_chooses_one_die_before_throwing():
 @pytest.mark.parametrize(
     ("A", "B", "dice", "expected"),
     [
-        # The position: 28 by 6 bounces back onto 28, which moves nothing (M5); the only
+        # Here 28 by 6 bounces back onto 28, which moves nothing (M5); the only
         # complete way is 24-26 by the sum (22 by 6 lands on its own 28, 24 by 6 on B's 30, M8).
         ({5: 22, 4: 24, 3: 28}, {5: 30}, [6, 6], {(24, 26, 12)}),
         # 28 by 6 stays put, 28 by the sum bounces to 22: only the sum really moves it (M8).

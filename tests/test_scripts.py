@@ -195,7 +195,7 @@ LOCKED = "E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by proce
 
 
 def test_apt_busy_with_another_install_is_waited_for_not_a_raw_error(machine, tmp_path):
-    """Issue 22 item 11: unattended-upgrades on a fresh Pi holds apt's lock for minutes."""
+    """On a fresh Pi, unattended-upgrades holds apt's lock for minutes."""
     count, log = tmp_path / "count", tmp_path / "log"
     body = f"""n=$(cat {count} 2>/dev/null || echo 0); echo $((n + 1)) > {count}
 echo "apt-get $*" >> {log}

@@ -1,4 +1,4 @@
-"""A simulated day at the museum (issue 15 item 5): the real `senet-pi run` on the simulated board in
+"""A simulated day at the museum: the real `senet-pi run` on the simulated board in
 exhibit mode, driven line by line on its standard input and read on its standard output, through a
 game played to its win, idle spells that reset, an abandoned game, a knocked board put right with
 the page's setup fixes, and three power cuts (kill -9) mid-game that each resume from the journal.

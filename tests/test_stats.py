@@ -1,4 +1,4 @@
-"""Statistics for staff (issue 15, item 4): per-day counts from the journal, the PIN-guarded page
+"""Statistics for staff: per-day counts from the journal, the PIN-guarded page
 with its SVG plots, the CSV and JSON, and `senet-pi stats`."""
 
 from __future__ import annotations

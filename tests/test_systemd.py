@@ -1,4 +1,4 @@
-"""systemd's side of `senet-pi run` (issue 15): READY=1, WATCHDOG=1 while the ticks and the scanner
+"""systemd's side of `senet-pi run`: READY=1, WATCHDOG=1 while the ticks and the scanner
 go on, none once they hang, and a supervisor playing systemd's part restarts the hung service."""
 
 from __future__ import annotations

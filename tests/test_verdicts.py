@@ -1,4 +1,4 @@
-"""Verdicts are typed values with one JSON form (issue 14 item 3); the replay files guard the lines."""
+"""Verdicts are typed values with one JSON form; the replay files guard the lines."""
 
 from __future__ import annotations
 

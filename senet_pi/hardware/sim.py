@@ -16,7 +16,7 @@ from .pinmap import PinMap
 
 #: State changes a simulated pin remembers. gpiozero's MockPin keeps every one (for its tests'
 #: assert_states), and the scanner changes each row pin 100 times a second: unbounded, that
-#: history grew the idle service by about 165 kB/s.
+#: history grows the idle service by about 165 kB/s.
 PIN_HISTORY = 64
 
 
@@ -94,7 +94,7 @@ class SimBoard:
 
     def pieces(self) -> tuple[int, list[int]]:
         """(moves, the squares with a magnet), the count read first: the squares are never older than
-        the count says (a page takes the newest of several readings, issue 24)."""
+        the count says (a page takes the newest of several readings)."""
         moves = self.moves
         magnets = self.magnets
         return moves, [sq for sq in range(1, 31) if magnets & bit(sq)]
