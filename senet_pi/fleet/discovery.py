@@ -144,11 +144,9 @@ def device(settings: FleetSettings) -> dict[str, object]:
 def discovery_messages(settings: FleetSettings) -> list[tuple[str, dict[str, object] | None]]:
     """(topic, config) for every entity of the board, to be published retained; config None: an
     entity to remove (an empty retained message), a button the config no longer allows."""
-    from .board import LIVENESS  # (board imports this module)
-
     board = settings.board
     named: dict[str, object] = {
-        "LIVENESS": LIVENESS,
+        "LIVENESS": topics.LIVENESS,
         "STATE": topics.state(board),
         "SUMMARY": topics.summary(board),
         "EVENT": topics.event(board),

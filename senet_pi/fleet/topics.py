@@ -1,9 +1,10 @@
-"""The fleet's topics (../shared/spec/fleet.md), and the additions: a board's remote commands
+"""The fleet's topics (the MQTT contract in docs/reference/mqtt.md), and the additions: a board's remote commands
 and their results."""
 
 from __future__ import annotations
 
 ROOT = "senet-pi"
+LIVENESS = 60  # seconds a board's `online` holds (its MQTT 5 expiry; the dashboard's and Home Assistant's timeout)
 
 
 def status(board: str) -> str:
