@@ -236,7 +236,12 @@ function drawSquares(svg, state, opts) {
   // After an idle reset the set-the-board card marks its one next square: no other square is marked
   const missing = new Set(state.setup ? [] : warning.missing || []), extra = new Set(state.setup ? [] : warning.extra || []);
   // A piece in the hand and where it may go; not under a warning, whose fix alone says where it goes
-  const lifted = new Map((opts.plain || occupied || state.warning ? [] : state.lifted || []).map((l) => [l.square, l]));
+  // While the rules' own steps are owed (an exchange, a piece sent back or taken off, a throw's moves
+  // played in parts), a board is put right or set up, the game already stands as after them and the
+  // wood not yet: the server says what stands on the wood (whose piece, as the referee's evidence
+  // tells; a faded one lifted) and where the game puts a piece (a ghost). No guessing here.
+  const wood = !occupied && (!opts.plain || opts.setup) && state.wood ? state.wood : null;
+  const lifted = new Map((opts.plain || occupied || state.warning || wood ? [] : state.lifted || []).map((l) => [l.square, l]));
   const targets = new Set([...lifted.values()].flatMap((l) => l.targets));
   const sensed = new Set(state.sensed || []);  // a piece of the game whose square senses nothing is in a hand
   const movable = new Set(prefs.hints && !opts.plain && !occupied && !lifted.size ? state.movable || [] : []);
@@ -248,14 +253,7 @@ function drawSquares(svg, state, opts) {
   const overlay = svg.insertBefore(el("g", { class: "overlay" }), numbers);
   const top = svg.insertBefore(el("g", { class: "overlay pieces" }), numbers);
   const pieceAt = {};
-  const stray = strays(state, opts);
-  // The rules' own steps (a capture, an exchange): the game already stands as after them, the wooden
-  // board not yet. A piece the rules take off is drawn where it still stands until it is lifted (the
-  // game's piece that takes its square is in a hand meanwhile), and a ghost marks where a step puts one.
-  const step = !opts.plain && !occupied && !state.setup && state.prompt ? state.prompt : null;
-  const really = new Map(), goes = new Map();
-  if (step && step.to === "off" && typeof step.from === "number" && sensed.has(step.from)) really.set(step.from, step.player);
-  if (step && typeof step.to === "number" && !sensed.has(step.to)) goes.set(step.to, step.player);
+  const stray = wood ? new Map() : strays(state, opts);
   const roving = Number(svg.dataset.focus) || (state.movable && state.movable[0]) || 1;  // the square Tab lands on
   for (let sq = 1; sq <= 30; sq++) {
     const { x, y } = cell(sq);
@@ -278,15 +276,17 @@ function drawSquares(svg, state, opts) {
       if (sign) symbol(sym, sign, x, y);
       sym.dataset.sign = sign;
     }
-    const p = occupied ? null : really.has(sq) ? { owner: really.get(sq), dots: null } : state.squares[String(sq)];
+    const p = occupied ? null : wood ? woodPiece(state, wood, sq) : state.squares[String(sq)];
     if (occupied && occupied.includes(sq)) el("circle", { cx: x + 29, cy: y + 32, r: 16, class: "switch-on" }, top);
     if (!p && stray.has(sq)) piece(top, stray.get(sq), x, y, "stray").setAttribute("data-on", sq);  // the board as it really is
     if (p) {
-      pieceAt[sq] = piece(top, p.owner, x, y, lifted.has(sq) || (!sensed.has(sq) && !really.has(sq)) ? "lifted" : "");
+      const off = wood ? p.lifted : lifted.has(sq) || !sensed.has(sq);
+      const strange = wood && !off && (!state.squares[String(sq)] || state.squares[String(sq)].owner !== p.owner);
+      pieceAt[sq] = piece(top, p.owner, x, y, off ? "lifted" : strange ? "stray" : "");
       pieceAt[sq].setAttribute("data-on", sq);
       if (p.dots) el("text", { x: x + 31, y: y + 46, class: "piece-label owner-" + p.owner }, pieceAt[sq]).textContent = p.dots;
     }
-    if (goes.has(sq) && !p) piece(top, goes.get(sq), x, y, "ghost").setAttribute("data-goes", sq);  // where the step puts it
+    if (wood && !p && wood.ghosts[sq]) piece(top, wood.ghosts[sq], x, y, "ghost").setAttribute("data-goes", sq);  // where the game puts it
     if (targets.has(sq)) el("circle", { cx: x + 29, cy: y + 32, r: 7, class: "target-dot" }, top);
     if (targets.has(sq) && !p && !stray.has(sq)) {  // a ghost of the piece in the hand, where it may go
       const from = [...lifted.values()].find((l) => l.targets.includes(sq));
@@ -305,6 +305,13 @@ function drawSquares(svg, state, opts) {
     for (const e of move.effects || []) if (e.from != null && e.to != null) arrow(overlay, e.from, e.to, "rule");
     if (state.history.length !== animated) { animated = state.history.length; animate(top, pieceAt[move.to], move); }
   }
+}
+
+function woodPiece(state, wood, sq) {  // the piece on the wood at `sq`, with the game's dots if it is the game's piece
+  const p = wood.pieces[String(sq)];
+  if (!p) return null;
+  const game = state.squares[String(sq)];
+  return { owner: p.owner, lifted: p.lifted, dots: game && game.owner === p.owner ? game.dots : null };
 }
 
 function strays(state, opts) {  // squares whose switch senses a piece the game does not place there: drawn, not left empty
