@@ -21,11 +21,65 @@ def embedded(value: object) -> Markup:
     return Markup(current_app.json.dumps(value, ensure_ascii=False).replace("</", "<\\/"))
 
 
+def cell(square: int) -> tuple[int, int]:
+    """Where a square is drawn on the board (P1: row 2 runs right to left), as the page's script does."""
+    row, col = divmod(square - 1, 10)
+    return 10 + (9 - col if row == 1 else col) * 60, 10 + row * 60
+
+
+def piece_path(owner: str, x: int, y: int) -> str:
+    """A piece's outline on the square at (x, y): a cone for A and C, a spool for B and D (the script's)."""
+    cx, base = x + 31, y + 52
+    if owner in ("A", "C"):
+        return (
+            f"M{cx - 15} {base} L{cx - 5} {base - 36} Q{cx} {base - 42} {cx + 5} {base - 36} "
+            f"L{cx + 15} {base} Q{cx} {base + 5} {cx - 15} {base} z"
+        )
+    return f"M{cx - 15} {base - 38} h30 v6 q-9 4 -9 13 q0 9 9 13 v6 h-30 v-6 q9 -4 9 -13 q0 -9 -9 -13 z"
+
+
+def first_board(st: dict) -> list[dict[str, object]]:
+    """The board as the page first paints it, before its script runs: each square with its piece as
+    it stands on the wood (the state's own drawing, `wood`, during prompts, fixes and setup). The
+    script draws the board again at once, with its marks, signs and listeners."""
+    wood = st.get("wood")
+    sensed = {str(sq) for sq in st["sensed"]}
+    out: list[dict[str, object]] = []
+    for square in range(1, 31):
+        x, y = cell(square)
+        key = str(square)
+        if wood is not None:
+            on = wood["pieces"].get(key)
+            owner, faded = (on["owner"], on["lifted"]) if on else (wood["ghosts"].get(key), True)
+        else:
+            on = st["squares"].get(key)
+            owner, faded = (on["owner"], key not in sensed) if on else (None, False)
+        out.append(
+            {
+                "square": square,
+                "x": x,
+                "y": y,
+                "special": key in st["special"],
+                "piece": piece_path(owner, x, y) if owner else None,
+                "owner": owner,
+                "faded": faded,
+            }
+        )
+    return out
+
+
 @bp.get("/")
 def index() -> str:
-    """The status page, with the state and the rulings' sentences in it: the board is drawn as the
-    page loads, with no request to wait for (issue 24: within 400 ms on a slowed CPU)."""
-    return render_template("index.html", csrf=csrf_token(), first_state=embedded(state()), rulings=embedded(PLAIN))
+    """The status page, with the state and the rulings' sentences in it, and the board already drawn
+    in it: the board is painted before any script runs (within 400 ms on a CPU slowed 6 times)."""
+    st = state()
+    return render_template(
+        "index.html",
+        csrf=csrf_token(),
+        first_state=embedded(st),
+        rulings=embedded(PLAIN),
+        first_board=first_board(st),
+    )
 
 
 @bp.get("/hardware")

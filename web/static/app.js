@@ -182,7 +182,8 @@ function lastMove(state) {  // the last move of the history and what the rules d
 
 function squaresLayer(svg) {
   // The squares, made once per board drawing and kept: from one piece of markup (30 squares by hand
-  // were a fifth of the first draw on a slow CPU), with one set of listeners for them all.
+  // were a fifth of the first draw on a slow CPU), with one set of listeners for them all. The
+  // board the server drew in the page (painted before this script ran) is replaced by them.
   let under = svg.querySelector(":scope > g.squares");
   if (under) return under;
   svg.textContent = "";
@@ -545,13 +546,16 @@ function afterFirstFrame(work) {  // once the board is on the screen: the frame 
   // A hidden page gets no frames (a background tab, a kiosk's screen off): it does the work at once,
   // or as it is hidden. No timer: on a slow CPU one would fire before the first frame and push the
   // board's paint back by the very work this waits with.
+  // Once a frame has shown the board (the server's drawing of it), later work waits for no other.
+  if (framed) { setTimeout(work, 0); return; }
   let done = false;
   const once = () => { if (done) return; done = true; document.removeEventListener("visibilitychange", hidden); work(); };
   const hidden = () => { if (document.hidden) setTimeout(once, 0); };
   document.addEventListener("visibilitychange", hidden);
   hidden();
-  requestAnimationFrame(() => setTimeout(once, 0));
+  requestAnimationFrame(() => { framed = true; setTimeout(once, 0); });
 }
+let framed = false;  // a frame has been painted since the page loaded
 
 function renderSide(state) {  // the move list, the rules, the cards, the staff panel: after the board at the first draw
   text("offboard", state.players.map((p) => TEXT.off(name(p), state.off[p])).join(" · "));
@@ -804,6 +808,8 @@ async function op(action, body) {
 
 function applyPrefs() {
   document.documentElement.dataset.theme = prefs.theme;
+  // the theme chosen, for the server too: the page is painted in it before this script runs
+  document.cookie = `senet-theme=${prefs.theme}; max-age=31536000; path=/; samesite=strict`;
   const hints = document.getElementById("hints");
   if (hints) { hints.textContent = prefs.hints ? TEXT.hintsOn : TEXT.hintsOff; hints.setAttribute("aria-pressed", String(!prefs.hints)); }
   const theme = document.getElementById("theme");
@@ -929,10 +935,15 @@ if (handBox) {
   // rulings' hidden texts and the live stream come after.
   applyPrefs();
   const embedded = (id) => { const node = document.getElementById(id); return node ? JSON.parse(node.textContent) : null; };
-  rulings = embedded("rulings") || {};
-  const first = embedded("first-state");
-  if (first) render(first); else refresh();
-  wire();
-  afterFirstFrame(describeRulings);  // the hidden texts the "why?" buttons point to: not needed to draw
-  afterFirstFrame(connect);  // its first message is the whole state again: drawn after the board, not before
+  const start = () => {
+    rulings = embedded("rulings") || {};
+    const first = embedded("first-state");
+    if (first) render(first); else refresh();
+    wire();
+    afterFirstFrame(describeRulings);  // the hidden texts the "why?" buttons point to: not needed to draw
+    afterFirstFrame(connect);  // its first message is the whole state again: drawn after the board, not before
+  };
+  // The server drew the board in the page: that is painted first, then drawn again here with its
+  // marks, signs and listeners (on a slow CPU this script would otherwise hold the first paint back)
+  if (document.querySelector("#board > g.first")) afterFirstFrame(start); else start();
 }
