@@ -857,3 +857,32 @@ def test_during_every_kind_of_prompt_the_board_drawn_is_the_wooden_board(browser
         assert seen >= 1
     finally:
         page.close()
+
+
+#: Each piece drawn on the main board: where it is on the screen and its classes.
+PIECES_DRAWN = """() => [...document.querySelectorAll('#board .piece')].map((p) => {
+  const b = p.getBoundingClientRect(); return [Math.round(b.x), Math.round(b.y), p.getAttribute('class')]; })"""
+
+
+def test_the_board_is_in_the_page_itself_painted_before_any_script_runs(browser, board):  # noqa: F811
+    """With scripts off, the page still shows the board: its 30 squares and the pieces where they
+    stand, in the theme chosen (a cookie the script keeps); once the script runs it draws the same
+    pieces on the same squares again."""
+    context = browser.new_context(viewport=KIOSK, java_script_enabled=False)
+    try:
+        host = board.url.split("/")[2].split(":")[0]
+        context.add_cookies([{"name": "senet-theme", "value": "dark", "domain": host, "path": "/"}])
+        page = context.new_page()
+        page.goto(board.url)
+        expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+        expect(page.locator("#board rect.cell")).to_have_count(30)
+        served = page.evaluate(PIECES_DRAWN)
+        assert len(served) == len(board.service.snapshot()["squares"])
+    finally:
+        context.close()
+    page = open_page(browser, board, viewport=KIOSK)
+    try:
+        drawn = page.evaluate(PIECES_DRAWN)
+        assert sorted(drawn) == sorted(served)  # the same pieces, the same places: nothing jumps
+    finally:
+        page.close()
