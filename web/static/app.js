@@ -1,6 +1,3 @@
-//# allFunctionsCalledOnLoad
-// (V8's compile hint, above: its functions are compiled as the file streams in, off the page's main
-// thread, not one by one at their first call while the board is drawn: issue 24's first draw.)
 // senet-pi status page: draws the state the server sends, live over server-sent events.
 // No framework, no CDN: this file and style.css are all the page loads.
 "use strict";
