@@ -15,7 +15,8 @@ see the same load on a shared machine); and the bytes the page's requests carrie
 `--lang de` or `ar` opens the page in that language. `--against REV` (e.g. `main`) loads the page
 alternately with its script and style sheet as they are and as they were at that git revision
 (served in their place through Playwright's routing): on a machine shared with other work the two are
-then timed under the same load, load for load. `--also URL` does the same with a page
+then timed under the same load, load for load (a page that carries its style sheet in itself, as
+the status page now does, keeps its own: only its script is swapped). `--also URL` does the same with a page
 served elsewhere, whole (its HTML, scripts and styles): another checkout's `senet-pi run
 --page-port 8081 --journal /tmp/other.jsonl`, say, loaded in turn with this one.
 """
