@@ -6,14 +6,17 @@ at kiosk size (1920x1080) in Debian's chromium, its CPU slowed `--throttle` time
 DevTools protocol (Emulation.setCPUThrottlingRate: a rough Raspberry Pi stand-in). A script put in
 before the page's own records `performance.now()` when the first piece appears on #board (built),
 and again once the frame with it has been painted (a message posted from the next animation frame
-runs after that frame's paint): the time from the start of the navigation to the board on the
-screen. The median of `--runs` loads is printed (each load in a fresh context: no cache), with the
+runs after that frame's paint), and the browser's own first contentful paint when the board was
+already built by then (the board the server draws in the page): the time from the start of the
+navigation to the board on the screen. The median of `--runs` loads is printed (each load in a fresh
+context: no cache), with the
 min and max, and beside it the same loads unslowed (1x, taken in turn with the slowed ones, so both
 see the same load on a shared machine); and the bytes the page's requests carried (gzipped).
 `--lang de` or `ar` opens the page in that language. `--against REV` (e.g. `main`) loads the page
 alternately with its script and style sheet as they are and as they were at that git revision
 (served in their place through Playwright's routing): on a machine shared with other work the two are
-then timed under the same load, load for load. `--also URL` does the same with a page
+then timed under the same load, load for load (a page that carries its style sheet in itself, as
+the status page now does, keeps its own: only its script is swapped). `--also URL` does the same with a page
 served elsewhere, whole (its HTML, scripts and styles): another checkout's `senet-pi run
 --page-port 8081 --journal /tmp/other.jsonl`, say, loaded in turn with this one.
 """
@@ -50,6 +53,15 @@ new MutationObserver((changes, observer) => {
   });
 }).observe(document, { childList: true, subtree: true });
 """
+
+
+#: When the board was first on the screen: the first contentful paint when the board was built before
+#: it (a board drawn by the server in the page), else the frame after it was built. The browser stamps
+#: that paint itself, while the message WATCH posts may wait behind the scripts run after the paint.
+ON_SCREEN = """() => {
+  const fcp = performance.getEntriesByName("first-contentful-paint")[0];
+  return fcp && fcp.startTime >= window.boardDrawnAt ? fcp.startTime : window.boardPaintedAt;
+}"""
 
 
 #: The bytes the page's requests carried (as sent: compressed) and how many, the live stream left out.
@@ -91,6 +103,8 @@ def main() -> None:
     rates = [args.throttle] + ([1.0] if args.throttle != 1 else [])  # the unslowed figure beside it
     built: dict[tuple[str, float], list[float]] = {(v, r): [] for v in versions for r in rates}
     painted: dict[tuple[str, float], list[float]] = {(v, r): [] for v in versions for r in rates}
+    shown: dict[tuple[str, float], list[float]] = {(v, r): [] for v in versions for r in rates}
+    load_before = os.getloadavg()[0]
     carried: dict[str, tuple[int, int]] = {}  # each version's (bytes on the wire, requests), its last load
     try:
         with sync_playwright() as p:
@@ -106,10 +120,15 @@ def main() -> None:
                     cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
                     page.add_init_script(WATCH)
                     page.goto(urls[version])
-                    page.wait_for_function("() => window.boardPaintedAt !== undefined", timeout=60_000)
+                    page.wait_for_function(
+                        "() => window.boardPaintedAt !== undefined"
+                        " && performance.getEntriesByName('first-contentful-paint').length",
+                        timeout=60_000,
+                    )
                     at_built, at_painted = page.evaluate("() => [window.boardDrawnAt, window.boardPaintedAt]")
                     built[(version, rate)].append(at_built)
                     painted[(version, rate)].append(at_painted)
+                    shown[(version, rate)].append(page.evaluate(ON_SCREEN))
                     wire, requests = page.evaluate(CARRIED)
                     carried[version] = (wire, requests)
                     context.close()
@@ -118,13 +137,17 @@ def main() -> None:
         stop_server(server)
         backend.close()
     load = os.getloadavg()[0]
-    print(f"board at 1920x1080 ({args.lang}), from the start of the navigation; load average {load:.1f}\n")
+    print(
+        f"board at 1920x1080 ({args.lang}), from the start of the navigation;"
+        f" load average {load_before:.1f} before, {load:.1f} after\n"
+    )
     print("| page | what | loads | CPU slowed | median ms | min ms | max ms |\n|---|---|---|---|---|---|---|")
     for version in versions:
         for rate in rates:
             for what, times in (
                 ("first piece built", built[(version, rate)][1:]),
                 ("frame with it painted", painted[(version, rate)][1:]),
+                ("first paint with it", shown[(version, rate)][1:]),
             ):
                 median, fastest, slowest = statistics.median(times), min(times), max(times)
                 cells = [version, what, len(times), f"{rate:g}x"]

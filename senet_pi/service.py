@@ -707,6 +707,16 @@ class Service:
                 "scores": game.scores(),
                 "winner": game.winner_id,
                 "prompt": status["prompt"],
+                # every step still owed by hand, in order (the prompt is the first): the page works out
+                # from them which piece really stands where on the wooden board meanwhile
+                "owed": [
+                    {"player": s.player, "from": square_name(s.from_sq), "to": square_name(s.to_sq)}
+                    for s in referee.steps_left
+                ],
+                # whose piece stands on each sensed square as the hands' evidence tells (None: not known),
+                # and the squares whose piece is in a hand, with its owner: the wooden board, not the game's
+                "holders": {str(sq): referee.attempt.holder(sq) for sq in status["sensed"]},
+                "in_hand": {str(sq): referee.attempt.owners.get(sq) for sq in squares_in(referee.attempt.in_hand())},
                 "warning": status["warning"],
                 "question": self._question_for_page(status["question"]),
                 # an answer taken for nobody (its question, the option taken): open to change until the next input

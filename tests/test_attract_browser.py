@@ -230,3 +230,29 @@ def test_item7_axe_finds_no_serious_violation_on_the_attract_loop(browser, exhib
     finally:
         page.close()
     assert {state: v for state, v in found.items() if v} == {}
+
+
+def test_the_setup_overlay_and_the_page_draw_the_same_wooden_board(browser, exhibit_board):  # noqa: F811
+    """While a new game is set up, the overlay's board and the page's show the same pieces on the same
+    squares, solid or faded alike: both draw the wooden board the state carries (a piece knocked off
+    4 and one on 20 that should not be there, then only the missing one)."""
+    service = exhibit_board.service
+    drawn = """(svg) => [...document.querySelectorAll(`#${svg} .piece[data-on]:not(.ghost)`)]
+        .map((p) => `${p.dataset.on}:${[...p.classList].filter((c) => c !== 'piece').sort().join('.')}`).sort()"""
+    page = open_page(browser, exhibit_board)
+    try:
+        for sensed in (
+            [sq for sq in service.snapshot()["expected"] if sq != 4] + [20],
+            [sq for sq in service.snapshot()["expected"] if sq != 4],
+        ):
+            service.handle("sense", sensed)
+            expect(page.locator("#attract-setup")).to_be_visible()
+            until(lambda sensed=sensed: len(page.evaluate(drawn, "board")) >= len(sensed))
+            wood = service.snapshot()
+            on_page, on_overlay = page.evaluate(drawn, "board"), page.evaluate(drawn, "attract-board")
+            assert on_page == on_overlay
+            solid = sorted(int(p.split(":")[0]) for p in on_page if "lifted" not in p)
+            assert solid == sorted(wood["sensed"])  # the switches closed, each with a piece drawn solid
+            assert "4:lifted.owner-A" in on_page or "4:lifted.owner-B" in on_page  # the missing one, faded
+    finally:
+        page.close()

@@ -9,6 +9,7 @@ here: the page itself never loads a script it does not serve)."""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -771,5 +772,117 @@ def test_during_the_rules_own_steps_the_board_drawn_is_the_wooden_board(browser,
         expect(white).to_have_count(1)
         expect(white).not_to_have_class(re.compile(r"\blifted\b"))
         expect(piece_on(page, 1, "B")).to_have_count(0)
+    finally:
+        page.close()
+
+
+def drawn_board(page) -> dict[int, str]:
+    """The pieces drawn solid on the page's board (not lifted, not a ghost), by square: their owner."""
+    return {
+        int(sq): owner
+        for sq, owner in page.evaluate(
+            """() => [...document.querySelectorAll('#board .piece[data-on]:not(.lifted):not(.ghost):not(.gliding)')]
+                .map((p) => [p.dataset.on, [...p.classList].find((c) => c.startsWith('owner-')).slice(6)])"""
+        )
+    }
+
+
+@pytest.mark.parametrize(
+    "variant,prompt",
+    [
+        ("houses", "(exchange"),  # the piece landed on goes where the mover stood (P4)
+        ("houses", "drowned piece"),  # a piece the rules send back (H-rulings: the water)
+        ("modern", "from the game"),  # a piece the rules take off (M4)
+        ("modern", "on the sun"),  # the piece that takes its square... put on square 1 (M4)
+        ("modern", "back to"),  # a piece the rules send back (M7)
+    ],
+)
+def test_during_every_kind_of_prompt_the_board_drawn_is_the_wooden_board(browser, board, variant, prompt):  # noqa: F811
+    """Hands carry the moves out one switch at a time; at the first prompt of its kind, and at every
+    change after it while steps are owed (an exchange's first lift: both pieces in the hand), the
+    pieces drawn solid are exactly those on the closed switches, each in the colour of the piece
+    that really stands there (followed by hand in tests/test_wooden_board.py), and the squares the
+    game fills that the wood does not yet are ghosts."""
+    from senet_pi.referee.physical import play_out
+    from tests.test_wooden_board import walk
+
+    found = False
+    for seed in range(12):  # the first seeded game that reaches such a prompt
+        new_game(board, variant)
+        service, rng = board.service, random.Random(seed)
+        game = service.referee.game
+        for _turn in range(40):
+            if game.winner_id is not None or found:
+                break
+            if game.pending is None:
+                thrown = game.random_throw(rng)
+                value = getattr(thrown, "value", thrown)
+                service.handle("throw", list(value) if isinstance(value, tuple) else value)
+            if not game.move_sequences():
+                continue
+            steps, _, _ = play_out(game, list(rng.choice(game.move_sequences())))
+            changes = walk(game, steps)
+            for n, (kind, sq, _truth) in enumerate(changes):
+                service.handle(kind, sq)
+                settle(board)
+                snap = service.snapshot()
+                if snap["owed"] and prompt in str(snap["prompt"]["text"]):
+                    found = True
+                    rest = changes[n + 1 :]
+                    break
+            if snap["question"] or snap["warning"]:
+                break
+        if found:
+            break
+    assert found, f"no seeded {variant} game reached a prompt with {prompt!r}"
+    page = open_page(browser, board, viewport=KIOSK)
+    try:
+        seen = 0
+        for kind, sq, truth in [(None, None, changes[n][2]), *rest]:
+            if kind is not None:
+                service.handle(kind, sq)
+                settle(board)
+            snap = service.snapshot()
+            if not snap["owed"]:
+                break  # the steps are done: the game's board is the wood's again
+            until(lambda truth=truth: drawn_board(page) == truth, timeout=20)
+            assert set(drawn_board(page)) == set(snap["sensed"])
+            game_board = {int(s): p["owner"] for s, p in snap["squares"].items() if p["owner"]}
+            for square_, owner in game_board.items():  # a square the game fills and the wood does not: a ghost
+                if square_ not in truth:  # (or the piece lifted from it, drawn faded where it stood)
+                    ghost = f'#board .piece.ghost.owner-{owner}[data-goes="{square_}"]'
+                    marked = f'{ghost}, #board .piece.lifted[data-on="{square_}"]'
+                    expect(page.locator(marked)).to_have_count(1)
+            seen += 1
+        assert seen >= 1
+    finally:
+        page.close()
+
+
+#: Each piece drawn on the main board: where it is on the screen and its classes.
+PIECES_DRAWN = """() => [...document.querySelectorAll('#board .piece')].map((p) => {
+  const b = p.getBoundingClientRect(); return [Math.round(b.x), Math.round(b.y), p.getAttribute('class')]; })"""
+
+
+def test_the_board_is_in_the_page_itself_painted_before_any_script_runs(browser, board):  # noqa: F811
+    """With scripts off, the page still shows the board: its 30 squares and the pieces where they
+    stand, in the theme chosen (a cookie the script keeps); once the script runs it draws the same
+    pieces on the same squares again."""
+    context = browser.new_context(viewport=KIOSK, java_script_enabled=False)
+    try:
+        host = board.url.split("/")[2].split(":")[0]
+        context.add_cookies([{"name": "senet-theme", "value": "dark", "domain": host, "path": "/"}])
+        page = context.new_page()
+        page.goto(board.url)
+        expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+        expect(page.locator("#board rect.cell")).to_have_count(30)
+        served = page.evaluate(PIECES_DRAWN)
+        assert len(served) == len(board.service.snapshot()["squares"])
+    finally:
+        context.close()
+    page = open_page(browser, board, viewport=KIOSK)
+    try:
+        drawn = page.evaluate(PIECES_DRAWN)
+        assert sorted(drawn) == sorted(served)  # the same pieces, the same places: nothing jumps
     finally:
         page.close()

@@ -93,6 +93,7 @@ def view(snapshot: dict) -> dict[str, object]:
         if sq not in sensed and str(sq) in squares
     ]
     return {
+        "wood": wooden_board(snapshot),
         "rules": {"name": rules.name, "summary": rules.summary, "how_to_play": list(rules.how_to_play)},
         "special": {str(sq): sp.text for sq, sp in rules.special_squares.items()},
         "symbols": {str(sq): sp.symbol for sq, sp in rules.special_squares.items()},
@@ -104,6 +105,36 @@ def view(snapshot: dict) -> dict[str, object]:
         # "stuck closed" said in the page's language here: the page's script knows only its own texts
         "switch_faults": {sq: Text(str(fault)) for sq, fault in (snapshot.get("switch_faults") or {}).items()},
     }
+
+
+def wooden_board(snapshot: dict) -> dict[str, object] | None:
+    """The wooden board while the people carry out steps the rules owe, put a wrong board right or
+    set a new game up: on each square whose switch is closed, whose piece stands there as the
+    referee's evidence tells (the game may already have another there), the pieces lifted drawn
+    faded where they stood, and a ghost where the game puts a piece the wood lacks. None in plain
+    play, where the game's board is the wood's but for the pieces in a hand."""
+    if not snapshot.get("owed") and not snapshot.get("warning") and not snapshot.get("setup"):
+        return None
+    game = {sq: p["owner"] for sq, p in snapshot["squares"].items() if p.get("owner")}
+    sensed = {str(sq) for sq in snapshot["sensed"]}
+    holders = snapshot.get("holders") or {}
+    lifted = {sq: owner for sq, owner in (snapshot.get("in_hand") or {}).items() if sq not in sensed and owner}
+    pieces: dict[str, dict[str, object]] = {}
+    for sq in sorted(sensed, key=int):
+        owner = holders.get(sq)
+        if owner is None:  # not known from the hands: whose it must be when only one player's is in a hand
+            owners = set(lifted.values()) or {o for s, o in game.items() if s not in sensed}
+            owner = game[sq] if game.get(sq) in owners else next(iter(owners)) if len(owners) == 1 else "X"
+        pieces[sq] = {"owner": owner, "lifted": False}
+    for sq, owner in lifted.items():
+        pieces[sq] = {"owner": owner, "lifted": True}
+    # where the game puts a piece the wood does not have there: a ghost where an owed step puts it;
+    # beside a fix or the setup, the game's piece drawn faded where the fix puts it back
+    missing = {sq: owner for sq, owner in game.items() if sq not in pieces}
+    if not snapshot.get("owed"):
+        pieces.update({sq: {"owner": owner, "lifted": True} for sq, owner in missing.items()})
+        missing = {}
+    return {"pieces": pieces, "ghosts": missing}
 
 
 def named(value: object) -> object:

@@ -1,6 +1,3 @@
-//# allFunctionsCalledOnLoad
-// (V8's compile hint, above: its functions are compiled as the file streams in, off the page's main
-// thread, not one by one at their first call while the board is drawn: issue 24's first draw.)
 // senet-pi status page: draws the state the server sends, live over server-sent events.
 // No framework, no CDN: this file and style.css are all the page loads.
 "use strict";
@@ -182,7 +179,8 @@ function lastMove(state) {  // the last move of the history and what the rules d
 
 function squaresLayer(svg) {
   // The squares, made once per board drawing and kept: from one piece of markup (30 squares by hand
-  // were a fifth of the first draw on a slow CPU), with one set of listeners for them all.
+  // were a fifth of the first draw on a slow CPU), with one set of listeners for them all. The
+  // board the server drew in the page (painted before this script ran) is replaced by them.
   let under = svg.querySelector(":scope > g.squares");
   if (under) return under;
   svg.textContent = "";
@@ -236,7 +234,12 @@ function drawSquares(svg, state, opts) {
   // After an idle reset the set-the-board card marks its one next square: no other square is marked
   const missing = new Set(state.setup ? [] : warning.missing || []), extra = new Set(state.setup ? [] : warning.extra || []);
   // A piece in the hand and where it may go; not under a warning, whose fix alone says where it goes
-  const lifted = new Map((opts.plain || occupied || state.warning ? [] : state.lifted || []).map((l) => [l.square, l]));
+  // While the rules' own steps are owed (an exchange, a piece sent back or taken off, a throw's moves
+  // played in parts), a board is put right or set up, the game already stands as after them and the
+  // wood not yet: the server says what stands on the wood (whose piece, as the referee's evidence
+  // tells; a faded one lifted) and where the game puts a piece (a ghost). No guessing here.
+  const wood = !occupied && (!opts.plain || opts.setup) && state.wood ? state.wood : null;
+  const lifted = new Map((opts.plain || occupied || state.warning || wood ? [] : state.lifted || []).map((l) => [l.square, l]));
   const targets = new Set([...lifted.values()].flatMap((l) => l.targets));
   const sensed = new Set(state.sensed || []);  // a piece of the game whose square senses nothing is in a hand
   const movable = new Set(prefs.hints && !opts.plain && !occupied && !lifted.size ? state.movable || [] : []);
@@ -248,14 +251,7 @@ function drawSquares(svg, state, opts) {
   const overlay = svg.insertBefore(el("g", { class: "overlay" }), numbers);
   const top = svg.insertBefore(el("g", { class: "overlay pieces" }), numbers);
   const pieceAt = {};
-  const stray = strays(state, opts);
-  // The rules' own steps (a capture, an exchange): the game already stands as after them, the wooden
-  // board not yet. A piece the rules take off is drawn where it still stands until it is lifted (the
-  // game's piece that takes its square is in a hand meanwhile), and a ghost marks where a step puts one.
-  const step = !opts.plain && !occupied && !state.setup && state.prompt ? state.prompt : null;
-  const really = new Map(), goes = new Map();
-  if (step && step.to === "off" && typeof step.from === "number" && sensed.has(step.from)) really.set(step.from, step.player);
-  if (step && typeof step.to === "number" && !sensed.has(step.to)) goes.set(step.to, step.player);
+  const stray = wood ? new Map() : strays(state, opts);
   const roving = Number(svg.dataset.focus) || (state.movable && state.movable[0]) || 1;  // the square Tab lands on
   for (let sq = 1; sq <= 30; sq++) {
     const { x, y } = cell(sq);
@@ -278,15 +274,17 @@ function drawSquares(svg, state, opts) {
       if (sign) symbol(sym, sign, x, y);
       sym.dataset.sign = sign;
     }
-    const p = occupied ? null : really.has(sq) ? { owner: really.get(sq), dots: null } : state.squares[String(sq)];
+    const p = occupied ? null : wood ? woodPiece(state, wood, sq) : state.squares[String(sq)];
     if (occupied && occupied.includes(sq)) el("circle", { cx: x + 29, cy: y + 32, r: 16, class: "switch-on" }, top);
     if (!p && stray.has(sq)) piece(top, stray.get(sq), x, y, "stray").setAttribute("data-on", sq);  // the board as it really is
     if (p) {
-      pieceAt[sq] = piece(top, p.owner, x, y, lifted.has(sq) || (!sensed.has(sq) && !really.has(sq)) ? "lifted" : "");
+      const off = wood ? p.lifted : lifted.has(sq) || !sensed.has(sq);
+      const strange = wood && !off && (!state.squares[String(sq)] || state.squares[String(sq)].owner !== p.owner);
+      pieceAt[sq] = piece(top, p.owner, x, y, off ? "lifted" : strange ? "stray" : "");
       pieceAt[sq].setAttribute("data-on", sq);
       if (p.dots) el("text", { x: x + 31, y: y + 46, class: "piece-label owner-" + p.owner }, pieceAt[sq]).textContent = p.dots;
     }
-    if (goes.has(sq) && !p) piece(top, goes.get(sq), x, y, "ghost").setAttribute("data-goes", sq);  // where the step puts it
+    if (wood && !p && wood.ghosts[sq]) piece(top, wood.ghosts[sq], x, y, "ghost").setAttribute("data-goes", sq);  // where the game puts it
     if (targets.has(sq)) el("circle", { cx: x + 29, cy: y + 32, r: 7, class: "target-dot" }, top);
     if (targets.has(sq) && !p && !stray.has(sq)) {  // a ghost of the piece in the hand, where it may go
       const from = [...lifted.values()].find((l) => l.targets.includes(sq));
@@ -305,6 +303,13 @@ function drawSquares(svg, state, opts) {
     for (const e of move.effects || []) if (e.from != null && e.to != null) arrow(overlay, e.from, e.to, "rule");
     if (state.history.length !== animated) { animated = state.history.length; animate(top, pieceAt[move.to], move); }
   }
+}
+
+function woodPiece(state, wood, sq) {  // the piece on the wood at `sq`, with the game's dots if it is the game's piece
+  const p = wood.pieces[String(sq)];
+  if (!p) return null;
+  const game = state.squares[String(sq)];
+  return { owner: p.owner, lifted: p.lifted, dots: game && game.owner === p.owner ? game.dots : null };
 }
 
 function strays(state, opts) {  // squares whose switch senses a piece the game does not place there: drawn, not left empty
@@ -538,13 +543,16 @@ function afterFirstFrame(work) {  // once the board is on the screen: the frame 
   // A hidden page gets no frames (a background tab, a kiosk's screen off): it does the work at once,
   // or as it is hidden. No timer: on a slow CPU one would fire before the first frame and push the
   // board's paint back by the very work this waits with.
+  // Once a frame has shown the board (the server's drawing of it), later work waits for no other.
+  if (framed) { setTimeout(work, 0); return; }
   let done = false;
   const once = () => { if (done) return; done = true; document.removeEventListener("visibilitychange", hidden); work(); };
   const hidden = () => { if (document.hidden) setTimeout(once, 0); };
   document.addEventListener("visibilitychange", hidden);
   hidden();
-  requestAnimationFrame(() => setTimeout(once, 0));
+  requestAnimationFrame(() => { framed = true; setTimeout(once, 0); });
 }
+let framed = false;  // a frame has been painted since the page loaded
 
 function renderSide(state) {  // the move list, the rules, the cards, the staff panel: after the board at the first draw
   text("offboard", state.players.map((p) => TEXT.off(name(p), state.off[p])).join(" · "));
@@ -797,6 +805,8 @@ async function op(action, body) {
 
 function applyPrefs() {
   document.documentElement.dataset.theme = prefs.theme;
+  // the theme chosen, for the server too: the page is painted in it before this script runs
+  document.cookie = `senet-theme=${prefs.theme}; max-age=31536000; path=/; samesite=strict`;
   const hints = document.getElementById("hints");
   if (hints) { hints.textContent = prefs.hints ? TEXT.hintsOn : TEXT.hintsOff; hints.setAttribute("aria-pressed", String(!prefs.hints)); }
   const theme = document.getElementById("theme");
@@ -922,10 +932,15 @@ if (handBox) {
   // rulings' hidden texts and the live stream come after.
   applyPrefs();
   const embedded = (id) => { const node = document.getElementById(id); return node ? JSON.parse(node.textContent) : null; };
-  rulings = embedded("rulings") || {};
-  const first = embedded("first-state");
-  if (first) render(first); else refresh();
-  wire();
-  afterFirstFrame(describeRulings);  // the hidden texts the "why?" buttons point to: not needed to draw
-  afterFirstFrame(connect);  // its first message is the whole state again: drawn after the board, not before
+  const start = () => {
+    rulings = embedded("rulings") || {};
+    const first = embedded("first-state");
+    if (first) render(first); else refresh();
+    wire();
+    afterFirstFrame(describeRulings);  // the hidden texts the "why?" buttons point to: not needed to draw
+    afterFirstFrame(connect);  // its first message is the whole state again: drawn after the board, not before
+  };
+  // The server drew the board in the page: that is painted first, then drawn again here with its
+  // marks, signs and listeners (on a slow CPU this script would otherwise hold the first paint back)
+  if (document.querySelector("#board > g.first")) afterFirstFrame(start); else start();
 }
