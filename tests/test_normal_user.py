@@ -42,6 +42,7 @@ def arguments(command: str, etc: Path, state: Path, readable: Path) -> tuple[lis
         "stats": ([], state),
         "export": (["last"], state),
         "journal": (["recover", str(state / "journal.sqlite")], state),
+        "broker-files": ([str(etc / "broker")], etc),
         "selftest": (["--pinmap", str(etc / "pinmap.toml")], etc),
         "set-pin": (["--pin", "12345678"], etc),
         "fleet": (["--mqtt", "mqtt://127.0.0.1:9", "--port", "0"], etc),
