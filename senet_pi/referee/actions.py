@@ -226,6 +226,8 @@ class Actions(Judging):
         if not self._same(self.sensed, self.expected):  # kept: the fixes follow the pieces the hands moved
             return out + self._warn(self.sensed)
         self._reset_attempt()
+        if self.warning is not None:  # the board stands as the game has it: a warning from the way there is done
+            out.append(self._clear())
         return out
 
     def _evidence(self) -> list[Attempt]:

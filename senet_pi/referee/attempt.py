@@ -32,6 +32,13 @@ UNKNOWN_PIECE = 100
 NO_PIECE = 200
 #: Boards kept in the order the hands made them (a game's turn takes a few dozen changes).
 MAX_HISTORY = 400
+#: Seconds: a piece off its switch for less than this, and back, was bumped, never carried (hands take
+#: hundreds of milliseconds to pick a piece up and put one down; a jolt opens reeds for tens). Changes
+#: stamped at the same moment (a script's events, no time between) carry no timing evidence.
+BUMP_TIME = 0.15
+#: Seconds: three or more pieces leaving their switches within this of each other were knocked (a
+#: sleeve, the board jolted), never picked up by hand, one piece at a time.
+JOLT_TIME = 0.03
 
 #: One story: the piece on each square (0 = empty; a piece is numbered by its square at the start),
 #: and the pieces in the hand, sorted.
@@ -64,15 +71,22 @@ class Attempt:
     surprise: dict[World, int] = field(default_factory=dict)  # each story's count of unlikely turns
     _lifted: dict[World, int] = field(default_factory=dict)  # per story, the piece the last lift took
     said_foreign: set[int] = field(default_factory=set)  # squares someone said hold a piece not in the game
+    lifted_at: dict[int, float] = field(default_factory=dict)  # per square, when its switch last opened
+    together_at: dict[tuple[int, int], float] = field(default_factory=dict)  # when each pair was first empty together
+    bumped: int = 0  # squares whose piece was off its switch for less than BUMP_TIME and back: never carried
+    jolted: int = 0  # squares last emptied by a knock (JOLT_TIME), not by a hand: no lift a move needs
+    _jolt: list[tuple[float, int]] = field(default_factory=list)  # the lifts of a knock under way: (time, square)
 
     def copy(self) -> Attempt:
         """An independent copy (the stories are immutable tuples: only the containers are new), made
         before every input so a failed judgement can be put back."""
         twin = copy.copy(self)
-        for name in ("owners", "pieces", "lifts", "first_lift", "last_place", "surprise", "_lifted"):
+        for name in ("owners", "pieces", "lifts", "first_lift", "last_place", "surprise", "_lifted", "lifted_at"):
             setattr(twin, name, dict(getattr(self, name)))
         twin.together, twin.worlds, twin.history = set(self.together), set(self.worlds), list(self.history)
         twin.said_foreign = set(self.said_foreign)
+        twin.together_at = dict(self.together_at)
+        twin._jolt = list(self._jolt)
         return twin
 
     def __post_init__(self) -> None:
@@ -83,8 +97,8 @@ class Attempt:
         if not self.pieces:
             self.pieces = {sq: (owner, None) for sq, owner in self.owners.items()}
 
-    def record(self, square: int, closed: bool) -> None:
-        """One switch change, in the order it happened."""
+    def record(self, square: int, closed: bool, at: float | None = None) -> None:
+        """One switch change, in the order it happened (at `at` seconds, when the time is known)."""
         self.count += 1
         b = bit(square)
         held = min((len(hand) for _, hand in self.likely()), default=0) if not self.lost else 0  # in the hand now
@@ -98,16 +112,53 @@ class Attempt:
             self.placed |= b
             self.last_place[square] = self.count
             self._open &= ~b
+            self._bump(square, at)
+            self._jolt = []
             return
         self._last_lift = square
+        if at is not None:
+            self.lifted_at[square] = at
+            self._knock(square, at)
         self.lifts[square] = self.lifts.get(square, 0) + 1
         self.lifted |= b
         self.first_lift.setdefault(square, self.count)
         if self.start & b:
             for other in range(1, 31):
                 if self._open & bit(other):
-                    self.together.add((min(square, other), max(square, other)))
+                    pair = (min(square, other), max(square, other))
+                    self.together.add(pair)
+                    if at is not None:
+                        self.together_at.setdefault(pair, at)
             self._open |= b
+
+    def _knock(self, square: int, at: float) -> None:
+        """A lift: with two others within JOLT_TIME (time having passed), the pieces were knocked.
+        A square lifted again later, on its own, is a hand's lift again."""
+        self.jolted &= ~bit(square)
+        self._jolt = [(t, sq) for t, sq in self._jolt if at - t <= JOLT_TIME] + [(at, square)]
+        if len(self._jolt) >= 3 and self._jolt[-1][0] > self._jolt[0][0]:
+            for _, sq in self._jolt:
+                self.jolted |= bit(sq)
+
+    def _bump(self, square: int, at: float | None) -> None:
+        """A switch closed again less than BUMP_TIME after it opened (time having passed): the piece
+        was jolted, not carried. The squares empty with it only meanwhile were never empty together
+        for an exchange, and a piece that stood there from the start, lifted once, is back on it."""
+        since = self.lifted_at.get(square)
+        if at is None or since is None or not 0 < at - since < BUMP_TIME:
+            return
+        if not any(abs(t - since) <= JOLT_TIME for sq, t in self.lifted_at.items() if sq != square):
+            return  # one piece lifted and put back: a touch, judged by the order of the hands (`knocked`)
+        b = bit(square)
+        self.bumped |= b
+        for pair in [p for p, t in self.together_at.items() if square in p and t >= since]:
+            self.together.discard(pair)
+            del self.together_at[pair]
+        if self.start & b and self.lifts.get(square) == 1 and not self.lost:
+            home = {w for w in self.worlds if w[0][square] == square}
+            if home:
+                self.worlds = home
+                self.surprise = {w: n for w, n in self.surprise.items() if w in home}
 
     def _follow(self, square: int, closed: bool) -> None:
         """Every story, carried on by one switch change. A story in which a piece lifted and put

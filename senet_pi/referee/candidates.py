@@ -108,7 +108,7 @@ def shown(cand: Candidate, k: int, ev: Attempt, unknown: int = 0) -> bool:
     for a stage the board has gone past, every piece was put down after its square opened.
     Squares with a faulty switch (`unknown`) prove nothing."""
     need = cand.lifts[k] & ~unknown
-    if ev.lifted & need != need:
+    if ev.lifted & ~ev.jolted & need != need:  # a piece knocked off its switch is not one picked up
         return False
     if any(not ev.empty_together(a, b) for a, b in cand.swaps[k] if not unknown & (bit(a) | bit(b))):
         return False

@@ -216,6 +216,10 @@ class Judging(Ways):
                 and all(self._shown(c, k, ev) for k in range(len(c.boards)))  # every stage seen, not a jolt
             ]
         )
+        if sure and self._rebuilt(sure):  # the board knocked over and set up again as it was is no move
+            options = [c.label() for c, _ in sure] + [Text("no move")]
+            text = Text("Pieces were lifted that no move needs, and the board looks unchanged. Which move was played?")
+            return self._ask("which", text, options, sure)
         if len(sure) == 1:
             return self._accept(*sure[0])
         if sure:
@@ -234,6 +238,15 @@ class Judging(Ways):
                 text = Text("Some changes went unseen while the board's link was down. Which move was played?")
                 return self._ask("which", text, options, unseen)
         return []
+
+    def _rebuilt(self, fits: list[tuple[Candidate, int]]) -> bool:
+        """Whether the hands lifted two or more standing pieces that none of the moves that fit touch
+        (pieces knocked over and set back): then the board unchanged is as likely no move at all."""
+        ev = self.attempt
+        stray = ev.lifted & ev.start & ~ev.bumped & ~ev.knocked & ~self.unknown
+        for cand, _ in fits:
+            stray &= ~cand.touched
+        return len(squares_in(stray)) >= 2
 
     def _check_swaps(self) -> list[Verdict]:
         """A board whose occupancy is right: but were two different pieces swapped by hand?"""

@@ -139,9 +139,9 @@ class Referee(Actions):
                 Sensor(square, Text("switch {square} was already {state}; ignored", square=square, state=state)),
             ]
         self.sensed ^= b
-        self.attempt.record(square, closed)
+        self.attempt.record(square, closed, at)
         if self.provisional is not None and self.provisional.attempt is not self.attempt:
-            self.provisional.attempt.record(square, closed)
+            self.provisional.attempt.record(square, closed, at)
         if self.switches.changed(square, at):  # the switch works after all
             out.append(Switch(square, None, Text("the switch under {square} works again", square=square)))
         if self.judged:
