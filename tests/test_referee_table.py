@@ -6,12 +6,14 @@ of milliseconds to carry a piece). After each, the player's real move is still j
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 
-from senet_pi.rules.board import squares_in
-from tests.referee_physical_play import Play, check_real_pieces, state
+from senet_pi.rules.board import OFF, bit, squares_in
+from tests.referee_physical_play import Play, carries, check_real_pieces, follow_fixes, state
 from tests.referee_replay_helpers import RULE_SETS, SETTLE_MS, Session, moves_in, of_kind
 
 NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
@@ -135,3 +137,94 @@ def test_the_board_knocked_over_and_rebuilt_is_never_a_move_in_silence(rule_set,
     assert s.question is None and s.warning is None, s.explain("left open after the rebuild", since)
     assert s.board == s.game.occupied()
     finish_turn(play, since, "the move after the board was rebuilt")
+
+
+# ============================================================== strays beside a certain move
+
+STRAYS = ["knock-onto", "knock-off", "spare", "weld"]
+WHEN = ["before", "between", "after"]
+
+
+def one_piece_moves(play: Play) -> list:
+    """The throw's ways that carry one piece to an empty square on the board (one piece in the hand)."""
+    shadow = play.shadow
+    out = []
+    for seq in shadow.move_sequences():
+        cs = carries(shadow, seq)
+        if len(cs) == 1 and cs[0].from_sq != OFF and cs[0].to_sq != OFF and not play.s.board & bit(cs[0].to_sq):
+            out.append(seq)
+    return out
+
+
+def stray_events(s: Session, kind: str, x: int, y: int) -> list[dict[str, object]]:
+    """The switch events of one stray: a neighbour on `x` knocked onto the empty `y` or off the board,
+    a spare piece put on `y`, or the switch under `y` welding shut."""
+    if kind == "knock-onto":
+        return [{"lift": x}, {"wait": 30}, {"place": y, "piece": x}]
+    if kind == "knock-off":
+        return [{"lift": x}]
+    return [{"place": y, "piece": "stray"}]
+
+
+@settings(max_examples=60, phases=NO_SHRINK, deadline=None)
+@given(st.sampled_from(RULE_SETS), st.integers(0, 2**32 - 1), st.sampled_from(STRAYS), st.sampled_from(WHEN))
+@example(("houses", 2), 3, "knock-onto", "between")
+@example(("secret", 2), 5, "weld", "between")
+@example(("secret", 2), 8, "spare", "after")
+@example(("modern", 3), 13, "knock-off", "before")
+def test_a_stray_beside_a_certain_move_never_makes_it_wrong(rule_set, seed, stray, when):
+    """While the mover carries one piece to an empty square, a neighbour is knocked onto an empty
+    square or off the board, a spare is added, or a switch welds shut in the same scan as the lift:
+    the legal move stands, no fix takes it back, a fix is always given, and following the fixes (and
+    answering truthfully what the switches cannot tell) leaves the game's board with its real pieces."""
+    play = played_plainly(rule_set, seed)
+    if play is None:
+        return
+    ways = one_piece_moves(play)
+    if not ways:
+        return
+    s, shadow, rng = play.s, play.shadow, play.rng
+    moves = rng.choice(ways)
+    (c,) = carries(shadow, moves)
+    touched = {sq for seq in shadow.move_sequences() for d in carries(shadow, seq) for sq in (d.from_sq, d.to_sq)}
+    near = [sq for sq in squares_in(s.board) if sq not in touched]
+    empty = [sq for sq in range(1, 31) if not s.board & bit(sq) and sq not in touched]
+    if not near or not empty:
+        return
+    x, y = rng.choice(near), rng.choice(empty)
+    events = stray_events(s, stray, x, y)
+    since = len(s.seen)
+    if stray == "weld":  # in the same scan as the mover's lift
+        s.feed({"lift": c.from_sq}, *events, {"wait": 300}, {"place": c.to_sq, "piece": c.from_sq})
+    else:
+        before = events if when == "before" else []
+        between = events if when == "between" else []
+        after = events if when == "after" else []
+        s.feed(*before, {"wait": 200}, {"lift": c.from_sq}, {"wait": 100}, *between, {"wait": 200})
+        s.feed({"place": c.to_sq, "piece": c.from_sq}, {"wait": 100}, *after)
+    s.wait(SETTLE_MS)
+    for m in moves:
+        shadow.push(m)
+    what = f"{stray} {when} beside {[str(m) for m in moves]} ({x}, {y})"
+    follow_fixes(s, what)  # fails on a warning with no fix, or fixes that lead nowhere
+    for fix in of_kind(s.seen[since:], "fix", "illegal"):
+        texts = fix.get("fix", []) if fix["v"] == "illegal" else [fix.get("text", "")]
+        for text in texts:
+            took_back = re.search(rf"back on {c.from_sq}\b|\bon {c.to_sq}\b", str(text))
+            assert not took_back, s.explain(f"{what}: a fix takes the legal move back: {text!r}", since)
+    assert state(s.game) == state(shadow), s.explain(f"{what}: the legal move did not stand", since)
+    assert s.question is None and s.warning is None, s.explain(f"{what}: left open", since)
+    assert s.board == s.game.occupied(), s.explain(f"{what}: the board is not the game's", since)
+    check_real_pieces(s, what)
+
+
+@pytest.mark.parametrize("weld", [8, 16, 25])
+def test_the_issue_weld_in_the_same_scan_as_a_lift_is_no_piece_of_the_movers(weld):
+    """B lifts 20 and, in the same scan, the reed under an empty square welds shut; B puts the piece
+    on 23 (20-23 with a 3). The move stands; the phantom is no one's piece: it is to be removed."""
+    s = Session("secret", position={"A": [12, 3, 5], "B": [10, 20, 1], "off": {"A": 2, "B": 2}, "to_move": "B"})
+    s.throw(3)
+    s.feed({"lift": 20}, {"place": weld, "piece": "stray"}, {"wait": 300}, {"place": 23}, {"wait": SETTLE_MS})
+    assert moves_in(s.seen) == ["20-23"], s.explain("the legal move was not accepted beside the weld")
+    warning = s.warning
+    assert warning is not None and warning["fix"] == [f"remove the piece on {weld}"], s.explain("not the weld's fix")

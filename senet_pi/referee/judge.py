@@ -12,11 +12,12 @@ from __future__ import annotations
 from ..rules.board import OFF, bit, mask, squares_in
 from ..rules.text import Text
 from ..verdicts import Verdict, Withdrawn
-from .attempt import Attempt
+from .attempt import UNKNOWN_PIECE, Attempt
 from .candidates import (
     Candidate,
     distinct,
     on_the_way,
+    placing,
 )
 from .physical import HAND, touched
 from .state import Owed
@@ -68,6 +69,9 @@ class Judging(Ways):
             matched = self._match(board)
             if matched is not None:
                 return out + matched
+            certain = self._certain_beside_strays(board)
+            if certain is not None:
+                return out + certain
         revised = None if self._going_on_holding_a_piece(board) else self._revise(board)
         if revised is not None:
             return out + revised
@@ -329,6 +333,75 @@ class Judging(Ways):
         if len(fits) == 1:
             return self._accept(*fits[0])
         return self._ask_which(fits, Text("Several moves fit the board. Which one was played?"))
+
+    def _certain_beside_strays(self, board: int) -> list[Verdict] | None:
+        """A legal move the hands made, with a stray change beside it: a neighbour knocked onto an
+        empty square or off the board, a spare piece added, a switch welding shut. The move's squares
+        stand as it leaves them and the likeliest stories of the hands have its pieces there; the
+        stray squares are none of its own. The move is accepted and the stray warned with its fixes:
+        a stray never turns a legal move into a wrong one. Where the stories disagree on which piece
+        went where (the mover and a knocked piece in the air together), whose piece stands on the
+        move's square is asked first. None when no move (or more than one) fits so."""
+        ev = self.attempt
+        if ev.lost or ev.gap or ev.start != self.expected:
+            return None
+        found: dict[str, tuple[Candidate, int, list[tuple[int, object]], list[tuple[int, ...]]]] = {}
+        for cand in self._cands():
+            k = len(cand.boards) - 1
+            if not cand.visible or not cand.whole or cand.outcome in found:
+                continue
+            stray = (cand.boards[k] ^ board) & ~self.unknown
+            if not stray or stray & cand.touched or not self._shown_beside(cand, k, ev):
+                continue
+            # a piece the move takes off the board has no square to show it: were it standing on a
+            # stray square in some story, the stray may be that piece put down wrong
+            gone = {o for st, o in zip(cand.steps, cand.origins, strict=True) if st.to_sq == OFF and o != OFF}
+            if any(on[sq] in gone for on, _ in ev.worlds for sq in squares_in(stray)):
+                continue
+            mine = [(sq, piece) for sq, piece in placing(cand, k, ev, self.unknown) if cand.touched & bit(sq)]
+            stories = self._likeliest_with_pieces_on([sq for sq, _ in mine])
+            if any(all(ev.piece(on[sq]) == piece for sq, piece in mine) for on in stories):
+                found[cand.outcome] = (cand, k, mine, stories)
+        if len(found) != 1:
+            return None
+        ((cand, k, mine, stories),) = found.values()
+        for sq, _ in mine:  # the stories disagree on the piece on one of the move's squares: ask
+            pieces = sorted({ev.piece(on[sq]) for on in stories}, key=repr)
+            if len(pieces) > 1:
+                return self._ask_whose(sq, pieces)
+        ev.keep(mine)
+        out = self._accept(cand, k)
+        if not self._same(self.sensed, self.expected) and self.owed is None and self.question is None:
+            # the stray squares are none of the move's: the hands' stories (narrowed to the move) still
+            # say whose piece each stray is and where it came from, for the fixes
+            self.attempt, self.in_progress = ev, False
+            out += self._warn(self.sensed)
+        return out
+
+    def _likeliest_with_pieces_on(self, squares: list[int]) -> list[tuple[int, ...]]:
+        """The likeliest stories of the hands with a piece of the game's on each of `squares`: a piece
+        from nowhere landing exactly where a move goes is no rival story."""
+        ev = self.attempt
+        fitting = {w: n for w, n in ev.surprise.items() if all(0 < w[0][sq] < UNKNOWN_PIECE for sq in squares)}
+        least = min(fitting.values(), default=0)
+        return [on for (on, _), n in fitting.items() if n == least]
+
+    def _shown_beside(self, cand: Candidate, k: int, ev: Attempt) -> bool:
+        """Whether the evidence shows `cand` to stage `k` on its own squares: each square it empties
+        opened (by a hand, not a knock), an exchange's squares empty at once, each piece put down
+        after it was picked up."""
+        need = cand.lifts[k] & ~self.unknown
+        if ev.lifted & ~ev.jolted & need != need:
+            return False
+        if any(not ev.empty_together(a, b) for a, b in cand.swaps[k] if not self.unknown & (bit(a) | bit(b))):
+            return False
+        return all(
+            self.unknown & bit(square)
+            or origin == OFF
+            or not ev.start & bit(origin)
+            or ev.put_down_after(square, origin)
+            for square, origin in cand.landed[k]
+        )
 
     # ------------------------------------------------------------------ the owed steps
 
