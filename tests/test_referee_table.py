@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from senet_pi.rules.board import OFF, bit, squares_in
 from tests.referee_physical_play import Play, carries, check_real_pieces, follow_fixes, state
-from tests.referee_replay_helpers import RULE_SETS, SETTLE_MS, Session, moves_in, of_kind
+from tests.referee_replay_helpers import GUIDE_MS, RULE_SETS, SETTLE_MS, Session, moves_in, of_kind
 
 NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
 HOUSES_EXCHANGE = {"A": [12, 3, 5], "B": [10, 20, 1], "off": {"A": 2, "B": 2}, "to_move": "B"}
@@ -156,6 +156,14 @@ def one_piece_moves(play: Play) -> list:
     return out
 
 
+def board_after(game, moves) -> int:
+    """The occupancy `moves` leave."""
+    after = game.copy()
+    for m in moves:
+        after.push(m)
+    return after.occupied()
+
+
 def stray_events(s: Session, kind: str, x: int, y: int) -> list[dict[str, object]]:
     """The switch events of one stray: a neighbour on `x` knocked onto the empty `y` or off the board,
     a spare piece put on `y`, or the switch under `y` welding shut."""
@@ -228,3 +236,43 @@ def test_the_issue_weld_in_the_same_scan_as_a_lift_is_no_piece_of_the_movers(wel
     assert moves_in(s.seen) == ["20-23"], s.explain("the legal move was not accepted beside the weld")
     warning = s.warning
     assert warning is not None and warning["fix"] == [f"remove the piece on {weld}"], s.explain("not the weld's fix")
+
+
+# ============================================================== a piece teetering after a legal move
+
+
+@settings(max_examples=60, phases=NO_SHRINK, deadline=None)
+@given(st.sampled_from(RULE_SETS), st.integers(0, 2**32 - 1), st.sampled_from([0, 100, 450, 600]))
+@example(("secret", 2), 68, 450)
+@example(("houses", 2), 33, 600)
+def test_a_piece_teetering_after_a_legal_move_raises_no_passing_warning(rule_set, seed, first):
+    """The piece a legal move just put down teeters half on its square: its switch flickers for about
+    half a second (open and closed for 10-450 ms at a time), starting as it lands or once the move
+    was accepted, and ends closed. Nothing is warned or asked, and the next turn is judged as usual."""
+    play = played_plainly(rule_set, seed)
+    if play is None:
+        return
+    s, shadow, rng = play.s, play.shadow, play.rng
+    boards = [board_after(shadow, seq) for seq in shadow.move_sequences()]
+    ways = [seq for seq in one_piece_moves(play) if boards.count(board_after(shadow, seq)) == 1]  # no "which?"
+    if not ways:
+        return
+    moves = rng.choice(ways)
+    (c,) = carries(shadow, moves)
+    since = len(s.seen)
+    s.feed({"lift": c.from_sq}, {"wait": 300}, {"place": c.to_sq, "piece": c.from_sq}, {"wait": first + 1})
+    events: list[dict[str, object]] = []
+    closed, spent = True, 0
+    while spent < 500 or not closed:
+        ms = rng.randint(10, 450)
+        spent += ms
+        events += [{"wait": ms}, {"lift" if closed else "place": c.to_sq, "piece": c.to_sq}]
+        closed = not closed
+    s.feed(*events)
+    s.wait(GUIDE_MS)
+    for m in moves:
+        shadow.push(m)
+    said = of_kind(s.seen[since:], "illegal", "question", "fix")
+    assert not said, s.explain(f"a piece teetering on {c.to_sq} after {moves} was warned", since)
+    assert state(s.game) == state(shadow), s.explain("the teetering changed the game", since)
+    play.turn(lambda sequences: (rng.choice(sequences), "plain"))

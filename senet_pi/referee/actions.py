@@ -28,7 +28,7 @@ from .core import SAME_SCAN
 from .faults import STILL_TIME, switch_text
 from .judge import Judging
 from .physical import HAND, Step, effect_steps, fixes, held, play_out, reversed_steps
-from .state import Mode
+from .state import FLICKER_GRACE, Mode
 
 _EPS = 1e-6  # times are milliseconds turned into seconds: compare without float noise
 
@@ -46,8 +46,9 @@ class Actions(Judging):
         out: list[Verdict] = []
         if at > self.now:
             self.now = at
-        if not self.judged and self.last_change is not None and self.now - self.last_change >= self.settle - _EPS:
-            out += self._judge_at(self.last_change + self.settle)
+        settle = self._settle_time()
+        if not self.judged and self.last_change is not None and self.now - self.last_change >= settle - _EPS:
+            out += self._judge_at(self.last_change + settle)
         if self._part_way_too_long():  # no silent board: a move left part way is warned, with its fix
             self.guiding = True
             out += self._warn(self.sensed)
@@ -61,6 +62,18 @@ class Actions(Judging):
             switches.still_checked = True
             out += self._dead_under_owed_steps()
         return out
+
+    def _settle_time(self) -> float:
+        """How long the board must be still to be judged: longer when it is wrong only where the move
+        just accepted put a piece down and that switch flickers (a piece teetering half on its square
+        settles by itself; a passing warning would only alarm)."""
+        prov = self.provisional
+        if prov is None or self.owed is not None:
+            return self.settle
+        wrong = (self.sensed ^ self.expected) & ~self.unknown
+        put_down = self.expected & ~prov.base & ~self.sensed
+        teetering = not wrong & ~put_down and self.switches.flickering(wrong)
+        return self.settle + FLICKER_GRACE if teetering else self.settle
 
     def _part_way_too_long(self) -> bool:
         """A settled board that could be a move part way (a piece put down where the move is not done

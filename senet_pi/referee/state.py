@@ -12,12 +12,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from ..rules.board import bit, square_name
+from ..rules.board import bit, square_name, squares_in
 from ..verdicts import Illegal, Prompt, Verdict
 from ..verdicts import Question as QuestionLine
 from .attempt import Attempt
 from .candidates import Candidate
 from .physical import Fix, Step
+
+#: A switch that changed this many times within FLICKER_WINDOW seconds may be a piece teetering half
+#: on its square (put down, tipping off, back on). A board wrong only there is given FLICKER_GRACE
+#: seconds more to settle before it is judged: a piece that settles by itself needs no warning.
+FLICKER_CHANGES = 2
+FLICKER_WINDOW = 2.0
+FLICKER_GRACE = 1.0
 
 
 class Mode(Enum):
@@ -129,6 +136,7 @@ class SwitchFaults:
     wrong_for: dict[int, int] = field(default_factory=dict)  # square -> settled boards wrong without changing
     still_checked: bool = False  # the owed steps' still board was looked at for dead switches
     changed_at: dict[int, float] = field(default_factory=dict)  # square -> when its switch last changed
+    recent: dict[int, list[float]] = field(default_factory=dict)  # square -> its changes within FLICKER_WINDOW
 
     def same(self, a: int, b: int) -> bool:
         """Whether two boards agree on every square whose switch can be trusted."""
@@ -137,6 +145,7 @@ class SwitchFaults:
     def changed(self, square: int, at: float) -> bool:
         """A switch changed: it is not stuck. True when it had been judged faulty (it works again)."""
         self.changed_at[square] = at
+        self.recent[square] = [t for t in self.recent.get(square, []) if at - t < FLICKER_WINDOW] + [at]
         self.wrong_for.pop(square, None)
         self.still_checked = False
         if not self.unknown & bit(square):
@@ -152,8 +161,18 @@ class SwitchFaults:
 
     def copy(self) -> SwitchFaults:
         return SwitchFaults(
-            self.unknown, dict(self.faults), dict(self.wrong_for), self.still_checked, dict(self.changed_at)
+            self.unknown,
+            dict(self.faults),
+            dict(self.wrong_for),
+            self.still_checked,
+            dict(self.changed_at),
+            {sq: list(times) for sq, times in self.recent.items()},
         )
+
+    def flickering(self, squares: int) -> bool:
+        """Whether every one of `squares` (at least one) is a switch that changed FLICKER_CHANGES times
+        within FLICKER_WINDOW: maybe a piece teetering half on its square, not a hand at work."""
+        return bool(squares) and all(len(self.recent.get(sq, [])) >= FLICKER_CHANGES for sq in squares_in(squares))
 
     def still_for(self, square: int, now: float) -> float:
         """How long the switch under `square` has not changed (since the start when it never did)."""
