@@ -6,6 +6,7 @@ of milliseconds to carry a piece). After each, the player's real move is still j
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -13,6 +14,7 @@ from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 
 from senet_pi.rules.board import OFF, bit, squares_in
+from senet_pi.rules.cards import default_deck
 from tests.referee_physical_play import Play, carries, check_real_pieces, follow_fixes, state
 from tests.referee_replay_helpers import GUIDE_MS, RULE_SETS, SETTLE_MS, Session, moves_in, of_kind
 
@@ -276,3 +278,75 @@ def test_a_piece_teetering_after_a_legal_move_raises_no_passing_warning(rule_set
     assert not said, s.explain(f"a piece teetering on {c.to_sq} after {moves} was warned", since)
     assert state(s.game) == state(shadow), s.explain("the teetering changed the game", since)
     play.turn(lambda sequences: (rng.choice(sequences), "plain"))
+
+
+# ============================================================== cards: a bearing off and its residue
+
+
+def cards_session(card: str, position: dict[str, object]) -> Session:
+    """A card game from `position` whose player to move (B) holds `card`."""
+    deck = default_deck()
+    first = [card, "1", "2", "1", "2", "1", "2", "1", "2", "1"]
+    for c in first:
+        deck.remove(c)
+    return Session("cards", options={"deck_order": first + deck}, position=position)
+
+
+@settings(max_examples=60, phases=NO_SHRINK, deadline=None)
+@given(
+    st.sampled_from(["3", "4", "5"]),
+    st.sets(st.integers(16, 30), min_size=2, max_size=3),
+    st.sampled_from(["settled", "at once", "residue first"]),
+    st.integers(0, 2**32 - 1),
+)
+@example("5", {26, 28}, "settled", 0)
+@example("5", {26, 28}, "residue first", 0)
+def test_cards_a_bearing_off_then_its_residue_is_recorded_as_played(card, squares, order, seed):
+    """K9: a stick card bears a pawn off with more than it needs, and the residue moves another. The
+    record shows those two moves, in every order of the hands, never one move with the same final
+    board (a 5 bearing off from 28, then 26-28 with the 2 left, is no "26-off")."""
+    position = {"A": [2, 4, 6], "B": sorted(squares), "off": {"A": 2, "B": 5 - len(squares)}, "to_move": "B"}
+    s = cards_session(card, position)
+    s.feed({"card": card})
+    game = s.game
+    sequences = [
+        (off, then)
+        for (off,) in game.move_sequences()
+        if off.to_sq == OFF
+        for then in residue_moves(game, off)
+        if then.to_sq != OFF
+    ]
+    if not sequences:
+        return
+    rng = random.Random(seed)
+    off, then = rng.choice(sequences)
+    since = len(s.seen)
+    lands_on_a_piece = bool(s.board & bit(then.to_sq)) and then.to_sq != off.from_sq
+    if lands_on_a_piece:  # an exchange or another capture: not this class
+        return
+    if order == "settled":
+        s.feed({"lift": off.from_sq}, {"wait": 300})
+        s.retire(off.from_sq)
+        s.wait(SETTLE_MS)
+        s.feed({"lift": then.from_sq}, {"wait": 300}, {"place": then.to_sq, "piece": then.from_sq})
+    elif order == "at once":
+        s.feed({"lift": off.from_sq}, {"wait": 300}, {"lift": then.from_sq}, {"wait": 300})
+        s.feed({"place": then.to_sq, "piece": then.from_sq})
+        s.retire(off.from_sq)
+    else:
+        s.feed({"lift": then.from_sq}, {"wait": 300}, {"lift": off.from_sq}, {"wait": 300})
+        s.feed({"place": then.to_sq, "piece": then.from_sq})
+        s.retire(off.from_sq)
+    s.wait(SETTLE_MS)
+    made = [f"{off.from_sq}-off", f"{then.from_sq}-{then.to_sq}"]
+    assert moves_in(s.seen[since:]) == made, s.explain(f"{order}: not recorded as {made}", since)
+    assert s.warning is None and s.question is None, s.explain("left open", since)
+
+
+def residue_moves(game, off) -> list:
+    """The moves the residue of bearing `off` off allows (K9), none when it leaves none."""
+    after = game.copy(history=False)
+    after.push(off)
+    if getattr(after, "phase", None) != "residue" or after.to_move != game.to_move:
+        return []
+    return after.legal_moves()

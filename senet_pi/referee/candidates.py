@@ -85,7 +85,9 @@ class Candidate:
 
 
 def candidates(game: Game) -> list[Candidate]:
-    """Every way to play the throw waiting, and in `modern` the first die of each alone."""
+    """Every way to play the throw waiting, and in `modern` the first die of each alone; in `cards`,
+    a bearing off with the residue's move after it too (K9), so hands that bear off from 28 and
+    then play 26-28 are read as those moves, not as 26 borne off with the same final board."""
     out: list[Candidate] = []
     seen: set[tuple[Move, ...]] = set()
     start = game.occupied()
@@ -97,6 +99,24 @@ def candidates(game: Game) -> list[Candidate]:
             seen.add(key)
             steps, _, outcome = play_out(game, moves)
             out.append(Candidate.of_steps(start, steps, key, outcome, whole=len(moves) == len(seq)))
+    for seq in _with_residue(game):
+        if seq not in seen:
+            seen.add(seq)
+            steps, _, outcome = play_out(game, seq)
+            out.append(Candidate.of_steps(start, steps, seq, outcome))
+    return out
+
+
+def _with_residue(game: Game) -> list[tuple[Move, ...]]:
+    """`cards` (K9): each bearing off that leaves a residue to play, followed by each move of it."""
+    out: list[tuple[Move, ...]] = []
+    for seq in game.move_sequences():
+        if len(seq) != 1 or seq[0].to_sq != OFF:
+            continue
+        after = game.copy(history=False)
+        after.push(seq[0])
+        if getattr(after, "phase", None) == "residue" and after.to_move == game.to_move and not after.is_over:
+            out += [(seq[0], *rest) for rest in after.move_sequences() if len(rest) == 1]
     return out
 
 
