@@ -350,3 +350,57 @@ def residue_moves(game, off) -> list:
     if getattr(after, "phase", None) != "residue" or after.to_move != game.to_move:
         return []
     return after.legal_moves()
+
+
+# ============================================================== modern: a piece the rules say must move
+
+
+@settings(max_examples=80, phases=NO_SHRINK, deadline=None)
+@given(
+    st.sampled_from([2, 3, 4]),
+    st.sampled_from([28, 29, 30]),
+    st.tuples(st.integers(1, 6), st.integers(1, 6)),
+    st.integers(0, 2**32 - 1),
+    st.booleans(),
+)
+@example(2, 29, (1, 2), 0, True)
+def test_modern_a_piece_that_must_move_left_standing_is_warned_by_rule_and_piece(players, safe, dice, seed, two):
+    """M8: A's piece on 28-30 must move when it can; A moves other pieces instead (one by the sum, or
+    two by a die each). The warning names the rule and the piece (owner and dots, and its square)."""
+    rng = random.Random(seed)
+    free = [sq for sq in range(2, 25) if sq != 15]
+    rng.shuffle(free)
+    a_squares = free[:3]
+    position: dict[str, object] = {"A": {"3": safe, "4": a_squares[0], "2": a_squares[1], "1": a_squares[2]}}
+    for n, pid in enumerate("BCD"[: players - 1]):
+        position[pid] = {"5": free[3 + 2 * n], "4": free[4 + 2 * n]}
+    position["to_move"] = "A"
+    s = Session("modern", players, position=position)
+    s.throw(list(dice))
+    game = s.game
+    sequences = game.move_sequences()
+    if not sequences or not all(any(m.from_sq == safe for m in seq) for seq in sequences):
+        return
+    legal = {board_after(game, seq) for seq in sequences} | {board_after(game, seq[:1]) for seq in sequences}
+    movers = sorted(a_squares)
+    if two:
+        (a, b) = movers[:2]
+        moves = [(a, a + dice[0]), (b, b + dice[1])]
+    else:
+        moves = [(movers[0], movers[0] + sum(dice))]
+    board = s.board
+    for from_sq, to_sq in moves:
+        if to_sq > 30 or board & bit(to_sq):
+            return
+        board = board & ~bit(from_sq) | bit(to_sq)
+    if board in legal:
+        return
+    since = len(s.seen)
+    for from_sq, to_sq in moves:
+        s.feed({"lift": from_sq}, {"wait": 300}, {"place": to_sq, "piece": from_sq}, {"wait": 200})
+    s.wait(SETTLE_MS)
+    warnings = of_kind(s.seen[since:], "illegal")
+    assert warnings, s.explain("another piece moved instead of the one on 28-30, and nothing was said", since)
+    w = warnings[-1]
+    assert w["ruling"] == "M8" and f"on {safe}" in w["reason"], s.explain("the warning names not M8 and the piece")
+    assert not moves_in(s.seen[since:]), s.explain("a move was accepted", since)

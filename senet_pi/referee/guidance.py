@@ -9,12 +9,12 @@ came from, each naming whose piece it is.
 from __future__ import annotations
 
 from ..errors import IllegalMoveError
-from ..rules import Game
+from ..rules import Game, ModernGame
 from ..rules.board import OFF, bit, squares_in
 from ..rules.reasons import Reason
 from ..rules.text import Text, joined
 from .attempt import Attempt
-from .physical import Fix, Step, fixes
+from .physical import Fix, Step, fixes, piece_name
 
 
 def board_differences(board: int, target: int, unknown: int = 0) -> tuple[list[int], list[int]]:
@@ -87,7 +87,29 @@ def explain(game: Game, board: int, target: int, unknown: int, owed: Step | None
             return str(theirs), theirs.ruling
         if aim is None and unreachable is not None:
             return str(unreachable), unreachable.ruling
+    unmoved = must_move(game, board)
+    if unmoved is not None and missing:
+        text = Text(
+            "{piece} on {square} stands on 28-30 and must be moved this turn: {detail}",
+            piece=piece_name(game.piece_at(unmoved)),
+            square=unmoved,
+            detail=differences_text(missing, extra),
+        )
+        return text, Reason.MUST_LEAVE_SAFE_TILE.ruling
     return Reason.BOARD_DIFFERS.sentence(detail=differences_text(missing, extra)), Reason.BOARD_DIFFERS.ruling
+
+
+def must_move(game: Game, board: int) -> int | None:
+    """`modern` (M8): the square on 28-30 whose piece every way to play the dice moves, left standing
+    on `board` while other pieces moved; None when there is none."""
+    if not isinstance(game, ModernGame) or game.pending is None:
+        return None
+    sequences = game.move_sequences()
+    if not sequences:
+        return None
+    every = set.intersection(*({m.from_sq for m in seq} for seq in sequences))
+    standing = [sq for sq in sorted(every) if 28 <= sq <= 30 and board & bit(sq) and game.owner(sq) == game.mover_id]
+    return standing[0] if standing else None
 
 
 def swap_reason(game: Game, a: int, b: int) -> str:
