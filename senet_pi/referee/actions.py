@@ -60,7 +60,7 @@ class Actions(Judging):
         switches = self.switches
         if self.owed is not None and self.sensing and not switches.still_checked and still_for >= STILL_TIME:
             switches.still_checked = True
-            out += self._dead_under_owed_steps()
+            out += self._dead_under_owed_steps(self._judge)
         return out
 
     def _settle_time(self) -> float:

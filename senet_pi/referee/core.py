@@ -187,8 +187,77 @@ class Core:
         return False
 
     def _check_swaps(self) -> list[Verdict]:
-        """A board whose occupancy is right: were two different pieces swapped by hand? (`Judging`.)"""
-        raise NotImplementedError
+        """A board whose occupancy is right: but were two different pieces swapped by hand?"""
+        ev = self.attempt
+        if self.swapped is not None:
+            if ev.empty_together(*self.swapped):  # swapped back
+                a, b = self.swapped
+                self.swapped = None
+                mixed, self.mixed = self.mixed, {}
+                if mixed:  # three or more were mixed up: the next pair, if any is still wrong
+                    mixed[a], mixed[b] = mixed.get(b, self.game.piece_at(b)), mixed.get(a, self.game.piece_at(a))
+                    left = {sq: real for sq, real in mixed.items() if real != self.game.piece_at(sq)}
+                    if left:
+                        return self._warn_mixed(left)
+                return self._board_good(force=True)
+            self._reset_attempt()
+            standing = self.warning is not None and self.warning.swap is not None
+            return [] if standing else self._warn_swap(*self.swapped)
+        if self.replacing is not None:  # a piece to replace by the game's: done once that square was lifted
+            square = self.replacing
+            if not ev.lifted & bit(square):
+                return []  # the warning stands (the switches cannot see which piece it is)
+            self.replacing = None
+            left, self.mixed = {sq: real for sq, real in self.mixed.items() if sq != square}, {}
+            return self._warn_mixed(left) if left else self._board_good(force=True)
+        pieces = {sq: piece for sq in self.game.board() if (piece := self.game.piece_at(sq)) is not None}
+        unsure = self._unsure_identities(pieces, likely=False)  # an owner swapped in silence is worse than a question
+        mixed = {  # sure, not the game's: the people's answers (or the order of the hands) said so
+            sq: ids[0]
+            for sq in sorted(pieces)
+            if len(ids := self._identities_on(sq, likely=False)) == 1 and ids[0] != pieces[sq]
+        }
+        mixed |= {sq: None for sq in pieces if ev.foreign(sq)}  # said to be no piece of the game's
+        if not unsure:
+            return self._warn_mixed(mixed) if mixed else self._board_good()
+        # one pair lifted together whose only doubt is whether they changed places
+        pair = (
+            len(unsure) == 2
+            and not mixed
+            and ev.empty_together(*unsure)
+            and all(set(self._identities_on(sq, likely=False)) <= {pieces[sq] for sq in unsure} for sq in unsure)
+        )
+        if not pair:
+            # three or more pieces went through the hands together: no one pair to ask about. Most
+            # often each went back where it was: ask that once; else whose piece is on each square
+            # (and once all are known, the mixed-up ones are swapped back a pair at a time). One
+            # square alone (its partner left the board) is asked about by name: "whose piece?".
+            out = [self._clear()] if self.warning is not None else []
+            if len(unsure) > 1 and ev.could_be((sq, pieces[sq]) for sq in unsure):
+                listed = ", ".join(str(sq) for sq in unsure)
+                text = Text(
+                    "The pieces on {squares} were in the hand together. Is each back on its own square?", squares=listed
+                )
+                options: list[str] = [Text("each on its own square"), Text("some were mixed up")]
+                return out + self._ask("back", text, options, squares=tuple(unsure))
+            return out + self._ask_whose(unsure[0], self._identities_on(unsure[0], likely=False))
+        a, b = unsure  # two pieces lifted together, either may stand on either square
+        if pieces[a] == pieces[b]:
+            return self._board_good()
+        mover = self.game.to_move_id
+        crossed = ev.origin(a) == b and ev.origin(b) == a
+        owners = {pieces[a][0], pieces[b][0]}
+        attack = self.game.pending is not None and mover in owners and len(owners) == 2
+        if crossed or attack:
+            self._reset_attempt()
+            return self._warn_swap(a, b)
+        cleared = [self._clear()] if self.warning is not None else []  # every square is right: only who is where
+        return cleared + self._ask(
+            "swap",
+            Text("The pieces on {a} and {b} were both lifted. Were they swapped?", a=a, b=b),
+            [Text("put back"), Text("swapped")],
+            swap=(a, b),
+        )
 
     def _board_good(self, force: bool = False) -> list[Verdict]:
         was_moving = self.in_progress
