@@ -27,8 +27,8 @@ from .attempt import Attempt
 from .core import SAME_SCAN
 from .faults import STILL_TIME, switch_text
 from .judge import Judging
-from .physical import HAND, Step, effect_steps, fixes, held, play_out, reversed_steps
-from .state import FLICKER_GRACE, Mode
+from .physical import HAND, Step, StepWhy, effect_steps, fixes, held, play_out, reversed_steps
+from .state import FLICKER_GRACE, Mode, QuestionKind
 
 _EPS = 1e-6  # times are milliseconds turned into seconds: compare without float noise
 
@@ -170,7 +170,7 @@ class Actions(Judging):
         """A move entered by hand (a board without sensors, a dead switch, or an answer to "which")."""
         out = self._catch_up(at)
         player = self.game.mover_id
-        if self.question is not None and self.question.kind == "which":
+        if self.question is not None and self.question.kind is QuestionKind.WHICH:
             for i, (cand, _) in enumerate(self.question.candidates):
                 first = cand.moves[0]
                 if (first.from_sq, first.to_sq) == (from_sq, to_sq) and by in (0, first.by):
@@ -210,28 +210,29 @@ class Actions(Judging):
             raise RefereeError(f"answer {choice!r}: choose 0-{len(question.options) - 1}")
         self.question = None
         out.append(Answered(question.id, question.options[choice]))
-        if question.kind == "which" and choice < len(question.candidates):
+        if question.kind is QuestionKind.WHICH and choice < len(question.candidates):
             if question.revise:
                 return out + self._revise_to(*question.candidates[choice])
             return out + self._accept(*question.candidates[choice])
-        if question.kind == "undo" and choice == 0:
+        if question.kind is QuestionKind.UNDO and choice == 0:
             return out + self.undo()
-        if question.kind == "new_game" and choice == 0:
+        if question.kind is QuestionKind.NEW_GAME and choice == 0:
             return out + self.new_game()
-        if question.kind in ("swap", "back"):  # each piece where it was, or not: the stories narrowed; judged again
-            squares = question.swap if question.kind == "swap" and question.swap is not None else question.squares
+        if question.kind in (QuestionKind.SWAP, QuestionKind.BACK):  # each piece where it was, or not: judged again
+            swap = question.kind is QuestionKind.SWAP and question.swap is not None
+            squares = question.swap if swap and question.swap is not None else question.squares
             own = [(sq, self.game.piece_at(sq)) for sq in squares]
             crossed = [(a, self.game.piece_at(b)) for a, b in zip(squares, reversed(squares), strict=True)]
             for attempt in self._evidence():
                 if choice == 0:
                     attempt.keep(own)
-                elif question.kind == "swap":
+                elif question.kind is QuestionKind.SWAP:
                     attempt.keep(crossed)
                 else:
                     attempt.drop(own)
             self.judged = False
             return out + self._judge()
-        if question.kind == "whose":  # the hands' stories narrowed to the answer; the board judged again
+        if question.kind is QuestionKind.WHOSE:  # the hands' stories narrowed to the answer; the board judged again
             for attempt in self._evidence():
                 attempt.narrow(question.square, question.pieces[choice])
             self.judged = False
@@ -272,7 +273,7 @@ class Actions(Judging):
         done = steps[: len(steps) - len(owed)]  # the owed ones were never carried out
         # a piece the move landed on, still in the hand because its owed step was not done, goes back too
         in_hand = held(game.occupied(), done)
-        back = [Step(s.player, OFF, s.from_sq, "undo", s.ruling) for s in owed if s.from_sq in in_hand]
+        back = [Step(s.player, OFF, s.from_sq, StepWhy.UNDO, s.ruling) for s in owed if s.from_sq in in_hand]
         self.before_last_move = None
         self.provisional = None
         self.question = None
@@ -371,7 +372,7 @@ class Actions(Judging):
                 owners.get(f.to_sq, ""),
                 OFF if f.from_sq == HAND else f.from_sq,
                 OFF if f.to_sq == HAND else f.to_sq,
-                "fix",
+                StepWhy.FIX,
             )
             for f in fixes(self.sensed, target, owners)
         ]

@@ -16,6 +16,7 @@ from ..rules.board import OFF, bit, squares_in
 from .attempt import Attempt
 from .physical import (
     Step,
+    StepWhy,
     landings,
     lifts_needed,
     origins,
@@ -52,7 +53,7 @@ class Candidate:
     def between_moves(self) -> list[int]:
         """The boards once each move but the last is done with all the rules did after it: the
         hands make them on the way when they play the moves in this order."""
-        starts = [i for i, s in enumerate(self.steps) if s.why == "move"]
+        starts = [i for i, s in enumerate(self.steps) if s.why is StepWhy.MOVE]
         return [self.boards[i - 1] for i in starts[1:] if i > 0]
 
     def label(self, with_dice: bool = False) -> str:
@@ -66,7 +67,7 @@ class Candidate:
     ) -> Candidate:
         """The candidate that carries out `steps` from the board `start`."""
         steps = list(steps)
-        movers = [i for i, s in enumerate(steps) if s.why == "move"]
+        movers = [i for i, s in enumerate(steps) if s.why is StepWhy.MOVE]
         return cls(
             moves=moves,
             steps=steps,

@@ -20,7 +20,7 @@ from .attempt import Attempt
 from .candidates import Candidate, candidates
 from .guidance import board_differences, board_fixes, explain, owners_of, swap_reason
 from .physical import HAND, Fix, Step, piece_name
-from .state import Mode, Owed, Provisional, Question, SwitchFaults, Warning
+from .state import Mode, Owed, Provisional, Question, QuestionKind, SwitchFaults, Warning
 
 #: Settle time, seconds: long enough for a slide across squares or a piece bouncing into
 #: place, short enough that the verdict feels immediate (e-board companions use 0.25-0.5 s).
@@ -239,7 +239,7 @@ class Core:
                     "The pieces on {squares} were in the hand together. Is each back on its own square?", squares=listed
                 )
                 options: list[str] = [Text("each on its own square"), Text("some were mixed up")]
-                return out + self._ask("back", text, options, squares=tuple(unsure))
+                return out + self._ask(QuestionKind.BACK, text, options, squares=tuple(unsure))
             return out + self._ask_whose(unsure[0], self._identities_on(unsure[0], likely=False))
         a, b = unsure  # two pieces lifted together, either may stand on either square
         if pieces[a] == pieces[b]:
@@ -253,7 +253,7 @@ class Core:
             return self._warn_swap(a, b)
         cleared = [self._clear()] if self.warning is not None else []  # every square is right: only who is where
         return cleared + self._ask(
-            "swap",
+            QuestionKind.SWAP,
             Text("The pieces on {a} and {b} were both lifted. Were they swapped?", a=a, b=b),
             [Text("put back"), Text("swapped")],
             swap=(a, b),
@@ -337,7 +337,7 @@ class Core:
     def _ask_whose(self, square: int, pieces: list[object]) -> list[Verdict]:
         """Ask which of the pieces stands on `square`: people see colours, the switches do not."""
         options: list[str] = [piece_name(p) for p in pieces]
-        verdicts = self._ask("whose", Text("Whose piece is on {square} now?", square=square), options)
+        verdicts = self._ask(QuestionKind.WHOSE, Text("Whose piece is on {square} now?", square=square), options)
         assert self.question is not None
         self.question.square, self.question.pieces = square, list(pieces)
         return verdicts
@@ -427,7 +427,7 @@ class Core:
 
     def _ask(
         self,
-        kind: str,
+        kind: QuestionKind,
         text: str,
         options: list[str],
         fits: Sequence[tuple[Candidate, int]] = (),

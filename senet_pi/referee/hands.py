@@ -15,6 +15,7 @@ from ..rules import Game, Move, find_ruleset, new_game
 from ..rules.board import OFF, bit
 from ..verdicts import Question
 from .physical import Step, effect_steps, play_out
+from .state import QuestionKind
 
 Event = dict[str, object]
 
@@ -143,7 +144,7 @@ def _card_turn(
 def _answer_for(question: Question, moves: Sequence[Move]) -> object:
     """The option naming the move the hands made (or its first part), else "no move"."""
     options = question.options
-    if question.kind != "which":
+    if question.kind != QuestionKind.WHICH:
         return "keep"  # the hands made a move: no undo, no new game
     for n in range(len(moves), 0, -1):  # the whole move if offered, else its first part
         for order in (list, sorted):  # in the order made, else in another (the same moves, M3)

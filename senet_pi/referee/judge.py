@@ -19,8 +19,8 @@ from .candidates import (
     on_the_way,
     placing,
 )
-from .physical import HAND, touched
-from .state import Owed
+from .physical import HAND, StepWhy, touched
+from .state import Owed, QuestionKind
 from .ways import Ways
 
 
@@ -87,7 +87,7 @@ class Judging(Ways):
                 prov.attempt = Attempt(board, owners=prov.attempt.owners, pieces=prov.attempt.pieces)
                 prov.taken_back = True
             return out + self._ask(
-                "undo",
+                QuestionKind.UNDO,
                 Text("The board is as it was before the last move. Undo that move?"),
                 [Text("undo"), Text("keep")],
             )
@@ -97,7 +97,7 @@ class Judging(Ways):
         at_start = self._same(board, self.start_board) and not self._along_the_fixes(board)
         if at_start and self.game.actions and not taken_back:
             return out + self._ask(
-                "new_game",
+                QuestionKind.NEW_GAME,
                 Text("The pieces stand as at the start. Start a new game?"),
                 [Text("new game"), Text("keep")],
             )
@@ -187,7 +187,9 @@ class Judging(Ways):
         moved = [(sq, ev.piece(origin)) for sq, origin in cand.landed[k] if origin != OFF and not unknown & bit(sq)]
         if ev.must_be(moved):
             return None
-        prompted = {origin for origin, step in zip(cand.origins, cand.steps, strict=True) if step.why != "move"}
+        prompted = {
+            origin for origin, step in zip(cand.origins, cand.steps, strict=True) if step.why is not StepWhy.MOVE
+        }
         for sq, _ in moved:
             pieces = ev.on(sq, likely=True)
             if len({ev.piece(p) for p in pieces}) > 1 and not pieces <= prompted:
@@ -201,7 +203,7 @@ class Judging(Ways):
         if not self._same(board, self.start_board):
             return []
         return self._ask(
-            "new_game",
+            QuestionKind.NEW_GAME,
             Text("The pieces stand as at the start. Start a new game?"),
             [Text("new game"), Text("keep")],
         )
@@ -223,12 +225,13 @@ class Judging(Ways):
         if sure and self._rebuilt(sure):  # the board knocked over and set up again as it was is no move
             options = [c.label() for c, _ in sure] + [Text("no move")]
             text = Text("Pieces were lifted that no move needs, and the board looks unchanged. Which move was played?")
-            return self._ask("which", text, options, sure)
+            return self._ask(QuestionKind.WHICH, text, options, sure)
         if len(sure) == 1:
             return self._accept(*sure[0])
         if sure:
             options = [c.label() for c, _ in sure]
-            return self._ask("which", Text("The board looks unchanged. Which move was played?"), options, sure)
+            text = Text("The board looks unchanged. Which move was played?")
+            return self._ask(QuestionKind.WHICH, text, options, sure)
         if ev.gap:  # the link was down while pieces moved: an exchange may have gone unseen
             unseen = distinct(
                 [
@@ -240,7 +243,7 @@ class Judging(Ways):
             if unseen:
                 options = [c.label() for c, _ in unseen] + [Text("no move")]
                 text = Text("Some changes went unseen while the board's link was down. Which move was played?")
-                return self._ask("which", text, options, unseen)
+                return self._ask(QuestionKind.WHICH, text, options, unseen)
         return []
 
     def _rebuilt(self, fits: list[tuple[Candidate, int]]) -> bool:

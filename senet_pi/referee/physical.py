@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from itertools import permutations
 
 from ..rules import Game, Move
@@ -23,6 +24,21 @@ from ..rules.text import Text
 HAND = 0  # where a piece is while someone holds it (or off the board)
 
 
+class StepWhy(StrEnum):
+    """Why a piece is carried: the player's own move, a rule's own move (the effects' kinds), an
+    undo, or a fix of the board (a new game's setup)."""
+
+    MOVE = "move"
+    UNDO = "undo"
+    FIX = "fix"
+    EXCHANGE = "exchange"
+    REMOVED = "removed"
+    DROWNED = "drowned"
+    REINCARNATED = "reincarnated"
+    TO_15 = "to_15"
+    TO_SUN = "to_sun"
+
+
 @dataclass(frozen=True)
 class Step:
     """One piece carried from `from_sq` to `to_sq` (OFF = off the board); `why` names the rule."""
@@ -30,14 +46,14 @@ class Step:
     player: str
     from_sq: int
     to_sq: int
-    why: str = "move"
+    why: StepWhy = StepWhy.MOVE
     ruling: str = ""
 
     def prompt(self) -> Text:
         """The instruction for the people at the board."""
         if self.from_sq == OFF:
             return Text("put {player}'s piece back on {to}", player=self.player, to=self.to_sq)
-        if self.why == "undo":
+        if self.why is StepWhy.UNDO:
             if self.to_sq == OFF:
                 return Text(
                     "take {player}'s piece on {from_sq} off the board", player=self.player, from_sq=self.from_sq
@@ -48,7 +64,7 @@ class Step:
                 from_sq=self.from_sq,
                 to=self.to_sq,
             )
-        if self.why == "fix":
+        if self.why is StepWhy.FIX:
             return Fix(
                 HAND if self.from_sq == OFF else self.from_sq,
                 HAND if self.to_sq == OFF else self.to_sq,
@@ -56,16 +72,16 @@ class Step:
             ).text()
         where = {"player": self.player, "from_sq": self.from_sq, "to": self.to_sq, "ruling": self.ruling}
         if self.to_sq == OFF:
-            if self.why == "move":
+            if self.why is StepWhy.MOVE:
                 return Text("bear off {player}'s piece from {from_sq}", player=self.player, from_sq=self.from_sq)
             return Text("remove {player}'s piece on {from_sq} from the game ({ruling})", **where)
-        if self.why == "exchange":
+        if self.why is StepWhy.EXCHANGE:
             return Text("put {player}'s piece that stood on {from_sq} on {to} (exchange, {ruling})", **where)
-        if self.why == "move":
+        if self.why is StepWhy.MOVE:
             return Text("move {player}'s piece from {from_sq} to {to}", **where)
-        if self.why == "to_sun":
+        if self.why is StepWhy.TO_SUN:
             return Text("put {player}'s piece from {from_sq} on the sun, square {to} ({ruling})", **where)
-        if self.why == "to_15":
+        if self.why is StepWhy.TO_15:
             return Text("move {player}'s piece from {from_sq} back to {to} ({ruling})", **where)
         return Text("move {player}'s {why} piece from {from_sq} to {to} ({ruling})", why=kind_word(self.why), **where)
 
@@ -85,11 +101,11 @@ def effect_steps(effects: Sequence[object]) -> list[Step]:
     out: list[Step] = []
     for effect in effects:
         if isinstance(effect, Exchanged):
-            out.append(Step(effect.player, effect.from_sq, effect.to_sq, "exchange", "P4"))
+            out.append(Step(effect.player, effect.from_sq, effect.to_sq, StepWhy.EXCHANGE, "P4"))
         elif isinstance(effect, Relocated):
-            out.append(Step(effect.player, effect.from_sq, effect.to_sq, effect.kind, effect.ruling))
+            out.append(Step(effect.player, effect.from_sq, effect.to_sq, StepWhy(effect.kind), effect.ruling))
         elif isinstance(effect, Removed):
-            out.append(Step(effect.player, effect.from_sq, OFF, "removed", effect.ruling))
+            out.append(Step(effect.player, effect.from_sq, OFF, StepWhy.REMOVED, effect.ruling))
     return out
 
 
@@ -211,7 +227,7 @@ def swaps_needed(start: int, steps: Sequence[Step]) -> list[list[tuple[int, int]
 
 def reversed_steps(steps: Sequence[Step]) -> list[Step]:
     """The steps that take a move back: every piece it carried returns, the last one first."""
-    return [Step(s.player, s.to_sq, s.from_sq, "undo", s.ruling) for s in reversed(steps)]
+    return [Step(s.player, s.to_sq, s.from_sq, StepWhy.UNDO, s.ruling) for s in reversed(steps)]
 
 
 def places_needed(steps: Sequence[Step]) -> list[int]:

@@ -10,7 +10,7 @@ from them only when they are said.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
 
 from ..rules.board import bit, square_name, squares_in
 from ..verdicts import Illegal, Prompt, Verdict
@@ -92,12 +92,23 @@ class Warning:
         return Illegal(self.reason, self.ruling, self.missing, self.extra, texts, swap, self.player)
 
 
+class QuestionKind(StrEnum):
+    """What a question asks (its value is the `kind` the verdict carries)."""
+
+    WHICH = "which"  # several moves fit the board
+    SWAP = "swap"  # two pieces lifted together: were they swapped?
+    UNDO = "undo"  # the board is as before the last move
+    NEW_GAME = "new_game"  # the pieces stand as at the start
+    WHOSE = "whose"  # which piece stands on a square
+    BACK = "back"  # three or more in the hand together: is each back on its own square?
+
+
 @dataclass
 class Question:
     """Something the referee asks rather than guesses; `options` are the answers it takes."""
 
     id: int
-    kind: str  # "which" (several moves fit), "swap", "undo", "new_game", "whose" (which piece is where), "back"
+    kind: QuestionKind
     text: str
     options: list[str]
     candidates: list[tuple[Candidate, int]] = field(default_factory=list)

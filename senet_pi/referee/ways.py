@@ -20,6 +20,7 @@ from .candidates import (
     touch_rivals,
 )
 from .faults import Faults
+from .state import QuestionKind
 
 Fit = tuple[Candidate, int]  # a way to play, and the stage of it the board shows
 
@@ -57,7 +58,7 @@ class Ways(Faults):
         labels = [c.label() for c, _ in fits]
         if len(set(labels)) < len(labels):  # the same squares with different dice (modern)
             labels = [c.label(with_dice=True) for c, _ in fits]
-        return self._ask("which", text, labels, fits, revise=revise)
+        return self._ask(QuestionKind.WHICH, text, labels, fits, revise=revise)
 
     def _revise(self, board: int, whole: bool = False) -> list[Verdict] | None:
         """The board settled into another way of playing the throw the last move was accepted for:
