@@ -15,6 +15,7 @@ from ..rules import Game, Move
 from ..rules.board import OFF, bit, squares_in
 from .attempt import Attempt
 from .physical import (
+    Outcome,
     Step,
     StepWhy,
     landings,
@@ -37,7 +38,7 @@ class Candidate:
     boards: list[int]
     first_stage: int  # stages before this one are the player's own moves still under way
     touched: int  # the squares its steps start or end on
-    outcome: str  # the resulting position: candidates with the same outcome are the same move
+    outcome: Outcome  # the resulting position: candidates with the same outcome are the same move
     lifts: list[int]  # per stage, the switches that must have opened to get there
     places: list[int]  # per stage, the squares a piece was put on to get there
     origins: list[int]  # per step, where its piece stood when the move began
@@ -63,7 +64,7 @@ class Candidate:
 
     @classmethod
     def of_steps(
-        cls, start: int, steps: Sequence[Step], moves: tuple[Move, ...] = (), outcome: str = "", whole: bool = True
+        cls, start: int, steps: Sequence[Step], moves: tuple[Move, ...] = (), outcome: Outcome = (), whole: bool = True
     ) -> Candidate:
         """The candidate that carries out `steps` from the board `start`."""
         steps = list(steps)
@@ -160,7 +161,7 @@ def placing(cand: Candidate, k: int, ev: Attempt, unknown: int = 0) -> list[tupl
 
 def distinct(fits: list[tuple[Candidate, int]]) -> list[tuple[Candidate, int]]:
     """One fit per resulting position: two orders of the same two moves are one answer, not a question."""
-    seen: dict[str, tuple[Candidate, int]] = {}
+    seen: dict[Outcome, tuple[Candidate, int]] = {}
     for cand, stage in fits:
         seen.setdefault(cand.outcome, (cand, stage))
     return list(seen.values())

@@ -149,7 +149,7 @@ class Core:
         for move in cand.moves:
             out += from_effects(self.game.push(move), move, player)
         if self.provisional is None:
-            self.provisional = Provisional(base, 0, "", base_cands, self.attempt, [])
+            self.provisional = Provisional(base, 0, (), base_cands, self.attempt, [])
         self.provisional.moves += len(cand.moves)
         self.provisional.seen = ev.count
         self.provisional.outcome = cand.outcome

@@ -19,7 +19,7 @@ from .candidates import (
     on_the_way,
     placing,
 )
-from .physical import HAND, StepWhy, touched
+from .physical import HAND, Outcome, StepWhy, touched
 from .state import Owed, QuestionKind
 from .ways import Ways
 
@@ -275,7 +275,7 @@ class Judging(Ways):
         ev = self.attempt
         if ev.lost or ev.gap or ev.start != self.expected:
             return None
-        found: dict[str, tuple[Candidate, int, list[tuple[int, object]], list[tuple[int, ...]]]] = {}
+        found: dict[Outcome, tuple[Candidate, int, list[tuple[int, object]], list[tuple[int, ...]]]] = {}
         for cand in self._cands():
             k = len(cand.boards) - 1
             if not cand.visible or not cand.whole or cand.outcome in found:

@@ -10,7 +10,6 @@ shortest distance.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -109,13 +108,32 @@ def effect_steps(effects: Sequence[object]) -> list[Step]:
     return out
 
 
-def play_out(game: Game, moves: Sequence[Move]) -> tuple[list[Step], int, str]:
+#: A position as a value that can be compared and used as a key: ways to play with the same outcome
+#: are the same move. Nested tuples of the position's items, sorted.
+Outcome = tuple[object, ...]
+
+
+def frozen(value: object) -> Outcome:
+    """`value` (dicts, lists and plain values nested) as nested tuples, dicts' items sorted by key."""
+
+    def freeze(item: object) -> object:
+        if isinstance(item, dict):
+            return tuple(sorted(((str(k), freeze(v)) for k, v in item.items()), key=lambda kv: kv[0]))
+        if isinstance(item, list | tuple):
+            return tuple(freeze(v) for v in item)
+        return item
+
+    out = freeze(value)
+    return out if isinstance(out, tuple) else (out,)
+
+
+def play_out(game: Game, moves: Sequence[Move]) -> tuple[list[Step], int, Outcome]:
     """Steps, final occupancy and resulting position (as text) of playing `moves` now; the game is
     left as it was."""
     player = game.mover_id
     effects = [game.push(move) for move in moves]
     final = game.occupied()
-    outcome = json.dumps([game.position(), game.to_move, game.pending], sort_keys=True)
+    outcome = frozen((game.position(), game.to_move, game.pending))
     for _ in moves:
         game.pop()
     return steps_of(moves, effects, player), final, outcome

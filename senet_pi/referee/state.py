@@ -17,7 +17,7 @@ from ..verdicts import Illegal, Prompt, Verdict
 from ..verdicts import Question as QuestionLine
 from .attempt import Attempt
 from .candidates import Candidate
-from .physical import Fix, Step
+from .physical import Fix, Outcome, Step
 
 #: A switch that changed this many times within FLICKER_WINDOW seconds may be a piece teetering half
 #: on its square (put down, tipping off, back on). A board wrong only there is given FLICKER_GRACE
@@ -130,7 +130,7 @@ class Provisional:
 
     base: int  # occupancy before them
     moves: int  # how many moves of the game's history they are
-    outcome: str
+    outcome: Outcome
     candidates: list[Candidate]  # every way to play the throw from the base
     attempt: Attempt  # the hands' evidence since the base (or since the move was taken back)
     labels: list[str]

@@ -20,6 +20,7 @@ from .candidates import (
     touch_rivals,
 )
 from .faults import Faults
+from .physical import Outcome
 from .state import QuestionKind
 
 Fit = tuple[Candidate, int]  # a way to play, and the stage of it the board shows
@@ -32,7 +33,7 @@ class Ways(Faults):
     def _shown(self, cand: Candidate, k: int, ev: Attempt) -> bool:
         return shown(cand, k, ev, self.unknown)
 
-    def _fits(self, board: int, cands: list[Candidate], ev: Attempt, skip: str = "") -> list[Fit]:
+    def _fits(self, board: int, cands: list[Candidate], ev: Attempt, skip: Outcome = ()) -> list[Fit]:
         """The candidates (and how far along) that this board and the evidence show, best first."""
         fits: list[Fit] = []
         for cand in cands:
@@ -155,7 +156,7 @@ class Ways(Faults):
             fits, Text("The board shows more than one way to play the throw. Which one?"), revise=True
         )
 
-    def _under_way(self) -> dict[str, Candidate]:
+    def _under_way(self) -> dict[Outcome, Candidate]:
         """The ways to play the throw that start with the moves already accepted for it, by outcome."""
         prov = self.provisional
         return {c.outcome: c for c in prov.candidates if self._continues_provisional(c)} if prov is not None else {}
