@@ -64,8 +64,8 @@ def scripted_game(ruleset: str, seed: int, players: int = 2, max_throws: int = 2
         for event in batch:
             events.append(event)
             kind, value, by = split(event)
-            if kind == "wait":
-                clock_ms += value  # type: ignore[operator]  # a wait's value is its milliseconds
+            if kind == "wait" and isinstance(value, int | float):  # a wait's value is its milliseconds
+                clock_ms += int(value)
             verdicts = referee.apply(*as_input(kind, value, by), clock_ms / 1000)
             question = next((v for v in verdicts if isinstance(v, Question)), None)
             if question is not None and intended is not None:
