@@ -7,11 +7,12 @@ the throws and the operator's actions, and `referee.py` is the one entry point f
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from ..rules import Game
 from ..rules.board import OFF, bit, squares_in
+from ..rules.core import Snapshot
 from ..rules.reasons import Reason
 from ..rules.text import N_, Text
 from ..verdicts import Cleared, Illegal, Settled, Verdict, from_effects
@@ -30,6 +31,19 @@ GUIDANCE_DELAY = 3.0
 #: Seconds within which a switch change and the thrower's button count as the same moment (the
 #: board is scanned 50 times a second): a piece lifted as the button is pressed is part of the move.
 SAME_SCAN = 0.05
+
+
+#: A game's state with its history, as `Game.checkpoint` gives it for `Game.rollback`.
+GamePoint = tuple[Snapshot, list[tuple[tuple[str, object], Snapshot]], int]
+
+
+@dataclass(frozen=True)
+class Saved:
+    """The referee as `Core.snapshot` took it: its fields (the evidence copied) and the game's
+    checkpoint; `Core.restore` puts both back."""
+
+    fields: Mapping[str, object]
+    game: GamePoint
 
 
 class Core:
@@ -94,22 +108,23 @@ class Core:
     def faults(self) -> dict[int, str]:
         return self.switches.faults
 
-    def snapshot(self) -> dict[str, object]:
-        """Everything an input may change, to put back if judging it fails (`restore`)."""
-        saved = dict(self.__dict__)
-        saved["_game_point"] = self.game.checkpoint()
-        saved["attempt"] = self.attempt.copy()
-        saved["switches"] = self.switches.copy()
+    def snapshot(self) -> Saved:
+        """Everything an input may change, to put back if judging it fails (`restore`): the evidence
+        and the switch faults copied, the game's checkpoint."""
+        fields = dict(self.__dict__)
+        fields["attempt"] = self.attempt.copy()
+        fields["switches"] = self.switches.copy()
+        fields["mixed"] = dict(self.mixed)
         if self.provisional is not None:
-            saved["provisional"] = replace(
+            fields["provisional"] = replace(
                 self.provisional, attempt=self.provisional.attempt.copy(), labels=list(self.provisional.labels)
             )
-        return saved
+        return Saved(fields, self.game.checkpoint())
 
-    def restore(self, saved: dict[str, object]) -> None:
-        point = saved.pop("_game_point")
-        self.__dict__.update(saved)
-        self.game.rollback(point)  # type: ignore[arg-type]  # what checkpoint() gave
+    def restore(self, saved: Saved) -> None:
+        """The referee and its game as `snapshot` took them."""
+        self.__dict__.update(saved.fields)
+        self.game.rollback(saved.game)
 
     def _attempt(self, start: int) -> Attempt:
         """Fresh evidence from the board `start`, each piece on it as the game knows it."""
