@@ -40,6 +40,13 @@ BUMP_TIME = 0.15
 #: sleeve, the board jolted), never picked up by hand, one piece at a time.
 JOLT_TIME = 0.03
 
+#: A piece of the game: its owner and, in `modern`, its dots (None in the other rule sets), as
+#: `Game.piece_at` gives it.
+Piece = tuple[str, object]
+#: Which piece one is: a piece of the game, or None for one that is not the game's (a spare, a
+#: switch closing with no piece).
+Identity = Piece | None
+
 #: One story: the piece on each square (0 = empty; a piece is numbered by its square at the start),
 #: and the pieces in the hand, sorted.
 World = tuple[tuple[int, ...], tuple[int, ...]]
@@ -51,7 +58,7 @@ class Attempt:
 
     start: int
     owners: dict[int, str] = field(default_factory=dict)  # whose piece stood on each square at the start
-    pieces: dict[int, object] = field(default_factory=dict)  # each start square's piece: (owner, dots)
+    pieces: dict[int, Identity] = field(default_factory=dict)  # each start square's piece: (owner, dots)
     lifted: int = 0  # squares whose switch opened
     placed: int = 0  # squares whose switch closed
     count: int = 0  # switch changes so far: the order numbers below
@@ -227,7 +234,7 @@ class Attempt:
 
     # ------------------------------------------------------------------ which piece is where
 
-    def piece(self, number: int) -> object:
+    def piece(self, number: int) -> Identity:
         """A piece's identity by its number: (owner, dots) for a start piece, None for a stranger."""
         return self.pieces.get(number)
 
@@ -247,11 +254,11 @@ class Attempt:
         piece is where (or the likely ones)."""
         return {on[square] for on, _ in (self.likely() if likely else self.plain())}
 
-    def identities(self, square: int) -> list[object]:
+    def identities(self, square: int) -> list[Identity]:
         """The pieces (owner, dots) that may stand on `square`, over every story, in a stable order."""
         return sorted({self.piece(p) for p in self.on(square, likely=True)}, key=repr)
 
-    def narrow(self, square: int, piece: object) -> None:
+    def narrow(self, square: int, piece: Identity) -> None:
         """Someone who can see the pieces said which one stands on `square`: keep the stories that agree."""
         self.keep([(square, piece)])
         if piece is None:
@@ -261,7 +268,7 @@ class Attempt:
         """Whether someone said the piece on `square` is not in the game, and every story agrees."""
         return square in self.said_foreign and self.stranger(square)
 
-    def keep(self, placing: Iterable[tuple[int, object]]) -> None:
+    def keep(self, placing: Iterable[tuple[int, Identity]]) -> None:
         """Keep only the stories with a piece of each given identity on each given square (a move
         accepted, an answer given), unless none has them."""
         self._narrow(placing, True)
@@ -275,12 +282,12 @@ class Attempt:
             self.worlds = kept
             self.surprise = {w: self.surprise.get(w, 0) for w in kept}
 
-    def drop(self, placing: Iterable[tuple[int, object]]) -> None:
+    def drop(self, placing: Iterable[tuple[int, Identity]]) -> None:
         """Leave out the stories with a piece of each given identity on each given square (someone
         who can see the pieces said it is not so), unless that would leave none."""
         self._narrow(placing, False)
 
-    def _narrow(self, placing: Iterable[tuple[int, object]], holds: bool) -> None:
+    def _narrow(self, placing: Iterable[tuple[int, Identity]], holds: bool) -> None:
         """Keep the stories in which the placing holds (or does not), unless none is left."""
         wanted = list(placing)
         kept = {w for w in self.worlds if all(self.piece(w[0][sq]) == ident for sq, ident in wanted) == holds}
@@ -310,19 +317,19 @@ class Attempt:
         owners = {self.owners.get(p) for p in self.on(square)}
         return owners.pop() if len(owners) == 1 else None
 
-    def could_be(self, placing: Iterable[tuple[int, object]], strangers: Collection[object] = ()) -> bool:
+    def could_be(self, placing: Iterable[tuple[int, Identity]], strangers: Collection[Identity] = ()) -> bool:
         """Whether some story has a piece of each given identity on each given square (a piece from
         nowhere may be any of the identities in `strangers`: pieces the referee took as gone)."""
         wanted = list(placing)
         if self.lost or not wanted:
             return True
 
-        def fits(number: int, ident: object) -> bool:
+        def fits(number: int, ident: Identity) -> bool:
             return self.piece(number) == ident or (ident in strangers and UNKNOWN_PIECE <= number < NO_PIECE)
 
         return any(all(fits(on[sq], ident) for sq, ident in wanted) for on, _ in self.worlds)
 
-    def stories(self, placing: Iterable[tuple[int, object]]) -> set[World]:
+    def stories(self, placing: Iterable[tuple[int, Identity]]) -> set[World]:
         """The stories with a piece of each given identity on each given square (none when the
         pieces are not followed)."""
         wanted = list(placing)
@@ -330,7 +337,7 @@ class Attempt:
             return set()
         return {w for w in self.worlds if all(self.piece(w[0][sq]) == ident for sq, ident in wanted)}
 
-    def must_be(self, placing: Iterable[tuple[int, object]]) -> bool:
+    def must_be(self, placing: Iterable[tuple[int, Identity]]) -> bool:
         """Whether every story has a piece of each given identity on each given square."""
         wanted = list(placing)
         if self.lost:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..rules import Game, Move
 from ..rules.board import OFF, bit, squares_in
-from .attempt import Attempt
+from .attempt import Attempt, Identity
 from .physical import (
     Outcome,
     Step,
@@ -147,7 +147,7 @@ def shown(cand: Candidate, k: int, ev: Attempt, unknown: int = 0) -> bool:
     return True
 
 
-def placing(cand: Candidate, k: int, ev: Attempt, unknown: int = 0) -> list[tuple[int, object]]:
+def placing(cand: Candidate, k: int, ev: Attempt, unknown: int = 0) -> list[tuple[int, Identity]]:
     """Whose piece stands on each square the hands touched if `cand` is done up to stage `k`: the
     pieces it moved where it puts them, every other piece back on its own square."""
     landed = dict(cand.landed[k])

@@ -17,7 +17,7 @@ from ..rules.reasons import Reason
 from ..rules.text import N_, Text
 from ..verdicts import Cleared, Illegal, Settled, Verdict, from_effects
 from ..verdicts import Fix as FixLine
-from .attempt import Attempt
+from .attempt import Attempt, Identity
 from .candidates import Candidate, candidates
 from .guidance import board_differences, board_fixes, explain, owners_of, swap_reason
 from .physical import HAND, Fix, Step, piece_name
@@ -67,7 +67,7 @@ class Core:
         self.warning: Warning | None = None
         self.guiding = False  # the warning's fixes are being guided one at a time
         self.swapped: tuple[int, int] | None = None  # two pieces believed swapped by hand, to swap back
-        self.mixed: dict[int, object] = {}  # pieces known (by answers) to stand on another's square: the real one
+        self.mixed: dict[int, Identity] = {}  # pieces known (by answers) to stand on another's square: the real one
         self.replacing: int | None = None  # a square whose piece must be replaced by the game's (see _warn_replace)
         self.question: Question | None = None
         self._questions = 0
@@ -320,7 +320,7 @@ class Core:
                 dots[sq] = piece[1]
         return board_fixes(board, target, owners, self.attempt, self.unknown, dots)
 
-    def _unsure_square(self, todo: list[Fix]) -> tuple[int, list[object]] | None:
+    def _unsure_square(self, todo: list[Fix]) -> tuple[int, list[Identity]] | None:
         """A square a fix carries a piece from, or any square the hands lifted (the partner of a piece
         in the hand, or where a carried piece came from), whose piece the hands left unsure between
         players (two or more pieces were in the hand at once), with the pieces it may hold; None
@@ -335,7 +335,7 @@ class Core:
                 return sq, pieces
         return None
 
-    def _identities_on(self, square: int, likely: bool = True) -> list[object]:
+    def _identities_on(self, square: int, likely: bool = True) -> list[Identity]:
         """The pieces (owner, dots) that stand on `square` in the likely stories of the hands (or in any);
         None for a piece that is not one of the game's, when one of the game's may stand there too."""
         ev = self.attempt
@@ -349,7 +349,7 @@ class Core:
             return []
         return [sq for sq in sorted(squares) if not self.unknown & bit(sq) and len(self._identities_on(sq, likely)) > 1]
 
-    def _ask_whose(self, square: int, pieces: list[object]) -> list[Verdict]:
+    def _ask_whose(self, square: int, pieces: list[Identity]) -> list[Verdict]:
         """Ask which of the pieces stands on `square`: people see colours, the switches do not."""
         options: list[str] = [piece_name(p) for p in pieces]
         verdicts = self._ask(QuestionKind.WHOSE, Text("Whose piece is on {square} now?", square=square), options)
@@ -387,7 +387,7 @@ class Core:
         self.guiding = False
         return [self.warning.verdict()]
 
-    def _warn_mixed(self, mixed: dict[int, object]) -> list[Verdict]:
+    def _warn_mixed(self, mixed: dict[int, Identity]) -> list[Verdict]:
         """Pieces the people said stand on each other's squares (three or more mixed up by hand):
         swap them back a pair at a time, the first swap putting the right piece on one square."""
         pieces = self.game.board()
@@ -403,7 +403,7 @@ class Core:
             return self._warn_replace(a, mixed[a])
         return self._warn_swap(a, b)
 
-    def _warn_replace(self, square: int, real: object) -> list[Verdict]:
+    def _warn_replace(self, square: int, real: Identity) -> list[Verdict]:
         """The people said the piece on `square` is another than the game's (one not in the game,
         or one whose square is elsewhere), and the game's is on no other square: take that piece
         off and put the game's there (class 4: a wrong board is never accepted in silence)."""

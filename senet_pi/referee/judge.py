@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..rules.board import OFF, bit, mask, squares_in
 from ..rules.text import Text
 from ..verdicts import Verdict, Withdrawn
-from .attempt import UNKNOWN_PIECE, Attempt
+from .attempt import UNKNOWN_PIECE, Attempt, Identity
 from .candidates import (
     Candidate,
     distinct,
@@ -175,7 +175,7 @@ class Judging(Ways):
         actions = self.game.actions
         return bool(actions) and actions[-1][0] == "move"
 
-    def _unsure_landing(self, owed: Owed, k: int) -> tuple[int, list[object]] | None:
+    def _unsure_landing(self, owed: Owed, k: int) -> tuple[int, list[Identity]] | None:
         """A square the owed steps up to stage `k` put a piece on that the hands' stories leave unsure,
         with the pieces it may hold; None when the stage is sure. Pieces the prompts themselves move
         are taken to be put where the prompts said (people see colours); a piece they do not move
@@ -275,7 +275,7 @@ class Judging(Ways):
         ev = self.attempt
         if ev.lost or ev.gap or ev.start != self.expected:
             return None
-        found: dict[Outcome, tuple[Candidate, int, list[tuple[int, object]], list[tuple[int, ...]]]] = {}
+        found: dict[Outcome, tuple[Candidate, int, list[tuple[int, Identity]], list[tuple[int, ...]]]] = {}
         for cand in self._cands():
             k = len(cand.boards) - 1
             if not cand.visible or not cand.whole or cand.outcome in found:

@@ -19,6 +19,7 @@ from ..rules import Game, Move
 from ..rules.board import OFF, bit, squares_in
 from ..rules.effects import Exchanged, Relocated, Removed, kind_word
 from ..rules.text import Text
+from .attempt import Identity
 
 HAND = 0  # where a piece is while someone holds it (or off the board)
 
@@ -268,7 +269,7 @@ def touched(steps: Sequence[Step]) -> int:
     return m
 
 
-def piece_name(piece: object) -> Text:
+def piece_name(piece: Identity) -> Text:
     """A piece as a person at the board tells it: whose, and in `modern` its dots (None: not one of
     the game's, a piece added from elsewhere)."""
     if piece is None:

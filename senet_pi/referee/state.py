@@ -15,7 +15,7 @@ from enum import Enum, StrEnum
 from ..rules.board import bit, square_name, squares_in
 from ..verdicts import Illegal, Prompt, Verdict
 from ..verdicts import Question as QuestionLine
-from .attempt import Attempt
+from .attempt import Attempt, Identity
 from .candidates import Candidate
 from .physical import Fix, Outcome, Step
 
@@ -115,7 +115,7 @@ class Question:
     revise: bool = False  # the candidates replace the provisional move
     swap: tuple[int, int] | None = None  # for "swap": the two squares
     square: int = 0  # for "whose": the square asked about
-    pieces: list[object] = field(default_factory=list)  # for "whose": the pieces it may hold, as the options
+    pieces: list[Identity] = field(default_factory=list)  # for "whose": the pieces it may hold, as the options
     squares: tuple[int, ...] = ()  # for "back": the squares whose pieces were in the hand together
 
     def verdict(self) -> Verdict:
