@@ -38,7 +38,11 @@ class RefereeError(SenetError, ValueError):
 
 
 class Actions(Judging):
-    """The referee's answers to throws, cards and the operator's actions."""
+    """The referee's answers to throws, cards and the operator's actions.
+
+    Contract: the only part that pushes throws and cards on the game, takes moves back (undo), starts
+    a new game or trusts the board (resync), and lets time pass (`tick`: judging a settled board,
+    guidance due, dead switches); answers change the evidence only by narrowing its stories."""
 
     def tick(self, at: float) -> list[Verdict]:
         """Time passed with no change: judge a settled board, give guidance that is due, notice a

@@ -47,7 +47,13 @@ class Saved:
 
 
 class Core:
-    """One game on a board whose switches sense occupancy only: the state and its outcomes."""
+    """One game on a board whose switches sense occupancy only: the state and its outcomes.
+
+    Contract: holds every field of the referee (the game, the sensed and expected boards, the
+    attempt's evidence, the owed steps, the warning, the question, the provisional move, the switch
+    faults) and is the only part that sets up a warning, a question or an accepted move (`_warn*`,
+    `_ask*`, `_accept`, `_check_swaps`); the parts above read these fields and change them only
+    through these outcomes, except where their own docstrings say otherwise."""
 
     def __init__(self, game: Game, *, settle: float = SETTLE_TIME, guidance_delay: float = GUIDANCE_DELAY) -> None:
         self.game = game

@@ -25,7 +25,12 @@ from .ways import Ways
 
 
 class Judging(Ways):
-    """The referee's judgement of a board that has been still for the settle time."""
+    """The referee's judgement of a board that has been still for the settle time.
+
+    Contract: reads everything; runs when the board has settled (`_judge`), withdraws a question
+    the board overtook, and reaches its verdicts through the outcomes `Core` offers (accept, warn,
+    ask) and `Faults` (a switch judged faulty); it sets `judged` and, for a move taken back, the
+    provisional move's evidence."""
 
     def _judge_at(self, moment: float) -> list[Verdict]:
         now, self.now = self.now, moment

@@ -47,7 +47,11 @@ __all__ = ["GUIDANCE_DELAY", "SETTLE_TIME", "Referee", "RefereeError"]
 
 
 class Referee(Actions):
-    """Follows one game on a board whose switches sense occupancy only."""
+    """Follows one game on a board whose switches sense occupancy only.
+
+    Contract: the one entry point. `apply` reads each input once into a typed value
+    (`events.read_input`) and dispatches on its type; a switch change updates the sensed board and
+    the evidence, and nothing else; an input the referee fails on costs that input only (`restore`)."""
 
     INPUTS = INPUT_KINDS
 

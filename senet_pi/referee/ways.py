@@ -28,7 +28,11 @@ Fit = tuple[Candidate, int]  # a way to play, and the stage of it the board show
 
 class Ways(Faults):
     """Which way to play the throw the board shows, and revising an accepted move (a part of
-    judging a settled board)."""
+    judging a settled board).
+
+    Contract: reads the sensed board, the candidates of the throw and the hands' evidence; changes
+    nothing itself except through `_revise_to` (takes the provisional moves back from the game and
+    accepts the other way through `Core._accept`) and `_ask_which`."""
 
     def _shown(self, cand: Candidate, k: int, ev: Attempt) -> bool:
         return shown(cand, k, ev, self.unknown)
