@@ -10,7 +10,7 @@ import random
 import re
 
 import pytest
-from hypothesis import Phase, example, given, settings
+from hypothesis import Phase, event, example, given, settings
 from hypothesis import strategies as st
 
 from senet_pi.rules.board import OFF, bit, squares_in
@@ -404,3 +404,57 @@ def test_modern_a_piece_that_must_move_left_standing_is_warned_by_rule_and_piece
     w = warnings[-1]
     assert w["ruling"] == "M8" and f"on {safe}" in w["reason"], s.explain("the warning names not M8 and the piece")
     assert not moves_in(s.seen[since:]), s.explain("a move was accepted", since)
+
+
+# ============================================================== an ordinary exchange is never questioned
+
+
+@settings(max_examples=160, phases=NO_SHRINK, deadline=None)
+@given(
+    st.sampled_from([("secret", 2), ("houses", 2), ("cards", 2)]),
+    st.integers(0, 2**32 - 1),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from([0, 150, 300, 600]),
+)
+@example(("houses", 2), 1, True, True, 300)
+def test_an_ordinary_exchange_is_never_questioned(rule_set, seed, victim_first, mover_down_first, gap):
+    """P4: the mover lifts the attacked piece and its own (either first), puts its own on the
+    attacked square and the other on its square (either first), at a hand's pace or all at once.
+    The hands did exactly what the move needs: it is accepted, nothing is asked or warned, and the
+    next player's throw is taken."""
+    play = played_plainly(rule_set, seed)
+    if play is None:
+        return
+    s, shadow = play.s, play.shadow
+    exchanges = []
+    for seq in shadow.move_sequences():
+        cs = carries(shadow, seq)
+        if len(cs) == 2 and cs[1].from_sq == cs[0].to_sq and cs[1].to_sq == cs[0].from_sq:
+            exchanges.append((seq, cs[0]))
+    if not exchanges:
+        return
+    moves, c = play.rng.choice(exchanges)
+    if len([seq for seq in shadow.move_sequences() if board_after(shadow, seq) == s.board]) > 1:
+        return  # another move leaves the same squares: asking which is fair
+    event(f"{rule_set[0]}: an exchange")
+    since = len(s.seen)
+    lifts = [c.to_sq, c.from_sq] if victim_first else [c.from_sq, c.to_sq]
+    places = [(c.to_sq, c.from_sq), (c.from_sq, c.to_sq)]
+    if not mover_down_first:
+        places.reverse()
+    for sq in lifts:
+        s.feed({"lift": sq}, {"wait": gap})
+    for sq, piece in places:
+        s.feed({"place": sq, "piece": piece}, {"wait": gap})
+    s.wait(SETTLE_MS)
+    for m in moves:
+        shadow.push(m)
+    s.wait(GUIDE_MS)
+    said = of_kind(s.seen[since:], "question", "illegal")
+    assert not said, s.explain(f"the exchange {[str(m) for m in moves]} was questioned", since)
+    assert state(s.game) == state(shadow), s.explain("the exchange is not the game", since)
+    check_real_pieces(s, "after an exchange")
+    if not shadow.is_over and shadow.turn_starts_with != "card":
+        play.throw()
+        assert not of_kind(s.seen[since:], "question", "illegal"), s.explain("the next throw was refused", since)
