@@ -278,14 +278,8 @@ class Actions(Judging):
         # a piece the move landed on, still in the hand because its owed step was not done, goes back too
         in_hand = held(game.occupied(), done)
         back = [Step(s.player, OFF, s.from_sq, StepWhy.UNDO, s.ruling) for s in owed if s.from_sq in in_hand]
-        self.before_last_move = None
-        self.provisional = None
-        self.question = None
-        self._forget_mix_ups()
+        self._forget(history=True, warning=True, owed=True)
         out.append(Undone(game.to_move_id, " then ".join(str(m) for m in moves)))
-        self.warning = None
-        self.guiding = False
-        self.owed = None
         if not self.sensing:
             self.expected = self.sensed = game.occupied()
             return out
@@ -296,10 +290,7 @@ class Actions(Judging):
         """Start again from the standard setup with the same rule set and options."""
         out = self._catch_up(at)
         self.game = type(self.game)(self.game.players, self.game.options)
-        self.before_last_move = None
-        self.provisional = None
-        self.question = None
-        self._forget_mix_ups()
+        self._forget(history=True)
         out.append(NewGame(self.game.name, self.game.to_move_id))
         return out + self._resync_board_to(self.game.occupied())
 
@@ -340,11 +331,7 @@ class Actions(Judging):
         ]
         assumed += [Text("the piece on {square} is {player}'s", square=sq, player=pid) for sq, pid in added]
         self.expected = game.occupied()
-        self.owed = None
-        self.before_last_move = None
-        self.provisional = None
-        self.question = None
-        self._forget_mix_ups()
+        self._forget(history=True, owed=True)
         self._reset_attempt()
         out.append(Resynced(assumed, {str(k): v for k, v in game.board().items()}))
         if self.warning is not None:
@@ -363,9 +350,7 @@ class Actions(Judging):
 
     def _resync_board_to(self, target: int) -> list[Verdict]:
         """After a new game: prompts that bring the physical board to `target`."""
-        self.warning = None
-        self.guiding = False
-        self.owed = None
+        self._forget(warning=True, owed=True)
         self._reset_attempt()
         if not self.sensing:
             self.expected = self.sensed = target

@@ -295,11 +295,23 @@ class Core:
         self.replacing = None
         return Cleared()
 
-    def _forget_mix_ups(self) -> None:
-        """Pieces believed swapped or mixed up by hand are no longer in question (undo, new game, resync)."""
-        self.swapped = None
-        self.mixed = {}
-        self.replacing = None
+    def _forget(self, *, history: bool = False, warning: bool = False, owed: bool = False) -> None:
+        """The resets of the open business, in one place. `history`: the last move is no longer open
+        to an undo or a revision, no question stands, and pieces believed swapped or mixed up by hand
+        are no longer in question (undo, new game, resync); `warning`: no warning stands or is being
+        guided; `owed`: no steps are owed."""
+        if history:
+            self.before_last_move = None
+            self.provisional = None
+            self.question = None
+            self.swapped = None
+            self.mixed = {}
+            self.replacing = None
+        if warning:
+            self.warning = None
+            self.guiding = False
+        if owed:
+            self.owed = None
 
     def _reset_attempt(self) -> None:
         """The board is trusted as it is: evidence starts afresh from here."""
