@@ -458,3 +458,45 @@ def test_an_ordinary_exchange_is_never_questioned(rule_set, seed, victim_first, 
     if not shadow.is_over and shadow.turn_starts_with != "card":
         play.throw()
         assert not of_kind(s.seen[since:], "question", "illegal"), s.explain("the next throw was refused", since)
+
+
+# ============================================================== modern: fixes and the dots of pieces aside
+
+
+@settings(max_examples=80, phases=NO_SHRINK, deadline=None)
+@given(st.sampled_from([2, 3, 4]), st.integers(0, 2**32 - 1), st.booleans(), st.integers(0, 4))
+@example(3, 0, True, 0)
+def test_modern_pieces_moved_aside_are_fixed_each_to_its_own_square(players, seed, together, turns):
+    """Before a throw, the player moves two of their own pieces aside onto empty squares, one at a
+    time or both in the hand at once (which went where the switches cannot tell, but their dots
+    differ). The fixes, with any question answered truthfully, put each piece back on its own
+    square: never a piece onto the square of one with other dots, so no swapped pair and no second
+    warning."""
+    play = Play("modern", players, seed)
+    for _ in range(turns):
+        if play.shadow.is_over:
+            return
+        play.turn(lambda sequences: (play.rng.choice(sequences), "plain"))
+    s, rng = play.s, play.rng
+    game = s.game
+    if game.is_over:
+        return
+    mine = [sq for sq, owner in game.board().items() if owner == game.to_move_id]
+    empty = [sq for sq in range(2, 26) if not s.board & bit(sq)]
+    if len(mine) < 2 or len(empty) < 2:
+        return
+    (a, b), (p, q) = rng.sample(mine, 2), rng.sample(empty, 2)
+    since = len(s.seen)
+    if together:
+        s.feed({"lift": a}, {"wait": 200}, {"lift": b}, {"wait": 200}, {"place": p, "piece": a}, {"wait": 200})
+        s.feed({"place": q, "piece": b})
+    else:
+        s.feed({"lift": a}, {"wait": 200}, {"place": p, "piece": a}, {"wait": 200}, {"lift": b}, {"wait": 200})
+        s.feed({"place": q, "piece": b})
+    s.wait(SETTLE_MS)
+    what = f"{game.piece_at(a)} from {a} to {p}, {game.piece_at(b)} from {b} to {q}"
+    follow_fixes(s, what)
+    check_real_pieces(s, what)
+    swaps = [v for v in of_kind(s.seen[since:], "illegal") if v.get("swap")]
+    assert not swaps, s.explain(f"{what}: the fixes left a swapped pair", since)
+    assert state(s.game) == state(play.shadow), s.explain(f"{what}: the game changed", since)
