@@ -33,12 +33,17 @@ NO_PIECE = 200
 #: Boards kept in the order the hands made them (a game's turn takes a few dozen changes).
 MAX_HISTORY = 400
 #: Seconds: a piece off its switch for less than this, and back, was bumped, never carried (hands take
-#: hundreds of milliseconds to pick a piece up and put one down; a jolt opens reeds for tens). Changes
-#: stamped at the same moment (a script's events, no time between) carry no timing evidence.
+#: hundreds of milliseconds to pick a piece up and put one down; a jolt opens reeds for tens).
 BUMP_TIME = 0.15
 #: Seconds: three or more pieces leaving their switches within this of each other were knocked (a
-#: sleeve, the board jolted), never picked up by hand, one piece at a time.
-JOLT_TIME = 0.03
+#: sleeve, the board jolted), never picked up by hand, one piece at a time; so were two that left
+#: within JOLT_PAIR of each other and came back within BUMP_TIME.
+JOLT_TIME = 0.05
+JOLT_PAIR = 0.03
+#: Seconds: the least time a switch change can take to be timing evidence at all. A board is
+#: scanned every 20 ms; changes closer than this are a script's (no time between its events) or one
+#: scan's, and say nothing about speed.
+SCAN_TIME = 0.01
 
 #: A piece of the game: its owner and, in `modern`, its dots (None in the other rule sets), as
 #: `Game.piece_at` gives it.
@@ -139,22 +144,22 @@ class Attempt:
             self._open |= b
 
     def _knock(self, square: int, at: float) -> None:
-        """A lift: with two others within JOLT_TIME (time having passed), the pieces were knocked.
+        """A lift: with two others within JOLT_TIME (SCAN_TIME having passed), the pieces were knocked.
         A square lifted again later, on its own, is a hand's lift again."""
         self.jolted &= ~bit(square)
         self._jolt = [(t, sq) for t, sq in self._jolt if at - t <= JOLT_TIME] + [(at, square)]
-        if len(self._jolt) >= 3 and self._jolt[-1][0] > self._jolt[0][0]:
+        if len(self._jolt) >= 3 and self._jolt[-1][0] - self._jolt[0][0] >= SCAN_TIME:
             for _, sq in self._jolt:
                 self.jolted |= bit(sq)
 
     def _bump(self, square: int, at: float | None) -> None:
-        """A switch closed again less than BUMP_TIME after it opened (time having passed): the piece
+        """A switch closed again less than BUMP_TIME after it opened (SCAN_TIME having passed): the piece
         was jolted, not carried. The squares empty with it only meanwhile were never empty together
         for an exchange, and a piece that stood there from the start, lifted once, is back on it."""
         since = self.lifted_at.get(square)
-        if at is None or since is None or not 0 < at - since < BUMP_TIME:
+        if at is None or since is None or not SCAN_TIME <= at - since < BUMP_TIME:
             return
-        if not any(abs(t - since) <= JOLT_TIME for sq, t in self.lifted_at.items() if sq != square):
+        if not any(abs(t - since) < JOLT_PAIR for sq, t in self.lifted_at.items() if sq != square):
             return  # one piece lifted and put back: a touch, judged by the order of the hands (`knocked`)
         b = bit(square)
         self.bumped |= b
