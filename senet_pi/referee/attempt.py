@@ -84,6 +84,7 @@ class Attempt:
     _lifted: dict[World, int] = field(default_factory=dict)  # per story, the piece the last lift took
     said_foreign: set[int] = field(default_factory=set)  # squares someone said hold a piece not in the game
     lifted_at: dict[int, float] = field(default_factory=dict)  # per square, when its switch last opened
+    placed_at: dict[int, float] = field(default_factory=dict)  # per square, when its switch last closed
     together_at: dict[tuple[int, int], float] = field(default_factory=dict)  # when each pair was first empty together
     bumped: int = 0  # squares whose piece was off its switch for less than BUMP_TIME and back: never carried
     jolted: int = 0  # squares last emptied by a knock (JOLT_TIME), not by a hand: no lift a move needs
@@ -93,7 +94,17 @@ class Attempt:
         """An independent copy (the stories are immutable tuples: only the containers are new), made
         before every input so a failed judgement can be put back."""
         twin = copy.copy(self)
-        for name in ("owners", "pieces", "lifts", "first_lift", "last_place", "surprise", "_lifted", "lifted_at"):
+        for name in (
+            "owners",
+            "pieces",
+            "lifts",
+            "first_lift",
+            "last_place",
+            "surprise",
+            "_lifted",
+            "lifted_at",
+            "placed_at",
+        ):
             setattr(twin, name, dict(getattr(self, name)))
         twin.together, twin.worlds, twin.history = set(self.together), set(self.worlds), list(self.history)
         twin.said_foreign = set(self.said_foreign)
@@ -153,17 +164,31 @@ class Attempt:
                 self.jolted |= bit(sq)
 
     def _bump(self, square: int, at: float | None) -> None:
-        """A switch closed again less than BUMP_TIME after it opened (SCAN_TIME having passed): the piece
-        was jolted, not carried. The squares empty with it only meanwhile were never empty together
-        for an exchange, and a piece that stood there from the start, lifted once, is back on it."""
-        since = self.lifted_at.get(square)
-        if at is None or since is None or not SCAN_TIME <= at - since < BUMP_TIME:
+        """A switch closed again less than BUMP_TIME after it opened (SCAN_TIME having passed). When
+        every piece that left its switch within JOLT_PAIR of it is back the same way, they were
+        jolted, not carried: the squares were never empty together for an exchange, and a piece
+        that stood there from the start, lifted once, is back on it."""
+        if at is None:
             return
-        if not any(abs(t - since) < JOLT_PAIR for sq, t in self.lifted_at.items() if sq != square):
+        self.placed_at[square] = at
+        since = self.lifted_at.get(square)
+        if since is None or not SCAN_TIME <= at - since < BUMP_TIME:
+            return
+        group = [sq for sq, t in self.lifted_at.items() if abs(t - since) < JOLT_PAIR]
+        if len(group) < 2:
             return  # one piece lifted and put back: a touch, judged by the order of the hands (`knocked`)
+        for sq in group:
+            back = self.placed_at.get(sq)
+            if back is None or not SCAN_TIME <= back - self.lifted_at[sq] < BUMP_TIME:
+                return  # a piece of the group is still off, or was off as long as a hand takes
+        for sq in group:
+            self._jolted_back(sq)
+
+    def _jolted_back(self, square: int) -> None:
         b = bit(square)
         self.bumped |= b
-        for pair in [p for p, t in self.together_at.items() if square in p and t >= since]:
+        since = self.lifted_at[square]
+        for pair in [p for p, t in self.together_at.items() if square in p and t >= since - JOLT_PAIR]:
             self.together.discard(pair)
             del self.together_at[pair]
         if self.start & b and self.lifts.get(square) == 1 and not self.lost:
