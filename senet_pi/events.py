@@ -58,6 +58,126 @@ class Event:
         return as_input(self.kind, self.value, self.by)
 
 
+# ------------------------------------------------------------------ the referee's inputs, typed
+
+
+@dataclass(frozen=True)
+class Throw:
+    """The thrower's sticks (or dice), as the rule set reads them."""
+
+    value: object
+
+
+@dataclass(frozen=True)
+class CardAction:
+    """`cards` (K4): a card played (`card`), one or two exchanged (`exchange`), or a pass (`pass`)."""
+
+    kind: str
+    value: object
+
+
+@dataclass(frozen=True)
+class MoveEntry:
+    """A move entered by hand: from a square to another (OFF for off the board), by a die or none."""
+
+    from_sq: int
+    to_sq: int
+    by: int = 0
+
+
+@dataclass(frozen=True)
+class Lift:
+    """The switch under `square` opened."""
+
+    square: int
+
+
+@dataclass(frozen=True)
+class Place:
+    """The switch under `square` closed."""
+
+    square: int
+
+
+@dataclass(frozen=True)
+class Sense:
+    """A full snapshot of the switches: the squares that read a piece."""
+
+    squares: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Tick:
+    """Time passed with no change."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The operator's answer to the open question: an option's number or its text."""
+
+    choice: int | str
+
+
+@dataclass(frozen=True)
+class Undo:
+    """Take the last move back."""
+
+
+@dataclass(frozen=True)
+class Resync:
+    """Trust the board as it stands."""
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """Start the game again."""
+
+
+#: One referee input, read from its kind and value once, where it enters (`read_input`).
+Input = Throw | CardAction | MoveEntry | Lift | Place | Sense | Tick | Answer | Undo | Resync | NewGame
+
+
+def _square(value: object, kind: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{kind} takes a square number, not {value!r}")
+    return value
+
+
+def read_input(kind: str, value: object) -> Input:
+    """The typed input of a referee input by name (as replay files and the journal keep them).
+    ValueError for a kind the referee does not take; TypeError for a value of the wrong shape."""
+    if kind == "throw":
+        return Throw(value)
+    if kind in ("card", "exchange", "pass"):
+        return CardAction(kind, value)
+    if kind == "move":
+        if not isinstance(value, list | tuple) or not 2 <= len(value) <= 3:
+            raise TypeError(f"move takes [from, to] or [from, to, by], not {value!r}")
+        squares = [_square(v, kind) for v in value]
+        return MoveEntry(squares[0], squares[1], squares[2] if len(squares) > 2 else 0)
+    if kind == "lift":
+        return Lift(_square(value, kind))
+    if kind == "place":
+        return Place(_square(value, kind))
+    if kind == "sense":
+        if not isinstance(value, list | tuple):
+            raise TypeError(f"sense takes the list of squares that read a piece, not {value!r}")
+        return Sense(tuple(_square(v, kind) for v in value))
+    if kind == "tick":
+        return Tick()
+    if kind == "answer":
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise TypeError(f"answer takes an option's number or its text, not {value!r}")
+        return Answer(value)
+    if kind == "undo":
+        return Undo()
+    if kind == "resync":
+        return Resync()
+    if kind == "new_game":
+        return NewGame()
+    raise ValueError(f"unknown input {kind!r}: use one of {', '.join(INPUT_KINDS)}")
+
+
 def as_input(kind: str, value: object, by: int = 0) -> tuple[str, object]:
     """The referee input for an event: a wait is a tick, a move carries the die it uses."""
     if kind == "wait":

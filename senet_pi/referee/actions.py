@@ -27,8 +27,8 @@ from .attempt import Attempt
 from .core import SAME_SCAN
 from .faults import STILL_TIME, switch_text
 from .judge import Judging
-from .physical import HAND, Step, effect_steps, fixes, held, play_out, reversed_steps
-from .state import Mode
+from .physical import HAND, Step, StepWhy, effect_steps, fixes, held, play_out, reversed_steps
+from .state import FLICKER_GRACE, Mode, QuestionKind
 
 _EPS = 1e-6  # times are milliseconds turned into seconds: compare without float noise
 
@@ -38,7 +38,11 @@ class RefereeError(SenetError, ValueError):
 
 
 class Actions(Judging):
-    """The referee's answers to throws, cards and the operator's actions."""
+    """The referee's answers to throws, cards and the operator's actions.
+
+    Contract: the only part that pushes throws and cards on the game, takes moves back (undo), starts
+    a new game or trusts the board (resync), and lets time pass (`tick`: judging a settled board,
+    guidance due, dead switches); answers change the evidence only by narrowing its stories."""
 
     def tick(self, at: float) -> list[Verdict]:
         """Time passed with no change: judge a settled board, give guidance that is due, notice a
@@ -46,8 +50,9 @@ class Actions(Judging):
         out: list[Verdict] = []
         if at > self.now:
             self.now = at
-        if not self.judged and self.last_change is not None and self.now - self.last_change >= self.settle - _EPS:
-            out += self._judge_at(self.last_change + self.settle)
+        settle = self._settle_time()
+        if not self.judged and self.last_change is not None and self.now - self.last_change >= settle - _EPS:
+            out += self._judge_at(self.last_change + settle)
         if self._part_way_too_long():  # no silent board: a move left part way is warned, with its fix
             self.guiding = True
             out += self._warn(self.sensed)
@@ -59,8 +64,20 @@ class Actions(Judging):
         switches = self.switches
         if self.owed is not None and self.sensing and not switches.still_checked and still_for >= STILL_TIME:
             switches.still_checked = True
-            out += self._dead_under_owed_steps()
+            out += self._dead_under_owed_steps(self._judge)
         return out
+
+    def _settle_time(self) -> float:
+        """How long the board must be still to be judged: longer when it is wrong only where the move
+        just accepted put a piece down and that switch flickers (a piece teetering half on its square
+        settles by itself; a passing warning would only alarm)."""
+        prov = self.provisional
+        if prov is None or self.owed is not None:
+            return self.settle
+        wrong = (self.sensed ^ self.expected) & ~self.unknown
+        put_down = self.expected & ~prov.base & ~self.sensed
+        teetering = not wrong & ~put_down and self.switches.flickering(wrong)
+        return self.settle + FLICKER_GRACE if teetering else self.settle
 
     def _part_way_too_long(self) -> bool:
         """A settled board that could be a move part way (a piece put down where the move is not done
@@ -157,7 +174,7 @@ class Actions(Judging):
         """A move entered by hand (a board without sensors, a dead switch, or an answer to "which")."""
         out = self._catch_up(at)
         player = self.game.mover_id
-        if self.question is not None and self.question.kind == "which":
+        if self.question is not None and self.question.kind is QuestionKind.WHICH:
             for i, (cand, _) in enumerate(self.question.candidates):
                 first = cand.moves[0]
                 if (first.from_sq, first.to_sq) == (from_sq, to_sq) and by in (0, first.by):
@@ -197,28 +214,29 @@ class Actions(Judging):
             raise RefereeError(f"answer {choice!r}: choose 0-{len(question.options) - 1}")
         self.question = None
         out.append(Answered(question.id, question.options[choice]))
-        if question.kind == "which" and choice < len(question.candidates):
+        if question.kind is QuestionKind.WHICH and choice < len(question.candidates):
             if question.revise:
                 return out + self._revise_to(*question.candidates[choice])
             return out + self._accept(*question.candidates[choice])
-        if question.kind == "undo" and choice == 0:
+        if question.kind is QuestionKind.UNDO and choice == 0:
             return out + self.undo()
-        if question.kind == "new_game" and choice == 0:
+        if question.kind is QuestionKind.NEW_GAME and choice == 0:
             return out + self.new_game()
-        if question.kind in ("swap", "back"):  # each piece where it was, or not: the stories narrowed; judged again
-            squares = question.swap if question.kind == "swap" and question.swap is not None else question.squares
+        if question.kind in (QuestionKind.SWAP, QuestionKind.BACK):  # each piece where it was, or not: judged again
+            swap = question.kind is QuestionKind.SWAP and question.swap is not None
+            squares = question.swap if swap and question.swap is not None else question.squares
             own = [(sq, self.game.piece_at(sq)) for sq in squares]
             crossed = [(a, self.game.piece_at(b)) for a, b in zip(squares, reversed(squares), strict=True)]
             for attempt in self._evidence():
                 if choice == 0:
                     attempt.keep(own)
-                elif question.kind == "swap":
+                elif question.kind is QuestionKind.SWAP:
                     attempt.keep(crossed)
                 else:
                     attempt.drop(own)
             self.judged = False
             return out + self._judge()
-        if question.kind == "whose":  # the hands' stories narrowed to the answer; the board judged again
+        if question.kind is QuestionKind.WHOSE:  # the hands' stories narrowed to the answer; the board judged again
             for attempt in self._evidence():
                 attempt.narrow(question.square, question.pieces[choice])
             self.judged = False
@@ -226,6 +244,8 @@ class Actions(Judging):
         if not self._same(self.sensed, self.expected):  # kept: the fixes follow the pieces the hands moved
             return out + self._warn(self.sensed)
         self._reset_attempt()
+        if self.warning is not None:  # the board stands as the game has it: a warning from the way there is done
+            out.append(self._clear())
         return out
 
     def _evidence(self) -> list[Attempt]:
@@ -257,15 +277,9 @@ class Actions(Judging):
         done = steps[: len(steps) - len(owed)]  # the owed ones were never carried out
         # a piece the move landed on, still in the hand because its owed step was not done, goes back too
         in_hand = held(game.occupied(), done)
-        back = [Step(s.player, OFF, s.from_sq, "undo", s.ruling) for s in owed if s.from_sq in in_hand]
-        self.before_last_move = None
-        self.provisional = None
-        self.question = None
-        self._forget_mix_ups()
+        back = [Step(s.player, OFF, s.from_sq, StepWhy.UNDO, s.ruling) for s in owed if s.from_sq in in_hand]
+        self._forget(history=True, warning=True, owed=True)
         out.append(Undone(game.to_move_id, " then ".join(str(m) for m in moves)))
-        self.warning = None
-        self.guiding = False
-        self.owed = None
         if not self.sensing:
             self.expected = self.sensed = game.occupied()
             return out
@@ -276,10 +290,7 @@ class Actions(Judging):
         """Start again from the standard setup with the same rule set and options."""
         out = self._catch_up(at)
         self.game = type(self.game)(self.game.players, self.game.options)
-        self.before_last_move = None
-        self.provisional = None
-        self.question = None
-        self._forget_mix_ups()
+        self._forget(history=True)
         out.append(NewGame(self.game.name, self.game.to_move_id))
         return out + self._resync_board_to(self.game.occupied())
 
@@ -320,11 +331,7 @@ class Actions(Judging):
         ]
         assumed += [Text("the piece on {square} is {player}'s", square=sq, player=pid) for sq, pid in added]
         self.expected = game.occupied()
-        self.owed = None
-        self.before_last_move = None
-        self.provisional = None
-        self.question = None
-        self._forget_mix_ups()
+        self._forget(history=True, owed=True)
         self._reset_attempt()
         out.append(Resynced(assumed, {str(k): v for k, v in game.board().items()}))
         if self.warning is not None:
@@ -343,9 +350,7 @@ class Actions(Judging):
 
     def _resync_board_to(self, target: int) -> list[Verdict]:
         """After a new game: prompts that bring the physical board to `target`."""
-        self.warning = None
-        self.guiding = False
-        self.owed = None
+        self._forget(warning=True, owed=True)
         self._reset_attempt()
         if not self.sensing:
             self.expected = self.sensed = target
@@ -356,7 +361,7 @@ class Actions(Judging):
                 owners.get(f.to_sq, ""),
                 OFF if f.from_sq == HAND else f.from_sq,
                 OFF if f.to_sq == HAND else f.to_sq,
-                "fix",
+                StepWhy.FIX,
             )
             for f in fixes(self.sensed, target, owners)
         ]

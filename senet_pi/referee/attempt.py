@@ -32,6 +32,25 @@ UNKNOWN_PIECE = 100
 NO_PIECE = 200
 #: Boards kept in the order the hands made them (a game's turn takes a few dozen changes).
 MAX_HISTORY = 400
+#: Seconds: a piece off its switch for less than this, and back, was bumped, never carried (hands take
+#: hundreds of milliseconds to pick a piece up and put one down; a jolt opens reeds for tens).
+BUMP_TIME = 0.15
+#: Seconds: three or more pieces leaving their switches within this of each other were knocked (a
+#: sleeve, the board jolted), never picked up by hand, one piece at a time; so were two that left
+#: within JOLT_PAIR of each other and came back within BUMP_TIME.
+JOLT_TIME = 0.05
+JOLT_PAIR = 0.03
+#: Seconds: the least time a switch change can take to be timing evidence at all. A board is
+#: scanned every 20 ms; changes closer than this are a script's (no time between its events) or one
+#: scan's, and say nothing about speed.
+SCAN_TIME = 0.01
+
+#: A piece of the game: its owner and, in `modern`, its dots (None in the other rule sets), as
+#: `Game.piece_at` gives it.
+Piece = tuple[str, object]
+#: Which piece one is: a piece of the game, or None for one that is not the game's (a spare, a
+#: switch closing with no piece).
+Identity = Piece | None
 
 #: One story: the piece on each square (0 = empty; a piece is numbered by its square at the start),
 #: and the pieces in the hand, sorted.
@@ -44,7 +63,7 @@ class Attempt:
 
     start: int
     owners: dict[int, str] = field(default_factory=dict)  # whose piece stood on each square at the start
-    pieces: dict[int, object] = field(default_factory=dict)  # each start square's piece: (owner, dots)
+    pieces: dict[int, Identity] = field(default_factory=dict)  # each start square's piece: (owner, dots)
     lifted: int = 0  # squares whose switch opened
     placed: int = 0  # squares whose switch closed
     count: int = 0  # switch changes so far: the order numbers below
@@ -64,15 +83,33 @@ class Attempt:
     surprise: dict[World, int] = field(default_factory=dict)  # each story's count of unlikely turns
     _lifted: dict[World, int] = field(default_factory=dict)  # per story, the piece the last lift took
     said_foreign: set[int] = field(default_factory=set)  # squares someone said hold a piece not in the game
+    lifted_at: dict[int, float] = field(default_factory=dict)  # per square, when its switch last opened
+    placed_at: dict[int, float] = field(default_factory=dict)  # per square, when its switch last closed
+    together_at: dict[tuple[int, int], float] = field(default_factory=dict)  # when each pair was first empty together
+    bumped: int = 0  # squares whose piece was off its switch for less than BUMP_TIME and back: never carried
+    jolted: int = 0  # squares last emptied by a knock (JOLT_TIME), not by a hand: no lift a move needs
+    _jolt: list[tuple[float, int]] = field(default_factory=list)  # the lifts of a knock under way: (time, square)
 
     def copy(self) -> Attempt:
         """An independent copy (the stories are immutable tuples: only the containers are new), made
         before every input so a failed judgement can be put back."""
         twin = copy.copy(self)
-        for name in ("owners", "pieces", "lifts", "first_lift", "last_place", "surprise", "_lifted"):
+        for name in (
+            "owners",
+            "pieces",
+            "lifts",
+            "first_lift",
+            "last_place",
+            "surprise",
+            "_lifted",
+            "lifted_at",
+            "placed_at",
+        ):
             setattr(twin, name, dict(getattr(self, name)))
         twin.together, twin.worlds, twin.history = set(self.together), set(self.worlds), list(self.history)
         twin.said_foreign = set(self.said_foreign)
+        twin.together_at = dict(self.together_at)
+        twin._jolt = list(self._jolt)
         return twin
 
     def __post_init__(self) -> None:
@@ -83,8 +120,8 @@ class Attempt:
         if not self.pieces:
             self.pieces = {sq: (owner, None) for sq, owner in self.owners.items()}
 
-    def record(self, square: int, closed: bool) -> None:
-        """One switch change, in the order it happened."""
+    def record(self, square: int, closed: bool, at: float | None = None) -> None:
+        """One switch change, in the order it happened (at `at` seconds, when the time is known)."""
         self.count += 1
         b = bit(square)
         held = min((len(hand) for _, hand in self.likely()), default=0) if not self.lost else 0  # in the hand now
@@ -98,16 +135,67 @@ class Attempt:
             self.placed |= b
             self.last_place[square] = self.count
             self._open &= ~b
+            self._bump(square, at)
+            self._jolt = []
             return
         self._last_lift = square
+        if at is not None:
+            self.lifted_at[square] = at
+            self._knock(square, at)
         self.lifts[square] = self.lifts.get(square, 0) + 1
         self.lifted |= b
         self.first_lift.setdefault(square, self.count)
         if self.start & b:
             for other in range(1, 31):
                 if self._open & bit(other):
-                    self.together.add((min(square, other), max(square, other)))
+                    pair = (min(square, other), max(square, other))
+                    self.together.add(pair)
+                    if at is not None:
+                        self.together_at.setdefault(pair, at)
             self._open |= b
+
+    def _knock(self, square: int, at: float) -> None:
+        """A lift: with two others within JOLT_TIME (SCAN_TIME having passed), the pieces were knocked.
+        A square lifted again later, on its own, is a hand's lift again."""
+        self.jolted &= ~bit(square)
+        self._jolt = [(t, sq) for t, sq in self._jolt if at - t <= JOLT_TIME] + [(at, square)]
+        if len(self._jolt) >= 3 and self._jolt[-1][0] - self._jolt[0][0] >= SCAN_TIME:
+            for _, sq in self._jolt:
+                self.jolted |= bit(sq)
+
+    def _bump(self, square: int, at: float | None) -> None:
+        """A switch closed again less than BUMP_TIME after it opened (SCAN_TIME having passed). When
+        every piece that left its switch within JOLT_PAIR of it is back the same way, they were
+        jolted, not carried: the squares were never empty together for an exchange, and a piece
+        that stood there from the start, lifted once, is back on it."""
+        if at is None:
+            return
+        self.placed_at[square] = at
+        since = self.lifted_at.get(square)
+        if since is None or not SCAN_TIME <= at - since < BUMP_TIME:
+            return
+        group = [sq for sq, t in self.lifted_at.items() if abs(t - since) < JOLT_PAIR]
+        if len(group) < 2:
+            return  # one piece lifted and put back: a touch, judged by the order of the hands (`knocked`)
+        for sq in group:
+            back = self.placed_at.get(sq)
+            if back is None or not SCAN_TIME <= back - self.lifted_at[sq] < BUMP_TIME:
+                return  # a piece of the group is still off, or was off as long as a hand takes
+        for sq in group:
+            self._jolted_back(sq)
+
+    def _jolted_back(self, square: int) -> None:
+        b = bit(square)
+        self.bumped |= b
+        since = self.lifted_at[square]
+        for pair in [p for p, t in self.together_at.items() if square in p and t >= since - JOLT_PAIR]:
+            self.together.discard(pair)
+            del self.together_at[pair]
+        if self.start & b and self.lifts.get(square) == 1 and not self.lost:
+            home = {w for w in self.worlds if w[0][square] == square}
+            if home:
+                self.worlds = home
+                self.surprise = {w: n for w, n in self.surprise.items() if w in home}
 
     def _follow(self, square: int, closed: bool) -> None:
         """Every story, carried on by one switch change. A story in which a piece lifted and put
@@ -176,7 +264,7 @@ class Attempt:
 
     # ------------------------------------------------------------------ which piece is where
 
-    def piece(self, number: int) -> object:
+    def piece(self, number: int) -> Identity:
         """A piece's identity by its number: (owner, dots) for a start piece, None for a stranger."""
         return self.pieces.get(number)
 
@@ -196,11 +284,11 @@ class Attempt:
         piece is where (or the likely ones)."""
         return {on[square] for on, _ in (self.likely() if likely else self.plain())}
 
-    def identities(self, square: int) -> list[object]:
+    def identities(self, square: int) -> list[Identity]:
         """The pieces (owner, dots) that may stand on `square`, over every story, in a stable order."""
         return sorted({self.piece(p) for p in self.on(square, likely=True)}, key=repr)
 
-    def narrow(self, square: int, piece: object) -> None:
+    def narrow(self, square: int, piece: Identity) -> None:
         """Someone who can see the pieces said which one stands on `square`: keep the stories that agree."""
         self.keep([(square, piece)])
         if piece is None:
@@ -210,7 +298,7 @@ class Attempt:
         """Whether someone said the piece on `square` is not in the game, and every story agrees."""
         return square in self.said_foreign and self.stranger(square)
 
-    def keep(self, placing: Iterable[tuple[int, object]]) -> None:
+    def keep(self, placing: Iterable[tuple[int, Identity]]) -> None:
         """Keep only the stories with a piece of each given identity on each given square (a move
         accepted, an answer given), unless none has them."""
         self._narrow(placing, True)
@@ -224,12 +312,12 @@ class Attempt:
             self.worlds = kept
             self.surprise = {w: self.surprise.get(w, 0) for w in kept}
 
-    def drop(self, placing: Iterable[tuple[int, object]]) -> None:
+    def drop(self, placing: Iterable[tuple[int, Identity]]) -> None:
         """Leave out the stories with a piece of each given identity on each given square (someone
         who can see the pieces said it is not so), unless that would leave none."""
         self._narrow(placing, False)
 
-    def _narrow(self, placing: Iterable[tuple[int, object]], holds: bool) -> None:
+    def _narrow(self, placing: Iterable[tuple[int, Identity]], holds: bool) -> None:
         """Keep the stories in which the placing holds (or does not), unless none is left."""
         wanted = list(placing)
         kept = {w for w in self.worlds if all(self.piece(w[0][sq]) == ident for sq, ident in wanted) == holds}
@@ -259,19 +347,19 @@ class Attempt:
         owners = {self.owners.get(p) for p in self.on(square)}
         return owners.pop() if len(owners) == 1 else None
 
-    def could_be(self, placing: Iterable[tuple[int, object]], strangers: Collection[object] = ()) -> bool:
+    def could_be(self, placing: Iterable[tuple[int, Identity]], strangers: Collection[Identity] = ()) -> bool:
         """Whether some story has a piece of each given identity on each given square (a piece from
         nowhere may be any of the identities in `strangers`: pieces the referee took as gone)."""
         wanted = list(placing)
         if self.lost or not wanted:
             return True
 
-        def fits(number: int, ident: object) -> bool:
+        def fits(number: int, ident: Identity) -> bool:
             return self.piece(number) == ident or (ident in strangers and UNKNOWN_PIECE <= number < NO_PIECE)
 
         return any(all(fits(on[sq], ident) for sq, ident in wanted) for on, _ in self.worlds)
 
-    def stories(self, placing: Iterable[tuple[int, object]]) -> set[World]:
+    def stories(self, placing: Iterable[tuple[int, Identity]]) -> set[World]:
         """The stories with a piece of each given identity on each given square (none when the
         pieces are not followed)."""
         wanted = list(placing)
@@ -279,7 +367,7 @@ class Attempt:
             return set()
         return {w for w in self.worlds if all(self.piece(w[0][sq]) == ident for sq, ident in wanted)}
 
-    def must_be(self, placing: Iterable[tuple[int, object]]) -> bool:
+    def must_be(self, placing: Iterable[tuple[int, Identity]]) -> bool:
         """Whether every story has a piece of each given identity on each given square."""
         wanted = list(placing)
         if self.lost:

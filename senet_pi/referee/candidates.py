@@ -13,9 +13,11 @@ from dataclasses import dataclass
 
 from ..rules import Game, Move
 from ..rules.board import OFF, bit, squares_in
-from .attempt import Attempt
+from .attempt import Attempt, Identity
 from .physical import (
+    Outcome,
     Step,
+    StepWhy,
     landings,
     lifts_needed,
     origins,
@@ -36,7 +38,7 @@ class Candidate:
     boards: list[int]
     first_stage: int  # stages before this one are the player's own moves still under way
     touched: int  # the squares its steps start or end on
-    outcome: str  # the resulting position: candidates with the same outcome are the same move
+    outcome: Outcome  # the resulting position: candidates with the same outcome are the same move
     lifts: list[int]  # per stage, the switches that must have opened to get there
     places: list[int]  # per stage, the squares a piece was put on to get there
     origins: list[int]  # per step, where its piece stood when the move began
@@ -52,7 +54,7 @@ class Candidate:
     def between_moves(self) -> list[int]:
         """The boards once each move but the last is done with all the rules did after it: the
         hands make them on the way when they play the moves in this order."""
-        starts = [i for i, s in enumerate(self.steps) if s.why == "move"]
+        starts = [i for i, s in enumerate(self.steps) if s.why is StepWhy.MOVE]
         return [self.boards[i - 1] for i in starts[1:] if i > 0]
 
     def label(self, with_dice: bool = False) -> str:
@@ -62,11 +64,11 @@ class Candidate:
 
     @classmethod
     def of_steps(
-        cls, start: int, steps: Sequence[Step], moves: tuple[Move, ...] = (), outcome: str = "", whole: bool = True
+        cls, start: int, steps: Sequence[Step], moves: tuple[Move, ...] = (), outcome: Outcome = (), whole: bool = True
     ) -> Candidate:
         """The candidate that carries out `steps` from the board `start`."""
         steps = list(steps)
-        movers = [i for i, s in enumerate(steps) if s.why == "move"]
+        movers = [i for i, s in enumerate(steps) if s.why is StepWhy.MOVE]
         return cls(
             moves=moves,
             steps=steps,
@@ -85,7 +87,9 @@ class Candidate:
 
 
 def candidates(game: Game) -> list[Candidate]:
-    """Every way to play the throw waiting, and in `modern` the first die of each alone."""
+    """Every way to play the throw waiting, and in `modern` the first die of each alone; in `cards`,
+    a bearing off with the residue's move after it too (K9), so hands that bear off from 28 and
+    then play 26-28 are read as those moves, not as 26 borne off with the same final board."""
     out: list[Candidate] = []
     seen: set[tuple[Move, ...]] = set()
     start = game.occupied()
@@ -97,6 +101,24 @@ def candidates(game: Game) -> list[Candidate]:
             seen.add(key)
             steps, _, outcome = play_out(game, moves)
             out.append(Candidate.of_steps(start, steps, key, outcome, whole=len(moves) == len(seq)))
+    for seq in _with_residue(game):
+        if seq not in seen:
+            seen.add(seq)
+            steps, _, outcome = play_out(game, seq)
+            out.append(Candidate.of_steps(start, steps, seq, outcome))
+    return out
+
+
+def _with_residue(game: Game) -> list[tuple[Move, ...]]:
+    """`cards` (K9): each bearing off that leaves a residue to play, followed by each move of it."""
+    out: list[tuple[Move, ...]] = []
+    for seq in game.move_sequences():
+        if len(seq) != 1 or seq[0].to_sq != OFF:
+            continue
+        after = game.copy(history=False)
+        after.push(seq[0])
+        if getattr(after, "phase", None) == "residue" and after.to_move == game.to_move and not after.is_over:
+            out += [(seq[0], *rest) for rest in after.move_sequences() if len(rest) == 1]
     return out
 
 
@@ -108,7 +130,7 @@ def shown(cand: Candidate, k: int, ev: Attempt, unknown: int = 0) -> bool:
     for a stage the board has gone past, every piece was put down after its square opened.
     Squares with a faulty switch (`unknown`) prove nothing."""
     need = cand.lifts[k] & ~unknown
-    if ev.lifted & need != need:
+    if ev.lifted & ~ev.jolted & need != need:  # a piece knocked off its switch is not one picked up
         return False
     if any(not ev.empty_together(a, b) for a, b in cand.swaps[k] if not unknown & (bit(a) | bit(b))):
         return False
@@ -125,7 +147,7 @@ def shown(cand: Candidate, k: int, ev: Attempt, unknown: int = 0) -> bool:
     return True
 
 
-def placing(cand: Candidate, k: int, ev: Attempt, unknown: int = 0) -> list[tuple[int, object]]:
+def placing(cand: Candidate, k: int, ev: Attempt, unknown: int = 0) -> list[tuple[int, Identity]]:
     """Whose piece stands on each square the hands touched if `cand` is done up to stage `k`: the
     pieces it moved where it puts them, every other piece back on its own square."""
     landed = dict(cand.landed[k])
@@ -139,7 +161,7 @@ def placing(cand: Candidate, k: int, ev: Attempt, unknown: int = 0) -> list[tupl
 
 def distinct(fits: list[tuple[Candidate, int]]) -> list[tuple[Candidate, int]]:
     """One fit per resulting position: two orders of the same two moves are one answer, not a question."""
-    seen: dict[str, tuple[Candidate, int]] = {}
+    seen: dict[Outcome, tuple[Candidate, int]] = {}
     for cand, stage in fits:
         seen.setdefault(cand.outcome, (cand, stage))
     return list(seen.values())

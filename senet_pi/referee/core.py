@@ -7,20 +7,21 @@ the throws and the operator's actions, and `referee.py` is the one entry point f
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from ..rules import Game
 from ..rules.board import OFF, bit, squares_in
+from ..rules.core import Snapshot
 from ..rules.reasons import Reason
 from ..rules.text import N_, Text
 from ..verdicts import Cleared, Illegal, Settled, Verdict, from_effects
 from ..verdicts import Fix as FixLine
-from .attempt import Attempt
+from .attempt import Attempt, Identity
 from .candidates import Candidate, candidates
 from .guidance import board_differences, board_fixes, explain, owners_of, swap_reason
 from .physical import HAND, Fix, Step, piece_name
-from .state import Mode, Owed, Provisional, Question, SwitchFaults, Warning
+from .state import Mode, Owed, Provisional, Question, QuestionKind, SwitchFaults, Warning
 
 #: Settle time, seconds: long enough for a slide across squares or a piece bouncing into
 #: place, short enough that the verdict feels immediate (e-board companions use 0.25-0.5 s).
@@ -32,8 +33,27 @@ GUIDANCE_DELAY = 3.0
 SAME_SCAN = 0.05
 
 
+#: A game's state with its history, as `Game.checkpoint` gives it for `Game.rollback`.
+GamePoint = tuple[Snapshot, list[tuple[tuple[str, object], Snapshot]], int]
+
+
+@dataclass(frozen=True)
+class Saved:
+    """The referee as `Core.snapshot` took it: its fields (the evidence copied) and the game's
+    checkpoint; `Core.restore` puts both back."""
+
+    fields: Mapping[str, object]
+    game: GamePoint
+
+
 class Core:
-    """One game on a board whose switches sense occupancy only: the state and its outcomes."""
+    """One game on a board whose switches sense occupancy only: the state and its outcomes.
+
+    Contract: holds every field of the referee (the game, the sensed and expected boards, the
+    attempt's evidence, the owed steps, the warning, the question, the provisional move, the switch
+    faults) and is the only part that sets up a warning, a question or an accepted move (`_warn*`,
+    `_ask*`, `_accept`, `_check_swaps`); the parts above read these fields and change them only
+    through these outcomes, except where their own docstrings say otherwise."""
 
     def __init__(self, game: Game, *, settle: float = SETTLE_TIME, guidance_delay: float = GUIDANCE_DELAY) -> None:
         self.game = game
@@ -53,7 +73,7 @@ class Core:
         self.warning: Warning | None = None
         self.guiding = False  # the warning's fixes are being guided one at a time
         self.swapped: tuple[int, int] | None = None  # two pieces believed swapped by hand, to swap back
-        self.mixed: dict[int, object] = {}  # pieces known (by answers) to stand on another's square: the real one
+        self.mixed: dict[int, Identity] = {}  # pieces known (by answers) to stand on another's square: the real one
         self.replacing: int | None = None  # a square whose piece must be replaced by the game's (see _warn_replace)
         self.question: Question | None = None
         self._questions = 0
@@ -94,22 +114,23 @@ class Core:
     def faults(self) -> dict[int, str]:
         return self.switches.faults
 
-    def snapshot(self) -> dict[str, object]:
-        """Everything an input may change, to put back if judging it fails (`restore`)."""
-        saved = dict(self.__dict__)
-        saved["_game_point"] = self.game.checkpoint()
-        saved["attempt"] = self.attempt.copy()
-        saved["switches"] = self.switches.copy()
+    def snapshot(self) -> Saved:
+        """Everything an input may change, to put back if judging it fails (`restore`): the evidence
+        and the switch faults copied, the game's checkpoint."""
+        fields = dict(self.__dict__)
+        fields["attempt"] = self.attempt.copy()
+        fields["switches"] = self.switches.copy()
+        fields["mixed"] = dict(self.mixed)
         if self.provisional is not None:
-            saved["provisional"] = replace(
+            fields["provisional"] = replace(
                 self.provisional, attempt=self.provisional.attempt.copy(), labels=list(self.provisional.labels)
             )
-        return saved
+        return Saved(fields, self.game.checkpoint())
 
-    def restore(self, saved: dict[str, object]) -> None:
-        point = saved.pop("_game_point")
-        self.__dict__.update(saved)
-        self.game.rollback(point)  # type: ignore[arg-type]  # what checkpoint() gave
+    def restore(self, saved: Saved) -> None:
+        """The referee and its game as `snapshot` took them."""
+        self.__dict__.update(saved.fields)
+        self.game.rollback(saved.game)
 
     def _attempt(self, start: int) -> Attempt:
         """Fresh evidence from the board `start`, each piece on it as the game knows it."""
@@ -149,7 +170,7 @@ class Core:
         for move in cand.moves:
             out += from_effects(self.game.push(move), move, player)
         if self.provisional is None:
-            self.provisional = Provisional(base, 0, "", base_cands, self.attempt, [])
+            self.provisional = Provisional(base, 0, (), base_cands, self.attempt, [])
         self.provisional.moves += len(cand.moves)
         self.provisional.seen = ev.count
         self.provisional.outcome = cand.outcome
@@ -187,8 +208,77 @@ class Core:
         return False
 
     def _check_swaps(self) -> list[Verdict]:
-        """A board whose occupancy is right: were two different pieces swapped by hand? (`Judging`.)"""
-        raise NotImplementedError
+        """A board whose occupancy is right: but were two different pieces swapped by hand?"""
+        ev = self.attempt
+        if self.swapped is not None:
+            if ev.empty_together(*self.swapped):  # swapped back
+                a, b = self.swapped
+                self.swapped = None
+                mixed, self.mixed = self.mixed, {}
+                if mixed:  # three or more were mixed up: the next pair, if any is still wrong
+                    mixed[a], mixed[b] = mixed.get(b, self.game.piece_at(b)), mixed.get(a, self.game.piece_at(a))
+                    left = {sq: real for sq, real in mixed.items() if real != self.game.piece_at(sq)}
+                    if left:
+                        return self._warn_mixed(left)
+                return self._board_good(force=True)
+            self._reset_attempt()
+            standing = self.warning is not None and self.warning.swap is not None
+            return [] if standing else self._warn_swap(*self.swapped)
+        if self.replacing is not None:  # a piece to replace by the game's: done once that square was lifted
+            square = self.replacing
+            if not ev.lifted & bit(square):
+                return []  # the warning stands (the switches cannot see which piece it is)
+            self.replacing = None
+            left, self.mixed = {sq: real for sq, real in self.mixed.items() if sq != square}, {}
+            return self._warn_mixed(left) if left else self._board_good(force=True)
+        pieces = {sq: piece for sq in self.game.board() if (piece := self.game.piece_at(sq)) is not None}
+        unsure = self._unsure_identities(pieces, likely=False)  # an owner swapped in silence is worse than a question
+        mixed = {  # sure, not the game's: the people's answers (or the order of the hands) said so
+            sq: ids[0]
+            for sq in sorted(pieces)
+            if len(ids := self._identities_on(sq, likely=False)) == 1 and ids[0] != pieces[sq]
+        }
+        mixed |= {sq: None for sq in pieces if ev.foreign(sq)}  # said to be no piece of the game's
+        if not unsure:
+            return self._warn_mixed(mixed) if mixed else self._board_good()
+        # one pair lifted together whose only doubt is whether they changed places
+        pair = (
+            len(unsure) == 2
+            and not mixed
+            and ev.empty_together(*unsure)
+            and all(set(self._identities_on(sq, likely=False)) <= {pieces[sq] for sq in unsure} for sq in unsure)
+        )
+        if not pair:
+            # three or more pieces went through the hands together: no one pair to ask about. Most
+            # often each went back where it was: ask that once; else whose piece is on each square
+            # (and once all are known, the mixed-up ones are swapped back a pair at a time). One
+            # square alone (its partner left the board) is asked about by name: "whose piece?".
+            out = [self._clear()] if self.warning is not None else []
+            if len(unsure) > 1 and ev.could_be((sq, pieces[sq]) for sq in unsure):
+                listed = ", ".join(str(sq) for sq in unsure)
+                text = Text(
+                    "The pieces on {squares} were in the hand together. Is each back on its own square?", squares=listed
+                )
+                options: list[str] = [Text("each on its own square"), Text("some were mixed up")]
+                return out + self._ask(QuestionKind.BACK, text, options, squares=tuple(unsure))
+            return out + self._ask_whose(unsure[0], self._identities_on(unsure[0], likely=False))
+        a, b = unsure  # two pieces lifted together, either may stand on either square
+        if pieces[a] == pieces[b]:
+            return self._board_good()
+        mover = self.game.to_move_id
+        crossed = ev.origin(a) == b and ev.origin(b) == a
+        owners = {pieces[a][0], pieces[b][0]}
+        attack = self.game.pending is not None and mover in owners and len(owners) == 2
+        if crossed or attack:
+            self._reset_attempt()
+            return self._warn_swap(a, b)
+        cleared = [self._clear()] if self.warning is not None else []  # every square is right: only who is where
+        return cleared + self._ask(
+            QuestionKind.SWAP,
+            Text("The pieces on {a} and {b} were both lifted. Were they swapped?", a=a, b=b),
+            [Text("put back"), Text("swapped")],
+            swap=(a, b),
+        )
 
     def _board_good(self, force: bool = False) -> list[Verdict]:
         was_moving = self.in_progress
@@ -205,11 +295,23 @@ class Core:
         self.replacing = None
         return Cleared()
 
-    def _forget_mix_ups(self) -> None:
-        """Pieces believed swapped or mixed up by hand are no longer in question (undo, new game, resync)."""
-        self.swapped = None
-        self.mixed = {}
-        self.replacing = None
+    def _forget(self, *, history: bool = False, warning: bool = False, owed: bool = False) -> None:
+        """The resets of the open business, in one place. `history`: the last move is no longer open
+        to an undo or a revision, no question stands, and pieces believed swapped or mixed up by hand
+        are no longer in question (undo, new game, resync); `warning`: no warning stands or is being
+        guided; `owed`: no steps are owed."""
+        if history:
+            self.before_last_move = None
+            self.provisional = None
+            self.question = None
+            self.swapped = None
+            self.mixed = {}
+            self.replacing = None
+        if warning:
+            self.warning = None
+            self.guiding = False
+        if owed:
+            self.owed = None
 
     def _reset_attempt(self) -> None:
         """The board is trusted as it is: evidence starts afresh from here."""
@@ -236,7 +338,7 @@ class Core:
                 dots[sq] = piece[1]
         return board_fixes(board, target, owners, self.attempt, self.unknown, dots)
 
-    def _unsure_square(self, todo: list[Fix]) -> tuple[int, list[object]] | None:
+    def _unsure_square(self, todo: list[Fix]) -> tuple[int, list[Identity]] | None:
         """A square a fix carries a piece from, or any square the hands lifted (the partner of a piece
         in the hand, or where a carried piece came from), whose piece the hands left unsure between
         players (two or more pieces were in the hand at once), with the pieces it may hold; None
@@ -251,7 +353,7 @@ class Core:
                 return sq, pieces
         return None
 
-    def _identities_on(self, square: int, likely: bool = True) -> list[object]:
+    def _identities_on(self, square: int, likely: bool = True) -> list[Identity]:
         """The pieces (owner, dots) that stand on `square` in the likely stories of the hands (or in any);
         None for a piece that is not one of the game's, when one of the game's may stand there too."""
         ev = self.attempt
@@ -265,10 +367,10 @@ class Core:
             return []
         return [sq for sq in sorted(squares) if not self.unknown & bit(sq) and len(self._identities_on(sq, likely)) > 1]
 
-    def _ask_whose(self, square: int, pieces: list[object]) -> list[Verdict]:
+    def _ask_whose(self, square: int, pieces: list[Identity]) -> list[Verdict]:
         """Ask which of the pieces stands on `square`: people see colours, the switches do not."""
         options: list[str] = [piece_name(p) for p in pieces]
-        verdicts = self._ask("whose", Text("Whose piece is on {square} now?", square=square), options)
+        verdicts = self._ask(QuestionKind.WHOSE, Text("Whose piece is on {square} now?", square=square), options)
         assert self.question is not None
         self.question.square, self.question.pieces = square, list(pieces)
         return verdicts
@@ -303,7 +405,7 @@ class Core:
         self.guiding = False
         return [self.warning.verdict()]
 
-    def _warn_mixed(self, mixed: dict[int, object]) -> list[Verdict]:
+    def _warn_mixed(self, mixed: dict[int, Identity]) -> list[Verdict]:
         """Pieces the people said stand on each other's squares (three or more mixed up by hand):
         swap them back a pair at a time, the first swap putting the right piece on one square."""
         pieces = self.game.board()
@@ -319,7 +421,7 @@ class Core:
             return self._warn_replace(a, mixed[a])
         return self._warn_swap(a, b)
 
-    def _warn_replace(self, square: int, real: object) -> list[Verdict]:
+    def _warn_replace(self, square: int, real: Identity) -> list[Verdict]:
         """The people said the piece on `square` is another than the game's (one not in the game,
         or one whose square is elsewhere), and the game's is on no other square: take that piece
         off and put the game's there (class 4: a wrong board is never accepted in silence)."""
@@ -358,7 +460,7 @@ class Core:
 
     def _ask(
         self,
-        kind: str,
+        kind: QuestionKind,
         text: str,
         options: list[str],
         fits: Sequence[tuple[Candidate, int]] = (),

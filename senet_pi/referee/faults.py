@@ -4,6 +4,8 @@ until it changes; moves through it are entered by hand."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..rules.board import bit, squares_in
 from ..rules.text import N_, Text
 from ..verdicts import Switch, Verdict
@@ -20,14 +22,18 @@ STILL_TIME = 15.0
 FAULTS = (N_("stuck closed"), N_("stuck open"))
 
 
+#: Judges the settled board again (a switch just judged faulty changes what it shows): `Judging._judge`.
+Rejudge = Callable[[], list[Verdict]]
+
+
 class Faults(Core):
-    """The referee's judgement of its own switches (a part of judging a settled board)."""
+    """The referee's judgement of its own switches (a part of judging a settled board).
 
-    def _judge(self) -> list[Verdict]:
-        """Judge the settled board again (`Judging` does): a switch just judged faulty changes it."""
-        raise NotImplementedError
+    Reads the sensed board, the attempt's evidence and the switch history; may change only the
+    switch faults (`switches`), and, when it marks a switch faulty, the warning on show and
+    `judged`; it judges again through the `rejudge` it is handed, never by itself."""
 
-    def _faults_seen(self, target: int) -> list[Verdict]:
+    def _faults_seen(self, target: int, rejudge: Rejudge) -> list[Verdict]:
         """A settled board that is wrong: count, per square, how long it has been wrong without its
         switch changing; a square wrong for STUCK_BOARDS settled boards has a stuck switch."""
         wrong = (self.sensed ^ target) & ~self.unknown
@@ -42,12 +48,12 @@ class Faults(Core):
             if wrong_for[sq] < STUCK_BOARDS or self.switches.still_for(sq, self.now) < STILL_TIME - 1e-6:
                 continue
             if self.sensed & bit(sq):
-                out += self._mark_faulty(sq, "stuck closed")
+                out += self._mark_faulty(sq, "stuck closed", rejudge)
             elif not handled & bit(sq):  # a piece lifted from it may simply be in a hand
-                out += self._mark_faulty(sq, "stuck open")
+                out += self._mark_faulty(sq, "stuck open", rejudge)
         return out
 
-    def _dead_under_owed_steps(self) -> list[Verdict]:
+    def _dead_under_owed_steps(self, rejudge: Rejudge) -> list[Verdict]:
         """Owed steps, a still board, and only squares that never changed in this attempt keep them
         from being done: those switches do not see the pieces the game says are there."""
         wrong = (self.sensed ^ self._target()) & ~self.unknown
@@ -56,17 +62,17 @@ class Faults(Core):
             return []  # a piece still in the hand, or a square that does change: not a dead switch
         out: list[Verdict] = []
         for sq in squares_in(wrong):
-            out += self._mark_faulty(sq, "stuck open")
+            out += self._mark_faulty(sq, "stuck open", rejudge)
         return out
 
-    def _mark_faulty(self, square: int, fault: str) -> list[Verdict]:
+    def _mark_faulty(self, square: int, fault: str, rejudge: Rejudge) -> list[Verdict]:
         self.switches.mark(square, fault)
         out: list[Verdict] = [Switch(square, fault, switch_text(square, fault))]
         if self.warning is not None and self.warning.swap is None:
             self.warning = None
             self.guiding = False
         self.judged = False
-        out += self._judge()
+        out += rejudge()
         return out
 
 

@@ -9,12 +9,12 @@ came from, each naming whose piece it is.
 from __future__ import annotations
 
 from ..errors import IllegalMoveError
-from ..rules import Game
+from ..rules import Game, ModernGame
 from ..rules.board import OFF, bit, squares_in
 from ..rules.reasons import Reason
 from ..rules.text import Text, joined
 from .attempt import Attempt
-from .physical import Fix, Step, fixes
+from .physical import HAND, Fix, Step, fixes, piece_name
 
 
 def board_differences(board: int, target: int, unknown: int = 0) -> tuple[list[int], list[int]]:
@@ -40,7 +40,32 @@ def board_fixes(
     came_from = {sq: ev.origin(sq) for sq in squares_in(board)}
     holders = {sq: ev.holder(sq) for sq in squares_in(board)}
     strangers = sum(bit(sq) for sq in squares_in(board) if ev.stranger(sq))
-    return fixes(board & ~unknown, target & ~unknown, owners, came_from, holders, strangers, ev.in_hand(), dots)
+    todo = fixes(board & ~unknown, target & ~unknown, owners, came_from, holders, strangers, ev.in_hand(), dots)
+    return by_dots(todo, ev, dots)
+
+
+def by_dots(todo: list[Fix], ev: Attempt, dots: dict[int, int | None]) -> list[Fix]:
+    """`modern`: pieces carried to squares where the owner's pieces with given dots belong, when the
+    hands left unsure which of the owner's pieces stands where each is carried from (two were in
+    the hand together), are taken off first and then each put down by its dots: a fix never sends a
+    piece onto the square of one with other dots."""
+    out: list[Fix] = []
+    put: list[Fix] = []
+    for f in todo:
+        want = dots.get(f.to_sq) if f.from_sq != HAND and f.to_sq != HAND else None
+        may_be = {p for p in ev.identities(f.from_sq) if p is not None} if want is not None else set()
+        if want is not None and len(may_be) > 1 and {p[1] for p in may_be} != {want}:
+            out.append(Fix(f.from_sq, HAND))
+            put.append(Fix(HAND, f.to_sq, f.owner, dots=want))
+        else:
+            out.append(f)
+    if not put:
+        return todo
+    # every doubtful piece in the hand before any piece is put down from the hand: people pick them
+    # by their dots (a piece carried square to square goes to a square that is empty already)
+    removals = [f for f in out if f.to_sq == HAND]
+    carried = [f for f in out if f.from_sq != HAND and f.to_sq != HAND]
+    return removals + carried + [f for f in out if f.from_sq == HAND] + put
 
 
 def explain(game: Game, board: int, target: int, unknown: int, owed: Step | None) -> tuple[str, str]:
@@ -87,7 +112,29 @@ def explain(game: Game, board: int, target: int, unknown: int, owed: Step | None
             return str(theirs), theirs.ruling
         if aim is None and unreachable is not None:
             return str(unreachable), unreachable.ruling
+    unmoved = must_move(game, board)
+    if unmoved is not None and missing:
+        text = Text(
+            "{piece} on {square} stands on 28-30 and must be moved this turn: {detail}",
+            piece=piece_name(game.piece_at(unmoved)),
+            square=unmoved,
+            detail=differences_text(missing, extra),
+        )
+        return text, Reason.MUST_LEAVE_SAFE_TILE.ruling
     return Reason.BOARD_DIFFERS.sentence(detail=differences_text(missing, extra)), Reason.BOARD_DIFFERS.ruling
+
+
+def must_move(game: Game, board: int) -> int | None:
+    """`modern` (M8): the square on 28-30 whose piece every way to play the dice moves, left standing
+    on `board` while other pieces moved; None when there is none."""
+    if not isinstance(game, ModernGame) or game.pending is None:
+        return None
+    sequences = game.move_sequences()
+    if not sequences:
+        return None
+    every = set.intersection(*({m.from_sq for m in seq} for seq in sequences))
+    standing = [sq for sq in sorted(every) if 28 <= sq <= 30 and board & bit(sq) and game.owner(sq) == game.mover_id]
+    return standing[0] if standing else None
 
 
 def swap_reason(game: Game, a: int, b: int) -> str:

@@ -15,6 +15,7 @@ from ..rules import Game, Move, find_ruleset, new_game
 from ..rules.board import OFF, bit
 from ..verdicts import Question
 from .physical import Step, effect_steps, play_out
+from .state import QuestionKind
 
 Event = dict[str, object]
 
@@ -63,8 +64,8 @@ def scripted_game(ruleset: str, seed: int, players: int = 2, max_throws: int = 2
         for event in batch:
             events.append(event)
             kind, value, by = split(event)
-            if kind == "wait":
-                clock_ms += value  # type: ignore[operator]  # a wait's value is its milliseconds
+            if kind == "wait" and isinstance(value, int | float):  # a wait's value is its milliseconds
+                clock_ms += int(value)
             verdicts = referee.apply(*as_input(kind, value, by), clock_ms / 1000)
             question = next((v for v in verdicts if isinstance(v, Question)), None)
             if question is not None and intended is not None:
@@ -143,7 +144,7 @@ def _card_turn(
 def _answer_for(question: Question, moves: Sequence[Move]) -> object:
     """The option naming the move the hands made (or its first part), else "no move"."""
     options = question.options
-    if question.kind != "which":
+    if question.kind != QuestionKind.WHICH:
         return "keep"  # the hands made a move: no undo, no new game
     for n in range(len(moves), 0, -1):  # the whole move if offered, else its first part
         for order in (list, sorted):  # in the order made, else in another (the same moves, M3)

@@ -12,19 +12,25 @@ from __future__ import annotations
 from ..rules.board import OFF, bit, mask, squares_in
 from ..rules.text import Text
 from ..verdicts import Verdict, Withdrawn
-from .attempt import Attempt
+from .attempt import UNKNOWN_PIECE, Attempt, Identity
 from .candidates import (
     Candidate,
     distinct,
     on_the_way,
+    placing,
 )
-from .physical import HAND, touched
-from .state import Owed
+from .physical import HAND, Outcome, StepWhy, touched
+from .state import Owed, QuestionKind
 from .ways import Ways
 
 
 class Judging(Ways):
-    """The referee's judgement of a board that has been still for the settle time."""
+    """The referee's judgement of a board that has been still for the settle time.
+
+    Contract: reads everything; runs when the board has settled (`_judge`), withdraws a question
+    the board overtook, and reaches its verdicts through the outcomes `Core` offers (accept, warn,
+    ask) and `Faults` (a switch judged faulty); it sets `judged` and, for a move taken back, the
+    provisional move's evidence."""
 
     def _judge_at(self, moment: float) -> list[Verdict]:
         now, self.now = self.now, moment
@@ -68,6 +74,9 @@ class Judging(Ways):
             matched = self._match(board)
             if matched is not None:
                 return out + matched
+            certain = self._certain_beside_strays(board)
+            if certain is not None:
+                return out + certain
         revised = None if self._going_on_holding_a_piece(board) else self._revise(board)
         if revised is not None:
             return out + revised
@@ -83,7 +92,7 @@ class Judging(Ways):
                 prov.attempt = Attempt(board, owners=prov.attempt.owners, pieces=prov.attempt.pieces)
                 prov.taken_back = True
             return out + self._ask(
-                "undo",
+                QuestionKind.UNDO,
                 Text("The board is as it was before the last move. Undo that move?"),
                 [Text("undo"), Text("keep")],
             )
@@ -93,13 +102,13 @@ class Judging(Ways):
         at_start = self._same(board, self.start_board) and not self._along_the_fixes(board)
         if at_start and self.game.actions and not taken_back:
             return out + self._ask(
-                "new_game",
+                QuestionKind.NEW_GAME,
                 Text("The pieces stand as at the start. Start a new game?"),
                 [Text("new game"), Text("keep")],
             )
         if self._on_the_way(board):
             return out  # on the way to a legal move: still in progress
-        return out + (self._faults_seen(self.expected) or self._warn(board))
+        return out + (self._faults_seen(self.expected, self._judge) or self._warn(board))
 
     def _going_on_holding_a_piece(self, board: int) -> bool:
         """Whether the hands, since the move was accepted, lifted pieces that are still held, and the
@@ -171,7 +180,7 @@ class Judging(Ways):
         actions = self.game.actions
         return bool(actions) and actions[-1][0] == "move"
 
-    def _unsure_landing(self, owed: Owed, k: int) -> tuple[int, list[object]] | None:
+    def _unsure_landing(self, owed: Owed, k: int) -> tuple[int, list[Identity]] | None:
         """A square the owed steps up to stage `k` put a piece on that the hands' stories leave unsure,
         with the pieces it may hold; None when the stage is sure. Pieces the prompts themselves move
         are taken to be put where the prompts said (people see colours); a piece they do not move
@@ -183,7 +192,9 @@ class Judging(Ways):
         moved = [(sq, ev.piece(origin)) for sq, origin in cand.landed[k] if origin != OFF and not unknown & bit(sq)]
         if ev.must_be(moved):
             return None
-        prompted = {origin for origin, step in zip(cand.origins, cand.steps, strict=True) if step.why != "move"}
+        prompted = {
+            origin for origin, step in zip(cand.origins, cand.steps, strict=True) if step.why is not StepWhy.MOVE
+        }
         for sq, _ in moved:
             pieces = ev.on(sq, likely=True)
             if len({ev.piece(p) for p in pieces}) > 1 and not pieces <= prompted:
@@ -197,7 +208,7 @@ class Judging(Ways):
         if not self._same(board, self.start_board):
             return []
         return self._ask(
-            "new_game",
+            QuestionKind.NEW_GAME,
             Text("The pieces stand as at the start. Start a new game?"),
             [Text("new game"), Text("keep")],
         )
@@ -216,11 +227,16 @@ class Judging(Ways):
                 and all(self._shown(c, k, ev) for k in range(len(c.boards)))  # every stage seen, not a jolt
             ]
         )
+        if sure and self._rebuilt(sure):  # the board knocked over and set up again as it was is no move
+            options = [c.label() for c, _ in sure] + [Text("no move")]
+            text = Text("Pieces were lifted that no move needs, and the board looks unchanged. Which move was played?")
+            return self._ask(QuestionKind.WHICH, text, options, sure)
         if len(sure) == 1:
             return self._accept(*sure[0])
         if sure:
             options = [c.label() for c, _ in sure]
-            return self._ask("which", Text("The board looks unchanged. Which move was played?"), options, sure)
+            text = Text("The board looks unchanged. Which move was played?")
+            return self._ask(QuestionKind.WHICH, text, options, sure)
         if ev.gap:  # the link was down while pieces moved: an exchange may have gone unseen
             unseen = distinct(
                 [
@@ -232,81 +248,17 @@ class Judging(Ways):
             if unseen:
                 options = [c.label() for c, _ in unseen] + [Text("no move")]
                 text = Text("Some changes went unseen while the board's link was down. Which move was played?")
-                return self._ask("which", text, options, unseen)
+                return self._ask(QuestionKind.WHICH, text, options, unseen)
         return []
 
-    def _check_swaps(self) -> list[Verdict]:
-        """A board whose occupancy is right: but were two different pieces swapped by hand?"""
+    def _rebuilt(self, fits: list[tuple[Candidate, int]]) -> bool:
+        """Whether the hands lifted two or more standing pieces that none of the moves that fit touch
+        (pieces knocked over and set back): then the board unchanged is as likely no move at all."""
         ev = self.attempt
-        if self.swapped is not None:
-            if ev.empty_together(*self.swapped):  # swapped back
-                a, b = self.swapped
-                self.swapped = None
-                mixed, self.mixed = self.mixed, {}
-                if mixed:  # three or more were mixed up: the next pair, if any is still wrong
-                    mixed[a], mixed[b] = mixed.get(b, self.game.piece_at(b)), mixed.get(a, self.game.piece_at(a))
-                    left = {sq: real for sq, real in mixed.items() if real != self.game.piece_at(sq)}
-                    if left:
-                        return self._warn_mixed(left)
-                return self._board_good(force=True)
-            self._reset_attempt()
-            standing = self.warning is not None and self.warning.swap is not None
-            return [] if standing else self._warn_swap(*self.swapped)
-        if self.replacing is not None:  # a piece to replace by the game's: done once that square was lifted
-            square = self.replacing
-            if not ev.lifted & bit(square):
-                return []  # the warning stands (the switches cannot see which piece it is)
-            self.replacing = None
-            left, self.mixed = {sq: real for sq, real in self.mixed.items() if sq != square}, {}
-            return self._warn_mixed(left) if left else self._board_good(force=True)
-        pieces = {sq: piece for sq in self.game.board() if (piece := self.game.piece_at(sq)) is not None}
-        unsure = self._unsure_identities(pieces, likely=False)  # an owner swapped in silence is worse than a question
-        mixed = {  # sure, not the game's: the people's answers (or the order of the hands) said so
-            sq: ids[0]
-            for sq in sorted(pieces)
-            if len(ids := self._identities_on(sq, likely=False)) == 1 and ids[0] != pieces[sq]
-        }
-        mixed |= {sq: None for sq in pieces if ev.foreign(sq)}  # said to be no piece of the game's
-        if not unsure:
-            return self._warn_mixed(mixed) if mixed else self._board_good()
-        # one pair lifted together whose only doubt is whether they changed places
-        pair = (
-            len(unsure) == 2
-            and not mixed
-            and ev.empty_together(*unsure)
-            and all(set(self._identities_on(sq, likely=False)) <= {pieces[sq] for sq in unsure} for sq in unsure)
-        )
-        if not pair:
-            # three or more pieces went through the hands together: no one pair to ask about. Most
-            # often each went back where it was: ask that once; else whose piece is on each square
-            # (and once all are known, the mixed-up ones are swapped back a pair at a time). One
-            # square alone (its partner left the board) is asked about by name: "whose piece?".
-            out = [self._clear()] if self.warning is not None else []
-            if len(unsure) > 1 and ev.could_be((sq, pieces[sq]) for sq in unsure):
-                listed = ", ".join(str(sq) for sq in unsure)
-                text = Text(
-                    "The pieces on {squares} were in the hand together. Is each back on its own square?", squares=listed
-                )
-                options: list[str] = [Text("each on its own square"), Text("some were mixed up")]
-                return out + self._ask("back", text, options, squares=tuple(unsure))
-            return out + self._ask_whose(unsure[0], self._identities_on(unsure[0], likely=False))
-        a, b = unsure  # two pieces lifted together, either may stand on either square
-        if pieces[a] == pieces[b]:
-            return self._board_good()
-        mover = self.game.to_move_id
-        crossed = ev.origin(a) == b and ev.origin(b) == a
-        owners = {pieces[a][0], pieces[b][0]}
-        attack = self.game.pending is not None and mover in owners and len(owners) == 2
-        if crossed or attack:
-            self._reset_attempt()
-            return self._warn_swap(a, b)
-        cleared = [self._clear()] if self.warning is not None else []  # every square is right: only who is where
-        return cleared + self._ask(
-            "swap",
-            Text("The pieces on {a} and {b} were both lifted. Were they swapped?", a=a, b=b),
-            [Text("put back"), Text("swapped")],
-            swap=(a, b),
-        )
+        stray = ev.lifted & ev.start & ~ev.bumped & ~ev.knocked & ~self.unknown
+        for cand, _ in fits:
+            stray &= ~cand.touched
+        return len(squares_in(stray)) >= 2
 
     def _match(self, board: int) -> list[Verdict] | None:
         """Accept the legal move whose board this is; ask if several fit; None if none does."""
@@ -316,6 +268,75 @@ class Judging(Ways):
         if len(fits) == 1:
             return self._accept(*fits[0])
         return self._ask_which(fits, Text("Several moves fit the board. Which one was played?"))
+
+    def _certain_beside_strays(self, board: int) -> list[Verdict] | None:
+        """A legal move the hands made, with a stray change beside it: a neighbour knocked onto an
+        empty square or off the board, a spare piece added, a switch welding shut. The move's squares
+        stand as it leaves them and the likeliest stories of the hands have its pieces there; the
+        stray squares are none of its own. The move is accepted and the stray warned with its fixes:
+        a stray never turns a legal move into a wrong one. Where the stories disagree on which piece
+        went where (the mover and a knocked piece in the air together), whose piece stands on the
+        move's square is asked first. None when no move (or more than one) fits so."""
+        ev = self.attempt
+        if ev.lost or ev.gap or ev.start != self.expected:
+            return None
+        found: dict[Outcome, tuple[Candidate, int, list[tuple[int, Identity]], list[tuple[int, ...]]]] = {}
+        for cand in self._cands():
+            k = len(cand.boards) - 1
+            if not cand.visible or not cand.whole or cand.outcome in found:
+                continue
+            stray = (cand.boards[k] ^ board) & ~self.unknown
+            if not stray or stray & cand.touched or not self._shown_beside(cand, k, ev):
+                continue
+            # a piece the move takes off the board has no square to show it: were it standing on a
+            # stray square in some story, the stray may be that piece put down wrong
+            gone = {o for st, o in zip(cand.steps, cand.origins, strict=True) if st.to_sq == OFF and o != OFF}
+            if any(on[sq] in gone for on, _ in ev.worlds for sq in squares_in(stray)):
+                continue
+            mine = [(sq, piece) for sq, piece in placing(cand, k, ev, self.unknown) if cand.touched & bit(sq)]
+            stories = self._likeliest_with_pieces_on([sq for sq, _ in mine])
+            if any(all(ev.piece(on[sq]) == piece for sq, piece in mine) for on in stories):
+                found[cand.outcome] = (cand, k, mine, stories)
+        if len(found) != 1:
+            return None
+        ((cand, k, mine, stories),) = found.values()
+        for sq, _ in mine:  # the stories disagree on the piece on one of the move's squares: ask
+            pieces = sorted({ev.piece(on[sq]) for on in stories}, key=repr)
+            if len(pieces) > 1:
+                return self._ask_whose(sq, pieces)
+        ev.keep(mine)
+        out = self._accept(cand, k)
+        if not self._same(self.sensed, self.expected) and self.owed is None and self.question is None:
+            # the stray squares are none of the move's: the hands' stories (narrowed to the move) still
+            # say whose piece each stray is and where it came from, for the fixes
+            self.attempt, self.in_progress = ev, False
+            out += self._warn(self.sensed)
+        return out
+
+    def _likeliest_with_pieces_on(self, squares: list[int]) -> list[tuple[int, ...]]:
+        """The likeliest stories of the hands with a piece of the game's on each of `squares`: a piece
+        from nowhere landing exactly where a move goes is no rival story."""
+        ev = self.attempt
+        fitting = {w: n for w, n in ev.surprise.items() if all(0 < w[0][sq] < UNKNOWN_PIECE for sq in squares)}
+        least = min(fitting.values(), default=0)
+        return [on for (on, _), n in fitting.items() if n == least]
+
+    def _shown_beside(self, cand: Candidate, k: int, ev: Attempt) -> bool:
+        """Whether the evidence shows `cand` to stage `k` on its own squares: each square it empties
+        opened (by a hand, not a knock), an exchange's squares empty at once, each piece put down
+        after it was picked up."""
+        need = cand.lifts[k] & ~self.unknown
+        if ev.lifted & ~ev.jolted & need != need:
+            return False
+        if any(not ev.empty_together(a, b) for a, b in cand.swaps[k] if not self.unknown & (bit(a) | bit(b))):
+            return False
+        return all(
+            self.unknown & bit(square)
+            or origin == OFF
+            or not ev.start & bit(origin)
+            or ev.put_down_after(square, origin)
+            for square, origin in cand.landed[k]
+        )
 
     # ------------------------------------------------------------------ the owed steps
 
@@ -345,4 +366,4 @@ class Judging(Ways):
             return self._warn(board, toward=final, taken_back=True)
         if (board ^ self.expected) & ~touched(owed.steps) & ~self.unknown == 0:
             return []  # a prompt under way
-        return self._faults_seen(final) or self._warn(board, toward=final)
+        return self._faults_seen(final, self._judge) or self._warn(board, toward=final)

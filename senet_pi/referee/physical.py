@@ -10,17 +10,33 @@ shortest distance.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from itertools import permutations
 
 from ..rules import Game, Move
 from ..rules.board import OFF, bit, squares_in
 from ..rules.effects import Exchanged, Relocated, Removed, kind_word
 from ..rules.text import Text
+from .attempt import Identity
 
 HAND = 0  # where a piece is while someone holds it (or off the board)
+
+
+class StepWhy(StrEnum):
+    """Why a piece is carried: the player's own move, a rule's own move (the effects' kinds), an
+    undo, or a fix of the board (a new game's setup)."""
+
+    MOVE = "move"
+    UNDO = "undo"
+    FIX = "fix"
+    EXCHANGE = "exchange"
+    REMOVED = "removed"
+    DROWNED = "drowned"
+    REINCARNATED = "reincarnated"
+    TO_15 = "to_15"
+    TO_SUN = "to_sun"
 
 
 @dataclass(frozen=True)
@@ -30,14 +46,14 @@ class Step:
     player: str
     from_sq: int
     to_sq: int
-    why: str = "move"
+    why: StepWhy = StepWhy.MOVE
     ruling: str = ""
 
     def prompt(self) -> Text:
         """The instruction for the people at the board."""
         if self.from_sq == OFF:
             return Text("put {player}'s piece back on {to}", player=self.player, to=self.to_sq)
-        if self.why == "undo":
+        if self.why is StepWhy.UNDO:
             if self.to_sq == OFF:
                 return Text(
                     "take {player}'s piece on {from_sq} off the board", player=self.player, from_sq=self.from_sq
@@ -48,7 +64,7 @@ class Step:
                 from_sq=self.from_sq,
                 to=self.to_sq,
             )
-        if self.why == "fix":
+        if self.why is StepWhy.FIX:
             return Fix(
                 HAND if self.from_sq == OFF else self.from_sq,
                 HAND if self.to_sq == OFF else self.to_sq,
@@ -56,16 +72,16 @@ class Step:
             ).text()
         where = {"player": self.player, "from_sq": self.from_sq, "to": self.to_sq, "ruling": self.ruling}
         if self.to_sq == OFF:
-            if self.why == "move":
+            if self.why is StepWhy.MOVE:
                 return Text("bear off {player}'s piece from {from_sq}", player=self.player, from_sq=self.from_sq)
             return Text("remove {player}'s piece on {from_sq} from the game ({ruling})", **where)
-        if self.why == "exchange":
+        if self.why is StepWhy.EXCHANGE:
             return Text("put {player}'s piece that stood on {from_sq} on {to} (exchange, {ruling})", **where)
-        if self.why == "move":
+        if self.why is StepWhy.MOVE:
             return Text("move {player}'s piece from {from_sq} to {to}", **where)
-        if self.why == "to_sun":
+        if self.why is StepWhy.TO_SUN:
             return Text("put {player}'s piece from {from_sq} on the sun, square {to} ({ruling})", **where)
-        if self.why == "to_15":
+        if self.why is StepWhy.TO_15:
             return Text("move {player}'s piece from {from_sq} back to {to} ({ruling})", **where)
         return Text("move {player}'s {why} piece from {from_sq} to {to} ({ruling})", why=kind_word(self.why), **where)
 
@@ -85,21 +101,40 @@ def effect_steps(effects: Sequence[object]) -> list[Step]:
     out: list[Step] = []
     for effect in effects:
         if isinstance(effect, Exchanged):
-            out.append(Step(effect.player, effect.from_sq, effect.to_sq, "exchange", "P4"))
+            out.append(Step(effect.player, effect.from_sq, effect.to_sq, StepWhy.EXCHANGE, "P4"))
         elif isinstance(effect, Relocated):
-            out.append(Step(effect.player, effect.from_sq, effect.to_sq, effect.kind, effect.ruling))
+            out.append(Step(effect.player, effect.from_sq, effect.to_sq, StepWhy(effect.kind), effect.ruling))
         elif isinstance(effect, Removed):
-            out.append(Step(effect.player, effect.from_sq, OFF, "removed", effect.ruling))
+            out.append(Step(effect.player, effect.from_sq, OFF, StepWhy.REMOVED, effect.ruling))
     return out
 
 
-def play_out(game: Game, moves: Sequence[Move]) -> tuple[list[Step], int, str]:
+#: A position as a value that can be compared and used as a key: ways to play with the same outcome
+#: are the same move. Nested tuples of the position's items, sorted.
+Outcome = tuple[object, ...]
+
+
+def frozen(value: object) -> Outcome:
+    """`value` (dicts, lists and plain values nested) as nested tuples, dicts' items sorted by key."""
+
+    def freeze(item: object) -> object:
+        if isinstance(item, dict):
+            return tuple(sorted(((str(k), freeze(v)) for k, v in item.items()), key=lambda kv: kv[0]))
+        if isinstance(item, list | tuple):
+            return tuple(freeze(v) for v in item)
+        return item
+
+    out = freeze(value)
+    return out if isinstance(out, tuple) else (out,)
+
+
+def play_out(game: Game, moves: Sequence[Move]) -> tuple[list[Step], int, Outcome]:
     """Steps, final occupancy and resulting position (as text) of playing `moves` now; the game is
     left as it was."""
     player = game.mover_id
     effects = [game.push(move) for move in moves]
     final = game.occupied()
-    outcome = json.dumps([game.position(), game.to_move, game.pending], sort_keys=True)
+    outcome = frozen((game.position(), game.to_move, game.pending))
     for _ in moves:
         game.pop()
     return steps_of(moves, effects, player), final, outcome
@@ -211,7 +246,7 @@ def swaps_needed(start: int, steps: Sequence[Step]) -> list[list[tuple[int, int]
 
 def reversed_steps(steps: Sequence[Step]) -> list[Step]:
     """The steps that take a move back: every piece it carried returns, the last one first."""
-    return [Step(s.player, s.to_sq, s.from_sq, "undo", s.ruling) for s in reversed(steps)]
+    return [Step(s.player, s.to_sq, s.from_sq, StepWhy.UNDO, s.ruling) for s in reversed(steps)]
 
 
 def places_needed(steps: Sequence[Step]) -> list[int]:
@@ -234,7 +269,7 @@ def touched(steps: Sequence[Step]) -> int:
     return m
 
 
-def piece_name(piece: object) -> Text:
+def piece_name(piece: Identity) -> Text:
     """A piece as a person at the board tells it: whose, and in `modern` its dots (None: not one of
     the game's, a piece added from elsewhere)."""
     if piece is None:

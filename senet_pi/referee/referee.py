@@ -20,7 +20,21 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..events import INPUT_KINDS
+from ..events import (
+    INPUT_KINDS,
+    Answer,
+    CardAction,
+    Lift,
+    MoveEntry,
+    NewGame,
+    Place,
+    Resync,
+    Sense,
+    Throw,
+    Tick,
+    Undo,
+    read_input,
+)
 from ..rules.board import bit, squares_in
 from ..rules.reasons import Reason
 from ..rules.text import Text
@@ -33,7 +47,11 @@ __all__ = ["GUIDANCE_DELAY", "SETTLE_TIME", "Referee", "RefereeError"]
 
 
 class Referee(Actions):
-    """Follows one game on a board whose switches sense occupancy only."""
+    """Follows one game on a board whose switches sense occupancy only.
+
+    Contract: the one entry point. `apply` reads each input once into a typed value
+    (`events.read_input`) and dispatches on its type; a switch change updates the sensed board and
+    the evidence, and nothing else; an input the referee fails on costs that input only (`restore`)."""
 
     INPUTS = INPUT_KINDS
 
@@ -55,31 +73,33 @@ class Referee(Actions):
         return [replace(v, player=player) if isinstance(v, Illegal) and v.player is None else v for v in verdicts]
 
     def _apply(self, kind: str, value: object, at: float) -> list[Verdict]:
-        if kind == "throw":
-            return self.throw(value, at=at)
-        if kind in ("card", "exchange", "pass"):
-            return self.play_card(kind, value, at=at)
-        if kind == "move":
-            squares: list[int] = list(value)  # type: ignore[call-overload]  # [from, to, by?], as events.py reads it
-            return self.enter_move(squares[0], squares[1], squares[2] if len(squares) > 2 else 0, at=at)
-        if kind == "lift":
-            return self.lift(value, at)  # type: ignore[arg-type]  # a square, as events.py reads it
-        if kind == "place":
-            return self.place(value, at)  # type: ignore[arg-type]  # a square, as events.py reads it
-        if kind == "sense":
-            sensed: list[int] = list(value)  # type: ignore[call-overload]  # the squares that read a piece
-            return self.sense(sum(bit(sq) for sq in sensed), at)
-        if kind == "tick":
-            return self.tick(at)
-        if kind == "answer":
-            return self.answer(value, at=at)  # type: ignore[arg-type]  # an int or str, as events.py reads it
-        if kind == "undo":
-            return self.undo(at=at)
-        if kind == "resync":
-            return self.resync(at=at)
-        if kind == "new_game":
-            return self.new_game(at=at)
-        raise RefereeError(f"unknown input {kind!r}: use one of {', '.join(self.INPUTS)}")
+        try:
+            entry = read_input(kind, value)
+        except ValueError as exc:
+            raise RefereeError(str(exc)) from None
+        match entry:
+            case Throw(throw):
+                return self.throw(throw, at=at)
+            case CardAction(card_kind, card):
+                return self.play_card(card_kind, card, at=at)
+            case MoveEntry(from_sq, to_sq, by):
+                return self.enter_move(from_sq, to_sq, by, at=at)
+            case Lift(square):
+                return self.lift(square, at)
+            case Place(square):
+                return self.place(square, at)
+            case Sense(squares):
+                return self.sense(sum(bit(sq) for sq in squares), at)
+            case Tick():
+                return self.tick(at)
+            case Answer(choice):
+                return self.answer(choice, at=at)
+            case Undo():
+                return self.undo(at=at)
+            case Resync():
+                return self.resync(at=at)
+            case NewGame():
+                return self.new_game(at=at)
 
     def _unjudged(self, kind: str, value: object, at: float, exc: Exception) -> list[Verdict]:
         """The input the referee failed on: refused with the reason, the board's change still taken."""
@@ -139,9 +159,9 @@ class Referee(Actions):
                 Sensor(square, Text("switch {square} was already {state}; ignored", square=square, state=state)),
             ]
         self.sensed ^= b
-        self.attempt.record(square, closed)
+        self.attempt.record(square, closed, at)
         if self.provisional is not None and self.provisional.attempt is not self.attempt:
-            self.provisional.attempt.record(square, closed)
+            self.provisional.attempt.record(square, closed, at)
         if self.switches.changed(square, at):  # the switch works after all
             out.append(Switch(square, None, Text("the switch under {square} works again", square=square)))
         if self.judged:

@@ -10,14 +10,21 @@ from them only when they are said.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
 
-from ..rules.board import bit, square_name
+from ..rules.board import bit, square_name, squares_in
 from ..verdicts import Illegal, Prompt, Verdict
 from ..verdicts import Question as QuestionLine
-from .attempt import Attempt
+from .attempt import Attempt, Identity
 from .candidates import Candidate
-from .physical import Fix, Step
+from .physical import Fix, Outcome, Step
+
+#: A switch that changed this many times within FLICKER_WINDOW seconds may be a piece teetering half
+#: on its square (put down, tipping off, back on). A board wrong only there is given FLICKER_GRACE
+#: seconds more to settle before it is judged: a piece that settles by itself needs no warning.
+FLICKER_CHANGES = 2
+FLICKER_WINDOW = 2.0
+FLICKER_GRACE = 1.0
 
 
 class Mode(Enum):
@@ -85,19 +92,30 @@ class Warning:
         return Illegal(self.reason, self.ruling, self.missing, self.extra, texts, swap, self.player)
 
 
+class QuestionKind(StrEnum):
+    """What a question asks (its value is the `kind` the verdict carries)."""
+
+    WHICH = "which"  # several moves fit the board
+    SWAP = "swap"  # two pieces lifted together: were they swapped?
+    UNDO = "undo"  # the board is as before the last move
+    NEW_GAME = "new_game"  # the pieces stand as at the start
+    WHOSE = "whose"  # which piece stands on a square
+    BACK = "back"  # three or more in the hand together: is each back on its own square?
+
+
 @dataclass
 class Question:
     """Something the referee asks rather than guesses; `options` are the answers it takes."""
 
     id: int
-    kind: str  # "which" (several moves fit), "swap", "undo", "new_game", "whose" (which piece is where), "back"
+    kind: QuestionKind
     text: str
     options: list[str]
     candidates: list[tuple[Candidate, int]] = field(default_factory=list)
     revise: bool = False  # the candidates replace the provisional move
     swap: tuple[int, int] | None = None  # for "swap": the two squares
     square: int = 0  # for "whose": the square asked about
-    pieces: list[object] = field(default_factory=list)  # for "whose": the pieces it may hold, as the options
+    pieces: list[Identity] = field(default_factory=list)  # for "whose": the pieces it may hold, as the options
     squares: tuple[int, ...] = ()  # for "back": the squares whose pieces were in the hand together
 
     def verdict(self) -> Verdict:
@@ -112,7 +130,7 @@ class Provisional:
 
     base: int  # occupancy before them
     moves: int  # how many moves of the game's history they are
-    outcome: str
+    outcome: Outcome
     candidates: list[Candidate]  # every way to play the throw from the base
     attempt: Attempt  # the hands' evidence since the base (or since the move was taken back)
     labels: list[str]
@@ -129,6 +147,7 @@ class SwitchFaults:
     wrong_for: dict[int, int] = field(default_factory=dict)  # square -> settled boards wrong without changing
     still_checked: bool = False  # the owed steps' still board was looked at for dead switches
     changed_at: dict[int, float] = field(default_factory=dict)  # square -> when its switch last changed
+    recent: dict[int, list[float]] = field(default_factory=dict)  # square -> its changes within FLICKER_WINDOW
 
     def same(self, a: int, b: int) -> bool:
         """Whether two boards agree on every square whose switch can be trusted."""
@@ -137,6 +156,7 @@ class SwitchFaults:
     def changed(self, square: int, at: float) -> bool:
         """A switch changed: it is not stuck. True when it had been judged faulty (it works again)."""
         self.changed_at[square] = at
+        self.recent[square] = [t for t in self.recent.get(square, []) if at - t < FLICKER_WINDOW] + [at]
         self.wrong_for.pop(square, None)
         self.still_checked = False
         if not self.unknown & bit(square):
@@ -152,8 +172,18 @@ class SwitchFaults:
 
     def copy(self) -> SwitchFaults:
         return SwitchFaults(
-            self.unknown, dict(self.faults), dict(self.wrong_for), self.still_checked, dict(self.changed_at)
+            self.unknown,
+            dict(self.faults),
+            dict(self.wrong_for),
+            self.still_checked,
+            dict(self.changed_at),
+            {sq: list(times) for sq, times in self.recent.items()},
         )
+
+    def flickering(self, squares: int) -> bool:
+        """Whether every one of `squares` (at least one) is a switch that changed FLICKER_CHANGES times
+        within FLICKER_WINDOW: maybe a piece teetering half on its square, not a hand at work."""
+        return bool(squares) and all(len(self.recent.get(sq, [])) >= FLICKER_CHANGES for sq in squares_in(squares))
 
     def still_for(self, square: int, now: float) -> float:
         """How long the switch under `square` has not changed (since the start when it never did)."""

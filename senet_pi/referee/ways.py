@@ -20,18 +20,24 @@ from .candidates import (
     touch_rivals,
 )
 from .faults import Faults
+from .physical import Outcome
+from .state import QuestionKind
 
 Fit = tuple[Candidate, int]  # a way to play, and the stage of it the board shows
 
 
 class Ways(Faults):
     """Which way to play the throw the board shows, and revising an accepted move (a part of
-    judging a settled board)."""
+    judging a settled board).
+
+    Contract: reads the sensed board, the candidates of the throw and the hands' evidence; changes
+    nothing itself except through `_revise_to` (takes the provisional moves back from the game and
+    accepts the other way through `Core._accept`) and `_ask_which`."""
 
     def _shown(self, cand: Candidate, k: int, ev: Attempt) -> bool:
         return shown(cand, k, ev, self.unknown)
 
-    def _fits(self, board: int, cands: list[Candidate], ev: Attempt, skip: str = "") -> list[Fit]:
+    def _fits(self, board: int, cands: list[Candidate], ev: Attempt, skip: Outcome = ()) -> list[Fit]:
         """The candidates (and how far along) that this board and the evidence show, best first."""
         fits: list[Fit] = []
         for cand in cands:
@@ -57,7 +63,7 @@ class Ways(Faults):
         labels = [c.label() for c, _ in fits]
         if len(set(labels)) < len(labels):  # the same squares with different dice (modern)
             labels = [c.label(with_dice=True) for c, _ in fits]
-        return self._ask("which", text, labels, fits, revise=revise)
+        return self._ask(QuestionKind.WHICH, text, labels, fits, revise=revise)
 
     def _revise(self, board: int, whole: bool = False) -> list[Verdict] | None:
         """The board settled into another way of playing the throw the last move was accepted for:
@@ -154,7 +160,7 @@ class Ways(Faults):
             fits, Text("The board shows more than one way to play the throw. Which one?"), revise=True
         )
 
-    def _under_way(self) -> dict[str, Candidate]:
+    def _under_way(self) -> dict[Outcome, Candidate]:
         """The ways to play the throw that start with the moves already accepted for it, by outcome."""
         prov = self.provisional
         return {c.outcome: c for c in prov.candidates if self._continues_provisional(c)} if prov is not None else {}
