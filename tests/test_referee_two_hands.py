@@ -1,6 +1,6 @@
-"""Issue 21, classes 1, 2, 3 and 6: two hands, evidence across steps, every state of the game, and
-stray changes, generated in every rule set and player count, plus the issue's own examples as
-replays.
+"""The referee's classes 1, 2, 3 and 6: two hands (1), evidence across steps (2), every state of the
+game (3) and stray changes (6), generated in every rule set and player count, plus worked examples
+as replays.
 
 Games are played by hands that follow every real piece (`referee_physical_play.Play`): after each
 turn the referee's game must be the game played, nothing left open, and every real piece where the
