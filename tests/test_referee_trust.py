@@ -27,7 +27,7 @@ def illegal(verdicts: list[dict]) -> list[dict]:
 @pytest.mark.parametrize(
     "order",
     [
-        ("lift 12", "lift 9", "place 12", "place 9"),  # the example
+        ("lift 12", "lift 9", "place 12", "place 9"),  # victim first
         ("lift 9", "lift 12", "place 12", "place 9"),  # attacker first
         ("lift 9", "lift 12", "place 9", "place 12"),
     ],
