@@ -203,7 +203,7 @@ class Service:
         self, game_id: int, variant: str, players: int, options: dict, position: dict | None, started: float
     ) -> bool:
         """Judge the game in progress again. Whatever the referee fails on costs only the inputs from
-        that one on (issue 22): the game's record is kept as it was and ended, and the inputs it could
+        that one on: the game's record is kept as it was and ended, and the inputs it could
         judge go on as a new game. False when not even its start could be set up (a new game starts)."""
         assert self.journal is not None
 
@@ -473,7 +473,7 @@ class Service:
             return verdicts
 
     def _failed(self, kind: str, exc: Exception) -> list[Verdict]:
-        """The referee failed on the input just journaled (issue 22): the game goes on as it was
+        """The referee failed on the input just journaled: the game goes on as it was
         before it. The input stays in the journal with a `journal` verdict saying so, which a resume
         reads as "went on without it"; the referee, perhaps changed half way, is judged afresh."""
         text = Text(
@@ -649,7 +649,7 @@ class Service:
 
     def read(self, look: Callable[[Game], T]) -> T:
         """`look(game)` under the lock, for what reads the game in progress without changing it (the
-        computer and the hints, issue 23: they look ahead on `game.copy()`, never on the game)."""
+        computer and the hints: they look ahead on `game.copy()`, never on the game)."""
         with self.lock:
             return look(self.referee.game)
 
@@ -805,7 +805,7 @@ class Service:
 def setup_step(game: Game, referee: Referee) -> dict[str, object] | None:
     """While a new game's board differs from its starting setup: the one next fix, pieces off the
     squares that should be empty first, then the missing ones, lowest square first, and how many
-    fixes are left (issue 15). None once the game is under way or the board is set up."""
+    fixes are left. None once the game is under way or the board is set up."""
     if game.actions or game.is_over:
         return None
     missing, extra = referee.differences()

@@ -1,4 +1,4 @@
-"""Whole games played by hands on a `Session`, with every real piece followed (issue 21).
+"""Whole games played by hands on a `Session`, with every real piece followed.
 
 A shadow game (the rules alone) says what should happen. Each turn's moves become `Carry`s (the
 player's piece, then what the rules move by themselves: exchange, drowning, to the sun, removal),

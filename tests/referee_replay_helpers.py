@@ -1,5 +1,5 @@
 """Driving a referee event by event, the way `senet-pi replay` does, and keeping the events as a
-replay file, so that every failure of a generated test is a replay anyone can run (issue 21).
+replay file, so that every failure of a generated test is a replay anyone can run.
 
 `Session` feeds replay events (`{"lift": 10}`, `{"wait": 600}`, `{"throw": 3}`, `{"answer": 1}`...)
 to a `Referee` through `Referee.apply` on a virtual clock, as `run_replay` does, and tracks the

@@ -1,4 +1,4 @@
-"""The exhibit's attract loop in a real browser (issue 15): shown over an untouched new game when
+"""The exhibit's attract loop in a real browser: shown over an untouched new game when
 EXHIBIT is on, cycling the how-to-play, the demo game and the invitation; gone at once when a piece
 is lifted; never shown when EXHIBIT is off. Frames are stepped with Playwright's clock, not waited."""
 
@@ -17,7 +17,7 @@ FRAME_MS = 5000  # attract.js's frame time
 
 
 def story(language: str = "en") -> list[str]:
-    """The loop's first frames (issue 24): what Senet is, then whose pieces are whose."""
+    """The loop's first frames: what Senet is, then whose pieces are whose."""
     cast = " · ".join(
         gettext("{player} plays {pieces}", language, player=PLAYERS[p], pieces=PIECES[p]) for p in ("A", "B")
     )
@@ -176,7 +176,7 @@ def test_the_kiosk_page_in_each_language_attract_loop_and_setup_fix(browser, exh
     page.close()
 
 
-# ------------------------------------------------------------------ issue 24 item 6
+# -------------------------------------------------------------- a tap dismisses the loop; staff controls stay reachable
 
 
 def test_item6_a_tap_dismisses_the_loop_and_staff_controls_stay_reachable(browser, exhibit_board):  # noqa: F811

@@ -589,7 +589,7 @@ def test_a_state_sent_before_a_clicks_answer_but_arriving_after_it_does_not_undo
 
 
 def test_a_stuck_switch_is_named_on_the_page(page, board):
-    """Issue 12 item 7: the square whose switch is judged stuck is said where the visitor looks."""
+    """The square whose switch is judged stuck is said where the visitor looks."""
     board.backend.sim.stick(1, "open")  # a dead switch under A's piece on 1
     deadline = time.monotonic() + 10
     while board.service.referee.sensed >> 1 & 1 and time.monotonic() < deadline:
@@ -599,7 +599,7 @@ def test_a_stuck_switch_is_named_on_the_page(page, board):
     assert board.service.referee.game.board()[1] == "A"
 
 
-# ------------------------------------------------------- issue 16: the page for a visitor who has never seen Senet
+# ------------------------------------------------------- the page for a visitor who has never seen Senet
 
 
 def shot(locator, tmp_path, name: str) -> None:
@@ -621,7 +621,7 @@ def test_item7_a_refused_throw_is_said_where_the_visitor_looks(page, board, tmp_
     refusal = page.locator("#refusal")
     expect(refusal).to_be_visible()
     expect(refusal).to_contain_text("not taken: the thrower is not taking a throw")
-    # said once to a screen reader, by the page's one live region (issue 24), not re-read at every update
+    # said once to a screen reader, by the page's one live region, not re-read at every update
     expect(page.locator("#announce")).to_contain_text("the thrower is not taking a throw")
     shot(refusal, tmp_path, "refusal")
     square(page, 10).click()
@@ -686,7 +686,7 @@ def test_item10_ruling_ids_explain_themselves_and_how_to_play_is_the_rule_sets_o
     message = page.locator("#message")
     expect(message).to_have_text("a throw of 3 takes the piece on 10 to 13, not 14 why?")
     ruling = message.locator("button.ruling-id")
-    expect(ruling).to_have_text("why?")  # the id waits behind a "why?" (issue 24)
+    expect(ruling).to_have_text("why?")  # the id waits behind a "why?"
     expect(ruling).to_have_attribute("data-ruling", "P3")
     expect(ruling).to_have_attribute("aria-describedby", "ruling-P3")
     expect(page.locator("#ruling-P3")).to_have_text(PLAIN["P3"])
@@ -881,7 +881,7 @@ def test_item14_no_glide_for_a_visitor_who_asks_for_less_motion(browser, board):
 
 
 def test_item14_the_readme_screenshots_are_made_by_their_script(tmp_path):
-    """docs/*.png are reproducible (issue 24): kiosk, phone, an illegal move, a win, the setup after an
+    """docs/*.png are reproducible: kiosk, phone, an illegal move, a win, the setup after an
     idle reset, each played to its moment by the script and photographed at its size."""
     script = os.path.join(os.path.dirname(__file__), "..", "scripts", "screenshot.py")
     done = subprocess.run([sys.executable, script, str(tmp_path)], capture_output=True, text=True, timeout=180)
@@ -894,7 +894,7 @@ def test_item14_the_readme_screenshots_are_made_by_their_script(tmp_path):
         assert (int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")) == size, name
 
 
-# ------------------------------------------------------- issue 15 item 3: languages
+# ------------------------------------------------------- languages
 
 
 def test_item15_the_page_in_german_and_arabic_with_the_switch(browser, board, tmp_path):

@@ -1,4 +1,4 @@
-"""The computer and the hints in a real browser (issue 23): the computer's move drawn as an arrow
+"""The computer and the hints in a real browser: the computer's move drawn as an arrow
 with its words, carried out by clicking the simulated board; the hint button's arrow and chance;
 axe-core finds no serious violation in these states."""
 

@@ -1,4 +1,4 @@
-"""Issue 24: the exhibit screen's first draw. The board comes first; the side panel (the move list,
+"""The exhibit screen's first draw. The board comes first; the side panel (the move list,
 how to play, the staff's sign-in), the rulings' hidden texts and the live stream wait for the frame
 that shows it, however late that frame comes on a slow CPU, and a hidden page that gets no frames
 at all still gets them. The browser's frames are held or withheld by a script put in before the

@@ -1,5 +1,5 @@
 """The fleet dashboard in a real browser (Debian's chromium through Playwright) against a real
-Mosquitto (issue 25): signing in with the PIN, the boards' rows kept live, the silent alert line
+Mosquitto: signing in with the PIN, the boards' rows kept live, the silent alert line
 for a board that went down, and a staff action on a board that allows it, under the strict CSP."""
 
 from __future__ import annotations

@@ -94,7 +94,7 @@ def test_open_hands_show_on_the_main_page(cards_app):
 
 
 def test_the_card_games_board_shows_the_houses_symbols_and_says_a_turn_starts_with_a_card(cards_app):
-    """Issue 14: the page learns the special squares from the rule set (K1: houses' board), not from
+    """The page learns the special squares from the rule set (K1: houses' board), not from
     a table keyed by rule-set name that had none for the card game."""
     app, _ = cards_app
     state = app.test_client().get("/api/state").json

@@ -1,4 +1,4 @@
-"""Issue 24: the screen beside the board as a family at a museum meets it, in a real browser: the
+"""The screen beside the board as a family at a museum meets it, in a real browser: the
 story and the players named by their pieces, the throw you can see, the referee's one card, the
 win, the keyboard, what a screen reader hears, and axe-core on every state of the page.
 
@@ -147,7 +147,7 @@ def idle_reset(board) -> None:
     service.handle("sense", left)  # the switches still see the pieces where the last visitors left them
 
 
-# ------------------------------------------------------------------ item 7: axe-core on every state
+# ------------------------------------------------------------------ axe-core on every state
 
 
 def test_item7_axe_finds_no_serious_or_critical_violation_in_any_state(browser, board, axe_js):  # noqa: F811
@@ -194,12 +194,12 @@ def test_item7_axe_finds_no_serious_or_critical_violation_in_any_state(browser, 
     assert {state: v for state, v in found.items() if v} == {}
 
 
-# ------------------------------------------------------------------ item 10 and the load time
+# ------------------------------------------------------------------ the load time: the board before any request
 
 
 def test_the_first_state_comes_in_the_page_so_the_board_needs_no_request(browser, board):  # noqa: F811
     """The board is drawn with its pieces before any request: /api/state, /api/rulings and the live
-    stream held back, the page still shows the game (issue 24: no two fetches one after the other)."""
+    stream held back, the page still shows the game: no two fetches one after the other before the first draw."""
     page = browser.new_page(viewport=KIOSK)
     try:
         page.route(re.compile(r".*/api/.*"), lambda route: route.abort())
@@ -211,7 +211,7 @@ def test_the_first_state_comes_in_the_page_so_the_board_needs_no_request(browser
         page.close()
 
 
-# ------------------------------------------------------------------ item 2: the story and the cast
+# ------------------------------------------------------------------ the story and the cast
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "ar"])
@@ -238,7 +238,7 @@ def test_item2_the_story_and_the_players_named_by_their_pieces_in_every_language
         page.close()
 
 
-# ------------------------------------------------------------------ item 1: the board first, the banner
+# ------------------------------------------------------------------ the board first, the banner
 
 
 def test_item1_at_kiosk_size_the_board_fills_the_screen_and_the_banner_is_the_movers_colour(browser, board):  # noqa: F811
@@ -306,7 +306,7 @@ def test_item1_pieces_borne_off_wait_beside_the_board(browser, board):  # noqa: 
         page.close()
 
 
-# ------------------------------------------------------------------ item 3: sticks you can see
+# ------------------------------------------------------------------ sticks you can see
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
@@ -342,7 +342,7 @@ def test_item3_a_new_throw_makes_the_sticks_fall_unless_motion_is_reduced(browse
         page.close()
 
 
-# ------------------------------------------------------------------ item 4: the referee's one card
+# ------------------------------------------------------------------ the referee's one card
 
 
 def test_item4_after_an_idle_reset_one_calm_set_the_board_card_and_the_board_as_it_is(browser, board):  # noqa: F811
@@ -387,7 +387,7 @@ def test_item4_a_ruling_id_waits_behind_a_why_and_the_real_square_is_drawn(brows
         page.close()
 
 
-# ------------------------------------------------------------------ item 5: a win
+# ------------------------------------------------------------------ a win
 
 
 def test_item5_a_win_has_its_moment_its_score_and_how_to_play_again(browser, board):  # noqa: F811
@@ -419,7 +419,7 @@ def test_item5_a_win_has_its_moment_its_score_and_how_to_play_again(browser, boa
         page.close()
 
 
-# ------------------------------------------------------------------ item 7: keyboard and screen readers
+# ------------------------------------------------------------------ keyboard and screen readers
 
 
 def test_item7_keyboard_a_skip_link_then_arrow_keys_around_the_board(browser, sim):  # noqa: F811
@@ -512,7 +512,7 @@ def test_item7_each_verdict_is_announced_once_and_the_fix_with_it(browser, sim):
         page.close()
 
 
-# ------------------------------------------------------------------ item 8: every string translated
+# ------------------------------------------------------------------ every string translated
 
 
 def test_item8_the_move_list_and_the_staff_panel_in_german(browser, board):  # noqa: F811
@@ -532,7 +532,7 @@ def test_item8_the_move_list_and_the_staff_panel_in_german(browser, board):  # n
         page.close()
 
 
-# ------------------------------------------------------------------ item 9: the card game
+# ------------------------------------------------------------------ the card game
 
 
 def test_item9_the_card_game_looks_like_cards_and_each_phone_names_its_pieces(browser, board):  # noqa: F811

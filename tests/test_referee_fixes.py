@@ -1,4 +1,4 @@
-"""Issue 21, classes 4 and 5 (and 6's "stuck only after no change"): wrong boards, generated.
+"""Wrong boards, generated: classes 4 and 5 below (and 6's "stuck only after no change").
 
 A game is played by hand for a few turns in every rule set and player count; then, before the
 next throw, people leave the board wrong: pieces moved to empty squares, taken off, put back on,

@@ -1,4 +1,4 @@
-"""Issue 21, class 7: no input crashes the referee.
+"""No input crashes the referee.
 
 Arbitrary sequences of what can reach a referee (switches opening and closing, throws and card
 actions the rule set can produce, time passing, answers, undo, resync, new game, moves entered by

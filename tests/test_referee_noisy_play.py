@@ -2,7 +2,7 @@
 exchange in either order and take moves back, plus the human errors (a wrong square, an illegal
 swap). A shadow game says what should happen; the referee must agree after every turn:
 every legal move accepted exactly once, every illegal one flagged, every fix followed leads
-back to the game, and no dead end (issue 12).
+back to the game, and no dead end.
 """
 
 from __future__ import annotations

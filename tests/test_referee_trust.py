@@ -1,4 +1,4 @@
-"""Referee trust (issue 12): touches, swaps, knocks and held pieces judged as a careful human would.
+"""Referee trust: touches, swaps, knocks and held pieces judged as a careful human would.
 
 One test (or a few) per item, named after it. Positions are built with `at`; hands act on
 the referee through `Hands` (lifts and places at the current time, then a wait).
@@ -27,7 +27,7 @@ def illegal(verdicts: list[dict]) -> list[dict]:
 @pytest.mark.parametrize(
     "order",
     [
-        ("lift 12", "lift 9", "place 12", "place 9"),  # the issue's example
+        ("lift 12", "lift 9", "place 12", "place 9"),  # victim first
         ("lift 9", "lift 12", "place 12", "place 9"),  # attacker first
         ("lift 9", "lift 12", "place 9", "place 12"),
     ],
@@ -155,7 +155,7 @@ def test_3_two_pieces_held_over_the_end_then_both_sent_to_the_sun_are_not_read_a
     sun, whose piece leaves the game, M4). The hands showed every stage of the second way, with both
     pieces, so the first reading must not stand; which piece went first decides which piece stays on
     the sun, and the hands showed that too (25's piece went to the sun and was taken off it before
-    30's came): no question (issue 21, class 2)."""
+    30's came): no question, the evidence across steps decides."""
     hands = modern({"5": 1, "4": 12, "3": 25, "2": 30}, {"5": 7, "4": 8, "3": 10}, (6, 1))
     hands.do("lift 25", wait=800)  # held past the settle time: reads as gone up by the 6
     assert moves_in(hands.seen) == ["25-off"]
@@ -297,7 +297,7 @@ def test_5_taking_a_capture_back_during_its_prompt_is_warned():
     hands = capture_onto_the_sun()
     hands.do("lift 13", "place 10", wait=600)  # the mover goes home; B's piece is still in the hand
     hands.do("place 13", wait=600)
-    # two pieces were in the hand at once: the switches cannot tell which went home, so it asks (issue 21)
+    # two pieces were in the hand at once: the switches cannot tell which went home, so it asks
     question = hands.referee.question
     assert question is not None and question.kind == "whose" and question.square == 10
     hands.call("answer", "A's piece with 5 dots")

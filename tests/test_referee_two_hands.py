@@ -1,6 +1,6 @@
-"""Issue 21, classes 1, 2, 3 and 6: two hands, evidence across steps, every state of the game, and
-stray changes, generated in every rule set and player count, plus the issue's own examples as
-replays.
+"""The referee's classes 1, 2, 3 and 6: two hands (1), evidence across steps (2), every state of the
+game (3) and stray changes (6), generated in every rule set and player count, plus worked examples
+as replays.
 
 Games are played by hands that follow every real piece (`referee_physical_play.Play`): after each
 turn the referee's game must be the game played, nothing left open, and every real piece where the
@@ -66,7 +66,7 @@ SECRET_EXCHANGE = {"A": [9], "B": [12, 20], "off": {"A": 4, "B": 3}, "to_move": 
 
 
 def test_1_an_exchange_prompt_answered_by_a_two_handed_takeback_is_not_cleared_as_done():
-    """The issue's example: A's 9 and B's 12 in the hand, A's put on 12 (move 9-12, P4, B's owed to
+    """A worked example: A's 9 and B's 12 in the hand, A's put on 12 (move 9-12, P4, B's owed to
     9); then A's piece is lifted off 12 while B's is still in the hand, and A's goes on 9, B's on 12.
     The switches show the same occupancy as the exchange done: the board cannot tell, so the
     referee must ask (naming owners) or warn, never clear in silence."""
@@ -89,7 +89,7 @@ def test_1_an_exchange_prompt_answered_by_a_two_handed_takeback_is_not_cleared_a
 
 @pytest.mark.parametrize("a_to", [14, 13], ids=["A's-on-14", "A's-on-13"])
 def test_1_fixes_name_whose_piece_after_two_pieces_lifted_together(a_to):
-    """The issue's example: B lifts A's 12 and its own 11 together and puts them on 14 and 13
+    """A worked example: B lifts A's 12 and its own 11 together and puts them on 14 and 13
     (which where, the switches cannot say). Every fix names whose piece; following them (or
     answering the referee's question) leaves no owner swapped, whichever piece went where."""
     b_to = 27 - a_to
@@ -192,7 +192,7 @@ def test_2_a_victim_parked_on_a_spare_square_is_no_question():
 
 
 def test_2_houses_shuffle_up_8_to_9_then_6_to_8_is_the_move_6_to_9():
-    """The issue's example: A's 8 moved up to 9, then A's 6 onto 8: the same squares as 6-9 (A's
+    """A worked example: A's 8 moved up to 9, then A's 6 onto 8: the same squares as 6-9 (A's
     pieces are alike), a legal move of the throw 3; it gets a verdict, the move."""
     s = Session("houses", position={"A": [6, 8], "B": [12, 20], "off": {"A": 3, "B": 3}, "to_move": "A"})
     s.throw(3)
@@ -203,7 +203,7 @@ def test_2_houses_shuffle_up_8_to_9_then_6_to_8_is_the_move_6_to_9():
 
 
 def test_2_two_modern_captures_in_the_order_shown_ask_no_question():
-    """The issue's example: A's 5 takes B's 5 on 7 (B5 to the empty sun), then A's 4 takes B's 4 on
+    """A worked example: A's 5 takes B's 5 on 7 (B5 to the empty sun), then A's 4 takes B's 4 on
     13 (B4 to the sun, so B5 leaves the game, M4). The hands showed the order: no "which order"."""
     s = Session("modern", position={"A": {"5": 5, "4": 10}, "B": {"5": 7, "4": 13}, "to_move": "A"})
     s.throw([2, 3])
@@ -246,7 +246,7 @@ def test_2_a_modern_piece_stopping_on_the_moon_put_straight_on_the_empty_sun_is_
 
 
 def test_3_undo_while_an_exchange_prompt_is_owed_guides_the_piece_in_the_hand_back():
-    """The issue's example: after A's 9 is put on 12 with B's 12 still in the hand, undo guides A's
+    """A worked example: after A's 9 is put on 12 with B's 12 still in the hand, undo guides A's
     piece back to 9 and B's piece (in the hand) back to 12."""
     s = Session("secret", position=SECRET_EXCHANGE)
     s.throw(3)

@@ -1,4 +1,4 @@
-"""Issue 24, what a family still met after the first pass: the referee's card saying again what the
+"""What a family at the exhibit screen should not meet: the referee's card saying again what the
 banner says. One sentence once: the banner says whose turn it is, the card only what it adds."""
 
 from __future__ import annotations

@@ -198,7 +198,7 @@ def test_item4_a_wrong_pin_locks_the_client_out_with_429_and_retry_after(operato
 
 def test_item4_lockouts_are_capped_and_per_client(app, operator, clock):
     guard = app.extensions["senet"]["pin_guard"]
-    for _ in range(19):  # under the limit across all addresses (issue 22), past the per-client cap
+    for _ in range(19):  # under the limit across all addresses, past the per-client cap
         guard.wrong("127.0.0.1", clock.now)
     assert guard.locked_for("127.0.0.1", clock.now) == 300.0
     assert operator.login().status_code == 429
@@ -279,7 +279,7 @@ def test_the_operator_enters_a_throw_and_a_move_and_undoes_it(operator, sim_serv
     response = operator.post("move", {"from": 10, "to": 13})
     assert response.status_code == 200
     assert [v["v"] for v in response.json["verdicts"]][:2] == ["move", "turn"]
-    # issue 24: the page names the players by their pieces
+    # the page names the players by their pieces
     assert response.json["state"]["prompt"]["text"] == "move Green's piece from 10 to 13"
     undone = operator.post("undo")
     assert undone.status_code == 200, undone.json
@@ -368,7 +368,7 @@ def test_the_app_reads_its_pin_from_the_instance_config(tmp_path, monkeypatch):
     assert app.config["OPERATOR_PIN_HASH"] and app.instance_path == str(tmp_path)
 
 
-# ---------------------------------------------------------------- item 6: the API speaks JSON
+# ---------------------------------------------------------------- the API speaks JSON
 
 
 @pytest.mark.parametrize(
@@ -514,7 +514,7 @@ def test_item6_fuzz_every_api_post_answers_json_below_500(sim_service, data, bod
     assert response.status_code < 400 or response.json["error"]
 
 
-# ---------------------------------------------------------------- item 7: browser security
+# ---------------------------------------------------------------- browser security
 
 
 def test_item7_every_answer_has_the_security_headers(client):
@@ -531,7 +531,7 @@ def test_item7_the_templates_have_no_inline_script_or_handlers(client):
 
     for path in ("/", "/hardware", "/hands"):
         page = client.get(path).data.decode()
-        # A JSON data block (the page's catalogue, issue 15) is never run, so the CSP has nothing to allow.
+        # A JSON data block (the page's catalogue) is never run, so the CSP has nothing to allow.
         assert not re.search(r"<script(?![^>]*\b(src=|type=\"application/json\"))[^>]*>", page), path
         assert not re.search(r"\son[a-z]+\s*=", page), path
         assert "style=" not in page, path
@@ -635,14 +635,14 @@ def test_issue22_item9_on_localhost_the_sim_refuses_a_request_without_the_pages_
     assert backend.sim.magnets == before and service.referee.game.pending == pending
 
 
-# ---------------------------------------------------------------- issue 16: what the page gets for visitors
+# ------------------------------------------------------------ what the page gets for visitors who have never seen Senet
 
 
 def test_item8_the_state_names_a_lifted_piece_and_where_it_may_go(client, sim_service):
     service, _ = sim_service
     assert client.get("/api/state").json["lifted"] == []
     service.handle("throw", 3)
-    assert client.get("/api/state").json["movable"] == [10]  # S2: the opening piece only (item 9's hint)
+    assert client.get("/api/state").json["movable"] == [10]  # S2: the opening piece only (the movable hint)
     service.handle("lift", 10)
     assert client.get("/api/state").json["lifted"] == [{"square": 10, "owner": "B", "targets": [13]}]
     service.handle("lift", 9)  # a piece that cannot move for this throw is in the hand too, going nowhere

@@ -1,4 +1,4 @@
-"""Issue 24 item 10: the page's view is shaped in the web package (web/state.py), not in
+"""The page's view is shaped in the web package (web/state.py), not in
 `Service.snapshot()`; `GET /api/state` keeps every field the page, the tests and the fleet contract
 read, and names the players by their pieces in its sentences, in every language."""
 

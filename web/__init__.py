@@ -105,7 +105,7 @@ def create_app(
         app.config["PIN_FILE"] = Path(app.instance_path) / "config.toml"
     else:
         app.config.from_mapping(test_config)
-    if app.config.get("TLS_CERT"):  # served over HTTPS: the session cookie never travels in clear (issue 22)
+    if app.config.get("TLS_CERT"):  # served over HTTPS: the session cookie never travels in clear
         app.config["SESSION_COOKIE_SECURE"] = True
     if app.config["LANGUAGE"] not in LANGUAGES:
         raise ConfigError(f"LANGUAGE must be one of {', '.join(LANGUAGES)}, not {app.config['LANGUAGE']!r}")
@@ -124,7 +124,7 @@ def create_app(
         app.config["OPERATOR_PIN_HASH"], Path(pin_file) if pin_file else None, float(app.config["PIN_DELAY"])
     )
     app.extensions["senet"] = {"service": service, "backend": backend, "broker": Broker(service), "pin_guard": guard}
-    app.session_interface = LastingSessions()  # sign-ins survive a wall-clock jump (issue 22)
+    app.session_interface = LastingSessions()  # sign-ins survive a wall-clock jump
     errors.init_app(app)
     security.init_app(app)
     i18n.init_app(app)
@@ -137,5 +137,5 @@ def create_app(
     app.register_blueprint(operator.bp)
     app.register_blueprint(sim.bp)
     app.register_blueprint(staff.bp)
-    app.register_blueprint(computer.bp)  # playing against the computer, hints (issue 23)
+    app.register_blueprint(computer.bp)  # playing against the computer, hints
     return app

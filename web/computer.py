@@ -1,4 +1,4 @@
-"""Playing against the computer and hints on the page (issue 23).
+"""Playing against the computer and hints on the page.
 
 - `GET /api/hint`: the best move for the position on the board, with its chance (exact where the
   solved tables reach), as the analysis thread has it; 202 with Retry-After while it is still

@@ -103,7 +103,7 @@ def said(text: str) -> str:
 @bp.get("/hand/<player>/<token>")
 def hand(player: str, token: str) -> str:
     _check(player, token)
-    # the phone says whose hand it is by the player's pieces (issue 24), e.g. "Green: the green spools"
+    # the phone says whose hand it is by the player's pieces, e.g. "Green: the green spools"
     name, pieces = said(PLAYERS.get(player, player)), said(PIECES.get(player, ""))
     names = {pid: said(text) for pid, text in PLAYERS.items()}  # the others, named on the phone too
     return render_template("hand.html", player=player, token=token, csrf="", name=name, pieces=pieces, names=names)
@@ -142,7 +142,7 @@ def act(player: str, token: str, action: str) -> object:
         handled = service.handle(kind, value)
     except (SenetError, TypeError, ValueError) as exc:
         return error(400, message_of(exc))
-    verdicts = for_page(handled)  # the players by name (issue 24)
+    verdicts = for_page(handled)  # the players by name
     refused = refusals(handled)  # Texts, translated by jsonify
     if refused:
         return jsonify({"error": joined(refused), "verdicts": verdicts}), 422

@@ -78,7 +78,7 @@ def _texts(lang: str) -> Markup:
     """The catalogue for app.js: JSON with "</" escaped, for <script type="application/json">
     (made once per language, not at every page load). Only the scripts' own texts: the whole
     catalogue (the referee's sentences, the rules) made a German page 51 kB and an Arabic one 74 kB,
-    all parsed before the board is drawn (issue 24: the first draw on a slow CPU)."""
+    all parsed before the board is drawn, which held back the first draw on a slow CPU."""
     wanted = script_keys()
     texts = {key: said for key, said in i18n.catalogue(lang).items() if key in wanted}
     return Markup(json.dumps(texts, ensure_ascii=False).replace("</", "<\\/"))

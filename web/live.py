@@ -49,7 +49,7 @@ class Broker:
         self.unsubscribe = service.subscribe(self._publish)
 
     def _publish(self, decided: list[Verdict]) -> None:
-        # the pages name the players by their pieces (issue 24): said so in the verdicts' sentences too
+        # the pages name the players by their pieces: said so in the verdicts' sentences too
         verdicts = for_page(decided)
         with self._lock:
             for q in self._queues:

@@ -240,7 +240,7 @@ def logout() -> Response:
 def _handled(kind: str, value: object = True) -> tuple[Response, int]:
     service, _ = services()
     handled = service.handle(kind, value)
-    verdicts = for_page(handled)  # the players by name (issue 24)
+    verdicts = for_page(handled)  # the players by name
     refused = refusals(handled)  # Texts, translated by jsonify
     if refused:  # the referee's reason as the message every /api error carries
         return jsonify({"error": joined(refused), "verdicts": verdicts, "state": state()}), 422

@@ -31,7 +31,7 @@ def _sim() -> SimBackend | None:
 def act(action: str) -> object:
     """One action on the simulated board; beyond localhost only the signed-in operator may act, and on
     localhost too only a page of this service: the session's CSRF token in `X-CSRF-Token`, which a
-    cross-site form or `text/plain` POST cannot send (issue 22)."""
+    cross-site form or `text/plain` POST cannot send."""
     if exposed():
         refused = operator_check()
         if refused is not None:

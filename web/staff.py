@@ -55,7 +55,7 @@ def _rows() -> list[DayStats] | str:
         return _("This service keeps no journal.")
     try:
         return day_stats(service.journal)
-    except StatsError as exc:  # its Text, said in the page's language (issue 24)
+    except StatsError as exc:  # its Text, said in the page's language
         return str(i18n.translate(message_of(exc), language()))
 
 

@@ -1,7 +1,7 @@
 """What the page and `GET /api/state` show: the service's snapshot (the game and the referee's open
 business), shaped here into the page's view: the players named by their pieces, the rule set's
 texts and signs, the pieces in a hand and those that may move, the backend's health and this
-session's operator status. The service serves the data; the page's names live here (issue 24)."""
+session's operator status. The service serves the data; the page's names live here."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def state(for_session: bool = True) -> dict:
     if recovery is not None and recovery.lost:
         out["journal_notes"] = [f"the journal was damaged and {recovery.said()}", *out["journal_notes"]]
     senet = current_app.extensions["senet"]
-    for part in ("computer", "coach"):  # the computer's seats and move, the hints' word (issue 23): web/computer.py
+    for part in ("computer", "coach"):  # the computer's seats and move, the hints' word: web/computer.py
         shown = senet.get(part)
         out[part] = shown.view() if shown is not None else None
     players = cast(list[str], out["players"])
@@ -63,9 +63,9 @@ def state(for_session: bool = True) -> dict:
     out["pieces"] = {pid: PIECES[pid] for pid in players}
     out["backend"] = backend.describe() if backend is not None else {"backend": "none"}
     out["sim"] = isinstance(backend, SimBackend)
-    fleet = current_app.extensions["senet"].get("fleet")  # the board on an MQTT broker (issue 25), if it is
+    fleet = current_app.extensions["senet"].get("fleet")  # the board on an MQTT broker, if it is
     out["mqtt"] = fleet.describe() if fleet is not None else None
-    if current_app.config.get("EXHIBIT"):  # the attract loop's demo (issue 15): only an exhibit shows it
+    if current_app.config.get("EXHIBIT"):  # the attract loop's demo: only an exhibit shows it
         out["demo"] = demo_game(str(out["variant"]), len(cast(list[str], out["players"])))
     if for_session:
         from .security import exposed
@@ -81,7 +81,7 @@ def state(for_session: bool = True) -> dict:
 
 def view(snapshot: dict) -> dict[str, object]:
     """The page's own part of the state, from the snapshot alone: the rule set's texts and signs,
-    and for a visitor who has never seen Senet (issue 16) the pieces in a hand with where each may
+    and, for a visitor who has never seen Senet, the pieces in a hand with where each may
     go, and the pieces that may move for the throw waiting to be played."""
     rules = find_ruleset(str(snapshot["variant"]))
     moves = sorted(snapshot["moves"], key=lambda m: (m[0], 31 if m[1] == "off" else m[1]))
@@ -180,7 +180,7 @@ def demo_game(variant: str, players: int) -> list[dict[str, object]]:
             break
         before = len(game.actions)
         play_random_turn(game, rng)
-        thrown: object = None  # the throw each move was made with: the demo shows the sticks too (issue 24)
+        thrown: object = None  # the throw each move was made with: the demo shows the sticks too
         for kind, move in game.actions[before:]:
             if kind == "throw":
                 thrown = list(move) if isinstance(move, tuple) else move

@@ -390,7 +390,7 @@ function tipped(node, value) {  // "(P3)" in a text becomes a button that explai
     const b = document.createElement("button");
     b.type = "button";
     b.className = "ruling-id";
-    b.dataset.ruling = part;  // the id stays behind the "why?" (issue 24): the tip says the rule
+    b.dataset.ruling = part;  // the id stays behind the "why?", so a visitor reads words first: the tip says the rule
     b.textContent = TEXT.why;
     if (rulings[part]) b.setAttribute("aria-describedby", `ruling-${part}`);
     b.addEventListener("mouseenter", () => showTip(b));
@@ -476,7 +476,7 @@ function render(state) {
   const joined = (...parts) => parts.filter(Boolean).join(" | ");
   if (stuck.length && !state.setup) message = joined(stuck.map(([sq, fault]) => TEXT.stuck(sq, fault)).join("; "), message);
   if (state.journal) { message = joined(state.journal, message); kind = "warning"; }
-  const resumeNotes = state.journal_notes || [];  // the resume found the record short or changed (issue 22)
+  const resumeNotes = state.journal_notes || [];  // the resume found the record short or changed
   if (resumeNotes.length) { message = joined(...resumeNotes, message); kind = "warning"; }
   if (stuck.length && kind === "quiet") kind = "info";
   const box = document.getElementById("message");
@@ -488,7 +488,7 @@ function render(state) {
   if (fix && fix !== saidFix) { saidFix = fix; say(fix); }  // the fix is announced, once
   if (!fix) saidFix = "";
   showRefusal();
-  const setup = document.getElementById("setup");  // after an idle reset: the next square only (issue 15, 24)
+  const setup = document.getElementById("setup");  // after an idle reset: the next square only, one fix at a time
   setup.hidden = !state.setup;
   setup.textContent = "";
   if (state.setup) {
@@ -750,7 +750,7 @@ function renderHardware(state) {
     about += " · " + _("frames dropped {dropped} · reconnects {reconnects}", { dropped: b.dropped, reconnects: b.reconnects });
   }
   const m = state.mqtt;
-  if (m) {  // the board on a fleet's broker (issue 25)
+  if (m) {  // the board on a fleet's broker
     about += " · " + (m.connected ? _("board {board} on {broker}: connected", { board: m.board, broker: m.broker })
       : _("board {board} on {broker}: not connected ({problem})", { board: m.board, broker: m.broker, problem: m.problem || _("no answer") }));
   }
@@ -927,7 +927,7 @@ if (handBox) {
   source.addEventListener("state", () => { document.getElementById("link").textContent = TEXT.live; refreshHand(); });
 } else {
   // The state and the rulings' sentences come in the page itself: the board is drawn at once, with
-  // no request to wait for (issue 24); the live stream then keeps it up to date. The board before
+  // no request to wait for; the live stream then keeps it up to date. The board before
   // anything else (the theme first, or a dark kiosk would flash light): the buttons' wiring, the
   // rulings' hidden texts and the live stream come after.
   applyPrefs();

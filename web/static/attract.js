@@ -1,9 +1,9 @@
-// senet-pi attract loop (issue 15, exhibit mode): while a new game waits untouched, an overlay tells
+// senet-pi attract loop (exhibit mode): while a new game waits untouched, an overlay tells
 // the story (what Senet is, whose pieces are whose), cycles the rule set's how-to-play sentences, a
 // short demo game on a board drawing with its throws, then the invitation to play; a board that is
 // not set up is shown first, one square to fix at a time. It goes at once when the state says the
 // game was touched (a switch changed, the button was pressed), or when a visitor taps it; it can be
-// paused (WCAG 2.2.2), and it never covers the staff's controls (issue 24).
+// paused (WCAG 2.2.2), and it never covers the staff's controls.
 // Uses app.js's drawBoard, drawSticks, el, arrow and name (loaded before this file); one timeout.
 "use strict";
 

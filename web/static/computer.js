@@ -1,4 +1,4 @@
-// Playing against the computer and hints (issue 23), beside app.js: it draws the computer's move
+// Playing against the computer and hints, beside app.js: it draws the computer's move
 // (an arrow and its words), the hint the visitor asks for, and what their last move cost, from
 // the state app.js renders ("senet:state"); its buttons post through app.js's post().
 "use strict";
