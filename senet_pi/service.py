@@ -20,6 +20,7 @@ from .errors import SenetError
 from .idle import IdleReset
 from .journal import EventRecord, Journal
 from .referee import GUIDANCE_DELAY, SETTLE_TIME, Referee
+from .referee.core import Saved
 from .resume import Rejudged, failed_inputs, first_difference, rejudge
 from .rules import Game, find_ruleset
 from .rules.board import square_name, squares_in
@@ -69,7 +70,7 @@ class Assumed:
     question: dict[str, object]  # the question as the page showed it (id, kind, text, options)
     chosen: int  # the option taken
     seconds: float  # how long nobody answered
-    saved: dict[str, object]  # the referee's snapshot() with the question still open
+    saved: Saved  # the referee's snapshot() with the question still open
     seq: int  # the input the answer is (journaled once the chance to change it is over)
     ms: int
     history: int  # len(history) before its verdicts
@@ -459,7 +460,7 @@ class Service:
                 raise QuestionClosed(Text("choose one of the options: {options}", options=joined(options, ", ")))
             self.assumed = None
             self.idle.touched()
-            self.referee.restore(dict(assumed.saved))
+            self.referee.restore(assumed.saved)
             del self.history[assumed.history :]
             del self._inputs[-1]
             verdicts = self.referee.apply("answer", choice, assumed.ms / 1000)

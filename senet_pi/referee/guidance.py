@@ -9,7 +9,7 @@ came from, each naming whose piece it is.
 from __future__ import annotations
 
 from ..errors import IllegalMoveError
-from ..rules import Game, ModernGame
+from ..rules import Game
 from ..rules.board import OFF, bit, squares_in
 from ..rules.reasons import Reason
 from ..rules.text import Text, joined
@@ -127,13 +127,7 @@ def explain(game: Game, board: int, target: int, unknown: int, owed: Step | None
 def must_move(game: Game, board: int) -> int | None:
     """`modern` (M8): the square on 28-30 whose piece every way to play the dice moves, left standing
     on `board` while other pieces moved; None when there is none."""
-    if not isinstance(game, ModernGame) or game.pending is None:
-        return None
-    sequences = game.move_sequences()
-    if not sequences:
-        return None
-    every = set.intersection(*({m.from_sq for m in seq} for seq in sequences))
-    standing = [sq for sq in sorted(every) if 28 <= sq <= 30 and board & bit(sq) and game.owner(sq) == game.mover_id]
+    standing = [sq for sq in sorted(game.must_move_squares()) if board & bit(sq)]
     return standing[0] if standing else None
 
 

@@ -512,6 +512,11 @@ class Game:
         """Every complete way to play the throw waiting: one move each here (`modern` pairs dice)."""
         return [(m,) for m in self.legal_moves()]
 
+    def must_move_squares(self) -> frozenset[int]:
+        """Squares of the mover's whose piece a rule says must move with the throw waiting (none in
+        the common rules; `modern`'s M8 names some), so the referee can name the rule and the piece."""
+        return frozenset()
+
     @property
     def version(self) -> int:
         """A number that changes whenever the game changes, for caches kept outside the game."""

@@ -402,6 +402,14 @@ class ModernGame(Game):
             return []
         return self._options(self.to_move, self.pending)  # type: ignore[arg-type]  # pending: the dice left
 
+    def must_move_squares(self) -> frozenset[int]:
+        """M8: the mover's pieces on 28-30 that every allowed way to play the dice moves."""
+        sequences = self.move_sequences()
+        if not sequences:
+            return frozenset()
+        every = set.intersection(*({m.from_sq for m in seq} for seq in sequences))
+        return frozenset(sq for sq in every if 28 <= sq <= 30 and self.owner(sq) == self.mover_id)
+
     def spare_pieces(self) -> dict[str, int]:
         return {pid: len(self.removed[p]) for p, pid in enumerate(self.player_ids)}
 
