@@ -63,8 +63,18 @@ def play_to_the_end(service: Service, variant: str, seed: int, wall: WallClock, 
     inputs = timed(script["events"])
     hand = [ms for ms, kind, _ in inputs if kind != "tick"][-1]  # the winning hand...
     won = min(ms for ms, kind, _ in inputs if kind == "tick" and ms > hand)  # ...judged when it settles
-    stretch = seconds * 1000 / won  # the game's own clock says it took `seconds` too
-    feed(service, clock, [(round(ms * stretch), kind, value) for ms, kind, value in inputs])
+    # The game's own clock says it took `seconds` too: the waits are stretched, never the hands (a
+    # script's hands are 1 ms apart; stretched, three pieces would leave their switches within a
+    # knock's few milliseconds, and the referee rightly reads a knock, not a move).
+    times = [ms for ms, _, _ in inputs]
+    gaps = [b - a for a, b in zip([0, *times[:-1]], times, strict=True)]
+    quick = sum(g for g, (ms, _, _) in zip(gaps, inputs, strict=True) if g <= 1 and ms <= won)
+    stretch = (seconds * 1000 - quick) / (won - quick)
+    at, stretched = 0.0, []
+    for gap, (_, kind, value) in zip(gaps, inputs, strict=True):
+        at += gap if gap <= 1 else gap * stretch
+        stretched.append((round(at), kind, value))
+    feed(service, clock, stretched)
     assert service.referee.game.winner_id is not None
 
 
