@@ -16,7 +16,7 @@ from senet_pi.opponent.players import BASELINES, LEVELS, Computer, find_player
 from senet_pi.opponent.search import Search
 from senet_pi.opponent.tables import Tables, build_table
 from senet_pi.opponent.tournament import ladder, wilson
-from senet_pi.rules import HousesGame, SecretGame, new_game
+from senet_pi.rules import CardsGame, HousesGame, SecretGame, new_game
 
 
 @pytest.fixture(scope="module")
@@ -220,6 +220,21 @@ def test_hint_outside_the_tables_says_it_is_not_exact(tmp_path, folder, capsys):
     code, out, _ = _hint(tmp_path, folder, {"variant": "modern", "events": [{"throw": [3, 5]}]}, capsys)
     assert code == 0 and out["exact"] is False and out["player"] == "A" and out["moves"]
     assert out["win"] == max(m["win"] for m in out["moves"])
+
+
+def test_a_cards_hint_is_an_estimate_and_reads_no_table_built_for_throws(tmp_path, folder, capsys):
+    """Cards are not stick throws: with one piece a side (where the houses sticks table has a value) a
+    `cards` hint is marked `"exact": false`, and no table is built or read for it."""
+    position = {"A": [24], "B": [30], "off": {"A": 4, "B": 4}, "to_move": "A"}
+    cards = CardsGame(options=CardsGame.seeded_options(3), position=position)
+    houses = HousesGame(position=position)
+    assert Tables(folder, build=False).exact(houses) is not None
+    assert Tables(folder, build=False).exact(cards) is None
+    fresh = tmp_path / "fresh"
+    assert Tables(fresh).for_game(cards, 3) is None and not fresh.exists()  # nothing built for cards
+    replay = {"variant": "cards", "options": CardsGame.seeded_options(3), "position": position, "events": []}
+    code, out, _ = _hint(tmp_path, folder, replay, capsys)
+    assert code == 0 and out["player"] == "A" and out["exact"] is False and 0.0 <= out["win"] <= 1.0
 
 
 @pytest.mark.parametrize(

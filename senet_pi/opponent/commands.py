@@ -27,14 +27,14 @@ def _cmd_hint(args: argparse.Namespace) -> int:
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    from .tables import MAX_PIECES, ProgressBar, build_table, table_dir
+    from .tables import MAX_PIECES, ProgressBar, build_table, has_tables, table_dir
 
     if not 1 <= args.pieces <= MAX_PIECES:
         raise SenetError(f"--pieces must be 1-{MAX_PIECES}, not {args.pieces}")
-    chosen = [find_ruleset(args.ruleset)] if args.ruleset else [c for c in RULESETS.values() if c.solved_endgames]
+    chosen = [find_ruleset(args.ruleset)] if args.ruleset else [c for c in RULESETS.values() if has_tables(c)]
     for cls in chosen:
-        if not cls.solved_endgames:
-            have = ", ".join(c.name for c in RULESETS.values() if c.solved_endgames)
+        if not has_tables(cls):
+            have = ", ".join(c.name for c in RULESETS.values() if has_tables(c))
             raise SenetError(f"{cls.name} has no solved endgames (only {have})")
         throws = [args.throws] if args.throws else list(cls.throw_kinds)
         for option in throws:

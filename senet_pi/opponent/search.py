@@ -63,7 +63,7 @@ class Search:
         self.nodes = 0
         self.cache: dict[tuple[object, ...], float] = {}
         self.leaves: dict[tuple[object, ...], float] = {}  # leaf values by position: move ordering and leaves meet
-        self.keyed = game.players == 2 and game.solved_endgames
+        self.keyed = game.players == 2 and game.solved_endgames and game.turn_starts_with == "throw"
 
     # ------------------------------------------------------------------ helpers
 
