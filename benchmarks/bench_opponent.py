@@ -71,6 +71,37 @@ def search_speed(name: str, level: str, count: int, tables: Tables | None) -> tu
     return nodes / spent, nodes / count, spent / count, slowest
 
 
+def lost_against_master(name: str, count: int, tables: Tables | None, seed: int = 5) -> dict[str, tuple[float, int]]:
+    """Each level's chance lost per decision against the master's judgement, over decisions the tables do
+    not settle (at least one move's value is the master's estimate): (mean lost, decisions)."""
+    judge = Computer(LEVELS[max(LEVELS)], tables, 0)
+    players = {str(n): Computer(level, tables, n) for n, level in LEVELS.items()}
+    lost = dict.fromkeys(players, 0.0)
+    seen = 0
+    for game in decisions(name, count, seed=seed):
+        scored, stats = judge.values(game)
+        if stats.depth == 0 and len(scored) > 0 and tables is not None and _settled(game, tables):
+            continue  # a solved endgame: measured against the tables in the tournaments instead
+        values = {str(m): v for m, v in scored}
+        best = max(values.values())
+        for n, player in players.items():
+            lost[n] += best - values[str(player.choose(game))]
+        seen += 1
+    return {n: (total / max(1, seen), seen) for n, total in lost.items()}
+
+
+def _settled(game: Game, tables: Tables) -> bool:
+    """Whether every legal move leads where the tables (or the game's end) give an exact value."""
+    for m in game.legal_moves():
+        game.push(m)
+        try:
+            if not game.is_over and (game.pending is not None or tables.exact(game) is None):
+                return False
+        finally:
+            game.pop()
+    return True
+
+
 def bellman_check(game_name: str, throws: str, tables: Tables, samples: int, pieces: int = 3) -> float:
     """The largest |T(V) - V| over random positions of at most `pieces` a side (those the table covers),
     T computed with the engine's moves."""
@@ -131,6 +162,13 @@ def main() -> None:
         for level in [*map(str, sorted(LEVELS)), "pip3"]:
             rate, per, secs, slowest = search_speed(name, level, 5 if quick else 200, tables)
             print(f"| {name} | {level} | {rate:,.0f} | {per:,.0f} | {1000 * secs:.1f} | {1000 * slowest:.0f} |")
+    print("\n| rule set | decisions | " + " | ".join(f"level {n} lost" for n in sorted(LEVELS)) + " |")
+    print("|---|---:|" + "---:|" * len(LEVELS))
+    for name in ("secret", "houses"):
+        lost = lost_against_master(name, 5 if quick else 100, tables)
+        seen = next(iter(lost.values()))[1]
+        cells = " | ".join(f"{100 * lost[str(n)][0]:.2f} pp" for n in sorted(LEVELS))
+        print(f"| {name} | {seen} | {cells} |")
     if quick or tables is None:
         return
     print("\n| table | positions | file | solved in | sweeps (3 v 3) | residual | engine Bellman check |")
