@@ -34,11 +34,11 @@ class Level:
 
 
 #: The master's nodes a decision. A node (a move or throw pushed, with its share of leaves and table
-#: reads) costs about 4 µs of CPU on the machine the figures were measured on
-#: (benchmarks/RESULTS-opponent.md); a Raspberry Pi 4 is taken as 5 times slower (the top of the 3-5x
-#: the project measured), so 40,000 nodes answer within about 0.8 s there: under the second a move
-#: may take. A budget in nodes rather than seconds keeps a seed's game the same on any machine.
-MASTER_BUDGET = 40_000
+#: reads) costs 3.5-6.3 µs of CPU on the machine the figures were measured on: 40,000 nodes took at
+#: most 226 ms there (benchmarks/RESULTS-opponent.md). A Raspberry Pi 4 is taken as 5 times slower (the
+#: top of the 3-5x the project measured), so 34,000 nodes answer within about 1 s there at worst (0.2 s
+#: here). A budget in nodes rather than seconds keeps a seed's game the same on any machine.
+MASTER_BUDGET = 34_000
 
 #: The levels a person can choose, weakest first: only levels the ladder separates (see
 #: benchmarks/RESULTS-opponent.md). The master deepens one throw at a time while its budget lasts
