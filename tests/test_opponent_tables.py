@@ -190,3 +190,13 @@ def test_the_table_benchmark_reports_any_cache_state(tmp_path):
     assert len(rows) == 3
     assert "only 1 a side" in rows[0] and "e-" in rows[0]  # its Bellman check ran on what it covers
     assert "unreadable" in rows[1] and "not built" in rows[2]
+
+
+def test_solve_refuses_cards_in_one_line_and_builds_nothing(tmp_path, capsys):
+    """Cards move by cards, not throws: no table is built for them (a stick table would be wrong there)."""
+    from senet_pi.cli import main
+
+    code = main(["solve", "cards", "--tables", str(tmp_path / "t")])
+    err = capsys.readouterr().err
+    assert code == 1 and err.count("\n") == 1 and "cards has no solved endgames (only secret, houses)" in err
+    assert not (tmp_path / "t").exists()
