@@ -22,6 +22,7 @@ try:
     from senet_pi.opponent.light import light_copy
 except ImportError:  # an older tree (for the "before" figures: PYTHONPATH=that tree) has no light copy
     light_copy = None  # type: ignore[assignment]
+from senet_pi.errors import SenetError
 from senet_pi.opponent.players import BASELINES, LEVELS, Computer
 from senet_pi.opponent.tables import Tables, table_path, throws_of
 from senet_pi.rules import Game, new_game
@@ -70,14 +71,46 @@ def search_speed(name: str, level: str, count: int, tables: Tables | None) -> tu
     return nodes / spent, nodes / count, spent / count, slowest
 
 
-def bellman_check(game_name: str, throws: str, tables: Tables, samples: int) -> float:
-    """The largest |T(V) - V| over random covered positions, T computed with the engine's moves."""
+def lost_against_master(name: str, count: int, tables: Tables | None, seed: int = 5) -> dict[str, tuple[float, int]]:
+    """Each level's chance lost per decision against the master's judgement, over decisions the tables do
+    not settle (at least one move's value is the master's estimate): (mean lost, decisions)."""
+    judge = Computer(LEVELS[max(LEVELS)], tables, 0)
+    players = {str(n): Computer(level, tables, n) for n, level in LEVELS.items()}
+    lost = dict.fromkeys(players, 0.0)
+    seen = 0
+    for game in decisions(name, count, seed=seed):
+        scored, stats = judge.values(game)
+        if stats.depth == 0 and len(scored) > 0 and tables is not None and _settled(game, tables):
+            continue  # a solved endgame: measured against the tables in the tournaments instead
+        values = {str(m): v for m, v in scored}
+        best = max(values.values())
+        for n, player in players.items():
+            lost[n] += best - values[str(player.choose(game))]
+        seen += 1
+    return {n: (total / max(1, seen), seen) for n, total in lost.items()}
+
+
+def _settled(game: Game, tables: Tables) -> bool:
+    """Whether every legal move leads where the tables (or the game's end) give an exact value."""
+    for m in game.legal_moves():
+        game.push(m)
+        try:
+            if not game.is_over and (game.pending is not None or tables.exact(game) is None):
+                return False
+        finally:
+            game.pop()
+    return True
+
+
+def bellman_check(game_name: str, throws: str, tables: Tables, samples: int, pieces: int = 3) -> float:
+    """The largest |T(V) - V| over random positions of at most `pieces` a side (those the table covers),
+    T computed with the engine's moves."""
     rng = random.Random(3)
     worst = 0.0
     options = {"throws": throws} if "throws" in new_game(game_name).option_defaults() else {}
     squares = [*range(1, 27), 28, 29, 30]
     for _ in range(samples):
-        a, b = rng.randint(1, 3), rng.randint(1, 3)
+        a, b = rng.randint(1, pieces), rng.randint(1, pieces)
         cells = rng.sample(squares, a + b)
         position = {"A": sorted(cells[:a]), "B": sorted(cells[a:]), "off": {"A": 5 - a, "B": 5 - b}, "to_move": "A"}
         game = new_game(game_name, options=options, position=position)
@@ -129,25 +162,45 @@ def main() -> None:
         for level in [*map(str, sorted(LEVELS)), "pip3"]:
             rate, per, secs, slowest = search_speed(name, level, 5 if quick else 200, tables)
             print(f"| {name} | {level} | {rate:,.0f} | {per:,.0f} | {1000 * secs:.1f} | {1000 * slowest:.0f} |")
+    print("\n| rule set | decisions | " + " | ".join(f"level {n} lost" for n in sorted(LEVELS)) + " |")
+    print("|---|---:|" + "---:|" * len(LEVELS))
+    for name in ("secret", "houses"):
+        lost = lost_against_master(name, 5 if quick else 100, tables)
+        seen = next(iter(lost.values()))[1]
+        cells = " | ".join(f"{100 * lost[str(n)][0]:.2f} pp" for n in sorted(LEVELS))
+        print(f"| {name} | {seen} | {cells} |")
     if quick or tables is None:
         return
     print("\n| table | positions | file | solved in | sweeps (3 v 3) | residual | engine Bellman check |")
     print("|---|---:|---:|---:|---:|---:|---:|")
+    for row in table_rows(tables):
+        print(row)
+
+
+def table_rows(tables: Tables, samples: int = 300) -> list[str]:
+    """A Markdown row for each table a new user needs, on any cache state (missing, partial, unreadable)."""
+    rows = []
     for name, throws in (("secret", "sticks"), ("secret", "d6"), ("houses", "sticks")):
         game = new_game(name, options={"throws": throws} if name == "secret" else {})
         if not table_path(name, throws_of(game), tables.folder).exists():
-            print(f"| {name} ({throws}) | not built | | | | | |")
+            rows.append(f"| {name} ({throws}) | not built | | | | | |")
             continue
-        table = tables.for_game(game, 3)
-        assert table is not None
+        try:  # a table left unreadable, or built for fewer pieces, is reported, not a crash
+            table = tables.for_game(game, 3)
+        except SenetError as exc:
+            rows.append(f"| {name} ({throws}) | unreadable: {exc} | | | | | |")
+            continue
+        assert table is not None  # the file exists, and reading it did not fail
         h = table.header
         sweeps = dict(((a, b), n) for a, b, n in h["sweeps"]).get((3, 3), "-")
-        check = bellman_check(name, throws, tables, 300)
+        check = bellman_check(name, throws, tables, samples, table.max_pieces)
         size = table.path.stat().st_size / 1e6
-        print(
-            f"| {name} ({throws}) | {table.layout.size:,} | {size:.1f} MB | {h['seconds']} s | {sweeps} | "
+        partial = "" if table.max_pieces >= 3 else f" (only {table.max_pieces} a side)"
+        rows.append(
+            f"| {name} ({throws}) | {table.layout.size:,}{partial} | {size:.1f} MB | {h['seconds']} s | {sweeps} | "
             f"{h['residual']:.1e} | {check:.1e} |"
         )
+    return rows
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import pytest
 from firmware_bridge import codec
 from firmware_bridge.simulate import SimulatedFirmware
 from senet_pi.hardware.serial_link import SerialBackend
+from senet_pi.referee.attempt import BUMP_TIME
 from senet_pi.referee.hands import switch_events
 from senet_pi.referee.physical import play_out
 from senet_pi.rules import new_game
@@ -58,7 +59,9 @@ class Rig:
         for event in events:
             ((verb, square),) = event.items()
             getattr(self.firmware.board, verb)(square)
-            time.sleep(0.03)
+            # A hand holds a piece for hundreds of milliseconds: off its switch for less than the
+            # referee's BUMP_TIME, and lifted within a scan of another, pieces were bumped, not moved.
+            time.sleep(BUMP_TIME + 0.05 if verb == "lift" else 0.03)
 
     def close(self) -> None:
         self._stop.set()
@@ -116,7 +119,7 @@ def test_a_whole_game_with_a_cable_pull_in_the_middle_of_a_move(rig):
                 events = switch_events(game.occupied(), steps)
             ((verb, square),) = events[0].items()
             getattr(firmware.board, verb)(square)
-            time.sleep(0.05)
+            time.sleep(BUMP_TIME + 0.05)  # held as a hand holds it
             firmware.unplug()
             for event in events[1:]:
                 ((verb, square),) = event.items()

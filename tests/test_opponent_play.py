@@ -16,7 +16,7 @@ from senet_pi.opponent.players import BASELINES, LEVELS, Computer, find_player
 from senet_pi.opponent.search import Search
 from senet_pi.opponent.tables import Tables, build_table
 from senet_pi.opponent.tournament import ladder, wilson
-from senet_pi.rules import HousesGame, SecretGame, new_game
+from senet_pi.rules import CardsGame, HousesGame, SecretGame, new_game
 
 
 @pytest.fixture(scope="module")
@@ -147,9 +147,10 @@ def test_the_default_ladder_plays_neighbouring_levels_and_the_top_level_against_
     assert [(find_player(a).name, find_player(b).name) for a, b in ladder()] == [
         ("club", "beginner"),
         ("expert", "club"),
-        ("expert", "random"),
-        ("expert", "greedy"),
-        ("expert", "pip3"),
+        ("master", "expert"),
+        ("master", "random"),
+        ("master", "greedy"),
+        ("master", "pip3"),
     ]
 
 
@@ -222,6 +223,21 @@ def test_hint_outside_the_tables_says_it_is_not_exact(tmp_path, folder, capsys):
     assert out["win"] == max(m["win"] for m in out["moves"])
 
 
+def test_a_cards_hint_is_an_estimate_and_reads_no_table_built_for_throws(tmp_path, folder, capsys):
+    """Cards are not stick throws: with one piece a side (where the houses sticks table has a value) a
+    `cards` hint is marked `"exact": false`, and no table is built or read for it."""
+    position = {"A": [24], "B": [30], "off": {"A": 4, "B": 4}, "to_move": "A"}
+    cards = CardsGame(options=CardsGame.seeded_options(3), position=position)
+    houses = HousesGame(position=position)
+    assert Tables(folder, build=False).exact(houses) is not None
+    assert Tables(folder, build=False).exact(cards) is None
+    fresh = tmp_path / "fresh"
+    assert Tables(fresh).for_game(cards, 3) is None and not fresh.exists()  # nothing built for cards
+    replay = {"variant": "cards", "options": CardsGame.seeded_options(3), "position": position, "events": []}
+    code, out, _ = _hint(tmp_path, folder, replay, capsys)
+    assert code == 0 and out["player"] == "A" and out["exact"] is False and 0.0 <= out["win"] <= 1.0
+
+
 @pytest.mark.parametrize(
     ("replay", "words"),
     [
@@ -246,7 +262,7 @@ def test_a_tournament_prints_win_rates_with_wilson_intervals(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(
-    ("args", "words"), [(["--games", "3"], "even"), (["nobody"], "no player"), (["4", "random"], "a level 1-3")]
+    ("args", "words"), [(["--games", "3"], "even"), (["nobody"], "no player"), (["5", "random"], "a level 1-4")]
 )
 def test_a_tournament_refuses_bad_arguments_in_one_line(tmp_path, capsys, args, words):
     code = main(["tournament", "--ruleset", "modern", "--tables", str(tmp_path), *args])
@@ -272,3 +288,45 @@ def test_every_level_keeps_its_node_budget_in_play(folder, ruleset):
             checked += len(moves) > 1
             game.push(moves[rng.randrange(len(moves))])
     assert checked == 12
+
+
+def _midgame(ruleset, seed=4, plies=30):
+    """A position some way into a seeded random game, with a throw waiting and at least two legal moves."""
+    rng = random.Random(seed)
+    game = new_game(ruleset)
+    made = 0
+    while True:
+        game.push_throw(game.random_throw(rng))
+        while game.pending is not None and not game.is_over:
+            moves = game.legal_moves()
+            if made >= plies and len(moves) > 1:
+                return game
+            game.push(moves[rng.randrange(len(moves))])
+            made += 1
+
+
+@pytest.mark.parametrize("ruleset", ["secret", "houses"])
+def test_the_master_spends_its_node_budget_and_replays_the_same_choice(folder, ruleset):
+    """Beyond the tables the master deepens while its nodes last: far past the expert's one throw, never
+    past its budget, and the same position gives the same move and the same count (no clock involved)."""
+    game = _midgame(ruleset)
+    tables = Tables(folder, build=False)
+    master, expert = Computer(LEVELS[4], tables, 1), Computer(LEVELS[3], tables, 1)
+    move = master.choose(game)
+    expert.choose(game)
+    assert master.last.depth >= 2 and master.last.depth > expert.last.depth
+    assert 10 * expert.last.nodes < master.last.nodes <= LEVELS[4].budget
+    again = Computer(LEVELS[4], tables, 1)
+    assert again.choose(game) == move and again.last.nodes == master.last.nodes
+
+
+def test_the_master_stops_at_once_where_the_tables_settle_every_move(folder):
+    """One piece a side (in the tables): every move's value is exact after it, so the master searches no
+    deeper, and its values are the brute force's."""
+    me, op = (24,), (20,)
+    truth = move_values(SecretGame, "sticks", me, op, 2, exact_values(SecretGame, "sticks", [(me, op)]))
+    game = game_at(SecretGame, "sticks", me, op)
+    game.push_throw(2)
+    scored, stats = Computer(LEVELS[4], Tables(folder, build=False)).values(game)
+    assert stats.depth == 0 and stats.nodes == len(truth) == len(scored)
+    assert all(abs(v - truth[str(m)]) < 0.001 for m, v in scored)

@@ -173,3 +173,30 @@ def test_positions_beyond_three_pieces_or_other_rule_sets_have_no_exact_value(tm
     tables = Tables(tmp_path, build=False)
     assert tables.exact(new_game("secret")) is None
     assert tables.exact(new_game("modern")) is None
+
+
+def test_the_table_benchmark_reports_any_cache_state(tmp_path):
+    """A table built for fewer pieces, one left unreadable and one missing: a row each, no crash."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_opponent.py"
+    spec = importlib.util.spec_from_file_location("bench_opponent", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    build_table(SecretGame, "sticks", max_pieces=1, folder=tmp_path)
+    table_path("secret", "d6", tmp_path).write_bytes(b"half a table")
+    rows = bench.table_rows(Tables(tmp_path, build=False), samples=20)
+    assert len(rows) == 3
+    assert "only 1 a side" in rows[0] and "e-" in rows[0]  # its Bellman check ran on what it covers
+    assert "unreadable" in rows[1] and "not built" in rows[2]
+
+
+def test_solve_refuses_cards_in_one_line_and_builds_nothing(tmp_path, capsys):
+    """Cards move by cards, not throws: no table is built for them (a stick table would be wrong there)."""
+    from senet_pi.cli import main
+
+    code = main(["solve", "cards", "--tables", str(tmp_path / "t")])
+    err = capsys.readouterr().err
+    assert code == 1 and err.count("\n") == 1 and "cards has no solved endgames (only secret, houses)" in err
+    assert not (tmp_path / "t").exists()

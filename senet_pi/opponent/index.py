@@ -8,6 +8,7 @@ leaves free): every index names one position and no key is stored.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 from math import comb
 
@@ -46,18 +47,26 @@ def local_index(me: np.ndarray, op: np.ndarray) -> np.ndarray:
     return rank(me) * comb(free, b) + rank(squeezed)
 
 
+@lru_cache(maxsize=16)
 def _all_ranked(n: int, k: int) -> np.ndarray:
-    """Every k-subset of range(n) as sorted rows, in rank order."""
+    """Every k-subset of range(n) as sorted rows, in rank order (read-only: shared between calls)."""
     rows = np.array(list(combinations(range(n), k)), dtype=np.int64).reshape(-1, k)
-    return rows[np.argsort(rank(rows), kind="stable")]
+    out = rows[np.argsort(rank(rows), kind="stable")]
+    out.setflags(write=False)
+    return out
 
 
 def group_cells(a: int, b: int, start: int = 0, stop: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The square indices (mover, other side) of the positions start..stop of group (a, b), in index order."""
+    stop = group_size(a, b) if stop is None else stop
+    return cells_at(a, b, np.arange(start, stop, dtype=np.int64))
+
+
+def cells_at(a: int, b: int, i: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The square indices (mover, other side) of the positions of group (a, b) at indices `i`."""
     mine = _all_ranked(N_SQUARES, a)
     theirs = _all_ranked(N_SQUARES - a, b)
-    stop = group_size(a, b) if stop is None else stop
-    i = np.arange(start, stop, dtype=np.int64)
+    i = np.asarray(i, dtype=np.int64)
     me = mine[i // len(theirs)]
     op = theirs[i % len(theirs)].copy()
     for j in range(a):  # put back the squares the mover holds, lowest first

@@ -33,13 +33,21 @@ class Level:
     samples: int = 4  # the card game: sampled deals of the cards it cannot see
 
 
-#: The levels a person can choose, weakest first: only levels the ladder separates (README "Measured
-#: strength"). A depth-2 search (20,000 nodes) was measured no stronger than level 3 (47.2 % and
-#: 49.5 % over about 200 games) at ten times its nodes, so it is not offered.
+#: The master's nodes a decision. A node (a move or throw pushed, with its share of leaves and table
+#: reads) costs 3.5-6.3 µs of CPU on the machine the figures were measured on: 40,000 nodes took at
+#: most 226 ms there (benchmarks/RESULTS-opponent.md). A Raspberry Pi 4 is taken as 5 times slower (the
+#: top of the 3-5x the project measured), so 34,000 nodes answer within about 1 s there at worst (0.2 s
+#: here). A budget in nodes rather than seconds keeps a seed's game the same on any machine.
+MASTER_BUDGET = 34_000
+
+#: The levels a person can choose, weakest first: only levels the ladder separates (see
+#: benchmarks/RESULTS-opponent.md). The master deepens one throw at a time while its budget lasts
+#: (most decisions finish 3 throws deep; endgames the tables settle stop at once).
 LEVELS: dict[int, Level] = {
     1: Level("beginner", depth=0, budget=200, noise=0.3, tables=False, evaluation="pip"),
     2: Level("club", depth=0, budget=400),
     3: Level("expert", depth=1, budget=4_000),
+    4: Level("master", depth=12, budget=MASTER_BUDGET),
 }
 
 #: What the levels are measured against (`senet-pi tournament`).
@@ -51,7 +59,7 @@ BASELINES: dict[str, Level] = {
 
 
 def find_player(name: str) -> Level:
-    """A level by number ("1"-"3") or name, or a baseline by name; ValueError if none."""
+    """A level by number ("1"-"4") or name, or a baseline by name; ValueError if none."""
     if name.isdigit() and int(name) in LEVELS:
         return LEVELS[int(name)]
     for level in [*LEVELS.values(), *BASELINES.values()]:

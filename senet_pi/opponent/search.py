@@ -62,8 +62,10 @@ class Search:
         self.odds = throw_odds(game)
         self.nodes = 0
         self.cache: dict[tuple[object, ...], float] = {}
-        self.leaves: dict[tuple[object, ...], float] = {}  # leaf values by position: move ordering and leaves meet
-        self.keyed = game.players == 2 and game.solved_endgames
+        # leaf values by position, and whether each was guessed: move ordering and leaves meet
+        self.leaves: dict[tuple[object, ...], tuple[float, bool]] = {}
+        self.keyed = game.players == 2 and game.solved_endgames and game.turn_starts_with == "throw"
+        self.guessed = False  # whether a leaf was judged by the evaluation (not the tables, nor a game over)
 
     # ------------------------------------------------------------------ helpers
 
@@ -83,14 +85,17 @@ class Search:
             key = (g.occ[0], g.occ[1], g.off[0], g.off[1], g.to_move)
             hit = self.leaves.get(key)
             if hit is not None:
-                return hit
+                self.guessed = self.guessed or hit[1]
+                return hit[0]
         v = self.exact(g) if self.exact is not None else None
+        guessed = v is None
         if v is None:
             v = self.evaluate(g)[self.root]
             if not self._ours(g.to_move):
                 v = 1.0 - v
+        self.guessed = self.guessed or guessed
         if key is not None:
-            self.leaves[key] = v
+            self.leaves[key] = (v, guessed)
         return v
 
     def after(self, mover: int, depth: int, alpha: float, beta: float) -> float:
@@ -109,6 +114,7 @@ class Search:
             return moves
         g, mover = self.game, self.game.to_move
         scored = []
+        guessed = self.guessed  # ordering reads leaves the values may not: it says nothing of their exactness
         for m in moves:
             g.push(m)
             v = self.leaf() if not g.is_over else (1.0 if g.winner == mover else 0.0)
@@ -116,6 +122,7 @@ class Search:
             g.pop()
             scored.append((-(v if same else 1.0 - v), m))
         scored.sort(key=lambda sm: sm[0])
+        self.guessed = guessed
         return [m for _, m in scored]
 
     # ------------------------------------------------------------------ nodes
@@ -218,6 +225,7 @@ class Search:
         stats = SearchStats()
         for depth in range(max_depth + 1):
             self.cache.clear()
+            self.guessed = False
             try:
                 best = self.root_values(depth)
             except OutOfNodes:
@@ -226,5 +234,7 @@ class Search:
                     best = self.root_values(0)
                 break
             stats.depth = depth
+            if not self.guessed:  # every leaf was exact (tables, games over): looking deeper changes nothing
+                break
         stats.nodes = self.nodes
         return best, stats

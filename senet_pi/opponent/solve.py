@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .index import RESTING, cells_of_masks, group_cells, group_size, local_index, masks_of_cells
+from .index import RESTING, cells_at, cells_of_masks, group_cells, group_size, local_index, masks_of_cells
 from .vector import RuleData, generate
 
 TOLERANCE = 1e-9
@@ -53,13 +53,14 @@ class Layout:
 
 @dataclass
 class Links:
-    """Where each move of each throw leads, for the positions of one group in sweep order."""
+    """Where each move of each throw leads, for the positions of one group in sweep order.
 
-    order: np.ndarray  # position in sweep order -> index in the group
-    target: np.ndarray  # (throws, pieces, N) int32: flat index of the position after the move
-    flip: np.ndarray  # (throws, pieces, N) bool: the other side throws next (the value is 1 - theirs)
+    Kept small (the 3-against-3 group has 9.5 million positions): a successor where the other side
+    throws next is stored as its bitwise complement (~index, negative), so no separate flag is kept."""
+
+    order: np.ndarray  # (N,) int32: position in sweep order -> index in the group
+    target: np.ndarray  # (throws, pieces, N) int32: flat index after the move; ~index: the other side throws next
     again: np.ndarray  # (throws, N) bool: no move, and the same side throws again (P7 with a bonus throw)
-    scale: np.ndarray  # (N,) 1 / (1 - chance of such a throw), folding that loop in
 
 
 def _targets(
@@ -95,40 +96,43 @@ def _targets(
 
 
 def link(rd: RuleData, layout: Layout, a: int, b: int, tick: Callable[[int], None] | None = None) -> Links:
-    """Every position of group (a, b) with where each move of each throw leads."""
+    """Every position of group (a, b) with where each move of each throw leads (squares a chunk at a time)."""
     size = group_size(a, b)
-    me_all, op_all = group_cells(a, b)
-    progress = RESTING[me_all].sum(axis=1) + RESTING[op_all].sum(axis=1)
-    order = np.argsort(-progress, kind="stable")
+    progress = np.empty(size, dtype=np.int16)
+    for start in range(0, size, CHUNK):
+        me_cells, op_cells = group_cells(a, b, start, min(size, start + CHUNK))
+        progress[start : start + len(me_cells)] = RESTING[me_cells].sum(axis=1) + RESTING[op_cells].sum(axis=1)
+    order = np.argsort(-progress, kind="stable").astype(np.int32)
     del progress
     throws = len(rd.odds)
     target = np.empty((throws, a, size), dtype=np.int32)
-    flip = np.empty((throws, a, size), dtype=bool)
     again = np.empty((throws, size), dtype=bool)
     for start in range(0, size, CHUNK):
         rows = order[start : start + CHUNK]
-        me_cells, op_cells = me_all[rows], op_all[rows]
+        me_cells, op_cells = cells_at(a, b, rows)
         for i, (t, _) in enumerate(rd.odds):
             tg, fl, ag = _targets(rd, layout, a, b, me_cells, op_cells, t)
-            target[i, :, start : start + len(rows)] = tg
-            flip[i, :, start : start + len(rows)] = fl
+            target[i, :, start : start + len(rows)] = np.where(fl, ~tg, tg)
             again[i, start : start + len(rows)] = ag
         if tick:
             tick(len(rows))
-    p = np.array([p for _, p in rd.odds])
-    scale = 1.0 / (1.0 - (p[:, None] * again).sum(axis=0))
-    return Links(order, target, flip, again, scale)
+    return Links(order, target, again)
 
 
 def backup(rd: RuleData, values: np.ndarray, links: Links, lo: int, hi: int) -> np.ndarray:
     """The Bellman update of the positions lo..hi (sweep order) from `values`."""
     acc = np.zeros(hi - lo)
+    looped = np.zeros(hi - lo)  # the chance of a throw that is forfeited with a bonus throw (P7): folded in
     for i, (_, p) in enumerate(rd.odds):
-        v = values[links.target[i, :, lo:hi]]
-        v = np.where(links.flip[i, :, lo:hi], 1.0 - v, v)
+        t = links.target[i, :, lo:hi]
+        flip = t < 0
+        v = values[np.where(flip, ~t, t)]
+        v = np.where(flip, 1.0 - v, v)
         best = v.max(axis=0)
-        acc += np.where(links.again[i, lo:hi], 0.0, p * best)
-    return acc * links.scale[lo:hi]
+        again = links.again[i, lo:hi]
+        acc += np.where(again, 0.0, p * best)
+        looped += np.where(again, p, 0.0)
+    return acc / (1.0 - looped)
 
 
 @dataclass

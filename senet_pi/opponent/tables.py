@@ -42,6 +42,12 @@ def table_dir() -> Path:
     return Path(cache) / "senet-pi" / "tables"
 
 
+def has_tables(ruleset: type[Game] | Game) -> bool:
+    """Whether a rule set's endgames are solved: two players moving by throws (a table is built for one
+    kind of throw, so `cards`, which moves by cards on the houses board, has none of its own)."""
+    return bool(ruleset.solved_endgames) and ruleset.turn_starts_with == "throw"
+
+
 def throws_of(game: Game) -> str:
     """The throw option a game plays with (a table is per rule set and throw option)."""
     return str(game.options.get("throws", game.throw_kind.name))
@@ -187,7 +193,7 @@ class Tables:
     def for_game(self, game: Game, pieces_needed: int = 0) -> Table | None:
         """The table for `game`'s rule set and throw option covering `pieces_needed` pieces a side
         (built first when missing or too small and building is allowed); None where no table exists."""
-        if not game.solved_endgames or game.players != 2:
+        if not has_tables(game) or game.players != 2:
             return None
         key = (game.name, throws_of(game))
         if key not in self._open:
@@ -210,7 +216,7 @@ class Tables:
 
     def exact(self, game: Game) -> float | None:
         """The exact chance that the player to throw wins, where a table covers the position (no throw waiting)."""
-        if game.pending is not None or game.is_over or game.players != 2 or not game.solved_endgames:
+        if game.pending is not None or game.is_over or game.players != 2 or not has_tables(game):
             return None
         p = game.to_move
         me, op = game.occ[p], game.occ[1 - p]

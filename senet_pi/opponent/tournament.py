@@ -21,7 +21,7 @@ from pathlib import Path
 from ..errors import SenetError
 from ..rules import Game, find_ruleset
 from .players import BASELINES, LEVELS, Computer, Level, find_player
-from .tables import Tables
+from .tables import Tables, has_tables
 
 MAX_THROWS = 20_000  # a guard: no game of these rule sets comes near it
 
@@ -125,7 +125,7 @@ def play_deal(args: tuple[str, dict[str, object], Level, Level, int, Path | None
     """One deal: the same throws played with the first player in each seat; the two players' tallies."""
     ruleset, options, first, second, seed, folder = args
     cls = find_ruleset(ruleset)
-    tables = _tables_in(folder) if cls.solved_endgames else None
+    tables = _tables_in(folder) if has_tables(cls) else None
     out = (Tally(), Tally())
     for swap in (False, True):
         game = cls(options=options)
@@ -202,7 +202,7 @@ def run_tournament(args: argparse.Namespace, tables: Tables) -> None:
     else:
         pairs = [(find_player(x), find_player(y)) for x, y in ladder()]
     options = _options(cls, args.throws)
-    if cls.solved_endgames:  # built (or found) before the workers start, with the progress shown here
+    if has_tables(cls):  # built (or found) before the workers start, with the progress shown here
         tables.for_game(cls(options=options), 3)
     for first, second in pairs:
         match = run_match(Match(cls.name, options, first, second), args.games // 2, args.seed, tables.folder, args.jobs)
