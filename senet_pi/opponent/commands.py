@@ -33,6 +33,10 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     if not 1 <= args.pieces <= MAX_PIECES:
         raise SenetError(f"--pieces must be 1-{MAX_PIECES}, not {args.pieces}")
     chosen = [find_ruleset(args.ruleset)] if args.ruleset else [c for c in RULESETS.values() if has_tables(c)]
+    for cls in chosen:  # what cannot be solved is said before anything is made
+        if not has_tables(cls):
+            have = ", ".join(c.name for c in RULESETS.values() if has_tables(c))
+            raise SenetError(f"{cls.name} has no solved endgames (only {have})")
     folder = args.tables or table_dir()
     try:  # before minutes of solving, not after: a folder it cannot write loses nothing yet
         folder.mkdir(parents=True, exist_ok=True)
@@ -41,9 +45,6 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise SenetError(f"cannot write the tables in {folder}: {exc.strerror or exc}") from None
     for cls in chosen:
-        if not has_tables(cls):
-            have = ", ".join(c.name for c in RULESETS.values() if has_tables(c))
-            raise SenetError(f"{cls.name} has no solved endgames (only {have})")
         throws = [args.throws] if args.throws else list(cls.throw_kinds)
         for option in throws:
             if option not in cls.throw_kinds:
