@@ -290,12 +290,7 @@ class BoardPublisher:
             result["ok"] = True
         except Exception as exc:  # refused or failed: said to the sender, never the end of the board
             result["error"] = str(exc)[:300]
-        if result["ok"]:
-            client.publish(topics.command_result(self.board), json.dumps(result), qos=1)
-        elif self._may_answer_refusal():
-            client.publish(topics.command_result(self.board), json.dumps(result), qos=0)
-        else:
-            self.unanswered += 1
+        self._answer(client, result)
 
     def _pressed(self, client: mqtt.Client, message: mqtt.MQTTMessage) -> None:
         """A staff button: the broker's access list said who may press it; the action is the payload."""
@@ -312,6 +307,11 @@ class BoardPublisher:
             result["ok"] = True
         except Exception as exc:  # refused or failed: said to the sender, never the end of the board
             result["error"] = str(exc)[:300]
+        self._answer(client, result)
+
+    def _answer(self, client: mqtt.Client, result: dict[str, object]) -> None:
+        """A command's or a button's result: carried out, always said (QoS 1); refused, said only as
+        often as refusals may be, so a flood of them never crowds out the board's own messages."""
         if result["ok"]:
             client.publish(topics.command_result(self.board), json.dumps(result), qos=1)
         elif self._may_answer_refusal():
