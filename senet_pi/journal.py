@@ -242,6 +242,47 @@ def _salvage(db: sqlite3.Connection, table: str) -> tuple[list[tuple], int]:
     return [rows[k] for k in sorted(rows)], failed
 
 
+def _salvage_all(uri: str) -> dict[str, tuple[list[tuple], int]]:
+    """Every journal table's readable rows (see `_salvage`) from the database at `uri`."""
+    db = sqlite3.connect(uri, uri=True)
+    db.text_factory = _text
+    try:
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        return {t: _salvage(db, t) if t in tables else ([], 0) for t in TABLES}
+    finally:
+        db.close()
+
+
+@contextmanager
+def _cut_file_opened(source: Path, folder: Path) -> Iterator[str]:
+    """A copy of a journal cut short (a torn write, a card that lost its last sectors) that SQLite
+        will open: whole pages only, the header's page count what is there, and the schema rows whose
+        pages are gone (and every index: the tables are read by rowid) dropped, made in `folder` (the
+    new journal's, not a RAM disk). The source is only read."""
+    data = bytearray(source.read_bytes())
+    if len(data) < 100 or not data.startswith(b"SQLite format 3\x00"):
+        raise sqlite3.DatabaseError("file is not a database")
+    size = int.from_bytes(data[16:18], "big")
+    size = 65536 if size == 1 else size
+    pages = len(data) // size
+    del data[pages * size :]
+    data[28:32] = pages.to_bytes(4, "big")
+    copy = folder / f".senet-pi-recover-{os.getpid()}-{time.monotonic_ns()}.sqlite"
+    try:
+        copy.write_bytes(bytes(data))
+        db = sqlite3.connect(copy)
+        try:
+            db.execute("PRAGMA writable_schema=ON")
+            db.execute("DELETE FROM sqlite_master WHERE type = 'index' OR rootpage > ?", (pages,))
+            db.commit()
+        finally:
+            db.close()
+        yield f"{copy.resolve().as_uri()}?mode=ro"
+    finally:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(f"{copy}{suffix}").unlink(missing_ok=True)
+
+
 def recover(source: str | Path, dest: str | Path, mark: dict | None = None) -> Recovery:
     """Write a new journal at `dest` (which must not exist) with what of the journal `source` (and its
     `-wal`) can be read: every game, each game's inputs up to the first that cannot be read (a resume
@@ -250,13 +291,11 @@ def recover(source: str | Path, dest: str | Path, mark: dict | None = None) -> R
     source, dest = Path(source), Path(dest)
     if dest.exists():
         raise OSError(f"{dest} already exists")
-    db = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)
-    db.text_factory = _text
     try:
-        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        found = {t: _salvage(db, t) if t in tables else ([], 0) for t in TABLES}
-    finally:
-        db.close()
+        found = _salvage_all(f"{source.resolve().as_uri()}?mode=ro")
+    except sqlite3.DatabaseError:  # a file cut short: its header and schema name pages it lacks
+        with _cut_file_opened(source, dest.parent) as uri:
+            found = _salvage_all(uri)
     games, bad_games = found["games"]
     events, bad_events = found["events"]
     verdicts, bad_verdicts = found["verdicts"]
