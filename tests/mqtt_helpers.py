@@ -7,6 +7,7 @@ import getpass
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import threading
@@ -180,3 +181,15 @@ class Ear:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+
+
+def stop_group(proc: subprocess.Popen, log, grace: float) -> None:
+    """Stop a program started in a session of its own (and its children): SIGTERM, then SIGKILL
+    after `grace` seconds; its log closed."""
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(5)
+    log.close()

@@ -23,13 +23,12 @@ from __future__ import annotations
 import json
 import os
 import random
-import signal
 import subprocess
 import time
 import uuid
 
 import pytest
-from mqtt_helpers import Ear, mosquitto_fixture, wait_until
+from mqtt_helpers import Ear, mosquitto_fixture, stop_group, wait_until
 
 from senet_pi.fleet import FleetSettings, parse_broker_url
 from senet_pi.fleet.address import BUTTONS
@@ -116,13 +115,7 @@ def home_assistant(mosquitto, tmp_path):
     try:
         yield proc, tmp_path / "hass.log"
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(5)
-        log.close()
+        stop_group(proc, log, 30)
 
 
 def test_home_assistant_shows_the_board_and_its_automation_presses_new_game(mosquitto, home_assistant):

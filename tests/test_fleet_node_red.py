@@ -11,14 +11,13 @@ from __future__ import annotations
 import json
 import os
 import random
-import signal
 import subprocess
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
-from mqtt_helpers import Ear, free_port, mosquitto_fixture, wait_until
+from mqtt_helpers import Ear, free_port, mosquitto_fixture, stop_group, wait_until
 
 from senet_pi.fleet import FleetSettings, parse_broker_url
 from senet_pi.fleet.on_run import start_board
@@ -69,13 +68,7 @@ def node_red(mosquitto, tmp_path):
         wait_until(lambda: get("/senet/boards.json") is not None, 60, 0.25)
         yield base, get
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(5)
-        log.close()
+        stop_group(proc, log, 10)
 
 
 @OPT_IN

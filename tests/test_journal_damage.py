@@ -203,14 +203,20 @@ def test_damage_item1_journal_recover_writes_what_can_be_read_and_leaves_the_fil
     assert "no file" in capsys.readouterr().err
 
 
-def test_a_main_file_cut_short_with_no_wal_keeps_what_its_pages_still_hold(killed, tmp_path):
-    """Checkpointed, then torn (no -wal left): SQLite will not open a file shorter than its header
-    says, so the recovery reads a copy cut to whole pages with the missing ones out of its schema."""
-    path = tmp_path / "j.sqlite"
+def checkpointed_then_damaged(killed: Path, folder: Path, how: str, where: float, bit: int) -> Path:
+    """A copy of `killed` whose -wal is gone (checkpointed, then lost) and whose main file is damaged."""
+    path = folder / "j.sqlite"
     for suffix in FILES:
         shutil.copy(f"{killed}{suffix}", f"{path}{suffix}")
     Path(f"{path}-wal").unlink()
-    damage(path, "main", "cut", 0.5, 0)
+    damage(path, "main", how, where, bit)
+    return path
+
+
+def test_a_main_file_cut_short_with_no_wal_keeps_what_its_pages_still_hold(killed, tmp_path):
+    """Checkpointed, then torn (no -wal left): SQLite will not open a file shorter than its header
+    says, so the recovery reads a copy cut to whole pages with the missing ones out of its schema."""
+    path = checkpointed_then_damaged(killed, tmp_path, "cut", 0.5, 0)
     journal = Journal(path)
     try:
         assert journal.recovery is not None and journal.recovery.games == 2 and journal.recovery.lost > 0
@@ -225,11 +231,7 @@ def test_a_main_file_cut_short_with_no_wal_keeps_what_its_pages_still_hold(kille
 def test_a_journal_nothing_could_be_recovered_from_is_still_a_loss_on_record(killed, tmp_path):
     """A main file whose header is gone, its -wal too: even when nothing can be read back, what its
     mark counted is lost on record, so status is never healthy and stats count it."""
-    path = tmp_path / "j.sqlite"
-    for suffix in FILES:
-        shutil.copy(f"{killed}{suffix}", f"{path}{suffix}")
-    Path(f"{path}-wal").unlink()
-    damage(path, "main", "flip", 0.0, 3)
+    path = checkpointed_then_damaged(killed, tmp_path, "flip", 0.0, 3)
     journal = Journal(path)
     try:
         assert journal.damaged and "nothing could be recovered" in journal.damaged
