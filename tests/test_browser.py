@@ -374,7 +374,7 @@ def test_a_card_played_from_a_players_page_shows_its_prompt_on_the_main_page(bro
 # Counts a hand page's own reads of its hand (GET /api/hand/...): asked, answered, and answers
 # whose JSON is still being read. When all are done, the page has drawn (or dropped) every answer.
 COUNT_HAND_READS = """
-window.handAsks = 0; window.handAnswers = 0; window.handReading = 0;
+window.handAsks = 0; window.handAnswers = 0; window.handReading = 0; window.handFailures = [];
 const realFetch = window.fetch;
 window.fetch = (url, init) => {
   const read = String(url).includes("/api/hand/") && !(init && init.method && init.method !== "GET");
@@ -385,9 +385,21 @@ window.fetch = (url, init) => {
     const json = response.json.bind(response);
     response.json = () => { window.handReading++; return json().finally(() => { window.handReading--; }); };
     return response;
-  });
+  }, (error) => { window.handFailures.push(String(error)); throw error; });
 };
 """
+# Every read of the hand has been answered (or has failed) and read: polled on a timer, not on
+# animation frames, which a browser may hold back for a page it does not show.
+HAND_QUIET = "() => window.handAsks === window.handAnswers + window.handFailures.length && window.handReading === 0"
+
+
+def wait_for_quiet_hand(page) -> None:
+    """Wait until no read of the hand is in flight; on a timeout say what the page counted."""
+    try:
+        page.wait_for_function(HAND_QUIET, polling=50, timeout=30_000)
+    except Exception as error:  # the counters make a hang on a loaded machine readable
+        counts = page.evaluate("() => [window.handAsks, window.handAnswers, window.handReading, window.handFailures]")
+        raise AssertionError(f"hand reads still in flight (asked, answered, reading, failed): {counts}") from error
 
 
 def test_a_hand_page_never_draws_an_older_answer_over_a_newer_one(browser):
@@ -414,7 +426,7 @@ def test_a_hand_page_never_draws_an_older_answer_over_a_newer_one(browser):
         phone.goto(live.url + "hands")
         phone.goto(phone.locator("a", has_text="/hand/B/").get_attribute("href"))
         expect(phone.locator("#hand-turn")).to_have_text("your turn: play a card or exchange")
-        phone.wait_for_function("() => window.handAsks === window.handAnswers && window.handReading === 0")
+        wait_for_quiet_hand(phone)
         phone.route("**/api/hand/B/*", hold_the_first_answer)
         live.service.note(Offer("a live event: the page reads its hand"))
         while not held:
@@ -425,7 +437,7 @@ def test_a_hand_page_never_draws_an_older_answer_over_a_newer_one(browser):
         expect(phone.locator("#hand-turn")).to_have_text("now move your pawn on the board")
         route, stale = held[0]
         route.fulfill(response=stale)  # the older answer (B to play a card) arrives last
-        phone.wait_for_function("() => window.handAsks === window.handAnswers && window.handReading === 0")
+        wait_for_quiet_hand(phone)
         expect(phone.locator("#hand-turn")).to_have_text("now move your pawn on the board")
         expect(phone.locator("#cards button.playable")).to_have_count(0)
     finally:
