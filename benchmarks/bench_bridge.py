@@ -22,7 +22,7 @@ from firmware_bridge import codec
 from firmware_bridge.simulate import SimulatedFirmware
 from senet_pi.hardware.serial_link import SerialBackend
 from senet_pi.rules import new_game
-from senet_pi.service import Service
+from senet_pi.service.core import Service
 from senet_pi.verdicts import Progress, Settled
 
 

@@ -34,8 +34,8 @@ from playwright.sync_api import sync_playwright
 
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.pinmap import load_pinmap
-from senet_pi.page import start_server, stop_server
-from senet_pi.service import Service
+from senet_pi.server.serve import start_server, stop_server
+from senet_pi.service.core import Service
 from senet_pi_web import create_app
 
 CHROMIUM = os.environ.get("SENET_PI_CHROMIUM", "/usr/bin/chromium")

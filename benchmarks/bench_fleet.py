@@ -125,7 +125,7 @@ def one_board(folder: Path, url: str | None, idle: float, presses: int) -> dict[
 
 def sample_state() -> dict:
     """A real board's `GET /api/state` answer, as boards publish it."""
-    from senet_pi.service import Service
+    from senet_pi.service.core import Service
     from senet_pi_web import create_app
 
     app = create_app({"TESTING": True}, service=Service(None))
@@ -215,7 +215,7 @@ def flapping(folder: Path, seconds: float, period: float = 3.0) -> None:
     """The board's connected share while the broker flaps `period` s up, `period` s down."""
     from senet_pi.fleet import FleetSettings, parse_broker_url
     from senet_pi.fleet.on_run import start_board
-    from senet_pi.service import Service
+    from senet_pi.service.core import Service
     from senet_pi_web import create_app
 
     broker, port = start_broker(folder)

@@ -18,10 +18,10 @@ from pathlib import Path
 
 from bench_opponent import decisions as opponent_decisions  # this folder, as the scripts run
 
-from senet_pi.coach import engine_analyser
 from senet_pi.opponent.tables import Tables
 from senet_pi.rules import Game, new_game
-from senet_pi.service import Service
+from senet_pi.service.coach import engine_analyser
+from senet_pi.service.core import Service
 
 
 def decisions(name: str, count: int, players: int = 2) -> list[Game]:

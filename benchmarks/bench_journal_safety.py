@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from senet_pi.journal import Journal
+from senet_pi.service.journal import Journal
 
 
 def median_ms(folder: Path, name: str, writes: int) -> float:

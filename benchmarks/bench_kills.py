@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from senet_pi.journal import Journal  # noqa: E402
+from senet_pi.service.journal import Journal  # noqa: E402
 from tests.test_journal import played  # noqa: E402
 
 

@@ -40,7 +40,7 @@ def accelerated(seconds: float, unbounded: bool) -> None:
     from senet_pi.hardware.backend import SimBackend
     from senet_pi.hardware.board import SCAN_RATE
     from senet_pi.hardware.pinmap import load_pinmap
-    from senet_pi.service import Service
+    from senet_pi.service.core import Service
 
     if unbounded:  # what the sim factory made before: plain MockPins, every state kept
         from gpiozero.pins.mock import MockFactory, MockPin
@@ -52,7 +52,7 @@ def accelerated(seconds: float, unbounded: bool) -> None:
     t = [0.0]
     clock = lambda: t[0]  # noqa: E731
     with tempfile.TemporaryDirectory() as folder:
-        from senet_pi.journal import Journal
+        from senet_pi.service.journal import Journal
 
         service = Service(Journal(Path(folder) / "j.sqlite"), clock=clock)
         backend = SimBackend(load_pinmap(), clock=clock)

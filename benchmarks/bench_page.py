@@ -33,7 +33,7 @@ import threading
 import time
 from pathlib import Path
 
-from senet_pi.page import set_pin
+from senet_pi.server.serve import set_pin
 
 
 def percentile(values: list[float], p: float) -> float:

@@ -16,10 +16,10 @@ import time
 from pathlib import Path
 
 from senet_pi.events import timed_inputs
-from senet_pi.journal import Journal
 from senet_pi.referee import Referee
 from senet_pi.referee.hands import scripted_game
 from senet_pi.rules import new_game
+from senet_pi.service.journal import Journal
 from senet_pi.verdicts import Moved, Turn, Verdict
 
 

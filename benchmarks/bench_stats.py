@@ -19,10 +19,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from senet_pi.journal import Journal
 from senet_pi.referee.hands import scripted_game
-from senet_pi.replay import parse_replay, run_replay
-from senet_pi.stats import day_stats
+from senet_pi.service.journal import Journal
+from senet_pi.service.replay import parse_replay, run_replay
+from senet_pi.service.stats import day_stats
 from senet_pi.verdicts import parse_verdict
 
 WARNING = {"v": "illegal", "reason": "a move is still owed (P2)", "ruling": "P2", "player": "A", "event": 3}

@@ -19,10 +19,10 @@ from pathlib import Path
 
 from playwright.sync_api import expect, sync_playwright
 
-from senet_pi.page import start_server, stop_server
 from senet_pi.referee.hands import switch_events
 from senet_pi.referee.physical import play_out
-from senet_pi.service import Service
+from senet_pi.server.serve import start_server, stop_server
+from senet_pi.service.core import Service
 from senet_pi_web import create_app
 
 CHROMIUM = os.environ.get("SENET_PI_CHROMIUM", "/usr/bin/chromium")

@@ -12,8 +12,8 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from .computer import LEVEL_RANGE
 from .i18n import LANGUAGES
+from .opponent.levels import LEVEL_RANGE
 
 #: A check: the value (already of one of the setting's types) -> what is wrong with it, or None.
 Check = Callable[[object], str | None]

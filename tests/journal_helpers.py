@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from senet_pi.events import timed_inputs
-from senet_pi.service import Service
+from senet_pi.service.core import Service
 
 
 class ScriptClock:

@@ -2,9 +2,9 @@
 
 import sys
 
-from senet_pi.journal import Journal
 from senet_pi.referee.hands import scripted_game
-from senet_pi.service import Service
+from senet_pi.service.core import Service
+from senet_pi.service.journal import Journal
 from tests.journal_helpers import ScriptClock, feed, timed
 
 path, variant, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from senet_pi.referee import Referee  # noqa: E402
-from senet_pi.replay import read_replay_file, run_replay  # noqa: E402
+from senet_pi.service.replay import read_replay_file, run_replay  # noqa: E402
 
 #: Today's verdicts, recorded from the referee before it was taken apart into parts.
 RECORDED = Path(__file__).resolve().with_name("referee_rejudged.json")

@@ -16,10 +16,10 @@ from typing import Any
 
 from senet_pi.events import parse_event
 from senet_pi.referee import Referee
-from senet_pi.replay import load_replay, run_replay
 from senet_pi.rules import Game
 from senet_pi.rules.board import bit, squares_in
 from senet_pi.rules.cards import default_deck
+from senet_pi.service.replay import load_replay, run_replay
 from senet_pi.verdicts import Verdict
 
 #: Past the settle time (0.4 s).

@@ -42,7 +42,7 @@ class ExhibitBoard(LiveBoard):
         super().__init__()
 
     def start_server(self) -> None:
-        from senet_pi.page import start_server
+        from senet_pi.server.serve import start_server
         from senet_pi_web import create_app
 
         app = create_app({"SECRET_KEY": "e2e", "EXHIBIT": self.exhibit}, service=self.service, backend=self.backend)

@@ -19,7 +19,7 @@ from senet_pi.referee.attempt import BUMP_TIME
 from senet_pi.referee.hands import switch_events
 from senet_pi.referee.physical import play_out
 from senet_pi.rules import new_game
-from senet_pi.service import Service
+from senet_pi.service.core import Service
 from tests.journal_helpers import ScriptClock
 
 ROOT = Path(__file__).resolve().parents[1]

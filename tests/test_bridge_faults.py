@@ -13,7 +13,7 @@ import serial
 from firmware_bridge import codec
 from senet_pi.hardware.serial_link import WRITE_TIMEOUT, SerialBackend
 from senet_pi.rules import new_game
-from senet_pi.service import Service
+from senet_pi.service.core import Service
 
 START = codec.occupancy_hex(new_game("secret").occupied())
 HELLO = [(0, "H", ("proto=1", "fw=0.1.0", "board=x")), (1, "S", (START, 0))]

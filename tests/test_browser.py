@@ -16,11 +16,11 @@ from werkzeug.security import generate_password_hash
 
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.pinmap import load_pinmap
-from senet_pi.journal import Journal
-from senet_pi.page import start_server, stop_server
 from senet_pi.referee.hands import switch_events
 from senet_pi.referee.physical import play_out
-from senet_pi.service import Service
+from senet_pi.server.serve import start_server, stop_server
+from senet_pi.service.core import Service
+from senet_pi.service.journal import Journal
 from senet_pi.verdicts import Offer
 
 CHROMIUM = os.environ.get("SENET_PI_CHROMIUM", "/usr/bin/chromium")

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from senet_pi.cli.selftest import selftest
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.pinmap import load_pinmap
-from senet_pi.selftest import selftest
 
 ROOT = Path(__file__).resolve().parents[1]
 SENET_PI = shutil.which("senet-pi", path=str(Path(sys.executable).parent)) or "senet-pi"
@@ -79,7 +79,7 @@ def test_selftest_of_a_real_board_says_what_it_waits_for_and_takes_eof_as_no():
 
 
 def test_selftest_auto_on_a_real_board_is_one_line(tmp_path):
-    from senet_pi.selftest import SelfTestError
+    from senet_pi.cli.selftest import SelfTestError
 
     backend = SimBackend(load_pinmap(), occupied=0)
     backend.sim = None  # type: ignore[assignment]  # what a real board lacks

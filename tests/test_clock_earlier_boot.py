@@ -9,11 +9,11 @@ import time
 
 import pytest
 
-from senet_pi import wallclock
-from senet_pi.cli import main
-from senet_pi.journal import Journal
-from senet_pi.service import Service
-from senet_pi.stats import UNKNOWN_DAY, day_stats
+from senet_pi.cli.command import main
+from senet_pi.service import wallclock
+from senet_pi.service.core import Service
+from senet_pi.service.journal import Journal
+from senet_pi.service.stats import UNKNOWN_DAY, day_stats
 from tests.journal_helpers import ScriptClock
 from tests.test_clock_jumps import SEVEN_YEARS, Wall
 
@@ -131,8 +131,8 @@ def test_the_exhibits_unit_allows_what_the_clock_check_reads():
 
 
 def test_an_old_row_that_cannot_be_read_leaves_the_dates_for_later_and_the_service_starts(pi, tmp_path, monkeypatch):
-    from senet_pi import dates
-    from senet_pi.journal import JournalError
+    from senet_pi.service import dates
+    from senet_pi.service.journal import JournalError
 
     path = tmp_path / "j.sqlite"
     pi.synced, pi.wall.behind = False, SEVEN_YEARS

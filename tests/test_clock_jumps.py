@@ -13,10 +13,10 @@ import pytest
 
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.pinmap import load_pinmap
-from senet_pi.journal import Journal
 from senet_pi.referee.hands import scripted_game
-from senet_pi.service import Service
-from senet_pi.stats import day_stats
+from senet_pi.service.core import Service
+from senet_pi.service.journal import Journal
+from senet_pi.service.stats import day_stats
 from senet_pi_web import create_app
 from tests.journal_helpers import ScriptClock, feed, timed
 from tests.test_web import FAST_HASH, PIN, Operator

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from senet_pi.coach import Coach, engine_analyser
-from senet_pi.computer import AtTheBoard, ComputerPlayer
-from senet_pi.journal import Journal
 from senet_pi.opponent.tables import Tables, build_table
 from senet_pi.rules.secret import SecretGame
-from senet_pi.service import Service
+from senet_pi.service.coach import Coach, engine_analyser
+from senet_pi.service.core import Service
+from senet_pi.service.journal import Journal
+from senet_pi.service.seat import AtTheBoard, ComputerPlayer
 
 #: secret, sticks: White (A) on 23 and 28, Green (B) on 24, the rest borne off; White throws 3.
 #: 23-26 keeps White's chance at 0.8168 (exact), 28-off leaves 0.4181.
@@ -75,9 +75,9 @@ def test_the_terminal_says_what_a_move_cost_as_the_page_does(endgame):
     """`senet-pi run` prints the coach's remark after the move, in the terminal's language."""
     import io
 
+    from senet_pi.cli.run import Runner
     from senet_pi.hardware.backend import SimBackend
     from senet_pi.hardware.pinmap import load_pinmap
-    from senet_pi.run import Runner
 
     service, coach, _ = endgame
     printed = {language: io.StringIO() for language in ("en", "de")}

@@ -12,8 +12,17 @@ import sys
 
 import pytest
 
-from senet_pi.coach import Coach, engine_analyser
-from senet_pi.computer import (
+from senet_pi.hardware.backend import SimBackend
+from senet_pi.opponent.tables import Tables
+from senet_pi.referee.hands import switch_events
+from senet_pi.referee.physical import play_out
+from senet_pi.rules import Move
+from senet_pi.rules.board import OFF
+from senet_pi.service.coach import Coach, engine_analyser
+from senet_pi.service.core import Service
+from senet_pi.service.journal import Journal
+from senet_pi.service.replay import load_replay, replay_lines
+from senet_pi.service.seat import (
     ComputerPlayer,
     SeatError,
     backend_thrower,
@@ -21,15 +30,6 @@ from senet_pi.computer import (
     parse_seats,
     seats_from_config,
 )
-from senet_pi.hardware.backend import SimBackend
-from senet_pi.journal import Journal
-from senet_pi.opponent.tables import Tables
-from senet_pi.referee.hands import switch_events
-from senet_pi.referee.physical import play_out
-from senet_pi.replay import load_replay, replay_lines
-from senet_pi.rules import Move
-from senet_pi.rules.board import OFF
-from senet_pi.service import Service
 from tests.journal_helpers import ScriptClock
 
 
@@ -237,7 +237,7 @@ def test_a_game_journaled_with_the_retired_level_4_resumes_at_level_3(tmp_path):
 @pytest.mark.parametrize("args", [["--computer", "B", "--level", "4"], ["--level", "4"], ["--level", "0"]])
 def test_run_refuses_a_level_outside_1_to_3_in_one_line(tmp_path, monkeypatch, capsys, args):
     """Also `--level` alone (the exhibit's "play alone" level): nothing starts, one line names the levels."""
-    from senet_pi.cli import main
+    from senet_pi.cli.command import main
 
     monkeypatch.setenv("SENET_PI_INSTANCE", str(tmp_path / "instance"))
     code = main(["run", *args, "--page-port", "0", "--journal", str(tmp_path / "j.sqlite")])

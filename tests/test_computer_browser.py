@@ -9,8 +9,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from senet_pi.computer import start_computer
 from senet_pi.opponent.tables import Tables
+from senet_pi.service.seat import start_computer
 from tests.test_browser import LiveBoard, browser, click_move, until  # noqa: F401  (browser: a fixture)
 from tests.test_museum_browser import axe_js, axe_violations  # noqa: F401  (axe_js: a fixture)
 

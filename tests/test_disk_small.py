@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from senet_pi.journal import Journal
-from senet_pi.service import Service
+from senet_pi.service.core import Service
+from senet_pi.service.journal import Journal
 from tests.journal_helpers import ScriptClock, feed, fill_partition
 from tests.test_hardening_journal import INPUTS, straight_history
 

@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 
 from senet_pi import settings
-from senet_pi.cli import build_parser
+from senet_pi.cli.command import build_parser
 from senet_pi.hardware.pinmap import pinmap_from
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -147,7 +147,12 @@ def test_the_commands_page_has_every_subcommand_and_option(built):
 def test_the_python_api_page_documents_the_scripting_modules(built):
     _, out, _ = built
     page = (out / "reference" / "python-api.html").read_text(encoding="utf-8")
-    for name in ("senet_pi.rules.new_game", "senet_pi.rules.Game.play", "senet_pi.rules.Move", "senet_pi.replay"):
+    for name in (
+        "senet_pi.rules.new_game",
+        "senet_pi.rules.Game.play",
+        "senet_pi.rules.Move",
+        "senet_pi.service.replay",
+    ):
         assert name in page, name
 
 
@@ -453,7 +458,7 @@ def test_the_shell_checker_finds_calls_and_refuses_a_wrong_option(tmp_path):
 @pytest.mark.parametrize(("variant", "exhibit"), [("secret", False), ("cards", True)])
 def test_the_json_api_page_lists_every_state_key(variant, exhibit):
     from senet_pi.hardware.backends import make_backend
-    from senet_pi.service import Service
+    from senet_pi.service.core import Service
     from senet_pi_web import create_app
 
     documented = set(re.findall(r"^\| `([a-z_]+)` \|", (DOCS / "reference" / "json-api.md").read_text(), re.M))

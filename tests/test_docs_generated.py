@@ -47,7 +47,7 @@ def _extension():
 def test_raised_messages_are_read_with_their_placeholders() -> None:
     """A plain message, an f-string's values as {name}, and no internal signal listed as a message."""
     ext = _extension()
-    messages = ext.raised_messages(ext._source_files(["senet_pi/fleet/address.py", "senet_pi/cli.py"]))
+    messages = ext.raised_messages(ext._source_files(["senet_pi/fleet/address.py", "senet_pi/cli/command.py"]))
     assert "the broker URL names no host: use mqtt://HOST:PORT" in messages
     assert "cannot read the script {name}: {strerror}" in messages
     assert len(messages) == len(set(messages))

@@ -14,8 +14,8 @@ import pytest
 from werkzeug.security import generate_password_hash
 
 from senet_pi.i18n import gettext
-from senet_pi.journal import Journal
-from senet_pi.service import Service
+from senet_pi.service.core import Service
+from senet_pi.service.journal import Journal
 from senet_pi_web import create_app
 from tests.test_stats import PIN, sign_in
 

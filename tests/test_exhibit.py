@@ -133,7 +133,7 @@ def test_install_names_a_wrong_option_in_one_line() -> None:
 def test_set_pin_keeps_the_group_read_the_installer_gave_and_never_lets_others_read(tmp_path: Path) -> None:
     """install.sh makes config.toml root:senet 0640 so the service can read what `sudo senet-pi
     set-pin` writes; set-pin must not take that away (nor leave the hash readable by everyone)."""
-    from senet_pi.page import set_pin
+    from senet_pi.server.serve import set_pin
 
     config = tmp_path / "config.toml"
     config.write_text('SECRET_KEY = "x"\n')

@@ -18,12 +18,12 @@ from pathlib import Path
 import pytest
 from mqtt_helpers import Ear, Mosquitto, free_port, mosquitto_fixture, wait_until
 
-from senet_pi.cli import main
+from senet_pi.cli.command import main
 from senet_pi.fleet import FleetError, FleetSettings, parse_broker_url
 from senet_pi.fleet.address import check_board_name, fleet_settings
 from senet_pi.fleet.on_run import start_board
-from senet_pi.replay import verdict_line
-from senet_pi.service import Service
+from senet_pi.service.core import Service
+from senet_pi.service.replay import verdict_line
 from senet_pi_web import create_app
 
 assert mosquitto_fixture  # the `mosquitto` fixture: a broker on a free loopback port
@@ -154,7 +154,7 @@ def test_the_state_and_the_status_page_say_when_the_broker_is_away(boards):
     wait_until(lambda: publisher.problem == "no broker answers there")
     mqtt_state = _anonymous_state(app)["mqtt"]
     assert mqtt_state["connected"] is False and mqtt_state["problem"] == "no broker answers there"
-    from senet_pi.health import broker_checks
+    from senet_pi.cli.status import broker_checks
 
     (check,) = broker_checks(_anonymous_state(app))
     assert check.ok is False and "not connected" in check.text

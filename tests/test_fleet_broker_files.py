@@ -15,12 +15,12 @@ import paho.mqtt.client as mqtt
 import pytest
 from mqtt_helpers import Ear, Mosquitto, wait_until
 
-from senet_pi.cli import main
+from senet_pi.cli.command import main
 from senet_pi.fleet import FleetSettings, parse_broker_url
 from senet_pi.fleet.address import BUTTONS
 from senet_pi.fleet.broker_files import MESSAGE_SIZE_LIMIT, password_line
 from senet_pi.fleet.on_run import start_board
-from senet_pi.service import Service
+from senet_pi.service.core import Service
 from senet_pi_web import create_app
 
 

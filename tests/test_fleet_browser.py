@@ -15,8 +15,8 @@ from werkzeug.security import generate_password_hash
 from senet_pi.fleet import FleetSettings, parse_broker_url
 from senet_pi.fleet.on_run import start_board
 from senet_pi.fleet.watcher import FleetWatcher
-from senet_pi.page import start_server, stop_server
-from senet_pi.service import Service
+from senet_pi.server.serve import start_server, stop_server
+from senet_pi.service.core import Service
 from senet_pi_web import create_app
 from senet_pi_web.fleet import create_fleet_app
 from tests.test_museum_browser import axe_js, axe_violations  # noqa: F401

@@ -11,11 +11,11 @@ import pytest
 from mqtt_helpers import mosquitto_fixture, wait_until
 from werkzeug.security import generate_password_hash
 
-from senet_pi.cli import main
+from senet_pi.cli.command import main
 from senet_pi.fleet import FleetSettings, parse_broker_url
 from senet_pi.fleet.on_run import start_board
 from senet_pi.fleet.watcher import FleetWatcher
-from senet_pi.service import Service
+from senet_pi.service.core import Service
 from senet_pi_web import create_app
 from senet_pi_web.fleet import create_fleet_app
 

@@ -16,7 +16,7 @@ from mqtt_helpers import Ear, mosquitto_fixture, wait_until
 from senet_pi.fleet import FleetSettings, parse_broker_url
 from senet_pi.fleet.commands import WINDOW, CommandCheck, sign
 from senet_pi.fleet.on_run import start_board
-from senet_pi.service import Service
+from senet_pi.service.core import Service
 from senet_pi_web import create_app
 
 assert mosquitto_fixture  # the `mosquitto` fixture: a broker on a free loopback port

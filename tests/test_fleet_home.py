@@ -16,7 +16,7 @@ from senet_pi.fleet import FleetSettings, parse_broker_url
 from senet_pi.fleet.address import BUTTONS, FleetError, fleet_settings
 from senet_pi.fleet.on_run import start_board
 from senet_pi.fleet.summary import Summary
-from senet_pi.service import Service
+from senet_pi.service.core import Service
 from senet_pi.verdicts import Answered, Fix, Question, Settled, Switch, Win
 from senet_pi_web import create_app
 

@@ -33,7 +33,7 @@ from mqtt_helpers import Ear, mosquitto_fixture, stop_group, wait_until
 from senet_pi.fleet import FleetSettings, parse_broker_url
 from senet_pi.fleet.address import BUTTONS
 from senet_pi.fleet.on_run import start_board
-from senet_pi.service import Service
+from senet_pi.service.core import Service
 from senet_pi_web import create_app
 
 assert mosquitto_fixture

@@ -21,7 +21,7 @@ from mqtt_helpers import Ear, free_port, mosquitto_fixture, stop_group, wait_unt
 
 from senet_pi.fleet import FleetSettings, parse_broker_url
 from senet_pi.fleet.on_run import start_board
-from senet_pi.service import Service
+from senet_pi.service.core import Service
 from senet_pi.verdicts import Switch
 from senet_pi_web import create_app
 

@@ -23,7 +23,7 @@ from senet_pi.fleet.client import MAX_BACKOFF
 from senet_pi.fleet.commands import CommandCheck, sign
 from senet_pi.fleet.on_run import start_board
 from senet_pi.fleet.watcher import FleetWatcher
-from senet_pi.service import Service
+from senet_pi.service.core import Service
 from senet_pi_web import create_app
 
 assert mosquitto_fixture  # the `mosquitto` fixture: a broker on a free loopback port

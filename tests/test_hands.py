@@ -9,7 +9,7 @@ import pytest
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.pinmap import load_pinmap
 from senet_pi.rules.cards import default_deck
-from senet_pi.service import Service
+from senet_pi.service.core import Service
 from senet_pi_web import create_app
 from senet_pi_web.hands import hand_token
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from senet_pi.cli import main
+from senet_pi.cli.command import main
 
 ROOT = Path(__file__).resolve().parents[1]
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -76,14 +76,14 @@ def test_bad_input_item8_pin_maps(tmp_path, capsys, content, message):
 def busy_port(monkeypatch):
     """A `run` that gets as far as serving its page builds the app (reading the config again) and
     then stops there, as if its port were taken; no socket is opened."""
-    import senet_pi.page
+    import senet_pi.server.serve
     import senet_pi_web
 
     def serve(service, backend, host, port):
         senet_pi_web.create_app(service=service, backend=backend)
         raise OSError(98, "Address already in use")
 
-    monkeypatch.setattr(senet_pi.page, "serve", serve)
+    monkeypatch.setattr(senet_pi.server.serve, "serve", serve)
     return 8080
 
 

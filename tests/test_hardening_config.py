@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from werkzeug.security import check_password_hash
 
-from senet_pi.cli import main
+from senet_pi.cli.command import main
 from senet_pi.errors import SenetError
-from senet_pi.page import PinError, set_pin
+from senet_pi.server.serve import PinError, set_pin
 from senet_pi.tomlfile import with_top_level
 from senet_pi_web import SECRET_FILE, ConfigError, create_app
 
@@ -113,10 +113,10 @@ def test_config_item3_an_unwritable_instance_folder_is_said_at_start(instance, m
         raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
 
     monkeypatch.setattr(senet_pi_web, "write_private", read_only)
-    with caplog.at_level(logging.WARNING, logger="senet_pi.page"):
+    with caplog.at_level(logging.WARNING, logger="senet_pi.server.serve"):
         app = create_app()
     assert app.config["SECRET_KEY"]
-    said = [r.getMessage() for r in caplog.records if r.name == "senet_pi.page"]
+    said = [r.getMessage() for r in caplog.records if r.name == "senet_pi.server.serve"]
     assert len(said) == 1 and "secret_key" in said[0] and "last only until the service stops" in said[0]
     assert "Read-only file system" in said[0] and not (instance / SECRET_FILE).exists()
 

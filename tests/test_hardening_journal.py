@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from senet_pi.cli import main
-from senet_pi.journal import Journal
+from senet_pi.cli.command import main
 from senet_pi.referee.hands import scripted_game
-from senet_pi.service import Service
+from senet_pi.service.core import Service
+from senet_pi.service.journal import Journal
 from senet_pi.verdicts import JournalNews, Verdict
 from tests.journal_helpers import ScriptClock, feed, fill_partition, timed
 
@@ -106,7 +106,7 @@ def test_disk_full_item1_injected_fault_holds_writes_and_catches_up(tmp_path):
 
 
 def test_disk_full_item1_terminal_says_it_in_one_line(tmp_path):
-    from senet_pi.terminal import describe
+    from senet_pi.cli.terminal import describe
 
     line = describe(JournalNews("journal cannot write: disk full (3 writes held in memory)"))
     assert line == "!! journal cannot write: disk full (3 writes held in memory)"
@@ -321,9 +321,9 @@ def test_disk_full_item1_no_thread_dies_while_the_disk_is_full(tmp_path):
     import io
     import threading
 
+    from senet_pi.cli.run import Runner
     from senet_pi.hardware.backend import SimBackend
     from senet_pi.hardware.pinmap import load_pinmap
-    from senet_pi.run import Runner
 
     journal = Journal(tmp_path / "j.sqlite")
     disk = FlakyDisk(journal._db)

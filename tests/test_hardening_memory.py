@@ -10,7 +10,7 @@ from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.board import SCAN_RATE
 from senet_pi.hardware.pinmap import load_pinmap
 from senet_pi.hardware.sim import PIN_HISTORY
-from senet_pi.service import Service
+from senet_pi.service.core import Service
 from tests.journal_helpers import ScriptClock
 
 TICK = 0.05

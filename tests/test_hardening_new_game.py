@@ -6,12 +6,12 @@ import io
 
 import pytest
 
+from senet_pi.cli.run import Runner
 from senet_pi.errors import SenetError
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.pinmap import load_pinmap
-from senet_pi.journal import Journal
-from senet_pi.run import Runner
-from senet_pi.service import Service
+from senet_pi.service.core import Service
+from senet_pi.service.journal import Journal
 
 
 @pytest.mark.parametrize(

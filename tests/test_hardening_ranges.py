@@ -11,14 +11,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from senet_pi import run as run_module
+from senet_pi.cli import run as run_module
+from senet_pi.cli.run import Runner
 from senet_pi.hardware.backend import SimBackend
-from senet_pi.journal import Journal, UnjournalableError, check_value
 from senet_pi.referee import Referee
-from senet_pi.resume import rejudge
 from senet_pi.rules import find_ruleset
-from senet_pi.run import Runner
-from senet_pi.service import Service
+from senet_pi.service.core import Service
+from senet_pi.service.journal import Journal, UnjournalableError, check_value
+from senet_pi.service.resume import rejudge
 
 
 @pytest.fixture
@@ -154,7 +154,7 @@ def test_ranges_item6_run_says_when_its_journal_is_in_ram(tmp_path, monkeypatch)
 
 
 def test_ranges_item6_a_ram_file_system_is_known_as_one():
-    from senet_pi.health import in_ram
+    from senet_pi.cli.status import in_ram
 
     assert in_ram(Path("/dev/shm")) == "tmpfs"  # Linux keeps /dev/shm in RAM
     assert in_ram(Path("/proc")) is None

@@ -20,7 +20,7 @@ from senet_pi.hardware.sim import SimBoard
 from senet_pi.hardware.thrower import StickThrower
 from senet_pi.rules import new_game
 from senet_pi.rules.board import bit
-from senet_pi.service import Service
+from senet_pi.service.core import Service
 from tests.journal_helpers import ScriptClock
 
 

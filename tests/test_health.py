@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from senet_pi.cli import main
-from senet_pi.health import journal_checks, page_port, service_check, switch_and_link_checks
-from senet_pi.journal import Journal
+from senet_pi.cli.command import main
+from senet_pi.cli.status import journal_checks, page_port, service_check, switch_and_link_checks
+from senet_pi.service.journal import Journal
 
 ROOT = Path(__file__).resolve().parents[1]
 

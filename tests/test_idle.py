@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from senet_pi.idle import IdleReset
-from senet_pi.journal import Journal
 from senet_pi.referee import Referee
 from senet_pi.rules.board import OFF
-from senet_pi.service import Service
-from senet_pi.stats import day_stats
+from senet_pi.service.core import Service
+from senet_pi.service.idle import IdleReset
+from senet_pi.service.journal import Journal
+from senet_pi.service.stats import day_stats
 from senet_pi.verdicts import Verdict
 from senet_pi_web import ConfigError, load_instance_config
 from tests.conftest import at

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from senet_pi.connections import QuietErrors
-from senet_pi.page import MAX_CONNECTIONS, start_server, stop_server
-from senet_pi.service import Service
+from senet_pi.server.connections import QuietErrors
+from senet_pi.server.serve import MAX_CONNECTIONS, start_server, stop_server
+from senet_pi.service.core import Service
 from senet_pi_web import create_app
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,7 +112,7 @@ def test_item7_a_repeated_loop_error_is_said_once_a_minute_with_a_count(caplog):
     now = [0.0]
     handler = QuietErrors(clock=lambda: now[0])
     context = {"message": "socket.accept() out of system resource", "exception": OSError(24, "Too many open files")}
-    with caplog.at_level(logging.ERROR, logger="senet_pi.page"):
+    with caplog.at_level(logging.ERROR, logger="senet_pi.server.serve"):
         for _ in range(600):  # ten minutes of retries, one a second
             handler(None, context)  # type: ignore[arg-type]
             now[0] += 1.0

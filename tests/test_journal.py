@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from senet_pi.cli import main
-from senet_pi.export import export_game, export_text
-from senet_pi.journal import Journal
+from senet_pi.cli.command import main
+from senet_pi.cli.export import export_game, export_text
 from senet_pi.referee import Referee
 from senet_pi.referee.hands import scripted_game
-from senet_pi.replay import load_replay, parse_replay, run_replay
 from senet_pi.rules import new_game
-from senet_pi.service import Service
+from senet_pi.service.core import Service
+from senet_pi.service.journal import Journal
+from senet_pi.service.replay import load_replay, parse_replay, run_replay
 from tests.journal_helpers import ScriptClock, feed, timed
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -17,12 +17,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from senet_pi.cli import main
-from senet_pi.health import journal_checks
-from senet_pi.journal import Journal
+from senet_pi.cli.command import main
+from senet_pi.cli.status import journal_checks
 from senet_pi.referee.hands import scripted_game
-from senet_pi.service import Service
-from senet_pi.stats import day_stats, to_table
+from senet_pi.service.core import Service
+from senet_pi.service.journal import Journal
+from senet_pi.service.stats import day_stats, to_table
 from tests.journal_helpers import ScriptClock, feed, timed
 
 INPUTS = timed(scripted_game("secret", 2)["events"])

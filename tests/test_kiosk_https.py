@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from senet_pi.page import start_server, stop_server
-from senet_pi.service import Service
+from senet_pi.server.serve import start_server, stop_server
+from senet_pi.service.core import Service
 from senet_pi_web import create_app
 from tests.test_pin_attack import make_certificate
 

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from senet_pi.i18n import gettext
-from senet_pi.service import Service
+from senet_pi.service.core import Service
 from tests.npm_helpers import npm_install
 from tests.test_browser import LiveBoard, browser, click_move, contrast, locked, piece_on, square, until  # noqa: F401
 
@@ -41,7 +41,7 @@ class PlainBoard:
     board's scanner mutes a switch that changes again within moments, as a chattering one)."""
 
     def __init__(self) -> None:
-        from senet_pi.page import start_server
+        from senet_pi.server.serve import start_server
         from senet_pi_web import create_app
         from tests.test_browser import ManualClock
 
@@ -54,7 +54,7 @@ class PlainBoard:
         return f"http://127.0.0.1:{self.server.effective_port}/"
 
     def close(self) -> None:
-        from senet_pi.page import stop_server
+        from senet_pi.server.serve import stop_server
 
         stop_server(self.server)
 

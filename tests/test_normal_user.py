@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from senet_pi import cli
+from senet_pi.cli import command as cli
 
 ROOT = Path(__file__).resolve().parents[1]
 NOBODY = 65534
@@ -60,7 +60,7 @@ def arguments(command: str, etc: Path, state: Path, readable: Path) -> tuple[lis
 def _runs_as(prefix: list[str]) -> bool:
     """Whether senet-pi and its dependencies load when run with `prefix` (another user may not
     read a checkout or a venv in root's home)."""
-    check = [*prefix, sys.executable, "-c", "import senet_pi.cli, flask, gpiozero"]
+    check = [*prefix, sys.executable, "-c", "import senet_pi.cli.command, flask, gpiozero"]
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
     return subprocess.run(check, env=env, cwd="/", capture_output=True, timeout=60, check=False).returncode == 0
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 from opponent_helpers import exact_values, game_at, move_values
 
-from senet_pi.cli import main
+from senet_pi.cli.command import main
 from senet_pi.opponent.players import BASELINES, LEVELS, Computer, find_player
 from senet_pi.opponent.search import Search
 from senet_pi.opponent.tables import Tables, build_table

@@ -194,7 +194,7 @@ def test_the_table_benchmark_reports_any_cache_state(tmp_path):
 
 def test_solve_refuses_cards_in_one_line_and_builds_nothing(tmp_path, capsys):
     """Cards move by cards, not throws: no table is built for them (a stick table would be wrong there)."""
-    from senet_pi.cli import main
+    from senet_pi.cli.command import main
 
     code = main(["solve", "cards", "--tables", str(tmp_path / "t")])
     err = capsys.readouterr().err

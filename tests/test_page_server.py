@@ -13,8 +13,8 @@ import pytest
 
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.pinmap import load_pinmap
-from senet_pi.page import serve, stop_server
-from senet_pi.service import Service
+from senet_pi.server.serve import serve, stop_server
+from senet_pi.service.core import Service
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ import pytest
 from senet_pi.errors import SenetError
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.pinmap import load_pinmap
-from senet_pi.page import PinError, set_pin, start_server, stop_server
-from senet_pi.service import Service
+from senet_pi.server.serve import PinError, set_pin, start_server, stop_server
+from senet_pi.service.core import Service
 from senet_pi_web import create_app
 from senet_pi_web.operator import GLOBAL_FAILURES
 from tests.test_web import FAST_HASH, PIN, Operator

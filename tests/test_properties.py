@@ -13,11 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from senet_pi.errors import IllegalMoveError
-from senet_pi.replay import load_replay, run_replay
 from senet_pi.rules import Game, ModernGame, Move, new_game
 from senet_pi.rules.board import OFF, squares_in
 from senet_pi.rules.cards import CardsGame, default_deck
 from senet_pi.rules.random_play import play_random_card_turn, play_random_game
+from senet_pi.service.replay import load_replay, run_replay
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 GAMES = st.one_of(

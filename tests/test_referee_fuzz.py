@@ -17,11 +17,11 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from senet_pi.cli import main
+from senet_pi.cli.command import main
 from senet_pi.events import timed_inputs
-from senet_pi.journal import Journal
 from senet_pi.rules.board import OFF
-from senet_pi.service import Service
+from senet_pi.service.core import Service
+from senet_pi.service.journal import Journal
 from senet_pi.verdicts import parse_verdict
 from tests.journal_helpers import ScriptClock, feed
 from tests.referee_physical_play import carries

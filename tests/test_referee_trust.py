@@ -197,8 +197,8 @@ def test_3_a_move_counted_out_square_by_square_is_revised_to_the_sum_M3():
 
 
 def test_3_a_revised_verdict_is_journaled_and_replays_the_same(tmp_path):
-    from senet_pi.journal import Journal
-    from senet_pi.service import Service
+    from senet_pi.service.core import Service
+    from senet_pi.service.journal import Journal
     from tests.journal_helpers import ScriptClock
 
     clock = ScriptClock()
@@ -420,11 +420,11 @@ def test_8_reasons_name_the_real_obstacle_H5():
 def test_9_every_game_run_journals_exports_to_a_replay_that_judges_the_same(tmp_path):
     import random
 
-    from senet_pi.export import export_text
+    from senet_pi.cli.export import export_text
     from senet_pi.hardware.backend import SimBackend
-    from senet_pi.journal import Journal
-    from senet_pi.replay import parse_replay, run_replay
-    from senet_pi.service import Service
+    from senet_pi.service.core import Service
+    from senet_pi.service.journal import Journal
+    from senet_pi.service.replay import parse_replay, run_replay
     from tests.journal_helpers import ScriptClock
 
     clock = ScriptClock()
@@ -476,7 +476,7 @@ def test_3_the_button_confirms_a_bounce_the_board_cannot_show_M5(pinmap):
     import random
 
     from senet_pi.hardware.backend import SimBackend
-    from senet_pi.service import Service
+    from senet_pi.service.core import Service
     from tests.journal_helpers import ScriptClock
 
     clock = ScriptClock()

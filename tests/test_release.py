@@ -95,7 +95,7 @@ def test_the_sdist_builds_the_wheel_again(release):
         "pyproject.toml",
         "setup.py",
         "hardware/pinmap.toml",
-        "senet_pi/cli.py",
+        "senet_pi/cli/command.py",
         "web/templates/index.html",
     } <= names
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from senet_pi.cli import main
-from senet_pi.replay import parse_replay, replay_lines
+from senet_pi.cli.command import main
+from senet_pi.service.replay import parse_replay, replay_lines
 
 REPLAYS = Path(__file__).parent / "replays"
 SCENARIOS = sorted(REPLAYS.glob("*.json"))

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from senet_pi.cli import main
-from senet_pi.journal import Journal
-from senet_pi.service import Service
-from senet_pi.stats import day_stats, to_csv
+from senet_pi.cli.command import main
+from senet_pi.service.core import Service
+from senet_pi.service.journal import Journal
+from senet_pi.service.stats import day_stats, to_csv
 from tests.test_hardening_faults import restart_failing_at, two_games, two_games_made  # noqa: F401
 
 

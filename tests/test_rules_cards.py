@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from senet_pi.errors import IllegalMoveError
-from senet_pi.replay import load_replay, run_replay
 from senet_pi.rules import Move, Reason, new_game
 from senet_pi.rules.cards import CardsGame, default_deck
 from senet_pi.rules.effects import Bonus, Relocated, Turn
 from senet_pi.rules.random_play import play_random_card_turn
+from senet_pi.service.replay import load_replay, run_replay
 
 
 def dealt(mine: list[str], theirs: list[str], rest: list[str] | None = None) -> list[str]:

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from senet_pi.cli.run import CommandError, Runner
+from senet_pi.cli.selftest import selftest
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.backends import make_backend
 from senet_pi.hardware.pinmap import load_pinmap
-from senet_pi.run import CommandError, Runner
-from senet_pi.selftest import selftest
-from senet_pi.service import Service
+from senet_pi.service.core import Service
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -22,9 +22,9 @@ import time
 import urllib.request
 from pathlib import Path
 
-from senet_pi.journal import Journal
 from senet_pi.rules import find_ruleset
-from senet_pi.stats import day_stats
+from senet_pi.service.journal import Journal
+from senet_pi.service.stats import day_stats
 
 ROOT = Path(__file__).resolve().parents[1]
 IDLE_MINUTES = 0.05

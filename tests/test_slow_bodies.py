@@ -17,8 +17,8 @@ import time
 import pytest
 from werkzeug.security import generate_password_hash
 
-from senet_pi.page import WORKERS, start_server, stop_server
-from senet_pi.service import Service
+from senet_pi.server.serve import WORKERS, start_server, stop_server
+from senet_pi.service.core import Service
 from senet_pi_web import create_app
 
 PIN = "123456"
@@ -91,7 +91,7 @@ def test_slow_bodies_item2_a_late_body_is_cut_off_with_408_and_logged(caplog):
     server = serve(body_timeout=0.5)
     port = server.effective_port
     try:
-        with caplog.at_level(logging.WARNING, logger="senet_pi.page"):
+        with caplog.at_level(logging.WARNING, logger="senet_pi.server.serve"):
             head = sign_in_head(port)
             socks = [slow_body(port, "127.0.0.3", head) for _ in range(3)]
             answers = []
@@ -103,7 +103,7 @@ def test_slow_bodies_item2_a_late_body_is_cut_off_with_408_and_logged(caplog):
                 answers.append(data)
                 sock.close()
         assert all(a.startswith(b"HTTP/1.1 408") for a in answers), answers
-        said = [r.getMessage() for r in caplog.records if r.name == "senet_pi.page"]
+        said = [r.getMessage() for r in caplog.records if r.name == "senet_pi.server.serve"]
         assert said and "cut off POST /api/op/login from 127.0.0.3" in said[0]
         assert len(said) == 1  # the next ones in the same minute are counted, not each logged
         assert get(port, "/api/state") == 200

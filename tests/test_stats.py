@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 from werkzeug.security import generate_password_hash
 
-import senet_pi.journal as journal_module
-from senet_pi.cli import main
-from senet_pi.journal import Journal
+import senet_pi.service.journal as journal_module
+from senet_pi.cli.command import main
 from senet_pi.referee.hands import scripted_game
-from senet_pi.service import Service
-from senet_pi.stats import COLUMNS, StatsError, day_stats, to_csv
+from senet_pi.service.core import Service
+from senet_pi.service.journal import Journal
+from senet_pi.service.stats import COLUMNS, StatsError, day_stats, to_csv
 from senet_pi_web import create_app
 from senet_pi_web.plots import nice_top
 from tests.journal_helpers import ScriptClock, feed, timed
@@ -34,7 +34,7 @@ DAY3_0130 = DAY1_9AM + 86400 + 16.5 * 3600  # day 3, 01:30 local (22:30 UTC of d
 
 
 class WallClock:
-    """The journal's wall clock (`time.time()` in senet_pi.journal), set by the test."""
+    """The journal's wall clock (`time.time()` in senet_pi.service.journal), set by the test."""
 
     def __init__(self, t: float) -> None:
         self.t = t

@@ -27,7 +27,7 @@ def test_mypy_finds_nothing():
 
 
 def test_examples_replay_cleanly():
-    from senet_pi.replay import read_replay_file, run_replay
+    from senet_pi.service.replay import read_replay_file, run_replay
 
     for path in sorted((ROOT / "examples").glob("*.json")):
         verdicts = list(run_replay(read_replay_file(path)))

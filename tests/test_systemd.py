@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from senet_pi.systemd import Notifier, Watchdog
+from senet_pi.cli.systemd import Notifier, Watchdog
 
 ROOT = Path(__file__).resolve().parents[1]
 WATCHDOG_USEC = 400_000  # WatchdogSec=0.4 here (the unit's is 10 s): fed every 0.2 s
@@ -32,7 +32,7 @@ def tick(self):
         threading.Event().wait()
     return real_tick(self)
 service.Service.tick = tick
-from senet_pi.cli import main
+from senet_pi.cli.command import main
 sys.exit(main(sys.argv[3:]))
 """
 

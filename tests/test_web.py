@@ -11,7 +11,7 @@ from werkzeug.security import generate_password_hash
 
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.pinmap import load_pinmap
-from senet_pi.service import Service
+from senet_pi.service.core import Service
 from senet_pi_web import create_app
 
 PIN = "246813"
@@ -255,7 +255,7 @@ def test_item4_logout_revokes_a_copied_session_cookie(app, operator):
 
 
 def test_item4_set_pin_while_running_revokes_sessions_and_takes_the_new_pin(tmp_path, sim_service):
-    from senet_pi.page import set_pin
+    from senet_pi.server.serve import set_pin
 
     service, backend = sim_service
     path = set_pin(PIN, tmp_path)
@@ -348,7 +348,7 @@ def test_the_operator_answers_a_question(operator, sim_service):
 
 
 def test_set_pin_stores_only_a_hash(tmp_path):
-    from senet_pi.page import PinError, set_pin
+    from senet_pi.server.serve import PinError, set_pin
 
     path = set_pin("135791", tmp_path)
     text = path.read_text()
@@ -360,7 +360,7 @@ def test_set_pin_stores_only_a_hash(tmp_path):
 
 
 def test_the_app_reads_its_pin_from_the_instance_config(tmp_path, monkeypatch):
-    from senet_pi.page import set_pin
+    from senet_pi.server.serve import set_pin
 
     monkeypatch.setenv("SENET_PI_INSTANCE", str(tmp_path))
     set_pin("864209")

@@ -8,9 +8,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from senet_pi.journal import Journal
 from senet_pi.rules import find_ruleset
-from senet_pi.service import Service, likelier
+from senet_pi.service.core import Service, likelier
+from senet_pi.service.journal import Journal
 from senet_pi_web import ConfigError, create_app, load_instance_config
 
 
@@ -167,7 +167,7 @@ def test_the_move_list_keeps_its_numbering_past_the_moves_it_shows(table):
     """The state lists the last 40 entries; `history_from` is the first one's number in the game."""
     import random
 
-    from senet_pi.service import HISTORY_KINDS
+    from senet_pi.service.core import HISTORY_KINDS
 
     service, rng = table.service, random.Random(5)
     game = service.referee.game

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from senet_pi.i18n import Text, translate
-from senet_pi.service import Service
+from senet_pi.service.core import Service
 from senet_pi_web import create_app
 from senet_pi_web.state import named
 

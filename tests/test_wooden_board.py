@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from senet_pi.referee.physical import OFF, play_out
-from senet_pi.service import Service
+from senet_pi.service.core import Service
 from senet_pi_web.state import wooden_board
 from tests.test_browser import ManualClock
 

@@ -1,7 +1,7 @@
 """The status page: a Flask app (factory, blueprints, instance config) showing the running service.
 
 `create_app()` takes the service and its backend; `senet-pi run` serves it with uvicorn (see
-`senet_pi.page`), the live streams on its event loop and everything else on a few threads.
+`senet_pi.server.serve`), the live streams on its event loop and everything else on a few threads.
 The web layer only shows the service and passes on what people do; the referee decides.
 
 Its folder is `web/`, but it is the package `senet_pi_web` (pyproject.toml maps the name), so
@@ -26,7 +26,7 @@ from senet_pi import settings
 from senet_pi.errors import SenetError
 from senet_pi.hardware.backend import Backend
 from senet_pi.i18n import LANGUAGES
-from senet_pi.service import Service
+from senet_pi.service.core import Service
 from senet_pi.tomlfile import read_toml, write_private
 
 from .live import Broker
@@ -86,7 +86,9 @@ def _lasting_secret(folder: Path) -> str:
 
 
 def _one_run_key(problem: str, key: str | None = None) -> str:
-    logging.getLogger("senet_pi.page").warning("%s; sign-ins and hand links last only until the service stops", problem)
+    logging.getLogger("senet_pi.server.serve").warning(
+        "%s; sign-ins and hand links last only until the service stops", problem
+    )
     return key or secrets.token_hex(32)
 
 

@@ -19,8 +19,8 @@ import ipaddress
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from senet_pi.computer import LEVEL_RANGE, PLAYER_IDS, SeatError
 from senet_pi.i18n import Text
+from senet_pi.service.seat import LEVEL_RANGE, PLAYER_IDS, SeatError
 
 from .errors import BadInput, error, json_body, message_of
 from .operator import csrf_ok, operator_check, operator_required

@@ -2,7 +2,7 @@
 
 Two ways to serve a stream, one Broker behind both:
 
-- `senet-pi run` (uvicorn, see `senet_pi.page`): `LiveApp` hands `/api/events`, once Flask has
+- `senet-pi run` (uvicorn, see `senet_pi.server.serve`): `LiveApp` hands `/api/events`, once Flask has
   checked and answered its headers, to `Broker.serve`, a coroutine on the server's event loop.
   An open page then costs a small task and a queue, not a thread, so hundreds of phones can
   watch while the request threads stay free for `/api/state` and the operator. The state is
@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from typing import Any
 
 from senet_pi.i18n import DEFAULT, translate
-from senet_pi.service import Service
+from senet_pi.service.core import Service
 from senet_pi.verdicts import Verdict
 
 from .state import for_page

@@ -25,8 +25,8 @@ def published_state(app: Flask) -> Callable[[], bytes]:
 def verdict_words(app: Flask) -> Callable[[Verdict], str | None]:
     """A verdict in words, as the terminal says it but with the players by name, in the config's
     language: the fleet summary's "last thing that happened" (None for a verdict said to nobody)."""
+    from senet_pi.cli.terminal import MARKS, _words
     from senet_pi.i18n import translate
-    from senet_pi.terminal import MARKS, _words
 
     from .state import named
 

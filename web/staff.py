@@ -1,7 +1,7 @@
 """The staff page, behind the operator PIN: games per day, durations and warnings as plots, a table,
 and the same numbers as CSV (`/staff/stats.csv`) and JSON (`/api/stats`).
 
-Everything is read from the journal on a read-only connection of its own (`senet_pi.stats`), so
+Everything is read from the journal on a read-only connection of its own (`senet_pi.service.stats`), so
 a staff member looking at months of games never holds up the referee. These answers only read,
 so they take no CSRF token: the session cookie (SameSite=Strict) is what signs a request in.
 """
@@ -14,7 +14,7 @@ from flask import Blueprint, Response, jsonify, render_template
 from markupsafe import Markup
 
 from senet_pi import i18n
-from senet_pi.stats import UNKNOWN_DAY, DayStats, StatsError, day_stats, to_csv
+from senet_pi.service.stats import UNKNOWN_DAY, DayStats, StatsError, day_stats, to_csv
 
 from .errors import error, message_of
 from .i18n import language

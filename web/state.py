@@ -16,7 +16,7 @@ from senet_pi.i18n import Text
 from senet_pi.rules import find_ruleset
 from senet_pi.rules.effects import KIND_WORDS, kind_word
 from senet_pi.rules.random_play import play_random_turn
-from senet_pi.service import HISTORY_KINDS, Service
+from senet_pi.service.core import HISTORY_KINDS, Service
 from senet_pi.verdicts import Illegal, Verdict
 
 #: The colours the page gives the players (P2: display names are configurable; ids stay A-D).

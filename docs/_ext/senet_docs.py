@@ -2,7 +2,7 @@
 
 - ``senet-settings``: every config.toml key of `senet_pi.settings.SETTINGS` (key, type, default, meaning).
 - ``senet-environment``: every environment variable of `senet_pi.settings.ENVIRONMENT`.
-- ``senet-commands``: every subcommand of `senet_pi.cli.build_parser()` with what it does.
+- ``senet-commands``: every subcommand of `senet_pi.cli.command.build_parser()` with what it does.
 - ``senet-command NAME``: one subcommand's usage, description and every option.
 """
 
@@ -86,7 +86,7 @@ class EnvironmentTable(SphinxDirective):
 
 
 def _subcommands() -> dict[str, argparse.ArgumentParser]:
-    from senet_pi.cli import build_parser
+    from senet_pi.cli.command import build_parser
 
     parser = build_parser()
     for action in parser._actions:
@@ -96,7 +96,7 @@ def _subcommands() -> dict[str, argparse.ArgumentParser]:
 
 
 def _summaries() -> dict[str, str]:
-    from senet_pi.cli import build_parser
+    from senet_pi.cli.command import build_parser
 
     for action in build_parser()._actions:
         if isinstance(action, argparse._SubParsersAction):

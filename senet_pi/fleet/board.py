@@ -37,7 +37,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from ..replay import verdict_line
+from ..service.replay import verdict_line
 from ..verdicts import Verdict
 from . import topics
 from .address import FleetSettings

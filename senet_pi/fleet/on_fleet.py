@@ -17,7 +17,7 @@ def serve_fleet(
     on host:port; returns the watcher and the page server (`page.stop_server` ends it)."""
     from senet_pi_web.fleet import create_fleet_app
 
-    from ..page import start_server
+    from ..server.serve import start_server
 
     if url:
         warn_of_password(url)

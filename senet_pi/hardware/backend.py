@@ -18,7 +18,7 @@ from pathlib import Path
 from ..errors import BackendError
 from ..rules.text import Text
 from ..rules.throws import RandomSource, default_random
-from ..service import Service
+from ..service.core import Service
 from ..verdicts import Bonus, Offer, Refused, Switch, Verdict
 from .board import SCAN_RATE, ReedSwitchBoard
 from .debounce import SwitchFault

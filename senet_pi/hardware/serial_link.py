@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from firmware_bridge import codec
 
 from ..rules.throws import RandomSource, default_random
-from ..service import Service
+from ..service.core import Service
 from ..verdicts import Cleared, Illegal, Link, Moved, NewGame, Prompt, Resynced, Undone, Verdict
 from .backend import Backend, ThrowerControl
 from .thrower import PressTimer, Sticks

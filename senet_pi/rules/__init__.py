@@ -1,4 +1,7 @@
-"""The rules of Senet as plain data and pure functions: no I/O, no hardware, no clock."""
+"""The rules of Senet as plain data and pure functions: no I/O, no hardware, no clock.
+
+It may import `errors` only.
+"""
 
 from __future__ import annotations
 

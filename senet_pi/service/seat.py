@@ -22,21 +22,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import SenetError
-from .rules import Game, Move
-from .rules.board import square_name
-from .rules.text import Text
-from .service import Service
-from .verdicts import Idle, NewGame, Prompt, Refused, Verdict
+from ..errors import SenetError
+from ..opponent.levels import ALONE_LEVEL, LEVEL_NAMES, LEVEL_RANGE, RETIRED_LEVEL
+from ..rules import Game, Move
+from ..rules.board import square_name
+from ..rules.text import Text
+from ..verdicts import Idle, NewGame, Prompt, Refused, Verdict
+from .core import Service
 
-#: The levels a person can choose (senet_pi.opponent.players.LEVELS), without importing numpy here.
-LEVEL_RANGE = range(1, 4)
-LEVEL_NAMES = {1: "beginner", 2: "club", 3: "expert"}
-#: The old level 4 (a depth-2 search, merged into level 3 because the ladder could not separate them):
-#: a game journaled with it resumes at the strongest level there is now.
-RETIRED_LEVEL = 4
-#: The level the exhibit's "play alone against the computer" gives a visitor when the config names none.
-ALONE_LEVEL = 2
 PLAYER_IDS = ("A", "B", "C", "D")
 #: Seconds the computer waits before it throws, so people see the board settle and whose turn it is.
 PAUSE = 1.0
@@ -107,7 +100,7 @@ def engine_chooser(tables: object | None = None) -> Chooser:
     """The opponent's levels, seeded by the decision's place so a game replays the same choices."""
 
     def choose(game: Game, level: int, seed: int) -> Move:
-        from .opponent.players import LEVELS, Computer
+        from ..opponent.players import LEVELS, Computer
 
         return Computer(LEVELS[level], tables, seed=seed).choose(game)  # type: ignore[arg-type]
 
@@ -119,7 +112,7 @@ def engine_card_turn(tables: object | None = None) -> Callable[[Game, int, int],
     cards the caller has dealt anew)."""
 
     def decide(game: Game, level: int, seed: int) -> tuple[str, object]:
-        from .opponent.players import LEVELS, Computer
+        from ..opponent.players import LEVELS, Computer
 
         before = len(game.actions)
         Computer(LEVELS[level], tables, seed=seed).card_turn(game)  # type: ignore[arg-type]
@@ -445,7 +438,7 @@ class TablesWhenNeeded:
 
     def __getattr__(self, name: str) -> object:
         if self._tables is None:
-            from .opponent.tables import Tables
+            from ..opponent.tables import Tables
 
             self._tables = Tables(build=False)
         return getattr(self._tables, name)

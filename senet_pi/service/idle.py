@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .rules import Game
+from ..rules import Game
 
 
 class IdleReset:

@@ -20,10 +20,10 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from ..errors import SenetError
+from ..hardware.backend import Backend
+from ..service.core import Service
 from .connections import HEADER_TIMEOUT, PER_CLIENT, QuietErrors, guarded_protocol, log, raise_file_limit
-from .errors import SenetError
-from .hardware.backend import Backend
-from .service import Service
 
 WORKERS = 16  # threads for the Flask app's requests (the live streams need none)
 MAX_CONNECTIONS = 2000  # open connections at most (each a file descriptor); beyond, 503 at once
@@ -223,7 +223,7 @@ def serve(service: Service, backend: Backend | None, host: str, port: int) -> Pa
 
 def start_server(app, host: str = "127.0.0.1", port: int = 0, workers: int = WORKERS, **limits: Any) -> PageServer:
     """Serve a Flask app made by `web.create_app` on host:port; `stop_server` ends it cleanly. `limits`:
-    `header_timeout` and `per_client` (see senet_pi.connections), `body_timeout` (BodyFirst)."""
+    `header_timeout` and `per_client` (see senet_pi.server.connections), `body_timeout` (BodyFirst)."""
     return PageServer(app, host, port, workers=workers, **limits)
 
 
@@ -249,7 +249,7 @@ def set_pin(pin: str, folder: Path | None = None) -> Path:
 
     from senet_pi_web import instance_folder
 
-    from .tomlfile import with_top_level, write_private
+    from ..tomlfile import with_top_level, write_private
 
     problem = pin_problem(pin) if pin else None
     if problem:

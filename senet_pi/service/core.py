@@ -15,18 +15,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from . import dates, wallclock
-from .errors import SenetError
-from .idle import IdleReset
-from .journal import EventRecord, Journal
-from .referee import GUIDANCE_DELAY, SETTLE_TIME, Referee
-from .referee.core import Saved
-from .resume import Rejudged, failed_inputs, first_difference, rejudge
-from .rules import Game, find_ruleset
-from .rules.board import square_name, squares_in
-from .rules.text import Text, joined
-from .rules.throws import RandomSource, Throw
-from .verdicts import (
+from ..errors import SenetError
+from ..referee import GUIDANCE_DELAY, SETTLE_TIME, Referee
+from ..referee.core import Saved
+from ..rules import Game, find_ruleset
+from ..rules.board import square_name, squares_in
+from ..rules.text import Text, joined
+from ..rules.throws import RandomSource, Throw
+from ..verdicts import (
     Forfeit,
     Idle,
     Illegal,
@@ -40,6 +36,10 @@ from .verdicts import (
     Verdict,
     Win,
 )
+from . import dates, wallclock
+from .idle import IdleReset
+from .journal import EventRecord, Journal
+from .resume import Rejudged, failed_inputs, first_difference, rejudge
 
 #: The verdicts the page lists as the game's history.
 HISTORY_KINDS = (Moved, Forfeit, Win, Undone, NewGame, Resynced)
@@ -503,7 +503,7 @@ class Service:
             self._stamped.append((game, column))
 
     def _settle_dates(self, force: bool = False) -> None:
-        """Put right the dates written before the clock was set, once it is (see senet_pi.dates);
+        """Put right the dates written before the clock was set, once it is (see senet_pi.service.dates);
         looked at once a second at most, and at once when the clock jumps or becomes synchronised."""
         if self.journal is None:
             return

@@ -1,7 +1,7 @@
 """Hints for the page: the best move with its chance, and what a move cost.
 
 Every decision a person faces (a throw waiting, more than one legal move) is analysed on a
-thread of its own as soon as it arises, with the opponent's hint (`senet_pi.opponent.hint`:
+thread of its own as soon as it arises, with the opponent's hint (`senet_pi.service.hint`:
 exact where the solved tables reach, else the strongest level's search, bounded in nodes), on a
 copy of the game taken when the throw came. So the page's "hint" button usually finds the
 answer ready, and once the move is made its cost is known: more than `LITTLE` below the best
@@ -20,11 +20,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .rules import Game
-from .rules.board import square_name
-from .rules.text import Text
-from .service import Service
-from .verdicts import Moved, NewGame, Verdict
+from ..rules import Game
+from ..rules.board import square_name
+from ..rules.text import Text
+from ..verdicts import Moved, NewGame, Verdict
+from .core import Service
 
 #: A move that cost less than this (a chance to win, 0-1) is not remarked on.
 LITTLE = 0.03
@@ -57,8 +57,8 @@ def engine_analyser(tables: object | None = None, budget: int = PAGE_BUDGET) -> 
     def analyse(game: Game) -> dict[str, Any]:
         from dataclasses import replace
 
-        from .opponent.hint import Hinter
-        from .opponent.players import Computer
+        from ..opponent.players import Computer
+        from .hint import Hinter
 
         hinter = Hinter(tables)  # type: ignore[arg-type]
         top = hinter.computer.level  # the strongest level, on the page's budget

@@ -29,7 +29,7 @@ PER_CLIENT = 64  # connections one address may hold at once
 UNCOUNTED = {"127.0.0.1", "::1"}  # this machine's own clients: the kiosk and local tools
 LOG_EVERY = 60.0  # seconds between two reports of the same loop error
 
-log = logging.getLogger("senet_pi.page")
+log = logging.getLogger("senet_pi.server.serve")
 
 
 def guarded_protocol(header_timeout: float = HEADER_TIMEOUT, per_client: int = PER_CLIENT) -> type[H11Protocol]:

@@ -5,11 +5,11 @@ in English the line is exactly what it always was (replays and the README compar
 
 from __future__ import annotations
 
-from .coach import Advice
-from .i18n import DEFAULT, Text, translate
-from .rules.effects import kind_word
-from .rules.text import form, joined
-from .verdicts import (
+from ..i18n import DEFAULT, Text, translate
+from ..rules.effects import kind_word
+from ..rules.text import form, joined
+from ..service.coach import Advice
+from ..verdicts import (
     Answered,
     Bonus,
     Cleared,

@@ -35,9 +35,9 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import quote
 
+from ..rules.text import Text
 from .dates import out_of_order
 from .journal import TABLES, Journal, JournalError, losses
-from .rules.text import Text
 
 #: The day of games whose date was written before the clock was set and cannot be worked out.
 UNKNOWN_DAY = "unknown"
@@ -229,7 +229,7 @@ class _Started(NamedTuple):
 def _undated(db: sqlite3.Connection, games: list[tuple]) -> set[int]:
     """The games whose day cannot be known: their start was written before the clock was set and
     either could not be worked out (marked undated) or is not yet, and the journal's order says it
-    is wrong (see senet_pi.dates)."""
+    is wrong (see senet_pi.service.dates)."""
     marked: dict[str, set[int]] = {"undated": set(), "pending": set()}
     for (key,) in db.execute("SELECT key FROM meta WHERE key LIKE 'undated:%' OR key LIKE 'pending:%'"):
         kind, game, column = [*str(key).split(":"), "", ""][:3]

@@ -15,16 +15,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TextIO
 
-from .errors import InvalidThrowError, SenetError
-from .hardware.backend import Backend, SimBackend
-from .hardware.sim import SimBoard
-from .health import in_ram
-from .i18n import DEFAULT
-from .rules.board import OFF, ROWS, bit, mask
-from .service import Service
+from ..errors import InvalidThrowError, SenetError
+from ..hardware.backend import Backend, SimBackend
+from ..hardware.sim import SimBoard
+from ..i18n import DEFAULT
+from ..rules.board import OFF, ROWS, bit, mask
+from ..service.core import Service
+from ..verdicts import Verdict
+from .status import in_ram
 from .systemd import Notifier, Watchdog, scan_counter
 from .terminal import describe
-from .verdicts import Verdict
 
 TICK = 0.05  # seconds between the service's ticks (settle and guidance timing)
 HAND_PACE = 0.1  # seconds a simulated hand takes for one lift or place

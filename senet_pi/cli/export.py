@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from .events import events_of
-from .journal import Journal, seats_said
+from ..events import events_of
+from ..service.journal import Journal, seats_said
 
 
 def export_game(journal: Journal, game_id: int) -> dict[str, object]:

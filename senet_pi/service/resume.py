@@ -16,9 +16,9 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..referee import Referee
+from ..verdicts import JournalNews, Verdict, VerdictJSON, parse_verdict
 from .journal import EventRecord
-from .referee import Referee
-from .verdicts import JournalNews, Verdict, VerdictJSON, parse_verdict
 
 
 @dataclass

@@ -12,9 +12,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .errors import SenetError
-from .hardware.backend import GpioBackend, SimBackend
-from .rules.board import bit, squares_in
+from ..errors import SenetError
+from ..hardware.backend import GpioBackend, SimBackend
+from ..rules.board import bit, squares_in
 
 Say = Callable[[str], None]
 Ask = Callable[[str], str]
@@ -162,7 +162,7 @@ def _until(condition: Callable[[], object], timeout: float) -> bool:
 
 def link_test(backend, say: Say = print, wait: float = 5.0) -> bool:
     """The USB bridge's link health: connected, firmware, board, frames dropped."""
-    from .service import Service
+    from ..service.core import Service
 
     backend.start(Service(None), wait=wait)
     info = backend.describe()

@@ -13,14 +13,14 @@ from ..rules import RULESETS, find_ruleset
 
 
 def _tables(args: argparse.Namespace):  # -> Tables (imported late: numpy)
-    from .tables import Tables
+    from ..opponent.tables import Tables
 
     return Tables(args.tables, stream=sys.stderr)
 
 
 def _cmd_hint(args: argparse.Namespace) -> int:
-    from ..replay import read_replay_file
-    from .hint import hint
+    from ..service.hint import hint
+    from ..service.replay import read_replay_file
 
     replay = read_replay_file(args.file)
     print(json.dumps(hint(replay, _tables(args))))
@@ -28,7 +28,7 @@ def _cmd_hint(args: argparse.Namespace) -> int:
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    from .tables import MAX_PIECES, ProgressBar, build_table, has_tables, table_dir
+    from ..opponent.tables import MAX_PIECES, ProgressBar, build_table, has_tables, table_dir
 
     if not 1 <= args.pieces <= MAX_PIECES:
         raise SenetError(f"--pieces must be 1-{MAX_PIECES}, not {args.pieces}")
@@ -64,7 +64,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
-    from .tournament import run_tournament
+    from ..opponent.tournament import run_tournament
 
     run_tournament(args, _tables(args))
     return 0

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import SenetError
+from ..errors import SenetError
 
 if TYPE_CHECKING:
-    from .verdicts import Verdict
+    from ..verdicts import Verdict
 
 SCHEMA_VERSION = 1
 SCHEMA = """
@@ -874,7 +874,7 @@ class Journal:
 
     def record_pending_date(self, game: int, column: str, boot: str, mono: float) -> None:
         """Keep, beside a game's `started` or `ended` written while the wall clock was not known to be
-        set, the boot and monotonic time it was written at: `senet_pi.dates` puts it right later."""
+        set, the boot and monotonic time it was written at: `senet_pi.service.dates` puts it right later."""
         value = json.dumps({"boot": boot, "mono": mono})
         self._submit([("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (f"pending:{game}:{column}", value))])
 

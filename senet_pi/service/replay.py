@@ -12,11 +12,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import InvalidOptionError, ReplayError, SenetError
-from .events import EVENT_KINDS, Event, parse_event
-from .referee import Referee
-from .rules import RULESETS, Game, find_ruleset
-from .verdicts import Illegal, VerdictJSON
+from ..errors import InvalidOptionError, ReplayError, SenetError
+from ..events import EVENT_KINDS, Event, parse_event
+from ..referee import Referee
+from ..rules import RULESETS, Game, find_ruleset
+from ..verdicts import Illegal, VerdictJSON
 
 
 @dataclass

@@ -12,13 +12,13 @@ from dataclasses import replace
 from typing import Any
 
 from ..errors import ReplayError
+from ..opponent.light import light_copy
+from ..opponent.players import LEVELS, Computer
+from ..opponent.search import OutOfNodes, Search
+from ..opponent.tables import Tables
 from ..referee import Referee
-from ..replay import Replay, run_replay
 from ..rules import Game
-from .light import light_copy
-from .players import LEVELS, Computer
-from .search import OutOfNodes, Search
-from .tables import Tables
+from .replay import Replay, run_replay
 
 
 def game_after(replay: Replay) -> Game:

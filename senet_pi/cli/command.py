@@ -14,14 +14,14 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import __version__
-from .errors import SenetError
-from .i18n import DEFAULT, LANGUAGES
-from .rules import RULESETS
+from .. import __version__
+from ..errors import SenetError
+from ..i18n import DEFAULT, LANGUAGES
+from ..rules import RULESETS
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from .replay import read_replay_file, replay_lines
+    from ..service.replay import read_replay_file, replay_lines
 
     replay = read_replay_file(args.file)
     for line in replay_lines(replay):
@@ -30,7 +30,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _open_journal(args: argparse.Namespace):
-    from .journal import Journal, JournalError, default_path
+    from ..service.journal import Journal, JournalError, default_path
 
     path = args.journal or default_path()
     if not path.exists():
@@ -69,8 +69,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
 def _cmd_games(args: argparse.Namespace) -> int:
     import time
 
-    from .dates import undated
-    from .journal import seats_said
+    from ..service.dates import undated
+    from ..service.journal import seats_said
 
     with _open_journal(args) as journal:
         games = journal.games()
@@ -88,8 +88,8 @@ def _cmd_games(args: argparse.Namespace) -> int:
 
 
 def _cmd_stats(args: argparse.Namespace) -> int:
-    from .journal import default_path
-    from .stats import day_stats, to_csv, to_table
+    from ..service.journal import default_path
+    from ..service.stats import day_stats, to_csv, to_table
 
     rows = day_stats(args.journal or default_path())  # read-only: a damaged file is named, never set aside
     if args.csv:
@@ -104,17 +104,17 @@ def _cmd_stats(args: argparse.Namespace) -> int:
 def _cmd_run(args: argparse.Namespace) -> int:
     from senet_pi_web import load_instance_config
 
-    from .fleet import fleet_settings
-    from .hardware.backends import make_backend
-    from .journal import Journal
+    from ..fleet import fleet_settings
+    from ..hardware.backends import make_backend
+    from ..service.core import Service
+    from ..service.journal import Journal
+    from ..service.runlock import RunLock
     from .run import Runner
-    from .runlock import RunLock
-    from .service import Service
 
     script = _read_script(args.script) if args.script else None  # before anything starts
     config = load_instance_config()  # a bad config is a startup error, said before anything starts
     fleet = fleet_settings(args.mqtt, args.board, config)  # a bad broker URL or board name too
-    from .computer import ALONE_LEVEL, seats_from_config
+    from ..service.seat import ALONE_LEVEL, seats_from_config
 
     seats = seats_from_config(config, args.computer, args.level)  # a bad seat or level too
     alone_level = int(args.level or config.get("COMPUTER_LEVEL", ALONE_LEVEL))  # type: ignore[call-overload]
@@ -147,11 +147,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
     server = publisher = computer = None
     try:
         runner.start()
-        from .computer import start_computer  # the computer's seats and the page's hints
+        from ..service.seat import start_computer  # the computer's seats and the page's hints
 
         computer = start_computer(service, backend, seats, alone_level)
         if args.page_port:
-            from .page import serve
+            from ..server.serve import serve
 
             try:
                 server = serve(service, backend, args.host, args.page_port)
@@ -163,7 +163,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
             runner.say(f"the page: {server.scheme}://{args.host}:{server.effective_port}/")
             computer.attach(server.app)
         if fleet is not None:  # the board on the broker: never waits for it
-            from .fleet.on_run import start_board
+            from ..fleet.on_run import start_board
 
             publisher = start_board(service, backend, fleet, server.app if server else None, runner.say)
         runner.ready(f"{backend.name} board" + (f", page on port {server.effective_port}" if server else ", no page"))
@@ -183,7 +183,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if computer is not None:
             computer.close()
         if server is not None:
-            from .page import stop_server
+            from ..server.serve import stop_server
 
             stop_server(server)
         try:
@@ -196,7 +196,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 def _journal_path(given: Path | None) -> Path:
     """The journal `run` writes: --journal (its folder must exist: no folders made on a typo), else
     $SENET_PI_JOURNAL (the same), else the XDG state folder, made when missing."""
-    from .journal import default_path
+    from ..service.journal import default_path
 
     path = given or default_path()
     if given is not None or os.environ.get("SENET_PI_JOURNAL"):
@@ -257,8 +257,8 @@ def _cmd_fleet(args: argparse.Namespace) -> int:
     """The staff dashboard for every board on a broker."""
     from senet_pi_web import load_instance_config
 
-    from .fleet.on_fleet import serve_fleet
-    from .page import stop_server
+    from ..fleet.on_fleet import serve_fleet
+    from ..server.serve import stop_server
 
     watcher, server = serve_fleet(args.mqtt, args.host, args.port, load_instance_config(), print)
     try:
@@ -272,7 +272,7 @@ def _cmd_fleet(args: argparse.Namespace) -> int:
 def _cmd_set_pin(args: argparse.Namespace) -> int:
     import getpass
 
-    from .page import set_pin
+    from ..server.serve import set_pin
 
     if args.pin is None and not sys.stdin.isatty():
         raise SenetError("there is no terminal to ask for the PIN on: give it as --pin PIN")
@@ -287,7 +287,7 @@ def _cmd_set_pin(args: argparse.Namespace) -> int:
 
 
 def _cmd_selftest(args: argparse.Namespace) -> int:
-    from .hardware.backends import make_backend
+    from ..hardware.backends import make_backend
     from .selftest import selftest
 
     backend = make_backend(args.backend, args.pinmap, port=args.port)
@@ -304,8 +304,8 @@ def _cmd_selftest(args: argparse.Namespace) -> int:
 
 
 def _cmd_status(args: argparse.Namespace) -> int:
-    from .health import page_port, render, report
-    from .journal import default_path
+    from ..service.journal import default_path
+    from .status import page_port, render, report
 
     port = args.page_port if args.page_port is not None else page_port()
     checks, healthy = report((args.journal or default_path()).absolute(), f"http://127.0.0.1:{port}/")
@@ -314,7 +314,7 @@ def _cmd_status(args: argparse.Namespace) -> int:
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
-    from .rules import find_ruleset
+    from ..rules import find_ruleset
 
     for cls in [find_ruleset(args.ruleset)] if args.ruleset else RULESETS.values():
         defaults = cls.option_defaults()
@@ -438,7 +438,7 @@ def _machine_error(exc: OSError | sqlite3.Error, journal: Path | None) -> str:
 
 def _journal_given(args: argparse.Namespace) -> Path | None:
     """The journal this command uses, for naming it in an error of the machine."""
-    from .journal import default_path
+    from ..service.journal import default_path
 
     given = getattr(args, "journal", None)
     return Path(given) if given is not None else default_path()
@@ -529,7 +529,7 @@ def build_parser() -> argparse.ArgumentParser:
     fleet.add_argument("--host", default="127.0.0.1", help="address the dashboard listens on (default 127.0.0.1)")
     fleet.add_argument("--port", type=int, default=8090, help="the dashboard's port (default 8090)")
     fleet.set_defaults(func=_cmd_fleet)
-    from .fleet.broker_files import add_commands as add_broker_files  # the broker's users and access list
+    from ..fleet.broker_files import add_commands as add_broker_files  # the broker's users and access list
 
     add_broker_files(sub)
     pin = sub.add_parser("set-pin", help="set (or remove) the PIN that enables the page's operator actions")
@@ -553,7 +553,7 @@ def build_parser() -> argparse.ArgumentParser:
     recover = journal_sub.add_parser("recover", help="write what can be read of a damaged journal FILE as a new one")
     recover.add_argument("file", type=Path, metavar="FILE", help="the damaged journal (its -wal beside it is read too)")
     recover.add_argument("-o", "--output", type=Path, metavar="OUT", help="the new journal (default: FILE.recovered)")
-    recover.set_defaults(func=lambda args: __import__("senet_pi.journal", fromlist=["_"]).recover_cli(args))
+    recover.set_defaults(func=lambda args: __import__("senet_pi.service.journal", fromlist=["_"]).recover_cli(args))
     games = sub.add_parser("games", help="list the games in the journal")
     games.add_argument("--journal", type=Path, metavar="PATH", help=JOURNAL_HELP)
     games.set_defaults(func=_cmd_games)
@@ -581,7 +581,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="show the rule sets in plain words")
     rules.add_argument("ruleset", nargs="?", help=f"one of {', '.join(RULESETS)}")
     rules.set_defaults(func=_cmd_rules)
-    from .opponent.commands import add_commands  # hint, solve, tournament: the computer opponent's commands
+    from .opponent import add_commands  # hint, solve, tournament: the computer opponent's commands
 
     add_commands(sub)
     return parser

@@ -12,7 +12,7 @@ import fcntl
 import os
 from pathlib import Path
 
-from .errors import SenetError
+from ..errors import SenetError
 
 
 class JournalInUse(SenetError, RuntimeError):
