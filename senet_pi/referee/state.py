@@ -24,7 +24,7 @@ from .physical import Fix, Outcome, Step
 #: seconds more to settle before it is judged: a piece that settles by itself needs no warning.
 FLICKER_CHANGES = 2
 FLICKER_WINDOW = 2.0
-FLICKER_GRACE = 1.0
+FLICKER_GRACE = 0.5
 
 
 class Mode(Enum):
