@@ -106,8 +106,10 @@ class Judging(Ways):
                 Text("The pieces stand as at the start. Start a new game?"),
                 [Text("new game"), Text("keep")],
             )
-        if self._on_the_way(board):
+        if self._on_the_way(board) and not self._along_the_fixes(board):
             return out  # on the way to a legal move: still in progress
+        # (a board the warning's fixes lead to is guided on, even when it could also be a move under way:
+        # the piece in the hand is the one the next fix puts back, not a person thinking)
         return out + (self._faults_seen(self.expected, self._judge) or self._warn(board))
 
     def _going_on_holding_a_piece(self, board: int) -> bool:
