@@ -30,7 +30,7 @@ from .questions import QUESTION_SECONDS, Assumed, QuestionClosed, Waiting, likel
 from .restart import Restart
 from .resume import rejudge
 from .stamps import CLOCK_JUMP, Dates, NoDates
-from .view import HISTORY_KINDS, View, setup_step, view_of
+from .view import HISTORY_KINDS, HandView, View, hand_of, setup_step, view_of
 
 __all__ = [
     "CLOCK_JUMP",
@@ -484,25 +484,11 @@ class Service:
                 touched=not self.idle.fresh,  # a person did something since the game began
             )
 
-    def hand(self, player: str) -> dict[str, object] | None:
+    def hand(self, player: str) -> HandView | None:
         """One player's view of their cards in the card game (K10), or None when `player` holds no
         hand here (not a player, or not a card game)."""
         with self.lock:
-            game = self.referee.game
-            if game.turn_starts_with != "card" or player not in game.player_ids:
-                return None
-            to_move = game.to_move_id == player
-            cards = game.hand(player)
-            return {
-                "player": player,
-                "cards": cards,
-                "playable": [c for c in cards if to_move and game.playable(c)],
-                "your_turn": to_move and game.phase == "play" and game.pending is None,
-                "residue": to_move and game.phase == "residue",
-                "moving": to_move and game.phase == "play" and game.pending is not None,
-                "to_move": game.to_move_id,
-                "winner": game.winner_id,
-            }
+            return hand_of(self.referee.game, player)
 
     def card_players(self) -> list[str]:
         """The players who hold a hand of cards in the current game (none outside the card game)."""

@@ -264,6 +264,54 @@ def view_of(
     )
 
 
+@dataclass(frozen=True)
+class HandView:
+    """One player's view of their cards in the card game (K10): the hand, the cards they may play
+    now, whether it is their turn to play a card, to play out the rest (residue) or to move a piece,
+    who is to move and who has won."""
+
+    player: str
+    cards: tuple[str, ...]
+    playable: tuple[str, ...]
+    your_turn: bool
+    residue: bool
+    moving: bool
+    to_move: str
+    winner: str | None
+
+    def to_json(self) -> dict[str, object]:
+        """The hand as the player's own page reads it."""
+        return {
+            "player": self.player,
+            "cards": list(self.cards),
+            "playable": list(self.playable),
+            "your_turn": self.your_turn,
+            "residue": self.residue,
+            "moving": self.moving,
+            "to_move": self.to_move,
+            "winner": self.winner,
+        }
+
+
+def hand_of(game: Game, player: str) -> HandView | None:
+    """`player`'s view of their hand, or None when they hold none (not a player, not a card game)."""
+    if game.turn_starts_with != "card" or player not in game.player_ids:
+        return None
+    to_move = game.to_move_id == player
+    phase = game.phase
+    cards = tuple(game.hand(player))
+    return HandView(
+        player=player,
+        cards=cards,
+        playable=tuple(c for c in cards if to_move and game.playable(c)),
+        your_turn=to_move and phase == "play" and game.pending is None,
+        residue=to_move and phase == "residue",
+        moving=to_move and phase == "play" and game.pending is not None,
+        to_move=game.to_move_id,
+        winner=game.winner_id,
+    )
+
+
 def cards_view(game: Game) -> CardsView | None:
     """The card game's table as the main page shows it (K10: both hands only if open), or None."""
     cards = game.cards()
