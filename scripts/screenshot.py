@@ -105,7 +105,7 @@ def idle_reset(service: Service, clock: Clock) -> None:
     exchange(service, clock)
     service.handle("throw", 2)
     play(service, clock, service.referee.game.move_sequences()[0])
-    left = service.snapshot()["sensed"]  # the pieces where the last visitors left them
+    left = service.snapshot().to_json()["sensed"]  # the pieces where the last visitors left them
     service.new_game("secret")
     service.handle("sense", left)  # the switches still see them there
     settle(service, clock)

@@ -107,16 +107,16 @@ def test_attract_loop_goes_when_a_piece_is_lifted(browser, exhibit_board):  # no
 
 def test_attract_loop_shows_the_setup_fix_with_its_square_marked(browser, exhibit_board):  # noqa: F811
     service = exhibit_board.service
-    service.handle("sense", [sq for sq in service.snapshot()["expected"] if sq != 4] + [20])  # knocked, unseen
+    service.handle("sense", [sq for sq in service.snapshot().expected if sq != 4] + [20])  # knocked, unseen
     page = open_page(browser, exhibit_board)
     setup = page.locator("#attract-setup")
     expect(setup).to_have_text("before playing: take the piece off square 20 (2 to fix)")
     expect(page.locator('#attract-board g[data-square="20"] rect.setup')).to_have_count(1)
     expect(page.locator("#setup")).to_have_text("take the piece off square 20 (2 to fix before playing)")
-    service.handle("sense", [sq for sq in service.snapshot()["expected"] if sq != 4])  # taken off, unseen as a touch
+    service.handle("sense", [sq for sq in service.snapshot().expected if sq != 4])  # taken off, unseen as a touch
     expect(setup).to_have_text("before playing: put a piece on square 4 (1 to fix)")
     expect(page.locator('#attract-board g[data-square="4"] rect.setup')).to_have_count(1)
-    service.handle("sense", service.snapshot()["expected"])
+    service.handle("sense", list(service.snapshot().expected))
     expect(setup).to_be_hidden()
     expect(page.locator("#attract")).to_be_visible()  # set up, still untouched: the loop goes on
     page.close()
@@ -141,7 +141,7 @@ def test_the_kiosk_page_in_each_language_attract_loop_and_setup_fix(browser, exh
     demo's words and the setup fix in that language; Arabic right to left, the board still as the
     wooden one (square 1 top left)."""
     service = exhibit_board.service
-    service.handle("sense", [sq for sq in service.snapshot()["expected"] if sq != 4])  # a piece missing
+    service.handle("sense", [sq for sq in service.snapshot().expected if sq != 4])  # a piece missing
     page = browser.new_page(viewport={"width": 1280, "height": 820})
     page.clock.install()
     page.goto(exhibit_board.url + f"?lang={language}")
@@ -152,7 +152,7 @@ def test_the_kiosk_page_in_each_language_attract_loop_and_setup_fix(browser, exh
         gettext("before playing: {fix} ({left} to fix)", language, fix=fix, left=1)
     )
     expect(page.locator('#attract-board g[data-square="4"] rect.setup')).to_have_count(1)
-    service.handle("sense", service.snapshot()["expected"])  # put right (a sense is no visitor's touch)
+    service.handle("sense", list(service.snapshot().expected))  # put right (a sense is no visitor's touch)
     expect(page.locator("#attract-setup")).to_be_hidden()
     text = page.locator("#attract-text")
     how = [str(translate(named(s), language)) for s in service.referee.game.how_to_play]
@@ -221,7 +221,7 @@ def test_item7_axe_finds_no_serious_violation_on_the_attract_loop(browser, exhib
         found["demo"] = axe_violations(page, axe_js)
         page.locator("#theme").evaluate("(b) => b.click()")  # under the overlay: the staff's way
         found["demo, dark"] = axe_violations(page, axe_js)
-        service.handle("sense", [sq for sq in service.snapshot()["expected"] if sq != 4])
+        service.handle("sense", [sq for sq in service.snapshot().expected if sq != 4])
         expect(page.locator("#attract-setup")).to_be_visible()
         found["setup, dark"] = axe_violations(page, axe_js)
         page.goto(exhibit_board.url + "?lang=ar")
@@ -242,13 +242,13 @@ def test_the_setup_overlay_and_the_page_draw_the_same_wooden_board(browser, exhi
     page = open_page(browser, exhibit_board)
     try:
         for sensed in (
-            [sq for sq in service.snapshot()["expected"] if sq != 4] + [20],
-            [sq for sq in service.snapshot()["expected"] if sq != 4],
+            [sq for sq in service.snapshot().expected if sq != 4] + [20],
+            [sq for sq in service.snapshot().expected if sq != 4],
         ):
             service.handle("sense", sensed)
             expect(page.locator("#attract-setup")).to_be_visible()
             until(lambda sensed=sensed: len(page.evaluate(drawn, "board")) >= len(sensed))
-            wood = service.snapshot()
+            wood = service.snapshot().to_json()
             on_page, on_overlay = page.evaluate(drawn, "board"), page.evaluate(drawn, "attract-board")
             assert on_page == on_overlay
             solid = sorted(int(p.split(":")[0]) for p in on_page if "lifted" not in p)

@@ -166,7 +166,7 @@ def test_a_different_legal_move_made_for_the_computer_is_taken_back_and_its_own_
     assert str(refused["text"]).startswith(f"{other} is not the computer's move")
     assert [v for v in t.said if v["v"] == "undone"]
     for _ in range(10):  # the referee guides the piece back, as for any undo
-        prompt = t.service.snapshot()["prompt"]
+        prompt = t.service.snapshot().to_json()["prompt"]
         if prompt is None:
             break
         carried = Move(prompt["from"], OFF if prompt["to"] == "off" else prompt["to"])
@@ -175,7 +175,7 @@ def test_a_different_legal_move_made_for_the_computer_is_taken_back_and_its_own_
                 getattr(t.backend.sim, kind)(sq)
                 t.wait(0.3)
         t.wait()
-    assert t.service.snapshot()["warning"] is None
+    assert t.service.snapshot().to_json()["warning"] is None
     assert t.computer.view()["move"] == shown  # the same choice, shown again
     assert t.carry_shown()
     assert (t.said[-1]["v"], [v for v in t.said if v["v"] == "move"][-1]["from"]) != ("refused", other.from_sq)

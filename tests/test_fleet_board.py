@@ -134,7 +134,7 @@ def test_the_board_reconnects_and_republishes_its_state_after_the_broker_restart
     ear = Ear(mosquitto.port, "senet-pi/#")
     assert ear.last("senet-pi/phoenix/status", 10).payload == b"online"
     state = ear.last("senet-pi/phoenix/state", 5, where=lambda h: h.json()["mqtt"]["connected"])
-    assert state.json()["last_throw"] == service.snapshot()["last_throw"] is not None
+    assert state.json()["last_throw"] == service.snapshot().to_json()["last_throw"] is not None
     assert ear.on("senet-pi/phoenix/verdicts")  # the verdicts held while away went out
     ear.close()
 

@@ -143,7 +143,7 @@ def test_a_signed_command_starts_a_new_game_and_a_forged_or_copied_one_is_refuse
     ear.client.publish("senet-pi/clubroom/command", json.dumps(command), qos=1)
     result = ear.last("senet-pi/clubroom/command/result").json()
     assert result == {"ok": True, "id": command["id"], "action": "new_game"}
-    assert service.variant == "houses" and service.snapshot()["last_throw"] is None
+    assert service.variant == "houses" and service.snapshot().to_json()["last_throw"] is None
 
     ear.client.publish("senet-pi/clubroom/command", json.dumps(command), qos=1)  # the same message again
     copied = ear.last("senet-pi/clubroom/command/result", where=lambda h: not h.json()["ok"]).json()

@@ -55,7 +55,7 @@ def test_a_button_pressed_as_home_assistant_presses_it_starts_a_new_game(mosquit
     ear.client.publish("senet-pi/hall-b/button", "new_game", qos=1)  # HA's button: payload_press, no signature
     result = ear.last("senet-pi/hall-b/command/result").json()
     assert result == {"ok": True, "action": "new_game", "via": "button"}
-    assert kinds.count("new_game") == 1 and service.snapshot()["last_throw"] is None
+    assert kinds.count("new_game") == 1 and service.snapshot().to_json()["last_throw"] is None
     event = ear.last("senet-pi/hall-b/event", where=lambda h: h.json()["event_type"] == "new_game").json()
     assert event["event_id"] and event["text"]
 

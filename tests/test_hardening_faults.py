@@ -149,7 +149,7 @@ def test_item1_a_referee_failing_on_a_journaled_input_costs_only_that_game_from_
     assert service.game_id == 3 and service.seq == fail_at - 1
     said = [n for n in service.notes if "could not be resumed" in n]
     assert len(said) == 1 and f"past input {fail_at - 1} of {second}" in said[0] and error.__name__ in said[0]
-    page = service.snapshot()["journal_notes"]
+    page = service.snapshot().to_json()["journal_notes"]
     assert len(page) == 1 and "game 2 could not be resumed" in page[0] and "as game 3" in page[0]
     stats = day_stats(path)[0]  # one game carried on, not one abandoned and another begun
     assert (stats.started, stats.abandoned, stats.open) == (stats_before[0].started, stats_before[0].abandoned, 1)
@@ -160,7 +160,7 @@ def test_item1_a_referee_failing_on_a_journaled_input_costs_only_that_game_from_
     service.close()
     again = Service(Journal(path))
     assert again.game_id == 3 and json.loads(json.dumps([v.json() for v in again.history])) == history
-    assert not [n for n in again.notes if "could not be resumed" in n] and again.snapshot()["journal_notes"] == []
+    assert not [n for n in again.notes if "could not be resumed" in n] and again.snapshot().journal_notes == ()
     again.close()
 
     checks, _ = journal_checks(path)
@@ -222,10 +222,10 @@ def test_item1_a_failed_input_leaves_the_game_as_if_it_never_came(tmp_path, monk
     monkeypatch.setattr(Referee, "apply", real)
     feed(service, clock, inputs[fail_at:])
     assert failing.done and service.journal.pending == 0
-    assert service.snapshot()["squares"] == plain.snapshot()["squares"]
+    assert service.snapshot().to_json()["squares"] == plain.snapshot().to_json()["squares"]
     service.close()
     again = Service(Journal(path))
-    assert again.snapshot()["squares"] == plain.snapshot()["squares"] and again.game_id == 1
+    assert again.snapshot().to_json()["squares"] == plain.snapshot().to_json()["squares"] and again.game_id == 1
     again.close()
 
 
@@ -279,7 +279,7 @@ def test_item4_one_digit_changed_in_a_journaled_input_is_reported_and_the_game_k
     said = [n for n in service.notes if "differs from what the referee decides now" in n]
     assert len(said) == 1 and f"from input {seq + 1} on" in said[0]
     assert service.game_id == 2 and service.seq == second  # the game goes on, as judged now
-    assert any("differs" in t for t in service.snapshot()["journal_notes"])
+    assert any("differs" in t for t in service.snapshot().to_json()["journal_notes"])
     service.close()
     checks, _ = journal_checks(path)
     assert any(c.name == "resume" and "differs" in c.text for c in checks)
@@ -289,7 +289,7 @@ def test_item4_an_untouched_journal_raises_no_alarm(two_games, tmp_path):
     path = tmp_path / "j.sqlite"
     two_games(path)
     service = Service(Journal(path))
-    assert service.snapshot()["journal_notes"] == [] and not any("differs" in n for n in service.notes)
+    assert service.snapshot().to_json()["journal_notes"] == [] and not any("differs" in n for n in service.notes)
     service.close()
     assert not [c for c in journal_checks(path)[0] if c.name == "resume"]
 
@@ -308,7 +308,7 @@ def test_item4_the_wal_and_the_mark_deleted_together_are_noticed(tmp_path):
     service.close()
     resumed = Service(Journal(copy))
     said = [n for n in resumed.notes if "-wal and -mark are both missing" in n]
-    assert len(said) == 1 and resumed.snapshot()["journal_notes"]
+    assert len(said) == 1 and resumed.snapshot().to_json()["journal_notes"]
     resumed.close()
 
 
@@ -317,7 +317,7 @@ def test_item4_a_journal_closed_cleanly_without_its_mark_raises_no_alarm(two_gam
     two_games(path)
     Path(f"{path}-mark").unlink()
     service = Service(Journal(path))
-    assert not any("missing" in n for n in service.notes) and service.snapshot()["journal_notes"] == []
+    assert not any("missing" in n for n in service.notes) and service.snapshot().to_json()["journal_notes"] == []
     service.close()
 
 

@@ -97,10 +97,10 @@ def test_idle_a_board_handled_without_a_throw_is_reset_too(exhibit) -> None:
     clock.t = 100.0
     service.handle("lift", 10)
     service.handle("place", 11)  # a wrong board, never thrown for
-    assert service.snapshot()["touched"] and service.referee.game.actions == []
+    assert service.snapshot().to_json()["touched"] and service.referee.game.actions == []
     clock.t = 100.0 + MINUTES * 60
     assert "idle" in kinds(service.tick())
-    assert service.game_id == first + 1 and not service.snapshot()["touched"]
+    assert service.game_id == first + 1 and not service.snapshot().to_json()["touched"]
 
 
 def test_idle_the_button_counts_even_when_its_press_is_refused(exhibit) -> None:
@@ -224,11 +224,11 @@ def test_exhibit_gestures_can_still_be_switched_on_explicitly(tmp_path: Path) ->
 
 def test_setup_fixes_come_one_at_a_time_removals_first_then_lowest_square(exhibit) -> None:
     service, _ = exhibit
-    assert service.snapshot()["setup"] is None  # the board as the game starts
-    start = set(service.snapshot()["expected"])
+    assert service.snapshot().to_json()["setup"] is None  # the board as the game starts
+    start = set(service.snapshot().to_json()["expected"])
     service.handle("sense", sorted((start - {3, 7}) | {17, 12}))  # knocked: 3 and 7 gone, 12 and 17 taken
     seen = []
-    while (setup := service.snapshot()["setup"]) is not None:
+    while (setup := service.snapshot().to_json()["setup"]) is not None:
         seen.append((setup["text"], setup["left"]))
         square = setup["square"]
         service.handle("lift" if setup["action"] == "remove" else "place", square)
@@ -238,22 +238,22 @@ def test_setup_fixes_come_one_at_a_time_removals_first_then_lowest_square(exhibi
         ("put a piece on square 3", 2),
         ("put a piece on square 7", 1),
     ]
-    assert set(service.snapshot()["sensed"]) == start
+    assert set(service.snapshot().to_json()["sensed"]) == start
 
 
 def test_setup_is_not_asked_once_the_game_is_under_way(exhibit) -> None:
     service, _ = exhibit
     service.handle("lift", 10)
-    assert service.snapshot()["setup"]["text"] == "put a piece on square 10"
+    assert service.snapshot().to_json()["setup"]["text"] == "put a piece on square 10"
     service.handle("place", 10)
     service.handle("throw", 3)
     service.handle("lift", 10)
-    assert service.snapshot()["setup"] is None and service.snapshot()["touched"] is True
+    assert service.snapshot().to_json()["setup"] is None and service.snapshot().to_json()["touched"] is True
 
 
 def test_setup_after_an_idle_reset_starts_from_the_board_as_it_was_left(exhibit) -> None:
     service, clock = exhibit
-    start = service.snapshot()["expected"]
+    start = service.snapshot().to_json()["expected"]
     service.handle("sense", start)  # a board with switches
     service.handle("throw", 3)
     service.handle("lift", 1)
@@ -262,11 +262,11 @@ def test_setup_after_an_idle_reset_starts_from_the_board_as_it_was_left(exhibit)
     verdicts = service.tick()
     assert kinds(verdicts)[:2] == ["idle", "new_game"]
     assert service.journal.events(service.game_id)[0].kind == "sense"  # journaled: a restart sees it too
-    assert service.snapshot()["setup"]["text"] == "put a piece on square 1"
+    assert service.snapshot().to_json()["setup"]["text"] == "put a piece on square 1"
     said = []
     for sq in (1, 2):
         said += service.handle("place", sq)
         clock.t += 1
         said += service.tick()
-    assert service.snapshot()["setup"] is None
+    assert service.snapshot().to_json()["setup"] is None
     assert "question" not in kinds(said) and kinds(said)[-1] == "cleared"  # pieces put back: no move to ask about

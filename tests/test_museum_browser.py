@@ -142,7 +142,7 @@ def idle_reset(board) -> None:
     service = board.service
     service.handle("throw", 3)
     play(board, moves_from(board, 10))
-    left = service.snapshot()["sensed"]
+    left = service.snapshot().to_json()["sensed"]
     service.new_game("secret")
     service.handle("sense", left)  # the switches still see the pieces where the last visitors left them
 
@@ -349,7 +349,7 @@ def test_item4_after_an_idle_reset_one_calm_set_the_board_card_and_the_board_as_
     idle_reset(board)
     page = open_page(browser, board, viewport=KIOSK)
     try:
-        extra = board.service.snapshot()["setup"]["square"]
+        extra = board.service.snapshot().to_json()["setup"]["square"]
         expect(page.locator("#turn")).to_have_text("set the board for the next game")
         expect(page.locator("#setup")).to_have_text(re.compile(rf"^take the piece off square {extra} \(\d to fix"))
         for quiet in ("#message", "#fixes", "#in-hand", "#question", "#refusal", "#compare"):
@@ -499,7 +499,7 @@ def test_item7_each_verdict_is_announced_once_and_the_fix_with_it(browser, sim):
         settle(sim)
         expect(page.locator("#compare")).to_be_visible()
         for _ in range(5):  # more state updates: the switches, time passing
-            sim.service.handle("sense", sorted(sim.service.snapshot()["sensed"]))
+            sim.service.handle("sense", sorted(sim.service.snapshot().to_json()["sensed"]))
             settle(sim)
         page.wait_for_timeout(200)
         said = page.evaluate("() => window.said")
@@ -761,9 +761,9 @@ def test_during_the_rules_own_steps_the_board_drawn_is_the_wooden_board(browser,
         for kind, sq in events[: 3 if turn == 2 else None]:
             service.handle(kind, sq)
             settle(board)
-    prompt = service.snapshot()["prompt"]
+    prompt = service.snapshot().to_json()["prompt"]
     assert prompt is not None and (prompt["from"], prompt["to"], prompt["player"]) == (1, "off", "A")
-    assert service.snapshot()["squares"]["1"]["owner"] == "B"  # the game's piece: not yet on the wood
+    assert service.snapshot().to_json()["squares"]["1"]["owner"] == "B"  # the game's piece: not yet on the wood
     page = open_page(browser, board, viewport=KIOSK)
     try:
         expect(page.locator("#message")).to_contain_text("remove White's piece on 1 from the game")
@@ -825,7 +825,7 @@ def test_during_every_kind_of_prompt_the_board_drawn_is_the_wooden_board(browser
             for n, (kind, sq, _truth) in enumerate(changes):
                 service.handle(kind, sq)
                 settle(board)
-                snap = service.snapshot()
+                snap = service.snapshot().to_json()
                 if snap["owed"] and prompt in str(snap["prompt"]["text"]):
                     found = True
                     rest = changes[n + 1 :]
@@ -842,7 +842,7 @@ def test_during_every_kind_of_prompt_the_board_drawn_is_the_wooden_board(browser
             if kind is not None:
                 service.handle(kind, sq)
                 settle(board)
-            snap = service.snapshot()
+            snap = service.snapshot().to_json()
             if not snap["owed"]:
                 break  # the steps are done: the game's board is the wood's again
             until(lambda truth=truth: drawn_board(page) == truth, timeout=20)
@@ -877,7 +877,7 @@ def test_the_board_is_in_the_page_itself_painted_before_any_script_runs(browser,
         expect(page.locator("html")).to_have_attribute("data-theme", "dark")
         expect(page.locator("#board rect.cell")).to_have_count(30)
         served = page.evaluate(PIECES_DRAWN)
-        assert len(served) == len(board.service.snapshot()["squares"])
+        assert len(served) == len(board.service.snapshot().to_json()["squares"])
     finally:
         context.close()
     page = open_page(browser, board, viewport=KIOSK)

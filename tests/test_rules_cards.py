@@ -62,7 +62,7 @@ def test_K3_green_B_starts_and_players_draw_alternately_to_five():
     game = new_game("cards", options={"deck_order": order, "shuffle_seed": 0})
     assert game.to_move_id == "B"
     assert game.hand("B") == order[0:10:2] and game.hand("A") == order[1:10:2]
-    assert game.cards()["stack"] == 28
+    assert game.cards().stack == 28
 
 
 def test_K4_play_one_card_then_refill_to_five():
@@ -70,14 +70,14 @@ def test_K4_play_one_card_then_refill_to_five():
     game.push_card("2")
     effects = game.push(Move(12, 14, 2))
     assert effects == (Turn("B"),)
-    assert len(game.hand("A")) == 5 and game.hand("A")[-1] == "3" and game.cards()["discard"] == ["2"]
+    assert len(game.hand("A")) == 5 and game.hand("A")[-1] == "3" and game.cards().discard == ("2",)
 
 
 def test_K4_exchange_up_to_two_cards_to_the_dead_pile():
     game = cards_at([12], [20], ["2", "2", "3", "3", "H26"], ["2", "2", "2", "2", "2"], rest=["1", "5"])
     effects = game.push_exchange(["H26", "3"])
     assert effects == (Turn("B"),)
-    assert game.cards()["dead"] == ["H26", "3"] and sorted(game.hand("A")) == ["1", "2", "2", "3", "5"]
+    assert game.cards().dead == ("H26", "3") and sorted(game.hand("A")) == ["1", "2", "2", "3", "5"]
     with pytest.raises(IllegalMoveError) as err:
         game.push_exchange(["2", "2", "2"])
     assert err.value.reason is Reason.CARD_EXCHANGE_COUNT
@@ -90,7 +90,7 @@ def test_K4_an_empty_stack_is_replaced_by_the_shuffled_discard_pile():
     game.push_card("2")
     game.push(Move(12, 14, 2))
     # The 2 just played went to the discard pile too: the three were shuffled into a new stack.
-    assert game.hand("A")[-1] in ("1", "4", "2") and game.cards()["discard"] == [] and game.cards()["stack"] == 2
+    assert game.hand("A")[-1] in ("1", "4", "2") and game.cards().discard == () and game.cards().stack == 2
 
 
 def test_K5_a_bonus_card_draws_one_and_acts_again():
@@ -281,8 +281,8 @@ def test_random_card_games_conserve_cards_keep_hands_to_five_and_end(seed):
             break
         play_random_card_turn(game, rng)
         c = game.cards()
-        assert c["stack"] + len(c["discard"]) + len(c["dead"]) + sum(map(len, c["hands"].values())) == 38
-        assert all(len(h) <= 5 for h in c["hands"].values())
+        assert c.stack + len(c.discard) + len(c.dead) + sum(map(len, c.hands.values())) == 38
+        assert all(len(h) <= 5 for h in c.hands.values())
         assert sum(o.bit_count() for o in game.occ) + sum(game.off) == 10
     assert game.is_over
 

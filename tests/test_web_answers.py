@@ -101,11 +101,11 @@ def test_nobody_answers_the_likelier_answer_is_taken_said_and_can_be_changed(tab
     assert state["assumed"] is None and state["warning"]["fix"] == ["swap the pieces on 9 and 10 back"]
     again = answer(table, {"question": question["id"], "answer": 0})  # once changed, it stands
     assert again.status_code == 409
-    warning = table.service.snapshot()["warning"]
+    warning = table.service.snapshot().warning
     table.service.close()
     resumed = Service(Journal(table.path), variant="secret", settle=0.2)
     try:
-        assert resumed.snapshot()["warning"] == warning and resumed.question() is None  # the journal says the same
+        assert resumed.snapshot().warning == warning and resumed.question() is None  # the journal says the same
     finally:
         resumed.close()
 
@@ -115,13 +115,13 @@ def test_the_chance_to_change_ends_with_the_next_input_and_the_taken_answer_is_j
     table.clock.now += 20
     table.service.tick()
     table.service.handle("throw", 3)
-    assert table.service.snapshot()["assumed"] is None
+    assert table.service.snapshot().to_json()["assumed"] is None
     response = answer(table, {"question": question["id"], "answer": 1})
-    assert response.status_code == 409 and table.service.snapshot()["throw"] == 3
+    assert response.status_code == 409 and table.service.snapshot().to_json()["throw"] == 3
     table.service.close()
     resumed = Service(Journal(table.path), variant="secret", settle=0.2)
     try:
-        assert resumed.question() is None and resumed.snapshot()["throw"] == 3 and resumed.snapshot()["warning"] is None
+        assert resumed.question() is None and resumed.snapshot().throw == 3 and resumed.snapshot().warning is None
     finally:
         resumed.close()
 
@@ -133,11 +133,11 @@ def test_hands_on_the_board_start_the_wait_again(table):
     table.service.handle("lift", 1)  # someone is still busy at the table
     table.clock.now += 10
     table.service.tick()
-    snapshot = table.service.snapshot()
+    snapshot = table.service.snapshot().to_json()
     assert snapshot["assumed"] is None and snapshot["question"] is not None  # 25 s since it was asked
     table.clock.now += 20
     table.service.tick()
-    assert table.service.snapshot()["assumed"] is not None  # 20 s since the hands were last seen
+    assert table.service.snapshot().to_json()["assumed"] is not None  # 20 s since the hands were last seen
 
 
 def test_the_likelier_reading_of_each_kind_of_question():

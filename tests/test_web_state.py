@@ -26,10 +26,10 @@ def client(service):
 
 
 def test_item10_the_snapshot_is_the_services_data_and_the_page_shapes_its_view(service, client):
-    snapshot = service.snapshot()
+    snapshot = service.snapshot().to_json()
     assert not set(PAGE_KEYS) & set(snapshot)  # no page names in the service's snapshot
     service.handle("throw", 3)
-    assert service.snapshot()["moves"] == [[10, 13]]  # the data the page's hints are made from (S2)
+    assert service.snapshot().to_json()["moves"] == [[10, 13]]  # the data the page's hints are made from (S2)
     state = client.get("/api/state").json
     assert set(snapshot) <= set(state)  # every field of the snapshot is still answered
     assert set(PAGE_KEYS) <= set(state)

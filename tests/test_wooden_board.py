@@ -67,10 +67,10 @@ def prompted(variant: str, seeds: range, turns: int = 40) -> Iterator[tuple[Serv
                 service.handle(kind, sq)
                 clock.now += service.settle
                 service.tick()
-                snapshot = service.snapshot()
+                snapshot = service.snapshot().to_json()
                 if snapshot["owed"]:
                     yield service, snapshot, truth
-            if service.snapshot()["question"] or service.snapshot()["warning"]:
+            if service.snapshot().to_json()["question"] or service.snapshot().to_json()["warning"]:
                 break  # the hands here never make a wrong board: a game that asks is left
 
 
@@ -103,4 +103,4 @@ def test_plain_play_has_no_wooden_board_of_its_own():
     """Between the rules' steps, fixes and setup the game's board is the wood's: nothing extra is sent."""
     service = Service(None, variant="secret", settle=0.2, clock=ManualClock())
     service.new_game("secret")
-    assert wooden_board(service.snapshot()) is None
+    assert wooden_board(service.snapshot().to_json()) is None

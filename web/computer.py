@@ -77,7 +77,7 @@ def alone() -> Response | tuple[Response, int]:
         raise BadInput(Text("say {on} or {off}", on='{"on": true}', off='{"on": false}'))
     service, _backend = services()
     level = int(current_app.extensions["senet"].get("alone_level", 2))
-    players = service.snapshot()["players"]
+    players = service.snapshot().to_json()["players"]
     # the visitor keeps the first seat (White); the computer takes the others
     seats = dict.fromkeys(players[1:], level) if on else {}  # type: ignore[index]
     computer.set_seats(seats)  # type: ignore[attr-defined]

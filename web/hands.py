@@ -42,7 +42,7 @@ def _check(player: str, token: str) -> dict:
     # compared as bytes: compare_digest refuses a str with non-ASCII characters, and a URL may carry any
     if view is None or not hmac.compare_digest(token.encode(), hand_token(player).encode()):
         abort(404)
-    return view
+    return view.to_json()
 
 
 @bp.get("/hands")

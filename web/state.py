@@ -45,7 +45,7 @@ def state(for_session: bool = True) -> dict:
     stream, shared by all pages, leaves it out)."""
     service, backend = services()
     with service.lock:  # the move list's first number, counted at the same moment as the list
-        out = service.snapshot()
+        out = service.snapshot().to_json()
         listed = sum(isinstance(v, HISTORY_KINDS) for v in service.history)
     out["history_from"] = listed - len(cast(list, out["history"])) + 1  # the list keeps its numbering
     out.update(view(out))

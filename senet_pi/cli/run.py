@@ -207,7 +207,7 @@ class Runner:
 
     def board_text(self) -> str:
         """The board as three rows in playing order, with each piece's owner and the sensed switches."""
-        view = self.service.snapshot()
+        view = self.service.snapshot().to_json()
         owners = {int(sq): str(piece["owner"]) for sq, piece in view["squares"].items()}  # type: ignore[attr-defined]
         sensed = mask(view["sensed"])  # type: ignore[arg-type]
         pending = view["throw"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import cast
 
 from ..errors import IllegalMoveError, InvalidOptionError
@@ -50,6 +51,26 @@ def default_deck(copies: int = 2, specials: bool = True) -> list[str]:
     if specials:
         deck += [*HIEROGLYPHS, "NA", "NB", "HAND"]
     return deck
+
+
+@dataclass(frozen=True)
+class Cards:
+    """Where every card of a card game is at one moment: how many are left in the stack, the
+    discard pile and the dead cards in the order they went there, and each player's hand."""
+
+    stack: int
+    discard: tuple[str, ...]
+    dead: tuple[str, ...]
+    hands: Mapping[str, tuple[str, ...]]
+
+    def to_json(self) -> dict[str, object]:
+        """The cards as JSON-ready data (lists for the piles and the hands)."""
+        return {
+            "stack": self.stack,
+            "discard": list(self.discard),
+            "dead": list(self.dead),
+            "hands": {pid: list(hand) for pid, hand in self.hands.items()},
+        }
 
 
 class CardsGame(HousesGame):
@@ -158,14 +179,14 @@ class CardsGame(HousesGame):
         """Every card name this game's deck holds, sorted."""
         return sorted(set(self.options["deck_order"]))  # type: ignore[call-overload]
 
-    def cards(self) -> dict[str, object]:
+    def cards(self) -> Cards:
         """Where every card is, for the page and for tests that count them."""
-        return {
-            "stack": len(self.stack),
-            "discard": list(self.discard),
-            "dead": list(self.dead),
-            "hands": {pid: list(h) for pid, h in zip(self.player_ids, self.hands, strict=True)},
-        }
+        return Cards(
+            stack=len(self.stack),
+            discard=tuple(self.discard),
+            dead=tuple(self.dead),
+            hands={pid: tuple(h) for pid, h in zip(self.player_ids, self.hands, strict=True)},
+        )
 
     # ------------------------------------------------------------------ snapshots for push / pop
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy as _copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from ..errors import IllegalMoveError, InvalidOptionError, InvalidThrowError
 from .board import (
@@ -34,6 +34,9 @@ from .move import Move, cached_move, parse_square
 from .reasons import Reason
 from .text import Text, joined
 from .throws import RandomSource, Throw, ThrowKind, default_random
+
+if TYPE_CHECKING:
+    from .cards import Cards
 
 PLAYER_IDS = ("A", "B", "C", "D")
 _MAX_THROW = 12
@@ -308,7 +311,7 @@ class Game:
     # ------------------------------------------------------------------ cards (K4-K10)
     # Rule sets played with a throw hold no cards: these say so, the card game overrides them.
 
-    def cards(self) -> dict[str, object] | None:
+    def cards(self) -> Cards | None:
         """Where every card is (stack, discard, dead, hands), or None in a game without cards."""
         return None
 
