@@ -4,12 +4,16 @@
 - ``senet-environment``: every environment variable of `senet_pi.settings.ENVIRONMENT`.
 - ``senet-commands``: every subcommand of `senet_pi.cli.command.build_parser()` with what it does.
 - ``senet-command NAME``: one subcommand's usage, description and every option.
+- ``senet-modules``: every package and module of senet_pi and the page, layer by layer, with the
+  first sentence of its docstring (the module map of Development).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import re
+from pathlib import Path
 
 from docutils import nodes
 from sphinx.application import Sphinx
@@ -167,9 +171,57 @@ class CommandOptions(SphinxDirective):
         return result
 
 
+#: The packages in layer order, lowest first (tests/test_packaging.py's LAYERS), then the shared
+#: modules at the top of senet_pi/ and the page.
+_PACKAGES = ["rules", "referee", "opponent", "service", "hardware", "fleet", "cli", "server"]
+_ROOT = Path(__file__).resolve().parents[2]
+
+
+def _first_sentence(path: Path) -> str:
+    """The first sentence of a module's docstring, on one line."""
+    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    text = " ".join(doc.split("\n\n")[0].split())
+    match = re.match(r"(.+?\.)(\s|$)", text)
+    return match.group(1).rstrip(".") if match else text
+
+
+def _module_lines(folder: Path, prefix: str, indent: str) -> list[str]:
+    lines = []
+    for path in sorted(folder.glob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        lines.append(f"{indent}{prefix}{path.name:<16} {_first_sentence(path)}")
+    for sub in sorted(p for p in folder.iterdir() if (p / "__init__.py").is_file()):
+        lines.append(f"{indent}{prefix}{sub.name + '/':<16} {_first_sentence(sub / '__init__.py')}")
+        lines += _module_lines(sub, "", indent + "  ")
+    return lines
+
+
+class ModuleMap(SphinxDirective):
+    """Every package and module with what it is for, read from the docstrings: the map never drifts."""
+
+    def run(self) -> list[nodes.Node]:
+        lines = ["senet_pi/          " + _first_sentence(_ROOT / "senet_pi" / "__init__.py")]
+        for name in _PACKAGES:
+            folder = _ROOT / "senet_pi" / name
+            lines.append(f"  {name + '/':<16} {_first_sentence(folder / '__init__.py')}")
+            lines += _module_lines(folder, "", "    ")
+        lines.append("  (shared by the layers)")
+        for path in sorted((_ROOT / "senet_pi").glob("*.py")):
+            if path.name not in ("__init__.py", "__main__.py"):
+                lines.append(f"  {path.name:<16} {_first_sentence(path)}")
+        lines.append("web/               " + _first_sentence(_ROOT / "web" / "__init__.py"))
+        lines += _module_lines(_ROOT / "web", "", "  ")
+        text = "\n".join(lines)
+        block = nodes.literal_block(text, text)
+        block["language"] = "text"
+        return [block]
+
+
 def setup(app: Sphinx) -> dict[str, object]:
     app.add_directive("senet-settings", SettingsTable)
     app.add_directive("senet-environment", EnvironmentTable)
     app.add_directive("senet-commands", CommandsTable)
     app.add_directive("senet-command", CommandOptions)
+    app.add_directive("senet-modules", ModuleMap)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
