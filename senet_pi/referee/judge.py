@@ -33,24 +33,24 @@ class Judging(Ways):
     provisional move's evidence."""
 
     def _judge_at(self, moment: float) -> list[Verdict]:
-        now, self.now = self.now, moment
+        now, self.state.now = self.state.now, moment
         try:
             return self._judge()
         finally:
-            self.now = now
+            self.state.now = now
 
     def _judge(self) -> list[Verdict]:
-        self.judged = True
+        self.state.judged = True
         out: list[Verdict] = []
-        if self.question is not None:
-            out.append(Withdrawn(self.question.id))
-            self.question = None
-        board = self.sensed
-        if self.owed is not None:
+        if self.state.question is not None:
+            out.append(Withdrawn(self.state.question.id))
+            self.state.question = None
+        board = self.state.sensed
+        if self.state.owed is not None:
             return out + self._judge_prompts(board)
-        if self._same(board, self.expected):
-            prov = self.provisional
-            if prov is not None and self.attempt.lifted:
+        if self._same(board, self.state.expected):
+            prov = self.state.provisional
+            if prov is not None and self.state.attempt.lifted:
                 # taken back, then another way with the same squares; or, without taking it back, the
                 # hands went on to show every stage of another way that ends on the same squares
                 # (a piece held over 29 read as borne off, then put on 26 and sent to the sun: M6)
@@ -59,13 +59,18 @@ class Judging(Ways):
                     return out + revised
             # two pieces swapped back as a swap warning asked is that fix followed, never a move (even
             # where the swap back is also a legal exchange)
-            swapping_back = self.swapped is not None and self.attempt.empty_together(*self.swapped)
-            if self.attempt.lifted and self.game.pending is not None and not self.game.is_over and not swapping_back:
+            swapping_back = self.state.swapped is not None and self.state.attempt.empty_together(*self.state.swapped)
+            if (
+                self.state.attempt.lifted
+                and self.game.pending is not None
+                and not self.game.is_over
+                and not swapping_back
+            ):
                 verdicts = self._unchanged_board()
                 if verdicts:
                     return out + verdicts
             return out + self._check_swaps()
-        if self.replacing is not None:  # the wrong piece taken off, or other slips: guided back, never a move
+        if self.state.replacing is not None:  # the wrong piece taken off, or other slips: guided back, never a move
             return out + self._warn(board)
         if self.game.pending is not None and not self.game.is_over:
             other = self._another_whole_way(board)
@@ -81,13 +86,13 @@ class Judging(Ways):
         if revised is not None:
             return out + revised
         if (
-            self.before_last_move is not None
-            and self._same(board, self.before_last_move)
+            self.state.before_last_move is not None
+            and self._same(board, self.state.before_last_move)
             and self._undoable()
             and self._lifted_what_the_move_put()
             and not self._along_the_fixes(board)
         ):
-            prov = self.provisional
+            prov = self.state.provisional
             if prov is not None:  # what the hands do next is judged from here, the move taken back
                 prov.attempt = Attempt(board, owners=prov.attempt.owners, pieces=prov.attempt.pieces)
                 prov.taken_back = True
@@ -98,7 +103,7 @@ class Judging(Ways):
             )
         if self.game.is_over:  # not another way to play the winning throw: the board is being cleared
             return out + self._after_the_end(board)
-        taken_back = self.before_last_move is not None and self._same(board, self.before_last_move)
+        taken_back = self.state.before_last_move is not None and self._same(board, self.state.before_last_move)
         at_start = self._same(board, self.start_board) and not self._along_the_fixes(board)
         if at_start and self.game.actions and not taken_back:
             return out + self._ask(
@@ -108,30 +113,31 @@ class Judging(Ways):
             )
         if self._on_the_way(board):
             return out  # on the way to a legal move: still in progress
-        return out + (self._faults_seen(self.expected, self._judge) or self._warn(board))
+        return out + (self._faults_seen(self.state.expected, self._judge) or self._warn(board))
 
     def _going_on_holding_a_piece(self, board: int) -> bool:
         """Whether the hands, since the move was accepted, lifted pieces that are still held, and the
         rest of the board is on the way to the next move of the throw: they go on from the accepted
         move (a piece knocked in the same scan as the next mover's lift), which is no evidence that it
         was never made (class 6). The board is then in progress, or wrong, but not another way."""
-        prov, ev = self.provisional, self.attempt
+        prov, ev = self.state.provisional, self.state.attempt
         if prov is None or self.game.pending is None:
             return False
         since = ev.lifted_since(prov.seen) if ev is prov.attempt else ev.lifted & ev.start
-        held = since & self.expected & ~board & ~self.unknown
+        held = since & self.state.expected & ~board & ~self.unknown
         if not held:
             return False
         trusted = ~self.unknown & ~held
         return any(
-            on_the_way(board & trusted, self.expected & trusted, c) and self._whose_fit(c, board) for c in self._cands()
+            on_the_way(board & trusted, self.state.expected & trusted, c) and self._whose_fit(c, board)
+            for c in self._cands()
         )
 
     def _on_the_way(self, board: int) -> bool:
         """Whether `board` is part way through a legal move of the throw waiting, the pieces standing
         where it puts them possibly its own: pieces in the hand, none put where no legal move goes."""
         return self.game.pending is not None and any(
-            on_the_way(board & ~self.unknown, self.expected & ~self.unknown, c) and self._whose_fit(c, board)
+            on_the_way(board & ~self.unknown, self.state.expected & ~self.unknown, c) and self._whose_fit(c, board)
             for c in self._cands()
         )
 
@@ -140,21 +146,21 @@ class Judging(Ways):
         back by hand, not a piece from nowhere that happens to make the board before it."""
         game = self.game.copy()
         popped = 0
-        while popped < self.accepted and game.actions and game.actions[-1][0] == "move":
+        while popped < self.state.accepted and game.actions and game.actions[-1][0] == "move":
             game.pop()
             popped += 1
         before, after = game.board(), self.game.board()
         put = sum(bit(sq) for sq, owner in after.items() if before.get(sq) != owner)
-        return bool(self.attempt.lifted & put) or not put
+        return bool(self.state.attempt.lifted & put) or not put
 
     def _along_the_fixes(self, board: int) -> bool:
         """Whether `board` is where the first fixes of the warning on show lead: a fix half followed
         (the move taken back among other slips, the start setup passed through on the way back), not
         a board to offer an undo or a new game for (the controls are there for one meant)."""
-        warning = self.warning
+        warning = self.state.warning
         if warning is None or warning.swap is not None:
             return False
-        path = (self.expected & ~mask(warning.missing)) | mask(warning.extra)  # the board warned about
+        path = (self.state.expected & ~mask(warning.missing)) | mask(warning.extra)  # the board warned about
         for fix in warning.fixes:
             if fix.from_sq != HAND:
                 path &= ~bit(fix.from_sq)
@@ -167,9 +173,9 @@ class Judging(Ways):
     def _whose_fit(self, cand: Candidate, board: int) -> bool:
         """Whether the pieces standing on the squares `cand` fills could be the ones it puts there: a
         piece known to be another player's (the order of the hands, an answer) is no move under way."""
-        ev, before = self.attempt, self.game.board()
+        ev, before = self.state.attempt, self.game.board()
         owners = {sq: before.get(origin) for landed in cand.landed for sq, origin in landed if origin != OFF}
-        for sq in squares_in(board & ~self.expected & ~self.unknown):
+        for sq in squares_in(board & ~self.state.expected & ~self.unknown):
             holder = ev.holder(sq)
             if holder is not None and sq in owners and owners[sq] != holder:
                 return False
@@ -185,7 +191,7 @@ class Judging(Ways):
         with the pieces it may hold; None when the stage is sure. Pieces the prompts themselves move
         are taken to be put where the prompts said (people see colours); a piece they do not move
         among them (the mover lifted again: a move taken back with two hands) leaves it unsure."""
-        ev, cand = self.attempt, owed.cand
+        ev, cand = self.state.attempt, owed.cand
         if ev.lost:
             return None
         unknown = self.unknown
@@ -204,7 +210,7 @@ class Judging(Ways):
     def _after_the_end(self, board: int) -> list[Verdict]:
         """The game is won: the people clear the board or set it up again. That is neither a move, a
         warning nor a switch fault; once the starting setup stands, a new game is offered."""
-        self.switches.wrong_for.clear()
+        self.state.switches.wrong_for.clear()
         if not self._same(board, self.start_board):
             return []
         return self._ask(
@@ -217,13 +223,13 @@ class Judging(Ways):
         """Same occupancy as before, yet pieces were lifted: an exchange (P4) only if both its squares
         were empty at the same moment. A move that changes nothing on the board (a bounce back onto
         its own square, M5) is never inferred: it is entered or confirmed."""
-        ev = self.attempt
+        ev = self.state.attempt
         sure = distinct(
             [
                 (c, len(c.boards) - 1)
                 for c in self._cands()
                 if c.visible
-                and self._same(c.final, self.expected)
+                and self._same(c.final, self.state.expected)
                 and all(self._shown(c, k, ev) for k in range(len(c.boards)))  # every stage seen, not a jolt
             ]
         )
@@ -242,7 +248,7 @@ class Judging(Ways):
                 [
                     (c, len(c.boards) - 1)
                     for c in self._cands()
-                    if c.visible and self._same(c.final, self.expected) and ev.lifted & c.touched
+                    if c.visible and self._same(c.final, self.state.expected) and ev.lifted & c.touched
                 ]
             )
             if unseen:
@@ -254,7 +260,7 @@ class Judging(Ways):
     def _rebuilt(self, fits: list[tuple[Candidate, int]]) -> bool:
         """Whether the hands lifted two or more standing pieces that none of the moves that fit touch
         (pieces knocked over and set back): then the board unchanged is as likely no move at all."""
-        ev = self.attempt
+        ev = self.state.attempt
         stray = ev.lifted & ev.start & ~ev.bumped & ~ev.knocked & ~self.unknown
         for cand, _ in fits:
             stray &= ~cand.touched
@@ -262,7 +268,7 @@ class Judging(Ways):
 
     def _match(self, board: int) -> list[Verdict] | None:
         """Accept the legal move whose board this is; ask if several fit; None if none does."""
-        fits = self._fits(board, self._cands(), self.attempt)
+        fits = self._fits(board, self._cands(), self.state.attempt)
         if not fits:
             return None
         if len(fits) == 1:
@@ -277,8 +283,8 @@ class Judging(Ways):
         a stray never turns a legal move into a wrong one. Where the stories disagree on which piece
         went where (the mover and a knocked piece in the air together), whose piece stands on the
         move's square is asked first. None when no move (or more than one) fits so."""
-        ev = self.attempt
-        if ev.lost or ev.gap or ev.start != self.expected:
+        ev = self.state.attempt
+        if ev.lost or ev.gap or ev.start != self.state.expected:
             return None
         found: dict[Outcome, tuple[Candidate, int, list[tuple[int, Identity]], list[tuple[int, ...]]]] = {}
         for cand in self._cands():
@@ -306,17 +312,21 @@ class Judging(Ways):
                 return self._ask_whose(sq, pieces)
         ev.keep(mine)
         out = self._accept(cand, k)
-        if not self._same(self.sensed, self.expected) and self.owed is None and self.question is None:
+        if (
+            not self._same(self.state.sensed, self.state.expected)
+            and self.state.owed is None
+            and self.state.question is None
+        ):
             # the stray squares are none of the move's: the hands' stories (narrowed to the move) still
             # say whose piece each stray is and where it came from, for the fixes
-            self.attempt, self.in_progress = ev, False
-            out += self._warn(self.sensed)
+            self.state.attempt, self.state.in_progress = ev, False
+            out += self._warn(self.state.sensed)
         return out
 
     def _likeliest_with_pieces_on(self, squares: list[int]) -> list[tuple[int, ...]]:
         """The likeliest stories of the hands with a piece of the game's on each of `squares`: a piece
         from nowhere landing exactly where a move goes is no rival story."""
-        ev = self.attempt
+        ev = self.state.attempt
         fitting = {w: n for w, n in ev.surprise.items() if all(0 < w[0][sq] < UNKNOWN_PIECE for sq in squares)}
         least = min(fitting.values(), default=0)
         return [on for (on, _), n in fitting.items() if n == least]
@@ -343,27 +353,27 @@ class Judging(Ways):
     def _judge_prompts(self, board: int) -> list[Verdict]:
         """The people are carrying out what the rules (or an entry by hand, or an undo) asked for.
         A step counts as done only when its pieces were seen to move: occupancy alone proves nothing."""
-        owed = self.owed
+        owed = self.state.owed
         assert owed is not None
         for k in reversed(owed.stages()):
-            if self._same(owed.cand.boards[k], board) and self._shown(owed.cand, k, self.attempt):
+            if self._same(owed.cand.boards[k], board) and self._shown(owed.cand, k, self.state.attempt):
                 unsure = self._unsure_landing(owed, k)
                 if unsure is not None:  # done, or taken back with two hands: the switches cannot tell
                     return self._ask_whose(*unsure)
-                self.expected = owed.cand.boards[k]
-                self.owed = Owed.of(owed.cand, k)
-                if self.owed is not None:
-                    return [self.owed.prompt()]
+                self.state.expected = owed.cand.boards[k]
+                self.state.owed = Owed.of(owed.cand, k)
+                if self.state.owed is not None:
+                    return [self.state.owed.prompt()]
                 self._reset_attempt()
                 return self._board_good(force=True)
         revised = self._revise(board)
         if revised is not None:
             return revised
         final = owed.final
-        before = self.before_last_move
-        taken_back = self.provisional is not None and before is not None
-        if taken_back and before is not None and self.attempt.lifted and self._same(board, before):
+        before = self.state.before_last_move
+        taken_back = self.state.provisional is not None and before is not None
+        if taken_back and before is not None and self.state.attempt.lifted and self._same(board, before):
             return self._warn(board, toward=final, taken_back=True)
-        if (board ^ self.expected) & ~touched(owed.steps) & ~self.unknown == 0:
+        if (board ^ self.state.expected) & ~touched(owed.steps) & ~self.unknown == 0:
             return []  # a prompt under way
         return self._faults_seen(final, self._judge) or self._warn(board, toward=final)

@@ -103,14 +103,18 @@ class Referee(Actions):
 
     def _unjudged(self, kind: str, value: object, at: float, exc: Exception) -> list[Verdict]:
         """The input the referee failed on: refused with the reason, the board's change still taken."""
-        if kind in ("lift", "place") and isinstance(value, int) and bool(self.sensed & bit(value)) != (kind == "place"):
-            self.sensed ^= bit(value)
-            self.attempt.gap = True  # the order of the hands is no longer known
-            if self.provisional is not None:
-                self.provisional.attempt.gap = True
-            self.last_change = max(at, self.now)
-            self.judged = False
-        self.now = max(self.now, at)
+        if (
+            kind in ("lift", "place")
+            and isinstance(value, int)
+            and bool(self.state.sensed & bit(value)) != (kind == "place")
+        ):
+            self.state.sensed ^= bit(value)
+            self.state.attempt.gap = True  # the order of the hands is no longer known
+            if self.state.provisional is not None:
+                self.state.provisional.attempt.gap = True
+            self.state.last_change = max(at, self.state.now)
+            self.state.judged = False
+        self.state.now = max(self.state.now, at)
         why = Text("the referee could not judge this {kind} ({error})", kind=kind, error=type(exc).__name__)
         return [Illegal.because(Reason.NOT_NOW, why=why)]
 
@@ -127,48 +131,53 @@ class Referee(Actions):
     def sense(self, occupied: int, at: float) -> list[Verdict]:
         """A full snapshot of the switches (a board starting, a bridge reconnecting): changes become
         lifts and places, and from now on the board is known to have sensors."""
-        if occupied != self.sensed and self.last_change is None and not self.sensing and not self.game.actions:
+        if (
+            occupied != self.state.sensed
+            and self.state.last_change is None
+            and not self.state.sensing
+            and not self.game.actions
+        ):
             # A new game's first look at a board left as it was (an exhibit's idle reset): the pieces
             # were put there before this game, so they are evidence of nothing; judged once settled.
-            self.sensing = True
-            self.sensed = occupied
-            self.attempt = Attempt(occupied)
-            self.last_change = at
-            self.judged = False
+            self.state.sensing = True
+            self.state.sensed = occupied
+            self.state.attempt = Attempt(occupied)
+            self.state.last_change = at
+            self.state.judged = False
             return []
-        self.sensing = True
+        self.state.sensing = True
         out: list[Verdict] = []
-        if occupied != self.sensed and self.last_change is not None:  # the board moved while unseen
-            self.attempt.gap = True
-            if self.provisional is not None:
-                self.provisional.attempt.gap = True
-        for sq in squares_in(self.sensed & ~occupied):
+        if occupied != self.state.sensed and self.state.last_change is not None:  # the board moved while unseen
+            self.state.attempt.gap = True
+            if self.state.provisional is not None:
+                self.state.provisional.attempt.gap = True
+        for sq in squares_in(self.state.sensed & ~occupied):
             out += self.lift(sq, at)
-        for sq in squares_in(occupied & ~self.sensed):
+        for sq in squares_in(occupied & ~self.state.sensed):
             out += self.place(sq, at)
         return out
 
     def _switch(self, square: int, closed: bool, at: float) -> list[Verdict]:
         out = self.tick(at)
-        self.sensing = True
+        self.state.sensing = True
         b = bit(square)
-        if bool(self.sensed & b) == closed:
+        if bool(self.state.sensed & b) == closed:
             state = Text("closed") if closed else Text("open")
             return [
                 *out,
                 Sensor(square, Text("switch {square} was already {state}; ignored", square=square, state=state)),
             ]
-        self.sensed ^= b
-        self.attempt.record(square, closed, at)
-        if self.provisional is not None and self.provisional.attempt is not self.attempt:
-            self.provisional.attempt.record(square, closed, at)
-        if self.switches.changed(square, at):  # the switch works after all
+        self.state.sensed ^= b
+        self.state.attempt.record(square, closed, at)
+        if self.state.provisional is not None and self.state.provisional.attempt is not self.state.attempt:
+            self.state.provisional.attempt.record(square, closed, at)
+        if self.state.switches.changed(square, at):  # the switch works after all
             out.append(Switch(square, None, Text("the switch under {square} works again", square=square)))
-        if self.judged:
-            self.unsettled_since = at
-        self.last_change = at
-        self.judged = False
-        if not self.in_progress and not self._same(self.sensed, self.expected):
-            self.in_progress = True
+        if self.state.judged:
+            self.state.unsettled_since = at
+        self.state.last_change = at
+        self.state.judged = False
+        if not self.state.in_progress and not self._same(self.state.sensed, self.state.expected):
+            self.state.in_progress = True
             out.append(Progress())
         return out

@@ -69,7 +69,7 @@ class Ways(Faults):
         """The board settled into another way of playing the throw the last move was accepted for:
         take that move back and accept this one, saying so (a `revised` line). `whole`: only a way
         whose every stage the evidence shows, to its end."""
-        prov = self.provisional
+        prov = self.state.provisional
         if prov is None or prov.attempt.lost:  # the hands juggled past following: no evidence against it
             return None
         fits = self._fits(board, prov.candidates, prov.attempt, skip=prov.outcome)
@@ -89,7 +89,7 @@ class Ways(Faults):
         """Whether `cand` plays the accepted moves in another order that the hands never showed,
         when they showed the accepted one (two captures sending pieces to the sun, M4): the order is
         settled, and what the hands do later (a piece carried off and back along a fix) never reopens it."""
-        prov = self.provisional
+        prov = self.state.provisional
         if prov is None or sorted(str(m) for m in cand.moves) != sorted(prov.labels):
             return False
         ev = prov.attempt
@@ -105,7 +105,7 @@ class Ways(Faults):
         another piece than the accepted move did, and could have left `cand`'s pieces there: two
         pieces swapped elsewhere (owners mixed up by hand), or a piece lifted alone and put back, are
         no evidence that the throw was played another way."""
-        prov = self.provisional
+        prov = self.state.provisional
         if prov is None:
             return True
         other = self.game.copy()
@@ -116,12 +116,12 @@ class Ways(Faults):
         for move in cand.moves:
             other.push(move)
         differ = sum(bit(sq) for sq in range(1, 31) if other.piece_at(sq) != self.game.piece_at(sq))
-        ev = self.attempt  # pieces standing at the acceptance, picked up since
+        ev = self.state.attempt  # pieces standing at the acceptance, picked up since
         moved = ev.lifted_since(prov.seen) if ev is prov.attempt else ev.lifted & ev.start
         if moved & ~differ & ~self.unknown:
             return False
         # and the pieces there now could be the other way's (a piece lifted alone and put back is itself)
-        here = squares_in(moved & self.sensed & ~self.unknown)
+        here = squares_in(moved & self.state.sensed & ~self.unknown)
         theirs = [(sq, other.piece_at(sq)) for sq in here]
         # (the evidence since the throw knows a piece the accepted move took off, held all along: M5;
         # a piece from nowhere may be one the accepted move took off, never one standing elsewhere)
@@ -142,7 +142,7 @@ class Ways(Faults):
         way to play it that ends on the same squares (two pieces held over the end read as gone up,
         then put on 26 and sent to the sun: M5, M6). Take the way the evidence shows best; ask when it
         shows more than one. None when only the way already under way fits."""
-        prov = self.provisional
+        prov = self.state.provisional
         if prov is None or prov.taken_back or prov.attempt.lost:
             return None
         fits = self._whole(self._fits(board, prov.candidates, prov.attempt), prov.attempt)
@@ -162,7 +162,7 @@ class Ways(Faults):
 
     def _under_way(self) -> dict[Outcome, Candidate]:
         """The ways to play the throw that start with the moves already accepted for it, by outcome."""
-        prov = self.provisional
+        prov = self.state.provisional
         return {c.outcome: c for c in prov.candidates if self._continues_provisional(c)} if prov is not None else {}
 
     def _whole(self, fits: list[Fit], ev: Attempt) -> list[Fit]:
@@ -176,11 +176,11 @@ class Ways(Faults):
 
     def _continues_provisional(self, cand: Candidate) -> bool:
         """Whether `cand` starts with the moves already accepted for this throw."""
-        prov = self.provisional
+        prov = self.state.provisional
         return prov is not None and [str(m) for m in cand.moves[: len(prov.labels)]] == prov.labels
 
     def _revise_to(self, cand: Candidate, stage: int) -> list[Verdict]:
-        prov = self.provisional
+        prov = self.state.provisional
         assert prov is not None
         if self._continues_provisional(cand) and stage == len(cand.boards) - 1:
             # the answer is the way already under way: play its remaining moves, nothing to revise
@@ -193,11 +193,11 @@ class Ways(Faults):
             kind, _ = self.game.pop()
             popped += kind == "move"
         player = self.game.mover_id  # the revised move's player (the turn may have passed since)
-        self.provisional = None
-        self.owed = None
-        self.expected = prov.base
-        self.attempt = prov.attempt
-        self._candidates = (self.game.version, prov.candidates)
+        self.state.provisional = None
+        self.state.owed = None
+        self.state.expected = prov.base
+        self.state.attempt = prov.attempt
+        self.state.candidates = (self.game.version, prov.candidates)
         text = Text(
             "{player}'s move was {now}, not {was}", player=player, now=cand.label(), was=" then ".join(prov.labels)
         )
