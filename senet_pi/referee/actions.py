@@ -24,11 +24,12 @@ from ..verdicts import (
     illegal,
 )
 from .attempt import Attempt
-from .core import SAME_SCAN
-from .faults import STILL_TIME, switch_text
+from .core import SAME_SCAN, Core, Part
+from .faults import STILL_TIME, Faults, switch_text
 from .judge import Judging
 from .physical import HAND, Step, StepWhy, effect_steps, fixes, held, play_out, reversed_steps
 from .state import FLICKER_GRACE, Mode, QuestionKind
+from .ways import Ways
 
 _EPS = 1e-6  # times are milliseconds turned into seconds: compare without float noise
 
@@ -37,12 +38,20 @@ class RefereeError(SenetError, ValueError):
     """An operator action that makes no sense now (no question to answer, nothing to undo...)."""
 
 
-class Actions(Judging):
+class Actions(Part):
     """The referee's answers to throws, cards and the operator's actions.
 
     Contract: the only part that pushes throws and cards on the game, takes moves back (undo), starts
     a new game or trusts the board (resync), and lets time pass (`tick`: judging a settled board,
-    guidance due, dead switches); answers change the evidence only by narrowing its stories."""
+    guidance due, dead switches); answers change the evidence only by narrowing its stories.
+    Reads and changes the whole state and the game; judges through `judging`, revises through
+    `ways`, and checks for dead switches through `faults`."""
+
+    def __init__(self, core: Core, faults: Faults, ways: Ways, judging: Judging) -> None:
+        super().__init__(core)
+        self.faults = faults
+        self.ways = ways
+        self.judging = judging
 
     def tick(self, at: float) -> list[Verdict]:
         """Time passed with no change: judge a settled board, give guidance that is due, notice a
@@ -56,18 +65,18 @@ class Actions(Judging):
             and self.state.last_change is not None
             and self.state.now - self.state.last_change >= settle - _EPS
         ):
-            out += self._judge_at(self.state.last_change + settle)
+            out += self.judging._judge_at(self.state.last_change + settle)
         if self._part_way_too_long():  # no silent board: a move left part way is warned, with its fix
             self.state.guiding = True
-            out += self._warn(self.state.sensed)
+            out += self.core._warn(self.state.sensed)
         warning = self.state.warning
         if (
             warning is not None
             and not self.state.guiding
-            and self.state.now - warning.since >= self.guidance_delay - _EPS
+            and self.state.now - warning.since >= self.core.guidance_delay - _EPS
         ):
             self.state.guiding = True
-            out += self._next_fix()
+            out += self.core._next_fix()
         still_for = self.state.now - (self.state.last_change if self.state.last_change is not None else 0.0)
         switches = self.state.switches
         if (
@@ -77,7 +86,7 @@ class Actions(Judging):
             and still_for >= STILL_TIME
         ):
             switches.still_checked = True
-            out += self._dead_under_owed_steps(self._judge)
+            out += self.faults._dead_under_owed_steps(self.judging._judge)
         return out
 
     def _settle_time(self) -> float:
@@ -86,11 +95,11 @@ class Actions(Judging):
         settles by itself; a passing warning would only alarm)."""
         prov = self.state.provisional
         if prov is None or self.state.owed is not None:
-            return self.settle
-        wrong = (self.state.sensed ^ self.state.expected) & ~self.unknown
+            return self.core.settle
+        wrong = (self.state.sensed ^ self.state.expected) & ~self.core.unknown
         put_down = self.state.expected & ~prov.base & ~self.state.sensed
         teetering = not wrong & ~put_down and self.state.switches.flickering(wrong)
-        return self.settle + FLICKER_GRACE if teetering else self.settle
+        return self.core.settle + FLICKER_GRACE if teetering else self.core.settle
 
     def _part_way_too_long(self) -> bool:
         """A settled board that could be a move part way (a piece put down where the move is not done
@@ -98,17 +107,20 @@ class Actions(Judging):
         guidance delay with nothing said. A piece only held in the hand is a person thinking."""
         if (
             not (self.state.judged and self.state.sensing and self.state.last_change is not None)
-            or self.mode is not Mode.MOVE
+            or self.core.mode is not Mode.MOVE
         ):
             return False
-        if self.state.warning is not None or self._same(self.state.sensed, self.state.expected):
+        if self.state.warning is not None or self.core._same(self.state.sensed, self.state.expected):
             return False
-        put_down = self.state.sensed & ~self.state.expected & ~self.unknown
-        return bool(put_down) and self.state.now - self.state.last_change >= self.settle + self.guidance_delay - _EPS
+        put_down = self.state.sensed & ~self.state.expected & ~self.core.unknown
+        return (
+            bool(put_down)
+            and self.state.now - self.state.last_change >= self.core.settle + self.core.guidance_delay - _EPS
+        )
 
     def flush(self) -> list[Verdict]:
         """Judge the board now as if it had settled (end of a replay, or a button pressed)."""
-        return [] if self.state.judged else self._judge_at(self.state.now)
+        return [] if self.state.judged else self.judging._judge_at(self.state.now)
 
     def _catch_up(self, at: float | None) -> list[Verdict]:
         out = self.tick(at) if at is not None else []
@@ -128,7 +140,7 @@ class Actions(Judging):
         )
         if not same_scan:
             out += self.flush()
-        block = self._busy()
+        block = self.core._busy()
         if block:
             return [*out, block]
         player = self.game.to_move_id
@@ -140,10 +152,10 @@ class Actions(Judging):
         self.state.provisional = None  # the last move is final now
         out.append(Thrown(player, list(value) if isinstance(value, tuple) else value))
         out += from_effects(effects)
-        self._cands()  # worked out now, while the hands move, so that judging the board is quick
+        self.core._cands()  # worked out now, while the hands move, so that judging the board is quick
         steps = effect_steps(effects)  # M9: the pieces of a player who leaves come off the board
         if steps and self.state.sensing:
-            self._guide(steps, start)
+            self.core._guide(steps, start)
             out.append(self._prompt())
         elif steps:
             self.state.expected = self.state.sensed = self.game.occupied()
@@ -152,7 +164,7 @@ class Actions(Judging):
     def play_card(self, kind: str, value: object, at: float | None = None) -> list[Verdict]:
         """The card game's turn actions (K4): play a card, exchange one or two, or pass (K9's residue)."""
         out = self._catch_up(at)
-        block = self._busy()
+        block = self.core._busy()
         if block:
             return [*out, block]
         game = self.game
@@ -177,7 +189,7 @@ class Actions(Judging):
         if game.phase == "nile":
             text = Text("{player}: send one of your pawns on 16-30 to the Nile (K7)", player=game.mover_id)
             out.append(Prompt(text, game.mover_id, None, 15))
-        self._cands()
+        self.core._cands()
         return out
 
     def _prompt(self) -> Verdict:
@@ -195,8 +207,8 @@ class Actions(Judging):
                 first = cand.moves[0]
                 if (first.from_sq, first.to_sq) == (from_sq, to_sq) and by in (0, first.by):
                     return out + self.answer(i)
-        if self.mode is Mode.PROMPTS:
-            busy = self._busy()
+        if self.core.mode is Mode.PROMPTS:
+            busy = self.core._busy()
             assert busy is not None
             return [*out, busy]
         try:
@@ -210,7 +222,7 @@ class Actions(Judging):
         out += from_effects(self.game.push(move), move, player)
         self.state.question = None
         if self.state.sensing:
-            self._guide(steps, before, keep_evidence=True)  # the hands may have moved it already
+            self.core._guide(steps, before, keep_evidence=True)  # the hands may have moved it already
             out += self._recheck_owed()
         else:
             self.state.expected = self.state.sensed = self.game.occupied()
@@ -232,8 +244,8 @@ class Actions(Judging):
         out.append(Answered(question.id, question.options[choice]))
         if question.kind is QuestionKind.WHICH and choice < len(question.candidates):
             if question.revise:
-                return out + self._revise_to(*question.candidates[choice])
-            return out + self._accept(*question.candidates[choice])
+                return out + self.ways._revise_to(*question.candidates[choice])
+            return out + self.core._accept(*question.candidates[choice])
         if question.kind is QuestionKind.UNDO and choice == 0:
             return out + self.undo()
         if question.kind is QuestionKind.NEW_GAME and choice == 0:
@@ -251,17 +263,17 @@ class Actions(Judging):
                 else:
                     attempt.drop(own)
             self.state.judged = False
-            return out + self._judge()
+            return out + self.judging._judge()
         if question.kind is QuestionKind.WHOSE:  # the hands' stories narrowed to the answer; the board judged again
             for attempt in self._evidence():
                 attempt.narrow(question.square, question.pieces[choice])
             self.state.judged = False
-            return out + self._judge()
-        if not self._same(self.state.sensed, self.state.expected):  # kept: the fixes follow the pieces the hands moved
-            return out + self._warn(self.state.sensed)
-        self._reset_attempt()
+            return out + self.judging._judge()
+        if not self.core._same(self.state.sensed, self.state.expected):  # kept: fixes follow the pieces moved
+            return out + self.core._warn(self.state.sensed)
+        self.core._reset_attempt()
         if self.state.warning is not None:  # the board stands as the game has it: a warning from the way there is done
-            out.append(self._clear())
+            out.append(self.core._clear())
         return out
 
     def _evidence(self) -> list[Attempt]:
@@ -284,7 +296,7 @@ class Actions(Judging):
         game = self.game
         if not any(kind == "move" for kind, _ in game.actions):
             raise RefereeError("there is no move to undo")
-        if not self._undoable():  # the throw made since would be lost, and thrown again
+        if not self.judging._undoable():  # the throw made since would be lost, and thrown again
             raise RefereeError(f"the last move stands: {game.to_move_id} has thrown since")
         moves: list[Move] = []
         while len(moves) < self.state.accepted and game.actions and game.actions[-1][0] == "move":
@@ -293,24 +305,24 @@ class Actions(Judging):
             moves.insert(0, value)
         self.state.accepted = 1
         steps, _, _ = play_out(game, moves)
-        owed = self.steps_left
+        owed = self.core.steps_left
         done = steps[: len(steps) - len(owed)]  # the owed ones were never carried out
         # a piece the move landed on, still in the hand because its owed step was not done, goes back too
         in_hand = held(game.occupied(), done)
         back = [Step(s.player, OFF, s.from_sq, StepWhy.UNDO, s.ruling) for s in owed if s.from_sq in in_hand]
-        self._forget(history=True, warning=True, owed=True)
+        self.core._forget(history=True, warning=True, owed=True)
         out.append(Undone(game.to_move_id, " then ".join(str(m) for m in moves)))
         if not self.state.sensing:
             self.state.expected = self.state.sensed = game.occupied()
             return out
-        self._guide(reversed_steps(done) + back, self.state.expected, keep_evidence=True)
+        self.core._guide(reversed_steps(done) + back, self.state.expected, keep_evidence=True)
         return out + self._recheck_owed()
 
     def new_game(self, at: float | None = None) -> list[Verdict]:
         """Start again from the standard setup with the same rule set and options."""
         out = self._catch_up(at)
-        self.game = type(self.game)(self.game.players, self.game.options)
-        self._forget(history=True)
+        self.core.game = type(self.game)(self.game.players, self.game.options)
+        self.core._forget(history=True)
         out.append(NewGame(self.game.name, self.game.to_move_id))
         return out + self._resync_board_to(self.game.occupied())
 
@@ -321,7 +333,7 @@ class Actions(Judging):
         out = self._catch_up(at)
         game = self.game
         owners = game.board()
-        sensed = self.state.sensed & ~self.unknown | game.occupied() & self.unknown
+        sensed = self.state.sensed & ~self.core.unknown | game.occupied() & self.core.unknown
         todo = fixes(game.occupied(), sensed, owners)
         moved = {f.from_sq: f.to_sq for f in todo if f.from_sq != HAND and f.to_sq != HAND}
         unseen = [f.from_sq for f in todo if f.to_sq == HAND]
@@ -351,11 +363,11 @@ class Actions(Judging):
         ]
         assumed += [Text("the piece on {square} is {player}'s", square=sq, player=pid) for sq, pid in added]
         self.state.expected = game.occupied()
-        self._forget(history=True, owed=True)
-        self._reset_attempt()
+        self.core._forget(history=True, owed=True)
+        self.core._reset_attempt()
         out.append(Resynced(assumed, {str(k): v for k, v in game.board().items()}))
         if self.state.warning is not None:
-            out.append(self._clear())
+            out.append(self.core._clear())
         return out
 
     def _recheck_owed(self) -> list[Verdict]:
@@ -363,15 +375,15 @@ class Actions(Judging):
         asked for, a move entered after it was made): judge them at once, prompt what is left."""
         if self.state.owed is None:
             return []
-        verdicts = [v for v in self._judge_prompts(self.state.sensed) if not isinstance(v, Cleared)]
+        verdicts = [v for v in self.judging._judge_prompts(self.state.sensed) if not isinstance(v, Cleared)]
         if self.state.owed is not None and not any(isinstance(v, Prompt) for v in verdicts):
             verdicts.append(self._prompt())
         return verdicts
 
     def _resync_board_to(self, target: int) -> list[Verdict]:
         """After a new game: prompts that bring the physical board to `target`."""
-        self._forget(warning=True, owed=True)
-        self._reset_attempt()
+        self.core._forget(warning=True, owed=True)
+        self.core._reset_attempt()
         if not self.state.sensing:
             self.state.expected = self.state.sensed = target
             return []
@@ -385,7 +397,7 @@ class Actions(Judging):
             )
             for f in fixes(self.state.sensed, target, owners)
         ]
-        self._guide(steps, self.state.sensed)
+        self.core._guide(steps, self.state.sensed)
         return [self._prompt()] if steps else []
 
     # ------------------------------------------------------------------ what the thrower's button may do
@@ -395,16 +407,16 @@ class Actions(Judging):
         what the player may mean by pressing the button instead of moving a piece; else None."""
         if (
             self.game.pending is None
-            or self._busy() is not None
-            or not self._same(self.state.sensed, self.state.expected)
+            or self.core._busy() is not None
+            or not self.core._same(self.state.sensed, self.state.expected)
         ):
             return None
-        unseen = {c.moves[0] for c in self._cands() if not c.visible and len(c.moves) == 1}
+        unseen = {c.moves[0] for c in self.core._cands() if not c.visible and len(c.moves) == 1}
         return next(iter(unseen)) if len(unseen) == 1 else None
 
     def throw_blocked(self) -> str | None:
         """Why a throw would be refused now (a move owed, a prompt, a question, a wrong board), or None."""
-        busy = self._busy()
+        busy = self.core._busy()
         if busy is not None:
             return busy.reason  # a Text stays one
         if self.game.is_over:

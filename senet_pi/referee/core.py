@@ -565,3 +565,22 @@ class Core:
             "question": self.state.question.verdict().json() if self.state.question else None,
             "faults": {str(sq): fault for sq, fault in sorted(self.faults.items())},
         }
+
+
+class Part:
+    """A part of the referee, composed by `Referee` over one `Core`: it works on the core's one
+    state and game (read through `state` and `game` each time, never kept: an undo or a new game
+    replaces them) and reaches the shared outcomes (accept, warn, ask) through `core`."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+
+    @property
+    def state(self) -> RefereeState:
+        """The referee's one state, as the core holds it now."""
+        return self.core.state
+
+    @property
+    def game(self) -> Game:
+        """The game the referee follows, as the core holds it now."""
+        return self.core.game

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from ..rules.board import bit, squares_in
 from ..rules.text import N_, Text
 from ..verdicts import Switch, Verdict
-from .core import Core
+from .core import Part
 
 #: Settled boards a square may stay wrong without its switch changing before the switch is
 #: judged stuck (a welded switch under an empty square, a dead one under a piece).
@@ -26,7 +26,7 @@ FAULTS = (N_("stuck closed"), N_("stuck open"))
 Rejudge = Callable[[], list[Verdict]]
 
 
-class Faults(Core):
+class Faults(Part):
     """The referee's judgement of its own switches (a part of judging a settled board).
 
     Reads the sensed board, the attempt's evidence and the switch history; may change only the
@@ -36,7 +36,7 @@ class Faults(Core):
     def _faults_seen(self, target: int, rejudge: Rejudge) -> list[Verdict]:
         """A settled board that is wrong: count, per square, how long it has been wrong without its
         switch changing; a square wrong for STUCK_BOARDS settled boards has a stuck switch."""
-        wrong = (self.state.sensed ^ target) & ~self.unknown
+        wrong = (self.state.sensed ^ target) & ~self.core.unknown
         wrong_for = self.state.switches.wrong_for
         for sq in list(wrong_for):
             if not wrong & bit(sq):
@@ -56,7 +56,7 @@ class Faults(Core):
     def _dead_under_owed_steps(self, rejudge: Rejudge) -> list[Verdict]:
         """Owed steps, a still board, and only squares that never changed in this attempt keep them
         from being done: those switches do not see the pieces the game says are there."""
-        wrong = (self.state.sensed ^ self._target()) & ~self.unknown
+        wrong = (self.state.sensed ^ self.core._target()) & ~self.core.unknown
         changed = self.state.attempt.lifted | self.state.attempt.placed
         if not wrong or wrong & changed or wrong & self.state.sensed:
             return []  # a piece still in the hand, or a square that does change: not a dead switch

@@ -19,18 +19,26 @@ from .candidates import (
     on_the_way,
     placing,
 )
+from .core import Core, Part
+from .faults import Faults
 from .physical import HAND, Outcome, StepWhy, touched
 from .state import Owed, QuestionKind
 from .ways import Ways
 
 
-class Judging(Ways):
+class Judging(Part):
     """The referee's judgement of a board that has been still for the settle time.
 
-    Contract: reads everything; runs when the board has settled (`_judge`), withdraws a question
-    the board overtook, and reaches its verdicts through the outcomes `Core` offers (accept, warn,
-    ask) and `Faults` (a switch judged faulty); it sets `judged` and, for a move taken back, the
-    provisional move's evidence."""
+    Contract: reads the whole state and the game; runs when the board has settled (`_judge`),
+    withdraws a question the board overtook, and reaches its verdicts through the outcomes the
+    `core` offers (accept, warn, ask), the `ways` (a move revised) and the `faults` (a switch
+    judged faulty); itself it changes only `judged`, `now` while judging, and, for a move taken
+    back, the provisional move's evidence."""
+
+    def __init__(self, core: Core, faults: Faults, ways: Ways) -> None:
+        super().__init__(core)
+        self.faults = faults
+        self.ways = ways
 
     def _judge_at(self, moment: float) -> list[Verdict]:
         now, self.state.now = self.state.now, moment
@@ -48,13 +56,13 @@ class Judging(Ways):
         board = self.state.sensed
         if self.state.owed is not None:
             return out + self._judge_prompts(board)
-        if self._same(board, self.state.expected):
+        if self.core._same(board, self.state.expected):
             prov = self.state.provisional
             if prov is not None and self.state.attempt.lifted:
                 # taken back, then another way with the same squares; or, without taking it back, the
                 # hands went on to show every stage of another way that ends on the same squares
                 # (a piece held over 29 read as borne off, then put on 26 and sent to the sun: M6)
-                revised = self._revise(board, whole=not prov.taken_back)
+                revised = self.ways._revise(board, whole=not prov.taken_back)
                 if revised is not None:
                     return out + revised
             # two pieces swapped back as a swap warning asked is that fix followed, never a move (even
@@ -69,11 +77,11 @@ class Judging(Ways):
                 verdicts = self._unchanged_board()
                 if verdicts:
                     return out + verdicts
-            return out + self._check_swaps()
+            return out + self.core._check_swaps()
         if self.state.replacing is not None:  # the wrong piece taken off, or other slips: guided back, never a move
-            return out + self._warn(board)
+            return out + self.core._warn(board)
         if self.game.pending is not None and not self.game.is_over:
-            other = self._another_whole_way(board)
+            other = self.ways._another_whole_way(board)
             if other is not None:
                 return out + other
             matched = self._match(board)
@@ -82,12 +90,12 @@ class Judging(Ways):
             certain = self._certain_beside_strays(board)
             if certain is not None:
                 return out + certain
-        revised = None if self._going_on_holding_a_piece(board) else self._revise(board)
+        revised = None if self._going_on_holding_a_piece(board) else self.ways._revise(board)
         if revised is not None:
             return out + revised
         if (
             self.state.before_last_move is not None
-            and self._same(board, self.state.before_last_move)
+            and self.core._same(board, self.state.before_last_move)
             and self._undoable()
             and self._lifted_what_the_move_put()
             and not self._along_the_fixes(board)
@@ -96,24 +104,24 @@ class Judging(Ways):
             if prov is not None:  # what the hands do next is judged from here, the move taken back
                 prov.attempt = Attempt(board, owners=prov.attempt.owners, pieces=prov.attempt.pieces)
                 prov.taken_back = True
-            return out + self._ask(
+            return out + self.core._ask(
                 QuestionKind.UNDO,
                 Text("The board is as it was before the last move. Undo that move?"),
                 [Text("undo"), Text("keep")],
             )
         if self.game.is_over:  # not another way to play the winning throw: the board is being cleared
             return out + self._after_the_end(board)
-        taken_back = self.state.before_last_move is not None and self._same(board, self.state.before_last_move)
-        at_start = self._same(board, self.start_board) and not self._along_the_fixes(board)
+        taken_back = self.state.before_last_move is not None and self.core._same(board, self.state.before_last_move)
+        at_start = self.core._same(board, self.core.start_board) and not self._along_the_fixes(board)
         if at_start and self.game.actions and not taken_back:
-            return out + self._ask(
+            return out + self.core._ask(
                 QuestionKind.NEW_GAME,
                 Text("The pieces stand as at the start. Start a new game?"),
                 [Text("new game"), Text("keep")],
             )
         if self._on_the_way(board):
             return out  # on the way to a legal move: still in progress
-        return out + (self._faults_seen(self.state.expected, self._judge) or self._warn(board))
+        return out + (self.faults._faults_seen(self.state.expected, self._judge) or self.core._warn(board))
 
     def _going_on_holding_a_piece(self, board: int) -> bool:
         """Whether the hands, since the move was accepted, lifted pieces that are still held, and the
@@ -124,21 +132,22 @@ class Judging(Ways):
         if prov is None or self.game.pending is None:
             return False
         since = ev.lifted_since(prov.seen) if ev is prov.attempt else ev.lifted & ev.start
-        held = since & self.state.expected & ~board & ~self.unknown
+        held = since & self.state.expected & ~board & ~self.core.unknown
         if not held:
             return False
-        trusted = ~self.unknown & ~held
+        trusted = ~self.core.unknown & ~held
         return any(
             on_the_way(board & trusted, self.state.expected & trusted, c) and self._whose_fit(c, board)
-            for c in self._cands()
+            for c in self.core._cands()
         )
 
     def _on_the_way(self, board: int) -> bool:
         """Whether `board` is part way through a legal move of the throw waiting, the pieces standing
         where it puts them possibly its own: pieces in the hand, none put where no legal move goes."""
         return self.game.pending is not None and any(
-            on_the_way(board & ~self.unknown, self.state.expected & ~self.unknown, c) and self._whose_fit(c, board)
-            for c in self._cands()
+            on_the_way(board & ~self.core.unknown, self.state.expected & ~self.core.unknown, c)
+            and self._whose_fit(c, board)
+            for c in self.core._cands()
         )
 
     def _lifted_what_the_move_put(self) -> bool:
@@ -166,7 +175,7 @@ class Judging(Ways):
                 path &= ~bit(fix.from_sq)
             if fix.to_sq != HAND:
                 path |= bit(fix.to_sq)
-            if self._same(path, board):
+            if self.core._same(path, board):
                 return True
         return False
 
@@ -175,7 +184,7 @@ class Judging(Ways):
         piece known to be another player's (the order of the hands, an answer) is no move under way."""
         ev, before = self.state.attempt, self.game.board()
         owners = {sq: before.get(origin) for landed in cand.landed for sq, origin in landed if origin != OFF}
-        for sq in squares_in(board & ~self.state.expected & ~self.unknown):
+        for sq in squares_in(board & ~self.state.expected & ~self.core.unknown):
             holder = ev.holder(sq)
             if holder is not None and sq in owners and owners[sq] != holder:
                 return False
@@ -194,7 +203,7 @@ class Judging(Ways):
         ev, cand = self.state.attempt, owed.cand
         if ev.lost:
             return None
-        unknown = self.unknown
+        unknown = self.core.unknown
         moved = [(sq, ev.piece(origin)) for sq, origin in cand.landed[k] if origin != OFF and not unknown & bit(sq)]
         if ev.must_be(moved):
             return None
@@ -211,9 +220,9 @@ class Judging(Ways):
         """The game is won: the people clear the board or set it up again. That is neither a move, a
         warning nor a switch fault; once the starting setup stands, a new game is offered."""
         self.state.switches.wrong_for.clear()
-        if not self._same(board, self.start_board):
+        if not self.core._same(board, self.core.start_board):
             return []
-        return self._ask(
+        return self.core._ask(
             QuestionKind.NEW_GAME,
             Text("The pieces stand as at the start. Start a new game?"),
             [Text("new game"), Text("keep")],
@@ -227,53 +236,53 @@ class Judging(Ways):
         sure = distinct(
             [
                 (c, len(c.boards) - 1)
-                for c in self._cands()
+                for c in self.core._cands()
                 if c.visible
-                and self._same(c.final, self.state.expected)
-                and all(self._shown(c, k, ev) for k in range(len(c.boards)))  # every stage seen, not a jolt
+                and self.core._same(c.final, self.state.expected)
+                and all(self.ways._shown(c, k, ev) for k in range(len(c.boards)))  # every stage seen, not a jolt
             ]
         )
         if sure and self._rebuilt(sure):  # the board knocked over and set up again as it was is no move
             options = [c.label() for c, _ in sure] + [Text("no move")]
             text = Text("Pieces were lifted that no move needs, and the board looks unchanged. Which move was played?")
-            return self._ask(QuestionKind.WHICH, text, options, sure)
+            return self.core._ask(QuestionKind.WHICH, text, options, sure)
         if len(sure) == 1:
-            return self._accept(*sure[0])
+            return self.core._accept(*sure[0])
         if sure:
             options = [c.label() for c, _ in sure]
             text = Text("The board looks unchanged. Which move was played?")
-            return self._ask(QuestionKind.WHICH, text, options, sure)
+            return self.core._ask(QuestionKind.WHICH, text, options, sure)
         if ev.gap:  # the link was down while pieces moved: an exchange may have gone unseen
             unseen = distinct(
                 [
                     (c, len(c.boards) - 1)
-                    for c in self._cands()
-                    if c.visible and self._same(c.final, self.state.expected) and ev.lifted & c.touched
+                    for c in self.core._cands()
+                    if c.visible and self.core._same(c.final, self.state.expected) and ev.lifted & c.touched
                 ]
             )
             if unseen:
                 options = [c.label() for c, _ in unseen] + [Text("no move")]
                 text = Text("Some changes went unseen while the board's link was down. Which move was played?")
-                return self._ask(QuestionKind.WHICH, text, options, unseen)
+                return self.core._ask(QuestionKind.WHICH, text, options, unseen)
         return []
 
     def _rebuilt(self, fits: list[tuple[Candidate, int]]) -> bool:
         """Whether the hands lifted two or more standing pieces that none of the moves that fit touch
         (pieces knocked over and set back): then the board unchanged is as likely no move at all."""
         ev = self.state.attempt
-        stray = ev.lifted & ev.start & ~ev.bumped & ~ev.knocked & ~self.unknown
+        stray = ev.lifted & ev.start & ~ev.bumped & ~ev.knocked & ~self.core.unknown
         for cand, _ in fits:
             stray &= ~cand.touched
         return len(squares_in(stray)) >= 2
 
     def _match(self, board: int) -> list[Verdict] | None:
         """Accept the legal move whose board this is; ask if several fit; None if none does."""
-        fits = self._fits(board, self._cands(), self.state.attempt)
+        fits = self.ways._fits(board, self.core._cands(), self.state.attempt)
         if not fits:
             return None
         if len(fits) == 1:
-            return self._accept(*fits[0])
-        return self._ask_which(fits, Text("Several moves fit the board. Which one was played?"))
+            return self.core._accept(*fits[0])
+        return self.ways._ask_which(fits, Text("Several moves fit the board. Which one was played?"))
 
     def _certain_beside_strays(self, board: int) -> list[Verdict] | None:
         """A legal move the hands made, with a stray change beside it: a neighbour knocked onto an
@@ -287,11 +296,11 @@ class Judging(Ways):
         if ev.lost or ev.gap or ev.start != self.state.expected:
             return None
         found: dict[Outcome, tuple[Candidate, int, list[tuple[int, Identity]], list[tuple[int, ...]]]] = {}
-        for cand in self._cands():
+        for cand in self.core._cands():
             k = len(cand.boards) - 1
             if not cand.visible or not cand.whole or cand.outcome in found:
                 continue
-            stray = (cand.boards[k] ^ board) & ~self.unknown
+            stray = (cand.boards[k] ^ board) & ~self.core.unknown
             if not stray or stray & cand.touched or not self._shown_beside(cand, k, ev):
                 continue
             # a piece the move takes off the board has no square to show it: were it standing on a
@@ -299,7 +308,7 @@ class Judging(Ways):
             gone = {o for st, o in zip(cand.steps, cand.origins, strict=True) if st.to_sq == OFF and o != OFF}
             if any(on[sq] in gone for on, _ in ev.worlds for sq in squares_in(stray)):
                 continue
-            mine = [(sq, piece) for sq, piece in placing(cand, k, ev, self.unknown) if cand.touched & bit(sq)]
+            mine = [(sq, piece) for sq, piece in placing(cand, k, ev, self.core.unknown) if cand.touched & bit(sq)]
             stories = self._likeliest_with_pieces_on([sq for sq, _ in mine])
             if any(all(ev.piece(on[sq]) == piece for sq, piece in mine) for on in stories):
                 found[cand.outcome] = (cand, k, mine, stories)
@@ -309,18 +318,18 @@ class Judging(Ways):
         for sq, _ in mine:  # the stories disagree on the piece on one of the move's squares: ask
             pieces = sorted({ev.piece(on[sq]) for on in stories}, key=repr)
             if len(pieces) > 1:
-                return self._ask_whose(sq, pieces)
+                return self.core._ask_whose(sq, pieces)
         ev.keep(mine)
-        out = self._accept(cand, k)
+        out = self.core._accept(cand, k)
         if (
-            not self._same(self.state.sensed, self.state.expected)
+            not self.core._same(self.state.sensed, self.state.expected)
             and self.state.owed is None
             and self.state.question is None
         ):
             # the stray squares are none of the move's: the hands' stories (narrowed to the move) still
             # say whose piece each stray is and where it came from, for the fixes
             self.state.attempt, self.state.in_progress = ev, False
-            out += self._warn(self.state.sensed)
+            out += self.core._warn(self.state.sensed)
         return out
 
     def _likeliest_with_pieces_on(self, squares: list[int]) -> list[tuple[int, ...]]:
@@ -335,13 +344,13 @@ class Judging(Ways):
         """Whether the evidence shows `cand` to stage `k` on its own squares: each square it empties
         opened (by a hand, not a knock), an exchange's squares empty at once, each piece put down
         after it was picked up."""
-        need = cand.lifts[k] & ~self.unknown
+        need = cand.lifts[k] & ~self.core.unknown
         if ev.lifted & ~ev.jolted & need != need:
             return False
-        if any(not ev.empty_together(a, b) for a, b in cand.swaps[k] if not self.unknown & (bit(a) | bit(b))):
+        if any(not ev.empty_together(a, b) for a, b in cand.swaps[k] if not self.core.unknown & (bit(a) | bit(b))):
             return False
         return all(
-            self.unknown & bit(square)
+            self.core.unknown & bit(square)
             or origin == OFF
             or not ev.start & bit(origin)
             or ev.put_down_after(square, origin)
@@ -356,24 +365,24 @@ class Judging(Ways):
         owed = self.state.owed
         assert owed is not None
         for k in reversed(owed.stages()):
-            if self._same(owed.cand.boards[k], board) and self._shown(owed.cand, k, self.state.attempt):
+            if self.core._same(owed.cand.boards[k], board) and self.ways._shown(owed.cand, k, self.state.attempt):
                 unsure = self._unsure_landing(owed, k)
                 if unsure is not None:  # done, or taken back with two hands: the switches cannot tell
-                    return self._ask_whose(*unsure)
+                    return self.core._ask_whose(*unsure)
                 self.state.expected = owed.cand.boards[k]
                 self.state.owed = Owed.of(owed.cand, k)
                 if self.state.owed is not None:
                     return [self.state.owed.prompt()]
-                self._reset_attempt()
-                return self._board_good(force=True)
-        revised = self._revise(board)
+                self.core._reset_attempt()
+                return self.core._board_good(force=True)
+        revised = self.ways._revise(board)
         if revised is not None:
             return revised
         final = owed.final
         before = self.state.before_last_move
         taken_back = self.state.provisional is not None and before is not None
-        if taken_back and before is not None and self.state.attempt.lifted and self._same(board, before):
-            return self._warn(board, toward=final, taken_back=True)
-        if (board ^ self.state.expected) & ~touched(owed.steps) & ~self.unknown == 0:
+        if taken_back and before is not None and self.state.attempt.lifted and self.core._same(board, before):
+            return self.core._warn(board, toward=final, taken_back=True)
+        if (board ^ self.state.expected) & ~touched(owed.steps) & ~self.core.unknown == 0:
             return []  # a prompt under way
-        return self._faults_seen(final, self._judge) or self._warn(board, toward=final)
+        return self.faults._faults_seen(final, self._judge) or self.core._warn(board, toward=final)

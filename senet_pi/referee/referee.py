@@ -10,9 +10,10 @@ throw, so a board that settles into another way of playing the same throw revise
 Time comes in with every event (seconds, any origin), so the
 same referee runs on a real clock, in replays and in tests.
 
-The layers: `core.py` (the state: `Mode`, the `Owed` steps, the `Warning`, the `Question`,
-the switch faults, and the outcomes), `faults.py`, `ways.py` and `judge.py` (a settled board),
-`actions.py` (throws and the operator's actions), and this file: the one entry point for every
+The parts, composed here over one `Core` (the game, the one `RefereeState`, and the outcomes:
+accept, warn, ask): `Faults` (its own switches), `Ways` (which way to play the throw, revisions),
+`Judging` (a settled board), `Actions` (time, throws and the operator's actions); each says in
+its docstring what it reads and what it may change. This file is the one entry point for every
 input.
 """
 
@@ -35,25 +36,85 @@ from ..events import (
     Undo,
     read_input,
 )
+from ..rules import Game, Move
 from ..rules.board import bit, squares_in
 from ..rules.reasons import Reason
 from ..rules.text import Text
 from ..verdicts import Illegal, Progress, Sensor, Switch, Verdict
 from .actions import Actions, RefereeError
 from .attempt import Attempt
-from .core import GUIDANCE_DELAY, SETTLE_TIME
+from .core import GUIDANCE_DELAY, SETTLE_TIME, Core
+from .faults import Faults
+from .judge import Judging
+from .ways import Ways
 
 __all__ = ["GUIDANCE_DELAY", "SETTLE_TIME", "Referee", "RefereeError"]
 
 
-class Referee(Actions):
+class Referee(Core):
     """Follows one game on a board whose switches sense occupancy only.
 
-    Contract: the one entry point. `apply` reads each input once into a typed value
-    (`events.read_input`) and dispatches on its type; a switch change updates the sensed board and
-    the evidence, and nothing else; an input the referee fails on costs that input only (`restore`)."""
+    Contract: the one entry point, composing the parts over its own state (it is the `Core`).
+    `apply` reads each input once into a typed value (`events.read_input`) and dispatches on its
+    type; a switch change updates the sensed board and the evidence, and nothing else; an input the
+    referee fails on costs that input only (`restore`)."""
 
     INPUTS = INPUT_KINDS
+
+    def __init__(self, game: Game, *, settle: float = SETTLE_TIME, guidance_delay: float = GUIDANCE_DELAY) -> None:
+        super().__init__(game, settle=settle, guidance_delay=guidance_delay)
+        self.fault_finder = Faults(self)
+        self.ways = Ways(self)
+        self.judging = Judging(self, self.fault_finder, self.ways)
+        self.actions = Actions(self, self.fault_finder, self.ways, self.judging)
+
+    # ------------------------------------------------------------------ the operator's actions (`Actions`)
+
+    def tick(self, at: float) -> list[Verdict]:
+        """Time passed with no change (see `Actions.tick`)."""
+        return self.actions.tick(at)
+
+    def flush(self) -> list[Verdict]:
+        """Judge the board now as if it had settled (end of a replay, or a button pressed)."""
+        return self.actions.flush()
+
+    def throw(self, value: object, at: float | None = None) -> list[Verdict]:
+        """A throw for the player to move (see `Actions.throw`)."""
+        return self.actions.throw(value, at)
+
+    def play_card(self, kind: str, value: object, at: float | None = None) -> list[Verdict]:
+        """The card game's turn actions: play a card, exchange one or two, or pass."""
+        return self.actions.play_card(kind, value, at)
+
+    def enter_move(self, from_sq: int, to_sq: int, by: int = 0, at: float | None = None) -> list[Verdict]:
+        """A move entered by hand (a board without sensors, a dead switch, or an answer to "which")."""
+        return self.actions.enter_move(from_sq, to_sq, by, at)
+
+    def answer(self, choice: int | str, at: float | None = None) -> list[Verdict]:
+        """The operator's answer to the open question: an option's index or its text."""
+        return self.actions.answer(choice, at)
+
+    def undo(self, at: float | None = None) -> list[Verdict]:
+        """Take back the last move (or the moves the board showed together)."""
+        return self.actions.undo(at)
+
+    def new_game(self, at: float | None = None) -> list[Verdict]:
+        """Start again from the standard setup with the same rule set and options."""
+        return self.actions.new_game(at)
+
+    def resync(self, at: float | None = None) -> list[Verdict]:
+        """Let the board win: take the sensed occupancy as the position."""
+        return self.actions.resync(at)
+
+    def unseen_move(self) -> Move | None:
+        """The one move the board cannot show, when the thrower's button may mean it; else None."""
+        return self.actions.unseen_move()
+
+    def throw_blocked(self) -> str | None:
+        """Why a throw would be refused now, or None."""
+        return self.actions.throw_blocked()
+
+    # ------------------------------------------------------------------ inputs
 
     def apply(self, kind: str, value: object, at: float) -> list[Verdict]:
         """Any input by name, as replay files and the journal store them. Operator mistakes (no
