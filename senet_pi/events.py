@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .errors import InvalidThrowError, ReplayError
 from .rules import Game
@@ -57,6 +58,10 @@ class Event:
         """The referee input this event is (a `wait` is a `tick` once its time has passed)."""
         return as_input(self.kind, self.value, self.by)
 
+    def input(self) -> Input:
+        """The typed referee input this event is (checked by `parse_event`, so it always reads)."""
+        return read_input(*self.as_input())
+
 
 # ------------------------------------------------------------------ the referee's inputs, typed
 
@@ -64,6 +69,8 @@ class Event:
 @dataclass(frozen=True)
 class Throw:
     """The thrower's sticks (or dice), as the rule set reads them."""
+
+    kind: ClassVar[str] = "throw"
 
     value: object
 
@@ -80,6 +87,8 @@ class CardAction:
 class MoveEntry:
     """A move entered by hand: from a square to another (OFF for off the board), by a die or none."""
 
+    kind: ClassVar[str] = "move"
+
     from_sq: int
     to_sq: int
     by: int = 0
@@ -89,12 +98,16 @@ class MoveEntry:
 class Lift:
     """The switch under `square` opened."""
 
+    kind: ClassVar[str] = "lift"
+
     square: int
 
 
 @dataclass(frozen=True)
 class Place:
     """The switch under `square` closed."""
+
+    kind: ClassVar[str] = "place"
 
     square: int
 
@@ -103,6 +116,8 @@ class Place:
 class Sense:
     """A full snapshot of the switches: the squares that read a piece."""
 
+    kind: ClassVar[str] = "sense"
+
     squares: tuple[int, ...]
 
 
@@ -110,10 +125,14 @@ class Sense:
 class Tick:
     """Time passed with no change."""
 
+    kind: ClassVar[str] = "tick"
+
 
 @dataclass(frozen=True)
 class Answer:
     """The operator's answer to the open question: an option's number or its text."""
+
+    kind: ClassVar[str] = "answer"
 
     choice: int | str
 
@@ -122,15 +141,21 @@ class Answer:
 class Undo:
     """Take the last move back."""
 
+    kind: ClassVar[str] = "undo"
+
 
 @dataclass(frozen=True)
 class Resync:
     """Trust the board as it stands."""
 
+    kind: ClassVar[str] = "resync"
+
 
 @dataclass(frozen=True)
 class NewGame:
     """Start the game again."""
+
+    kind: ClassVar[str] = "new_game"
 
 
 #: One referee input, read from its kind and value once, where it enters (`read_input`).

@@ -25,6 +25,7 @@ from ..events import (
     INPUT_KINDS,
     Answer,
     CardAction,
+    Input,
     Lift,
     MoveEntry,
     NewGame,
@@ -117,27 +118,37 @@ class Referee(Core):
     # ------------------------------------------------------------------ inputs
 
     def apply(self, kind: str, value: object, at: float) -> list[Verdict]:
-        """Any input by name, as replay files and the journal store them. Operator mistakes (no
-        question to answer, nothing to undo) come back as `illegal` verdicts; so does an input the
-        referee fails to judge, with the game and the board as they were before it (a switch
-        change is still taken as the board's new state)."""
+        """Any input by name, as replay files and the journal store them: read into its typed value
+        (`events.read_input`) and judged by `take`. A kind the referee does not take, or a value of
+        the wrong shape, comes back as an `illegal` verdict with nothing else changed."""
+        player = self.game.to_move_id
+        try:
+            entry = read_input(kind, value)
+        except ValueError as exc:
+            return _stamped([Illegal.because(Reason.NOT_NOW, why=str(exc))], player)
+        except TypeError as exc:
+            self.state.now = max(self.state.now, at)
+            return _stamped([_cannot_judge(kind, exc)], player)
+        return self.take(entry, at)
+
+    def take(self, entry: Input, at: float) -> list[Verdict]:
+        """One typed input at time `at` (seconds). Operator mistakes (no question to answer, nothing
+        to undo) come back as `illegal` verdicts; so does an input the referee fails to judge, with
+        the game and the board as they were before it (a switch change is still taken as the
+        board's new state)."""
         player = self.game.to_move_id
         saved = self.snapshot()
         verdicts: list[Verdict]
         try:
-            verdicts = self._apply(kind, value, at)
+            verdicts = self._take(entry, at)
         except RefereeError as exc:
             verdicts = [Illegal.because(Reason.NOT_NOW, why=str(exc))]
         except Exception as exc:  # a bug must cost this input, never the game or the journal
             self.restore(saved)
-            verdicts = self._unjudged(kind, value, at, exc)
-        return [replace(v, player=player) if isinstance(v, Illegal) and v.player is None else v for v in verdicts]
+            verdicts = self._unjudged(entry, at, exc)
+        return _stamped(verdicts, player)
 
-    def _apply(self, kind: str, value: object, at: float) -> list[Verdict]:
-        try:
-            entry = read_input(kind, value)
-        except ValueError as exc:
-            raise RefereeError(str(exc)) from None
+    def _take(self, entry: Input, at: float) -> list[Verdict]:
         match entry:
             case Throw(throw):
                 return self.throw(throw, at=at)
@@ -162,22 +173,17 @@ class Referee(Core):
             case NewGame():
                 return self.new_game(at=at)
 
-    def _unjudged(self, kind: str, value: object, at: float, exc: Exception) -> list[Verdict]:
+    def _unjudged(self, entry: Input, at: float, exc: Exception) -> list[Verdict]:
         """The input the referee failed on: refused with the reason, the board's change still taken."""
-        if (
-            kind in ("lift", "place")
-            and isinstance(value, int)
-            and bool(self.state.sensed & bit(value)) != (kind == "place")
-        ):
-            self.state.sensed ^= bit(value)
+        if isinstance(entry, Lift | Place) and bool(self.state.sensed & bit(entry.square)) != isinstance(entry, Place):
+            self.state.sensed ^= bit(entry.square)
             self.state.attempt.gap = True  # the order of the hands is no longer known
             if self.state.provisional is not None:
                 self.state.provisional.attempt.gap = True
             self.state.last_change = max(at, self.state.now)
             self.state.judged = False
         self.state.now = max(self.state.now, at)
-        why = Text("the referee could not judge this {kind} ({error})", kind=kind, error=type(exc).__name__)
-        return [Illegal.because(Reason.NOT_NOW, why=why)]
+        return [_cannot_judge(entry.kind, exc)]
 
     # ------------------------------------------------------------------ switch events and time
 
@@ -242,3 +248,14 @@ class Referee(Core):
             self.state.in_progress = True
             out.append(Progress())
         return out
+
+
+def _cannot_judge(kind: str, exc: Exception) -> Illegal:
+    """The refusal of an input the referee could not judge, naming the kind of error."""
+    why = Text("the referee could not judge this {kind} ({error})", kind=kind, error=type(exc).__name__)
+    return Illegal.because(Reason.NOT_NOW, why=why)
+
+
+def _stamped(verdicts: list[Verdict], player: str) -> list[Verdict]:
+    """The verdicts, each refusal naming `player` (the player to move when the input came) unless it names one."""
+    return [replace(v, player=player) if isinstance(v, Illegal) and v.player is None else v for v in verdicts]
