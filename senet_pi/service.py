@@ -681,7 +681,7 @@ class Service:
         with self.lock:
             referee = self.referee
             game = referee.game
-            status = referee.status()
+            status = referee.status().as_dict()
             squares: dict[str, object] = {}
             for sq in game.board():
                 owner, mark = game.piece_at(sq) or ("", None)

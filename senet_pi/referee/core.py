@@ -80,6 +80,35 @@ class RefereeState:
 
 
 @dataclass(frozen=True)
+class Status:
+    """What `Core.status` shows of the referee's open business, as typed values: what it waits for,
+    the sensed and expected squares, whether a move is under way, the prompt, warning and question
+    open (as the verdicts that say them), and the switches judged faulty by square."""
+
+    mode: Mode
+    sensed: tuple[int, ...]
+    expected: tuple[int, ...]
+    in_progress: bool
+    prompt: Verdict | None
+    warning: Verdict | None
+    question: Verdict | None
+    faults: dict[int, str]
+
+    def as_dict(self) -> dict[str, object]:
+        """The view as JSON-ready data, for the page, the fleet, the journal and `senet-pi status`."""
+        return {
+            "mode": self.mode.value,
+            "sensed": list(self.sensed),
+            "expected": list(self.expected),
+            "in_progress": self.in_progress,
+            "prompt": self.prompt.json() if self.prompt is not None else None,
+            "warning": self.warning.json() if self.warning is not None else None,
+            "question": self.question.json() if self.question is not None else None,
+            "faults": {str(sq): fault for sq, fault in self.faults.items()},
+        }
+
+
+@dataclass(frozen=True)
 class Saved:
     """The referee as `Core.snapshot` took it: its state (a copy), and the game with its
     checkpoint; `Core.restore` puts them back."""
@@ -551,20 +580,21 @@ class Core:
         """The sensed board against the expected one: (missing, extra), faulty switches left out."""
         return board_differences(self.state.sensed, self.state.expected, self.unknown)
 
-    def status(self) -> dict[str, object]:
+    def status(self) -> Status:
         """The referee's open business: the sensed board against the expected one, the prompt,
         warning or question open, the switches judged faulty (the game's own state is the game's),
-        as JSON-ready data for the page and `senet-pi status`."""
-        return {
-            "mode": self.mode.value,
-            "sensed": squares_in(self.state.sensed),
-            "expected": squares_in(self.state.expected),
-            "in_progress": self.state.in_progress,
-            "prompt": self.state.owed.prompt().json() if self.state.owed is not None else None,
-            "warning": self.state.warning.verdict().json() if self.state.warning is not None else None,
-            "question": self.state.question.verdict().json() if self.state.question else None,
-            "faults": {str(sq): fault for sq, fault in sorted(self.faults.items())},
-        }
+        as a typed view; its callers turn it into JSON (`Status.as_dict`)."""
+        state = self.state
+        return Status(
+            self.mode,
+            tuple(squares_in(state.sensed)),
+            tuple(squares_in(state.expected)),
+            state.in_progress,
+            state.owed.prompt() if state.owed is not None else None,
+            state.warning.verdict() if state.warning is not None else None,
+            state.question.verdict() if state.question is not None else None,
+            dict(sorted(self.faults.items())),
+        )
 
 
 class Part:
