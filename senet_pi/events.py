@@ -2,10 +2,12 @@
 
 A replay file is a list of events such as `{"throw": 3}`, `{"lift": 10}`, `{"wait": 600}` or
 `{"move": [9, 12], "by": 3}` (`../shared/spec/replay.md`, plus this project's `sense` and
-operator events). The referee takes inputs by name at a time (`Referee.apply`), where time
-passing is a `tick`, and the journal keeps those inputs with their milliseconds. This module
-owns the event kinds, their validation, and the two translations: events to timed inputs
-(replay, scripted games, benchmarks, tests) and journaled inputs back to events (export).
+operator events). The referee takes inputs as typed values (`Input`: a `Lift`, a `Throw`, an
+`Answer`...), read once where they come in (`read_input`, `Event.input`) and judged by
+`Referee.take`, or by name through `Referee.apply`; time passing is a `tick`, and the journal
+keeps the inputs by name (`written`) with their milliseconds. This module owns the event kinds,
+their validation, and the two translations: events to timed inputs (replay, scripted games,
+benchmarks, tests) and journaled inputs back to events (export).
 """
 
 from __future__ import annotations
@@ -201,6 +203,22 @@ def read_input(kind: str, value: object) -> Input:
     if kind == "new_game":
         return NewGame()
     raise ValueError(f"unknown input {kind!r}: use one of {', '.join(INPUT_KINDS)}")
+
+
+def written(entry: Input) -> tuple[str, object]:
+    """A typed input as the journal keeps it, by name: `read_input` reads it back as it was."""
+    match entry:
+        case Throw(value) | CardAction(_, value):
+            return entry.kind, value
+        case MoveEntry(from_sq, to_sq, by):
+            return entry.kind, [from_sq, to_sq, by]
+        case Lift(square) | Place(square):
+            return entry.kind, square
+        case Sense(squares):
+            return entry.kind, list(squares)
+        case Answer(choice):
+            return entry.kind, choice
+    return entry.kind, True  # a tick, an undo, a resync, a new game: no value of their own
 
 
 def as_input(kind: str, value: object, by: int = 0) -> tuple[str, object]:

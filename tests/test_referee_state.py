@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from senet_pi.events import Answer, Lift, Place, Throw, Tick, read_input
+from senet_pi.events import Answer, Lift, Place, Throw, Tick, read_input, written
 from senet_pi.referee import Mode, Referee
 from tests.conftest import at
 from tests.referee_helpers import Hands, as_json, kinds
@@ -85,6 +85,31 @@ def test_typed_inputs_name_their_kind_as_the_journal_keeps_it():
     assert (Lift(3), Place(4), Tick(), Answer("undo"), Throw(2)) == tuple(
         read_input(k, v) for k, v in [("lift", 3), ("place", 4), ("tick", True), ("answer", "undo"), ("throw", 2)]
     )
+
+
+@pytest.mark.parametrize(
+    ("kind", "value"),
+    [
+        ("throw", 3),
+        ("throw", [2, 5]),
+        ("card", "H28"),
+        ("exchange", ["2", "H28"]),
+        ("pass", True),
+        ("move", [9, 12, 3]),
+        ("move", [27, 0, 0]),
+        ("lift", 4),
+        ("place", 30),
+        ("sense", [1, 2, 3]),
+        ("tick", True),
+        ("answer", 0),
+        ("answer", "undo"),
+        ("undo", True),
+        ("resync", True),
+        ("new_game", True),
+    ],
+)
+def test_a_typed_input_is_journaled_as_it_was_given_by_name(kind, value):
+    assert written(read_input(kind, value)) == (kind, value)
 
 
 @pytest.mark.parametrize(
