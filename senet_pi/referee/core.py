@@ -1,8 +1,10 @@
-"""The referee's state and what it says: the open business as typed values, the mode derived from
-them, and the outcomes every part of the referee reaches (a move accepted, a warning, a question).
+"""The referee's state and what it says: its one state as a typed value (`RefereeState`), the
+mode derived from it, the outcomes every part of the referee reaches (a move accepted, a warning,
+a question), and its status as a typed view (`Status`).
 
-`faults.py`, `ways.py` and `judge.py` judge settled boards on top of this, `actions.py` takes
-the throws and the operator's actions, and `referee.py` is the one entry point for inputs.
+The parts (`Part`: `faults.py`, `ways.py` and `judge.py` judge settled boards, `actions.py`
+takes the throws and the operator's actions) work on this core's state; `referee.py` composes
+them and is the one entry point for inputs.
 """
 
 from __future__ import annotations

@@ -56,9 +56,9 @@ class Referee(Core):
     """Follows one game on a board whose switches sense occupancy only.
 
     Contract: the one entry point, composing the parts over its own state (it is the `Core`).
-    `apply` reads each input once into a typed value (`events.read_input`) and dispatches on its
-    type; a switch change updates the sensed board and the evidence, and nothing else; an input the
-    referee fails on costs that input only (`restore`)."""
+    `take` dispatches a typed input (`events.Input`) on its type, and `apply` reads one given by
+    name into that value first; a switch change updates the sensed board and the evidence, and
+    nothing else; an input the referee fails on costs that input only (`restore`)."""
 
     INPUTS = INPUT_KINDS
 
