@@ -2,10 +2,12 @@
 
 A replay file is a list of events such as `{"throw": 3}`, `{"lift": 10}`, `{"wait": 600}` or
 `{"move": [9, 12], "by": 3}` (`../shared/spec/replay.md`, plus this project's `sense` and
-operator events). The referee takes inputs by name at a time (`Referee.apply`), where time
-passing is a `tick`, and the journal keeps those inputs with their milliseconds. This module
-owns the event kinds, their validation, and the two translations: events to timed inputs
-(replay, scripted games, benchmarks, tests) and journaled inputs back to events (export).
+operator events). The referee takes inputs as typed values (`Input`: a `Lift`, a `Throw`, an
+`Answer`...), read once where they come in (`read_input`, `Event.input`) and judged by
+`Referee.take`, or by name through `Referee.apply`; time passing is a `tick`, and the journal
+keeps the inputs by name (`written`) with their milliseconds. This module owns the event kinds,
+their validation, and the two translations: events to timed inputs (replay, scripted games,
+benchmarks, tests) and journaled inputs back to events (export).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .errors import InvalidThrowError, ReplayError
 from .rules import Game
@@ -57,6 +60,10 @@ class Event:
         """The referee input this event is (a `wait` is a `tick` once its time has passed)."""
         return as_input(self.kind, self.value, self.by)
 
+    def input(self) -> Input:
+        """The typed referee input this event is (checked by `parse_event`, so it always reads)."""
+        return read_input(*self.as_input())
+
 
 # ------------------------------------------------------------------ the referee's inputs, typed
 
@@ -64,6 +71,8 @@ class Event:
 @dataclass(frozen=True)
 class Throw:
     """The thrower's sticks (or dice), as the rule set reads them."""
+
+    kind: ClassVar[str] = "throw"
 
     value: object
 
@@ -80,6 +89,8 @@ class CardAction:
 class MoveEntry:
     """A move entered by hand: from a square to another (OFF for off the board), by a die or none."""
 
+    kind: ClassVar[str] = "move"
+
     from_sq: int
     to_sq: int
     by: int = 0
@@ -89,12 +100,16 @@ class MoveEntry:
 class Lift:
     """The switch under `square` opened."""
 
+    kind: ClassVar[str] = "lift"
+
     square: int
 
 
 @dataclass(frozen=True)
 class Place:
     """The switch under `square` closed."""
+
+    kind: ClassVar[str] = "place"
 
     square: int
 
@@ -103,6 +118,8 @@ class Place:
 class Sense:
     """A full snapshot of the switches: the squares that read a piece."""
 
+    kind: ClassVar[str] = "sense"
+
     squares: tuple[int, ...]
 
 
@@ -110,10 +127,14 @@ class Sense:
 class Tick:
     """Time passed with no change."""
 
+    kind: ClassVar[str] = "tick"
+
 
 @dataclass(frozen=True)
 class Answer:
     """The operator's answer to the open question: an option's number or its text."""
+
+    kind: ClassVar[str] = "answer"
 
     choice: int | str
 
@@ -122,15 +143,21 @@ class Answer:
 class Undo:
     """Take the last move back."""
 
+    kind: ClassVar[str] = "undo"
+
 
 @dataclass(frozen=True)
 class Resync:
     """Trust the board as it stands."""
 
+    kind: ClassVar[str] = "resync"
+
 
 @dataclass(frozen=True)
 class NewGame:
     """Start the game again."""
+
+    kind: ClassVar[str] = "new_game"
 
 
 #: One referee input, read from its kind and value once, where it enters (`read_input`).
@@ -176,6 +203,22 @@ def read_input(kind: str, value: object) -> Input:
     if kind == "new_game":
         return NewGame()
     raise ValueError(f"unknown input {kind!r}: use one of {', '.join(INPUT_KINDS)}")
+
+
+def written(entry: Input) -> tuple[str, object]:
+    """A typed input as the journal keeps it, by name: `read_input` reads it back as it was."""
+    match entry:
+        case Throw(value) | CardAction(_, value):
+            return entry.kind, value
+        case MoveEntry(from_sq, to_sq, by):
+            return entry.kind, [from_sq, to_sq, by]
+        case Lift(square) | Place(square):
+            return entry.kind, square
+        case Sense(squares):
+            return entry.kind, list(squares)
+        case Answer(choice):
+            return entry.kind, choice
+    return entry.kind, True  # a tick, an undo, a resync, a new game: no value of their own
 
 
 def as_input(kind: str, value: object, by: int = 0) -> tuple[str, object]:

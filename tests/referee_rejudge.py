@@ -39,7 +39,7 @@ def judged(path: Path) -> dict[str, Any]:
         "verdicts": lines,
         "actions": [[kind, str(value)] for kind, value in game.actions],
         "board": {str(sq): repr(piece) for sq, piece in sorted(game.board().items())},
-        "status": referee.status(),
+        "status": referee.status().as_dict(),
     }
 
 

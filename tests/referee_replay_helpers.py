@@ -168,7 +168,7 @@ class Session:
     # ------------------------------------------------------------ what the referee has open
 
     def status(self) -> dict[str, Any]:
-        return dict(self.referee.status())
+        return self.referee.status().as_dict()
 
     @property
     def warning(self) -> dict[str, Any] | None:

@@ -346,7 +346,7 @@ def test_7_a_switch_welded_closed_is_found_and_play_goes_on():
         hands.do(f"lift {sq}", f"place {sq}", wait=600)
     faults = [v for v in hands.seen if v["v"] == "switch"]
     assert faults and faults[0]["square"] == 20 and faults[0]["fault"] == "stuck closed"
-    assert hands.referee.warning is None and hands.referee.status()["faults"] == {"20": "stuck closed"}
+    assert hands.referee.warning is None and hands.referee.status().faults == {20: "stuck closed"}
     assert hands.throw(3)[0]["v"] == "throw"
     assert moves_in(hands.do("lift 10", "place 13", wait=600)) == ["10-13"]
 
@@ -371,7 +371,7 @@ def test_7_resync_never_invents_a_borne_off_piece():
     resync = next(v for v in verdicts if v["v"] == "resync")
     assert hands.game.off == [3, 3]  # nobody bore a piece off
     assert hands.game.board()[20] == "B" and "20" in " ".join(resync["assumed"])
-    assert hands.referee.status()["faults"] == {"20": "stuck open"}
+    assert hands.referee.status().faults == {20: "stuck open"}
 
 
 def test_7_a_faulty_switch_that_changes_again_is_trusted_again():
@@ -380,7 +380,7 @@ def test_7_a_faulty_switch_that_changes_again_is_trusted_again():
     hands.call("resync")
     verdicts = hands.do("place 20", wait=600)
     assert any(v["v"] == "switch" and v["fault"] is None for v in verdicts)
-    assert hands.referee.status()["faults"] == {}
+    assert hands.referee.status().faults == {}
 
 
 def test_7_the_simulated_boards_stuck_switch_is_found_by_the_referee(mock_factory, pinmap):

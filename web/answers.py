@@ -11,6 +11,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify
 
 from senet_pi.errors import SenetError
+from senet_pi.events import Answer
 from senet_pi.i18n import Text, joined
 
 from .errors import BadInput, error, json_body, message_of
@@ -37,7 +38,7 @@ def answer() -> object:
         assumed = service.assumed
         if question is not None and asked in (None, question["id"]):
             _option(choice, question["options"])  # type: ignore[arg-type]
-            return _handled("answer", choice)
+            return _handled(Answer(choice))
         if assumed is not None and asked == assumed.question.get("id"):
             index = _option(choice, assumed.question.get("options"))
             try:

@@ -27,6 +27,7 @@ from flask import Blueprint, Response, jsonify, request, session
 from werkzeug.security import check_password_hash
 
 from senet_pi.errors import SenetError
+from senet_pi.events import Answer, Input, MoveEntry, Resync, Throw, Undo
 from senet_pi.i18n import Text, joined
 from senet_pi.rules import RULESETS
 
@@ -237,9 +238,9 @@ def logout() -> Response:
     return jsonify({"signed_in": False})
 
 
-def _handled(kind: str, value: object = True) -> tuple[Response, int]:
+def _handled(entry: Input) -> tuple[Response, int]:
     service, _ = services()
-    handled = service.handle(kind, value)
+    handled = service.handle(entry)
     verdicts = for_page(handled)  # the players by name
     refused = refusals(handled)  # Texts, translated by jsonify
     if refused:  # the referee's reason as the message every /api error carries
@@ -276,13 +277,13 @@ def new_game() -> object:
 @bp.post("/undo")
 @operator_required
 def undo() -> object:
-    return _handled("undo")
+    return _handled(Undo())
 
 
 @bp.post("/resync")
 @operator_required
 def resync() -> object:
-    return _handled("resync")
+    return _handled(Resync())
 
 
 @bp.post("/throw")
@@ -294,7 +295,7 @@ def throw() -> object:
         service.parse_throw(value)
     except (SenetError, TypeError, ValueError) as exc:
         raise BadInput(message_of(exc)) from None
-    return _handled("throw", value)
+    return _handled(Throw(value))
 
 
 @bp.post("/move")
@@ -305,7 +306,7 @@ def move() -> object:
     by = data.get("by", 0)
     if isinstance(by, bool) or not isinstance(by, int) or not 0 <= by <= 12:
         raise BadInput(Text("by must be a die or dice sum from 1 to 12"))
-    return _handled("move", [from_sq, to_sq, by])
+    return _handled(MoveEntry(from_sq, to_sq, by))
 
 
 @bp.post("/answer")
@@ -325,4 +326,4 @@ def answer() -> object:
                 "{choice} is not one of the options: {options}", choice=repr(choice)[:40], options=joined(options, ", ")
             )
         )
-    return _handled("answer", choice)
+    return _handled(Answer(choice))

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from ..errors import InvalidThrowError, SenetError
+from ..events import Answer, MoveEntry, Resync, Throw, Undo
 from ..hardware.backend import Backend, SimBackend
 from ..hardware.sim import SimBoard
 from ..i18n import DEFAULT
@@ -153,11 +154,11 @@ class Runner:
                 self.service.parse_throw(value)  # a throw this rule set cannot make is said, never journaled
             except InvalidThrowError as exc:
                 raise CommandError(str(exc)) from None
-            self.service.handle("throw", value)
+            self.service.handle(Throw(value))
         elif verb == "enter":
             to = OFF if len(args) > 1 and args[1].lower() == "off" else _square(args, 1)
             by = _whole(args, 2, "enter F T BY (a die or dice sum from 0 to 12)", 0, 12) if len(args) > 2 else 0
-            self.service.handle("move", [_square(args, 0), to, by])
+            self.service.handle(MoveEntry(_square(args, 0), to, by))
         elif verb == "answer":
             if not args:
                 raise CommandError("answer needs the option's number or text")
@@ -165,9 +166,9 @@ class Runner:
             if len(text) > 200:
                 raise CommandError("answer with an option's number or its text (at most 200 characters)")
             choice = _whole(args, 0, "answer N", 0, 99) if args[0].isdigit() else text
-            self.service.handle("answer", choice)
+            self.service.handle(Answer(choice))
         elif verb in ("undo", "resync"):
-            self.service.handle(verb)
+            self.service.handle(Undo() if verb == "undo" else Resync())
         elif verb == "new":
             # any whole number: the rule set says which counts it plays (and refuses the rest, unjournaled)
             players = _whole(args, 1, "new RULESET PLAYERS", 0, 10**15) if len(args) > 1 else self.service.players

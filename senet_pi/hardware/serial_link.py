@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 
 from firmware_bridge import codec
 
+from ..events import Lift, Place, Sense
 from ..rules.throws import RandomSource, default_random
 from ..service.core import Service
 from ..verdicts import Cleared, Illegal, Link, Moved, NewGame, Prompt, Resynced, Undone, Verdict
@@ -255,7 +256,7 @@ class SerialBackend(Backend):
         occupied = codec.occupancy_from_hex(fields[0])
         self._resyncing = False
         if self.service is not None:
-            self.service.handle("sense", [sq for sq in range(1, 31) if occupied >> sq & 1])
+            self.service.handle(Sense(tuple(sq for sq in range(1, 31) if occupied >> sq & 1)))
 
     def _on_C(self, fields: list[str]) -> None:
         square, closed = int(fields[0]), int(fields[1])
@@ -263,7 +264,7 @@ class SerialBackend(Backend):
             raise ValueError("not a change")
         if self._resyncing or self.service is None:
             return  # a snapshot is on its way and will say how the board stands
-        self.service.handle("place" if closed else "lift", square)
+        self.service.handle(Place(square) if closed else Lift(square))
 
     def _on_B(self, fields: list[str]) -> None:
         if int(fields[0]):

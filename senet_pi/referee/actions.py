@@ -24,11 +24,12 @@ from ..verdicts import (
     illegal,
 )
 from .attempt import Attempt
-from .core import SAME_SCAN
-from .faults import STILL_TIME, switch_text
+from .core import SAME_SCAN, Core, Part
+from .faults import STILL_TIME, Faults, switch_text
 from .judge import Judging
 from .physical import HAND, Step, StepWhy, effect_steps, fixes, held, play_out, reversed_steps
 from .state import FLICKER_GRACE, Mode, QuestionKind
+from .ways import Ways
 
 _EPS = 1e-6  # times are milliseconds turned into seconds: compare without float noise
 
@@ -37,62 +38,89 @@ class RefereeError(SenetError, ValueError):
     """An operator action that makes no sense now (no question to answer, nothing to undo...)."""
 
 
-class Actions(Judging):
+class Actions(Part):
     """The referee's answers to throws, cards and the operator's actions.
 
     Contract: the only part that pushes throws and cards on the game, takes moves back (undo), starts
     a new game or trusts the board (resync), and lets time pass (`tick`: judging a settled board,
-    guidance due, dead switches); answers change the evidence only by narrowing its stories."""
+    guidance due, dead switches); answers change the evidence only by narrowing its stories.
+    Reads and changes the whole state and the game; judges through `judging`, revises through
+    `ways`, and checks for dead switches through `faults`."""
+
+    def __init__(self, core: Core, faults: Faults, ways: Ways, judging: Judging) -> None:
+        super().__init__(core)
+        self.faults = faults
+        self.ways = ways
+        self.judging = judging
 
     def tick(self, at: float) -> list[Verdict]:
         """Time passed with no change: judge a settled board, give guidance that is due, notice a
         switch that stays open under a piece the game says is there."""
         out: list[Verdict] = []
-        if at > self.now:
-            self.now = at
+        if at > self.state.now:
+            self.state.now = at
         settle = self._settle_time()
-        if not self.judged and self.last_change is not None and self.now - self.last_change >= settle - _EPS:
-            out += self._judge_at(self.last_change + settle)
+        if (
+            not self.state.judged
+            and self.state.last_change is not None
+            and self.state.now - self.state.last_change >= settle - _EPS
+        ):
+            out += self.judging._judge_at(self.state.last_change + settle)
         if self._part_way_too_long():  # no silent board: a move left part way is warned, with its fix
-            self.guiding = True
-            out += self._warn(self.sensed)
-        warning = self.warning
-        if warning is not None and not self.guiding and self.now - warning.since >= self.guidance_delay - _EPS:
-            self.guiding = True
-            out += self._next_fix()
-        still_for = self.now - (self.last_change if self.last_change is not None else 0.0)
-        switches = self.switches
-        if self.owed is not None and self.sensing and not switches.still_checked and still_for >= STILL_TIME:
+            self.state.guiding = True
+            out += self.core._warn(self.state.sensed)
+        warning = self.state.warning
+        if (
+            warning is not None
+            and not self.state.guiding
+            and self.state.now - warning.since >= self.core.guidance_delay - _EPS
+        ):
+            self.state.guiding = True
+            out += self.core._next_fix()
+        still_for = self.state.now - (self.state.last_change if self.state.last_change is not None else 0.0)
+        switches = self.state.switches
+        if (
+            self.state.owed is not None
+            and self.state.sensing
+            and not switches.still_checked
+            and still_for >= STILL_TIME
+        ):
             switches.still_checked = True
-            out += self._dead_under_owed_steps(self._judge)
+            out += self.faults._dead_under_owed_steps(self.judging._judge)
         return out
 
     def _settle_time(self) -> float:
         """How long the board must be still to be judged: longer when it is wrong only where the move
         just accepted put a piece down and that switch flickers (a piece teetering half on its square
         settles by itself; a passing warning would only alarm)."""
-        prov = self.provisional
-        if prov is None or self.owed is not None:
-            return self.settle
-        wrong = (self.sensed ^ self.expected) & ~self.unknown
-        put_down = self.expected & ~prov.base & ~self.sensed
-        teetering = not wrong & ~put_down and self.switches.flickering(wrong)
-        return self.settle + FLICKER_GRACE if teetering else self.settle
+        prov = self.state.provisional
+        if prov is None or self.state.owed is not None:
+            return self.core.settle
+        wrong = (self.state.sensed ^ self.state.expected) & ~self.core.unknown
+        put_down = self.state.expected & ~prov.base & ~self.state.sensed
+        teetering = not wrong & ~put_down and self.state.switches.flickering(wrong)
+        return self.core.settle + FLICKER_GRACE if teetering else self.core.settle
 
     def _part_way_too_long(self) -> bool:
         """A settled board that could be a move part way (a piece put down where the move is not done
         yet: the victim of a capture on the sun, or the last move taken back), left so for the
         guidance delay with nothing said. A piece only held in the hand is a person thinking."""
-        if not (self.judged and self.sensing and self.last_change is not None) or self.mode is not Mode.MOVE:
+        if (
+            not (self.state.judged and self.state.sensing and self.state.last_change is not None)
+            or self.core.mode is not Mode.MOVE
+        ):
             return False
-        if self.warning is not None or self._same(self.sensed, self.expected):
+        if self.state.warning is not None or self.core._same(self.state.sensed, self.state.expected):
             return False
-        put_down = self.sensed & ~self.expected & ~self.unknown
-        return bool(put_down) and self.now - self.last_change >= self.settle + self.guidance_delay - _EPS
+        put_down = self.state.sensed & ~self.state.expected & ~self.core.unknown
+        return (
+            bool(put_down)
+            and self.state.now - self.state.last_change >= self.core.settle + self.core.guidance_delay - _EPS
+        )
 
     def flush(self) -> list[Verdict]:
         """Judge the board now as if it had settled (end of a replay, or a button pressed)."""
-        return [] if self.judged else self._judge_at(self.now)
+        return [] if self.state.judged else self.judging._judge_at(self.state.now)
 
     def _catch_up(self, at: float | None) -> list[Verdict]:
         out = self.tick(at) if at is not None else []
@@ -106,13 +134,13 @@ class Actions(Judging):
         out = self.tick(at) if at is not None else []
         same_scan = (
             at is not None
-            and not self.judged
+            and not self.state.judged
             and self.game.pending is None  # a throw waited for, not a move still to be judged
-            and at - self.unsettled_since <= SAME_SCAN  # every change since the board was judged
+            and at - self.state.unsettled_since <= SAME_SCAN  # every change since the board was judged
         )
         if not same_scan:
             out += self.flush()
-        block = self._busy()
+        block = self.core._busy()
         if block:
             return [*out, block]
         player = self.game.to_move_id
@@ -121,22 +149,22 @@ class Actions(Judging):
             effects = self.game.push_throw(value)
         except IllegalMoveError as err:
             return [*out, illegal(err, player=player)]
-        self.provisional = None  # the last move is final now
+        self.state.provisional = None  # the last move is final now
         out.append(Thrown(player, list(value) if isinstance(value, tuple) else value))
         out += from_effects(effects)
-        self._cands()  # worked out now, while the hands move, so that judging the board is quick
+        self.core._cands()  # worked out now, while the hands move, so that judging the board is quick
         steps = effect_steps(effects)  # M9: the pieces of a player who leaves come off the board
-        if steps and self.sensing:
-            self._guide(steps, start)
+        if steps and self.state.sensing:
+            self.core._guide(steps, start)
             out.append(self._prompt())
         elif steps:
-            self.expected = self.sensed = self.game.occupied()
+            self.state.expected = self.state.sensed = self.game.occupied()
         return out
 
     def play_card(self, kind: str, value: object, at: float | None = None) -> list[Verdict]:
         """The card game's turn actions (K4): play a card, exchange one or two, or pass (K9's residue)."""
         out = self._catch_up(at)
-        block = self._busy()
+        block = self.core._busy()
         if block:
             return [*out, block]
         game = self.game
@@ -156,17 +184,17 @@ class Actions(Judging):
                 out.append(Passed(player))
         except IllegalMoveError as err:
             return [*out, illegal(err, player=player)]
-        self.provisional = None
+        self.state.provisional = None
         out += from_effects(effects)
         if game.phase == "nile":
             text = Text("{player}: send one of your pawns on 16-30 to the Nile (K7)", player=game.mover_id)
             out.append(Prompt(text, game.mover_id, None, 15))
-        self._cands()
+        self.core._cands()
         return out
 
     def _prompt(self) -> Verdict:
-        assert self.owed is not None
-        return self.owed.prompt()
+        assert self.state.owed is not None
+        return self.state.owed.prompt()
 
     # ------------------------------------------------------------------ moves entered, answers
 
@@ -174,13 +202,13 @@ class Actions(Judging):
         """A move entered by hand (a board without sensors, a dead switch, or an answer to "which")."""
         out = self._catch_up(at)
         player = self.game.mover_id
-        if self.question is not None and self.question.kind is QuestionKind.WHICH:
-            for i, (cand, _) in enumerate(self.question.candidates):
+        if self.state.question is not None and self.state.question.kind is QuestionKind.WHICH:
+            for i, (cand, _) in enumerate(self.state.question.candidates):
                 first = cand.moves[0]
                 if (first.from_sq, first.to_sq) == (from_sq, to_sq) and by in (0, first.by):
                     return out + self.answer(i)
-        if self.mode is Mode.PROMPTS:
-            busy = self._busy()
+        if self.core.mode is Mode.PROMPTS:
+            busy = self.core._busy()
             assert busy is not None
             return [*out, busy]
         try:
@@ -189,21 +217,21 @@ class Actions(Judging):
             return [*out, illegal(err, player=player)]
         steps, _, _ = play_out(self.game, [move])
         before = self.game.occupied()
-        self.before_last_move = before
-        self.provisional = None
+        self.state.before_last_move = before
+        self.state.provisional = None
         out += from_effects(self.game.push(move), move, player)
-        self.question = None
-        if self.sensing:
-            self._guide(steps, before, keep_evidence=True)  # the hands may have moved it already
+        self.state.question = None
+        if self.state.sensing:
+            self.core._guide(steps, before, keep_evidence=True)  # the hands may have moved it already
             out += self._recheck_owed()
         else:
-            self.expected = self.sensed = self.game.occupied()
+            self.state.expected = self.state.sensed = self.game.occupied()
         return out
 
     def answer(self, choice: int | str, at: float | None = None) -> list[Verdict]:
         """The operator's answer to the open question: an option's index or its text."""
         out = self._catch_up(at)
-        question = self.question
+        question = self.state.question
         if question is None:
             raise RefereeError("there is no question to answer")
         if isinstance(choice, str):
@@ -212,12 +240,12 @@ class Actions(Judging):
             choice = question.options.index(choice)
         if isinstance(choice, bool) or not 0 <= choice < len(question.options):
             raise RefereeError(f"answer {choice!r}: choose 0-{len(question.options) - 1}")
-        self.question = None
+        self.state.question = None
         out.append(Answered(question.id, question.options[choice]))
         if question.kind is QuestionKind.WHICH and choice < len(question.candidates):
             if question.revise:
-                return out + self._revise_to(*question.candidates[choice])
-            return out + self._accept(*question.candidates[choice])
+                return out + self.ways._revise_to(*question.candidates[choice])
+            return out + self.core._accept(*question.candidates[choice])
         if question.kind is QuestionKind.UNDO and choice == 0:
             return out + self.undo()
         if question.kind is QuestionKind.NEW_GAME and choice == 0:
@@ -234,25 +262,29 @@ class Actions(Judging):
                     attempt.keep(crossed)
                 else:
                     attempt.drop(own)
-            self.judged = False
-            return out + self._judge()
+            self.state.judged = False
+            return out + self.judging._judge()
         if question.kind is QuestionKind.WHOSE:  # the hands' stories narrowed to the answer; the board judged again
             for attempt in self._evidence():
                 attempt.narrow(question.square, question.pieces[choice])
-            self.judged = False
-            return out + self._judge()
-        if not self._same(self.sensed, self.expected):  # kept: the fixes follow the pieces the hands moved
-            return out + self._warn(self.sensed)
-        self._reset_attempt()
-        if self.warning is not None:  # the board stands as the game has it: a warning from the way there is done
-            out.append(self._clear())
+            self.state.judged = False
+            return out + self.judging._judge()
+        if not self.core._same(self.state.sensed, self.state.expected):  # kept: fixes follow the pieces moved
+            return out + self.core._warn(self.state.sensed)
+        self.core._reset_attempt()
+        if self.state.warning is not None:  # the board stands as the game has it: a warning from the way there is done
+            out.append(self.core._clear())
         return out
 
     def _evidence(self) -> list[Attempt]:
         """The hands' evidence an answer narrows: since the board was last trusted, and since the
         provisional move's base when that is another record."""
-        prov = self.provisional
-        return [self.attempt] if prov is None or prov.attempt is self.attempt else [self.attempt, prov.attempt]
+        prov = self.state.provisional
+        return (
+            [self.state.attempt]
+            if prov is None or prov.attempt is self.state.attempt
+            else [self.state.attempt, prov.attempt]
+        )
 
     # ------------------------------------------------------------------ undo, new game, resync
 
@@ -264,33 +296,33 @@ class Actions(Judging):
         game = self.game
         if not any(kind == "move" for kind, _ in game.actions):
             raise RefereeError("there is no move to undo")
-        if not self._undoable():  # the throw made since would be lost, and thrown again
+        if not self.judging._undoable():  # the throw made since would be lost, and thrown again
             raise RefereeError(f"the last move stands: {game.to_move_id} has thrown since")
         moves: list[Move] = []
-        while len(moves) < self.accepted and game.actions and game.actions[-1][0] == "move":
+        while len(moves) < self.state.accepted and game.actions and game.actions[-1][0] == "move":
             _, value = game.pop()
             assert isinstance(value, Move)
             moves.insert(0, value)
-        self.accepted = 1
+        self.state.accepted = 1
         steps, _, _ = play_out(game, moves)
-        owed = self.steps_left
+        owed = self.core.steps_left
         done = steps[: len(steps) - len(owed)]  # the owed ones were never carried out
         # a piece the move landed on, still in the hand because its owed step was not done, goes back too
         in_hand = held(game.occupied(), done)
         back = [Step(s.player, OFF, s.from_sq, StepWhy.UNDO, s.ruling) for s in owed if s.from_sq in in_hand]
-        self._forget(history=True, warning=True, owed=True)
+        self.core._forget(history=True, warning=True, owed=True)
         out.append(Undone(game.to_move_id, " then ".join(str(m) for m in moves)))
-        if not self.sensing:
-            self.expected = self.sensed = game.occupied()
+        if not self.state.sensing:
+            self.state.expected = self.state.sensed = game.occupied()
             return out
-        self._guide(reversed_steps(done) + back, self.expected, keep_evidence=True)
+        self.core._guide(reversed_steps(done) + back, self.state.expected, keep_evidence=True)
         return out + self._recheck_owed()
 
     def new_game(self, at: float | None = None) -> list[Verdict]:
         """Start again from the standard setup with the same rule set and options."""
         out = self._catch_up(at)
-        self.game = type(self.game)(self.game.players, self.game.options)
-        self._forget(history=True)
+        self.core.game = type(self.game)(self.game.players, self.game.options)
+        self.core._forget(history=True)
         out.append(NewGame(self.game.name, self.game.to_move_id))
         return out + self._resync_board_to(self.game.occupied())
 
@@ -301,7 +333,7 @@ class Actions(Judging):
         out = self._catch_up(at)
         game = self.game
         owners = game.board()
-        sensed = self.sensed & ~self.unknown | game.occupied() & self.unknown
+        sensed = self.state.sensed & ~self.core.unknown | game.occupied() & self.core.unknown
         todo = fixes(game.occupied(), sensed, owners)
         moved = {f.from_sq: f.to_sq for f in todo if f.from_sq != HAND and f.to_sq != HAND}
         unseen = [f.from_sq for f in todo if f.to_sq == HAND]
@@ -318,9 +350,9 @@ class Actions(Judging):
                 added.append((f.to_sq, pid))
         game.edit(moved, [], added)
         for sq in unseen:
-            self.switches.mark(sq, "stuck open")
+            self.state.switches.mark(sq, "stuck open")
         for sq in phantoms:
-            self.switches.mark(sq, "stuck closed")
+            self.state.switches.mark(sq, "stuck closed")
             out.append(Switch(sq, "stuck closed", switch_text(sq, "stuck closed")))
         assumed: list[str] = [
             Text("{player}'s piece on {a} is now on {b}", player=owners[a], a=a, b=b) for a, b in moved.items()
@@ -330,30 +362,30 @@ class Actions(Judging):
             for a in unseen
         ]
         assumed += [Text("the piece on {square} is {player}'s", square=sq, player=pid) for sq, pid in added]
-        self.expected = game.occupied()
-        self._forget(history=True, owed=True)
-        self._reset_attempt()
+        self.state.expected = game.occupied()
+        self.core._forget(history=True, owed=True)
+        self.core._reset_attempt()
         out.append(Resynced(assumed, {str(k): v for k, v in game.board().items()}))
-        if self.warning is not None:
-            out.append(self._clear())
+        if self.state.warning is not None:
+            out.append(self.core._clear())
         return out
 
     def _recheck_owed(self) -> list[Verdict]:
         """Owed steps the hands may already have carried out (a move taken back before the undo was
         asked for, a move entered after it was made): judge them at once, prompt what is left."""
-        if self.owed is None:
+        if self.state.owed is None:
             return []
-        verdicts = [v for v in self._judge_prompts(self.sensed) if not isinstance(v, Cleared)]
-        if self.owed is not None and not any(isinstance(v, Prompt) for v in verdicts):
+        verdicts = [v for v in self.judging._judge_prompts(self.state.sensed) if not isinstance(v, Cleared)]
+        if self.state.owed is not None and not any(isinstance(v, Prompt) for v in verdicts):
             verdicts.append(self._prompt())
         return verdicts
 
     def _resync_board_to(self, target: int) -> list[Verdict]:
         """After a new game: prompts that bring the physical board to `target`."""
-        self._forget(warning=True, owed=True)
-        self._reset_attempt()
-        if not self.sensing:
-            self.expected = self.sensed = target
+        self.core._forget(warning=True, owed=True)
+        self.core._reset_attempt()
+        if not self.state.sensing:
+            self.state.expected = self.state.sensed = target
             return []
         owners = self.game.board()
         steps = [
@@ -363,9 +395,9 @@ class Actions(Judging):
                 OFF if f.to_sq == HAND else f.to_sq,
                 StepWhy.FIX,
             )
-            for f in fixes(self.sensed, target, owners)
+            for f in fixes(self.state.sensed, target, owners)
         ]
-        self._guide(steps, self.sensed)
+        self.core._guide(steps, self.state.sensed)
         return [self._prompt()] if steps else []
 
     # ------------------------------------------------------------------ what the thrower's button may do
@@ -373,14 +405,18 @@ class Actions(Judging):
     def unseen_move(self) -> Move | None:
         """The one move the board cannot show (a bounce back onto its own square, M5), when that is
         what the player may mean by pressing the button instead of moving a piece; else None."""
-        if self.game.pending is None or self._busy() is not None or not self._same(self.sensed, self.expected):
+        if (
+            self.game.pending is None
+            or self.core._busy() is not None
+            or not self.core._same(self.state.sensed, self.state.expected)
+        ):
             return None
-        unseen = {c.moves[0] for c in self._cands() if not c.visible and len(c.moves) == 1}
+        unseen = {c.moves[0] for c in self.core._cands() if not c.visible and len(c.moves) == 1}
         return next(iter(unseen)) if len(unseen) == 1 else None
 
     def throw_blocked(self) -> str | None:
         """Why a throw would be refused now (a move owed, a prompt, a question, a wrong board), or None."""
-        busy = self._busy()
+        busy = self.core._busy()
         if busy is not None:
             return busy.reason  # a Text stays one
         if self.game.is_over:

@@ -1,14 +1,16 @@
-"""The referee's state and what it says: the open business as typed values, the mode derived from
-them, and the outcomes every part of the referee reaches (a move accepted, a warning, a question).
+"""The referee's state and what it says: its one state as a typed value (`RefereeState`), the
+mode derived from it, the outcomes every part of the referee reaches (a move accepted, a warning,
+a question), and its status as a typed view (`Status`).
 
-`faults.py`, `ways.py` and `judge.py` judge settled boards on top of this, `actions.py` takes
-the throws and the operator's actions, and `referee.py` is the one entry point for inputs.
+The parts (`Part`: `faults.py`, `ways.py` and `judge.py` judge settled boards, `actions.py`
+takes the throws and the operator's actions) work on this core's state; `referee.py` composes
+them and is the one entry point for inputs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 
 from ..rules import Game
 from ..rules.board import OFF, bit, squares_in
@@ -37,62 +39,113 @@ SAME_SCAN = 0.05
 GamePoint = tuple[Snapshot, list[tuple[tuple[str, object], Snapshot]], int]
 
 
+@dataclass
+class RefereeState:
+    """Everything the referee knows besides the game, as one value: what the switches sense and
+    what they should, the hands' evidence, and the open business (owed steps, warning, question,
+    provisional move). The parts read and write its fields; `Core.snapshot` copies it whole and
+    `Core.restore` puts it back with one assignment."""
+
+    sensed: int  # what the switches sense now
+    expected: int  # what the board should show now
+    attempt: Attempt  # the hands' evidence since the board was last trusted
+    sensing: bool = False  # set by the first switch event; a board without sensors gets no prompts
+    now: float = 0.0
+    last_change: float | None = None
+    unsettled_since: float = 0.0  # the first switch change since the board was last judged
+    judged: bool = True
+    in_progress: bool = False
+    owed: Owed | None = None  # steps the people still owe (the rules' own moves, an undo...)
+    warning: Warning | None = None
+    guiding: bool = False  # the warning's fixes are being guided one at a time
+    swapped: tuple[int, int] | None = None  # two pieces believed swapped by hand, to swap back
+    mixed: dict[int, Identity] = field(default_factory=dict)  # pieces known (by answers) to stand on another's square
+    replacing: int | None = None  # a square whose piece must be replaced by the game's (see `_warn_replace`)
+    question: Question | None = None
+    questions: int = 0  # questions asked so far: the next one's id
+    provisional: Provisional | None = None
+    before_last_move: int | None = None
+    accepted: int = 1  # moves accepted together the last time (two dice carried out at once, `modern`)
+    candidates: tuple[int, list[Candidate]] = (-1, [])  # the ways to play the throw, by game version
+    switches: SwitchFaults = field(default_factory=SwitchFaults)
+
+    def copy(self) -> RefereeState:
+        """An independent copy: the evidence, the switch faults, the mixed-up pieces and the
+        provisional move copied (the evidence shared by the provisional move stays shared), the
+        immutable values shared."""
+        attempt = self.attempt.copy()
+        prov = self.provisional
+        if prov is not None:
+            twin = attempt if prov.attempt is self.attempt else prov.attempt.copy()
+            prov = replace(prov, attempt=twin, labels=list(prov.labels))
+        return replace(self, attempt=attempt, provisional=prov, mixed=dict(self.mixed), switches=self.switches.copy())
+
+
+@dataclass(frozen=True)
+class Status:
+    """What `Core.status` shows of the referee's open business, as typed values: what it waits for,
+    the sensed and expected squares, whether a move is under way, the prompt, warning and question
+    open (as the verdicts that say them), and the switches judged faulty by square."""
+
+    mode: Mode
+    sensed: tuple[int, ...]
+    expected: tuple[int, ...]
+    in_progress: bool
+    prompt: Verdict | None
+    warning: Verdict | None
+    question: Verdict | None
+    faults: dict[int, str]
+
+    def as_dict(self) -> dict[str, object]:
+        """The view as JSON-ready data, for the page, the fleet, the journal and `senet-pi status`."""
+        return {
+            "mode": self.mode.value,
+            "sensed": list(self.sensed),
+            "expected": list(self.expected),
+            "in_progress": self.in_progress,
+            "prompt": self.prompt.json() if self.prompt is not None else None,
+            "warning": self.warning.json() if self.warning is not None else None,
+            "question": self.question.json() if self.question is not None else None,
+            "faults": {str(sq): fault for sq, fault in self.faults.items()},
+        }
+
+
 @dataclass(frozen=True)
 class Saved:
-    """The referee as `Core.snapshot` took it: its fields (the evidence copied) and the game's
-    checkpoint; `Core.restore` puts both back."""
+    """The referee as `Core.snapshot` took it: its state (a copy), and the game with its
+    checkpoint; `Core.restore` puts them back."""
 
-    fields: Mapping[str, object]
-    game: GamePoint
+    state: RefereeState
+    game: Game
+    point: GamePoint
 
 
 class Core:
     """One game on a board whose switches sense occupancy only: the state and its outcomes.
 
-    Contract: holds every field of the referee (the game, the sensed and expected boards, the
-    attempt's evidence, the owed steps, the warning, the question, the provisional move, the switch
-    faults) and is the only part that sets up a warning, a question or an accepted move (`_warn*`,
-    `_ask*`, `_accept`, `_check_swaps`); the parts above read these fields and change them only
-    through these outcomes, except where their own docstrings say otherwise."""
+    Contract: holds the game, the settings and the referee's one `state` (a `RefereeState`), and is
+    the only part that sets up a warning, a question or an accepted move (`_warn*`, `_ask*`,
+    `_accept`, `_check_swaps`); the parts above read the state and change it only through these
+    outcomes, except where their own docstrings say otherwise."""
 
     def __init__(self, game: Game, *, settle: float = SETTLE_TIME, guidance_delay: float = GUIDANCE_DELAY) -> None:
         self.game = game
         self.settle = settle
         self.guidance_delay = guidance_delay
         self.start_board = type(game)(game.players, game.options).occupied()
-        self.sensed = game.occupied()
-        self.expected = game.occupied()  # what the board should show now
-        self.sensing = False  # set by the first switch event; a board without sensors gets no prompts
-        self.now = 0.0
-        self.last_change: float | None = None
-        self.unsettled_since = 0.0  # the first switch change since the board was last judged
-        self.judged = True
-        self.attempt = self._attempt(self.expected)
-        self.in_progress = False
-        self.owed: Owed | None = None  # steps the people still owe (the rules' own moves, an undo...)
-        self.warning: Warning | None = None
-        self.guiding = False  # the warning's fixes are being guided one at a time
-        self.swapped: tuple[int, int] | None = None  # two pieces believed swapped by hand, to swap back
-        self.mixed: dict[int, Identity] = {}  # pieces known (by answers) to stand on another's square: the real one
-        self.replacing: int | None = None  # a square whose piece must be replaced by the game's (see _warn_replace)
-        self.question: Question | None = None
-        self._questions = 0
-        self.provisional: Provisional | None = None
-        self.before_last_move: int | None = None
-        self.accepted = 1  # moves accepted together the last time (two dice carried out at once, `modern`)
-        self._candidates: tuple[int, list[Candidate]] = (-1, [])
-        self.switches = SwitchFaults()
+        board = game.occupied()
+        self.state = RefereeState(board, board, self._attempt(board))
 
     # ------------------------------------------------------------------ the state, seen from outside
 
     @property
     def mode(self) -> Mode:
         """What the referee waits for now (the most pressing business first)."""
-        if self.question is not None:
+        if self.state.question is not None:
             return Mode.ANSWER
-        if self.sensing and self.owed is not None:
+        if self.state.sensing and self.state.owed is not None:
             return Mode.PROMPTS
-        if self.sensing and self.warning is not None:
+        if self.state.sensing and self.state.warning is not None:
             return Mode.FIX
         if self.game.is_over:
             return Mode.OVER
@@ -100,37 +153,67 @@ class Core:
             return Mode.MOVE
         return Mode.THROW
 
+    # what the service, the page and the tests read (the state's own fields, read-only)
+
+    @property
+    def sensed(self) -> int:
+        """The occupancy the switches sense now."""
+        return self.state.sensed
+
+    @property
+    def expected(self) -> int:
+        """The occupancy the board should show now."""
+        return self.state.expected
+
+    @property
+    def sensing(self) -> bool:
+        """Whether the board has switches (a switch event has been seen)."""
+        return self.state.sensing
+
+    @property
+    def now(self) -> float:
+        """The latest time an input came with, seconds."""
+        return self.state.now
+
+    @property
+    def attempt(self) -> Attempt:
+        """The hands' evidence since the board was last trusted."""
+        return self.state.attempt
+
+    @property
+    def warning(self) -> Warning | None:
+        """The warning standing over a wrong board, if any."""
+        return self.state.warning
+
+    @property
+    def question(self) -> Question | None:
+        """The question open to the operator, if any."""
+        return self.state.question
+
     @property
     def steps_left(self) -> list[Step]:
         """The steps the people still owe, in order."""
-        return self.owed.steps if self.owed is not None else []
+        return self.state.owed.steps if self.state.owed is not None else []
 
     @property
     def unknown(self) -> int:
         """The squares whose switch is judged faulty."""
-        return self.switches.unknown
+        return self.state.switches.unknown
 
     @property
     def faults(self) -> dict[int, str]:
-        return self.switches.faults
+        return self.state.switches.faults
 
     def snapshot(self) -> Saved:
-        """Everything an input may change, to put back if judging it fails (`restore`): the evidence
-        and the switch faults copied, the game's checkpoint."""
-        fields = dict(self.__dict__)
-        fields["attempt"] = self.attempt.copy()
-        fields["switches"] = self.switches.copy()
-        fields["mixed"] = dict(self.mixed)
-        if self.provisional is not None:
-            fields["provisional"] = replace(
-                self.provisional, attempt=self.provisional.attempt.copy(), labels=list(self.provisional.labels)
-            )
-        return Saved(fields, self.game.checkpoint())
+        """Everything an input may change, to put back if judging it fails (`restore`): a copy of
+        the state, and the game with its checkpoint."""
+        return Saved(self.state.copy(), self.game, self.game.checkpoint())
 
     def restore(self, saved: Saved) -> None:
-        """The referee and its game as `snapshot` took them."""
-        self.__dict__.update(saved.fields)
-        self.game.rollback(saved.game)
+        """The referee and its game as `snapshot` took them (the snapshot stays usable again)."""
+        self.state = saved.state.copy()
+        self.game = saved.game
+        self.game.rollback(saved.point)
 
     def _attempt(self, start: int) -> Attempt:
         """Fresh evidence from the board `start`, each piece on it as the game knows it."""
@@ -139,53 +222,53 @@ class Core:
 
     def _same(self, a: int, b: int) -> bool:
         """Whether two boards agree on every square whose switch can be trusted."""
-        return self.switches.same(a, b)
+        return self.state.switches.same(a, b)
 
     def _target(self) -> int:
         """The board the people should make: the expected one, or where the owed steps lead."""
-        return self.owed.final if self.owed is not None else self.expected
+        return self.state.owed.final if self.state.owed is not None else self.state.expected
 
     # ------------------------------------------------------------------ outcomes
 
     def _cands(self) -> list[Candidate]:
         """Every way to play the throw waiting, worked out once per position."""
-        version, cands = self._candidates
+        version, cands = self.state.candidates
         if version != self.game.version:
             cands = candidates(self.game)
-            self._candidates = (self.game.version, cands)
+            self.state.candidates = (self.game.version, cands)
         return cands
 
     def _accept(self, cand: Candidate, stage: int) -> list[Verdict]:
         player = self.game.mover_id
-        base = self.expected
-        ev = self.attempt
+        base = self.state.expected
+        ev = self.state.attempt
         if not (cand.boards[stage] ^ ev.board()) & ~self.unknown:  # the hands' stories that are this move
             ev.keep((sq, ev.piece(origin)) for sq, origin in cand.landed[stage] if origin != OFF)
             if ev.start == base:  # its pieces numbered by their squares here: those it took off are set aside
                 ev.set_aside(o for o, st in zip(cand.origins, cand.steps[: stage + 1], strict=False) if st.to_sq == OFF)
-        self.before_last_move = self.game.occupied()
-        self.accepted = max(1, len(cand.moves))
+        self.state.before_last_move = self.game.occupied()
+        self.state.accepted = max(1, len(cand.moves))
         base_cands = list(self._cands())
         out: list[Verdict] = []
         for move in cand.moves:
             out += from_effects(self.game.push(move), move, player)
-        if self.provisional is None:
-            self.provisional = Provisional(base, 0, (), base_cands, self.attempt, [])
-        self.provisional.moves += len(cand.moves)
-        self.provisional.seen = ev.count
-        self.provisional.outcome = cand.outcome
-        self.provisional.labels += [str(m) for m in cand.moves]
-        self.owed = Owed.of(cand, stage)
-        self.expected = cand.boards[stage] if cand.boards else self.expected
-        doubt = self.owed is None and self._owners_in_doubt()
-        if self.owed is None and not doubt:
+        if self.state.provisional is None:
+            self.state.provisional = Provisional(base, 0, (), base_cands, self.state.attempt, [])
+        self.state.provisional.moves += len(cand.moves)
+        self.state.provisional.seen = ev.count
+        self.state.provisional.outcome = cand.outcome
+        self.state.provisional.labels += [str(m) for m in cand.moves]
+        self.state.owed = Owed.of(cand, stage)
+        self.state.expected = cand.boards[stage] if cand.boards else self.state.expected
+        doubt = self.state.owed is None and self._owners_in_doubt()
+        if self.state.owed is None and not doubt:
             self._reset_attempt()  # the prompts, if any, go on judging with the evidence since the move began
         else:
-            self.in_progress = False
-        if self.warning is not None:
+            self.state.in_progress = False
+        if self.state.warning is not None:
             out.insert(0, self._clear())
-        if self.owed is not None:
-            out.append(self.owed.prompt())
+        if self.state.owed is not None:
+            out.append(self.state.owed.prompt())
         self._cands()  # a second die to play (modern): ready before the hands move again
         if doubt:  # pieces the hands held together besides the move's: who stands where is asked, not guessed
             out += self._check_swaps()
@@ -194,7 +277,7 @@ class Core:
     def _owners_in_doubt(self) -> bool:
         """Whether, the move's own pieces placed, the hands' stories still leave a piece on the board
         unsure or known to be another than the game's (two pieces swapped while the move was made)."""
-        if self.attempt.lost:
+        if self.state.attempt.lost:
             return False
         game = {sq: self.game.piece_at(sq) for sq in self.game.board()}
         in_game = set(game.values())
@@ -209,12 +292,12 @@ class Core:
 
     def _check_swaps(self) -> list[Verdict]:
         """A board whose occupancy is right: but were two different pieces swapped by hand?"""
-        ev = self.attempt
-        if self.swapped is not None:
-            if ev.empty_together(*self.swapped):  # swapped back
-                a, b = self.swapped
-                self.swapped = None
-                mixed, self.mixed = self.mixed, {}
+        ev = self.state.attempt
+        if self.state.swapped is not None:
+            if ev.empty_together(*self.state.swapped):  # swapped back
+                a, b = self.state.swapped
+                self.state.swapped = None
+                mixed, self.state.mixed = self.state.mixed, {}
                 if mixed:  # three or more were mixed up: the next pair, if any is still wrong
                     mixed[a], mixed[b] = mixed.get(b, self.game.piece_at(b)), mixed.get(a, self.game.piece_at(a))
                     left = {sq: real for sq, real in mixed.items() if real != self.game.piece_at(sq)}
@@ -222,14 +305,14 @@ class Core:
                         return self._warn_mixed(left)
                 return self._board_good(force=True)
             self._reset_attempt()
-            standing = self.warning is not None and self.warning.swap is not None
-            return [] if standing else self._warn_swap(*self.swapped)
-        if self.replacing is not None:  # a piece to replace by the game's: done once that square was lifted
-            square = self.replacing
+            standing = self.state.warning is not None and self.state.warning.swap is not None
+            return [] if standing else self._warn_swap(*self.state.swapped)
+        if self.state.replacing is not None:  # a piece to replace by the game's: done once that square was lifted
+            square = self.state.replacing
             if not ev.lifted & bit(square):
                 return []  # the warning stands (the switches cannot see which piece it is)
-            self.replacing = None
-            left, self.mixed = {sq: real for sq, real in self.mixed.items() if sq != square}, {}
+            self.state.replacing = None
+            left, self.state.mixed = {sq: real for sq, real in self.state.mixed.items() if sq != square}, {}
             return self._warn_mixed(left) if left else self._board_good(force=True)
         pieces = {sq: piece for sq in self.game.board() if (piece := self.game.piece_at(sq)) is not None}
         unsure = self._unsure_identities(pieces, likely=False)  # an owner swapped in silence is worse than a question
@@ -253,7 +336,7 @@ class Core:
             # often each went back where it was: ask that once; else whose piece is on each square
             # (and once all are known, the mixed-up ones are swapped back a pair at a time). One
             # square alone (its partner left the board) is asked about by name: "whose piece?".
-            out = [self._clear()] if self.warning is not None else []
+            out = [self._clear()] if self.state.warning is not None else []
             if len(unsure) > 1 and ev.could_be((sq, pieces[sq]) for sq in unsure):
                 listed = ", ".join(str(sq) for sq in unsure)
                 text = Text(
@@ -272,7 +355,7 @@ class Core:
         if crossed or attack:
             self._reset_attempt()
             return self._warn_swap(a, b)
-        cleared = [self._clear()] if self.warning is not None else []  # every square is right: only who is where
+        cleared = [self._clear()] if self.state.warning is not None else []  # every square is right: only who is where
         return cleared + self._ask(
             QuestionKind.SWAP,
             Text("The pieces on {a} and {b} were both lifted. Were they swapped?", a=a, b=b),
@@ -281,18 +364,18 @@ class Core:
         )
 
     def _board_good(self, force: bool = False) -> list[Verdict]:
-        was_moving = self.in_progress
+        was_moving = self.state.in_progress
         self._reset_attempt()
-        if self.warning is not None or force:
+        if self.state.warning is not None or force:
             return [self._clear()]
         if was_moving:  # a piece knocked and put back, or a move begun and taken back
             return [Settled()]
         return []
 
     def _clear(self) -> Verdict:
-        self.warning = None
-        self.guiding = False
-        self.replacing = None
+        self.state.warning = None
+        self.state.guiding = False
+        self.state.replacing = None
         return Cleared()
 
     def _forget(self, *, history: bool = False, warning: bool = False, owed: bool = False) -> None:
@@ -301,31 +384,31 @@ class Core:
         are no longer in question (undo, new game, resync); `warning`: no warning stands or is being
         guided; `owed`: no steps are owed."""
         if history:
-            self.before_last_move = None
-            self.provisional = None
-            self.question = None
-            self.swapped = None
-            self.mixed = {}
-            self.replacing = None
+            self.state.before_last_move = None
+            self.state.provisional = None
+            self.state.question = None
+            self.state.swapped = None
+            self.state.mixed = {}
+            self.state.replacing = None
         if warning:
-            self.warning = None
-            self.guiding = False
+            self.state.warning = None
+            self.state.guiding = False
         if owed:
-            self.owed = None
+            self.state.owed = None
 
     def _reset_attempt(self) -> None:
         """The board is trusted as it is: evidence starts afresh from here."""
-        self.attempt = self._attempt(self.expected if self.owed is None else self.sensed)
-        self.in_progress = False
+        self.state.attempt = self._attempt(self.state.expected if self.state.owed is None else self.state.sensed)
+        self.state.in_progress = False
 
     def _guide(self, steps: Sequence[Step], start: int, keep_evidence: bool = False) -> None:
         """The people must carry out `steps` from the board `start`: prompt them one at a time, and
         count each done only once the hands were seen to do it."""
         steps = [s for s in steps if s.from_sq != s.to_sq]  # a bounce onto its own square asks nothing
-        self.owed = Owed(Candidate.of_steps(start, steps)) if steps else None
-        self.expected = start if steps else self.game.occupied()
-        if not keep_evidence or self.attempt.start != start:
-            self.attempt = self._attempt(start)
+        self.state.owed = Owed(Candidate.of_steps(start, steps)) if steps else None
+        self.state.expected = start if steps else self.game.occupied()
+        if not keep_evidence or self.state.attempt.start != start:
+            self.state.attempt = self._attempt(start)
 
     # ------------------------------------------------------------------ warnings
 
@@ -336,7 +419,7 @@ class Core:
             piece = self.game.piece_at(sq)
             if isinstance(piece, tuple) and piece[0] == owner and isinstance(piece[1], int):
                 dots[sq] = piece[1]
-        return board_fixes(board, target, owners, self.attempt, self.unknown, dots)
+        return board_fixes(board, target, owners, self.state.attempt, self.unknown, dots)
 
     def _unsure_square(self, todo: list[Fix]) -> tuple[int, list[Identity]] | None:
         """A square a fix carries a piece from, or any square the hands lifted (the partner of a piece
@@ -346,7 +429,7 @@ class Core:
         (Who stands where among the pieces left standing is asked once the board is right: `_check_swaps`.)"""
         carried = {f.from_sq for f in todo if f.from_sq != HAND}
         if todo:  # whose piece the hand holds, or where a carried piece came from: the lifted squares too
-            carried |= set(squares_in(self.attempt.lifted & self.sensed))
+            carried |= set(squares_in(self.state.attempt.lifted & self.state.sensed))
         for sq in self._unsure_identities(carried, likely=False):  # a fix naming the wrong owner misleads
             pieces = self._identities_on(sq, likely=False)
             if len({p[0] if isinstance(p, tuple) else p for p in pieces}) > 1:
@@ -356,14 +439,14 @@ class Core:
     def _identities_on(self, square: int, likely: bool = True) -> list[Identity]:
         """The pieces (owner, dots) that stand on `square` in the likely stories of the hands (or in any);
         None for a piece that is not one of the game's, when one of the game's may stand there too."""
-        ev = self.attempt
+        ev = self.state.attempt
         pieces = {ev.piece(n) for n in ev.on(square, likely)}
         known = {p for p in pieces if p is not None}
         return sorted(pieces if known else known, key=repr)
 
     def _unsure_identities(self, squares: Iterable[int], likely: bool = True) -> list[int]:
         """Those of `squares` whose piece the hands left unsure: stories put different pieces there."""
-        if self.attempt.lost:
+        if self.state.attempt.lost:
             return []
         return [sq for sq in sorted(squares) if not self.unknown & bit(sq) and len(self._identities_on(sq, likely)) > 1]
 
@@ -371,17 +454,17 @@ class Core:
         """Ask which of the pieces stands on `square`: people see colours, the switches do not."""
         options: list[str] = [piece_name(p) for p in pieces]
         verdicts = self._ask(QuestionKind.WHOSE, Text("Whose piece is on {square} now?", square=square), options)
-        assert self.question is not None
-        self.question.square, self.question.pieces = square, list(pieces)
+        assert self.state.question is not None
+        self.state.question.square, self.state.question.pieces = square, list(pieces)
         return verdicts
 
     def _warn(self, board: int, toward: int | None = None, taken_back: bool = False) -> list[Verdict]:
-        target = self.expected if toward is None else toward
+        target = self.state.expected if toward is None else toward
         fixes = self._fixes(board, target)
         unsure = self._unsure_square(fixes)
         if unsure is not None:  # fixes must name whose piece goes where: ask first
             return self._ask_whose(*unsure)
-        owed = self.owed.step if self.owed is not None else None
+        owed = self.state.owed.step if self.state.owed is not None else None
         reason, ruling = explain(self.game, board, target, self.unknown, owed)
         if taken_back and owed is not None:
             reason = Text(
@@ -389,21 +472,23 @@ class Core:
                 step=owed.prompt(),
             )
         missing, extra = board_differences(board, target, self.unknown)
-        warning = Warning(reason, ruling, missing, extra, fixes, self.now, player=self.game.to_move_id)
-        if self.warning is not None and self.warning.reason == warning.reason:
-            self.warning = replace(warning, since=self.warning.since)
-            return self._next_fix() if self.guiding else []
-        self.warning = warning
-        return [warning.verdict(), *(self._next_fix() if self.guiding else [])]
+        warning = Warning(reason, ruling, missing, extra, fixes, self.state.now, player=self.game.to_move_id)
+        if self.state.warning is not None and self.state.warning.reason == warning.reason:
+            self.state.warning = replace(warning, since=self.state.warning.since)
+            return self._next_fix() if self.state.guiding else []
+        self.state.warning = warning
+        return [warning.verdict(), *(self._next_fix() if self.state.guiding else [])]
 
     def _warn_swap(self, a: int, b: int) -> list[Verdict]:
         """Two pieces swapped by hand that no legal move exchanges: say why, and to swap them back."""
-        self.swapped = (a, b)
+        self.state.swapped = (a, b)
         reason = swap_reason(self.game, a, b)
         fix = Fix(a, b, swap=True)
-        self.warning = Warning(reason, Reason.SWAPPED.ruling, [], [], [fix], self.now, (a, b), self.game.to_move_id)
-        self.guiding = False
-        return [self.warning.verdict()]
+        self.state.warning = Warning(
+            reason, Reason.SWAPPED.ruling, [], [], [fix], self.state.now, (a, b), self.game.to_move_id
+        )
+        self.state.guiding = False
+        return [self.state.warning.verdict()]
 
     def _warn_mixed(self, mixed: dict[int, Identity]) -> list[Verdict]:
         """Pieces the people said stand on each other's squares (three or more mixed up by hand):
@@ -413,10 +498,10 @@ class Core:
         wanted = self.game.piece_at(a)
         b = next((sq for sq, real in sorted(mixed.items()) if real == wanted and sq != a), None)
         if pieces.get(a) is None:
-            self.mixed = {}
-            return self._board_good(force=self.warning is not None)
+            self.state.mixed = {}
+            return self._board_good(force=self.state.warning is not None)
         self._reset_attempt()
-        self.mixed = mixed
+        self.state.mixed = mixed
         if b is None:  # the game's piece for `a` stands on none of them: it is off the board
             return self._warn_replace(a, mixed[a])
         return self._warn_swap(a, b)
@@ -425,7 +510,7 @@ class Core:
         """The people said the piece on `square` is another than the game's (one not in the game,
         or one whose square is elsewhere), and the game's is on no other square: take that piece
         off and put the game's there (class 4: a wrong board is never accepted in silence)."""
-        self.replacing = square
+        self.state.replacing = square
         wanted = self.game.piece_at(square)
         owner, dots = wanted if isinstance(wanted, tuple) else (wanted, None)
         if real is None:
@@ -439,18 +524,22 @@ class Core:
                 piece=piece_name(wanted),
             )
         fixes = [Fix(square, HAND), Fix(HAND, square, str(owner), dots=dots if isinstance(dots, int) else None)]
-        self.warning = Warning(reason, "P3", [], [], fixes, self.now, player=self.game.to_move_id)
-        self.guiding = False
-        return [self.warning.verdict()]
+        self.state.warning = Warning(reason, "P3", [], [], fixes, self.state.now, player=self.game.to_move_id)
+        self.state.guiding = False
+        return [self.state.warning.verdict()]
 
     def _next_fix(self) -> list[Verdict]:
-        if self.swapped is not None and self.warning is not None and self.warning.swap:
-            a, b = self.swapped
+        if self.state.swapped is not None and self.state.warning is not None and self.state.warning.swap:
+            a, b = self.state.swapped
             return [FixLine(Fix(a, b, swap=True).text(), a, b)]
-        if self.replacing is not None and self.warning is not None and self._same(self.sensed, self.expected):
-            first = self.warning.fixes[0]  # the piece to take off: the switches cannot tell it from the game's
+        if (
+            self.state.replacing is not None
+            and self.state.warning is not None
+            and self._same(self.state.sensed, self.state.expected)
+        ):
+            first = self.state.warning.fixes[0]  # the piece to take off: the switches cannot tell it from the game's
             return [FixLine(first.text(), first.from_sq, None)]
-        todo = self._fixes(self.sensed, self._target())
+        todo = self._fixes(self.state.sensed, self._target())
         if not todo:
             return []
         fix = todo[0]
@@ -468,40 +557,62 @@ class Core:
         swap: tuple[int, int] | None = None,
         squares: tuple[int, ...] = (),
     ) -> list[Verdict]:
-        self._questions += 1
-        self.question = Question(self._questions, kind, text, options, list(fits), revise, swap, squares=squares)
-        return [self.question.verdict()]
+        self.state.questions += 1
+        self.state.question = Question(
+            self.state.questions, kind, text, options, list(fits), revise, swap, squares=squares
+        )
+        return [self.state.question.verdict()]
 
     def _busy(self) -> Illegal | None:
         """Why nothing else can be done before the open business (as an `illegal` line), or None."""
         mode = self.mode
         if mode is Mode.ANSWER:
-            assert self.question is not None
-            return Illegal.because(Reason.ANSWER_FIRST, question=self.question.text)
+            assert self.state.question is not None
+            return Illegal.because(Reason.ANSWER_FIRST, question=self.state.question.text)
         if mode is Mode.PROMPTS:
             return Illegal.because(Reason.FINISH_FIRST, step=self.steps_left[0].prompt())
         if mode is Mode.FIX:
-            assert self.warning is not None
-            return Illegal.because(Reason.BOARD_FIRST, warning=self.warning.reason)
+            assert self.state.warning is not None
+            return Illegal.because(Reason.BOARD_FIRST, warning=self.state.warning.reason)
         return None
 
     # ------------------------------------------------------------------ for the page
 
     def differences(self) -> tuple[list[int], list[int]]:
         """The sensed board against the expected one: (missing, extra), faulty switches left out."""
-        return board_differences(self.sensed, self.expected, self.unknown)
+        return board_differences(self.state.sensed, self.state.expected, self.unknown)
 
-    def status(self) -> dict[str, object]:
+    def status(self) -> Status:
         """The referee's open business: the sensed board against the expected one, the prompt,
         warning or question open, the switches judged faulty (the game's own state is the game's),
-        as JSON-ready data for the page and `senet-pi status`."""
-        return {
-            "mode": self.mode.value,
-            "sensed": squares_in(self.sensed),
-            "expected": squares_in(self.expected),
-            "in_progress": self.in_progress,
-            "prompt": self.owed.prompt().json() if self.owed is not None else None,
-            "warning": self.warning.verdict().json() if self.warning is not None else None,
-            "question": self.question.verdict().json() if self.question else None,
-            "faults": {str(sq): fault for sq, fault in sorted(self.faults.items())},
-        }
+        as a typed view; its callers turn it into JSON (`Status.as_dict`)."""
+        state = self.state
+        return Status(
+            self.mode,
+            tuple(squares_in(state.sensed)),
+            tuple(squares_in(state.expected)),
+            state.in_progress,
+            state.owed.prompt() if state.owed is not None else None,
+            state.warning.verdict() if state.warning is not None else None,
+            state.question.verdict() if state.question is not None else None,
+            dict(sorted(self.faults.items())),
+        )
+
+
+class Part:
+    """A part of the referee, composed by `Referee` over one `Core`: it works on the core's one
+    state and game (read through `state` and `game` each time, never kept: an undo or a new game
+    replaces them) and reaches the shared outcomes (accept, warn, ask) through `core`."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+
+    @property
+    def state(self) -> RefereeState:
+        """The referee's one state, as the core holds it now."""
+        return self.core.state
+
+    @property
+    def game(self) -> Game:
+        """The game the referee follows, as the core holds it now."""
+        return self.core.game

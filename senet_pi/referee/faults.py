@@ -9,7 +9,7 @@ from collections.abc import Callable
 from ..rules.board import bit, squares_in
 from ..rules.text import N_, Text
 from ..verdicts import Switch, Verdict
-from .core import Core
+from .core import Part
 
 #: Settled boards a square may stay wrong without its switch changing before the switch is
 #: judged stuck (a welded switch under an empty square, a dead one under a piece).
@@ -26,7 +26,7 @@ FAULTS = (N_("stuck closed"), N_("stuck open"))
 Rejudge = Callable[[], list[Verdict]]
 
 
-class Faults(Core):
+class Faults(Part):
     """The referee's judgement of its own switches (a part of judging a settled board).
 
     Reads the sensed board, the attempt's evidence and the switch history; may change only the
@@ -36,18 +36,18 @@ class Faults(Core):
     def _faults_seen(self, target: int, rejudge: Rejudge) -> list[Verdict]:
         """A settled board that is wrong: count, per square, how long it has been wrong without its
         switch changing; a square wrong for STUCK_BOARDS settled boards has a stuck switch."""
-        wrong = (self.sensed ^ target) & ~self.unknown
-        wrong_for = self.switches.wrong_for
+        wrong = (self.state.sensed ^ target) & ~self.core.unknown
+        wrong_for = self.state.switches.wrong_for
         for sq in list(wrong_for):
             if not wrong & bit(sq):
                 del wrong_for[sq]
         out: list[Verdict] = []
-        handled = self.attempt.lifted | self.attempt.placed
+        handled = self.state.attempt.lifted | self.state.attempt.placed
         for sq in squares_in(wrong):
             wrong_for[sq] = wrong_for.get(sq, 0) + 1
-            if wrong_for[sq] < STUCK_BOARDS or self.switches.still_for(sq, self.now) < STILL_TIME - 1e-6:
+            if wrong_for[sq] < STUCK_BOARDS or self.state.switches.still_for(sq, self.state.now) < STILL_TIME - 1e-6:
                 continue
-            if self.sensed & bit(sq):
+            if self.state.sensed & bit(sq):
                 out += self._mark_faulty(sq, "stuck closed", rejudge)
             elif not handled & bit(sq):  # a piece lifted from it may simply be in a hand
                 out += self._mark_faulty(sq, "stuck open", rejudge)
@@ -56,9 +56,9 @@ class Faults(Core):
     def _dead_under_owed_steps(self, rejudge: Rejudge) -> list[Verdict]:
         """Owed steps, a still board, and only squares that never changed in this attempt keep them
         from being done: those switches do not see the pieces the game says are there."""
-        wrong = (self.sensed ^ self._target()) & ~self.unknown
-        changed = self.attempt.lifted | self.attempt.placed
-        if not wrong or wrong & changed or wrong & self.sensed:
+        wrong = (self.state.sensed ^ self.core._target()) & ~self.core.unknown
+        changed = self.state.attempt.lifted | self.state.attempt.placed
+        if not wrong or wrong & changed or wrong & self.state.sensed:
             return []  # a piece still in the hand, or a square that does change: not a dead switch
         out: list[Verdict] = []
         for sq in squares_in(wrong):
@@ -66,12 +66,12 @@ class Faults(Core):
         return out
 
     def _mark_faulty(self, square: int, fault: str, rejudge: Rejudge) -> list[Verdict]:
-        self.switches.mark(square, fault)
+        self.state.switches.mark(square, fault)
         out: list[Verdict] = [Switch(square, fault, switch_text(square, fault))]
-        if self.warning is not None and self.warning.swap is None:
-            self.warning = None
-            self.guiding = False
-        self.judged = False
+        if self.state.warning is not None and self.state.warning.swap is None:
+            self.state.warning = None
+            self.state.guiding = False
+        self.state.judged = False
         out += rejudge()
         return out
 

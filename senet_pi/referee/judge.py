@@ -19,56 +19,69 @@ from .candidates import (
     on_the_way,
     placing,
 )
+from .core import Core, Part
+from .faults import Faults
 from .physical import HAND, Outcome, StepWhy, touched
 from .state import Owed, QuestionKind
 from .ways import Ways
 
 
-class Judging(Ways):
+class Judging(Part):
     """The referee's judgement of a board that has been still for the settle time.
 
-    Contract: reads everything; runs when the board has settled (`_judge`), withdraws a question
-    the board overtook, and reaches its verdicts through the outcomes `Core` offers (accept, warn,
-    ask) and `Faults` (a switch judged faulty); it sets `judged` and, for a move taken back, the
-    provisional move's evidence."""
+    Contract: reads the whole state and the game; runs when the board has settled (`_judge`),
+    withdraws a question the board overtook, and reaches its verdicts through the outcomes the
+    `core` offers (accept, warn, ask), the `ways` (a move revised) and the `faults` (a switch
+    judged faulty); itself it changes only `judged`, `now` while judging, and, for a move taken
+    back, the provisional move's evidence."""
+
+    def __init__(self, core: Core, faults: Faults, ways: Ways) -> None:
+        super().__init__(core)
+        self.faults = faults
+        self.ways = ways
 
     def _judge_at(self, moment: float) -> list[Verdict]:
-        now, self.now = self.now, moment
+        now, self.state.now = self.state.now, moment
         try:
             return self._judge()
         finally:
-            self.now = now
+            self.state.now = now
 
     def _judge(self) -> list[Verdict]:
-        self.judged = True
+        self.state.judged = True
         out: list[Verdict] = []
-        if self.question is not None:
-            out.append(Withdrawn(self.question.id))
-            self.question = None
-        board = self.sensed
-        if self.owed is not None:
+        if self.state.question is not None:
+            out.append(Withdrawn(self.state.question.id))
+            self.state.question = None
+        board = self.state.sensed
+        if self.state.owed is not None:
             return out + self._judge_prompts(board)
-        if self._same(board, self.expected):
-            prov = self.provisional
-            if prov is not None and self.attempt.lifted:
+        if self.core._same(board, self.state.expected):
+            prov = self.state.provisional
+            if prov is not None and self.state.attempt.lifted:
                 # taken back, then another way with the same squares; or, without taking it back, the
                 # hands went on to show every stage of another way that ends on the same squares
                 # (a piece held over 29 read as borne off, then put on 26 and sent to the sun: M6)
-                revised = self._revise(board, whole=not prov.taken_back)
+                revised = self.ways._revise(board, whole=not prov.taken_back)
                 if revised is not None:
                     return out + revised
             # two pieces swapped back as a swap warning asked is that fix followed, never a move (even
             # where the swap back is also a legal exchange)
-            swapping_back = self.swapped is not None and self.attempt.empty_together(*self.swapped)
-            if self.attempt.lifted and self.game.pending is not None and not self.game.is_over and not swapping_back:
+            swapping_back = self.state.swapped is not None and self.state.attempt.empty_together(*self.state.swapped)
+            if (
+                self.state.attempt.lifted
+                and self.game.pending is not None
+                and not self.game.is_over
+                and not swapping_back
+            ):
                 verdicts = self._unchanged_board()
                 if verdicts:
                     return out + verdicts
-            return out + self._check_swaps()
-        if self.replacing is not None:  # the wrong piece taken off, or other slips: guided back, never a move
-            return out + self._warn(board)
+            return out + self.core._check_swaps()
+        if self.state.replacing is not None:  # the wrong piece taken off, or other slips: guided back, never a move
+            return out + self.core._warn(board)
         if self.game.pending is not None and not self.game.is_over:
-            other = self._another_whole_way(board)
+            other = self.ways._another_whole_way(board)
             if other is not None:
                 return out + other
             matched = self._match(board)
@@ -77,31 +90,31 @@ class Judging(Ways):
             certain = self._certain_beside_strays(board)
             if certain is not None:
                 return out + certain
-        revised = None if self._going_on_holding_a_piece(board) else self._revise(board)
+        revised = None if self._going_on_holding_a_piece(board) else self.ways._revise(board)
         if revised is not None:
             return out + revised
         if (
-            self.before_last_move is not None
-            and self._same(board, self.before_last_move)
+            self.state.before_last_move is not None
+            and self.core._same(board, self.state.before_last_move)
             and self._undoable()
             and self._lifted_what_the_move_put()
             and not self._along_the_fixes(board)
         ):
-            prov = self.provisional
+            prov = self.state.provisional
             if prov is not None:  # what the hands do next is judged from here, the move taken back
                 prov.attempt = Attempt(board, owners=prov.attempt.owners, pieces=prov.attempt.pieces)
                 prov.taken_back = True
-            return out + self._ask(
+            return out + self.core._ask(
                 QuestionKind.UNDO,
                 Text("The board is as it was before the last move. Undo that move?"),
                 [Text("undo"), Text("keep")],
             )
         if self.game.is_over:  # not another way to play the winning throw: the board is being cleared
             return out + self._after_the_end(board)
-        taken_back = self.before_last_move is not None and self._same(board, self.before_last_move)
-        at_start = self._same(board, self.start_board) and not self._along_the_fixes(board)
+        taken_back = self.state.before_last_move is not None and self.core._same(board, self.state.before_last_move)
+        at_start = self.core._same(board, self.core.start_board) and not self._along_the_fixes(board)
         if at_start and self.game.actions and not taken_back:
-            return out + self._ask(
+            return out + self.core._ask(
                 QuestionKind.NEW_GAME,
                 Text("The pieces stand as at the start. Start a new game?"),
                 [Text("new game"), Text("keep")],
@@ -110,31 +123,33 @@ class Judging(Ways):
             return out  # on the way to a legal move: still in progress
         # (a board the warning's fixes lead to is guided on, even when it could also be a move under way:
         # the piece in the hand is the one the next fix puts back, not a person thinking)
-        return out + (self._faults_seen(self.expected, self._judge) or self._warn(board))
+        return out + (self.faults._faults_seen(self.state.expected, self._judge) or self.core._warn(board))
 
     def _going_on_holding_a_piece(self, board: int) -> bool:
         """Whether the hands, since the move was accepted, lifted pieces that are still held, and the
         rest of the board is on the way to the next move of the throw: they go on from the accepted
         move (a piece knocked in the same scan as the next mover's lift), which is no evidence that it
         was never made (class 6). The board is then in progress, or wrong, but not another way."""
-        prov, ev = self.provisional, self.attempt
+        prov, ev = self.state.provisional, self.state.attempt
         if prov is None or self.game.pending is None:
             return False
         since = ev.lifted_since(prov.seen) if ev is prov.attempt else ev.lifted & ev.start
-        held = since & self.expected & ~board & ~self.unknown
+        held = since & self.state.expected & ~board & ~self.core.unknown
         if not held:
             return False
-        trusted = ~self.unknown & ~held
+        trusted = ~self.core.unknown & ~held
         return any(
-            on_the_way(board & trusted, self.expected & trusted, c) and self._whose_fit(c, board) for c in self._cands()
+            on_the_way(board & trusted, self.state.expected & trusted, c) and self._whose_fit(c, board)
+            for c in self.core._cands()
         )
 
     def _on_the_way(self, board: int) -> bool:
         """Whether `board` is part way through a legal move of the throw waiting, the pieces standing
         where it puts them possibly its own: pieces in the hand, none put where no legal move goes."""
         return self.game.pending is not None and any(
-            on_the_way(board & ~self.unknown, self.expected & ~self.unknown, c) and self._whose_fit(c, board)
-            for c in self._cands()
+            on_the_way(board & ~self.core.unknown, self.state.expected & ~self.core.unknown, c)
+            and self._whose_fit(c, board)
+            for c in self.core._cands()
         )
 
     def _lifted_what_the_move_put(self) -> bool:
@@ -142,36 +157,36 @@ class Judging(Ways):
         back by hand, not a piece from nowhere that happens to make the board before it."""
         game = self.game.copy()
         popped = 0
-        while popped < self.accepted and game.actions and game.actions[-1][0] == "move":
+        while popped < self.state.accepted and game.actions and game.actions[-1][0] == "move":
             game.pop()
             popped += 1
         before, after = game.board(), self.game.board()
         put = sum(bit(sq) for sq, owner in after.items() if before.get(sq) != owner)
-        return bool(self.attempt.lifted & put) or not put
+        return bool(self.state.attempt.lifted & put) or not put
 
     def _along_the_fixes(self, board: int) -> bool:
         """Whether `board` is where the first fixes of the warning on show lead: a fix half followed
         (the move taken back among other slips, the start setup passed through on the way back), not
         a board to offer an undo or a new game for (the controls are there for one meant)."""
-        warning = self.warning
+        warning = self.state.warning
         if warning is None or warning.swap is not None:
             return False
-        path = (self.expected & ~mask(warning.missing)) | mask(warning.extra)  # the board warned about
+        path = (self.state.expected & ~mask(warning.missing)) | mask(warning.extra)  # the board warned about
         for fix in warning.fixes:
             if fix.from_sq != HAND:
                 path &= ~bit(fix.from_sq)
             if fix.to_sq != HAND:
                 path |= bit(fix.to_sq)
-            if self._same(path, board):
+            if self.core._same(path, board):
                 return True
         return False
 
     def _whose_fit(self, cand: Candidate, board: int) -> bool:
         """Whether the pieces standing on the squares `cand` fills could be the ones it puts there: a
         piece known to be another player's (the order of the hands, an answer) is no move under way."""
-        ev, before = self.attempt, self.game.board()
+        ev, before = self.state.attempt, self.game.board()
         owners = {sq: before.get(origin) for landed in cand.landed for sq, origin in landed if origin != OFF}
-        for sq in squares_in(board & ~self.expected & ~self.unknown):
+        for sq in squares_in(board & ~self.state.expected & ~self.core.unknown):
             holder = ev.holder(sq)
             if holder is not None and sq in owners and owners[sq] != holder:
                 return False
@@ -187,10 +202,10 @@ class Judging(Ways):
         with the pieces it may hold; None when the stage is sure. Pieces the prompts themselves move
         are taken to be put where the prompts said (people see colours); a piece they do not move
         among them (the mover lifted again: a move taken back with two hands) leaves it unsure."""
-        ev, cand = self.attempt, owed.cand
+        ev, cand = self.state.attempt, owed.cand
         if ev.lost:
             return None
-        unknown = self.unknown
+        unknown = self.core.unknown
         moved = [(sq, ev.piece(origin)) for sq, origin in cand.landed[k] if origin != OFF and not unknown & bit(sq)]
         if ev.must_be(moved):
             return None
@@ -206,10 +221,10 @@ class Judging(Ways):
     def _after_the_end(self, board: int) -> list[Verdict]:
         """The game is won: the people clear the board or set it up again. That is neither a move, a
         warning nor a switch fault; once the starting setup stands, a new game is offered."""
-        self.switches.wrong_for.clear()
-        if not self._same(board, self.start_board):
+        self.state.switches.wrong_for.clear()
+        if not self.core._same(board, self.core.start_board):
             return []
-        return self._ask(
+        return self.core._ask(
             QuestionKind.NEW_GAME,
             Text("The pieces stand as at the start. Start a new game?"),
             [Text("new game"), Text("keep")],
@@ -219,57 +234,57 @@ class Judging(Ways):
         """Same occupancy as before, yet pieces were lifted: an exchange (P4) only if both its squares
         were empty at the same moment. A move that changes nothing on the board (a bounce back onto
         its own square, M5) is never inferred: it is entered or confirmed."""
-        ev = self.attempt
+        ev = self.state.attempt
         sure = distinct(
             [
                 (c, len(c.boards) - 1)
-                for c in self._cands()
+                for c in self.core._cands()
                 if c.visible
-                and self._same(c.final, self.expected)
-                and all(self._shown(c, k, ev) for k in range(len(c.boards)))  # every stage seen, not a jolt
+                and self.core._same(c.final, self.state.expected)
+                and all(self.ways._shown(c, k, ev) for k in range(len(c.boards)))  # every stage seen, not a jolt
             ]
         )
         if sure and self._rebuilt(sure):  # the board knocked over and set up again as it was is no move
             options = [c.label() for c, _ in sure] + [Text("no move")]
             text = Text("Pieces were lifted that no move needs, and the board looks unchanged. Which move was played?")
-            return self._ask(QuestionKind.WHICH, text, options, sure)
+            return self.core._ask(QuestionKind.WHICH, text, options, sure)
         if len(sure) == 1:
-            return self._accept(*sure[0])
+            return self.core._accept(*sure[0])
         if sure:
             options = [c.label() for c, _ in sure]
             text = Text("The board looks unchanged. Which move was played?")
-            return self._ask(QuestionKind.WHICH, text, options, sure)
+            return self.core._ask(QuestionKind.WHICH, text, options, sure)
         if ev.gap:  # the link was down while pieces moved: an exchange may have gone unseen
             unseen = distinct(
                 [
                     (c, len(c.boards) - 1)
-                    for c in self._cands()
-                    if c.visible and self._same(c.final, self.expected) and ev.lifted & c.touched
+                    for c in self.core._cands()
+                    if c.visible and self.core._same(c.final, self.state.expected) and ev.lifted & c.touched
                 ]
             )
             if unseen:
                 options = [c.label() for c, _ in unseen] + [Text("no move")]
                 text = Text("Some changes went unseen while the board's link was down. Which move was played?")
-                return self._ask(QuestionKind.WHICH, text, options, unseen)
+                return self.core._ask(QuestionKind.WHICH, text, options, unseen)
         return []
 
     def _rebuilt(self, fits: list[tuple[Candidate, int]]) -> bool:
         """Whether the hands lifted two or more standing pieces that none of the moves that fit touch
         (pieces knocked over and set back): then the board unchanged is as likely no move at all."""
-        ev = self.attempt
-        stray = ev.lifted & ev.start & ~ev.bumped & ~ev.knocked & ~self.unknown
+        ev = self.state.attempt
+        stray = ev.lifted & ev.start & ~ev.bumped & ~ev.knocked & ~self.core.unknown
         for cand, _ in fits:
             stray &= ~cand.touched
         return len(squares_in(stray)) >= 2
 
     def _match(self, board: int) -> list[Verdict] | None:
         """Accept the legal move whose board this is; ask if several fit; None if none does."""
-        fits = self._fits(board, self._cands(), self.attempt)
+        fits = self.ways._fits(board, self.core._cands(), self.state.attempt)
         if not fits:
             return None
         if len(fits) == 1:
-            return self._accept(*fits[0])
-        return self._ask_which(fits, Text("Several moves fit the board. Which one was played?"))
+            return self.core._accept(*fits[0])
+        return self.ways._ask_which(fits, Text("Several moves fit the board. Which one was played?"))
 
     def _certain_beside_strays(self, board: int) -> list[Verdict] | None:
         """A legal move the hands made, with a stray change beside it: a neighbour knocked onto an
@@ -279,15 +294,15 @@ class Judging(Ways):
         a stray never turns a legal move into a wrong one. Where the stories disagree on which piece
         went where (the mover and a knocked piece in the air together), whose piece stands on the
         move's square is asked first. None when no move (or more than one) fits so."""
-        ev = self.attempt
-        if ev.lost or ev.gap or ev.start != self.expected:
+        ev = self.state.attempt
+        if ev.lost or ev.gap or ev.start != self.state.expected:
             return None
         found: dict[Outcome, tuple[Candidate, int, list[tuple[int, Identity]], list[tuple[int, ...]]]] = {}
-        for cand in self._cands():
+        for cand in self.core._cands():
             k = len(cand.boards) - 1
             if not cand.visible or not cand.whole or cand.outcome in found:
                 continue
-            stray = (cand.boards[k] ^ board) & ~self.unknown
+            stray = (cand.boards[k] ^ board) & ~self.core.unknown
             if not stray or stray & cand.touched or not self._shown_beside(cand, k, ev):
                 continue
             # a piece the move takes off the board has no square to show it: were it standing on a
@@ -295,7 +310,7 @@ class Judging(Ways):
             gone = {o for st, o in zip(cand.steps, cand.origins, strict=True) if st.to_sq == OFF and o != OFF}
             if any(on[sq] in gone for on, _ in ev.worlds for sq in squares_in(stray)):
                 continue
-            mine = [(sq, piece) for sq, piece in placing(cand, k, ev, self.unknown) if cand.touched & bit(sq)]
+            mine = [(sq, piece) for sq, piece in placing(cand, k, ev, self.core.unknown) if cand.touched & bit(sq)]
             stories = self._likeliest_with_pieces_on([sq for sq, _ in mine])
             if any(all(ev.piece(on[sq]) == piece for sq, piece in mine) for on in stories):
                 found[cand.outcome] = (cand, k, mine, stories)
@@ -305,20 +320,24 @@ class Judging(Ways):
         for sq, _ in mine:  # the stories disagree on the piece on one of the move's squares: ask
             pieces = sorted({ev.piece(on[sq]) for on in stories}, key=repr)
             if len(pieces) > 1:
-                return self._ask_whose(sq, pieces)
+                return self.core._ask_whose(sq, pieces)
         ev.keep(mine)
-        out = self._accept(cand, k)
-        if not self._same(self.sensed, self.expected) and self.owed is None and self.question is None:
+        out = self.core._accept(cand, k)
+        if (
+            not self.core._same(self.state.sensed, self.state.expected)
+            and self.state.owed is None
+            and self.state.question is None
+        ):
             # the stray squares are none of the move's: the hands' stories (narrowed to the move) still
             # say whose piece each stray is and where it came from, for the fixes
-            self.attempt, self.in_progress = ev, False
-            out += self._warn(self.sensed)
+            self.state.attempt, self.state.in_progress = ev, False
+            out += self.core._warn(self.state.sensed)
         return out
 
     def _likeliest_with_pieces_on(self, squares: list[int]) -> list[tuple[int, ...]]:
         """The likeliest stories of the hands with a piece of the game's on each of `squares`: a piece
         from nowhere landing exactly where a move goes is no rival story."""
-        ev = self.attempt
+        ev = self.state.attempt
         fitting = {w: n for w, n in ev.surprise.items() if all(0 < w[0][sq] < UNKNOWN_PIECE for sq in squares)}
         least = min(fitting.values(), default=0)
         return [on for (on, _), n in fitting.items() if n == least]
@@ -327,13 +346,13 @@ class Judging(Ways):
         """Whether the evidence shows `cand` to stage `k` on its own squares: each square it empties
         opened (by a hand, not a knock), an exchange's squares empty at once, each piece put down
         after it was picked up."""
-        need = cand.lifts[k] & ~self.unknown
+        need = cand.lifts[k] & ~self.core.unknown
         if ev.lifted & ~ev.jolted & need != need:
             return False
-        if any(not ev.empty_together(a, b) for a, b in cand.swaps[k] if not self.unknown & (bit(a) | bit(b))):
+        if any(not ev.empty_together(a, b) for a, b in cand.swaps[k] if not self.core.unknown & (bit(a) | bit(b))):
             return False
         return all(
-            self.unknown & bit(square)
+            self.core.unknown & bit(square)
             or origin == OFF
             or not ev.start & bit(origin)
             or ev.put_down_after(square, origin)
@@ -345,27 +364,27 @@ class Judging(Ways):
     def _judge_prompts(self, board: int) -> list[Verdict]:
         """The people are carrying out what the rules (or an entry by hand, or an undo) asked for.
         A step counts as done only when its pieces were seen to move: occupancy alone proves nothing."""
-        owed = self.owed
+        owed = self.state.owed
         assert owed is not None
         for k in reversed(owed.stages()):
-            if self._same(owed.cand.boards[k], board) and self._shown(owed.cand, k, self.attempt):
+            if self.core._same(owed.cand.boards[k], board) and self.ways._shown(owed.cand, k, self.state.attempt):
                 unsure = self._unsure_landing(owed, k)
                 if unsure is not None:  # done, or taken back with two hands: the switches cannot tell
-                    return self._ask_whose(*unsure)
-                self.expected = owed.cand.boards[k]
-                self.owed = Owed.of(owed.cand, k)
-                if self.owed is not None:
-                    return [self.owed.prompt()]
-                self._reset_attempt()
-                return self._board_good(force=True)
-        revised = self._revise(board)
+                    return self.core._ask_whose(*unsure)
+                self.state.expected = owed.cand.boards[k]
+                self.state.owed = Owed.of(owed.cand, k)
+                if self.state.owed is not None:
+                    return [self.state.owed.prompt()]
+                self.core._reset_attempt()
+                return self.core._board_good(force=True)
+        revised = self.ways._revise(board)
         if revised is not None:
             return revised
         final = owed.final
-        before = self.before_last_move
-        taken_back = self.provisional is not None and before is not None
-        if taken_back and before is not None and self.attempt.lifted and self._same(board, before):
-            return self._warn(board, toward=final, taken_back=True)
-        if (board ^ self.expected) & ~touched(owed.steps) & ~self.unknown == 0:
+        before = self.state.before_last_move
+        taken_back = self.state.provisional is not None and before is not None
+        if taken_back and before is not None and self.state.attempt.lifted and self.core._same(board, before):
+            return self.core._warn(board, toward=final, taken_back=True)
+        if (board ^ self.state.expected) & ~touched(owed.steps) & ~self.core.unknown == 0:
             return []  # a prompt under way
-        return self._faults_seen(final, self._judge) or self._warn(board, toward=final)
+        return self.faults._faults_seen(final, self._judge) or self.core._warn(board, toward=final)

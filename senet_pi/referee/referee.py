@@ -10,9 +10,10 @@ throw, so a board that settles into another way of playing the same throw revise
 Time comes in with every event (seconds, any origin), so the
 same referee runs on a real clock, in replays and in tests.
 
-The layers: `core.py` (the state: `Mode`, the `Owed` steps, the `Warning`, the `Question`,
-the switch faults, and the outcomes), `faults.py`, `ways.py` and `judge.py` (a settled board),
-`actions.py` (throws and the operator's actions), and this file: the one entry point for every
+The parts, composed here over one `Core` (the game, the one `RefereeState`, and the outcomes:
+accept, warn, ask): `Faults` (its own switches), `Ways` (which way to play the throw, revisions),
+`Judging` (a settled board), `Actions` (time, throws and the operator's actions); each says in
+its docstring what it reads and what it may change. This file is the one entry point for every
 input.
 """
 
@@ -24,6 +25,7 @@ from ..events import (
     INPUT_KINDS,
     Answer,
     CardAction,
+    Input,
     Lift,
     MoveEntry,
     NewGame,
@@ -35,48 +37,118 @@ from ..events import (
     Undo,
     read_input,
 )
+from ..rules import Game, Move
 from ..rules.board import bit, squares_in
 from ..rules.reasons import Reason
 from ..rules.text import Text
 from ..verdicts import Illegal, Progress, Sensor, Switch, Verdict
 from .actions import Actions, RefereeError
 from .attempt import Attempt
-from .core import GUIDANCE_DELAY, SETTLE_TIME
+from .core import GUIDANCE_DELAY, SETTLE_TIME, Core
+from .faults import Faults
+from .judge import Judging
+from .ways import Ways
 
 __all__ = ["GUIDANCE_DELAY", "SETTLE_TIME", "Referee", "RefereeError"]
 
 
-class Referee(Actions):
+class Referee(Core):
     """Follows one game on a board whose switches sense occupancy only.
 
-    Contract: the one entry point. `apply` reads each input once into a typed value
-    (`events.read_input`) and dispatches on its type; a switch change updates the sensed board and
-    the evidence, and nothing else; an input the referee fails on costs that input only (`restore`)."""
+    Contract: the one entry point, composing the parts over its own state (it is the `Core`).
+    `take` dispatches a typed input (`events.Input`) on its type, and `apply` reads one given by
+    name into that value first; a switch change updates the sensed board and the evidence, and
+    nothing else; an input the referee fails on costs that input only (`restore`)."""
 
     INPUTS = INPUT_KINDS
 
+    def __init__(self, game: Game, *, settle: float = SETTLE_TIME, guidance_delay: float = GUIDANCE_DELAY) -> None:
+        super().__init__(game, settle=settle, guidance_delay=guidance_delay)
+        self.fault_finder = Faults(self)
+        self.ways = Ways(self)
+        self.judging = Judging(self, self.fault_finder, self.ways)
+        self.actions = Actions(self, self.fault_finder, self.ways, self.judging)
+
+    # ------------------------------------------------------------------ the operator's actions (`Actions`)
+
+    def tick(self, at: float) -> list[Verdict]:
+        """Time passed with no change (see `Actions.tick`)."""
+        return self.actions.tick(at)
+
+    def flush(self) -> list[Verdict]:
+        """Judge the board now as if it had settled (end of a replay, or a button pressed)."""
+        return self.actions.flush()
+
+    def throw(self, value: object, at: float | None = None) -> list[Verdict]:
+        """A throw for the player to move (see `Actions.throw`)."""
+        return self.actions.throw(value, at)
+
+    def play_card(self, kind: str, value: object, at: float | None = None) -> list[Verdict]:
+        """The card game's turn actions: play a card, exchange one or two, or pass."""
+        return self.actions.play_card(kind, value, at)
+
+    def enter_move(self, from_sq: int, to_sq: int, by: int = 0, at: float | None = None) -> list[Verdict]:
+        """A move entered by hand (a board without sensors, a dead switch, or an answer to "which")."""
+        return self.actions.enter_move(from_sq, to_sq, by, at)
+
+    def answer(self, choice: int | str, at: float | None = None) -> list[Verdict]:
+        """The operator's answer to the open question: an option's index or its text."""
+        return self.actions.answer(choice, at)
+
+    def undo(self, at: float | None = None) -> list[Verdict]:
+        """Take back the last move (or the moves the board showed together)."""
+        return self.actions.undo(at)
+
+    def new_game(self, at: float | None = None) -> list[Verdict]:
+        """Start again from the standard setup with the same rule set and options."""
+        return self.actions.new_game(at)
+
+    def resync(self, at: float | None = None) -> list[Verdict]:
+        """Let the board win: take the sensed occupancy as the position."""
+        return self.actions.resync(at)
+
+    def unseen_move(self) -> Move | None:
+        """The one move the board cannot show, when the thrower's button may mean it; else None."""
+        return self.actions.unseen_move()
+
+    def throw_blocked(self) -> str | None:
+        """Why a throw would be refused now, or None."""
+        return self.actions.throw_blocked()
+
+    # ------------------------------------------------------------------ inputs
+
     def apply(self, kind: str, value: object, at: float) -> list[Verdict]:
-        """Any input by name, as replay files and the journal store them. Operator mistakes (no
-        question to answer, nothing to undo) come back as `illegal` verdicts; so does an input the
-        referee fails to judge, with the game and the board as they were before it (a switch
-        change is still taken as the board's new state)."""
+        """Any input by name, as replay files and the journal store them: read into its typed value
+        (`events.read_input`) and judged by `take`. A kind the referee does not take, or a value of
+        the wrong shape, comes back as an `illegal` verdict with nothing else changed."""
+        player = self.game.to_move_id
+        try:
+            entry = read_input(kind, value)
+        except ValueError as exc:
+            return _stamped([Illegal.because(Reason.NOT_NOW, why=str(exc))], player)
+        except TypeError as exc:
+            self.state.now = max(self.state.now, at)
+            return _stamped([_cannot_judge(kind, exc)], player)
+        return self.take(entry, at)
+
+    def take(self, entry: Input, at: float) -> list[Verdict]:
+        """One typed input at time `at` (seconds). Operator mistakes (no question to answer, nothing
+        to undo) come back as `illegal` verdicts; so does an input the referee fails to judge, with
+        the game and the board as they were before it (a switch change is still taken as the
+        board's new state)."""
         player = self.game.to_move_id
         saved = self.snapshot()
         verdicts: list[Verdict]
         try:
-            verdicts = self._apply(kind, value, at)
+            verdicts = self._take(entry, at)
         except RefereeError as exc:
             verdicts = [Illegal.because(Reason.NOT_NOW, why=str(exc))]
         except Exception as exc:  # a bug must cost this input, never the game or the journal
             self.restore(saved)
-            verdicts = self._unjudged(kind, value, at, exc)
-        return [replace(v, player=player) if isinstance(v, Illegal) and v.player is None else v for v in verdicts]
+            verdicts = self._unjudged(entry, at, exc)
+        return _stamped(verdicts, player)
 
-    def _apply(self, kind: str, value: object, at: float) -> list[Verdict]:
-        try:
-            entry = read_input(kind, value)
-        except ValueError as exc:
-            raise RefereeError(str(exc)) from None
+    def _take(self, entry: Input, at: float) -> list[Verdict]:
         match entry:
             case Throw(throw):
                 return self.throw(throw, at=at)
@@ -101,18 +173,17 @@ class Referee(Actions):
             case NewGame():
                 return self.new_game(at=at)
 
-    def _unjudged(self, kind: str, value: object, at: float, exc: Exception) -> list[Verdict]:
+    def _unjudged(self, entry: Input, at: float, exc: Exception) -> list[Verdict]:
         """The input the referee failed on: refused with the reason, the board's change still taken."""
-        if kind in ("lift", "place") and isinstance(value, int) and bool(self.sensed & bit(value)) != (kind == "place"):
-            self.sensed ^= bit(value)
-            self.attempt.gap = True  # the order of the hands is no longer known
-            if self.provisional is not None:
-                self.provisional.attempt.gap = True
-            self.last_change = max(at, self.now)
-            self.judged = False
-        self.now = max(self.now, at)
-        why = Text("the referee could not judge this {kind} ({error})", kind=kind, error=type(exc).__name__)
-        return [Illegal.because(Reason.NOT_NOW, why=why)]
+        if isinstance(entry, Lift | Place) and bool(self.state.sensed & bit(entry.square)) != isinstance(entry, Place):
+            self.state.sensed ^= bit(entry.square)
+            self.state.attempt.gap = True  # the order of the hands is no longer known
+            if self.state.provisional is not None:
+                self.state.provisional.attempt.gap = True
+            self.state.last_change = max(at, self.state.now)
+            self.state.judged = False
+        self.state.now = max(self.state.now, at)
+        return [_cannot_judge(entry.kind, exc)]
 
     # ------------------------------------------------------------------ switch events and time
 
@@ -127,48 +198,64 @@ class Referee(Actions):
     def sense(self, occupied: int, at: float) -> list[Verdict]:
         """A full snapshot of the switches (a board starting, a bridge reconnecting): changes become
         lifts and places, and from now on the board is known to have sensors."""
-        if occupied != self.sensed and self.last_change is None and not self.sensing and not self.game.actions:
+        if (
+            occupied != self.state.sensed
+            and self.state.last_change is None
+            and not self.state.sensing
+            and not self.game.actions
+        ):
             # A new game's first look at a board left as it was (an exhibit's idle reset): the pieces
             # were put there before this game, so they are evidence of nothing; judged once settled.
-            self.sensing = True
-            self.sensed = occupied
-            self.attempt = Attempt(occupied)
-            self.last_change = at
-            self.judged = False
+            self.state.sensing = True
+            self.state.sensed = occupied
+            self.state.attempt = Attempt(occupied)
+            self.state.last_change = at
+            self.state.judged = False
             return []
-        self.sensing = True
+        self.state.sensing = True
         out: list[Verdict] = []
-        if occupied != self.sensed and self.last_change is not None:  # the board moved while unseen
-            self.attempt.gap = True
-            if self.provisional is not None:
-                self.provisional.attempt.gap = True
-        for sq in squares_in(self.sensed & ~occupied):
+        if occupied != self.state.sensed and self.state.last_change is not None:  # the board moved while unseen
+            self.state.attempt.gap = True
+            if self.state.provisional is not None:
+                self.state.provisional.attempt.gap = True
+        for sq in squares_in(self.state.sensed & ~occupied):
             out += self.lift(sq, at)
-        for sq in squares_in(occupied & ~self.sensed):
+        for sq in squares_in(occupied & ~self.state.sensed):
             out += self.place(sq, at)
         return out
 
     def _switch(self, square: int, closed: bool, at: float) -> list[Verdict]:
         out = self.tick(at)
-        self.sensing = True
+        self.state.sensing = True
         b = bit(square)
-        if bool(self.sensed & b) == closed:
+        if bool(self.state.sensed & b) == closed:
             state = Text("closed") if closed else Text("open")
             return [
                 *out,
                 Sensor(square, Text("switch {square} was already {state}; ignored", square=square, state=state)),
             ]
-        self.sensed ^= b
-        self.attempt.record(square, closed, at)
-        if self.provisional is not None and self.provisional.attempt is not self.attempt:
-            self.provisional.attempt.record(square, closed, at)
-        if self.switches.changed(square, at):  # the switch works after all
+        self.state.sensed ^= b
+        self.state.attempt.record(square, closed, at)
+        if self.state.provisional is not None and self.state.provisional.attempt is not self.state.attempt:
+            self.state.provisional.attempt.record(square, closed, at)
+        if self.state.switches.changed(square, at):  # the switch works after all
             out.append(Switch(square, None, Text("the switch under {square} works again", square=square)))
-        if self.judged:
-            self.unsettled_since = at
-        self.last_change = at
-        self.judged = False
-        if not self.in_progress and not self._same(self.sensed, self.expected):
-            self.in_progress = True
+        if self.state.judged:
+            self.state.unsettled_since = at
+        self.state.last_change = at
+        self.state.judged = False
+        if not self.state.in_progress and not self._same(self.state.sensed, self.state.expected):
+            self.state.in_progress = True
             out.append(Progress())
         return out
+
+
+def _cannot_judge(kind: str, exc: Exception) -> Illegal:
+    """The refusal of an input the referee could not judge, naming the kind of error."""
+    why = Text("the referee could not judge this {kind} ({error})", kind=kind, error=type(exc).__name__)
+    return Illegal.because(Reason.NOT_NOW, why=why)
+
+
+def _stamped(verdicts: list[Verdict], player: str) -> list[Verdict]:
+    """The verdicts, each refusal naming `player` (the player to move when the input came) unless it names one."""
+    return [replace(v, player=player) if isinstance(v, Illegal) and v.player is None else v for v in verdicts]

@@ -19,14 +19,14 @@ from .candidates import (
     shown,
     touch_rivals,
 )
-from .faults import Faults
+from .core import Part
 from .physical import Outcome
 from .state import QuestionKind
 
 Fit = tuple[Candidate, int]  # a way to play, and the stage of it the board shows
 
 
-class Ways(Faults):
+class Ways(Part):
     """Which way to play the throw the board shows, and revising an accepted move (a part of
     judging a settled board).
 
@@ -35,7 +35,7 @@ class Ways(Faults):
     accepts the other way through `Core._accept`) and `_ask_which`."""
 
     def _shown(self, cand: Candidate, k: int, ev: Attempt) -> bool:
-        return shown(cand, k, ev, self.unknown)
+        return shown(cand, k, ev, self.core.unknown)
 
     def _fits(self, board: int, cands: list[Candidate], ev: Attempt, skip: Outcome = ()) -> list[Fit]:
         """The candidates (and how far along) that this board and the evidence show, best first."""
@@ -44,7 +44,7 @@ class Ways(Faults):
             if cand.outcome == skip or not cand.visible:
                 continue
             for k in reversed(range(cand.first_stage, len(cand.boards))):  # the furthest stage that fits
-                if not self._same(cand.boards[k], board) or not self._shown(cand, k, ev):
+                if not self.core._same(cand.boards[k], board) or not self._shown(cand, k, ev):
                     continue
                 last = k == len(cand.boards) - 1
                 mover = cand.steps[cand.first_stage]
@@ -56,20 +56,20 @@ class Ways(Faults):
             return []
         kept = best_explained(fits, ev)
         chosen = [(c, k) for c, k in kept if k == len(c.boards) - 1] or kept
-        rivals = touch_rivals(fits, chosen, ev, self.unknown)
-        return distinct(in_the_order_shown(chosen + rivals, ev, self.unknown))
+        rivals = touch_rivals(fits, chosen, ev, self.core.unknown)
+        return distinct(in_the_order_shown(chosen + rivals, ev, self.core.unknown))
 
     def _ask_which(self, fits: list[Fit], text: str, revise: bool = False) -> list[Verdict]:
         labels = [c.label() for c, _ in fits]
         if len(set(labels)) < len(labels):  # the same squares with different dice (modern)
             labels = [c.label(with_dice=True) for c, _ in fits]
-        return self._ask(QuestionKind.WHICH, text, labels, fits, revise=revise)
+        return self.core._ask(QuestionKind.WHICH, text, labels, fits, revise=revise)
 
     def _revise(self, board: int, whole: bool = False) -> list[Verdict] | None:
         """The board settled into another way of playing the throw the last move was accepted for:
         take that move back and accept this one, saying so (a `revised` line). `whole`: only a way
         whose every stage the evidence shows, to its end."""
-        prov = self.provisional
+        prov = self.state.provisional
         if prov is None or prov.attempt.lost:  # the hands juggled past following: no evidence against it
             return None
         fits = self._fits(board, prov.candidates, prov.attempt, skip=prov.outcome)
@@ -89,15 +89,15 @@ class Ways(Faults):
         """Whether `cand` plays the accepted moves in another order that the hands never showed,
         when they showed the accepted one (two captures sending pieces to the sun, M4): the order is
         settled, and what the hands do later (a piece carried off and back along a fix) never reopens it."""
-        prov = self.provisional
+        prov = self.state.provisional
         if prov is None or sorted(str(m) for m in cand.moves) != sorted(prov.labels):
             return False
         ev = prov.attempt
         accepted = [c for c in prov.candidates if [str(m) for m in c.moves] == prov.labels]
         return (
             bool(accepted)
-            and ev.passed_through(accepted[0].between_moves(), self.unknown)
-            and not ev.passed_through(cand.between_moves(), self.unknown)
+            and ev.passed_through(accepted[0].between_moves(), self.core.unknown)
+            and not ev.passed_through(cand.between_moves(), self.core.unknown)
         )
 
     def _changes_lead_to(self, cand: Candidate) -> bool:
@@ -105,7 +105,7 @@ class Ways(Faults):
         another piece than the accepted move did, and could have left `cand`'s pieces there: two
         pieces swapped elsewhere (owners mixed up by hand), or a piece lifted alone and put back, are
         no evidence that the throw was played another way."""
-        prov = self.provisional
+        prov = self.state.provisional
         if prov is None:
             return True
         other = self.game.copy()
@@ -116,12 +116,12 @@ class Ways(Faults):
         for move in cand.moves:
             other.push(move)
         differ = sum(bit(sq) for sq in range(1, 31) if other.piece_at(sq) != self.game.piece_at(sq))
-        ev = self.attempt  # pieces standing at the acceptance, picked up since
+        ev = self.state.attempt  # pieces standing at the acceptance, picked up since
         moved = ev.lifted_since(prov.seen) if ev is prov.attempt else ev.lifted & ev.start
-        if moved & ~differ & ~self.unknown:
+        if moved & ~differ & ~self.core.unknown:
             return False
         # and the pieces there now could be the other way's (a piece lifted alone and put back is itself)
-        here = squares_in(moved & self.sensed & ~self.unknown)
+        here = squares_in(moved & self.state.sensed & ~self.core.unknown)
         theirs = [(sq, other.piece_at(sq)) for sq in here]
         # (the evidence since the throw knows a piece the accepted move took off, held all along: M5;
         # a piece from nowhere may be one the accepted move took off, never one standing elsewhere)
@@ -142,7 +142,7 @@ class Ways(Faults):
         way to play it that ends on the same squares (two pieces held over the end read as gone up,
         then put on 26 and sent to the sun: M5, M6). Take the way the evidence shows best; ask when it
         shows more than one. None when only the way already under way fits."""
-        prov = self.provisional
+        prov = self.state.provisional
         if prov is None or prov.taken_back or prov.attempt.lost:
             return None
         fits = self._whole(self._fits(board, prov.candidates, prov.attempt), prov.attempt)
@@ -162,7 +162,7 @@ class Ways(Faults):
 
     def _under_way(self) -> dict[Outcome, Candidate]:
         """The ways to play the throw that start with the moves already accepted for it, by outcome."""
-        prov = self.provisional
+        prov = self.state.provisional
         return {c.outcome: c for c in prov.candidates if self._continues_provisional(c)} if prov is not None else {}
 
     def _whole(self, fits: list[Fit], ev: Attempt) -> list[Fit]:
@@ -176,30 +176,30 @@ class Ways(Faults):
 
     def _continues_provisional(self, cand: Candidate) -> bool:
         """Whether `cand` starts with the moves already accepted for this throw."""
-        prov = self.provisional
+        prov = self.state.provisional
         return prov is not None and [str(m) for m in cand.moves[: len(prov.labels)]] == prov.labels
 
     def _revise_to(self, cand: Candidate, stage: int) -> list[Verdict]:
-        prov = self.provisional
+        prov = self.state.provisional
         assert prov is not None
         if self._continues_provisional(cand) and stage == len(cand.boards) - 1:
             # the answer is the way already under way: play its remaining moves, nothing to revise
             rest = cand.moves[len(prov.labels) :]
-            for later in self._cands():
+            for later in self.core._cands():
                 if later.moves == rest:
-                    return self._accept(later, len(later.boards) - 1)
+                    return self.core._accept(later, len(later.boards) - 1)
         popped = 0
         while popped < prov.moves:
             kind, _ = self.game.pop()
             popped += kind == "move"
         player = self.game.mover_id  # the revised move's player (the turn may have passed since)
-        self.provisional = None
-        self.owed = None
-        self.expected = prov.base
-        self.attempt = prov.attempt
-        self._candidates = (self.game.version, prov.candidates)
+        self.state.provisional = None
+        self.state.owed = None
+        self.state.expected = prov.base
+        self.state.attempt = prov.attempt
+        self.state.candidates = (self.game.version, prov.candidates)
         text = Text(
             "{player}'s move was {now}, not {was}", player=player, now=cand.label(), was=" then ".join(prov.labels)
         )
         verdict = Revised(player, list(prov.labels), [str(m) for m in cand.moves], text)
-        return [verdict, *self._accept(cand, stage)]
+        return [verdict, *self.core._accept(cand, stage)]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from ..errors import SenetError
+from ..events import Input, written
 from ..referee import GUIDANCE_DELAY, SETTLE_TIME, Referee
 from ..rules import Game, find_ruleset
 from ..rules.board import squares_in
@@ -229,8 +230,12 @@ class Service:
         """Milliseconds since the game started, on this service's clock."""
         return round((self._clock() - self._origin) * 1000)
 
-    def handle(self, kind: str, value: object = True) -> list[Verdict]:
-        """Journal one input, judge it, journal and publish the verdicts."""
+    def handle(self, kind: str | Input, value: object = True) -> list[Verdict]:
+        """Journal one input, judge it, journal and publish the verdicts. An input read where it
+        came in (a typed `events.Input`) is judged as it is; one by name is read by the referee."""
+        entry = None if isinstance(kind, str) else kind
+        if entry is not None:
+            kind, value = written(entry)
         with self.lock:
             self._keep_assumed()
             if kind not in NOT_A_PERSON:
@@ -239,7 +244,10 @@ class Service:
             self._log.record_event(self.game_id, self.seq, ms, kind, value)
             self._inputs.append(EventRecord(self.seq, ms, kind, value))
             try:
-                verdicts = self.referee.apply(kind, value, ms / 1000)
+                if entry is not None:
+                    verdicts = self.referee.take(entry, ms / 1000)
+                else:
+                    verdicts = self.referee.apply(kind, value, ms / 1000)
             except Exception as exc:  # any failure of the referee: this input costs only itself
                 verdicts = self._failed(kind, exc)
             self._after(verdicts)

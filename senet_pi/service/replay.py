@@ -110,8 +110,7 @@ def run_replay(replay: Replay, referee: Referee | None = None) -> Iterator[Verdi
     for event in replay.events:
         if event.kind == "wait":
             clock_ms += event.value  # type: ignore[operator]
-        kind, value = event.as_input()
-        for verdict in referee.apply(kind, value, clock_ms / 1000):
+        for verdict in referee.take(event.input(), clock_ms / 1000):
             line = verdict.json()
             if isinstance(verdict, Illegal):
                 line["event"] = event.index
