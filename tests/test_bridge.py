@@ -20,18 +20,9 @@ from senet_pi.referee.hands import switch_events
 from senet_pi.referee.physical import play_out
 from senet_pi.rules import new_game
 from senet_pi.service import Service
-from tests.journal_helpers import ScriptClock
+from tests.bridge_helpers import START, FakePort, bridged_service, frames, until
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def until(condition, timeout: float = 10.0, seen=None) -> None:
-    """Wait for `condition`; on time-out say what `seen()` shows (the last verdicts, say)."""
-    end = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > end:
-            raise AssertionError("timed out" + (f"; the last verdicts: {seen()}" if seen else ""))
-        time.sleep(0.01)
 
 
 class Rig:
@@ -158,28 +149,6 @@ def answered(service: Service, moves) -> bool:
     return True
 
 
-class FakePort:
-    """A serial port that delivers given bytes, then nothing; records what the host writes."""
-
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-        self.written: list[bytes] = []
-        self.drained = threading.Event()  # the reader came back for more after the last byte
-
-    def read(self, n: int) -> bytes:
-        chunk, self.data = self.data[:n], self.data[n:]
-        if not chunk:
-            self.drained.set()  # every frame before this read has been handled
-            time.sleep(0.01)
-        return chunk
-
-    def write(self, data: bytes) -> None:
-        self.written.append(data)
-
-    def close(self) -> None:
-        pass
-
-
 def run_fake(data: bytes, done=None) -> tuple[SerialBackend, Service, list[dict], FakePort]:
     """Feed `data` to a serial backend; return once it has handled every frame (or `done` holds)."""
     port = FakePort(data)
@@ -191,29 +160,6 @@ def run_fake(data: bytes, done=None) -> tuple[SerialBackend, Service, list[dict]
     until(lambda: port.drained.is_set() or (done is not None and done(notes)))
     backend.close()
     return backend, service, notes, port
-
-
-def frames(*items) -> bytes:
-    return b"".join(codec.encode(seq, kind, fields) for seq, kind, fields in items)
-
-
-START = codec.occupancy_hex(new_game("secret").occupied())
-
-
-def bridged_service() -> tuple[FakePort, ScriptClock, Service, SerialBackend]:
-    """A service on a serial backend whose bridge said hello and sent the starting board, on a
-    script clock, started and done resyncing; the caller closes the backend."""
-    port = FakePort(frames((0, "H", ("proto=1", "fw=0.1.0", "board=x")), (1, "S", (START, 0))))
-    clock = ScriptClock()
-    service = Service(None, clock=clock)
-    backend = SerialBackend("fake", open_port=lambda _: port, retry=5)
-    backend.start(service, wait=2)
-    try:
-        until(lambda: not backend._resyncing)
-    except BaseException:
-        backend.close()
-        raise
-    return port, clock, service, backend
 
 
 def test_a_firmware_version_the_host_does_not_know_gets_one_clear_message():

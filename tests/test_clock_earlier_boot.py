@@ -14,8 +14,7 @@ from senet_pi.cli import main
 from senet_pi.journal import Journal
 from senet_pi.service import Service
 from senet_pi.stats import UNKNOWN_DAY, day_stats
-from tests.journal_helpers import ScriptClock
-from tests.test_clock_jumps import SEVEN_YEARS, Wall
+from tests.journal_helpers import SEVEN_YEARS, ScriptClock, Wall
 
 
 class Machine:

@@ -18,21 +18,8 @@ from senet_pi.referee.hands import scripted_game
 from senet_pi.service import Service
 from senet_pi.stats import day_stats
 from senet_pi_web import create_app
-from tests.journal_helpers import ScriptClock, feed, timed
-from tests.test_web import FAST_HASH, PIN, Operator
-
-SEVEN_YEARS = 7 * 365 * 86400.0
-
-
-class Wall:
-    """time.time() as a Pi without a real-time clock has it: behind by `behind` seconds until set."""
-
-    def __init__(self, behind: float) -> None:
-        self.behind = behind
-        self.real = time.time
-
-    def __call__(self) -> float:
-        return self.real() - self.behind
+from tests.journal_helpers import SEVEN_YEARS, ScriptClock, Wall, feed, timed
+from tests.web_helpers import FAST_HASH, PIN, Operator
 
 
 @pytest.fixture

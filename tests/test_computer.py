@@ -405,7 +405,7 @@ def test_an_idle_reset_ends_a_visitors_choice_to_play_alone(tmp_path):
 
 def test_the_usb_bridge_lights_the_two_squares_of_the_computers_move():
     """Where the board has the bridge's square LEDs, the computer's move lights its squares amber."""
-    from tests.test_bridge import bridged_service
+    from tests.bridge_helpers import bridged_service
 
     port, clock, service, backend = bridged_service()
     player = ComputerPlayer(service, {"B": 2}, throw=backend_thrower(service, backend), pause=0.0, clock=clock)

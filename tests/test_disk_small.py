@@ -10,8 +10,7 @@ import pytest
 
 from senet_pi.journal import Journal
 from senet_pi.service import Service
-from tests.journal_helpers import ScriptClock, feed, fill_partition
-from tests.test_hardening_journal import INPUTS, straight_history
+from tests.journal_helpers import INPUTS, ScriptClock, feed, fill_partition, straight_history
 
 
 @pytest.fixture

@@ -17,7 +17,9 @@ from senet_pi.i18n import gettext
 from senet_pi.journal import Journal
 from senet_pi.service import Service
 from senet_pi_web import create_app
-from tests.test_stats import PIN, sign_in
+from tests.web_helpers import sign_in
+
+PIN = "1357"
 
 #: Texts that are the same in every language: names, commands, numbers, dates, units of the file.
 SAME_EVERYWHERE = re.compile(
@@ -94,12 +96,12 @@ def test_item8_no_english_left_on_a_page_signed_out(staff_client, path, lang):
 @pytest.mark.parametrize("lang", ["de", "ar"])
 @pytest.mark.parametrize("path", ["/", "/staff"])
 def test_item8_no_english_left_on_a_page_signed_in(staff_client, path, lang):
-    sign_in(staff_client)
+    sign_in(staff_client, PIN)
     assert still_english(staff_client, path, lang) == []
 
 
 def test_item8_the_staff_statistics_in_german_and_arabic_plots_and_table(staff_client):
-    sign_in(staff_client)
+    sign_in(staff_client, PIN)
     for lang in ("de", "ar"):
         html = staff_client.get(f"/staff?lang={lang}").get_data(as_text=True)
         for english in ("Games per day", "Median length of a finished game", "switch faults", "still open"):

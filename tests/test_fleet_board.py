@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from mqtt_helpers import Ear, Mosquitto, free_port, mosquitto_fixture, wait_until
+from mqtt_helpers import Ear, Mosquitto, free_port, wait_until
 
 from senet_pi.cli import main
 from senet_pi.fleet import FleetError, FleetSettings, parse_broker_url
@@ -26,7 +26,6 @@ from senet_pi.replay import verdict_line
 from senet_pi.service import Service
 from senet_pi_web import create_app
 
-assert mosquitto_fixture  # the `mosquitto` fixture: a broker on a free loopback port
 SENET_PI = shutil.which("senet-pi", path=str(Path(sys.executable).parent)) or "senet-pi"
 
 

@@ -8,7 +8,7 @@ import os
 import random
 import re
 
-from mqtt_helpers import mosquitto_fixture, wait_until
+from mqtt_helpers import wait_until
 from playwright.sync_api import expect, sync_playwright
 from werkzeug.security import generate_password_hash
 
@@ -19,9 +19,7 @@ from senet_pi.page import start_server, stop_server
 from senet_pi.service import Service
 from senet_pi_web import create_app
 from senet_pi_web.fleet import create_fleet_app
-from tests.test_museum_browser import axe_js, axe_violations  # noqa: F401
-
-assert mosquitto_fixture  # the `mosquitto` fixture: a broker on a free loopback port
+from tests.browser_helpers import axe_violations
 
 CHROMIUM = os.environ.get("SENET_PI_CHROMIUM", "/usr/bin/chromium")
 PIN = "8642"
@@ -79,7 +77,7 @@ def test_the_dashboard_in_a_browser_follows_the_boards_and_sends_a_staff_action(
     assert not [e for e in errors if "Content Security Policy" in e or "Refused" in e], errors
 
 
-def test_the_dashboard_is_axe_clean_in_both_themes_and_says_players_and_verdicts_in_words(axe_js):  # noqa: F811
+def test_the_dashboard_is_axe_clean_in_both_themes_and_says_players_and_verdicts_in_words(axe_js):
     """No broker needed: the watcher is fed the boards' messages as paho would hand them over. Each
     theme: the players named by their pieces, the last verdict in words (no `new_game`, no A or B),
     and no serious or critical axe-core violation, signed out and signed in, buttons a finger's size."""

@@ -8,7 +8,7 @@ import json
 import random
 
 import pytest
-from mqtt_helpers import mosquitto_fixture, wait_until
+from mqtt_helpers import wait_until
 from werkzeug.security import generate_password_hash
 
 from senet_pi.cli import main
@@ -18,8 +18,6 @@ from senet_pi.fleet.watcher import FleetWatcher
 from senet_pi.service import Service
 from senet_pi_web import create_app
 from senet_pi_web.fleet import create_fleet_app
-
-assert mosquitto_fixture  # the `mosquitto` fixture: a broker on a free loopback port
 
 PIN = "2468"
 SECRET = "the-museum-fleet-secret-0123"

@@ -11,15 +11,13 @@ import re
 
 import jinja2
 import pytest
-from mqtt_helpers import Ear, mosquitto_fixture, wait_until
+from mqtt_helpers import Ear, wait_until
 
 from senet_pi.fleet import FleetSettings, parse_broker_url
 from senet_pi.fleet.commands import WINDOW, CommandCheck, sign
 from senet_pi.fleet.on_run import start_board
 from senet_pi.service import Service
 from senet_pi_web import create_app
-
-assert mosquitto_fixture  # the `mosquitto` fixture: a broker on a free loopback port
 
 SECRET = "a-museum-secret-of-some-length"
 

@@ -10,7 +10,7 @@ import random
 import time
 
 import pytest
-from mqtt_helpers import Ear, mosquitto_fixture, wait_until
+from mqtt_helpers import Ear, wait_until
 
 from senet_pi.fleet import FleetSettings, parse_broker_url
 from senet_pi.fleet.address import BUTTONS, FleetError, fleet_settings
@@ -19,8 +19,6 @@ from senet_pi.fleet.summary import Summary
 from senet_pi.service import Service
 from senet_pi.verdicts import Answered, Fix, Question, Settled, Switch, Win
 from senet_pi_web import create_app
-
-assert mosquitto_fixture  # the `mosquitto` fixture: a broker on a free loopback port
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from mqtt_helpers import Ear, free_port, mosquitto_fixture, stop_group, wait_until
+from mqtt_helpers import Ear, free_port, stop_group, wait_until
 
 from senet_pi.fleet import FleetSettings, parse_broker_url
 from senet_pi.fleet.on_run import start_board
@@ -25,7 +25,6 @@ from senet_pi.service import Service
 from senet_pi.verdicts import Switch
 from senet_pi_web import create_app
 
-assert mosquitto_fixture
 NODE_RED = os.environ.get("SENET_PI_NODE_RED")
 FLOW = Path(__file__).resolve().parent.parent / "examples" / "node-red" / "fleet-flow.json"
 OPT_IN = pytest.mark.skipif(not NODE_RED, reason="opt-in: set SENET_PI_NODE_RED to a node-red program")

@@ -13,7 +13,7 @@ import time
 
 import paho.mqtt.client as mqtt
 import pytest
-from mqtt_helpers import Ear, Mosquitto, mosquitto_fixture, wait_until
+from mqtt_helpers import Ear, Mosquitto, wait_until
 
 from senet_pi.fleet import FleetSettings, parse_broker_url
 from senet_pi.fleet import board as board_module
@@ -25,8 +25,6 @@ from senet_pi.fleet.on_run import start_board
 from senet_pi.fleet.watcher import FleetWatcher
 from senet_pi.service import Service
 from senet_pi_web import create_app
-
-assert mosquitto_fixture  # the `mosquitto` fixture: a broker on a free loopback port
 
 SECRET = "a-museum-secret-of-some-length"
 

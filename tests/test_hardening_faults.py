@@ -18,57 +18,14 @@ from senet_pi.cli import main
 from senet_pi.health import journal_checks
 from senet_pi.journal import Journal
 from senet_pi.referee import Referee
-from senet_pi.referee.hands import scripted_game
 from senet_pi.service import Service
 from senet_pi.stats import day_stats
-from tests.journal_helpers import ScriptClock, feed, timed
-
-INPUTS = timed(scripted_game("secret", 2)["events"])
+from tests.journal_helpers import INPUTS, Boom, ScriptClock, feed, restart_failing_at
 
 
 def files(folder: Path) -> dict[str, bytes]:
     """Every file in `folder` with its bytes: what a reading command must leave alone."""
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
-
-
-def play(service: Service, clock: ScriptClock, inputs: list[tuple[int, str, object]]) -> None:
-    """Give the current game `inputs`, its times counted from when it began."""
-    start = clock.t
-    for ms, kind, value in inputs:
-        clock.t = start + ms / 1000
-        if kind == "tick":
-            service.tick()
-        else:
-            service.handle(kind, value)
-
-
-@pytest.fixture(scope="module")
-def two_games_made(tmp_path_factory) -> tuple[Path, int, int]:
-    """A journal with a game played and abandoned and a second in progress (made once: each write
-    is synced); with the inputs of each."""
-    path = tmp_path_factory.mktemp("two") / "j.sqlite"
-    clock = ScriptClock()
-    service = Service(Journal(path), clock=clock)
-    feed(service, clock, INPUTS[:60])
-    first = service.seq
-    service.new_game("secret")
-    play(service, clock, INPUTS[:80])
-    second = service.seq
-    service.close()
-    return path, first, second
-
-
-@pytest.fixture
-def two_games(two_games_made):
-    """Copies the journal of `two_games_made` to a path; returns the inputs of each game."""
-    made, first, second = two_games_made
-
-    def copy(path: Path) -> tuple[int, int]:
-        for suffix in ("", "-mark"):
-            shutil.copy(f"{made}{suffix}", f"{path}{suffix}")
-        return first, second
-
-    return copy
 
 
 # ------------------------------------------------------------------ reading commands never write
@@ -108,27 +65,6 @@ def test_item2_a_journal_being_written_is_read_as_it_stands(tmp_path, capsys):
 
 
 # ------------------------------------------------------------------ a game that cannot be resumed
-
-
-class Boom(Exception):
-    """An exception no code of ours raises on purpose: the resume must hold for any kind."""
-
-
-def restart_failing_at(path, monkeypatch, fail_at: int, error: type[BaseException] = RuntimeError) -> Service:
-    """A restart whose referee fails on the `fail_at`-th input it judges again (counting from 1)."""
-    real = Referee.apply
-    calls = {"n": 0}
-
-    def failing(self, kind, value, at):
-        calls["n"] += 1
-        if calls["n"] == fail_at:
-            raise error("the referee fails here")
-        return real(self, kind, value, at)
-
-    monkeypatch.setattr(Referee, "apply", failing)
-    service = Service(Journal(path))
-    monkeypatch.setattr(Referee, "apply", real)
-    return service
 
 
 @pytest.mark.parametrize("error", [Boom, KeyError, AssertionError, ZeroDivisionError, RuntimeError, RecursionError])
@@ -336,7 +272,7 @@ def run_cli(capsys, args: list[str]) -> tuple[int, str, str]:
 
 
 def test_item3_a_second_run_on_the_same_journal_is_refused_naming_the_first(tmp_path):
-    from tests.test_cli import SENET_PI, assert_one_line, senet_pi
+    from tests.cli_helpers import SENET_PI, assert_one_line, senet_pi
 
     path = tmp_path / "j.sqlite"
     args = ["run", "--backend", "sim", "--page-port", "0", "--journal", str(path)]
@@ -377,7 +313,7 @@ def test_item3_an_explicit_ruleset_unlike_the_game_in_progress_is_said(tmp_path,
 
 
 def test_item11_status_with_a_relative_journal_path_is_no_internal_error(tmp_path):
-    from tests.test_cli import senet_pi
+    from tests.cli_helpers import senet_pi
 
     (tmp_path / "rel").mkdir()
     Service(Journal(tmp_path / "rel" / "x.sqlite")).close()
@@ -394,7 +330,7 @@ def test_item11_a_page_port_out_of_range_is_a_usage_error(tmp_path, capsys, port
 
 
 def test_item11_set_pin_without_a_terminal_is_one_line(tmp_path):
-    from tests.test_cli import assert_one_line, senet_pi
+    from tests.cli_helpers import assert_one_line, senet_pi
 
     result = senet_pi("set-pin", cwd=tmp_path, stdin="")
     assert_one_line(result, 1, "no terminal", "--pin")

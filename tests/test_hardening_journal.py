@@ -15,12 +15,9 @@ import pytest
 
 from senet_pi.cli import main
 from senet_pi.journal import Journal
-from senet_pi.referee.hands import scripted_game
 from senet_pi.service import Service
 from senet_pi.verdicts import JournalNews, Verdict
-from tests.journal_helpers import ScriptClock, feed, fill_partition, timed
-
-INPUTS = timed(scripted_game("secret", 2)["events"])
+from tests.journal_helpers import INPUTS, ScriptClock, feed, fill_partition, straight_history
 
 
 class FlakyDisk:
@@ -44,13 +41,6 @@ class FlakyDisk:
 
     def __exit__(self, *exc: object) -> object:
         return self.db.__exit__(*exc)
-
-
-def straight_history() -> list[dict]:
-    clock = ScriptClock()
-    service = Service(None, clock=clock)
-    feed(service, clock, INPUTS)
-    return json.loads(json.dumps([v.json() for v in service.history]))
 
 
 def play_through_a_full_disk(service: Service, clock: ScriptClock, fill, free, said: list[str]) -> None:

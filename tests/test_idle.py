@@ -15,9 +15,9 @@ from senet_pi.service import Service
 from senet_pi.stats import day_stats
 from senet_pi.verdicts import Verdict
 from senet_pi_web import ConfigError, load_instance_config
-from tests.conftest import at
 from tests.journal_helpers import ScriptClock
-from tests.test_referee_trust import run_with_config
+from tests.referee_helpers import run_with_config
+from tests.rules_helpers import at
 
 MINUTES = 5
 

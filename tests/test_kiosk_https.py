@@ -16,7 +16,7 @@ import pytest
 from senet_pi.page import start_server, stop_server
 from senet_pi.service import Service
 from senet_pi_web import create_app
-from tests.test_pin_attack import make_certificate
+from tests.web_helpers import make_certificate
 
 SESSION = Path(__file__).resolve().parent.parent / "exhibit" / "kiosk-session"
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 import http.client
 import random
 import ssl
-import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -19,7 +17,7 @@ from senet_pi.page import PinError, set_pin, start_server, stop_server
 from senet_pi.service import Service
 from senet_pi_web import create_app
 from senet_pi_web.operator import GLOBAL_FAILURES
-from tests.test_web import FAST_HASH, PIN, Operator
+from tests.web_helpers import FAST_HASH, PIN, Operator, make_certificate
 
 
 @pytest.fixture
@@ -74,17 +72,6 @@ def test_item8_a_passphrase_signs_in_on_the_page(tmp_path):
 
 
 # ------------------------------------------------------------------ HTTPS for staff on the museum's Wi-Fi
-
-
-def make_certificate(folder: Path) -> tuple[Path, Path]:
-    """A self-signed certificate, as install.sh makes one (openssl)."""
-    cert, key = folder / "tls.crt", folder / "tls.key"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=senet.local",
-         "-keyout", str(key), "-out", str(cert)],
-        check=True, capture_output=True,
-    )  # fmt: skip
-    return cert, key
 
 
 def test_item8_with_a_certificate_the_page_is_https_and_its_session_cookie_is_secure(tmp_path):

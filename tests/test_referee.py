@@ -7,8 +7,8 @@ import pytest
 from senet_pi.referee import Referee, RefereeError
 from senet_pi.rules import new_game
 from senet_pi.verdicts import Sensor
-from tests.conftest import at
 from tests.referee_helpers import Hands, as_json, kinds, moves_in
+from tests.rules_helpers import at
 
 
 def test_a_move_is_judged_only_once_the_board_has_settled():

@@ -13,8 +13,8 @@ from senet_pi.referee.core import piece_name
 from senet_pi.referee.physical import HAND, Fix
 from senet_pi.rules import new_game
 from senet_pi.verdicts import Moved, Switch, Thrown
-from tests.conftest import at
-from tests.referee_helpers import Hands, kinds, moves_in
+from tests.referee_helpers import Hands, kinds, moves_in, run_with_config
+from tests.rules_helpers import at
 
 
 def illegal(verdicts: list[dict]) -> list[dict]:
@@ -494,27 +494,6 @@ def test_3_the_button_confirms_a_bounce_the_board_cannot_show_M5(pinmap):
         assert [(v.from_sq, v.to) for v in moves] == [(28, 28)] and service.referee.game.pending != (6, 6)
     finally:
         backend.close()
-
-
-def run_with_config(tmp_path, config: str, script: str):
-    import os
-    import subprocess
-    import sys
-
-    instance = tmp_path / "instance"
-    instance.mkdir(parents=True)
-    (instance / "config.toml").write_text(config)
-    (tmp_path / "script.txt").write_text(script)
-    return subprocess.run(
-        [
-            *(sys.executable, "-m", "senet_pi", "run", "--backend", "sim", "--page-port", "0"),
-            *("--journal", str(tmp_path / "j.sqlite"), "--script", str(tmp_path / "script.txt")),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, "SENET_PI_INSTANCE": str(instance)},
-    )
 
 
 def test_10_button_gestures_can_be_switched_off_in_the_config(tmp_path):

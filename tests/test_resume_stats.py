@@ -10,10 +10,10 @@ from senet_pi.cli import main
 from senet_pi.journal import Journal
 from senet_pi.service import Service
 from senet_pi.stats import day_stats, to_csv
-from tests.test_hardening_faults import restart_failing_at, two_games, two_games_made  # noqa: F401
+from tests.journal_helpers import restart_failing_at
 
 
-def test_a_game_carried_on_past_two_failed_resumes_is_one_game_resumed(two_games, tmp_path, monkeypatch, capsys):  # noqa: F811
+def test_a_game_carried_on_past_two_failed_resumes_is_one_game_resumed(two_games, tmp_path, monkeypatch, capsys):
     path = tmp_path / "j.sqlite"
     _first, second = two_games(path)
     before = day_stats(path)[0]

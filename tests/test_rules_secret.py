@@ -5,7 +5,7 @@ import pytest
 from senet_pi.errors import IllegalMoveError
 from senet_pi.rules import Reason, new_game
 from senet_pi.rules.effects import Bonus, Exchanged, Forfeit, Relocated, Turn
-from tests.conftest import at, moves
+from tests.rules_helpers import at, moves
 
 
 def refused(game, from_sq, to_sq):

@@ -25,6 +25,7 @@ from senet_pi.stats import COLUMNS, StatsError, day_stats, to_csv
 from senet_pi_web import create_app
 from senet_pi_web.plots import nice_top
 from tests.journal_helpers import ScriptClock, feed, timed
+from tests.web_helpers import sign_in
 
 PIN = "1357"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -256,11 +257,6 @@ def staff_client(journal_of_three_days):
     return app.test_client()
 
 
-def sign_in(client) -> None:
-    csrf = client.get("/api/op/csrf").json["csrf"]
-    assert client.post("/api/op/login", json={"pin": PIN}, headers={"X-CSRF-Token": csrf}).status_code == 200
-
-
 def test_the_staff_page_csv_and_json_refuse_a_session_not_signed_in(staff_client):
     page = staff_client.get("/staff")
     assert page.status_code == 401 and b"sign in with the operator PIN" in page.data and b"<svg" not in page.data
@@ -277,7 +273,7 @@ def test_with_no_pin_set_the_statistics_are_disabled(journal_of_three_days):
 
 
 def test_signed_in_the_staff_page_draws_a_bar_per_day_in_each_plot(staff_client):
-    sign_in(staff_client)
+    sign_in(staff_client, PIN)
     page = staff_client.get("/staff")
     assert page.status_code == 200
     html = page.get_data(as_text=True)
@@ -302,7 +298,7 @@ def test_signed_in_the_staff_page_draws_a_bar_per_day_in_each_plot(staff_client)
 
 def test_signed_in_the_csv_and_json_download(staff_client, journal_of_three_days):
     path, _ = journal_of_three_days
-    sign_in(staff_client)
+    sign_in(staff_client, PIN)
     response = staff_client.get("/staff/stats.csv")
     assert response.status_code == 200 and response.mimetype == "text/csv"
     assert response.headers["Content-Disposition"] == 'attachment; filename="senet-pi-stats.csv"'

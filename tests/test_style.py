@@ -1,5 +1,6 @@
 """The code stays `ruff` and `mypy` clean (the project's lint and type settings are in pyproject.toml)."""
 
+import ast
 import shutil
 import subprocess
 import sys
@@ -35,3 +36,36 @@ def test_examples_replay_cleanly():
         if path.name.startswith("physical-"):  # whole games played by hand through switch events only
             kinds = [v["v"] for v in verdicts]
             assert "win" in kinds and "illegal" not in kinds and "prompt" in kinds, path
+
+
+# ------------------------------------------------------------------ the tests read well
+
+TESTS = ROOT / "tests"
+
+
+def _test_modules() -> list[Path]:
+    return sorted(p for p in TESTS.rglob("*.py") if p.name != "conftest.py")
+
+
+def _imported(tree: ast.AST) -> list[tuple[int, str]]:
+    """Every module an `import` or `from ... import` names, with its line (imports in functions too)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.append((node.lineno, node.module))
+    return found
+
+
+def test_no_test_module_imports_another_or_the_conftest():
+    """Shared fixtures live in tests/conftest.py and shared helpers in tests/*_helpers.py: a test
+    module imported by another would run its tests' module code twice and hide which file owns what,
+    and a fixture imported by name needs a `noqa` for every test that takes it."""
+    wrong = []
+    for path in _test_modules():
+        for line, module in _imported(ast.parse(path.read_text(encoding="utf-8"))):
+            last = module.rsplit(".", 1)[-1]
+            if last.startswith("test_") or last == "conftest":
+                wrong.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    assert not wrong, "\n".join(wrong)

@@ -2,65 +2,13 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from werkzeug.security import generate_password_hash
 
-from senet_pi.hardware.backend import SimBackend
-from senet_pi.hardware.pinmap import load_pinmap
 from senet_pi.service import Service
 from senet_pi_web import create_app
-
-PIN = "246813"
-# A cheap hash for tests that sign in many times (the real one is scrypt, as set-pin makes it).
-FAST_HASH = generate_password_hash(PIN, method="pbkdf2:sha256:1000")
-
-
-@pytest.fixture
-def sim_service():
-    service = Service(None, variant="secret")
-    backend = SimBackend(load_pinmap(), rng=random.Random(4), spin=0)
-    backend.start(service, scan=False)
-    yield service, backend
-    backend.close()
-
-
-@pytest.fixture
-def app(sim_service):
-    service, backend = sim_service
-    return create_app(
-        {"TESTING": True, "OPERATOR_PIN_HASH": generate_password_hash(PIN), "PIN_DELAY": 0.01, "SECRET_KEY": "t"},
-        service=service,
-        backend=backend,
-    )
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
-class Operator:
-    """Like flaskr's AuthActions: sign in and act with the session's CSRF token."""
-
-    def __init__(self, client) -> None:
-        self.client = client
-        self.csrf = client.get("/api/op/csrf").json["csrf"]
-
-    def login(self, pin: str = PIN):
-        return self.client.post("/api/op/login", json={"pin": pin}, headers={"X-CSRF-Token": self.csrf})
-
-    def post(self, action: str, body: dict | None = None, csrf: bool = True):
-        headers = {"X-CSRF-Token": self.csrf} if csrf else {}
-        return self.client.post(f"/api/op/{action}", json=body or {}, headers=headers)
-
-
-@pytest.fixture
-def operator(client):
-    return Operator(client)
+from tests.web_helpers import FAST_HASH, PIN, Operator
 
 
 def test_the_pages_render(client):
