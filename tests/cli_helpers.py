@@ -26,7 +26,8 @@ def assert_one_line(result: subprocess.CompletedProcess, status: int, *words: st
     err = result.stderr
     assert result.returncode == status, (result.returncode, err)
     assert len(err.strip().splitlines()) == 1, err
-    assert "Traceback" not in err + result.stdout and "internal error" not in err
+    assert "Traceback" not in err + result.stdout
+    assert "internal error" not in err
     for word in words:
         assert word in err
     return err

@@ -70,9 +70,8 @@ def test_the_simulated_boards_and_the_apis_own_errors_come_in_the_pages_language
     form = client.post(f"/api/sim/lift?lang={lang}", data="square=3", headers=csrf)
     assert form.json["error"] == gettext("send JSON (Content-Type: application/json)", lang)
     nowhere = client.get(f"/api/nowhere?lang={lang}")
-    assert nowhere.status_code == 404 and nowhere.json["error"] == gettext(
-        "there is nothing at {path}", lang, path="/api/nowhere"
-    )
+    assert nowhere.status_code == 404
+    assert nowhere.json["error"] == gettext("there is nothing at {path}", lang, path="/api/nowhere")
     assert empty.json["error"] != "square 20 holds no piece to lift"  # the catalogue has it in this language
 
 

@@ -76,7 +76,9 @@ def rig(tmp_path):
 
 def test_the_bridge_says_hello_and_the_board_as_it_stands(rig):
     info = rig.backend.describe()
-    assert info["connected"] and info["firmware"] == "0.1.0" and info["board"] == "e661410403522a22"
+    assert info["connected"]
+    assert info["firmware"] == "0.1.0"
+    assert info["board"] == "e661410403522a22"
     assert rig.service.referee.sensed == new_game("secret").occupied()
     assert info["dropped"] == 0
 
@@ -127,8 +129,10 @@ def test_a_whole_game_with_a_cable_pull_in_the_middle_of_a_move(rig):
             seen=lambda m=moves: (m, rig.verdicts[-8:]),
         )
     kinds = [v["v"] for v in rig.verdicts]
-    assert service.referee.game.is_over and "win" in kinds
-    assert pulled and rig.backend.reconnects == 1
+    assert service.referee.game.is_over
+    assert "win" in kinds
+    assert pulled
+    assert rig.backend.reconnects == 1
     links = [v for v in rig.verdicts if v["v"] == "link"]
     assert [v["connected"] for v in links][-2:] == [False, True]
     assert "illegal" not in kinds
@@ -166,7 +170,8 @@ def test_a_firmware_version_the_host_does_not_know_gets_one_clear_message():
     hello = frames((0, "H", ("proto=7", "fw=9.0.0", "board=x")), (1, "S", (START, 0)))
     backend, _, notes, _ = run_fake(hello, done=lambda notes: any(n["v"] == "link" for n in notes))
     links = [n for n in notes if n["v"] == "link"]
-    assert len(links) == 1 and "protocol 7, which this senet-pi does not know" in links[0]["text"]
+    assert len(links) == 1
+    assert "protocol 7, which this senet-pi does not know" in links[0]["text"]
     assert not backend.connected
 
 
@@ -231,7 +236,8 @@ def test_the_square_leds_show_what_to_fix_and_go_dark_when_the_board_is_right():
         clock.t += 1
         service.tick()  # settled: a wrong move
         lights = [w for w in port.written if b",P," in w]
-        assert any(b",P,10,FF0000*" in w for w in lights) and any(b",P,14,FF0000*" in w for w in lights)
+        assert any(b",P,10,FF0000*" in w for w in lights)
+        assert any(b",P,14,FF0000*" in w for w in lights)
         port.written.clear()
         service.handle("lift", 14)
         service.handle("place", 13)

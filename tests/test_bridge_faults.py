@@ -76,8 +76,10 @@ def test_item10_a_bridge_that_falls_silent_is_marked_down_after_missed_heartbeat
     try:
         until(lambda: not backend.connected)
         down = [n for n in notes if n["v"] == "link" and not n["connected"]]
-        assert down and "fell silent" in down[0]["text"]
-        assert backend.reconnects == 1 and "fell silent" in backend.describe()["problem"]
+        assert down
+        assert "fell silent" in down[0]["text"]
+        assert backend.reconnects == 1
+        assert "fell silent" in backend.describe()["problem"]
         until(lambda: port.opened >= 2)  # and it tries again, asking the bridge for its hello
     finally:
         backend.close()
@@ -109,7 +111,9 @@ def test_item10_a_bridge_that_stops_reading_never_blocks_and_every_unsent_frame_
         assert backend.unsent >= 20  # each of them (and the reconnect's hello, if it came already)
         assert any(n["v"] == "link" and "stopped taking commands" in n["text"] for n in notes)
         described = backend.describe()
-        assert described["unsent"] >= 20 and described["bridge_dropped"] == 3 and described["connected"] is False
+        assert described["unsent"] >= 20
+        assert described["bridge_dropped"] == 3
+        assert described["connected"] is False
     finally:
         backend.close()
 

@@ -219,7 +219,9 @@ def test_a_whole_game_is_played_with_the_mouse(browser, timed_board):
         click_move(page, board, moves)
         settle(board)
         with service.lock:
-            assert game.pending is None and not service.referee.steps_left and service.referee.warning is None
+            assert game.pending is None
+            assert not service.referee.steps_left
+            assert service.referee.warning is None
             assert service.referee.question is None
     assert service.referee.game.is_over
     expect(page.locator("#message")).to_have_class("message win")
@@ -382,8 +384,10 @@ def test_a_whole_card_game_with_two_phones_as_hands(browser):
                 click_move(board, live, moves)
                 settle(live)
                 with service.lock:
-                    assert len(game.actions) > before and not service.referee.steps_left
-                    assert service.referee.warning is None and service.referee.question is None
+                    assert len(game.actions) > before
+                    assert not service.referee.steps_left
+                    assert service.referee.warning is None
+                    assert service.referee.question is None
         assert service.referee.game.is_over
         expect(board.locator("#message")).to_have_class("message win")
         expect(phones["A"].locator("#hand-turn")).to_contain_text("has won")
@@ -471,7 +475,8 @@ def test_a_state_sent_before_a_clicks_answer_but_arriving_after_it_does_not_undo
     square(page, 10).click()
     until(lambda: not board.service.referee.sensed >> 10 & 1)  # lifted, and sensed so
     lifted = page.evaluate("() => fetch('/api/state').then((r) => r.json())")  # the board without 10
-    assert 10 not in lifted["backend"]["switches"] and lifted["backend"]["moves"] == sim.moves
+    assert 10 not in lifted["backend"]["switches"]
+    assert lifted["backend"]["moves"] == sim.moves
     lifted["in_progress"] = False  # made as the scanner saw the lift, before the referee judged it
     answered = "() => simAnswered === simAsked"
     page.wait_for_function(answered)
@@ -507,7 +512,9 @@ def shot(locator, tmp_path, name: str) -> None:
     data = path.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-    assert box is not None and abs(width - box["width"]) <= 2 and abs(height - box["height"]) <= 2
+    assert box is not None
+    assert abs(width - box["width"]) <= 2
+    assert abs(height - box["height"]) <= 2
 
 
 def test_item7_a_refused_throw_is_said_where_the_visitor_looks(page, board, tmp_path):
@@ -672,7 +679,8 @@ def test_item13_on_a_phone_the_board_stands_with_a_fingers_squares_and_compariso
     drawn = page.locator("#board").bounding_box()
     assert drawn["height"] > 2 * drawn["width"]  # upright: three columns of ten, not ten squares of 35 px across
     cell = square(page, 1).locator("rect").bounding_box()
-    assert cell["width"] >= 44 and cell["height"] >= 44
+    assert cell["width"] >= 44
+    assert cell["height"] >= 44
     assert square(page, 11).bounding_box()["y"] == pytest.approx(square(page, 10).bounding_box()["y"], abs=1)  # P1
     number = page.locator('#board text.num:text-is("23")').bounding_box()
     assert number["height"] >= 10  # was 7 px: the numbers are readable on a phone
@@ -802,7 +810,8 @@ def test_item15_the_page_in_german_and_arabic_with_the_switch(browser, board, tm
     expect(page.locator("#how summary")).to_have_text("طريقة اللعب")
     expect(message).to_have_text("الرمية 3 تنقل القطعة من 10 إلى 13، لا إلى 12 لماذا؟")
     one, ten, eleven = (square(page, sq).bounding_box() for sq in (1, 10, 11))
-    assert one["x"] < ten["x"] and abs(eleven["x"] - ten["x"]) < 2  # still the wooden board's S, not mirrored
+    assert one["x"] < ten["x"]
+    assert abs(eleven["x"] - ten["x"]) < 2  # still the wooden board's S, not mirrored
     shot(page.locator(".board-area"), tmp_path, "board-rtl")
     page.goto(board.url)  # the cookie keeps the choice
     expect(page.locator("html")).to_have_attribute("lang", "ar")

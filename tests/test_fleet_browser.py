@@ -111,7 +111,8 @@ def test_the_dashboard_is_axe_clean_in_both_themes_and_says_players_and_verdicts
                 expect(room).to_contain_text("a new game")
                 expect(hall).to_contain_text("White moved 9 to 13")
                 for row in (room, hall):
-                    assert "new_game" not in row.inner_text() and " B" not in row.inner_text()
+                    assert "new_game" not in row.inner_text()
+                    assert " B" not in row.inner_text()
                 found[f"the boards, {theme}"] = axe_violations(page, axe_js)
                 for button in page.locator("button:visible, .languages a").all():
                     box = button.bounding_box()

@@ -87,9 +87,11 @@ def test_node_red_shows_the_boards_alerts_staff_and_presses_new_game(mosquitto, 
             return seen if seen and seen.get("online") and seen.get("last") else None
 
         seen = wait_until(board, 15)
-        assert seen["game"] == "playing" and seen["to_move"] == "Green"  # type: ignore[index]
+        assert seen["game"] == "playing"
+        assert seen["to_move"] == "Green"  # type: ignore[index]
         page = (get("/senet/boards") or b"").decode()
-        assert "hall-1" in page and "New game" in page
+        assert "hall-1" in page
+        assert "New game" in page
 
         publisher._listen([Switch(7, "stuck closed", "the switch on square 7 is stuck closed")])  # as the service would
         alert = ear.last("museum/alerts", 10).payload.decode()

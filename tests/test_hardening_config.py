@@ -56,7 +56,8 @@ def test_config_item3_starting_twice_leaves_any_valid_config_as_it_was(instance,
     first = create_app().config["SECRET_KEY"]
     second = create_app().config["SECRET_KEY"]
     assert config.read_bytes() == SHAPES[shape].encode()  # never written
-    assert first == second and len(first) >= 32  # the key lasts from one start to the next
+    assert first == second
+    assert len(first) >= 32  # the key lasts from one start to the next
     assert (instance / SECRET_FILE).stat().st_mode & 0o077 == 0  # readable by its owner only
 
 
@@ -117,8 +118,11 @@ def test_config_item3_an_unwritable_instance_folder_is_said_at_start(instance, m
         app = create_app()
     assert app.config["SECRET_KEY"]
     said = [r.getMessage() for r in caplog.records if r.name == "senet_pi.page"]
-    assert len(said) == 1 and "secret_key" in said[0] and "last only until the service stops" in said[0]
-    assert "Read-only file system" in said[0] and not (instance / SECRET_FILE).exists()
+    assert len(said) == 1
+    assert "secret_key" in said[0]
+    assert "last only until the service stops" in said[0]
+    assert "Read-only file system" in said[0]
+    assert not (instance / SECRET_FILE).exists()
 
 
 def test_config_item3_set_pin_on_an_unwritable_folder_is_one_line_not_exit_70(tmp_path, monkeypatch, capsys):
@@ -127,8 +131,10 @@ def test_config_item3_set_pin_on_an_unwritable_folder_is_one_line_not_exit_70(tm
     monkeypatch.setenv("SENET_PI_INSTANCE", str(blocker / "instance"))
     code = main(["set-pin", "--pin", PIN])
     err = capsys.readouterr().err
-    assert code not in (0, 70) and "Traceback" not in err
-    assert len(err.strip().splitlines()) == 1 and "PIN" in err
+    assert code not in (0, 70)
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+    assert "PIN" in err
 
 
 def test_config_item3_the_fleet_dashboard_keeps_the_same_key_file(instance):
@@ -140,5 +146,6 @@ def test_config_item3_the_fleet_dashboard_keeps_the_same_key_file(instance):
 
     (instance / "config.toml").write_text("[extra]\n")
     key = create_fleet_app(watcher=NoBoards()).config["SECRET_KEY"]
-    assert isinstance(key, str) and key == create_app().config["SECRET_KEY"]
+    assert isinstance(key, str)
+    assert key == create_app().config["SECRET_KEY"]
     assert (instance / "config.toml").read_text() == "[extra]\n"

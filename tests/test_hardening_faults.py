@@ -38,7 +38,9 @@ def test_item2_a_file_that_is_not_a_journal_is_one_line_and_left_exactly_as_it_w
     before = files(tmp_path)
     assert main([*command, "--journal", str(notes)]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "not a senet-pi journal" in err and "left as it was" in err
+    assert err.count("\n") == 1
+    assert "not a senet-pi journal" in err
+    assert "left as it was" in err
     assert files(tmp_path) == before  # not renamed, not replaced, no -wal, -shm or -mark beside it
 
 
@@ -50,7 +52,8 @@ def test_item2_reading_a_journal_changes_no_byte_of_it(two_games, tmp_path, caps
     assert main(["export", "last", "--journal", str(path)]) == 0
     assert main(["stats", "--journal", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "abandoned" in out and '"events"' in out
+    assert "abandoned" in out
+    assert '"events"' in out
     assert files(tmp_path) == before
 
 
@@ -81,27 +84,37 @@ def test_item1_a_referee_failing_on_a_journaled_input_costs_only_that_game_from_
     journal = service.journal
     games = journal.games()
     assert [g.events for g in games] == [first, second, fail_at - 1]  # every record kept as it was
-    assert games[1].ended is not None and games[2].ended is None
-    assert service.game_id == 3 and service.seq == fail_at - 1
+    assert games[1].ended is not None
+    assert games[2].ended is None
+    assert service.game_id == 3
+    assert service.seq == fail_at - 1
     said = [n for n in service.notes if "could not be resumed" in n]
-    assert len(said) == 1 and f"past input {fail_at - 1} of {second}" in said[0] and error.__name__ in said[0]
+    assert len(said) == 1
+    assert f"past input {fail_at - 1} of {second}" in said[0]
+    assert error.__name__ in said[0]
     page = service.snapshot()["journal_notes"]
-    assert len(page) == 1 and "game 2 could not be resumed" in page[0] and "as game 3" in page[0]
+    assert len(page) == 1
+    assert "game 2 could not be resumed" in page[0]
+    assert "as game 3" in page[0]
     stats = day_stats(path)[0]  # one game carried on, not one abandoned and another begun
     assert (stats.started, stats.abandoned, stats.open) == (stats_before[0].started, stats_before[0].abandoned, 1)
-    assert stats.resumed == 1 and stats_before[0].resumed == 0
+    assert stats.resumed == 1
+    assert stats_before[0].resumed == 0
 
     # the game goes on from there, and a restart resumes it as it was, with no alarm
     history = json.loads(json.dumps([v.json() for v in service.history]))
     service.close()
     again = Service(Journal(path))
-    assert again.game_id == 3 and json.loads(json.dumps([v.json() for v in again.history])) == history
-    assert not [n for n in again.notes if "could not be resumed" in n] and again.snapshot()["journal_notes"] == []
+    assert again.game_id == 3
+    assert json.loads(json.dumps([v.json() for v in again.history])) == history
+    assert not [n for n in again.notes if "could not be resumed" in n]
+    assert again.snapshot()["journal_notes"] == []
     again.close()
 
     checks, _ = journal_checks(path)
     resume = [c for c in checks if c.name == "resume"]
-    assert resume and "game 2 could not be resumed" in resume[0].text
+    assert resume
+    assert "game 2 could not be resumed" in resume[0].text
 
 
 def test_item1_an_input_the_referee_fails_on_while_playing_costs_only_itself(tmp_path, monkeypatch):
@@ -119,14 +132,19 @@ def test_item1_an_input_the_referee_fails_on_while_playing_costs_only_itself(tmp
     path = tmp_path / "j.sqlite"
     service = Service(Journal(path), variant="modern")
     said = [v.json() for v in service.handle("throw", 1)]
-    assert [v["v"] for v in said] == ["journal"] and "input 1 (throw) could not be judged" in said[0]["text"]
-    assert "TypeError" in said[0]["text"] and "goes on as it was before it" in said[0]["text"]
+    assert [v["v"] for v in said] == ["journal"]
+    assert "input 1 (throw) could not be judged" in said[0]["text"]
+    assert "TypeError" in said[0]["text"]
+    assert "goes on as it was before it" in said[0]["text"]
     assert service.handle("throw", [3, 4])[0].json()["v"] == "throw"
-    assert service.journal.pending == 0 and service.journal_trouble is None
+    assert service.journal.pending == 0
+    assert service.journal_trouble is None
     history = json.loads(json.dumps([v.json() for v in service.history]))
     service.close()
     again = Service(Journal(path))
-    assert not list(tmp_path.glob("*.damaged-*")) and again.game_id == 1 and again.seq == 2
+    assert not list(tmp_path.glob("*.damaged-*"))
+    assert again.game_id == 1
+    assert again.seq == 2
     assert json.loads(json.dumps([v.json() for v in again.history])) == history
     assert not [n for n in again.notes if "could not be resumed" in n or "differs" in n]
     again.close()
@@ -157,11 +175,13 @@ def test_item1_a_failed_input_leaves_the_game_as_if_it_never_came(tmp_path, monk
     feed(service, clock, inputs[:fail_at])
     monkeypatch.setattr(Referee, "apply", real)
     feed(service, clock, inputs[fail_at:])
-    assert failing.done and service.journal.pending == 0
+    assert failing.done
+    assert service.journal.pending == 0
     assert service.snapshot()["squares"] == plain.snapshot()["squares"]
     service.close()
     again = Service(Journal(path))
-    assert again.snapshot()["squares"] == plain.snapshot()["squares"] and again.game_id == 1
+    assert again.snapshot()["squares"] == plain.snapshot()["squares"]
+    assert again.game_id == 1
     again.close()
 
 
@@ -181,7 +201,9 @@ def test_item1_status_names_the_game_cut_short(two_games, tmp_path, monkeypatch,
     Service(Journal(path)).close()
     main(["status", "--journal", str(path), "--page-port", "1"])
     out = capsys.readouterr().out
-    assert "resume" in out and "game 2 could not be resumed past input 2" in out and "TypeError" in out
+    assert "resume" in out
+    assert "game 2 could not be resumed past input 2" in out
+    assert "TypeError" in out
 
 
 def test_item1_a_game_whose_start_cannot_be_set_up_keeps_the_others(two_games, tmp_path):
@@ -194,7 +216,8 @@ def test_item1_a_game_whose_start_cannot_be_set_up_keeps_the_others(two_games, t
     service = Service(Journal(path))
     assert not list(tmp_path.glob("*.damaged-*"))
     assert [g.events for g in service.journal.games()][:2] == [first, second]
-    assert service.game_id == 3 and service.seq == 0
+    assert service.game_id == 3
+    assert service.seq == 0
     assert any("game 2 could not be resumed" in n for n in service.notes)
     service.close()
 
@@ -213,8 +236,10 @@ def test_item4_one_digit_changed_in_a_journaled_input_is_reported_and_the_game_k
     db.close()
     service = Service(Journal(path))
     said = [n for n in service.notes if "differs from what the referee decides now" in n]
-    assert len(said) == 1 and f"from input {seq + 1} on" in said[0]
-    assert service.game_id == 2 and service.seq == second  # the game goes on, as judged now
+    assert len(said) == 1
+    assert f"from input {seq + 1} on" in said[0]
+    assert service.game_id == 2
+    assert service.seq == second  # the game goes on, as judged now
     assert any("differs" in t for t in service.snapshot()["journal_notes"])
     service.close()
     checks, _ = journal_checks(path)
@@ -225,7 +250,8 @@ def test_item4_an_untouched_journal_raises_no_alarm(two_games, tmp_path):
     path = tmp_path / "j.sqlite"
     two_games(path)
     service = Service(Journal(path))
-    assert service.snapshot()["journal_notes"] == [] and not any("differs" in n for n in service.notes)
+    assert service.snapshot()["journal_notes"] == []
+    assert not any("differs" in n for n in service.notes)
     service.close()
     assert not [c for c in journal_checks(path)[0] if c.name == "resume"]
 
@@ -244,7 +270,8 @@ def test_item4_the_wal_and_the_mark_deleted_together_are_noticed(tmp_path):
     service.close()
     resumed = Service(Journal(copy))
     said = [n for n in resumed.notes if "-wal and -mark are both missing" in n]
-    assert len(said) == 1 and resumed.snapshot()["journal_notes"]
+    assert len(said) == 1
+    assert resumed.snapshot()["journal_notes"]
     resumed.close()
 
 
@@ -253,7 +280,8 @@ def test_item4_a_journal_closed_cleanly_without_its_mark_raises_no_alarm(two_gam
     two_games(path)
     Path(f"{path}-mark").unlink()
     service = Service(Journal(path))
-    assert not any("missing" in n for n in service.notes) and service.snapshot()["journal_notes"] == []
+    assert not any("missing" in n for n in service.notes)
+    assert service.snapshot()["journal_notes"] == []
     service.close()
 
 
@@ -291,7 +319,8 @@ def test_item3_a_second_run_on_the_same_journal_is_refused_naming_the_first(tmp_
         first.communicate(b"quit\n", timeout=30)
     assert first.returncode == 0
     with Journal(path, readonly=True) as journal:
-        assert [g.events for g in journal.games()] == [journal.games()[0].events] and len(journal.games()) == 1
+        assert [g.events for g in journal.games()] == [journal.games()[0].events]
+        assert len(journal.games()) == 1
     third = senet_pi(*args, cwd=tmp_path, stdin="quit\n")  # the lock went with the first run
     assert third.returncode == 0, third.stderr
 
@@ -304,9 +333,11 @@ def test_item3_an_explicit_ruleset_unlike_the_game_in_progress_is_said(tmp_path,
     base = ["run", "--backend", "sim", "--page-port", "0", "--journal", str(path), "--script", str(script)]
     code, out, err = run_cli(capsys, [*base, "--ruleset", "secret"])
     assert code == 0, err
-    assert "--ruleset secret not applied: game 1 (houses, 2 players) is in progress" in out and "new secret 2" in out
+    assert "--ruleset secret not applied: game 1 (houses, 2 players) is in progress" in out
+    assert "new secret 2" in out
     code, out, err = run_cli(capsys, [*base, "--ruleset", "houses"])  # what is on: nothing to say
-    assert code == 0 and "not applied" not in out
+    assert code == 0
+    assert "not applied" not in out
 
 
 # ------------------------------------------------------------------ mistakes on the command line
@@ -319,13 +350,17 @@ def test_item11_status_with_a_relative_journal_path_is_no_internal_error(tmp_pat
     Service(Journal(tmp_path / "rel" / "x.sqlite")).close()
     result = senet_pi("status", "--journal", "rel/x.sqlite", "--page-port", "1", cwd=tmp_path)
     assert result.returncode in (0, 1) and "internal error" not in result.stderr, result.stderr
-    assert "rel/x.sqlite" in result.stdout and "not damaged" in result.stdout
+    assert "rel/x.sqlite" in result.stdout
+    assert "not damaged" in result.stdout
 
 
 @pytest.mark.parametrize("port", ["70000", "-1", "http"])
 def test_item11_a_page_port_out_of_range_is_a_usage_error(tmp_path, capsys, port):
     code, _, err = run_cli(capsys, ["run", "--backend", "sim", "--page-port", port, "--journal", str(tmp_path / "j")])
-    assert code == 2 and "--page-port" in err and "0 to 65535" in err and "internal error" not in err
+    assert code == 2
+    assert "--page-port" in err
+    assert "0 to 65535" in err
+    assert "internal error" not in err
     assert not list(tmp_path.iterdir())
 
 
@@ -340,7 +375,10 @@ def test_item11_a_journal_in_a_folder_that_does_not_exist_is_one_line_and_makes_
     code, out, err = run_cli(
         capsys, ["run", "--backend", "sim", "--page-port", "0", "--journal", str(tmp_path / "typo" / "j.sqlite")]
     )
-    assert code == 1 and err.count("\n") == 1 and "does not exist" in err and out == ""
+    assert code == 1
+    assert err.count("\n") == 1
+    assert "does not exist" in err
+    assert out == ""
     assert not (tmp_path / "typo").exists()
 
 
@@ -417,4 +455,5 @@ def test_fuzz_any_board_handlings_then_a_restart_keep_every_earlier_game(before,
         again.close()
         final = journal_record(path)
         for gid, (variant, inputs) in kept.items():  # the game in progress may have gone on: a prefix
-            assert final[gid][0] == variant and final[gid][1][: len(inputs)] == inputs
+            assert final[gid][0] == variant
+            assert final[gid][1][: len(inputs)] == inputs

@@ -184,7 +184,8 @@ def test_item1_at_kiosk_size_the_board_fills_the_screen_and_the_banner_is_the_mo
         spool = page.locator("#board .piece.owner-B path.body").first.evaluate("(e) => getComputedStyle(e).fill")
         assert contrast(green, spool) < 1.6  # the banner is the green of the spools
         box = page.locator("#board").bounding_box()
-        assert box["width"] >= 1200 and box["y"] + box["height"] <= 1080  # most of the screen, all of it in view
+        assert box["width"] >= 1200
+        assert box["y"] + box["height"] <= 1080  # most of the screen, all of it in view
         for beside in ("#sticks", "#history", "#how-list", "#operator summary"):  # at a glance: nothing below the fold
             other = page.locator(beside).bounding_box()
             assert other["x"] >= box["x"] + box["width"] and other["y"] + other["height"] <= 1080, beside
@@ -233,7 +234,8 @@ def test_item1_pieces_borne_off_wait_beside_the_board(browser, board):
         expect(page.locator("#off-A .piece")).to_have_count(0)
         board_box = page.locator("#board").bounding_box()
         a, b = page.locator("#off-A").bounding_box(), page.locator("#off-B").bounding_box()
-        assert a["x"] + a["width"] <= board_box["x"] and b["x"] >= board_box["x"] + board_box["width"]
+        assert a["x"] + a["width"] <= board_box["x"]
+        assert b["x"] >= board_box["x"] + board_box["width"]
         expect(page.locator("#off-A")).to_have_attribute("aria-label", "White: 0 off")
     finally:
         page.close()
@@ -304,7 +306,8 @@ def test_item4_a_ruling_id_waits_behind_a_why_and_the_real_square_is_drawn(brows
         ghost = page.locator("#board .piece.ghost.owner-B")
         expect(ghost).to_have_count(1)  # in the hand: a ghost where it may go, 13
         box, thirteen = ghost.bounding_box(), square(page, 13).bounding_box()
-        assert thirteen["x"] <= box["x"] and box["x"] + box["width"] <= thirteen["x"] + thirteen["width"] + 2
+        assert thirteen["x"] <= box["x"]
+        assert box["x"] + box["width"] <= thirteen["x"] + thirteen["width"] + 2
         board.service.handle("place", 14)
         settle(board)
         message = page.locator("#message")
@@ -546,7 +549,8 @@ def test_the_table_answers_the_referee_itself_and_a_question_nobody_answers_neve
         page.keyboard.press("Shift+Tab")
         page.keyboard.press("Enter")
         expect(answers).to_have_count(0)
-        assert referee.question is None and referee.warning is None  # "put back": nothing to put right
+        assert referee.question is None
+        assert referee.warning is None  # "put back": nothing to put right
 
         lift_two_and_put_them_back()  # and now nobody answers
         expect(answers).to_have_count(2)
@@ -612,7 +616,8 @@ def test_one_next_step_in_the_largest_type_a_bonus_throw_said_and_no_codes(brows
         size = "(e) => parseFloat(getComputedStyle(e).fontSize)"
         largest, who = page.evaluate(LARGEST_TEXT)
         assert fixes.evaluate(size) == largest, who
-        assert message.evaluate(size) < fixes.evaluate(size) and turn.evaluate(size) < fixes.evaluate(size)
+        assert message.evaluate(size) < fixes.evaluate(size)
+        assert turn.evaluate(size) < fixes.evaluate(size)
         for where in ("#turn", "#message", "#fixes", "#announce"):
             words = page.locator(where).inner_text()
             assert not re.search(r"\b[PSHKM]\d{1,2}\b|(?<![\w'])[AB](?![\w'])", words), (where, words)
@@ -695,7 +700,8 @@ def test_during_the_rules_own_steps_the_board_drawn_is_the_wooden_board(browser,
             service.handle(kind, sq)
             settle(board)
     prompt = service.snapshot()["prompt"]
-    assert prompt is not None and (prompt["from"], prompt["to"], prompt["player"]) == (1, "off", "A")
+    assert prompt is not None
+    assert (prompt["from"], prompt["to"], prompt["player"]) == (1, "off", "A")
     assert service.snapshot()["squares"]["1"]["owner"] == "B"  # the game's piece: not yet on the wood
     page = open_page(browser, board, viewport=KIOSK)
     try:

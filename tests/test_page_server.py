@@ -72,11 +72,14 @@ def test_item3_eighty_live_pages_and_the_api_still_answers(live):
     try:
         for sock in streams:
             head = read_until(sock, b"event: state")
-            assert b"200 OK" in head and b"text/event-stream" in head and b"frame-ancestors 'none'" in head
+            assert b"200 OK" in head
+            assert b"text/event-stream" in head
+            assert b"frame-ancestors 'none'" in head
         until(lambda: listeners(server) == 80, what="80 streams on the loop")
         for _ in range(20):
             status, body = get(port, "/api/state")
-            assert status == 200 and b'"variant": "secret"' in body.replace(b'":"', b'": "')
+            assert status == 200
+            assert b'"variant": "secret"' in body.replace(b'":"', b'": "')
         service.handle("throw", 3)
         for sock in streams:  # every page gets the update
             read_until(sock, b'"value": 3')
@@ -122,7 +125,8 @@ def test_item3_streams_past_the_limit_get_503_and_retry_after(live):
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
     conn.request("GET", "/api/events")
     response = conn.getresponse()
-    assert response.status == 503 and response.getheader("Retry-After") == "10"
+    assert response.status == 503
+    assert response.getheader("Retry-After") == "10"
     assert b"too many live pages" in response.read()
     conn.close()
     for sock in streams:
@@ -134,6 +138,7 @@ def test_item3_a_foreign_host_gets_no_stream(live):
     sock = socket.create_connection(("127.0.0.1", server.effective_port), timeout=20)
     sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: evil.example\r\n\r\n")
     head = read_until(sock, b"}")
-    assert b"400 Bad Request" in head and b"unknown Host" in head
+    assert b"400 Bad Request" in head
+    assert b"unknown Host" in head
     sock.close()
     assert listeners(server) == 0

@@ -44,7 +44,8 @@ def test_item8_wrong_pins_from_many_addresses_are_limited_across_all_of_them(app
     assert answers.count(401) == GLOBAL_FAILURES  # checked, each one wrong
     assert answers.count(429) == 200 - GLOBAL_FAILURES  # refused unchecked: the budget is spent
     late = guesser(app, "10.9.9.9").login(PIN)  # even the right PIN waits while the attack lasts
-    assert late.status_code == 429 and "Retry-After" in late.headers
+    assert late.status_code == 429
+    assert "Retry-After" in late.headers
 
 
 def test_item8_a_signed_in_operator_keeps_working_during_the_attack(app):
@@ -85,7 +86,8 @@ def test_item8_with_a_certificate_the_page_is_https_and_its_session_cookie_is_se
         conn = http.client.HTTPSConnection("127.0.0.1", server.effective_port, timeout=20, context=context)
         conn.request("GET", "/api/op/csrf")
         answer = conn.getresponse()
-        assert answer.status == 200 and "Secure" in (answer.getheader("Set-Cookie") or "")
+        assert answer.status == 200
+        assert "Secure" in (answer.getheader("Set-Cookie") or "")
         conn.close()
     finally:
         stop_server(server)

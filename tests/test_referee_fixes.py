@@ -294,7 +294,8 @@ def test_5_fixes_that_put_a_moves_pieces_back_never_revise_the_move_in_modern(pa
     assert not of_kind(s.seen[start:], "revised"), s.explain("class 2: the accepted move was revised", start)
     swaps = [v for v in of_kind(s.seen[start:], "illegal") if v.get("swap")]
     assert not swaps, s.explain("the fixes left a swapped pair", start)
-    assert s.game.piece_at(12) == ("B", 4) and s.game.to_move_id == "A"
+    assert s.game.piece_at(12) == ("B", 4)
+    assert s.game.to_move_id == "A"
 
 
 def test_5_a_move_taken_back_among_other_slips_is_put_right_not_asked_about():
@@ -347,16 +348,21 @@ def test_4_5_a_piece_said_not_to_be_in_the_game_is_replaced_never_accepted():
     hands.do("place 20", wait=600)
     hands.do("lift 20", "lift 13", "place 13", wait=600)
     question = hands.referee.question
-    assert question is not None and question.kind == "whose" and question.square == 13
+    assert question is not None
+    assert question.kind == "whose"
+    assert question.square == 13
     warning = of_kind(hands.call("answer", "a piece that is not in the game"), "illegal")
-    assert warning and warning[-1]["fix"] == ["remove the piece on 13", "put B's piece with 2 dots back on 13"]
+    assert warning
+    assert warning[-1]["fix"] == ["remove the piece on 13", "put B's piece with 2 dots back on 13"]
     assert "not in the game" in warning[-1]["reason"]
-    assert not hands.wait(600) and hands.referee.warning is not None  # it stands
+    assert not hands.wait(600)
+    assert hands.referee.warning is not None  # it stands
     lifted = hands.do("lift 13", wait=600)
     assert of_kind(lifted, "illegal")[-1]["fix"] == ["put B's piece with 2 dots back on 13"]
     assert not moves_in(lifted)
     assert kinds(hands.do("place 13", wait=600)) == ["cleared"]
-    assert hands.referee.warning is None and hands.referee.question is None
+    assert hands.referee.warning is None
+    assert hands.referee.question is None
     assert hands.game.piece_at(13) == ("B", 2)
 
 
@@ -368,7 +374,8 @@ def test_4_5_pieces_mixed_with_one_from_elsewhere_are_put_right_one_square_at_a_
     start = hands.game.board()
     hands.do("place 20", wait=600)
     hands.do("lift 20", "lift 13", "lift 5", "place 5", "place 13", wait=600)
-    assert hands.referee.question is not None and hands.referee.question.kind == "back"
+    assert hands.referee.question is not None
+    assert hands.referee.question.kind == "back"
     hands.call("answer", "some were mixed up")
     hands.call("answer", "B's piece with 2 dots")  # on 5
     first = of_kind(hands.call("answer", "a piece that is not in the game"), "illegal")[-1]  # on 13
@@ -378,4 +385,5 @@ def test_4_5_pieces_mixed_with_one_from_elsewhere_are_put_right_one_square_at_a_
     assert second["fix"] == ["remove the piece on 13", "put B's piece with 2 dots back on 13"]
     hands.do("lift 13", wait=600)
     assert kinds(hands.do("place 13", wait=600)) == ["cleared"]
-    assert hands.referee.warning is None and hands.game.board() == start
+    assert hands.referee.warning is None
+    assert hands.game.board() == start

@@ -36,7 +36,9 @@ def test_1_an_illegal_attack_done_as_a_swap_is_flagged(order):
     hands = Hands(at("secret", A=[9], B=[12, 14], throw=2))  # 9 + 2 = 11: 12 is out of reach
     verdicts = hands.do(*order, wait=600)
     warning = illegal(verdicts)
-    assert warning and "swapped" in warning[0]["reason"] and "11" in warning[0]["reason"]
+    assert warning
+    assert "swapped" in warning[0]["reason"]
+    assert "11" in warning[0]["reason"]
     assert warning[0]["fix"] == ["swap the pieces on 9 and 12 back"]
     assert hands.game.board() == {9: "A", 12: "B", 14: "B"}  # the game did not move
     assert hands.throw(3)[0]["v"] == "illegal"  # the swap blocks the next throw until undone
@@ -48,20 +50,23 @@ def test_1_an_illegal_attack_done_as_a_swap_is_flagged(order):
 def test_1_a_swap_with_a_protected_piece_names_the_protection_P5():
     hands = Hands(at("secret", A=[10], B=[12, 13], throw=2))  # 12-13 is a run of two: protected (P5)
     warning = illegal(hands.do("lift 10", "lift 12", "place 10", "place 12", wait=600))
-    assert warning and "P5" in warning[0]["reason"]
+    assert warning
+    assert "P5" in warning[0]["reason"]
 
 
 def test_1_a_swap_onto_a_safe_square_names_it_S5():
     hands = Hands(at("secret", A=[13], B=[15, 20], throw=2))  # 15 is safe in secret (S5)
     warning = illegal(hands.do("lift 15", "lift 13", "place 15", "place 13", wait=600))
-    assert warning and "S5" in warning[0]["reason"]
+    assert warning
+    assert "S5" in warning[0]["reason"]
 
 
 def test_1_two_pieces_lifted_together_before_the_throw_is_asked_not_guessed():
     hands = Hands(at("secret", A=[9], B=[12, 14]))  # no throw yet: a touch is as likely as a swap
     verdicts = hands.do("lift 12", "lift 9", "place 12", "place 9", wait=600)
     question = verdicts[-1]
-    assert question["v"] == "question" and question["kind"] == "swap"
+    assert question["v"] == "question"
+    assert question["kind"] == "swap"
     assert kinds(hands.call("answer", "put back")) == ["answered", "settled"]  # judged again with the answer
     assert hands.throw(2)[0]["v"] == "throw"
 
@@ -79,15 +84,18 @@ def test_1_a_legal_exchange_is_still_accepted_in_either_order_P4():
 def test_2_a_touch_is_not_an_exchange():
     hands = Hands(at("secret", A=[12, 20], B=[13, 22], throw=1))
     hands.do("lift 12", "place 12", "lift 13", "place 13", wait=600)  # each put back before the other
-    assert moves_in(hands.seen) == [] and not illegal(hands.seen)
-    assert hands.game.pending == 1 and hands.game.board()[13] == "B"
+    assert moves_in(hands.seen) == []
+    assert not illegal(hands.seen)
+    assert hands.game.pending == 1
+    assert hands.game.board()[13] == "B"
 
 
 def test_2_lifts_do_not_pile_up_across_a_pause():
     hands = Hands(at("secret", A=[12, 20], B=[13, 22], throw=1))
     hands.do("lift 12", "place 12", wait=1000)
     hands.do("lift 13", "place 13", wait=1000)
-    assert moves_in(hands.seen) == [] and hands.game.pending == 1
+    assert moves_in(hands.seen) == []
+    assert hands.game.pending == 1
 
 
 def test_2_lifts_do_not_pile_up_across_a_question():
@@ -96,7 +104,8 @@ def test_2_lifts_do_not_pile_up_across_a_question():
     hands.call("answer", "put back")
     hands.throw(1)  # A: 20-21, or 9-10
     hands.do("lift 9", "place 9", wait=600)  # a touch after the question
-    assert moves_in(hands.seen) == [] and not illegal(hands.seen)
+    assert moves_in(hands.seen) == []
+    assert not illegal(hands.seen)
 
 
 # ---------------------------------------------------------------- 3. provisional moves
@@ -113,10 +122,13 @@ def test_3_a_piece_held_in_the_hand_read_as_gone_up_is_revised_when_it_is_put_do
     hands.do("lift 25", wait=800)  # held: reads as gone up
     assert moves_in(hands.seen) == ["25-off"]
     verdicts = hands.do("place 28", wait=600)  # it was 25-28 by one die after all
-    assert [k for k in kinds(verdicts) if k != "progress"][:2] == ["revised", "move"] and not illegal(verdicts)
+    assert [k for k in kinds(verdicts) if k != "progress"][:2] == ["revised", "move"]
+    assert not illegal(verdicts)
     revised = next(v for v in verdicts if v["v"] == "revised")
-    assert revised["was"] == ["25-off"] and moves_in(verdicts) == ["25-28"]
-    assert hands.game.to_move_id == "A" and hands.game.pending == (3,)
+    assert revised["was"] == ["25-off"]
+    assert moves_in(verdicts) == ["25-28"]
+    assert hands.game.to_move_id == "A"
+    assert hands.game.pending == (3,)
     assert moves_in(hands.do("lift 5", "place 8", wait=600)) == ["5-8"]
     assert hands.game.board() == {2: "B", 8: "A", 28: "A"}
 
@@ -129,9 +141,11 @@ def test_3_a_piece_held_then_sent_to_the_sun_by_the_moon_revises_a_bear_off_on_t
     hands.do("lift 29", wait=800)  # held: reads as gone up by the 2
     assert moves_in(hands.seen) == ["29-off"]
     verdicts = hands.do("place 26", "lift 1", "lift 26", "place 1", wait=600)
-    assert "revised" in kinds(verdicts) and not illegal(verdicts)
+    assert "revised" in kinds(verdicts)
+    assert not illegal(verdicts)
     assert moves_in(verdicts) == ["29-26"]
-    assert hands.game.board() == {1: "A", 6: "A", 8: "B"} and hands.game.pending is None
+    assert hands.game.board() == {1: "A", 6: "A", 8: "B"}
+    assert hands.game.pending is None
 
 
 def test_3_a_piece_held_over_the_end_then_capturing_by_the_sum_revises_the_bear_off_M4_M5():
@@ -143,9 +157,11 @@ def test_3_a_piece_held_over_the_end_then_capturing_by_the_sum_revises_the_bear_
     hands.do("lift 30", wait=800)  # held: reads as gone up by the 1
     assert moves_in(hands.seen) == ["30-off"]
     verdicts = hands.do("lift 25", "place 25", "lift 1", "place 1", wait=600)
-    assert "revised" in kinds(verdicts) and not illegal(verdicts)
+    assert "revised" in kinds(verdicts)
+    assert not illegal(verdicts)
     assert moves_in(verdicts) == ["30-25"]
-    assert hands.game.piece_at(25) == ("A", 5) and hands.game.piece_at(1) == ("B", 5)
+    assert hands.game.piece_at(25) == ("A", 5)
+    assert hands.game.piece_at(1) == ("B", 5)
     assert hands.game.to_move_id == "B"
 
 
@@ -164,10 +180,13 @@ def test_3_two_pieces_held_over_the_end_then_both_sent_to_the_sun_are_not_read_a
         "lift 30", "place 26", "lift 1", "lift 26", "place 1",  # 30-26 by the 6: the same again
         wait=600,
     )  # fmt: skip
-    assert "question" not in kinds(verdicts) and not illegal(verdicts)
-    assert "revised" in kinds(verdicts) and moves_in(verdicts) == ["25-26", "30-26"]
+    assert "question" not in kinds(verdicts)
+    assert not illegal(verdicts)
+    assert "revised" in kinds(verdicts)
+    assert moves_in(verdicts) == ["25-26", "30-26"]
     assert hands.game.board() == {1: "A", 12: "A", 7: "B", 8: "B", 10: "B"}
-    assert hands.game.piece_at(1) == ("A", 2) and hands.game.to_move_id == "B"  # the 30's piece stays
+    assert hands.game.piece_at(1) == ("A", 2)
+    assert hands.game.to_move_id == "B"  # the 30's piece stays
 
 
 def test_3_the_second_die_played_plainly_after_a_first_move_is_no_question_M3():
@@ -175,7 +194,9 @@ def test_3_the_second_die_played_plainly_after_a_first_move_is_no_question_M3():
     hands = modern({"5": 10, "4": 4}, {"5": 20}, (3, 4))
     assert moves_in(hands.do("lift 10", "place 13", wait=600)) == ["10-13"]
     verdicts = hands.do("lift 4", "place 8", wait=600)
-    assert moves_in(verdicts) == ["4-8"] and "question" not in kinds(verdicts) and "revised" not in kinds(verdicts)
+    assert moves_in(verdicts) == ["4-8"]
+    assert "question" not in kinds(verdicts)
+    assert "revised" not in kinds(verdicts)
 
 
 def test_3_a_piece_knocked_after_a_bear_off_revises_nothing():
@@ -183,17 +204,21 @@ def test_3_a_piece_knocked_after_a_bear_off_revises_nothing():
     hands = modern({"5": 29, "4": 6}, {"5": 1, "4": 8}, (2, 5))
     hands.do("lift 29", wait=800)
     verdicts = hands.do("lift 1", "place 1", wait=600)
-    assert "revised" not in kinds(verdicts) and not illegal(verdicts)
-    assert hands.game.board() == {1: "B", 6: "A", 8: "B"} and hands.game.pending == (5,)
+    assert "revised" not in kinds(verdicts)
+    assert not illegal(verdicts)
+    assert hands.game.board() == {1: "B", 6: "A", 8: "B"}
+    assert hands.game.pending == (5,)
 
 
 def test_3_a_move_counted_out_square_by_square_is_revised_to_the_sum_M3():
     hands = modern({"5": 9, "4": 3}, {"5": 20}, (3, 4))
     hands.do("lift 9", "place 12", wait=600)  # counts the 3 first
     verdicts = hands.do("lift 12", "place 16", wait=600)  # then the 4, with the same piece
-    assert "revised" in kinds(verdicts) and not illegal(verdicts)
+    assert "revised" in kinds(verdicts)
+    assert not illegal(verdicts)
     assert moves_in(verdicts) == ["9-16"]
-    assert hands.game.board() == {3: "A", 16: "A", 20: "B"} and hands.game.pending is None
+    assert hands.game.board() == {3: "A", 16: "A", 20: "B"}
+    assert hands.game.pending is None
 
 
 def test_3_a_revised_verdict_is_journaled_and_replays_the_same(tmp_path):
@@ -215,7 +240,8 @@ def test_3_a_revised_verdict_is_journaled_and_replays_the_same(tmp_path):
     clock.t += 1
     service.tick()
     stored = [v["v"] for v in journal.verdicts(service.game_id)]
-    assert "revised" in stored and "illegal" not in stored
+    assert "revised" in stored
+    assert "illegal" not in stored
     service.close()
     resumed = Service(Journal(tmp_path / "j.sqlite"), clock=clock)
     assert resumed.referee.game.board() == service.referee.game.board()
@@ -238,7 +264,8 @@ def test_3_a_bounce_onto_its_own_square_is_never_inferred_from_a_jolt_M5():
     hands.do(f"lift {bounce.from_sq}", f"place {bounce.from_sq}", wait=600)  # a jolt
     assert moves_in(hands.seen) == []
     verdicts = hands.call("enter_move", bounce.from_sq, bounce.to_sq, bounce.by)  # the explicit confirmation
-    assert moves_in(verdicts) == [f"{bounce.from_sq}-{bounce.to_sq}"] and "prompt" not in kinds(verdicts)
+    assert moves_in(verdicts) == [f"{bounce.from_sq}-{bounce.to_sq}"]
+    assert "prompt" not in kinds(verdicts)
 
 
 # ---------------------------------------------------------------- 4. prompts stay open until pieces moved
@@ -256,9 +283,11 @@ def test_4_prompts_stay_open_until_the_pieces_really_moved():
     hands = capture_onto_the_sun()
     assert hands.referee.steps_left
     hands.do("lift 20", "place 20", wait=600)  # brushing an unrelated piece proves nothing
-    assert hands.referee.steps_left and hands.throw((2, 2))[0]["v"] == "illegal"
+    assert hands.referee.steps_left
+    assert hands.throw((2, 2))[0]["v"] == "illegal"
     hands.do("lift 1", "place 1", wait=600)  # A's piece off the sun, B's piece on it
-    assert not hands.referee.steps_left and hands.seen[-1]["v"] == "cleared"
+    assert not hands.referee.steps_left
+    assert hands.seen[-1]["v"] == "cleared"
 
 
 def test_4_a_fix_names_the_piece_that_must_go_not_the_victims_square():
@@ -279,7 +308,8 @@ def test_5_undo_guides_an_exchange_back_P4():
     assert kinds(verdicts) == ["undone", "prompt"]
     assert hands.throw(2)[0]["v"] == "illegal"  # the pieces are not back yet
     hands.do("lift 12", "lift 14", "place 14", "place 12", wait=600)
-    assert hands.seen[-1]["v"] == "cleared" and hands.game.board() == {12: "A", 14: "B", 20: "B"}
+    assert hands.seen[-1]["v"] == "cleared"
+    assert hands.game.board() == {12: "A", 14: "B", 20: "B"}
 
 
 def test_5_undo_of_a_capture_brings_the_removed_piece_back_to_the_sun_M4():
@@ -287,7 +317,8 @@ def test_5_undo_of_a_capture_brings_the_removed_piece_back_to_the_sun_M4():
     hands.do("lift 1", "place 1", wait=600)
     verdicts = hands.call("undo")
     prompts = [v["text"] for v in verdicts if v["v"] == "prompt"]
-    assert prompts and "1" in prompts[0]
+    assert prompts
+    assert "1" in prompts[0]
     hands.do("lift 1", "place 1", "lift 13", "place 13", "lift 13", "place 10", wait=600)
     hands.do("lift 13", "place 13", wait=600)
     assert not hands.referee.steps_left or hands.seen[-1]["v"] != "illegal"
@@ -299,10 +330,13 @@ def test_5_taking_a_capture_back_during_its_prompt_is_warned():
     hands.do("place 13", wait=600)
     # two pieces were in the hand at once: the switches cannot tell which went home, so it asks
     question = hands.referee.question
-    assert question is not None and question.kind == "whose" and question.square == 10
+    assert question is not None
+    assert question.kind == "whose"
+    assert question.square == 10
     hands.call("answer", "A's piece with 5 dots")
     warning = illegal(hands.seen)
-    assert warning and "taken back" in warning[-1]["reason"]
+    assert warning
+    assert "taken back" in warning[-1]["reason"]
 
 
 # ---------------------------------------------------------------- 6. fixes follow the pieces
@@ -315,7 +349,8 @@ def test_6_fixes_follow_the_pieces_so_owners_never_end_up_swapped():
     # By distance 6->5 and 9->8 would swap owners; the hands showed 5->9 and 8->6.
     assert warning["fix"] == ["put B's piece on 6 back on 8", "put A's piece on 9 back on 5"]
     hands.do("lift 6", "place 8", "lift 9", "place 5", wait=600)
-    assert hands.seen[-1]["v"] == "cleared" and hands.referee.question is None
+    assert hands.seen[-1]["v"] == "cleared"
+    assert hands.referee.question is None
     assert hands.throw(2)[0]["v"] == "throw"
 
 
@@ -329,7 +364,8 @@ def test_6_following_the_guidance_never_ends_in_a_question_or_a_stale_warning():
         if not fixes:
             break
         hands.do(f"lift {fixes[0]['from']}", f"place {fixes[0]['to']}", wait=600)
-    assert hands.referee.warning is None and hands.referee.question is None
+    assert hands.referee.warning is None
+    assert hands.referee.question is None
     assert hands.throw(3)[0]["v"] == "illegal"  # A's... no: B still owes the move of 3
     assert moves_in(hands.do("lift 10", "place 13", wait=600)) == ["10-13"]
 
@@ -345,8 +381,11 @@ def test_7_a_switch_welded_closed_is_found_and_play_goes_on():
     for sq in (1, 3):  # people touch pieces, puzzled
         hands.do(f"lift {sq}", f"place {sq}", wait=600)
     faults = [v for v in hands.seen if v["v"] == "switch"]
-    assert faults and faults[0]["square"] == 20 and faults[0]["fault"] == "stuck closed"
-    assert hands.referee.warning is None and hands.referee.status()["faults"] == {"20": "stuck closed"}
+    assert faults
+    assert faults[0]["square"] == 20
+    assert faults[0]["fault"] == "stuck closed"
+    assert hands.referee.warning is None
+    assert hands.referee.status()["faults"] == {"20": "stuck closed"}
     assert hands.throw(3)[0]["v"] == "throw"
     assert moves_in(hands.do("lift 10", "place 13", wait=600)) == ["10-13"]
 
@@ -360,8 +399,11 @@ def test_7_a_dead_switch_under_a_piece_is_found_and_a_move_through_it_can_be_ent
     assert moves_in(verdicts) == ["10-13"]
     hands.wait(16000)  # the board stays still: 13 never changes though the game says it holds a piece
     faults = [v for v in hands.seen if v["v"] == "switch"]
-    assert faults and faults[0]["square"] == 13 and faults[0]["fault"] == "stuck open"
-    assert not hands.referee.steps_left and hands.throw(2)[0]["v"] == "throw"
+    assert faults
+    assert faults[0]["square"] == 13
+    assert faults[0]["fault"] == "stuck open"
+    assert not hands.referee.steps_left
+    assert hands.throw(2)[0]["v"] == "throw"
 
 
 def test_7_resync_never_invents_a_borne_off_piece():
@@ -370,7 +412,8 @@ def test_7_resync_never_invents_a_borne_off_piece():
     verdicts = hands.call("resync")
     resync = next(v for v in verdicts if v["v"] == "resync")
     assert hands.game.off == [3, 3]  # nobody bore a piece off
-    assert hands.game.board()[20] == "B" and "20" in " ".join(resync["assumed"])
+    assert hands.game.board()[20] == "B"
+    assert "20" in " ".join(resync["assumed"])
     assert hands.referee.status()["faults"] == {"20": "stuck open"}
 
 
@@ -401,7 +444,8 @@ def test_7_the_simulated_boards_stuck_switch_is_found_by_the_referee(mock_factor
         verdicts += referee.sense(sim.closed(), clock)
     verdicts += referee.tick(clock + 0.6)
     assert [v.square for v in verdicts if isinstance(v, Switch)] == [20]
-    assert referee.faults == {20: "stuck closed"} and isinstance(referee.throw(3)[0], Thrown)
+    assert referee.faults == {20: "stuck closed"}
+    assert isinstance(referee.throw(3)[0], Thrown)
 
 
 # ---------------------------------------------------------------- 8. reasons name the real obstacle
@@ -410,7 +454,9 @@ def test_7_the_simulated_boards_stuck_switch_is_found_by_the_referee(mock_factor
 def test_8_reasons_name_the_real_obstacle_H5():
     hands = Hands(at("houses", A=[24, 3], B=[26, 5], throw=3))  # 26 is occupied: 24 cannot move (H5)
     warning = illegal(hands.do("lift 24", "place 27", wait=600))
-    assert warning and "26" in warning[0]["reason"] and "H5" in warning[0]["reason"]
+    assert warning
+    assert "26" in warning[0]["reason"]
+    assert "H5" in warning[0]["reason"]
     assert "takes the piece" not in warning[0]["reason"]
 
 
@@ -488,10 +534,12 @@ def test_3_the_button_confirms_a_bounce_the_board_cannot_show_M5(pinmap):
     backend.start(service, scan=False)
     try:
         bounce = service.referee.unseen_move()
-        assert bounce is not None and bounce.from_sq == bounce.to_sq == 28
+        assert bounce is not None
+        assert bounce.from_sq == bounce.to_sq == 28
         backend.press()
         moves = [v for v in service.history if isinstance(v, Moved)]
-        assert [(v.from_sq, v.to) for v in moves] == [(28, 28)] and service.referee.game.pending != (6, 6)
+        assert [(v.from_sq, v.to) for v in moves] == [(28, 28)]
+        assert service.referee.game.pending != (6, 6)
     finally:
         backend.close()
 
@@ -499,7 +547,8 @@ def test_3_the_button_confirms_a_bounce_the_board_cannot_show_M5(pinmap):
 def test_10_button_gestures_can_be_switched_off_in_the_config(tmp_path):
     off = run_with_config(tmp_path / "off", "THROWER_GESTURES = false\n", "hold 2\nwait 200\nquit\n")
     assert off.returncode == 0, off.stderr
-    assert "long presses are switched off" in off.stdout and "within 10 s to undo" not in off.stdout
+    assert "long presses are switched off" in off.stdout
+    assert "within 10 s to undo" not in off.stdout
     on = run_with_config(tmp_path / "on", "", "hold 2\nwait 200\nquit\n")
     assert on.returncode == 0, on.stderr
     assert "within 10 s to undo the last move" in on.stdout
@@ -507,7 +556,8 @@ def test_10_button_gestures_can_be_switched_off_in_the_config(tmp_path):
 
 def test_10_a_gestures_setting_that_is_not_true_or_false_is_a_startup_error(tmp_path):
     bad = run_with_config(tmp_path, 'THROWER_GESTURES = "no"\n', "quit\n")
-    assert bad.returncode == 1 and "THROWER_GESTURES must be true or false" in bad.stderr
+    assert bad.returncode == 1
+    assert "THROWER_GESTURES must be true or false" in bad.stderr
     assert "Traceback" not in bad.stderr
 
 
@@ -516,7 +566,8 @@ def test_2_an_exchange_unseen_while_the_link_was_down_is_asked_not_dropped():
     hands.do("lift 12")  # seen; then the cable is pulled and the exchange is finished unseen
     hands.referee.sense(hands.referee.expected, hands.clock)  # the snapshot after reconnecting
     question = hands.wait(600)[-1]
-    assert question["v"] == "question" and question["options"] == ["12-14", "no move"]
+    assert question["v"] == "question"
+    assert question["options"] == ["12-14", "no move"]
     assert moves_in(hands.call("answer", "12-14")) == ["12-14"]
     assert hands.game.board() == {12: "B", 14: "A", 20: "B"}
 
@@ -526,13 +577,17 @@ def test_8_a_held_piece_the_throw_cannot_move_is_explained_not_a_crash_S11():
     most 3) held over the board crashed the explanation."""
     hands = Hands(at("secret", A=[28, 5], B=[1, 2], throw=5))
     warning = illegal(hands.do("lift 28", wait=600))
-    assert warning and warning[0]["ruling"] == "S8" and "28" in warning[0]["reason"]  # at most 3 from 28
+    assert warning
+    assert warning[0]["ruling"] == "S8"
+    assert "28" in warning[0]["reason"]  # at most 3 from 28
 
 
 def test_8_a_held_piece_of_the_other_player_is_named_as_theirs():
     hands = Hands(at("secret", A=[28, 5], B=[1, 2], throw=5))
     warning = illegal(hands.do("lift 2", wait=600))
-    assert warning and warning[0]["ruling"] == "P3" and "belongs to B" in warning[0]["reason"]
+    assert warning
+    assert warning[0]["ruling"] == "P3"
+    assert "belongs to B" in warning[0]["reason"]
 
 
 def test_1_a_piece_with_one_dot_is_named_in_the_singular():
@@ -556,8 +611,12 @@ def test_1_one_square_in_doubt_is_asked_about_by_name():
     assert fixes == ["put A's piece on 15 back on 17", "remove the piece on 29"]
     hands.do("lift 29", "lift 15", "place 17", wait=600)
     question = hands.referee.question
-    assert question is not None and question.kind == "whose" and question.square == 17
+    assert question is not None
+    assert question.kind == "whose"
+    assert question.square == 17
     assert question.options == ["A's piece with 2 dots", "a piece that is not in the game"]
     hands.call("answer", "A's piece with 2 dots")
-    assert hands.referee.question is None and hands.referee.warning is None
-    assert hands.game.piece_at(17) == ("A", 2) and hands.game.to_move_id == "B"
+    assert hands.referee.question is None
+    assert hands.referee.warning is None
+    assert hands.game.piece_at(17) == ("A", 2)
+    assert hands.game.to_move_id == "B"

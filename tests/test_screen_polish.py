@@ -27,7 +27,8 @@ def test_item4_a_plain_throw_is_said_by_the_banner_and_not_again_by_the_card(bro
         expect(page.locator("#turn")).to_have_text("Green to throw")
         expect(page.locator("#card")).to_be_hidden()  # nothing to add: no card, its place kept
         box = page.locator("#card").bounding_box()
-        assert box and box["height"] > 40  # the board below does not jump when the card comes back
+        assert box
+        assert box["height"] > 40  # the board below does not jump when the card comes back
         shown = page.evaluate(SHOWN_SENTENCES)
         assert "Green to throw" in shown and len(shown) == len(set(shown)), shown
         assert not any("throw" in s.lower() for s in shown if s != "Green to throw"), shown  # said once

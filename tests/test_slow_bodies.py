@@ -104,7 +104,8 @@ def test_slow_bodies_item2_a_late_body_is_cut_off_with_408_and_logged(caplog):
                 sock.close()
         assert all(a.startswith(b"HTTP/1.1 408") for a in answers), answers
         said = [r.getMessage() for r in caplog.records if r.name == "senet_pi.page"]
-        assert said and "cut off POST /api/op/login from 127.0.0.3" in said[0]
+        assert said
+        assert "cut off POST /api/op/login from 127.0.0.3" in said[0]
         assert len(said) == 1  # the next ones in the same minute are counted, not each logged
         assert get(port, "/api/state") == 200
     finally:

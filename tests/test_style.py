@@ -69,3 +69,15 @@ def test_no_test_module_imports_another_or_the_conftest():
             if last.startswith("test_") or last == "conftest":
                 wrong.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_every_assert_of_several_conditions_says_which_one_failed():
+    """`assert a and b` fails saying only that one of them is false: each condition gets its own
+    assert (pytest then shows the values of the one that failed), or the assert a message."""
+    found = []
+    for path in [*_test_modules(), TESTS / "conftest.py"]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            joined = isinstance(node, ast.Assert) and isinstance(node.test, ast.BoolOp)
+            if joined and isinstance(node.test.op, ast.And) and node.msg is None:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not found, "assert a and b without a message (split it, one assert per condition):\n" + "\n".join(found)

@@ -35,7 +35,8 @@ def test_item10_the_snapshot_is_the_services_data_and_the_page_shapes_its_view(s
     assert set(PAGE_KEYS) <= set(state)
     assert state["player_names"] == {"A": "White", "B": "Green"}
     assert state["pieces"] == {"A": "the white cones", "B": "the green spools"}
-    assert state["symbols"]["15"] == "ankh" and state["kind_words"]["exchange"] == "exchange"
+    assert state["symbols"]["15"] == "ankh"
+    assert state["kind_words"]["exchange"] == "exchange"
 
 
 def test_item2_the_states_sentences_name_the_players_by_their_pieces(service, client):
