@@ -178,7 +178,7 @@ def test_the_kiosk_page_in_each_language_attract_loop_and_setup_fix(browser, exh
 # -------------------------------------------------------------- a tap dismisses the loop; staff controls stay reachable
 
 
-def test_item6_a_tap_dismisses_the_loop_and_staff_controls_stay_reachable(browser, exhibit_board):
+def test_a_tap_dismisses_the_loop_and_staff_controls_stay_reachable(browser, exhibit_board):
     page = open_page(browser, exhibit_board)
     overlay = page.locator("#attract")
     expect(overlay).to_be_visible()
@@ -205,7 +205,7 @@ def test_item6_a_tap_dismisses_the_loop_and_staff_controls_stay_reachable(browse
     page.close()
 
 
-def test_item7_axe_finds_no_serious_violation_on_the_attract_loop(browser, exhibit_board, axe_js):
+def test_axe_finds_no_serious_violation_on_the_attract_loop(browser, exhibit_board, axe_js):
     """The exhibit's welcome (its story, its demo with the sticks, its setup fix) in both themes and in Arabic."""
     service = exhibit_board.service
     page = browser.new_page(viewport={"width": 1920, "height": 1080}, bypass_csp=True)

@@ -70,7 +70,7 @@ def connected(port: Port, **options) -> tuple[SerialBackend, Service, list[dict]
     return backend, service, notes
 
 
-def test_item10_a_bridge_that_falls_silent_is_marked_down_after_missed_heartbeats():
+def test_a_bridge_that_falls_silent_is_marked_down_after_missed_heartbeats():
     port = Port(frames(*HELLO, (2, "K", (1000, 0))))
     backend, _, notes = connected(port, silent_after=0.3)
     try:
@@ -85,7 +85,7 @@ def test_item10_a_bridge_that_falls_silent_is_marked_down_after_missed_heartbeat
         backend.close()
 
 
-def test_item10_a_bridge_that_keeps_its_heartbeat_stays_connected():
+def test_a_bridge_that_keeps_its_heartbeat_stays_connected():
     beats = [(i, "K", (i * 1000, 0)) for i in range(2, 17)]
     port = Port(frames(*HELLO))
     backend, _, _ = connected(port, silent_after=0.3)
@@ -98,7 +98,7 @@ def test_item10_a_bridge_that_keeps_its_heartbeat_stays_connected():
         backend.close()
 
 
-def test_item10_a_bridge_that_stops_reading_never_blocks_and_every_unsent_frame_is_counted():
+def test_a_bridge_that_stops_reading_never_blocks_and_every_unsent_frame_is_counted():
     stalled = threading.Event()
     port = Port(frames(*HELLO, (2, "K", (1000, 3))), stalled)
     backend, _, notes = connected(port, silent_after=60)
@@ -118,7 +118,7 @@ def test_item10_a_bridge_that_stops_reading_never_blocks_and_every_unsent_frame_
         backend.close()
 
 
-def test_item10_the_real_port_is_opened_with_a_write_timeout():
+def test_the_real_port_is_opened_with_a_write_timeout():
     master, slave = pty.openpty()
     try:
         backend = SerialBackend(os.ttyname(slave))

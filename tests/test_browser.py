@@ -397,7 +397,7 @@ def test_a_whole_card_game_with_two_phones_as_hands(browser):
         live.close()
 
 
-def test_item7_the_page_works_live_under_its_csp_with_no_console_errors(browser, board):
+def test_the_page_works_live_under_its_csp_with_no_console_errors(browser, board):
     """The Content-Security-Policy forbids inline script and style: the page must not need them."""
     page = browser.new_page()
     problems: list[str] = []
@@ -420,7 +420,7 @@ def test_item7_the_page_works_live_under_its_csp_with_no_console_errors(browser,
         page.close()
 
 
-def test_item7_the_page_cannot_be_framed_by_another_page(browser, board):
+def test_the_page_cannot_be_framed_by_another_page(browser, board):
     page = browser.new_page()
     blocked: list[str] = []
     page.on("console", lambda msg: blocked.append(msg.text))
@@ -517,7 +517,7 @@ def shot(locator, tmp_path, name: str) -> None:
     assert abs(height - box["height"]) <= 2
 
 
-def test_item7_a_refused_throw_is_said_where_the_visitor_looks(page, board, tmp_path):
+def test_a_refused_throw_is_said_where_the_visitor_looks(page, board, tmp_path):
     board.service.handle("throw", 3)
     expect(page.locator("#throw-text")).to_have_text("= 3")
     expect(page.locator("#refusal")).to_be_hidden()
@@ -534,7 +534,7 @@ def test_item7_a_refused_throw_is_said_where_the_visitor_looks(page, board, tmp_
     expect(refusal).to_be_hidden()  # the game went on: the refusal is old news
 
 
-def test_item8_a_lifted_piece_is_in_the_hand_and_its_squares_are_shown(page, board, tmp_path):
+def test_a_lifted_piece_is_in_the_hand_and_its_squares_are_shown(page, board, tmp_path):
     board.service.handle("throw", 3)
     square(page, 10).focus()  # lift B's piece (S2: the only one that may move), by keyboard
     page.keyboard.press("Enter")
@@ -550,7 +550,7 @@ def test_item8_a_lifted_piece_is_in_the_hand_and_its_squares_are_shown(page, boa
     expect(page.locator("#board .piece.lifted")).to_have_count(0)
 
 
-def test_item9_the_pieces_that_may_move_are_hinted_and_the_rules_moves_drawn(page, board, tmp_path):
+def test_the_pieces_that_may_move_are_hinted_and_the_rules_moves_drawn(page, board, tmp_path):
     board.service.handle("throw", 1)
     expect(page.locator("#board rect.movable")).to_have_count(1)  # S2: only the piece on 10
     expect(page.locator('#board g[data-square="10"] rect.movable')).to_have_count(1)
@@ -578,7 +578,7 @@ def test_item9_the_pieces_that_may_move_are_hinted_and_the_rules_moves_drawn(pag
     shot(page.locator("#board"), tmp_path, "arrows")
 
 
-def test_item10_ruling_ids_explain_themselves_and_how_to_play_is_the_rule_sets_own(page, board, tmp_path):
+def test_ruling_ids_explain_themselves_and_how_to_play_is_the_rule_sets_own(page, board, tmp_path):
     from senet_pi.rules.plain import PLAIN
 
     game = board.service.referee.game
@@ -610,7 +610,7 @@ def test_item10_ruling_ids_explain_themselves_and_how_to_play_is_the_rule_sets_o
     ("variant", "value", "dark", "pale"),
     [("secret", 3, 3, 1), ("secret", 6, 0, 4), ("houses", 3, 1, 3), ("houses", 5, 4, 0)],
 )
-def test_item11_the_sticks_show_the_faces_the_rule_set_counts(page, board, tmp_path, variant, value, dark, pale):
+def test_the_sticks_show_the_faces_the_rule_set_counts(page, board, tmp_path, variant, value, dark, pale):
     """S1 counts dark sides (none = 6), H1 white ones (none = 5)."""
     if variant != "secret":
         board.service.new_game(variant)
@@ -623,7 +623,7 @@ def test_item11_the_sticks_show_the_faces_the_rule_set_counts(page, board, tmp_p
     shot(page.locator("#sticks"), tmp_path, f"sticks-{variant}-{value}")
 
 
-def test_item12_hands_and_the_operator_panel_say_what_to_do(browser, tmp_path):
+def test_hands_and_the_operator_panel_say_what_to_do(browser, tmp_path):
     live = LiveBoard(pin=False)  # a fresh install: no PIN set
     try:
         page = browser.new_page()
@@ -646,7 +646,7 @@ def test_item12_hands_and_the_operator_panel_say_what_to_do(browser, tmp_path):
         live.close()
 
 
-def test_item12_a_pin_set_while_the_page_is_open_is_taken_without_a_reload(browser):
+def test_a_pin_set_while_the_page_is_open_is_taken_without_a_reload(browser):
     """The help says "this page takes it at once": `senet-pi set-pin` while the page is open."""
     live = LiveBoard(pin=False)
     try:
@@ -664,13 +664,13 @@ def test_item12_a_pin_set_while_the_page_is_open_is_taken_without_a_reload(brows
         live.close()
 
 
-def test_item12_with_a_pin_the_operator_panel_asks_for_it(page):
+def test_with_a_pin_the_operator_panel_asks_for_it(page):
     page.locator("#operator summary").click()
     expect(page.locator("#op-help")).to_be_hidden()
     expect(page.locator("#login")).to_be_visible()
 
 
-def test_item13_on_a_phone_the_board_stands_with_a_fingers_squares_and_comparisons_show_only_when_they_differ(
+def test_on_a_phone_the_board_stands_with_a_fingers_squares_and_comparisons_show_only_when_they_differ(
     browser, board, tmp_path
 ):
     page = browser.new_page(viewport={"width": 390, "height": 844})
@@ -707,7 +707,7 @@ def themes(page):
     yield "dark"
 
 
-def test_item14_the_board_is_drawn_for_an_exhibit_in_both_themes(page, board, tmp_path):
+def test_the_board_is_drawn_for_an_exhibit_in_both_themes(page, board, tmp_path):
     expect(page.locator('#board g[data-square="15"] .glyph')).not_to_have_count(0)  # the ankh
     expect(page.locator('#board g[data-square="27"] .glyph')).not_to_have_count(0)  # the water
     expect(page.locator("#board .piece.owner-A path.body")).to_have_count(5)  # cones
@@ -731,7 +731,7 @@ def test_item14_the_board_is_drawn_for_an_exhibit_in_both_themes(page, board, tm
     expect(page.locator("#board .gliding")).to_have_count(0)  # and the glide ends
 
 
-def test_item14_the_staff_statistics_are_legible_in_the_dark_theme(browser, tmp_path):
+def test_the_staff_statistics_are_legible_in_the_dark_theme(browser, tmp_path):
     """The staff page's plots draw their words and axes in the theme's ink, not a fixed dark grey."""
     live = LiveBoard(journal=Journal(tmp_path / "journal.sqlite"))
     try:
@@ -758,7 +758,7 @@ def test_item14_the_staff_statistics_are_legible_in_the_dark_theme(browser, tmp_
         live.close()
 
 
-def test_item14_no_glide_for_a_visitor_who_asks_for_less_motion(browser, board):
+def test_no_glide_for_a_visitor_who_asks_for_less_motion(browser, board):
     page = browser.new_page(reduced_motion="reduce")
     page.goto(board.url)
     expect(page.locator("#link")).to_have_text("live")
@@ -771,7 +771,7 @@ def test_item14_no_glide_for_a_visitor_who_asks_for_less_motion(browser, board):
     page.close()
 
 
-def test_item14_the_readme_screenshots_are_made_by_their_script(tmp_path):
+def test_the_readme_screenshots_are_made_by_their_script(tmp_path):
     """docs/*.png are reproducible: kiosk, phone, an illegal move, a win, the setup after an
     idle reset, each played to its moment by the script and photographed at its size."""
     script = os.path.join(os.path.dirname(__file__), "..", "scripts", "screenshot.py")
@@ -788,7 +788,7 @@ def test_item14_the_readme_screenshots_are_made_by_their_script(tmp_path):
 # ------------------------------------------------------- languages
 
 
-def test_item15_the_page_in_german_and_arabic_with_the_switch(browser, board, tmp_path):
+def test_the_page_in_german_and_arabic_with_the_switch(browser, board, tmp_path):
     page = browser.new_page(viewport={"width": 1280, "height": 820})
     page.goto(board.url + "?lang=de")
     expect(page.locator("html")).to_have_attribute("lang", "de")

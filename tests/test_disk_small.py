@@ -47,7 +47,7 @@ def fill(folder: Path) -> Path:
 
 
 @pytest.mark.parametrize("size", ["1m", "512k"])
-def test_item5_on_a_small_partition_the_journal_catches_up_when_space_returns(partition, size):
+def test_on_a_small_partition_the_journal_catches_up_when_space_returns(partition, size):
     folder = partition(size)
     path = folder / "j.sqlite"
     clock = ScriptClock()
@@ -68,7 +68,7 @@ def test_item5_on_a_small_partition_the_journal_catches_up_when_space_returns(pa
     assert verdicts == straight_history()
 
 
-def test_item5_a_clean_stop_on_a_full_disk_keeps_every_acknowledged_input(partition):
+def test_a_clean_stop_on_a_full_disk_keeps_every_acknowledged_input(partition):
     folder = partition("1m")
     path = folder / "j.sqlite"
     clock = ScriptClock()

@@ -21,13 +21,13 @@ def framed(body: bytes, upper: bool = True) -> bytes:
     return b"$" + body + b"*" + crc.encode()
 
 
-def test_codec_item9_a_unicode_digit_sequence_with_a_valid_crc_is_refused_not_raised():
+def test_codec_a_unicode_digit_sequence_with_a_valid_crc_is_refused_not_raised():
     assert codec.parse(framed("²,C,13,1".encode())) is None
     assert codec.parse(framed("٣,C".encode())) is None  # an Arabic-Indic three
     assert codec.Decoder().feed(framed("²,C".encode()) + b"\n") == []
 
 
-def test_codec_item9_sequence_numbers_over_65535_are_refused():
+def test_codec_sequence_numbers_over_65535_are_refused():
     assert codec.parse(framed(b"65535,C,1")) == (65535, "C", ["1"])
     assert codec.parse(framed(b"65536,C,1")) is None
     assert codec.parse(framed(b"000001,C")) is None  # more digits than a sequence number has
@@ -35,7 +35,7 @@ def test_codec_item9_sequence_numbers_over_65535_are_refused():
     assert codec.parse(framed(b"+1,C")) is None
 
 
-def test_codec_item9_a_crc_in_the_wrong_case_or_form_is_refused():
+def test_codec_a_crc_in_the_wrong_case_or_form_is_refused():
     body = b"12,C,3"
     assert codec.parse(framed(body)) == (12, "C", ["3"])
     lower = framed(body, upper=False)
@@ -48,7 +48,7 @@ def test_codec_item9_a_crc_in_the_wrong_case_or_form_is_refused():
 
 @settings(max_examples=400)
 @given(st.text(max_size=40), st.booleans())
-def test_codec_item9_fuzz_any_body_with_a_valid_crc_never_raises(text, upper):
+def test_codec_fuzz_any_body_with_a_valid_crc_never_raises(text, upper):
     frame = codec.parse(framed(text.encode(), upper))
     if frame is not None:
         seq, kind, fields = frame
@@ -61,7 +61,7 @@ def test_codec_item9_fuzz_any_body_with_a_valid_crc_never_raises(text, upper):
 
 @settings(max_examples=300)
 @given(st.lists(st.binary(max_size=30), max_size=8))
-def test_codec_item9_fuzz_a_stream_of_valid_crc_frames_never_raises(bodies):
+def test_codec_fuzz_a_stream_of_valid_crc_frames_never_raises(bodies):
     stream = b"".join(framed(b) + b"\n" for b in bodies)
     for seq, kind, fields in codec.Decoder().feed(stream):
         assert 0 <= seq <= 0xFFFF

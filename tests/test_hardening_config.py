@@ -45,7 +45,7 @@ def instance(tmp_path, monkeypatch) -> Path:
 
 
 @pytest.mark.parametrize("shape", SHAPES)
-def test_config_item3_starting_twice_leaves_any_valid_config_as_it_was(instance, shape):
+def test_config_starting_twice_leaves_any_valid_config_as_it_was(instance, shape):
     config = instance / "config.toml"
     config.write_bytes(SHAPES[shape].encode())
     if shape == "a hash left in a trailing table":  # as an older set-pin left it: said, not ignored
@@ -62,7 +62,7 @@ def test_config_item3_starting_twice_leaves_any_valid_config_as_it_was(instance,
 
 
 @pytest.mark.parametrize("shape", SHAPES)
-def test_config_item3_set_pin_keeps_one_top_level_hash_and_the_rest(instance, shape):
+def test_config_set_pin_keeps_one_top_level_hash_and_the_rest(instance, shape):
     config = instance / "config.toml"
     config.write_bytes(SHAPES[shape].encode())
     before = tomllib.loads(SHAPES[shape])
@@ -84,7 +84,7 @@ def test_config_item3_set_pin_keeps_one_top_level_hash_and_the_rest(instance, sh
     assert removed == {k: v for k, v in before.items() if k != "OPERATOR_PIN_HASH"}
 
 
-def test_config_item3_set_pin_refuses_a_config_that_is_not_toml_and_changes_nothing(instance):
+def test_config_set_pin_refuses_a_config_that_is_not_toml_and_changes_nothing(instance):
     config = instance / "config.toml"
     config.write_text('LANGUAGE = "en\n')
     with pytest.raises(PinError, match=r"not valid TOML.*nothing changed"):
@@ -92,7 +92,7 @@ def test_config_item3_set_pin_refuses_a_config_that_is_not_toml_and_changes_noth
     assert config.read_text() == 'LANGUAGE = "en\n'
 
 
-def test_config_item3_set_pin_says_when_what_it_wrote_does_not_read_back(instance, monkeypatch):
+def test_config_set_pin_says_when_what_it_wrote_does_not_read_back(instance, monkeypatch):
     import senet_pi.tomlfile as tomlfile
 
     real = tomlfile.write_private
@@ -102,12 +102,12 @@ def test_config_item3_set_pin_says_when_what_it_wrote_does_not_read_back(instanc
         set_pin(PIN, instance)
 
 
-def test_config_item3_the_key_line_is_never_put_where_toml_would_not_read_it_top_level():
+def test_config_the_key_line_is_never_put_where_toml_would_not_read_it_top_level():
     with pytest.raises(SenetError, match=r"top level|invalid TOML"):
         with_top_level('"OPERATOR_PIN_HASH" = "quoted"\n', "OPERATOR_PIN_HASH", "x")  # a duplicate otherwise
 
 
-def test_config_item3_an_unwritable_instance_folder_is_said_at_start(instance, monkeypatch, caplog):
+def test_config_an_unwritable_instance_folder_is_said_at_start(instance, monkeypatch, caplog):
     import senet_pi_web
 
     def read_only(path, text, mode=0o600):  # the tests run as root, whom no mode bit stops
@@ -125,7 +125,7 @@ def test_config_item3_an_unwritable_instance_folder_is_said_at_start(instance, m
     assert not (instance / SECRET_FILE).exists()
 
 
-def test_config_item3_set_pin_on_an_unwritable_folder_is_one_line_not_exit_70(tmp_path, monkeypatch, capsys):
+def test_config_set_pin_on_an_unwritable_folder_is_one_line_not_exit_70(tmp_path, monkeypatch, capsys):
     blocker = tmp_path / "a file"
     blocker.write_text("")
     monkeypatch.setenv("SENET_PI_INSTANCE", str(blocker / "instance"))
@@ -137,7 +137,7 @@ def test_config_item3_set_pin_on_an_unwritable_folder_is_one_line_not_exit_70(tm
     assert "PIN" in err
 
 
-def test_config_item3_the_fleet_dashboard_keeps_the_same_key_file(instance):
+def test_config_the_fleet_dashboard_keeps_the_same_key_file(instance):
     from senet_pi_web.fleet import create_fleet_app
 
     class NoBoards:  # the dashboard asks the watcher nothing while it is made

@@ -32,7 +32,7 @@ def files(folder: Path) -> dict[str, bytes]:
 
 
 @pytest.mark.parametrize("command", [["games"], ["export", "last"], ["export", "1"]])
-def test_item2_a_file_that_is_not_a_journal_is_one_line_and_left_exactly_as_it_was(tmp_path, capsys, command):
+def test_a_file_that_is_not_a_journal_is_one_line_and_left_exactly_as_it_was(tmp_path, capsys, command):
     notes = tmp_path / "notes.txt"
     notes.write_text("shopping: papyrus, reeds\n", encoding="utf-8")
     before = files(tmp_path)
@@ -44,7 +44,7 @@ def test_item2_a_file_that_is_not_a_journal_is_one_line_and_left_exactly_as_it_w
     assert files(tmp_path) == before  # not renamed, not replaced, no -wal, -shm or -mark beside it
 
 
-def test_item2_reading_a_journal_changes_no_byte_of_it(two_games, tmp_path, capsys):
+def test_reading_a_journal_changes_no_byte_of_it(two_games, tmp_path, capsys):
     path = tmp_path / "j.sqlite"
     two_games(path)
     before = files(tmp_path)
@@ -57,7 +57,7 @@ def test_item2_reading_a_journal_changes_no_byte_of_it(two_games, tmp_path, caps
     assert files(tmp_path) == before
 
 
-def test_item2_a_journal_being_written_is_read_as_it_stands(tmp_path, capsys):
+def test_a_journal_being_written_is_read_as_it_stands(tmp_path, capsys):
     path = tmp_path / "j.sqlite"
     clock = ScriptClock()
     service = Service(Journal(path), clock=clock)
@@ -71,7 +71,7 @@ def test_item2_a_journal_being_written_is_read_as_it_stands(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("error", [Boom, KeyError, AssertionError, ZeroDivisionError, RuntimeError, RecursionError])
-def test_item1_a_referee_failing_on_a_journaled_input_costs_only_that_game_from_that_input(
+def test_a_referee_failing_on_a_journaled_input_costs_only_that_game_from_that_input(
     two_games, tmp_path, monkeypatch, error
 ):
     path = tmp_path / "j.sqlite"
@@ -117,7 +117,7 @@ def test_item1_a_referee_failing_on_a_journaled_input_costs_only_that_game_from_
     assert "game 2 could not be resumed" in resume[0].text
 
 
-def test_item1_an_input_the_referee_fails_on_while_playing_costs_only_itself(tmp_path, monkeypatch):
+def test_an_input_the_referee_fails_on_while_playing_costs_only_itself(tmp_path, monkeypatch):
     """A dice game handed one number made the referee raise TypeError (the fuzz below found it): the
     input was journaled but its number never used up, and every later write of the session failed
     (UNIQUE constraint). Simulated here, so it holds for any referee that fails on an input."""
@@ -151,7 +151,7 @@ def test_item1_an_input_the_referee_fails_on_while_playing_costs_only_itself(tmp
 
 
 @pytest.mark.parametrize("error", [Boom, IndexError])
-def test_item1_a_failed_input_leaves_the_game_as_if_it_never_came(tmp_path, monkeypatch, error):
+def test_a_failed_input_leaves_the_game_as_if_it_never_came(tmp_path, monkeypatch, error):
     inputs = [i for i in INPUTS[:100] if i[1] != "tick"]
     fail_at = 31  # the referee fails on this input (counting from 1)
     clock = ScriptClock()
@@ -185,7 +185,7 @@ def test_item1_a_failed_input_leaves_the_game_as_if_it_never_came(tmp_path, monk
     again.close()
 
 
-def test_item1_status_names_the_game_cut_short(two_games, tmp_path, monkeypatch, capsys):
+def test_status_names_the_game_cut_short(two_games, tmp_path, monkeypatch, capsys):
     path = tmp_path / "j.sqlite"
     two_games(path)
     real = Referee.apply
@@ -206,7 +206,7 @@ def test_item1_status_names_the_game_cut_short(two_games, tmp_path, monkeypatch,
     assert "TypeError" in out
 
 
-def test_item1_a_game_whose_start_cannot_be_set_up_keeps_the_others(two_games, tmp_path):
+def test_a_game_whose_start_cannot_be_set_up_keeps_the_others(two_games, tmp_path):
     path = tmp_path / "j.sqlite"
     first, second = two_games(path)
     db = sqlite3.connect(path)
@@ -225,7 +225,7 @@ def test_item1_a_game_whose_start_cannot_be_set_up_keeps_the_others(two_games, t
 # ------------------------------------------------------------------ a changed record is noticed
 
 
-def test_item4_one_digit_changed_in_a_journaled_input_is_reported_and_the_game_kept(two_games, tmp_path):
+def test_one_digit_changed_in_a_journaled_input_is_reported_and_the_game_kept(two_games, tmp_path):
     path = tmp_path / "j.sqlite"
     _, second = two_games(path)
     db = sqlite3.connect(path)
@@ -246,7 +246,7 @@ def test_item4_one_digit_changed_in_a_journaled_input_is_reported_and_the_game_k
     assert any(c.name == "resume" and "differs" in c.text for c in checks)
 
 
-def test_item4_an_untouched_journal_raises_no_alarm(two_games, tmp_path):
+def test_an_untouched_journal_raises_no_alarm(two_games, tmp_path):
     path = tmp_path / "j.sqlite"
     two_games(path)
     service = Service(Journal(path))
@@ -256,7 +256,7 @@ def test_item4_an_untouched_journal_raises_no_alarm(two_games, tmp_path):
     assert not [c for c in journal_checks(path)[0] if c.name == "resume"]
 
 
-def test_item4_the_wal_and_the_mark_deleted_together_are_noticed(tmp_path):
+def test_the_wal_and_the_mark_deleted_together_are_noticed(tmp_path):
     path = tmp_path / "j.sqlite"
     clock = ScriptClock()
     journal = Journal(path)
@@ -275,7 +275,7 @@ def test_item4_the_wal_and_the_mark_deleted_together_are_noticed(tmp_path):
     resumed.close()
 
 
-def test_item4_a_journal_closed_cleanly_without_its_mark_raises_no_alarm(two_games, tmp_path):
+def test_a_journal_closed_cleanly_without_its_mark_raises_no_alarm(two_games, tmp_path):
     path = tmp_path / "j.sqlite"
     two_games(path)
     Path(f"{path}-mark").unlink()
@@ -299,7 +299,7 @@ def run_cli(capsys, args: list[str]) -> tuple[int, str, str]:
     return code, out, err
 
 
-def test_item3_a_second_run_on_the_same_journal_is_refused_naming_the_first(tmp_path):
+def test_a_second_run_on_the_same_journal_is_refused_naming_the_first(tmp_path):
     from tests.cli_helpers import SENET_PI, assert_one_line, senet_pi
 
     path = tmp_path / "j.sqlite"
@@ -325,7 +325,7 @@ def test_item3_a_second_run_on_the_same_journal_is_refused_naming_the_first(tmp_
     assert third.returncode == 0, third.stderr
 
 
-def test_item3_an_explicit_ruleset_unlike_the_game_in_progress_is_said(tmp_path, capsys):
+def test_an_explicit_ruleset_unlike_the_game_in_progress_is_said(tmp_path, capsys):
     path = tmp_path / "j.sqlite"
     Service(Journal(path), variant="houses").close()
     script = tmp_path / "s.txt"
@@ -343,7 +343,7 @@ def test_item3_an_explicit_ruleset_unlike_the_game_in_progress_is_said(tmp_path,
 # ------------------------------------------------------------------ mistakes on the command line
 
 
-def test_item11_status_with_a_relative_journal_path_is_no_internal_error(tmp_path):
+def test_status_with_a_relative_journal_path_is_no_internal_error(tmp_path):
     from tests.cli_helpers import senet_pi
 
     (tmp_path / "rel").mkdir()
@@ -355,7 +355,7 @@ def test_item11_status_with_a_relative_journal_path_is_no_internal_error(tmp_pat
 
 
 @pytest.mark.parametrize("port", ["70000", "-1", "http"])
-def test_item11_a_page_port_out_of_range_is_a_usage_error(tmp_path, capsys, port):
+def test_a_page_port_out_of_range_is_a_usage_error(tmp_path, capsys, port):
     code, _, err = run_cli(capsys, ["run", "--backend", "sim", "--page-port", port, "--journal", str(tmp_path / "j")])
     assert code == 2
     assert "--page-port" in err
@@ -364,14 +364,14 @@ def test_item11_a_page_port_out_of_range_is_a_usage_error(tmp_path, capsys, port
     assert not list(tmp_path.iterdir())
 
 
-def test_item11_set_pin_without_a_terminal_is_one_line(tmp_path):
+def test_set_pin_without_a_terminal_is_one_line(tmp_path):
     from tests.cli_helpers import assert_one_line, senet_pi
 
     result = senet_pi("set-pin", cwd=tmp_path, stdin="")
     assert_one_line(result, 1, "no terminal", "--pin")
 
 
-def test_item11_a_journal_in_a_folder_that_does_not_exist_is_one_line_and_makes_no_folder(tmp_path, capsys):
+def test_a_journal_in_a_folder_that_does_not_exist_is_one_line_and_makes_no_folder(tmp_path, capsys):
     code, out, err = run_cli(
         capsys, ["run", "--backend", "sim", "--page-port", "0", "--journal", str(tmp_path / "typo" / "j.sqlite")]
     )
@@ -382,7 +382,7 @@ def test_item11_a_journal_in_a_folder_that_does_not_exist_is_one_line_and_makes_
     assert not (tmp_path / "typo").exists()
 
 
-def test_item11_place_on_an_occupied_square_and_lift_from_an_empty_one_are_said(tmp_path, capsys):
+def test_place_on_an_occupied_square_and_lift_from_an_empty_one_are_said(tmp_path, capsys):
     script = tmp_path / "s.txt"
     script.write_text("place 1\nlift 20\nslide 10 9\n", encoding="utf-8")
     args = ["run", "--backend", "sim", "--page-port", "0", "--journal", str(tmp_path / "j.sqlite")]

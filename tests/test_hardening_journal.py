@@ -74,7 +74,7 @@ def check_resume_gives_the_same_game(path: Path, expected: list[dict]) -> None:
     resumed.close()
 
 
-def test_disk_full_item1_injected_fault_holds_writes_and_catches_up(tmp_path):
+def test_disk_full_injected_fault_holds_writes_and_catches_up(tmp_path):
     path = tmp_path / "j.sqlite"
     journal = Journal(path)
     disk = FlakyDisk(journal._db)
@@ -96,7 +96,7 @@ def test_disk_full_item1_injected_fault_holds_writes_and_catches_up(tmp_path):
     check_resume_gives_the_same_game(path, straight_history())
 
 
-def test_disk_full_item1_terminal_says_it_in_one_line(tmp_path):
+def test_disk_full_terminal_says_it_in_one_line(tmp_path):
     from senet_pi.terminal import describe
 
     line = describe(JournalNews("journal cannot write: disk full (3 writes held in memory)"))
@@ -124,7 +124,7 @@ def tiny_tmpfs(tmp_path):
             subprocess.run(["umount", "-l", str(mount)], check=False)  # a file still open: detach it anyway
 
 
-def test_disk_full_item1_real_tiny_tmpfs(tiny_tmpfs, tmp_path):
+def test_disk_full_on_a_real_tiny_tmpfs_the_game_resumes_unchanged(tiny_tmpfs, tmp_path):
     path = tiny_tmpfs / "j.sqlite"
     clock = ScriptClock()
     journal = Journal(path)
@@ -207,7 +207,7 @@ def assert_set_aside_and_kept(path: Path, note_part: str, before: list) -> Servi
     return service
 
 
-def test_damaged_journal_item10_a_deleted_wal_after_a_kill_is_detected(tmp_path):
+def test_damaged_journal_a_deleted_wal_after_a_kill_is_detected(tmp_path):
     path = tmp_path / "j.sqlite"
     half_game(path)
     before = journaled_inputs(path)
@@ -215,7 +215,7 @@ def test_damaged_journal_item10_a_deleted_wal_after_a_kill_is_detected(tmp_path)
     assert_set_aside_and_kept(path, "-wal was damaged or lost", before).close()
 
 
-def test_damaged_journal_item10_a_truncated_wal_is_detected(tmp_path):
+def test_damaged_journal_a_truncated_wal_is_detected(tmp_path):
     path = tmp_path / "j.sqlite"
     half_game(path)
     before = journaled_inputs(path)
@@ -230,7 +230,7 @@ def test_damaged_journal_item10_a_truncated_wal_is_detected(tmp_path):
     assert kept[0].read_bytes() == original[: len(original) // 2]  # the evidence, untouched
 
 
-def test_damaged_journal_item10_a_damaged_wal_is_detected(tmp_path):
+def test_damaged_journal_a_damaged_wal_is_detected(tmp_path):
     path = tmp_path / "j.sqlite"
     half_game(path)
     wal = Path(str(path) + "-wal")
@@ -242,7 +242,7 @@ def test_damaged_journal_item10_a_damaged_wal_is_detected(tmp_path):
     assert_set_aside_and_kept(path, "is damaged", before).close()
 
 
-def test_damaged_journal_item10_a_main_file_truncated_to_zero_is_detected(tmp_path):
+def test_damaged_journal_a_main_file_truncated_to_zero_is_detected(tmp_path):
     path = tmp_path / "j.sqlite"
     half_game(path)
     before = journaled_inputs(path)
@@ -250,7 +250,7 @@ def test_damaged_journal_item10_a_main_file_truncated_to_zero_is_detected(tmp_pa
     assert_set_aside_and_kept(path, "is damaged", before).close()
 
 
-def test_damaged_journal_item10_a_sound_journal_after_a_kill_resumes_without_alarm(tmp_path):
+def test_damaged_journal_a_sound_journal_after_a_kill_resumes_without_alarm(tmp_path):
     path = tmp_path / "j.sqlite"
     seq = half_game(path)
     service = Service(Journal(path))
@@ -260,7 +260,7 @@ def test_damaged_journal_item10_a_sound_journal_after_a_kill_resumes_without_ala
     service.close()
 
 
-def test_damaged_journal_item10_a_foreign_schema_is_set_aside(tmp_path, capsys):
+def test_damaged_journal_a_foreign_schema_is_set_aside(tmp_path, capsys):
     path = tmp_path / "j.sqlite"
     db = sqlite3.connect(path)
     db.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, name TEXT)")
@@ -290,7 +290,7 @@ def test_damaged_journal_item10_a_foreign_schema_is_set_aside(tmp_path, capsys):
     assert not list(tmp_path.glob("other.sqlite.damaged-*"))
 
 
-def test_damaged_journal_item10_a_bad_row_in_the_game_in_progress_resumes_up_to_it(tmp_path):
+def test_damaged_journal_a_bad_row_in_the_game_in_progress_resumes_up_to_it(tmp_path):
     """A row that does not decode costs only the inputs from it on, not the journal."""
     path = tmp_path / "j.sqlite"
     half_game(path, kill=False)
@@ -308,7 +308,7 @@ def test_damaged_journal_item10_a_bad_row_in_the_game_in_progress_resumes_up_to_
     service.close()
 
 
-def test_damaged_journal_item10_a_bad_row_in_an_old_game_is_one_line_exit_1(tmp_path, capsys):
+def test_damaged_journal_a_bad_row_in_an_old_game_is_one_line_exit_1(tmp_path, capsys):
     path = tmp_path / "j.sqlite"
     half_game(path, kill=False)
     db = sqlite3.connect(path)
@@ -323,7 +323,7 @@ def test_damaged_journal_item10_a_bad_row_in_an_old_game_is_one_line_exit_1(tmp_
     assert "internal error" not in err
 
 
-def test_disk_full_item1_no_thread_dies_while_the_disk_is_full(tmp_path):
+def test_disk_full_no_thread_dies_while_the_disk_is_full(tmp_path):
     import io
     import threading
 
@@ -368,7 +368,7 @@ def test_disk_full_item1_no_thread_dies_while_the_disk_is_full(tmp_path):
         runner.close()
 
 
-def test_disk_full_item1_the_page_state_says_it(tmp_path):
+def test_disk_full_the_page_state_says_it(tmp_path):
     from senet_pi_web import create_app
 
     journal = Journal(tmp_path / "j.sqlite")

@@ -25,7 +25,7 @@ from senet_pi.service import Service
         ("modern", 2, {"pieces_up_to_end": 99}),
     ],
 )
-def test_refused_new_game_item2_leaves_the_game_in_progress_open(tmp_path, variant, players, options):
+def test_refused_new_game_leaves_the_game_in_progress_open(tmp_path, variant, players, options):
     journal = Journal(tmp_path / "j.sqlite")
     service = Service(journal, variant="houses")
     service.handle("throw", 3)
@@ -45,7 +45,7 @@ def test_refused_new_game_item2_leaves_the_game_in_progress_open(tmp_path, varia
     resumed.close()
 
 
-def test_refused_new_game_item2_typed_at_the_terminal_is_one_error_line(tmp_path):
+def test_refused_new_game_typed_at_the_terminal_is_one_error_line(tmp_path):
     out = io.StringIO()
     service = Service(Journal(tmp_path / "j.sqlite"))
     runner = Runner(service, SimBackend(load_pinmap()), out=out)

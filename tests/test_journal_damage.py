@@ -143,18 +143,18 @@ def check(killed: Path, target: str, how: str, where: float, bit: int) -> tuple[
     where=st.floats(0, 1),
     bit=st.integers(0, 7),
 )
-def test_damage_item1_any_cut_or_flipped_bit_keeps_what_is_intact(killed, target, how, where, bit):
+def test_damage_any_cut_or_flipped_bit_keeps_what_is_intact(killed, target, how, where, bit):
     if target == "main" and how == "delete":
         how = "cut"  # a deleted main file with its -wal: cut to nothing
     check(killed, target, how, where, bit)
 
 
 @pytest.mark.parametrize("where", [0.0, 0.3, 0.6, 0.9, 0.999])
-def test_damage_item1_a_wal_cut_anywhere_in_its_frames_keeps_the_rest(killed, where):
+def test_damage_a_wal_cut_anywhere_in_its_frames_keeps_the_rest(killed, where):
     check(killed, "wal", "cut", where, 0)
 
 
-def test_damage_item1_the_loss_is_said_by_status_stats_and_the_page(killed, tmp_path, capsys):
+def test_damage_the_loss_is_said_by_status_stats_and_the_page(killed, tmp_path, capsys):
     path = tmp_path / "j.sqlite"
     for suffix in FILES:
         shutil.copy(f"{killed}{suffix}", f"{path}{suffix}")
@@ -190,7 +190,7 @@ def test_damage_item1_the_loss_is_said_by_status_stats_and_the_page(killed, tmp_
     assert "since removed" in journal.text
 
 
-def test_damage_item1_journal_recover_writes_what_can_be_read_and_leaves_the_file(killed, tmp_path, capsys):
+def test_damage_journal_recover_writes_what_can_be_read_and_leaves_the_file(killed, tmp_path, capsys):
     path = tmp_path / "damaged.sqlite"
     for suffix in FILES:
         shutil.copy(f"{killed}{suffix}", f"{path}{suffix}")

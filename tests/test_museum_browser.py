@@ -83,7 +83,7 @@ def idle_reset(board) -> None:
 # ------------------------------------------------------------------ axe-core on every state
 
 
-def test_item7_axe_finds_no_serious_or_critical_violation_in_any_state(browser, board, axe_js):
+def test_axe_finds_no_serious_or_critical_violation_in_any_state(browser, board, axe_js):
     """Every state a visitor meets, in both themes, three languages, kiosk and phone sizes."""
     page = browser.new_page(viewport=KIOSK, bypass_csp=True)
     found: dict[str, list[str]] = {}
@@ -148,7 +148,7 @@ def test_the_first_state_comes_in_the_page_so_the_board_needs_no_request(browser
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "ar"])
-def test_item2_the_story_and_the_players_named_by_their_pieces_in_every_language(browser, board, lang):
+def test_the_story_and_the_players_named_by_their_pieces_in_every_language(browser, board, lang):
     page = open_page(browser, board, lang)
     try:
         story = gettext("Senet, the game of passing: played in Egypt for some three thousand years.", lang)
@@ -174,7 +174,7 @@ def test_item2_the_story_and_the_players_named_by_their_pieces_in_every_language
 # ------------------------------------------------------------------ the board first, the banner
 
 
-def test_item1_at_kiosk_size_the_board_fills_the_screen_and_the_banner_is_the_movers_colour(browser, board):
+def test_at_kiosk_size_the_board_fills_the_screen_and_the_banner_is_the_movers_colour(browser, board):
     page = open_page(browser, board, viewport=KIOSK)
     try:
         turn = page.locator("#turn")
@@ -208,7 +208,7 @@ def test_item1_at_kiosk_size_the_board_fills_the_screen_and_the_banner_is_the_mo
         page.close()
 
 
-def test_item1_on_a_phone_no_blank_card_stands_between_the_banner_and_the_throw(browser, board):
+def test_on_a_phone_no_blank_card_stands_between_the_banner_and_the_throw(browser, board):
     page = open_page(browser, board, viewport={"width": 390, "height": 844})
     try:
 
@@ -228,7 +228,7 @@ def test_item1_on_a_phone_no_blank_card_stands_between_the_banner_and_the_throw(
         page.close()
 
 
-def test_item1_pieces_borne_off_wait_beside_the_board(browser, board):
+def test_pieces_borne_off_wait_beside_the_board(browser, board):
     page = open_page(browser, board, viewport=KIOSK)
     try:
         expect(page.locator("#off-A .piece")).to_have_count(0)
@@ -245,7 +245,7 @@ def test_item1_pieces_borne_off_wait_beside_the_board(browser, board):
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_item3_large_sticks_readable_in_both_themes_with_their_count(browser, board, theme):
+def test_large_sticks_readable_in_both_themes_with_their_count(browser, board, theme):
     page = open_page(browser, board, viewport=KIOSK, color_scheme=theme, reduced_motion="reduce")
     try:
         board.service.handle("throw", 3)
@@ -267,7 +267,7 @@ def test_item3_large_sticks_readable_in_both_themes_with_their_count(browser, bo
         page.close()
 
 
-def test_item3_a_new_throw_makes_the_sticks_fall_unless_motion_is_reduced(browser, board):
+def test_a_new_throw_makes_the_sticks_fall_unless_motion_is_reduced(browser, board):
     page = open_page(browser, board)
     try:
         board.service.handle("throw", 2)
@@ -280,7 +280,7 @@ def test_item3_a_new_throw_makes_the_sticks_fall_unless_motion_is_reduced(browse
 # ------------------------------------------------------------------ the referee's one card
 
 
-def test_item4_after_an_idle_reset_one_calm_set_the_board_card_and_the_board_as_it_is(browser, board):
+def test_after_an_idle_reset_one_calm_set_the_board_card_and_the_board_as_it_is(browser, board):
     idle_reset(board)
     page = open_page(browser, board, viewport=KIOSK)
     try:
@@ -296,7 +296,7 @@ def test_item4_after_an_idle_reset_one_calm_set_the_board_card_and_the_board_as_
         page.close()
 
 
-def test_item4_a_ruling_id_waits_behind_a_why_and_the_real_square_is_drawn(browser, board):
+def test_a_ruling_id_waits_behind_a_why_and_the_real_square_is_drawn(browser, board):
     from senet_pi.rules.plain import PLAIN
 
     page = open_page(browser, board)
@@ -326,7 +326,7 @@ def test_item4_a_ruling_id_waits_behind_a_why_and_the_real_square_is_drawn(brows
 # ------------------------------------------------------------------ a win
 
 
-def test_item5_a_win_has_its_moment_its_score_and_how_to_play_again(browser, board):
+def test_a_win_has_its_moment_its_score_and_how_to_play_again(browser, board):
     import random
 
     service, rng = board.service, random.Random(3)
@@ -358,7 +358,7 @@ def test_item5_a_win_has_its_moment_its_score_and_how_to_play_again(browser, boa
 # ------------------------------------------------------------------ keyboard and screen readers
 
 
-def test_item7_keyboard_a_skip_link_then_arrow_keys_around_the_board(browser, sim):
+def test_keyboard_a_skip_link_then_arrow_keys_around_the_board(browser, sim):
     page = open_page(browser, sim)
     try:
         sim.service.handle("throw", 3)
@@ -389,7 +389,7 @@ def test_item7_keyboard_a_skip_link_then_arrow_keys_around_the_board(browser, si
         page.close()
 
 
-def test_item7_focus_is_unmistakable_and_unlike_the_hints(browser, sim):
+def test_focus_is_unmistakable_and_unlike_the_hints(browser, sim):
     page = open_page(browser, sim)
     try:
         sim.service.handle("throw", 1)
@@ -420,7 +420,7 @@ document.addEventListener("DOMContentLoaded", () => {
 """
 
 
-def test_item7_each_verdict_is_announced_once_and_the_fix_with_it(browser, sim):
+def test_each_verdict_is_announced_once_and_the_fix_with_it(browser, sim):
     page = browser.new_page()
     page.add_init_script(RECORD_ANNOUNCEMENTS)
     try:
@@ -451,7 +451,7 @@ def test_item7_each_verdict_is_announced_once_and_the_fix_with_it(browser, sim):
 # ------------------------------------------------------------------ every string translated
 
 
-def test_item8_the_move_list_and_the_staff_panel_in_german(browser, board):
+def test_the_move_list_and_the_staff_panel_in_german(browser, board):
     page = open_page(browser, board, "de")
     try:
         board.service.handle("throw", 3)  # B 10-13, then A's 4 takes 9 to 13: the exchange (P4)
@@ -471,7 +471,7 @@ def test_item8_the_move_list_and_the_staff_panel_in_german(browser, board):
 # ------------------------------------------------------------------ the card game
 
 
-def test_item9_the_card_game_looks_like_cards_and_each_phone_names_its_pieces(browser, board):
+def test_the_card_game_looks_like_cards_and_each_phone_names_its_pieces(browser, board):
     new_game(board, "cards", options={"shuffle_seed": 9})
     main = open_page(browser, board, viewport=KIOSK)
     phone = browser.new_page(viewport={"width": 390, "height": 844})
@@ -496,7 +496,7 @@ def test_item9_the_card_game_looks_like_cards_and_each_phone_names_its_pieces(br
         phone.close()
 
 
-def test_item8_the_hardware_page_in_arabic(browser, sim):
+def test_the_hardware_page_in_arabic(browser, sim):
     page = browser.new_page()
     try:
         page.goto(sim.url + "hardware?lang=ar")

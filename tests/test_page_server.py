@@ -65,7 +65,7 @@ def listeners(server) -> int:
     return server.app.extensions["senet"]["broker"].listeners
 
 
-def test_item3_eighty_live_pages_and_the_api_still_answers(live):
+def test_eighty_live_pages_and_the_api_still_answers(live):
     service, server = live
     port = server.effective_port
     streams = [open_stream(port) for _ in range(80)]  # the old server had 24 threads: 24 pages took them all
@@ -88,7 +88,7 @@ def test_item3_eighty_live_pages_and_the_api_still_answers(live):
             sock.close()
 
 
-def test_item3_a_page_that_leaves_is_freed(live):
+def test_a_page_that_leaves_is_freed(live):
     _, server = live
     port = server.effective_port
     streams = [open_stream(port) for _ in range(10)]
@@ -103,7 +103,7 @@ def test_item3_a_page_that_leaves_is_freed(live):
     until(lambda: listeners(server) == 0, what="every stream to be freed")
 
 
-def test_item3_stopping_the_server_ends_the_open_streams(live):
+def test_stopping_the_server_ends_the_open_streams(live):
     _, server = live
     sock = open_stream(server.effective_port)
     read_until(sock, b"event: state")
@@ -115,7 +115,7 @@ def test_item3_stopping_the_server_ends_the_open_streams(live):
     sock.close()
 
 
-def test_item3_streams_past_the_limit_get_503_and_retry_after(live):
+def test_streams_past_the_limit_get_503_and_retry_after(live):
     _, server = live
     server.app.config["MAX_LIVE_STREAMS"] = 2
     port = server.effective_port
@@ -133,7 +133,7 @@ def test_item3_streams_past_the_limit_get_503_and_retry_after(live):
         sock.close()
 
 
-def test_item3_a_foreign_host_gets_no_stream(live):
+def test_a_foreign_host_gets_no_stream(live):
     _, server = live
     sock = socket.create_connection(("127.0.0.1", server.effective_port), timeout=20)
     sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: evil.example\r\n\r\n")

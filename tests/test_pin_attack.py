@@ -39,7 +39,7 @@ def guesser(app, address: str) -> Operator:
     return Operator(client)
 
 
-def test_item8_wrong_pins_from_many_addresses_are_limited_across_all_of_them(app):
+def test_wrong_pins_from_many_addresses_are_limited_across_all_of_them(app):
     answers = [guesser(app, f"10.0.{n // 250}.{n % 250 + 1}").login("000000").status_code for n in range(200)]
     assert answers.count(401) == GLOBAL_FAILURES  # checked, each one wrong
     assert answers.count(429) == 200 - GLOBAL_FAILURES  # refused unchecked: the budget is spent
@@ -48,7 +48,7 @@ def test_item8_wrong_pins_from_many_addresses_are_limited_across_all_of_them(app
     assert "Retry-After" in late.headers
 
 
-def test_item8_a_signed_in_operator_keeps_working_during_the_attack(app):
+def test_a_signed_in_operator_keeps_working_during_the_attack(app):
     operator = guesser(app, "192.168.1.20")
     assert operator.login(PIN).status_code == 200
     for n in range(60):
@@ -58,14 +58,14 @@ def test_item8_a_signed_in_operator_keeps_working_during_the_attack(app):
 
 
 @pytest.mark.parametrize("weak", ["1234", "12345", "abc", "short pass", "pässword-with-umlaut"])
-def test_item8_a_new_pin_has_at_least_six_digits_or_is_a_passphrase(tmp_path, weak):
+def test_a_new_pin_has_at_least_six_digits_or_is_a_passphrase(tmp_path, weak):
     with pytest.raises(PinError):
         set_pin(weak, tmp_path)
     assert set_pin("123456", tmp_path).read_text().count("OPERATOR_PIN_HASH") == 1
     assert "OPERATOR_PIN_HASH" in set_pin("river of reeds 1850", tmp_path).read_text()
 
 
-def test_item8_a_passphrase_signs_in_on_the_page(tmp_path):
+def test_a_passphrase_signs_in_on_the_page(tmp_path):
     path = set_pin("river of reeds 1850", tmp_path)
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "PIN_FILE": path, "PIN_DELAY": 0.0}, service=Service(None))
     op = Operator(app.test_client())
@@ -75,7 +75,7 @@ def test_item8_a_passphrase_signs_in_on_the_page(tmp_path):
 # ------------------------------------------------------------------ HTTPS for staff on the museum's Wi-Fi
 
 
-def test_item8_with_a_certificate_the_page_is_https_and_its_session_cookie_is_secure(tmp_path):
+def test_with_a_certificate_the_page_is_https_and_its_session_cookie_is_secure(tmp_path):
     cert, key = make_certificate(tmp_path)
     config = {"TESTING": True, "SECRET_KEY": "t", "TLS_CERT": str(cert), "TLS_KEY": str(key)}
     server = start_server(create_app(config, service=Service(None)), "127.0.0.1", 0, workers=2)
@@ -93,7 +93,7 @@ def test_item8_with_a_certificate_the_page_is_https_and_its_session_cookie_is_se
         stop_server(server)
 
 
-def test_item8_a_certificate_that_cannot_be_used_is_one_line_at_start(tmp_path):
+def test_a_certificate_that_cannot_be_used_is_one_line_at_start(tmp_path):
     cert, _ = make_certificate(tmp_path)
     config = {"TESTING": True, "SECRET_KEY": "t", "TLS_CERT": str(cert), "TLS_KEY": str(tmp_path / "missing.key")}
     with pytest.raises(SenetError, match="cannot use the HTTPS certificate"):

@@ -170,7 +170,7 @@ def put_right(play: Play, start: int, what: str) -> None:
 
 @settings(max_examples=24, phases=NO_SHRINK)
 @given(st.sampled_from(RULE_SETS), st.integers(0, 2**32 - 1))
-def test_4_a_board_left_wrong_while_a_throw_waits_is_never_silent(rule_set, seed):
+def test_a_board_left_wrong_while_a_throw_waits_is_never_silent(rule_set, seed):
     """After the throw, a piece put where no legal move takes it (or taken off) and left there:
     within the guidance delay a warning with a fix, never silence."""
     play = prepare(rule_set, seed)
@@ -217,7 +217,7 @@ def test_4_a_board_left_wrong_while_a_throw_waits_is_never_silent(rule_set, seed
 @example(("modern", 4), 3064644463)
 # "put A's piece with one dot back on 23": the harness read no dots and put A's 5-dot piece there
 @example(("modern", 2), 2739254377)
-def test_4_5_following_the_referees_fixes_from_any_wrong_board_ends_at_the_game(rule_set, seed):
+def test_following_the_referees_fixes_from_any_wrong_board_ends_at_the_game(rule_set, seed):
     """Before the throw: any slip is wrong (nothing may move)."""
     play = prepare(rule_set, seed)
     s = play.s
@@ -238,7 +238,7 @@ def test_4_5_following_the_referees_fixes_from_any_wrong_board_ends_at_the_game(
 # four pieces mixed up; the answers lead to "swap 12 and 14 back", a swap that is also B's legal
 # exchange with the card 2: following the fix was taken as that move, and the owners ended swapped
 @example(("cards", 2), 3313795190)
-def test_4_5_following_the_referees_fixes_while_a_throw_waits_ends_at_the_game(rule_set, seed):
+def test_following_the_referees_fixes_while_a_throw_waits_ends_at_the_game(rule_set, seed):
     """After the throw: pieces moved or added where no legal way puts a piece, two pieces swapped
     that no exchange explains. Put right, the throw still waits and its move is then accepted."""
     play = prepare(rule_set, seed)
@@ -271,7 +271,7 @@ def test_4_5_following_the_referees_fixes_while_a_throw_waits_ends_at_the_game(r
 
 
 @pytest.mark.parametrize("parked", [6, 12])
-def test_5_fixes_that_put_a_moves_pieces_back_never_revise_the_move_in_modern(parked):
+def test_fixes_that_put_a_moves_pieces_back_never_revise_the_move_in_modern(parked):
     """Found on seed 4201523351 (modern, two players): B's 4-12 by the sum is accepted; then B's 6
     and 12 are lifted together and one is parked on 29, and A's throw is refused. The first fix names
     B's piece with 3 dots. With it in the hand (12's piece parked), following the fixes puts every
@@ -298,7 +298,7 @@ def test_5_fixes_that_put_a_moves_pieces_back_never_revise_the_move_in_modern(pa
     assert s.game.to_move_id == "A"
 
 
-def test_5_a_move_taken_back_among_other_slips_is_put_right_not_asked_about():
+def test_a_move_taken_back_among_other_slips_is_put_right_not_asked_about():
     """Found on seed 3627116685 (houses, two players): A's 13-15 accepted, then by hand 15 back to
     13 and B's 6 to 11. The warning asks for both back; once B's piece is back on 6 the board stands
     as before A's move, but that is the first fix followed, not an undo: no "undo that move?"."""
@@ -316,7 +316,7 @@ def test_5_a_move_taken_back_among_other_slips_is_put_right_not_asked_about():
     check_real_pieces(s, "13-15 taken back, B's 6 moved to 11")
 
 
-def test_5_a_move_taken_back_slowly_is_still_offered_as_an_undo():
+def test_a_move_taken_back_slowly_is_still_offered_as_an_undo():
     """The other side of the case above: the piece held long enough to be warned about ("put B's
     piece back on 13"), then put back where it came from. Only the move was taken back: "undo?"."""
     s = Session("secret")
@@ -339,7 +339,7 @@ def one_dot_short_board() -> Hands:
     return Hands(game)
 
 
-def test_4_5_a_piece_said_not_to_be_in_the_game_is_replaced_never_accepted():
+def test_a_piece_said_not_to_be_in_the_game_is_replaced_never_accepted():
     """A piece from elsewhere put on 20, then lifted with B's 13 and one of them put on 13: the
     people say it is not in the game. The board's occupancy is right, but the game is not: the
     referee says so and guides the piece off and B's back (before, "the board is as the game
@@ -366,7 +366,7 @@ def test_4_5_a_piece_said_not_to_be_in_the_game_is_replaced_never_accepted():
     assert hands.game.piece_at(13) == ("B", 2)
 
 
-def test_4_5_pieces_mixed_with_one_from_elsewhere_are_put_right_one_square_at_a_time():
+def test_pieces_mixed_with_one_from_elsewhere_are_put_right_one_square_at_a_time():
     """Three pieces in the hand (one from elsewhere, B's 13 and B's 5), two put back: the people say
     B's 2-dot piece is on 5 and a piece not in the game on 13. No swap puts that right; each square
     is replaced in turn, every fix one a person can carry out."""

@@ -32,7 +32,7 @@ def illegal(verdicts: list[dict]) -> list[dict]:
         ("lift 9", "lift 12", "place 9", "place 12"),
     ],
 )
-def test_1_an_illegal_attack_done_as_a_swap_is_flagged(order):
+def test_an_illegal_attack_done_as_a_swap_is_flagged(order):
     hands = Hands(at("secret", A=[9], B=[12, 14], throw=2))  # 9 + 2 = 11: 12 is out of reach
     verdicts = hands.do(*order, wait=600)
     warning = illegal(verdicts)
@@ -47,21 +47,21 @@ def test_1_an_illegal_attack_done_as_a_swap_is_flagged(order):
     assert moves_in(hands.do("lift 9", "place 11", wait=600)) == ["9-11"]
 
 
-def test_1_a_swap_with_a_protected_piece_names_the_protection_P5():
+def test_a_swap_with_a_protected_piece_names_the_protection_P5():
     hands = Hands(at("secret", A=[10], B=[12, 13], throw=2))  # 12-13 is a run of two: protected (P5)
     warning = illegal(hands.do("lift 10", "lift 12", "place 10", "place 12", wait=600))
     assert warning
     assert "P5" in warning[0]["reason"]
 
 
-def test_1_a_swap_onto_a_safe_square_names_it_S5():
+def test_a_swap_onto_a_safe_square_names_it_S5():
     hands = Hands(at("secret", A=[13], B=[15, 20], throw=2))  # 15 is safe in secret (S5)
     warning = illegal(hands.do("lift 15", "lift 13", "place 15", "place 13", wait=600))
     assert warning
     assert "S5" in warning[0]["reason"]
 
 
-def test_1_two_pieces_lifted_together_before_the_throw_is_asked_not_guessed():
+def test_two_pieces_lifted_together_before_the_throw_is_asked_not_guessed():
     hands = Hands(at("secret", A=[9], B=[12, 14]))  # no throw yet: a touch is as likely as a swap
     verdicts = hands.do("lift 12", "lift 9", "place 12", "place 9", wait=600)
     question = verdicts[-1]
@@ -71,7 +71,7 @@ def test_1_two_pieces_lifted_together_before_the_throw_is_asked_not_guessed():
     assert hands.throw(2)[0]["v"] == "throw"
 
 
-def test_1_a_legal_exchange_is_still_accepted_in_either_order_P4():
+def test_a_legal_exchange_is_still_accepted_in_either_order_P4():
     for order in (("lift 14", "lift 12", "place 14", "place 12"), ("lift 12", "lift 14", "place 14", "place 12")):
         hands = Hands(at("secret", A=[12], B=[14, 20], throw=2))
         assert moves_in(hands.do(*order, wait=600)) == ["12-14"]
@@ -81,7 +81,7 @@ def test_1_a_legal_exchange_is_still_accepted_in_either_order_P4():
 # ---------------------------------------------------------------- 2. a touch is not an exchange
 
 
-def test_2_a_touch_is_not_an_exchange():
+def test_a_touch_is_not_an_exchange():
     hands = Hands(at("secret", A=[12, 20], B=[13, 22], throw=1))
     hands.do("lift 12", "place 12", "lift 13", "place 13", wait=600)  # each put back before the other
     assert moves_in(hands.seen) == []
@@ -90,7 +90,7 @@ def test_2_a_touch_is_not_an_exchange():
     assert hands.game.board()[13] == "B"
 
 
-def test_2_lifts_do_not_pile_up_across_a_pause():
+def test_lifts_do_not_pile_up_across_a_pause():
     hands = Hands(at("secret", A=[12, 20], B=[13, 22], throw=1))
     hands.do("lift 12", "place 12", wait=1000)
     hands.do("lift 13", "place 13", wait=1000)
@@ -98,7 +98,7 @@ def test_2_lifts_do_not_pile_up_across_a_pause():
     assert hands.game.pending == 1
 
 
-def test_2_lifts_do_not_pile_up_across_a_question():
+def test_lifts_do_not_pile_up_across_a_question():
     hands = Hands(at("secret", A=[9, 20], B=[12, 14]))
     hands.do("lift 12", "lift 9", "place 12", "place 9", wait=600)  # asked: swapped?
     hands.call("answer", "put back")
@@ -117,7 +117,7 @@ def modern(a: dict[str, int], b: dict[str, int], throw: tuple[int, ...]) -> Hand
     return Hands(game)
 
 
-def test_3_a_piece_held_in_the_hand_read_as_gone_up_is_revised_when_it_is_put_down():
+def test_a_piece_held_in_the_hand_read_as_gone_up_is_revised_when_it_is_put_down():
     hands = modern({"5": 25, "4": 5}, {"5": 2}, (3, 3))  # 25 + 6 = 31: up by the sum, M5
     hands.do("lift 25", wait=800)  # held: reads as gone up
     assert moves_in(hands.seen) == ["25-off"]
@@ -133,7 +133,7 @@ def test_3_a_piece_held_in_the_hand_read_as_gone_up_is_revised_when_it_is_put_do
     assert hands.game.board() == {2: "B", 8: "A", 28: "A"}
 
 
-def test_3_a_piece_held_then_sent_to_the_sun_by_the_moon_revises_a_bear_off_on_the_same_squares_M6():
+def test_a_piece_held_then_sent_to_the_sun_by_the_moon_revises_a_bear_off_on_the_same_squares_M6():
     """Found by the noisy-play property test: 29-off by one die and 29-26 by the sum (M5's bounce,
     then M6 sends it to the sun, whose piece leaves, M4) end on the same squares. The hands showed
     every stage of the second, so it replaces the first, although the board looks just as expected."""
@@ -148,7 +148,7 @@ def test_3_a_piece_held_then_sent_to_the_sun_by_the_moon_revises_a_bear_off_on_t
     assert hands.game.pending is None
 
 
-def test_3_a_piece_held_over_the_end_then_capturing_by_the_sum_revises_the_bear_off_M4_M5():
+def test_a_piece_held_over_the_end_then_capturing_by_the_sum_revises_the_bear_off_M4_M5():
     """Found by the noisy-play property test (modern, seed 3442128089): 30 held past the settle time
     reads as gone up by the 1; then it takes B's 25 by the sum (30 + 7 bounces to 25, M5), B's piece
     goes to the sun and the sun's piece leaves the game (M4). The board ends on the squares of 30-off,
@@ -165,7 +165,7 @@ def test_3_a_piece_held_over_the_end_then_capturing_by_the_sum_revises_the_bear_
     assert hands.game.to_move_id == "B"
 
 
-def test_3_two_pieces_held_over_the_end_then_both_sent_to_the_sun_are_not_read_as_gone_up_M5_M6():
+def test_two_pieces_held_over_the_end_then_both_sent_to_the_sun_are_not_read_as_gone_up_M5_M6():
     """Found by the noisy-play property test (modern, seed 817501912): 25-off by the 6 and 30-off by
     the 1 end on the same squares as 25-26 by the 1 and 30-26 by the 6 (M5's bounce, then M6 to the
     sun, whose piece leaves the game, M4). The hands showed every stage of the second way, with both
@@ -189,7 +189,7 @@ def test_3_two_pieces_held_over_the_end_then_both_sent_to_the_sun_are_not_read_a
     assert hands.game.to_move_id == "B"  # the 30's piece stays
 
 
-def test_3_the_second_die_played_plainly_after_a_first_move_is_no_question_M3():
+def test_the_second_die_played_plainly_after_a_first_move_is_no_question_M3():
     """The check for another whole way must not doubt a plain turn: 10-13 by the 3, then 4-8 by the 4."""
     hands = modern({"5": 10, "4": 4}, {"5": 20}, (3, 4))
     assert moves_in(hands.do("lift 10", "place 13", wait=600)) == ["10-13"]
@@ -199,7 +199,7 @@ def test_3_the_second_die_played_plainly_after_a_first_move_is_no_question_M3():
     assert "revised" not in kinds(verdicts)
 
 
-def test_3_a_piece_knocked_after_a_bear_off_revises_nothing():
+def test_a_piece_knocked_after_a_bear_off_revises_nothing():
     """The same bear-off, then a sleeve brushes the sun's piece: no stage of another way was shown."""
     hands = modern({"5": 29, "4": 6}, {"5": 1, "4": 8}, (2, 5))
     hands.do("lift 29", wait=800)
@@ -210,7 +210,7 @@ def test_3_a_piece_knocked_after_a_bear_off_revises_nothing():
     assert hands.game.pending == (5,)
 
 
-def test_3_a_move_counted_out_square_by_square_is_revised_to_the_sum_M3():
+def test_a_move_counted_out_square_by_square_is_revised_to_the_sum_M3():
     hands = modern({"5": 9, "4": 3}, {"5": 20}, (3, 4))
     hands.do("lift 9", "place 12", wait=600)  # counts the 3 first
     verdicts = hands.do("lift 12", "place 16", wait=600)  # then the 4, with the same piece
@@ -221,7 +221,7 @@ def test_3_a_move_counted_out_square_by_square_is_revised_to_the_sum_M3():
     assert hands.game.pending is None
 
 
-def test_3_a_revised_verdict_is_journaled_and_replays_the_same(tmp_path):
+def test_a_revised_verdict_is_journaled_and_replays_the_same(tmp_path):
     from senet_pi.journal import Journal
     from senet_pi.service import Service
     from tests.journal_helpers import ScriptClock
@@ -247,7 +247,7 @@ def test_3_a_revised_verdict_is_journaled_and_replays_the_same(tmp_path):
     assert resumed.referee.game.board() == service.referee.game.board()
 
 
-def test_3_the_next_throw_makes_a_move_final():
+def test_the_next_throw_makes_a_move_final():
     hands = Hands(new_game("secret"))
     hands.throw(3)
     hands.do("lift 10", "place 13", wait=600)
@@ -256,7 +256,7 @@ def test_3_the_next_throw_makes_a_move_final():
     assert "revised" not in kinds(verdicts)
 
 
-def test_3_a_bounce_onto_its_own_square_is_never_inferred_from_a_jolt_M5():
+def test_a_bounce_onto_its_own_square_is_never_inferred_from_a_jolt_M5():
     # 28 by 6 bounces back onto 28; with A's other piece on 22 nothing else can move, so the bounce
     # is the one legal play (M3). With that piece on 10, 28-22 by the sum would be (M8 with M5).
     hands = modern({"5": 28, "4": 22}, {"5": 2}, (6, 6))
@@ -279,7 +279,7 @@ def capture_onto_the_sun() -> Hands:
     return hands
 
 
-def test_4_prompts_stay_open_until_the_pieces_really_moved():
+def test_prompts_stay_open_until_the_pieces_really_moved():
     hands = capture_onto_the_sun()
     assert hands.referee.steps_left
     hands.do("lift 20", "place 20", wait=600)  # brushing an unrelated piece proves nothing
@@ -290,7 +290,7 @@ def test_4_prompts_stay_open_until_the_pieces_really_moved():
     assert hands.seen[-1]["v"] == "cleared"
 
 
-def test_4_a_fix_names_the_piece_that_must_go_not_the_victims_square():
+def test_a_fix_names_the_piece_that_must_go_not_the_victims_square():
     hands = capture_onto_the_sun()
     hands.do("place 2", wait=4000)  # B's victim put on 2, A's piece still on the sun
     fixes = [text for v in illegal(hands.seen) for text in v["fix"]]
@@ -301,7 +301,7 @@ def test_4_a_fix_names_the_piece_that_must_go_not_the_victims_square():
 # ---------------------------------------------------------------- 5. undo guides every piece back
 
 
-def test_5_undo_guides_an_exchange_back_P4():
+def test_undo_guides_an_exchange_back_P4():
     hands = Hands(at("secret", A=[12], B=[14, 20], throw=2))
     hands.do("lift 14", "lift 12", "place 14", "place 12", wait=600)
     verdicts = hands.call("undo")
@@ -312,7 +312,7 @@ def test_5_undo_guides_an_exchange_back_P4():
     assert hands.game.board() == {12: "A", 14: "B", 20: "B"}
 
 
-def test_5_undo_of_a_capture_brings_the_removed_piece_back_to_the_sun_M4():
+def test_undo_of_a_capture_brings_the_removed_piece_back_to_the_sun_M4():
     hands = capture_onto_the_sun()
     hands.do("lift 1", "place 1", wait=600)
     verdicts = hands.call("undo")
@@ -324,7 +324,7 @@ def test_5_undo_of_a_capture_brings_the_removed_piece_back_to_the_sun_M4():
     assert not hands.referee.steps_left or hands.seen[-1]["v"] != "illegal"
 
 
-def test_5_taking_a_capture_back_during_its_prompt_is_warned():
+def test_taking_a_capture_back_during_its_prompt_is_warned():
     hands = capture_onto_the_sun()
     hands.do("lift 13", "place 10", wait=600)  # the mover goes home; B's piece is still in the hand
     hands.do("place 13", wait=600)
@@ -342,7 +342,7 @@ def test_5_taking_a_capture_back_during_its_prompt_is_warned():
 # ---------------------------------------------------------------- 6. fixes follow the pieces
 
 
-def test_6_fixes_follow_the_pieces_so_owners_never_end_up_swapped():
+def test_fixes_follow_the_pieces_so_owners_never_end_up_swapped():
     hands = Hands(at("secret", A=[5, 20], B=[8, 22]))  # before any throw
     hands.do("lift 5", "place 9", "lift 8", "place 6", wait=600)  # each piece moved one way
     warning = illegal(hands.seen)[-1]
@@ -354,7 +354,7 @@ def test_6_fixes_follow_the_pieces_so_owners_never_end_up_swapped():
     assert hands.throw(2)[0]["v"] == "throw"
 
 
-def test_6_following_the_guidance_never_ends_in_a_question_or_a_stale_warning():
+def test_following_the_guidance_never_ends_in_a_question_or_a_stale_warning():
     hands = Hands(new_game("secret"))
     hands.throw(3)
     hands.do("lift 10", "place 14", wait=600)  # one square too far
@@ -373,7 +373,7 @@ def test_6_following_the_guidance_never_ends_in_a_question_or_a_stale_warning():
 # ---------------------------------------------------------------- 7. dead or welded switches
 
 
-def test_7_a_switch_welded_closed_is_found_and_play_goes_on():
+def test_a_switch_welded_closed_is_found_and_play_goes_on():
     hands = Hands(new_game("secret"))
     start = hands.referee.sensed
     hands.referee.sense(start | 1 << 20, hands.clock)  # a switch welded closed under empty 20
@@ -390,7 +390,7 @@ def test_7_a_switch_welded_closed_is_found_and_play_goes_on():
     assert moves_in(hands.do("lift 10", "place 13", wait=600)) == ["10-13"]
 
 
-def test_7_a_dead_switch_under_a_piece_is_found_and_a_move_through_it_can_be_entered():
+def test_a_dead_switch_under_a_piece_is_found_and_a_move_through_it_can_be_entered():
     hands = Hands(new_game("secret"))
     hands.do("lift 1", "place 1", wait=600)  # the board has sensors
     hands.throw(3)
@@ -406,7 +406,7 @@ def test_7_a_dead_switch_under_a_piece_is_found_and_a_move_through_it_can_be_ent
     assert hands.throw(2)[0]["v"] == "throw"
 
 
-def test_7_resync_never_invents_a_borne_off_piece():
+def test_resync_never_invents_a_borne_off_piece():
     hands = Hands(at("secret", A=[12, 3], B=[14, 20], throw=2))
     hands.do("lift 20", wait=600)  # the piece is there, its switch is dead
     verdicts = hands.call("resync")
@@ -417,7 +417,7 @@ def test_7_resync_never_invents_a_borne_off_piece():
     assert hands.referee.status()["faults"] == {"20": "stuck open"}
 
 
-def test_7_a_faulty_switch_that_changes_again_is_trusted_again():
+def test_a_faulty_switch_that_changes_again_is_trusted_again():
     hands = Hands(at("secret", A=[12, 3], B=[14, 20], throw=2))
     hands.do("lift 20", wait=600)
     hands.call("resync")
@@ -426,7 +426,7 @@ def test_7_a_faulty_switch_that_changes_again_is_trusted_again():
     assert hands.referee.status()["faults"] == {}
 
 
-def test_7_the_simulated_boards_stuck_switch_is_found_by_the_referee(mock_factory, pinmap):
+def test_the_simulated_boards_stuck_switch_is_found_by_the_referee(mock_factory, pinmap):
     from senet_pi.hardware.sim import SimBoard
 
     game = new_game("secret")
@@ -451,7 +451,7 @@ def test_7_the_simulated_boards_stuck_switch_is_found_by_the_referee(mock_factor
 # ---------------------------------------------------------------- 8. reasons name the real obstacle
 
 
-def test_8_reasons_name_the_real_obstacle_H5():
+def test_reasons_name_the_real_obstacle_H5():
     hands = Hands(at("houses", A=[24, 3], B=[26, 5], throw=3))  # 26 is occupied: 24 cannot move (H5)
     warning = illegal(hands.do("lift 24", "place 27", wait=600))
     assert warning
@@ -463,7 +463,7 @@ def test_8_reasons_name_the_real_obstacle_H5():
 # ---------------------------------------------------------------- 9. every journaled game replays the same
 
 
-def test_9_every_game_run_journals_exports_to_a_replay_that_judges_the_same(tmp_path):
+def test_every_game_run_journals_exports_to_a_replay_that_judges_the_same(tmp_path):
     import random
 
     from senet_pi.export import export_text
@@ -518,7 +518,7 @@ def test_9_every_game_run_journals_exports_to_a_replay_that_judges_the_same(tmp_
 
 
 # ---------------------------------------------------------------- 10. button gestures can be switched off
-def test_3_the_button_confirms_a_bounce_the_board_cannot_show_M5(pinmap):
+def test_the_button_confirms_a_bounce_the_board_cannot_show_M5(pinmap):
     import random
 
     from senet_pi.hardware.backend import SimBackend
@@ -544,7 +544,7 @@ def test_3_the_button_confirms_a_bounce_the_board_cannot_show_M5(pinmap):
         backend.close()
 
 
-def test_10_button_gestures_can_be_switched_off_in_the_config(tmp_path):
+def test_button_gestures_can_be_switched_off_in_the_config(tmp_path):
     off = run_with_config(tmp_path / "off", "THROWER_GESTURES = false\n", "hold 2\nwait 200\nquit\n")
     assert off.returncode == 0, off.stderr
     assert "long presses are switched off" in off.stdout
@@ -554,14 +554,14 @@ def test_10_button_gestures_can_be_switched_off_in_the_config(tmp_path):
     assert "within 10 s to undo the last move" in on.stdout
 
 
-def test_10_a_gestures_setting_that_is_not_true_or_false_is_a_startup_error(tmp_path):
+def test_a_gestures_setting_that_is_not_true_or_false_is_a_startup_error(tmp_path):
     bad = run_with_config(tmp_path, 'THROWER_GESTURES = "no"\n', "quit\n")
     assert bad.returncode == 1
     assert "THROWER_GESTURES must be true or false" in bad.stderr
     assert "Traceback" not in bad.stderr
 
 
-def test_2_an_exchange_unseen_while_the_link_was_down_is_asked_not_dropped():
+def test_an_exchange_unseen_while_the_link_was_down_is_asked_not_dropped():
     hands = Hands(at("secret", A=[12], B=[14, 20], throw=2))
     hands.do("lift 12")  # seen; then the cable is pulled and the exchange is finished unseen
     hands.referee.sense(hands.referee.expected, hands.clock)  # the snapshot after reconnecting
@@ -572,7 +572,7 @@ def test_2_an_exchange_unseen_while_the_link_was_down_is_asked_not_dropped():
     assert hands.game.board() == {12: "B", 14: "A", 20: "B"}
 
 
-def test_8_a_held_piece_the_throw_cannot_move_is_explained_not_a_crash_S11():
+def test_a_held_piece_the_throw_cannot_move_is_explained_not_a_crash_S11():
     """Found by the type checker: a lifted piece the throw cannot move (S8: from 28 only with at
     most 3) held over the board crashed the explanation."""
     hands = Hands(at("secret", A=[28, 5], B=[1, 2], throw=5))
@@ -582,7 +582,7 @@ def test_8_a_held_piece_the_throw_cannot_move_is_explained_not_a_crash_S11():
     assert "28" in warning[0]["reason"]  # at most 3 from 28
 
 
-def test_8_a_held_piece_of_the_other_player_is_named_as_theirs():
+def test_a_held_piece_of_the_other_player_is_named_as_theirs():
     hands = Hands(at("secret", A=[28, 5], B=[1, 2], throw=5))
     warning = illegal(hands.do("lift 2", wait=600))
     assert warning
@@ -590,7 +590,7 @@ def test_8_a_held_piece_of_the_other_player_is_named_as_theirs():
     assert "belongs to B" in warning[0]["reason"]
 
 
-def test_1_a_piece_with_one_dot_is_named_in_the_singular():
+def test_a_piece_with_one_dot_is_named_in_the_singular():
     """`modern` pieces carry one to five dots: the one-dot piece reads "with one dot" in questions and fixes."""
     assert str(piece_name(("B", 1))) == "B's piece with one dot"
     assert str(piece_name(("B", 2))) == "B's piece with 2 dots"
@@ -598,7 +598,7 @@ def test_1_a_piece_with_one_dot_is_named_in_the_singular():
     assert str(Fix(HAND, 7, "A", dots=3).text()) == "put A's piece with 3 dots back on 7"
 
 
-def test_1_one_square_in_doubt_is_asked_about_by_name():
+def test_one_square_in_doubt_is_asked_about_by_name():
     """Following the fixes, the borne-off piece and the one to go back are lifted together and one is
     put on 17: which one stands there (their dots count, M4) is asked about that square by name,
     never as "the pieces on 17 were in the hand together" (found in noisy play, modern-3 2741582319)."""

@@ -21,7 +21,7 @@ def board(plain):
     return plain
 
 
-def test_item4_a_plain_throw_is_said_by_the_banner_and_not_again_by_the_card(browser, board):
+def test_a_plain_throw_is_said_by_the_banner_and_not_again_by_the_card(browser, board):
     page = open_page(browser, board, viewport=KIOSK)
     try:
         expect(page.locator("#turn")).to_have_text("Green to throw")
@@ -39,7 +39,7 @@ def test_item4_a_plain_throw_is_said_by_the_banner_and_not_again_by_the_card(bro
         page.close()
 
 
-def test_item4_the_card_game_says_to_play_once(browser, board):
+def test_the_card_game_says_to_play_once(browser, board):
     new_game(board, "cards", options={"shuffle_seed": 9})
     page = open_page(browser, board, viewport=KIOSK)
     try:

@@ -1,6 +1,7 @@
 """The code stays `ruff` and `mypy` clean (the project's lint and type settings are in pyproject.toml)."""
 
 import ast
+import re
 import shutil
 import subprocess
 import sys
@@ -81,3 +82,15 @@ def test_every_assert_of_several_conditions_says_which_one_failed():
             if joined and isinstance(node.test.op, ast.And) and node.msg is None:
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not found, "assert a and b without a message (split it, one assert per condition):\n" + "\n".join(found)
+
+
+def test_tests_are_named_after_what_they_check_not_a_list_item():
+    """A test's name says the behaviour it checks; `test_item3_...`, `test_issue12_...` or
+    `test_4_...` name an item of some list the reader does not have (history is in docs/changelog.md)."""
+    item = re.compile(r"item\d|issue\d|^test_\d+_")
+    found = []
+    for path in _test_modules():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and item.search(node.name):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
+    assert not found, "\n".join(found)

@@ -143,7 +143,7 @@ def clock(app):
     return guard.clock
 
 
-def test_item4_a_wrong_pin_locks_the_client_out_with_429_and_retry_after(operator, clock):
+def test_a_wrong_pin_locks_the_client_out_with_429_and_retry_after(operator, clock):
     first = operator.login("0000")
     assert first.status_code == 401
     assert first.headers["Retry-After"] == "2"
@@ -160,7 +160,7 @@ def test_item4_a_wrong_pin_locks_the_client_out_with_429_and_retry_after(operato
     assert operator.login().status_code == 200
 
 
-def test_item4_lockouts_are_capped_and_per_client(app, operator, clock):
+def test_lockouts_are_capped_and_per_client(app, operator, clock):
     guard = app.extensions["senet"]["pin_guard"]
     for _ in range(19):  # under the limit across all addresses, past the per-client cap
         guard.wrong("127.0.0.1", clock.now)
@@ -176,7 +176,7 @@ def test_item4_lockouts_are_capped_and_per_client(app, operator, clock):
     assert response.status_code == 200
 
 
-def test_item4_only_one_pin_is_checked_at_a_time_the_rest_get_429_at_once(app, operator):
+def test_only_one_pin_is_checked_at_a_time_the_rest_get_429_at_once(app, operator):
     guard = app.extensions["senet"]["pin_guard"]
     assert guard._checking.acquire(blocking=False)  # a check is under way (as in another thread)
     try:
@@ -189,7 +189,7 @@ def test_item4_only_one_pin_is_checked_at_a_time_the_rest_get_429_at_once(app, o
     assert operator.login().status_code == 200
 
 
-def test_item4_pin_checks_never_sleep_in_the_request_thread(app, operator, clock, monkeypatch):
+def test_pin_checks_never_sleep_in_the_request_thread(app, operator, clock, monkeypatch):
     import time as time_module
 
     def no_sleep(seconds: float) -> None:
@@ -201,13 +201,13 @@ def test_item4_pin_checks_never_sleep_in_the_request_thread(app, operator, clock
 
 
 @pytest.mark.parametrize("pin", [["2468"], 2468, None, "٢٤٦٨", "9" * 200])
-def test_item4_a_pin_that_is_not_a_string_of_digits_is_a_400(operator, pin):
+def test_a_pin_that_is_not_a_string_of_digits_is_a_400(operator, pin):
     response = operator.login(pin)
     assert response.status_code in (400, 401)
     assert "error" in response.json
 
 
-def test_item4_logout_revokes_a_copied_session_cookie(app, operator):
+def test_logout_revokes_a_copied_session_cookie(app, operator):
     operator.login()
     cookie = operator.client.get_cookie("session").value
     thief = app.test_client()
@@ -222,7 +222,7 @@ def test_item4_logout_revokes_a_copied_session_cookie(app, operator):
     assert operator.post("undo").status_code == 401
 
 
-def test_item4_set_pin_while_running_revokes_sessions_and_takes_the_new_pin(tmp_path, sim_service):
+def test_set_pin_while_running_revokes_sessions_and_takes_the_new_pin(tmp_path, sim_service):
     from senet_pi.page import set_pin
 
     service, backend = sim_service
@@ -362,20 +362,20 @@ def test_the_app_reads_its_pin_from_the_instance_config(tmp_path, monkeypatch):
         ("get", "/api/hand/A/\u00e9\u00e9", {}, 404),
     ],
 )
-def test_item6_every_api_error_is_json_with_a_message(client, method, path, kwargs, status):
+def test_every_api_error_is_json_with_a_message(client, method, path, kwargs, status):
     response = getattr(client, method)(path, headers=csrf(client), **kwargs)
     assert response.status_code == status
     assert response.mimetype == "application/json"
     assert response.json["error"]
 
 
-def test_item6_the_pages_keep_html_errors(client):
+def test_a_page_not_found_is_an_html_page_not_json(client):
     response = client.get("/nowhere")
     assert response.status_code == 404
     assert response.mimetype == "text/html"
 
 
-def test_item6_an_internal_error_under_api_is_json_without_a_traceback(app, client):
+def test_an_internal_error_under_api_is_json_without_a_traceback(app, client):
     app.extensions["senet"]["service"] = None  # a bug: state() cannot work
     response = client.get("/api/state")
     assert response.status_code == 500
@@ -390,7 +390,7 @@ def test_item6_an_internal_error_under_api_is_json_without_a_traceback(app, clie
         ({"X-CSRF-Token": "x" * 5000}, {"pin": PIN}, "CSRF"),
     ],
 )
-def test_item6_a_non_ascii_or_huge_csrf_header_is_a_clear_403(client, headers, body, message):
+def test_a_non_ascii_or_huge_csrf_header_is_a_clear_403(client, headers, body, message):
     client.get("/api/op/csrf")
     response = client.post("/api/op/login", json=body, headers=headers)
     assert response.status_code == 403
@@ -411,11 +411,11 @@ def test_item6_a_non_ascii_or_huge_csrf_header_is_a_clear_403(client, headers, b
         ("answer", {"answer": [0]}, "there is no question"),
     ],
 )
-def test_item6_a_list_or_object_where_a_value_belongs_is_a_400(operator, sim_service, action, body, message):
+def test_a_list_or_object_where_a_value_belongs_is_a_400(operator, sim_service, action, body, message):
     refused_and_unchanged(operator, sim_service[0], action, body, message)
 
 
-def test_item6_a_hand_action_with_a_list_for_a_card_is_a_400(sim_service):
+def test_a_hand_action_with_a_list_for_a_card_is_a_400(sim_service):
     from senet_pi_web.hands import hand_token
 
     service, backend = sim_service
@@ -469,7 +469,7 @@ def _api_post_routes(app) -> list[str]:
     content_type=st.sampled_from(["application/json", "application/json; charset=latin-1", "text/plain", None]),
     signed_in=st.booleans(),
 )
-def test_item6_fuzz_every_api_post_answers_json_below_500(sim_service, data, body, csrf, content_type, signed_in):
+def test_fuzz_every_api_post_answers_json_below_500(sim_service, data, body, csrf, content_type, signed_in):
     import json as json_module
 
     service, backend = sim_service
@@ -499,7 +499,7 @@ def test_item6_fuzz_every_api_post_answers_json_below_500(sim_service, data, bod
 # ---------------------------------------------------------------- browser security
 
 
-def test_item7_every_answer_has_the_security_headers(client):
+def test_every_answer_has_the_security_headers(client):
     for path in ("/", "/hardware", "/hands", "/api/state", "/static/app.js", "/nowhere", "/api/nowhere"):
         with client.get(path) as response:
             csp = response.headers["Content-Security-Policy"]
@@ -510,7 +510,7 @@ def test_item7_every_answer_has_the_security_headers(client):
             assert response.headers["Referrer-Policy"] == "no-referrer"
 
 
-def test_item7_the_templates_have_no_inline_script_or_handlers(client):
+def test_the_templates_have_no_inline_script_or_handlers(client):
     import re
 
     for path in ("/", "/hardware", "/hands"):
@@ -533,21 +533,21 @@ def test_item7_the_templates_have_no_inline_script_or_handlers(client):
         "SENET.LOCAL:80",
     ],
 )
-def test_item7_known_hosts_are_served(sim_service, host):
+def test_known_hosts_are_served(sim_service, host):
     service, backend = sim_service
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "HOSTS": ["senet.local"]}, service=service, backend=backend)
     assert app.test_client().get("/api/state", headers={"Host": host}).status_code == 200
 
 
 @pytest.mark.parametrize("host", ["evil.example", "evil.example:8080", "127.0.0.1.evil.example", "x\u00e9.local", ""])
-def test_item7_a_foreign_host_is_refused_dns_rebinding(client, host):
+def test_a_foreign_host_is_refused_dns_rebinding(client, host):
     for path in ("/api/state", "/", "/hands"):
         response = client.get(path, headers={"Host": host})
         assert response.status_code == 400
         assert "unknown Host" in response.json["error"]
 
 
-def test_item7_the_listen_host_name_is_served(sim_service):
+def test_the_listen_host_name_is_served(sim_service):
     service, backend = sim_service
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "LISTEN_HOST": "senet-pi"}, service=service, backend=backend)
     assert app.test_client().get("/api/state", headers={"Host": "senet-pi:8080"}).status_code == 200
@@ -561,7 +561,7 @@ def cards_service(sim_service):
     return service, backend
 
 
-def test_item7_hands_links_use_only_a_checked_host(cards_service):
+def test_hands_links_use_only_a_checked_host(cards_service):
     service, backend = cards_service
     app = create_app({"TESTING": True, "SECRET_KEY": "t"}, service=service, backend=backend)
     client = app.test_client()
@@ -571,7 +571,7 @@ def test_item7_hands_links_use_only_a_checked_host(cards_service):
     assert client.get("/hands", headers={"Host": "evil.example"}).status_code == 400
 
 
-def test_item7_beyond_localhost_hands_and_the_sim_need_the_operator(cards_service):
+def test_beyond_localhost_hands_and_the_sim_need_the_operator(cards_service):
     service, backend = cards_service
     config = {"TESTING": True, "SECRET_KEY": "t", "LISTEN_HOST": "0.0.0.0", "OPERATOR_PIN_HASH": FAST_HASH}
     app = create_app(config, service=service, backend=backend)
@@ -594,7 +594,7 @@ def test_item7_beyond_localhost_hands_and_the_sim_need_the_operator(cards_servic
     assert op.client.post("/api/sim/press").status_code == 403  # and the CSRF token
 
 
-def test_item7_on_localhost_hands_and_the_sim_stay_open(cards_service):
+def test_on_localhost_hands_and_the_sim_stay_open(cards_service):
     service, backend = cards_service
     app = create_app({"TESTING": True, "SECRET_KEY": "t"}, service=service, backend=backend)
     client = app.test_client()
@@ -612,7 +612,7 @@ def test_item7_on_localhost_hands_and_the_sim_stay_open(cards_service):
         {"json": {"square": 10}, "headers": {"X-CSRF-Token": "guessed"}},
     ],
 )
-def test_issue22_item9_on_localhost_the_sim_refuses_a_request_without_the_pages_csrf_token(sim_service, action, kwargs):
+def test_on_localhost_the_sim_refuses_a_request_without_the_pages_csrf_token(sim_service, action, kwargs):
     service, backend = sim_service
     app = create_app({"TESTING": True, "SECRET_KEY": "t"}, service=service, backend=backend)
     client = app.test_client()
@@ -630,7 +630,7 @@ def test_issue22_item9_on_localhost_the_sim_refuses_a_request_without_the_pages_
 # ------------------------------------------------------------ what the page gets for visitors who have never seen Senet
 
 
-def test_item8_the_state_names_a_lifted_piece_and_where_it_may_go(client, sim_service):
+def test_the_state_names_a_lifted_piece_and_where_it_may_go(client, sim_service):
     service, _ = sim_service
     assert client.get("/api/state").json["lifted"] == []
     service.handle("throw", 3)
@@ -643,7 +643,7 @@ def test_item8_the_state_names_a_lifted_piece_and_where_it_may_go(client, sim_se
     assert len(lifted) == 2
 
 
-def test_item8_no_throw_no_targets_and_nothing_movable(client, sim_service):
+def test_no_throw_no_targets_and_nothing_movable(client, sim_service):
     service, _ = sim_service
     service.handle("lift", 10)
     state = client.get("/api/state").json
@@ -651,7 +651,7 @@ def test_item8_no_throw_no_targets_and_nothing_movable(client, sim_service):
     assert state["movable"] == []
 
 
-def test_item10_every_ruling_the_referee_names_has_a_plain_sentence(client):
+def test_every_ruling_the_referee_names_has_a_plain_sentence(client):
     """Every ruling id the reasons, the referee and the rule sets can name is explained for visitors."""
     import pathlib
     import re
@@ -672,7 +672,7 @@ def test_item10_every_ruling_the_referee_names_has_a_plain_sentence(client):
     assert all(len(s) < 160 and "(" not in s for s in PLAIN.values())  # one short sentence, no ids inside
 
 
-def test_item12_hands_outside_the_card_game_say_how_to_start_one(client):
+def test_hands_outside_the_card_game_say_how_to_start_one(client):
     page = client.get("/hands").get_data(as_text=True)
     assert "senet-pi run --ruleset cards" in page
     assert "Each player scans their own code: the page that opens" not in page

@@ -25,7 +25,7 @@ def client(service):
     return create_app({"SECRET_KEY": "t", "TESTING": True}, service=service).test_client()
 
 
-def test_item10_the_snapshot_is_the_services_data_and_the_page_shapes_its_view(service, client):
+def test_the_snapshot_is_the_services_data_and_the_page_shapes_its_view(service, client):
     snapshot = service.snapshot()
     assert not set(PAGE_KEYS) & set(snapshot)  # no page names in the service's snapshot
     service.handle("throw", 3)
@@ -39,7 +39,7 @@ def test_item10_the_snapshot_is_the_services_data_and_the_page_shapes_its_view(s
     assert state["kind_words"]["exchange"] == "exchange"
 
 
-def test_item2_the_states_sentences_name_the_players_by_their_pieces(service, client):
+def test_the_states_sentences_name_the_players_by_their_pieces(service, client):
     service.handle("throw", 3)
     service.handle("lift", 10)
     service.handle("place", 14)
@@ -52,7 +52,7 @@ def test_item2_the_states_sentences_name_the_players_by_their_pieces(service, cl
 
 
 @pytest.mark.parametrize(("language", "expected"), [("en", "put Green's piece back on 10"), ("de", "Grün")])
-def test_item2_named_replaces_player_params_at_any_depth(language, expected):
+def test_named_replaces_player_params_at_any_depth(language, expected):
     sentence = Text("put {player}'s piece back on {to}", player="B", to=10)
     nested = {"fix": [Text("{p0}; {p1}", p0=sentence, p1=Text("{player} to throw", player="A"))], "player": "B"}
     said = named(nested)
