@@ -1,4 +1,4 @@
-"""Hints on the page (issue 23, item 2): a person's decision is analysed off the service's threads,
+"""Hints on the page: a person's decision is analysed off the service's threads,
 the hint is the best move with its chance (exact where the solved tables reach), a move that cost
 more than a little is said with the move that kept the chances; and the page's API for hints and
 for playing alone against the computer."""

@@ -1,4 +1,4 @@
-"""Playing against the computer on the simulated board (issue 23, item 4): it throws on its seat,
+"""Playing against the computer on the simulated board: it throws on its seat,
 says its move, waits for a hand to carry it out and takes back a different legal move made for
 it; who played is journaled per game; the hints' analysis of a person's decision and its cost."""
 

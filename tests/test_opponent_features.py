@@ -1,4 +1,4 @@
-"""The fitted middle-game evaluation (issue 23): its fast path is its definition, it reads the rule set's
+"""The fitted middle-game evaluation: its fast path is its definition, it reads the rule set's
 class (never its name), and the offline fit recovers known weights."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The search's light copy of a game (issue 23, speed) plays by exactly the engine's rules: the same legal
+"""The search's light copy of a game plays by exactly the engine's rules: the same legal
 moves, the same position after every throw and move (exchanges P4, bonus throws P6, forfeits P7,
 reincarnation and drowning S7/H6, backward moves S12, the opening S2/H2), and pop undoes each."""
 

@@ -1,4 +1,4 @@
-"""The computer opponent (issue 23): only legal moves, the same seed plays the same game, the node budget
+"""The computer opponent: only legal moves, the same seed plays the same game, the node budget
 is kept, only-moves and forced wins are found in small hand-made positions, and `senet-pi hint` follows
 ../shared/spec/opponent.md."""
 

@@ -1,4 +1,4 @@
-"""The solved endgames (issue 23): the solver's moves are the engine's, tiny tables equal a brute-force
+"""The solved endgames: the solver's moves are the engine's, tiny tables equal a brute-force
 search through the engine, the residual and the colour symmetry hold, and tables are found or built."""
 
 from __future__ import annotations

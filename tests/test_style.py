@@ -85,8 +85,8 @@ def test_every_assert_of_several_conditions_says_which_one_failed():
 
 
 def test_tests_are_named_after_what_they_check_not_a_list_item():
-    """A test's name says the behaviour it checks; `test_item3_...`, `test_issue12_...` or
-    `test_4_...` name an item of some list the reader does not have (history is in docs/changelog.md)."""
+    """A test's name says the behaviour it checks; `test_item3_...` or `test_4_...` name an item
+    of some list the reader does not have (history is in docs/changelog.md)."""
     item = re.compile(r"item\d|issue\d|^test_\d+_")
     found = []
     for path in _test_modules():
@@ -94,3 +94,25 @@ def test_tests_are_named_after_what_they_check_not_a_list_item():
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and item.search(node.name):
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
     assert not found, "\n".join(found)
+
+
+#: A reference to the project's history: an issue by number, or a work session.
+HISTORY = re.compile(r"\bissues? ?#?\d+|\bsessions? \d+", re.IGNORECASE)
+
+
+def test_the_source_names_no_issue_numbers():
+    """Comments, docstrings, messages and names say what the code does and why, never which issue or
+    session brought it (a reader has neither): that history is in docs/changelog.md."""
+    found = []
+    for tree in ("senet_pi", "web", "tests", "scripts", "benchmarks"):
+        for path in sorted((ROOT / tree).rglob("*")):
+            if not path.is_file() or "__pycache__" in path.parts or path.suffix in (".pyc", ".mo", ".png", ".sqlite"):
+                continue
+            try:
+                text = path.read_text(encoding="utf-8")
+            except UnicodeDecodeError:
+                continue  # not text
+            for number, line in enumerate(text.splitlines(), 1):
+                if HISTORY.search(line):
+                    found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()[:100]}")
+    assert not found, "history belongs in docs/changelog.md:\n" + "\n".join(found)
