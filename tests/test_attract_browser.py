@@ -12,6 +12,8 @@ from senet_pi.verdicts import Offer
 from senet_pi_web.state import PIECES, PLAYERS, demo_game, named
 from tests.browser_helpers import LiveBoard, axe_violations, until
 
+pytestmark = pytest.mark.browser
+
 FRAME_MS = 5000  # attract.js's frame time
 
 

@@ -90,6 +90,7 @@ def test_a_press_on_the_bridge_throws_and_its_leds_show_the_sticks(rig):
     until(lambda: sum(rig.firmware.board.leds) == (0 if value == 6 else value))
 
 
+@pytest.mark.slow
 def test_a_whole_game_with_a_cable_pull_in_the_middle_of_a_move(rig):
     service, firmware = rig.service, rig.firmware
     chooser = random.Random(3)

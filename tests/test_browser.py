@@ -19,6 +19,8 @@ from senet_pi.service import Service
 from senet_pi.verdicts import Offer
 from tests.browser_helpers import PIN, LiveBoard, click_move, contrast, locked, piece_on, square, until
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture
 def board():

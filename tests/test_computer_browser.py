@@ -13,6 +13,8 @@ from senet_pi.computer import start_computer
 from senet_pi.opponent.tables import Tables
 from tests.browser_helpers import LiveBoard, axe_violations, click_move, until
 
+pytestmark = pytest.mark.browser
+
 
 class ComputerBoard(LiveBoard):
     """The simulated board served as `senet-pi run --computer B --level 2` serves it."""

@@ -6,9 +6,12 @@ page's own (its requestAnimationFrame and its visibility)."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser_helpers import LiveBoard
+
+pytestmark = pytest.mark.browser
 
 #: Frames held back until the test lets them go: a CPU too slow to paint for a while.
 HELD = """

@@ -8,6 +8,7 @@ import os
 import random
 import re
 
+import pytest
 from mqtt_helpers import wait_until
 from playwright.sync_api import expect, sync_playwright
 from werkzeug.security import generate_password_hash
@@ -20,6 +21,8 @@ from senet_pi.service import Service
 from senet_pi_web import create_app
 from senet_pi_web.fleet import create_fleet_app
 from tests.browser_helpers import axe_violations
+
+pytestmark = pytest.mark.browser
 
 CHROMIUM = os.environ.get("SENET_PI_CHROMIUM", "/usr/bin/chromium")
 PIN = "8642"

@@ -6,6 +6,8 @@ from __future__ import annotations
 import gc
 import tracemalloc
 
+import pytest
+
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.board import SCAN_RATE
 from senet_pi.hardware.pinmap import load_pinmap
@@ -34,6 +36,7 @@ def pins(backend: SimBackend) -> list:
     return list(backend.sim.factory.pins.values())
 
 
+@pytest.mark.slow
 def test_memory_idle_simulated_board_stays_flat_over_minutes(tmp_path):
     clock = ScriptClock()
     service = Service(None, clock=clock)

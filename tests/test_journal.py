@@ -65,6 +65,7 @@ def test_a_knocked_piece_in_a_scripted_game_raises_nothing(tmp_path):
     assert not [v for v in verdicts if v["v"] == "illegal"]
 
 
+@pytest.mark.slow
 def test_the_service_resumes_the_game_in_progress(tmp_path):
     inputs = timed(scripted_game("houses", 4)["events"])
     half = inputs[len(inputs) // 2][0]
@@ -88,6 +89,7 @@ def test_the_service_resumes_the_game_in_progress(tmp_path):
     assert resumed.snapshot() == straight.snapshot() | {"game": resumed.game_id}
 
 
+@pytest.mark.slow
 def test_kill_9_at_random_moments_loses_no_accepted_move(tmp_path):
     path = tmp_path / "journal.sqlite"
     rng = random.Random(20261123)

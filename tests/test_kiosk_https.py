@@ -71,6 +71,7 @@ def test_with_https_the_kiosk_opens_https_and_trusts_only_its_own_certificate(tm
     assert not any(a.startswith("--ignore-certificate-errors=") or a == "--ignore-certificate-errors" for a in args)
 
 
+@pytest.mark.browser
 def test_chromium_opens_the_https_page_with_the_kiosks_pin_and_no_other_exception(tmp_path, https_page):
     from playwright.sync_api import sync_playwright
 

@@ -31,6 +31,8 @@ from tests.browser_helpers import (
     until,
 )
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture(scope="module")
 def live():

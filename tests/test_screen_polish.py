@@ -8,6 +8,8 @@ from playwright.sync_api import expect
 
 from tests.browser_helpers import KIOSK, new_game, open_page
 
+pytestmark = pytest.mark.browser
+
 #: Every sentence the visitor sees in the turn's box (the banner, the cast, the card), as shown.
 SHOWN_SENTENCES = """() => [...document.querySelectorAll('#now :is(h2, p, div)')]
   .filter((n) => n.checkVisibility({ visibilityProperty: true }) && !n.querySelector('div, p'))

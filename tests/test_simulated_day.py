@@ -22,6 +22,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from senet_pi.journal import Journal
 from senet_pi.rules import find_ruleset
 from senet_pi.stats import day_stats
@@ -131,6 +133,7 @@ class Exhibit:
         return status
 
 
+@pytest.mark.slow
 def test_a_simulated_day_of_visitors(tmp_path: Path) -> None:
     (tmp_path / "instance").mkdir()
     (tmp_path / "instance" / "config.toml").write_text(f"EXHIBIT = true\nIDLE_MINUTES = {IDLE_MINUTES}\n")

@@ -116,3 +116,23 @@ def test_the_source_names_no_issue_numbers():
                 if HISTORY.search(line):
                     found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()[:100]}")
     assert not found, "history belongs in docs/changelog.md:\n" + "\n".join(found)
+
+
+def test_every_test_that_drives_chromium_is_marked_browser():
+    """`-m "not browser"` must leave out every test that starts chromium: a module that imports
+    Playwright, or has a test taking the `browser` fixture, carries the marker."""
+    unmarked = []
+    for path in sorted(TESTS.glob("test_*.py")):
+        text = path.read_text(encoding="utf-8")
+        tree = ast.parse(text)
+        drives = any(module.startswith("playwright") for _, module in _imported(tree)) or any(
+            isinstance(node, ast.FunctionDef) and node.name.startswith("test_") and "browser" in _arguments(node)
+            for node in ast.walk(tree)
+        )
+        if drives and "pytest.mark.browser" not in text:
+            unmarked.append(str(path.relative_to(ROOT)))
+    assert not unmarked, "drives chromium but is not marked browser: " + ", ".join(unmarked)
+
+
+def _arguments(function: ast.FunctionDef) -> set[str]:
+    return {a.arg for a in function.args.args}
