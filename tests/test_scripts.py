@@ -18,7 +18,8 @@ def stub(path: Path, body: str) -> None:
     path.chmod(0o755)
 
 
-PYTEST = "python -m pytest -n 2 --dist worksteal -q"  # what scripts/test runs last, given -q
+#: What scripts/test runs last, given -q: every test, on two workers, measuring branch coverage.
+PYTEST = "python -m pytest -n 2 --dist worksteal --cov=senet_pi --cov=senet_pi_web --cov-branch --cov-report=term -q"
 
 
 @pytest.fixture
