@@ -198,6 +198,7 @@ def timed_board():
     live.close()
 
 
+@pytest.mark.slow
 def test_a_whole_game_is_played_with_the_mouse(browser, timed_board):
     """The newcomer's game: press the throw button, click the squares, to the end."""
     board = timed_board
@@ -334,6 +335,7 @@ def test_a_hand_page_never_draws_an_older_answer_over_a_newer_one(browser):
         live.close()
 
 
+@pytest.mark.slow
 def test_a_whole_card_game_with_two_phones_as_hands(browser):
     """Two people, their phones as hands (K10), the pieces moved by clicking the simulated board."""
     from senet_pi.rules.cards import default_deck
@@ -773,6 +775,7 @@ def test_no_glide_for_a_visitor_who_asks_for_less_motion(browser, board):
     page.close()
 
 
+@pytest.mark.slow
 def test_the_readme_screenshots_are_made_by_their_script(tmp_path):
     """docs/*.png are reproducible: kiosk, phone, an illegal move, a win, the setup after an
     idle reset, each played to its moment by the script and photographed at its size."""

@@ -85,6 +85,7 @@ def idle_reset(board) -> None:
 # ------------------------------------------------------------------ axe-core on every state
 
 
+@pytest.mark.slow
 def test_axe_finds_no_serious_or_critical_violation_in_any_state(browser, board, axe_js):
     """Every state a visitor meets, in both themes, three languages, kiosk and phone sizes."""
     page = browser.new_page(viewport=KIOSK, bypass_csp=True)
