@@ -1,4 +1,4 @@
-"""The page's hints and the computer at the board (issue 23): how long a person's decision takes to
+"""The page's hints and the computer at the board: how long a person's decision takes to
 analyse (the hint button's answer and a move's cost), and how long the state the page is sent
 takes to build while an analysis runs on its thread (it must not wait for it).
 

@@ -156,7 +156,7 @@ def main() -> None:
     parser.add_argument("--page", action="store_true", help="idle: serve the page too")
     parser.add_argument("--mqtt", metavar="URL", help="idle: publish the board on this broker")
     parser.add_argument("--seconds", type=float, help="simulated (accelerated) or wall (real) seconds")
-    parser.add_argument("--unbounded", action="store_true", help="accelerated: plain MockPins, as before #13")
+    parser.add_argument("--unbounded", action="store_true", help="accelerated: gpiozero's plain MockPins, to compare")
     args = parser.parse_args()
     if args.mode == "accelerated":
         accelerated(args.seconds or 3600, args.unbounded)

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
-import pytest
 
 MOSQUITTO = os.environ.get("SENET_PI_MOSQUITTO") or shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 
@@ -114,19 +113,6 @@ class Mosquitto:
             self.proc.terminate()
             self.proc.wait(5)
         self.proc = None
-
-
-@pytest.fixture(name="mosquitto")
-def mosquitto_fixture(tmp_path):
-    """A broker on a free loopback port, anonymous allowed; stopped after the test."""
-    if not Path(MOSQUITTO).exists():
-        pytest.fail("the fleet's tests need Debian's mosquitto (scripts/test installs it)")
-    broker = Mosquitto(tmp_path)
-    broker.start()
-    try:
-        yield broker
-    finally:
-        broker.stop()
 
 
 @dataclass

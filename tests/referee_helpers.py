@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from senet_pi.referee import Referee
+from senet_pi.referee.physical import OFF
 from senet_pi.rules import Game
 from senet_pi.verdicts import Verdict
 
@@ -59,3 +60,48 @@ def kinds(verdicts: list[dict]) -> list[str]:
 
 def moves_in(verdicts: list[dict]) -> list[str]:
     return [f"{v['from']}-{v['to']}" for v in verdicts if v["v"] == "move"]
+
+
+def run_with_config(tmp_path, config: str, script: str):
+    import os
+    import subprocess
+    import sys
+
+    instance = tmp_path / "instance"
+    instance.mkdir(parents=True)
+    (instance / "config.toml").write_text(config)
+    (tmp_path / "script.txt").write_text(script)
+    return subprocess.run(
+        [
+            *(sys.executable, "-m", "senet_pi", "run", "--backend", "sim", "--page-port", "0"),
+            *("--journal", str(tmp_path / "j.sqlite"), "--script", str(tmp_path / "script.txt")),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "SENET_PI_INSTANCE": str(instance)},
+    )
+
+
+def walk(game, steps, victim_first: bool = False) -> list[tuple[str, int, dict[int, str]]]:
+    """The switch changes of carrying out `steps`, each with the wooden board after it (`victim_first`:
+    a piece in the way is lifted before the one that takes its square, as `switch_events` does)."""
+    wood = {sq: piece[0] for sq in game.board() if (piece := game.piece_at(sq))}
+    out: list[tuple[str, int, dict[int, str]]] = []
+    in_hand: set[int] = set()  # squares whose piece was lifted out of the way (as switch_events)
+    for step in steps:
+        lifts = []
+        if step.from_sq != OFF and step.from_sq not in in_hand:
+            lifts.append(step.from_sq)
+        if step.to_sq != OFF and step.to_sq in wood and step.to_sq != step.from_sq:
+            lifts.insert(0 if victim_first else len(lifts), step.to_sq)
+            in_hand.add(step.to_sq)
+        in_hand.discard(step.from_sq)
+        for sq in lifts:
+            if sq in wood:
+                del wood[sq]
+                out.append(("lift", sq, dict(wood)))
+        if step.to_sq != OFF:
+            wood[step.to_sq] = step.player
+            out.append(("place", step.to_sq, dict(wood)))
+    return out

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from senet_pi.i18n import gettext
-from tests.test_web import PIN, app, client, operator, sim_service  # noqa: F401
+from tests.web_helpers import PIN
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 
@@ -58,7 +58,7 @@ def test_every_error_the_web_package_writes_is_a_catalogue_text_not_a_bare_strin
 
 
 @pytest.mark.parametrize("lang", ["de", "ar"])
-def test_the_simulated_boards_and_the_apis_own_errors_come_in_the_pages_language(client, lang):  # noqa: F811
+def test_the_simulated_boards_and_the_apis_own_errors_come_in_the_pages_language(client, lang):
     csrf = {"X-CSRF-Token": client.get("/api/op/csrf").json["csrf"]}
     empty = client.post(f"/api/sim/lift?lang={lang}", json={"square": 20}, headers=csrf)
     assert empty.status_code == 409
@@ -70,13 +70,12 @@ def test_the_simulated_boards_and_the_apis_own_errors_come_in_the_pages_language
     form = client.post(f"/api/sim/lift?lang={lang}", data="square=3", headers=csrf)
     assert form.json["error"] == gettext("send JSON (Content-Type: application/json)", lang)
     nowhere = client.get(f"/api/nowhere?lang={lang}")
-    assert nowhere.status_code == 404 and nowhere.json["error"] == gettext(
-        "there is nothing at {path}", lang, path="/api/nowhere"
-    )
+    assert nowhere.status_code == 404
+    assert nowhere.json["error"] == gettext("there is nothing at {path}", lang, path="/api/nowhere")
     assert empty.json["error"] != "square 20 holds no piece to lift"  # the catalogue has it in this language
 
 
-def test_an_operators_wrong_throw_says_why_in_german_down_to_the_sticks(operator):  # noqa: F811
+def test_an_operators_wrong_throw_says_why_in_german_down_to_the_sticks(operator):
     operator.login(PIN)
     wrong = operator.client.post("/api/op/throw?lang=de", json={"value": 5}, headers={"X-CSRF-Token": operator.csrf})
     assert wrong.status_code == 400
@@ -86,7 +85,7 @@ def test_an_operators_wrong_throw_says_why_in_german_down_to_the_sticks(operator
     assert english.json["error"].startswith("secret cannot throw 5: 4 sticks counting dark sides")
 
 
-def test_the_language_comes_from_the_cookie_for_the_pages_own_requests(client):  # noqa: F811
+def test_the_language_comes_from_the_cookie_for_the_pages_own_requests(client):
     """The page's fetches carry no ?lang=: the cookie its ?lang= visit set says the language."""
     client.get("/?lang=de")
     csrf = {"X-CSRF-Token": client.get("/api/op/csrf").json["csrf"]}

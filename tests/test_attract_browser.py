@@ -10,8 +10,9 @@ from playwright.sync_api import expect
 from senet_pi.i18n import gettext, translate
 from senet_pi.verdicts import Offer
 from senet_pi_web.state import PIECES, PLAYERS, demo_game, named
-from tests.test_browser import LiveBoard, browser, until  # noqa: F401  (browser: the module's fixture)
-from tests.test_museum_browser import axe_js, axe_violations  # noqa: F401  (axe_js: a fixture)
+from tests.browser_helpers import LiveBoard, axe_violations, until
+
+pytestmark = pytest.mark.browser
 
 FRAME_MS = 5000  # attract.js's frame time
 
@@ -50,7 +51,7 @@ class ExhibitBoard(LiveBoard):
         self.port = self.server.effective_port
 
 
-def open_page(browser, board: ExhibitBoard):  # noqa: F811
+def open_page(browser, board: ExhibitBoard):
     page = browser.new_page(viewport={"width": 1280, "height": 820})
     page.clock.install()
     page.goto(board.url)
@@ -65,7 +66,7 @@ def exhibit_board():
     live.close()
 
 
-def test_attract_loop_cycles_how_to_play_the_demo_and_the_invitation(browser, exhibit_board):  # noqa: F811
+def test_attract_loop_cycles_how_to_play_the_demo_and_the_invitation(browser, exhibit_board):
     page = open_page(browser, exhibit_board)
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
@@ -93,7 +94,7 @@ def test_attract_loop_cycles_how_to_play_the_demo_and_the_invitation(browser, ex
     page.close()
 
 
-def test_attract_loop_goes_when_a_piece_is_lifted(browser, exhibit_board):  # noqa: F811
+def test_attract_loop_goes_when_a_piece_is_lifted(browser, exhibit_board):
     page = open_page(browser, exhibit_board)
     expect(page.locator("#attract")).to_be_visible()
     exhibit_board.backend.sim.lift(10)
@@ -105,7 +106,7 @@ def test_attract_loop_goes_when_a_piece_is_lifted(browser, exhibit_board):  # no
     page.close()
 
 
-def test_attract_loop_shows_the_setup_fix_with_its_square_marked(browser, exhibit_board):  # noqa: F811
+def test_attract_loop_shows_the_setup_fix_with_its_square_marked(browser, exhibit_board):
     service = exhibit_board.service
     service.handle("sense", [sq for sq in service.snapshot().expected if sq != 4] + [20])  # knocked, unseen
     page = open_page(browser, exhibit_board)
@@ -122,7 +123,7 @@ def test_attract_loop_shows_the_setup_fix_with_its_square_marked(browser, exhibi
     page.close()
 
 
-def test_attract_loop_is_not_shown_when_exhibit_is_off(browser):  # noqa: F811
+def test_attract_loop_is_not_shown_when_exhibit_is_off(browser):
     live = ExhibitBoard(exhibit=False)
     try:
         page = open_page(browser, live)
@@ -136,7 +137,7 @@ def test_attract_loop_is_not_shown_when_exhibit_is_off(browser):  # noqa: F811
 
 
 @pytest.mark.parametrize("language", ["en", "de", "ar"])
-def test_the_kiosk_page_in_each_language_attract_loop_and_setup_fix(browser, exhibit_board, language, tmp_path):  # noqa: F811
+def test_the_kiosk_page_in_each_language_attract_loop_and_setup_fix(browser, exhibit_board, language, tmp_path):
     """The exhibit screen as a museum sets it (EXHIBIT on, the language chosen): the welcome loop, the
     demo's words and the setup fix in that language; Arabic right to left, the board still as the
     wooden one (square 1 top left)."""
@@ -179,7 +180,7 @@ def test_the_kiosk_page_in_each_language_attract_loop_and_setup_fix(browser, exh
 # -------------------------------------------------------------- a tap dismisses the loop; staff controls stay reachable
 
 
-def test_item6_a_tap_dismisses_the_loop_and_staff_controls_stay_reachable(browser, exhibit_board):  # noqa: F811
+def test_a_tap_dismisses_the_loop_and_staff_controls_stay_reachable(browser, exhibit_board):
     page = open_page(browser, exhibit_board)
     overlay = page.locator("#attract")
     expect(overlay).to_be_visible()
@@ -206,7 +207,7 @@ def test_item6_a_tap_dismisses_the_loop_and_staff_controls_stay_reachable(browse
     page.close()
 
 
-def test_item7_axe_finds_no_serious_violation_on_the_attract_loop(browser, exhibit_board, axe_js):  # noqa: F811
+def test_axe_finds_no_serious_violation_on_the_attract_loop(browser, exhibit_board, axe_js):
     """The exhibit's welcome (its story, its demo with the sticks, its setup fix) in both themes and in Arabic."""
     service = exhibit_board.service
     page = browser.new_page(viewport={"width": 1920, "height": 1080}, bypass_csp=True)
@@ -232,7 +233,7 @@ def test_item7_axe_finds_no_serious_violation_on_the_attract_loop(browser, exhib
     assert {state: v for state, v in found.items() if v} == {}
 
 
-def test_the_setup_overlay_and_the_page_draw_the_same_wooden_board(browser, exhibit_board):  # noqa: F811
+def test_the_setup_overlay_and_the_page_draw_the_same_wooden_board(browser, exhibit_board):
     """While a new game is set up, the overlay's board and the page's show the same pieces on the same
     squares, solid or faded alike: both draw the wooden board the state carries (a piece knocked off
     4 and one on 20 that should not be there, then only the missing one)."""

@@ -19,19 +19,10 @@ from senet_pi.referee.attempt import BUMP_TIME
 from senet_pi.referee.hands import switch_events
 from senet_pi.referee.physical import play_out
 from senet_pi.rules import new_game
-from senet_pi.service.core import Service
-from tests.journal_helpers import ScriptClock
+from senet_pi.service import Service
+from tests.bridge_helpers import START, FakePort, bridged_service, frames, until
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def until(condition, timeout: float = 10.0, seen=None) -> None:
-    """Wait for `condition`; on time-out say what `seen()` shows (the last verdicts, say)."""
-    end = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > end:
-            raise AssertionError("timed out" + (f"; the last verdicts: {seen()}" if seen else ""))
-        time.sleep(0.01)
 
 
 class Rig:
@@ -85,7 +76,9 @@ def rig(tmp_path):
 
 def test_the_bridge_says_hello_and_the_board_as_it_stands(rig):
     info = rig.backend.describe()
-    assert info["connected"] and info["firmware"] == "0.1.0" and info["board"] == "e661410403522a22"
+    assert info["connected"]
+    assert info["firmware"] == "0.1.0"
+    assert info["board"] == "e661410403522a22"
     assert rig.service.referee.sensed == new_game("secret").occupied()
     assert info["dropped"] == 0
 
@@ -97,6 +90,7 @@ def test_a_press_on_the_bridge_throws_and_its_leds_show_the_sticks(rig):
     until(lambda: sum(rig.firmware.board.leds) == (0 if value == 6 else value))
 
 
+@pytest.mark.slow
 def test_a_whole_game_with_a_cable_pull_in_the_middle_of_a_move(rig):
     service, firmware = rig.service, rig.firmware
     chooser = random.Random(3)
@@ -136,8 +130,10 @@ def test_a_whole_game_with_a_cable_pull_in_the_middle_of_a_move(rig):
             seen=lambda m=moves: (m, rig.verdicts[-8:]),
         )
     kinds = [v["v"] for v in rig.verdicts]
-    assert service.referee.game.is_over and "win" in kinds
-    assert pulled and rig.backend.reconnects == 1
+    assert service.referee.game.is_over
+    assert "win" in kinds
+    assert pulled
+    assert rig.backend.reconnects == 1
     links = [v for v in rig.verdicts if v["v"] == "link"]
     assert [v["connected"] for v in links][-2:] == [False, True]
     assert "illegal" not in kinds
@@ -158,28 +154,6 @@ def answered(service: Service, moves) -> bool:
     return True
 
 
-class FakePort:
-    """A serial port that delivers given bytes, then nothing; records what the host writes."""
-
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-        self.written: list[bytes] = []
-        self.drained = threading.Event()  # the reader came back for more after the last byte
-
-    def read(self, n: int) -> bytes:
-        chunk, self.data = self.data[:n], self.data[n:]
-        if not chunk:
-            self.drained.set()  # every frame before this read has been handled
-            time.sleep(0.01)
-        return chunk
-
-    def write(self, data: bytes) -> None:
-        self.written.append(data)
-
-    def close(self) -> None:
-        pass
-
-
 def run_fake(data: bytes, done=None) -> tuple[SerialBackend, Service, list[dict], FakePort]:
     """Feed `data` to a serial backend; return once it has handled every frame (or `done` holds)."""
     port = FakePort(data)
@@ -193,34 +167,12 @@ def run_fake(data: bytes, done=None) -> tuple[SerialBackend, Service, list[dict]
     return backend, service, notes, port
 
 
-def frames(*items) -> bytes:
-    return b"".join(codec.encode(seq, kind, fields) for seq, kind, fields in items)
-
-
-START = codec.occupancy_hex(new_game("secret").occupied())
-
-
-def bridged_service() -> tuple[FakePort, ScriptClock, Service, SerialBackend]:
-    """A service on a serial backend whose bridge said hello and sent the starting board, on a
-    script clock, started and done resyncing; the caller closes the backend."""
-    port = FakePort(frames((0, "H", ("proto=1", "fw=0.1.0", "board=x")), (1, "S", (START, 0))))
-    clock = ScriptClock()
-    service = Service(None, clock=clock)
-    backend = SerialBackend("fake", open_port=lambda _: port, retry=5)
-    backend.start(service, wait=2)
-    try:
-        until(lambda: not backend._resyncing)
-    except BaseException:
-        backend.close()
-        raise
-    return port, clock, service, backend
-
-
 def test_a_firmware_version_the_host_does_not_know_gets_one_clear_message():
     hello = frames((0, "H", ("proto=7", "fw=9.0.0", "board=x")), (1, "S", (START, 0)))
     backend, _, notes, _ = run_fake(hello, done=lambda notes: any(n["v"] == "link" for n in notes))
     links = [n for n in notes if n["v"] == "link"]
-    assert len(links) == 1 and "protocol 7, which this senet-pi does not know" in links[0]["text"]
+    assert len(links) == 1
+    assert "protocol 7, which this senet-pi does not know" in links[0]["text"]
     assert not backend.connected
 
 
@@ -285,7 +237,8 @@ def test_the_square_leds_show_what_to_fix_and_go_dark_when_the_board_is_right():
         clock.t += 1
         service.tick()  # settled: a wrong move
         lights = [w for w in port.written if b",P," in w]
-        assert any(b",P,10,FF0000*" in w for w in lights) and any(b",P,14,FF0000*" in w for w in lights)
+        assert any(b",P,10,FF0000*" in w for w in lights)
+        assert any(b",P,14,FF0000*" in w for w in lights)
         port.written.clear()
         service.handle("lift", 14)
         service.handle("place", 13)

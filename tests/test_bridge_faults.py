@@ -70,20 +70,22 @@ def connected(port: Port, **options) -> tuple[SerialBackend, Service, list[dict]
     return backend, service, notes
 
 
-def test_item10_a_bridge_that_falls_silent_is_marked_down_after_missed_heartbeats():
+def test_a_bridge_that_falls_silent_is_marked_down_after_missed_heartbeats():
     port = Port(frames(*HELLO, (2, "K", (1000, 0))))
     backend, _, notes = connected(port, silent_after=0.3)
     try:
         until(lambda: not backend.connected)
         down = [n for n in notes if n["v"] == "link" and not n["connected"]]
-        assert down and "fell silent" in down[0]["text"]
-        assert backend.reconnects == 1 and "fell silent" in backend.describe()["problem"]
+        assert down
+        assert "fell silent" in down[0]["text"]
+        assert backend.reconnects == 1
+        assert "fell silent" in backend.describe()["problem"]
         until(lambda: port.opened >= 2)  # and it tries again, asking the bridge for its hello
     finally:
         backend.close()
 
 
-def test_item10_a_bridge_that_keeps_its_heartbeat_stays_connected():
+def test_a_bridge_that_keeps_its_heartbeat_stays_connected():
     beats = [(i, "K", (i * 1000, 0)) for i in range(2, 17)]
     port = Port(frames(*HELLO))
     backend, _, _ = connected(port, silent_after=0.3)
@@ -96,7 +98,7 @@ def test_item10_a_bridge_that_keeps_its_heartbeat_stays_connected():
         backend.close()
 
 
-def test_item10_a_bridge_that_stops_reading_never_blocks_and_every_unsent_frame_is_counted():
+def test_a_bridge_that_stops_reading_never_blocks_and_every_unsent_frame_is_counted():
     stalled = threading.Event()
     port = Port(frames(*HELLO, (2, "K", (1000, 3))), stalled)
     backend, _, notes = connected(port, silent_after=60)
@@ -109,12 +111,14 @@ def test_item10_a_bridge_that_stops_reading_never_blocks_and_every_unsent_frame_
         assert backend.unsent >= 20  # each of them (and the reconnect's hello, if it came already)
         assert any(n["v"] == "link" and "stopped taking commands" in n["text"] for n in notes)
         described = backend.describe()
-        assert described["unsent"] >= 20 and described["bridge_dropped"] == 3 and described["connected"] is False
+        assert described["unsent"] >= 20
+        assert described["bridge_dropped"] == 3
+        assert described["connected"] is False
     finally:
         backend.close()
 
 
-def test_item10_the_real_port_is_opened_with_a_write_timeout():
+def test_the_real_port_is_opened_with_a_write_timeout():
     master, slave = pty.openpty()
     try:
         backend = SerialBackend(os.ttyname(slave))

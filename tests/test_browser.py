@@ -11,98 +11,15 @@ import sys
 import time
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 from werkzeug.security import generate_password_hash
 
-from senet_pi.hardware.backend import SimBackend
-from senet_pi.hardware.pinmap import load_pinmap
-from senet_pi.referee.hands import switch_events
-from senet_pi.referee.physical import play_out
-from senet_pi.server.serve import start_server, stop_server
-from senet_pi.service.core import Service
+from senet_pi.service import Service
 from senet_pi.service.journal import Journal
 from senet_pi.verdicts import Offer
+from tests.browser_helpers import PIN, LiveBoard, click_move, contrast, locked, piece_on, square, until
 
-CHROMIUM = os.environ.get("SENET_PI_CHROMIUM", "/usr/bin/chromium")
-PIN = "1357"
-
-
-class ManualClock:
-    """The referee's clock, moved by the test: a whole game judges each board as soon as every
-    click has been sensed, instead of waiting out the settle time in real time at every move."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-class LiveBoard:
-    """A service on the simulated board, served as `senet-pi run` serves it, on a free local port."""
-
-    def __init__(
-        self, variant: str = "secret", seed: int = 1, manual_clock: bool = False, pin: bool = True, journal=None
-    ) -> None:
-        self.pin = pin
-        self.clock = ManualClock() if manual_clock else None
-        self.service = Service(journal, variant=variant, settle=0.2, **({"clock": self.clock} if self.clock else {}))
-        self.backend = SimBackend(load_pinmap(), rng=random.Random(seed), spin=0, scan_rate=200)
-        self.backend.start(self.service)
-        self.port = 0
-        self.start_server()
-        import threading
-
-        self._stop = threading.Event()
-        threading.Thread(target=self._tick, daemon=True).start()
-
-    def _tick(self) -> None:  # what `senet-pi run` does: let time pass for the referee
-        while not self._stop.wait(0.05):
-            self.service.tick()
-
-    def start_server(self) -> None:
-        from senet_pi_web import create_app
-
-        app = create_app(
-            {
-                "SECRET_KEY": "e2e",
-                "OPERATOR_PIN_HASH": generate_password_hash(PIN) if self.pin else None,
-                "PIN_DELAY": 0.01,
-            },
-            service=self.service,
-            backend=self.backend,
-        )
-        self.server = start_server(app, "127.0.0.1", self.port)
-        self.port = self.server.effective_port
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/"
-
-    def close(self) -> None:
-        self._stop.set()
-        stop_server(self.server)
-        self.backend.close()
-
-
-def until(condition, timeout: float = 30.0) -> None:
-    """Wait for `condition`; the deadline is a safety net for a loaded machine (two test workers
-    and a browser on two cores), never a pace: a sensed click takes milliseconds when idle."""
-    end = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > end:
-            raise AssertionError("timed out waiting for the board")
-        time.sleep(0.005)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-        )
-        yield browser
-        browser.close()
+pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
@@ -119,36 +36,6 @@ def page(browser, board):
     expect(page.locator("#link")).to_have_text("live")
     yield page
     page.close()
-
-
-def square(page, sq: int):
-    return page.locator(f'#board g[data-square="{sq}"]')
-
-
-def piece_on(page, sq: int, owner: str = ""):
-    """The piece drawn on square `sq` (of `owner` when given): pieces lie above the squares, keyed by square."""
-    return page.locator(f'#board .piece{".owner-" + owner if owner else ""}[data-on="{sq}"]')
-
-
-def click_move(page, board: LiveBoard, moves) -> None:
-    """Carry out moves by clicking squares as a hand would lift and place the pieces, each click
-    sensed by the referee before the next (as a hand is never faster than the scanner)."""
-    referee = board.service.referee
-    with board.service.lock:  # see locked()
-        steps, _, _ = play_out(referee.game, moves)
-        events = switch_events(referee.game.occupied(), steps)
-    for event in events:
-        ((kind, sq),) = event.items()
-        square(page, sq).click()
-        until(lambda sq=sq, closed=kind == "place": bool(referee.sensed >> sq & 1) == closed)
-
-
-def locked(service: Service, read):
-    """`read()` under the service's lock: the referee tries moves on the game while it judges (in the
-    tick and scanner threads), and a read in between saw them (a press seemed lost: the count read
-    before it was two too high)."""
-    with service.lock:
-        return read()
 
 
 def played(service: Service) -> int:
@@ -311,6 +198,7 @@ def timed_board():
     live.close()
 
 
+@pytest.mark.slow
 def test_a_whole_game_is_played_with_the_mouse(browser, timed_board):
     """The newcomer's game: press the throw button, click the squares, to the end."""
     board = timed_board
@@ -334,7 +222,9 @@ def test_a_whole_game_is_played_with_the_mouse(browser, timed_board):
         click_move(page, board, moves)
         settle(board)
         with service.lock:
-            assert game.pending is None and not service.referee.steps_left and service.referee.warning is None
+            assert game.pending is None
+            assert not service.referee.steps_left
+            assert service.referee.warning is None
             assert service.referee.question is None
     assert service.referee.game.is_over
     expect(page.locator("#message")).to_have_class("message win")
@@ -445,6 +335,7 @@ def test_a_hand_page_never_draws_an_older_answer_over_a_newer_one(browser):
         live.close()
 
 
+@pytest.mark.slow
 def test_a_whole_card_game_with_two_phones_as_hands(browser):
     """Two people, their phones as hands (K10), the pieces moved by clicking the simulated board."""
     from senet_pi.rules.cards import default_deck
@@ -497,8 +388,10 @@ def test_a_whole_card_game_with_two_phones_as_hands(browser):
                 click_move(board, live, moves)
                 settle(live)
                 with service.lock:
-                    assert len(game.actions) > before and not service.referee.steps_left
-                    assert service.referee.warning is None and service.referee.question is None
+                    assert len(game.actions) > before
+                    assert not service.referee.steps_left
+                    assert service.referee.warning is None
+                    assert service.referee.question is None
         assert service.referee.game.is_over
         expect(board.locator("#message")).to_have_class("message win")
         expect(phones["A"].locator("#hand-turn")).to_contain_text("has won")
@@ -508,7 +401,7 @@ def test_a_whole_card_game_with_two_phones_as_hands(browser):
         live.close()
 
 
-def test_item7_the_page_works_live_under_its_csp_with_no_console_errors(browser, board):
+def test_the_page_works_live_under_its_csp_with_no_console_errors(browser, board):
     """The Content-Security-Policy forbids inline script and style: the page must not need them."""
     page = browser.new_page()
     problems: list[str] = []
@@ -531,7 +424,7 @@ def test_item7_the_page_works_live_under_its_csp_with_no_console_errors(browser,
         page.close()
 
 
-def test_item7_the_page_cannot_be_framed_by_another_page(browser, board):
+def test_the_page_cannot_be_framed_by_another_page(browser, board):
     page = browser.new_page()
     blocked: list[str] = []
     page.on("console", lambda msg: blocked.append(msg.text))
@@ -586,7 +479,8 @@ def test_a_state_sent_before_a_clicks_answer_but_arriving_after_it_does_not_undo
     square(page, 10).click()
     until(lambda: not board.service.referee.sensed >> 10 & 1)  # lifted, and sensed so
     lifted = page.evaluate("() => fetch('/api/state').then((r) => r.json())")  # the board without 10
-    assert 10 not in lifted["backend"]["switches"] and lifted["backend"]["moves"] == sim.moves
+    assert 10 not in lifted["backend"]["switches"]
+    assert lifted["backend"]["moves"] == sim.moves
     lifted["in_progress"] = False  # made as the scanner saw the lift, before the referee judged it
     answered = "() => simAnswered === simAsked"
     page.wait_for_function(answered)
@@ -622,10 +516,12 @@ def shot(locator, tmp_path, name: str) -> None:
     data = path.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-    assert box is not None and abs(width - box["width"]) <= 2 and abs(height - box["height"]) <= 2
+    assert box is not None
+    assert abs(width - box["width"]) <= 2
+    assert abs(height - box["height"]) <= 2
 
 
-def test_item7_a_refused_throw_is_said_where_the_visitor_looks(page, board, tmp_path):
+def test_a_refused_throw_is_said_where_the_visitor_looks(page, board, tmp_path):
     board.service.handle("throw", 3)
     expect(page.locator("#throw-text")).to_have_text("= 3")
     expect(page.locator("#refusal")).to_be_hidden()
@@ -642,7 +538,7 @@ def test_item7_a_refused_throw_is_said_where_the_visitor_looks(page, board, tmp_
     expect(refusal).to_be_hidden()  # the game went on: the refusal is old news
 
 
-def test_item8_a_lifted_piece_is_in_the_hand_and_its_squares_are_shown(page, board, tmp_path):
+def test_a_lifted_piece_is_in_the_hand_and_its_squares_are_shown(page, board, tmp_path):
     board.service.handle("throw", 3)
     square(page, 10).focus()  # lift B's piece (S2: the only one that may move), by keyboard
     page.keyboard.press("Enter")
@@ -658,7 +554,7 @@ def test_item8_a_lifted_piece_is_in_the_hand_and_its_squares_are_shown(page, boa
     expect(page.locator("#board .piece.lifted")).to_have_count(0)
 
 
-def test_item9_the_pieces_that_may_move_are_hinted_and_the_rules_moves_drawn(page, board, tmp_path):
+def test_the_pieces_that_may_move_are_hinted_and_the_rules_moves_drawn(page, board, tmp_path):
     board.service.handle("throw", 1)
     expect(page.locator("#board rect.movable")).to_have_count(1)  # S2: only the piece on 10
     expect(page.locator('#board g[data-square="10"] rect.movable')).to_have_count(1)
@@ -686,7 +582,7 @@ def test_item9_the_pieces_that_may_move_are_hinted_and_the_rules_moves_drawn(pag
     shot(page.locator("#board"), tmp_path, "arrows")
 
 
-def test_item10_ruling_ids_explain_themselves_and_how_to_play_is_the_rule_sets_own(page, board, tmp_path):
+def test_ruling_ids_explain_themselves_and_how_to_play_is_the_rule_sets_own(page, board, tmp_path):
     from senet_pi.rules.plain import PLAIN
 
     game = board.service.referee.game
@@ -718,7 +614,7 @@ def test_item10_ruling_ids_explain_themselves_and_how_to_play_is_the_rule_sets_o
     ("variant", "value", "dark", "pale"),
     [("secret", 3, 3, 1), ("secret", 6, 0, 4), ("houses", 3, 1, 3), ("houses", 5, 4, 0)],
 )
-def test_item11_the_sticks_show_the_faces_the_rule_set_counts(page, board, tmp_path, variant, value, dark, pale):
+def test_the_sticks_show_the_faces_the_rule_set_counts(page, board, tmp_path, variant, value, dark, pale):
     """S1 counts dark sides (none = 6), H1 white ones (none = 5)."""
     if variant != "secret":
         board.service.new_game(variant)
@@ -731,7 +627,7 @@ def test_item11_the_sticks_show_the_faces_the_rule_set_counts(page, board, tmp_p
     shot(page.locator("#sticks"), tmp_path, f"sticks-{variant}-{value}")
 
 
-def test_item12_hands_and_the_operator_panel_say_what_to_do(browser, tmp_path):
+def test_hands_and_the_operator_panel_say_what_to_do(browser, tmp_path):
     live = LiveBoard(pin=False)  # a fresh install: no PIN set
     try:
         page = browser.new_page()
@@ -754,7 +650,7 @@ def test_item12_hands_and_the_operator_panel_say_what_to_do(browser, tmp_path):
         live.close()
 
 
-def test_item12_a_pin_set_while_the_page_is_open_is_taken_without_a_reload(browser):
+def test_a_pin_set_while_the_page_is_open_is_taken_without_a_reload(browser):
     """The help says "this page takes it at once": `senet-pi set-pin` while the page is open."""
     live = LiveBoard(pin=False)
     try:
@@ -772,13 +668,13 @@ def test_item12_a_pin_set_while_the_page_is_open_is_taken_without_a_reload(brows
         live.close()
 
 
-def test_item12_with_a_pin_the_operator_panel_asks_for_it(page):
+def test_with_a_pin_the_operator_panel_asks_for_it(page):
     page.locator("#operator summary").click()
     expect(page.locator("#op-help")).to_be_hidden()
     expect(page.locator("#login")).to_be_visible()
 
 
-def test_item13_on_a_phone_the_board_stands_with_a_fingers_squares_and_comparisons_show_only_when_they_differ(
+def test_on_a_phone_the_board_stands_with_a_fingers_squares_and_comparisons_show_only_when_they_differ(
     browser, board, tmp_path
 ):
     page = browser.new_page(viewport={"width": 390, "height": 844})
@@ -787,7 +683,8 @@ def test_item13_on_a_phone_the_board_stands_with_a_fingers_squares_and_compariso
     drawn = page.locator("#board").bounding_box()
     assert drawn["height"] > 2 * drawn["width"]  # upright: three columns of ten, not ten squares of 35 px across
     cell = square(page, 1).locator("rect").bounding_box()
-    assert cell["width"] >= 44 and cell["height"] >= 44
+    assert cell["width"] >= 44
+    assert cell["height"] >= 44
     assert square(page, 11).bounding_box()["y"] == pytest.approx(square(page, 10).bounding_box()["y"], abs=1)  # P1
     number = page.locator('#board text.num:text-is("23")').bounding_box()
     assert number["height"] >= 10  # was 7 px: the numbers are readable on a phone
@@ -806,20 +703,6 @@ def test_item13_on_a_phone_the_board_stands_with_a_fingers_squares_and_compariso
     page.close()
 
 
-def luminance(rgb: str) -> float:
-    def channel(c: float) -> float:
-        c /= 255
-        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (float(v) for v in re.findall(r"[\d.]+", rgb)[:3])
-    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
-
-
-def contrast(a: str, b: str) -> float:
-    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
-    return (la + 0.05) / (lb + 0.05)
-
-
 def themes(page):
     """The page in the light theme, then in the dark one (switched with its own button)."""
     yield "light"
@@ -828,7 +711,7 @@ def themes(page):
     yield "dark"
 
 
-def test_item14_the_board_is_drawn_for_an_exhibit_in_both_themes(page, board, tmp_path):
+def test_the_board_is_drawn_for_an_exhibit_in_both_themes(page, board, tmp_path):
     expect(page.locator('#board g[data-square="15"] .glyph')).not_to_have_count(0)  # the ankh
     expect(page.locator('#board g[data-square="27"] .glyph')).not_to_have_count(0)  # the water
     expect(page.locator("#board .piece.owner-A path.body")).to_have_count(5)  # cones
@@ -852,7 +735,7 @@ def test_item14_the_board_is_drawn_for_an_exhibit_in_both_themes(page, board, tm
     expect(page.locator("#board .gliding")).to_have_count(0)  # and the glide ends
 
 
-def test_item14_the_staff_statistics_are_legible_in_the_dark_theme(browser, tmp_path):
+def test_the_staff_statistics_are_legible_in_the_dark_theme(browser, tmp_path):
     """The staff page's plots draw their words and axes in the theme's ink, not a fixed dark grey."""
     live = LiveBoard(journal=Journal(tmp_path / "journal.sqlite"))
     try:
@@ -879,7 +762,7 @@ def test_item14_the_staff_statistics_are_legible_in_the_dark_theme(browser, tmp_
         live.close()
 
 
-def test_item14_no_glide_for_a_visitor_who_asks_for_less_motion(browser, board):
+def test_no_glide_for_a_visitor_who_asks_for_less_motion(browser, board):
     page = browser.new_page(reduced_motion="reduce")
     page.goto(board.url)
     expect(page.locator("#link")).to_have_text("live")
@@ -892,7 +775,8 @@ def test_item14_no_glide_for_a_visitor_who_asks_for_less_motion(browser, board):
     page.close()
 
 
-def test_item14_the_readme_screenshots_are_made_by_their_script(tmp_path):
+@pytest.mark.slow
+def test_the_readme_screenshots_are_made_by_their_script(tmp_path):
     """docs/*.png are reproducible: kiosk, phone, an illegal move, a win, the setup after an
     idle reset, each played to its moment by the script and photographed at its size."""
     script = os.path.join(os.path.dirname(__file__), "..", "scripts", "screenshot.py")
@@ -909,7 +793,7 @@ def test_item14_the_readme_screenshots_are_made_by_their_script(tmp_path):
 # ------------------------------------------------------- languages
 
 
-def test_item15_the_page_in_german_and_arabic_with_the_switch(browser, board, tmp_path):
+def test_the_page_in_german_and_arabic_with_the_switch(browser, board, tmp_path):
     page = browser.new_page(viewport={"width": 1280, "height": 820})
     page.goto(board.url + "?lang=de")
     expect(page.locator("html")).to_have_attribute("lang", "de")
@@ -931,7 +815,8 @@ def test_item15_the_page_in_german_and_arabic_with_the_switch(browser, board, tm
     expect(page.locator("#how summary")).to_have_text("طريقة اللعب")
     expect(message).to_have_text("الرمية 3 تنقل القطعة من 10 إلى 13، لا إلى 12 لماذا؟")
     one, ten, eleven = (square(page, sq).bounding_box() for sq in (1, 10, 11))
-    assert one["x"] < ten["x"] and abs(eleven["x"] - ten["x"]) < 2  # still the wooden board's S, not mirrored
+    assert one["x"] < ten["x"]
+    assert abs(eleven["x"] - ten["x"]) < 2  # still the wooden board's S, not mirrored
     shot(page.locator(".board-area"), tmp_path, "board-rtl")
     page.goto(board.url)  # the cookie keeps the choice
     expect(page.locator("html")).to_have_attribute("lang", "ar")

@@ -3,10 +3,6 @@ standard error and exit 1, a usage error is argparse's exit 2, and nothing is a 
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,30 +10,9 @@ import pytest
 from senet_pi.cli.selftest import selftest
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.pinmap import load_pinmap
+from tests.cli_helpers import assert_one_line, senet_pi
 
 ROOT = Path(__file__).resolve().parents[1]
-SENET_PI = shutil.which("senet-pi", path=str(Path(sys.executable).parent)) or "senet-pi"
-
-
-def senet_pi(*args: str, cwd: Path, stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess:
-    """The installed console script, as a person types it, with its own journal's folder."""
-    env = {**os.environ, "XDG_STATE_HOME": str(cwd / "state")}
-    env.pop("SENET_PI_JOURNAL", None)
-    env.pop("SENET_PI_DEBUG", None)
-    return subprocess.run(
-        [SENET_PI, *args], input=stdin, capture_output=True, text=True, timeout=timeout, cwd=cwd, env=env, check=False
-    )
-
-
-def assert_one_line(result: subprocess.CompletedProcess, status: int, *words: str) -> str:
-    """Exit `status`, one line on standard error with `words` in it, no traceback."""
-    err = result.stderr
-    assert result.returncode == status, (result.returncode, err)
-    assert len(err.strip().splitlines()) == 1, err
-    assert "Traceback" not in err + result.stdout and "internal error" not in err
-    for word in words:
-        assert word in err
-    return err
 
 
 def test_a_missing_script_is_one_line_before_anything_starts(tmp_path):
@@ -53,14 +28,16 @@ def test_the_gpio_backend_off_a_pi_names_the_cause_and_the_fix(tmp_path, command
         pytest.skip("this machine may have GPIO pins")  # the test is about a machine without them
     result = senet_pi(command, "--backend", "gpio", cwd=tmp_path)
     err = assert_one_line(result, 1, f"senet-pi {command}:", "not a Raspberry Pi", "--backend sim")
-    assert "pip install" not in err and "Warning" not in err  # off a Pi no pin library helps
+    assert "pip install" not in err
+    assert "Warning" not in err  # off a Pi no pin library helps
 
 
 def test_selftest_on_the_simulated_board_checks_itself_without_a_terminal(tmp_path):
     result = senet_pi("selftest", cwd=tmp_path, stdin="", timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[0].startswith("Self test of the simulated board: it moves its own pieces")
-    assert "all good" in result.stdout and result.stderr == ""
+    assert "all good" in result.stdout
+    assert result.stderr == ""
 
 
 def test_selftest_of_a_real_board_says_what_it_waits_for_and_takes_eof_as_no():
@@ -75,7 +52,8 @@ def test_selftest_of_a_real_board_says_what_it_waits_for_and_takes_eof_as_no():
     finally:
         backend.close()
     assert said[0].startswith("Self test of the sim board: waiting for a person at the board")
-    assert not report.ok and report.leds == {n: "did not light" for n in range(1, 5)}
+    assert not report.ok
+    assert report.leds == {n: "did not light" for n in range(1, 5)}
 
 
 def test_selftest_auto_on_a_real_board_is_one_line(tmp_path):
@@ -96,21 +74,26 @@ def test_selftest_auto_on_a_real_board_is_one_line(tmp_path):
 )
 def test_a_usage_error_exits_2_and_names_what_is_wrong(tmp_path, args, named):
     result = senet_pi(*args, cwd=tmp_path)
-    assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert result.stderr.strip().splitlines()[-1].startswith("senet-pi: error:") and named in result.stderr
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines()[-1].startswith("senet-pi: error:")
+    assert named in result.stderr
 
 
 def test_the_commands_page_documents_the_exit_statuses_and_every_command():
     page = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
-    assert "0 when the command did its work; 1 for bad input" in page and "2 for a usage error" in page
-    assert "exit status 70" in page and "SENET_PI_DEBUG=1" in page
+    assert "0 when the command did its work; 1 for bad input" in page
+    assert "2 for a usage error" in page
+    assert "exit status 70" in page
+    assert "SENET_PI_DEBUG=1" in page
     for command in ("run", "selftest", "replay", "games", "export", "stats", "status", "set-pin", "fleet", "rules"):
         assert f"```{{senet-command}} {command}\n" in page, command
 
 
 def test_help_describes_what_is_built(tmp_path):
     result = senet_pi("--help", cwd=tmp_path)
-    assert result.returncode == 0 and "(soon)" not in result.stdout
+    assert result.returncode == 0
+    assert "(soon)" not in result.stdout
     assert "2 a usage error" in result.stdout
 
 
@@ -123,7 +106,8 @@ def docs_demo() -> str:
 
 def test_the_docs_demo_prints_what_the_commands_page_shows_every_time(tmp_path):
     shown = docs_demo()
-    assert shown.startswith("> new secret\n") and "A moves 9 -> 13; B's piece 13 -> 9 (exchange)" in shown
+    assert shown.startswith("> new secret\n")
+    assert "A moves 9 -> 13; B's piece 13 -> 9 (exchange)" in shown
     demo = str(ROOT / "examples" / "sim-demo.txt")
     for run in ("first", "second"):  # the second resumes the first's game from the default journal
         result = senet_pi("run", "--script", demo, "--page-port", "0", cwd=tmp_path)

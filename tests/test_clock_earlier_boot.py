@@ -9,13 +9,11 @@ import time
 
 import pytest
 
-from senet_pi.cli.command import main
-from senet_pi.service import wallclock
-from senet_pi.service.core import Service
+from senet_pi.cli import main
+from senet_pi.service import Service, wallclock
 from senet_pi.service.journal import Journal
 from senet_pi.service.stats import UNKNOWN_DAY, day_stats
-from tests.journal_helpers import ScriptClock
-from tests.test_clock_jumps import SEVEN_YEARS, Wall
+from tests.journal_helpers import SEVEN_YEARS, ScriptClock, Wall
 
 
 class Machine:
@@ -72,10 +70,12 @@ def test_a_date_from_an_earlier_boot_that_the_journal_contradicts_is_unknown_not
     rows = {r.date: r for r in day_stats(path)}
     today = time.strftime("%Y-%m-%d", time.localtime(pi.wall.real()))
     assert rows[UNKNOWN_DAY].started == 1  # game 2 is not counted 7 years ago
-    assert sum(r.started for r in rows.values()) == 2 and rows[today].started == 1
+    assert sum(r.started for r in rows.values()) == 2
+    assert rows[today].started == 1
     assert main(["games", "--journal", str(path)]) == 0
     listing = capsys.readouterr().out.splitlines()
-    assert "date unknown" in listing[1] and "date unknown" not in listing[0]
+    assert "date unknown" in listing[1]
+    assert "date unknown" not in listing[0]
 
 
 def test_a_date_from_an_earlier_boot_that_fits_the_journal_is_kept(pi, tmp_path):
@@ -90,7 +90,8 @@ def test_a_date_from_an_earlier_boot_that_fits_the_journal_is_kept(pi, tmp_path)
     written = started(path, 2)
     pi.boot, pi.synced, pi.wall.behind = "boot-3", True, 0.0
     service = pi.run(path)
-    assert started(path, 2) == written and service.journal.meta_keys("undated:") == []
+    assert started(path, 2) == written
+    assert service.journal.meta_keys("undated:") == []
     assert service.journal.meta_keys("pending:") == []  # settled: nothing left to check at each start
     service.close()
     assert UNKNOWN_DAY not in {r.date for r in day_stats(path)}
@@ -104,7 +105,8 @@ def test_while_the_clock_is_still_behind_the_statistics_say_unknown_not_seven_ye
     service = pi.run(path)
     service.new_game("houses")
     rows = {r.date: r.started for r in day_stats(path)}
-    assert rows.get(UNKNOWN_DAY) == 1 and len(rows) == 2
+    assert rows.get(UNKNOWN_DAY) == 1
+    assert len(rows) == 2
     service.close()
 
 
@@ -127,7 +129,8 @@ def test_the_exhibits_unit_allows_what_the_clock_check_reads():
     import inspect
 
     source = inspect.getsource(wallclock)
-    assert "ctypes" not in source and "adjtimex(" not in source
+    assert "ctypes" not in source
+    assert "adjtimex(" not in source
 
 
 def test_an_old_row_that_cannot_be_read_leaves_the_dates_for_later_and_the_service_starts(pi, tmp_path, monkeypatch):
@@ -144,6 +147,7 @@ def test_an_old_row_that_cannot_be_read_leaves_the_dates_for_later_and_the_servi
     monkeypatch.setattr(dates, "settle", unreadable)
     pi.boot, pi.synced, pi.wall.behind = "boot-2", True, 0.0
     service = pi.run(path)  # the exhibit starts: the dates are not worth a service that will not
-    assert service.game_id == 1 and any("not checked" in n for n in service.notes)
+    assert service.game_id == 1
+    assert any("not checked" in n for n in service.notes)
     service.tick()
     service.close()

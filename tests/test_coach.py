@@ -1,4 +1,4 @@
-"""Hints on the page (issue 23, item 2): a person's decision is analysed off the service's threads,
+"""Hints on the page: a person's decision is analysed off the service's threads,
 the hint is the best move with its chance (exact where the solved tables reach), a move that cost
 more than a little is said with the move that kept the chances; and the page's API for hints and
 for playing alone against the computer."""
@@ -47,7 +47,9 @@ def test_the_hint_is_the_best_move_with_its_exact_chance(endgame):
     assert coach.hint(timeout=0) is None  # not analysed yet: the page is told to ask again
     assert coach.step()
     hint = coach.hint(timeout=0)
-    assert hint["exact"] is True and hint["player"] == "A" and hint["throw"] == 3
+    assert hint["exact"] is True
+    assert hint["player"] == "A"
+    assert hint["throw"] == 3
     assert [(m["move"], m["from"], m["to"]) for m in hint["moves"]] == [("23-26", 23, 26), ("28-off", 28, "off")]
     assert hint["win"] == hint["moves"][0]["win"] == pytest.approx(0.8168, abs=1e-3)
     assert hint["moves"][1]["win"] == pytest.approx(0.4181, abs=1e-3)
@@ -67,7 +69,9 @@ def test_a_move_that_cost_more_than_a_little_is_said_with_the_move_that_kept_the
     advice = [v for v in said if v["v"] == "advice"]
     assert [str(v["text"]) for v in advice] == ["this move lost 40 % of your chances: 23-26 kept them"]
     lost = coach.view()["lost"]
-    assert lost["player"] == "A" and lost["move"] == "28-off" and lost["lost"] == pytest.approx(0.3987, abs=1e-3)
+    assert lost["player"] == "A"
+    assert lost["move"] == "28-off"
+    assert lost["lost"] == pytest.approx(0.3987, abs=1e-3)
     assert lost["best"] == {"move": "23-26", "from": 23, "to": 26, "win": pytest.approx(0.8168, abs=1e-3)}
 
 
@@ -96,7 +100,8 @@ def test_the_best_move_is_not_remarked_on(endgame):
     coach.step()
     service.handle("move", [23, 26, 0])
     coach.step()
-    assert not [v for v in said if v["v"] == "advice"] and coach.view()["lost"] is None
+    assert not [v for v in said if v["v"] == "advice"]
+    assert coach.view()["lost"] is None
 
 
 def test_a_move_made_before_its_analysis_finished_is_rated_once_it_is(endgame):
@@ -142,17 +147,20 @@ def test_the_hint_api_says_to_ask_again_until_the_analysis_is_ready(page):
     client, _, service, coach, _ = page
     service.handle("throw", 3)
     waiting = client.get("/api/hint")
-    assert waiting.status_code == 202 and waiting.headers["Retry-After"] == "1"
+    assert waiting.status_code == 202
+    assert waiting.headers["Retry-After"] == "1"
     coach.step()
     ready = client.get("/api/hint")
-    assert ready.status_code == 200 and ready.get_json()["moves"][0]["move"] == "23-26"
+    assert ready.status_code == 200
+    assert ready.get_json()["moves"][0]["move"] == "23-26"
 
 
 def test_a_visitor_at_the_screen_plays_alone_against_the_computer(page):
     client, token, _, _, player = page
     assert client.post("/api/computer/alone", json={"on": True}).status_code == 403  # no CSRF token
     answer = client.post("/api/computer/alone", json={"on": True}, headers={"X-CSRF-Token": token})
-    assert answer.status_code == 200 and player.seats == {"B": 2}
+    assert answer.status_code == 200
+    assert player.seats == {"B": 2}
     assert answer.get_json()["state"]["computer"]["seats"] == {"B": 2}
     client.post("/api/computer/alone", json={"on": False}, headers={"X-CSRF-Token": token})
     assert player.seats == {}
@@ -162,7 +170,8 @@ def test_a_phone_cannot_give_the_computer_a_seat_without_the_operator(page):
     client, token, _, _, player = page
     far = {"REMOTE_ADDR": "192.168.1.20"}
     answer = client.post("/api/computer/alone", json={"on": True}, headers={"X-CSRF-Token": token}, environ_base=far)
-    assert answer.status_code == 403 and "operator" in answer.get_json()["error"]
+    assert answer.status_code == 403
+    assert "operator" in answer.get_json()["error"]
     refused = client.post("/api/op/computer", json={"seats": {"B": 3}}, headers={"X-CSRF-Token": token})
     assert refused.status_code == 403  # no PIN set: the operator's actions are off
     assert player.seats == {}
@@ -178,7 +187,8 @@ def test_the_state_shows_the_computers_move_in_words_and_the_cost_of_a_move(page
         if player.view()["move"] is None:
             player.step()
     move = client.get("/api/state?lang=en").get_json()["computer"]["move"]
-    assert move["player"] == "B" and move["text"] == f"The computer plays {move['from']} → {move['to']}: move its piece"
+    assert move["player"] == "B"
+    assert move["text"] == f"The computer plays {move['from']} → {move['to']}: move its piece"
 
 
 def test_the_signed_in_operator_gives_the_computer_any_seat_and_level(endgame, tables):
@@ -200,10 +210,12 @@ def test_the_signed_in_operator_gives_the_computer_any_seat_and_level(endgame, t
         assert client.post("/api/op/login", json={"pin": "135792"}, headers=token).status_code == 200
         for bad in ({"seats": {"E": 2}}, {"seats": {"B": 4}}, {"seats": ["B"]}, {"seats": {"B": True}}):
             answer = client.post("/api/op/computer", json=bad, headers=token)
-            assert answer.status_code == 400 and answer.get_json()["error"]
+            assert answer.status_code == 400
+            assert answer.get_json()["error"]
         assert player.seats == {}
         answer = client.post("/api/op/computer", json={"seats": {"A": 3}}, headers=token)
-        assert answer.status_code == 200 and answer.get_json()["state"]["computer"]["seats"] == {"A": 3}
+        assert answer.status_code == 200
+        assert answer.get_json()["state"]["computer"]["seats"] == {"A": 3}
         assert player.seats == {"A": 3}
         assert client.post("/api/op/computer", json={"seats": {}}, headers=token).get_json()["state"]["computer"] == {
             "seats": {},

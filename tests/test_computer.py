@@ -1,4 +1,4 @@
-"""Playing against the computer on the simulated board (issue 23, item 4): it throws on its seat,
+"""Playing against the computer on the simulated board: it throws on its seat,
 says its move, waits for a hand to carry it out and takes back a different legal move made for
 it; who played is journaled per game; the hints' analysis of a person's decision and its cost."""
 
@@ -130,15 +130,18 @@ def test_a_whole_game_against_the_computer_is_played_on_the_simulated_board(tabl
             t.coach.step()  # the analysis thread's work, done here
             hinted = t.coach.hint(timeout=0)
             legal = {str(m) for m in t.game.legal_moves()}
-            assert hinted is not None and {m["move"] for m in hinted["moves"]} == legal
+            assert hinted is not None
+            assert {m["move"] for m in hinted["moves"]} == legal
             assert [m["win"] for m in hinted["moves"]] == sorted((m["win"] for m in hinted["moves"]), reverse=True)
-            assert hinted["player"] == "A" and 0 <= hinted["win"] <= 1
+            assert hinted["player"] == "A"
+            assert 0 <= hinted["win"] <= 1
         play_person(t)
     assert t.game.is_over
     assert hinted is not None
     assert computer_moves > 10
     throws = [v for v in t.said if v["v"] == "throw" and v["player"] == "B"]
-    assert throws and all(not v.get("refused") for v in throws)
+    assert throws
+    assert all(not v.get("refused") for v in throws)
     moves_b = [v for v in t.said if v["v"] == "move" and v["player"] == "B"]
     prompts = [v for v in t.said if v["v"] == "prompt" and str(v["text"]).startswith("The computer plays")]
     # every move the computer made was the one it showed, in the words the terminal prints
@@ -242,7 +245,9 @@ def test_run_refuses_a_level_outside_1_to_3_in_one_line(tmp_path, monkeypatch, c
     monkeypatch.setenv("SENET_PI_INSTANCE", str(tmp_path / "instance"))
     code = main(["run", *args, "--page-port", "0", "--journal", str(tmp_path / "j.sqlite")])
     err = capsys.readouterr().err
-    assert code == 1 and err.count("\n") == 1 and "Traceback" not in err
+    assert code == 1
+    assert err.count("\n") == 1
+    assert "Traceback" not in err
     assert "level must be 1 (beginner), 2 (club) or 3 (expert), not " in err
     assert not (tmp_path / "j.sqlite").exists()
 
@@ -302,7 +307,9 @@ def test_the_command_line_overrides_the_config(tmp_path):
         text=True,
         stdin=subprocess.DEVNULL,
     )
-    assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "'Z' is not a seat" in bad.stderr
+    assert bad.returncode == 1
+    assert bad.stderr.count("\n") == 1
+    assert "'Z' is not a seat" in bad.stderr
 
 
 def test_in_modern_the_computer_takes_two_seats_of_three(tmp_path):
@@ -321,7 +328,8 @@ def test_in_modern_the_computer_takes_two_seats_of_three(tmp_path):
                 continue
             shown = computer.view()["move"]
             if shown is not None:
-                assert shown["player"] == game.to_move_id and "The computer (" in shown["text"]
+                assert shown["player"] == game.to_move_id
+                assert "The computer (" in shown["text"]
                 movers.add(shown["player"])
                 service.handle("move", [shown["from"], OFF if shown["to"] == "off" else shown["to"], 0])
                 continue
@@ -356,7 +364,8 @@ def test_in_the_card_game_the_computer_plays_its_cards_without_seeing_the_others
         mover = service.referee.game.actions[0][0]
         assert mover in ("card", "exchange", "pass")
         viewed, real = seen[0]
-        assert sorted(viewed) != sorted(real) and len(viewed) == len(real)
+        assert sorted(viewed) != sorted(real)
+        assert len(viewed) == len(real)
     finally:
         computer.close()
 
@@ -395,7 +404,8 @@ def test_an_idle_reset_ends_a_visitors_choice_to_play_alone(tmp_path):
         first = service.game_id
         clock.t += 61
         service.tick()
-        assert service.game_id != first and player.seats == {}
+        assert service.game_id != first
+        assert player.seats == {}
         assert journal.seats(first) == {"A": ["human"], "B": ["computer 2"]}
         assert journal.seats(service.game_id) is None
     finally:
@@ -405,13 +415,14 @@ def test_an_idle_reset_ends_a_visitors_choice_to_play_alone(tmp_path):
 
 def test_the_usb_bridge_lights_the_two_squares_of_the_computers_move():
     """Where the board has the bridge's square LEDs, the computer's move lights its squares amber."""
-    from tests.test_bridge import bridged_service
+    from tests.bridge_helpers import bridged_service
 
     port, clock, service, backend = bridged_service()
     player = ComputerPlayer(service, {"B": 2}, throw=backend_thrower(service, backend), pause=0.0, clock=clock)
     try:
         port.written.clear()
-        assert player.step() and player.step()  # Green (the computer) begins: it throws, then chooses
+        assert player.step()
+        assert player.step()  # Green (the computer) begins: it throws, then chooses
         shown = player.view()["move"]
         lit = b"".join(port.written)
         for square in (shown["from"], shown["to"]):

@@ -11,8 +11,9 @@ from playwright.sync_api import expect
 
 from senet_pi.opponent.tables import Tables
 from senet_pi.service.seat import start_computer
-from tests.test_browser import LiveBoard, browser, click_move, until  # noqa: F401  (browser: a fixture)
-from tests.test_museum_browser import axe_js, axe_violations  # noqa: F401  (axe_js: a fixture)
+from tests.browser_helpers import LiveBoard, axe_violations, click_move, until
+
+pytestmark = pytest.mark.browser
 
 
 class ComputerBoard(LiveBoard):
@@ -44,7 +45,7 @@ def shown_move(board: ComputerBoard):
     return next(m for m in game.legal_moves() if m.from_sq == shown["from"] and str(m).endswith(f"-{shown['to']}"))
 
 
-def test_the_computers_move_and_a_hint_are_drawn_on_the_board(browser, board, axe_js):  # noqa: F811
+def test_the_computers_move_and_a_hint_are_drawn_on_the_board(browser, board, axe_js):
     page = browser.new_page(viewport={"width": 1280, "height": 900}, bypass_csp=True)  # axe is injected
     page.goto(board.url)
     expect(page.locator("#link")).to_have_text("live")

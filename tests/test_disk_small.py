@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from senet_pi.service.core import Service
+from senet_pi.service import Service
 from senet_pi.service.journal import Journal
-from tests.journal_helpers import ScriptClock, feed, fill_partition
-from tests.test_hardening_journal import INPUTS, straight_history
+from tests.journal_helpers import INPUTS, ScriptClock, feed, fill_partition, straight_history
 
 
 @pytest.fixture
@@ -48,7 +47,7 @@ def fill(folder: Path) -> Path:
 
 
 @pytest.mark.parametrize("size", ["1m", "512k"])
-def test_item5_on_a_small_partition_the_journal_catches_up_when_space_returns(partition, size):
+def test_on_a_small_partition_the_journal_catches_up_when_space_returns(partition, size):
     folder = partition(size)
     path = folder / "j.sqlite"
     clock = ScriptClock()
@@ -69,7 +68,7 @@ def test_item5_on_a_small_partition_the_journal_catches_up_when_space_returns(pa
     assert verdicts == straight_history()
 
 
-def test_item5_a_clean_stop_on_a_full_disk_keeps_every_acknowledged_input(partition):
+def test_a_clean_stop_on_a_full_disk_keeps_every_acknowledged_input(partition):
     folder = partition("1m")
     path = folder / "j.sqlite"
     clock = ScriptClock()
@@ -87,6 +86,7 @@ def test_item5_a_clean_stop_on_a_full_disk_keeps_every_acknowledged_input(partit
     assert Path(f"{path}-held").exists()
     ballast.unlink()
     again = Service(Journal(path))
-    assert again.seq == seq and not Path(f"{path}-held").exists()
+    assert again.seq == seq
+    assert not Path(f"{path}-held").exists()
     assert [e.seq for e in again.journal.events(again.game_id)] == list(range(seq))
     again.close()

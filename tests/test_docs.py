@@ -121,7 +121,8 @@ def built(tmp_path_factory):
 def test_the_docs_build_with_no_warning(built):
     result, out, _ = built
     assert result.returncode == 0 and "WARNING" not in result.stderr, result.stderr
-    assert (out / "index.html").exists() and (out / "configuration.html").exists()
+    assert (out / "index.html").exists()
+    assert (out / "configuration.html").exists()
 
 
 def test_the_configuration_page_lists_every_setting_and_variable(built):
@@ -188,7 +189,9 @@ def test_a_broken_link_or_anchor_fails_the_build(tmp_path, page, broken, said):
 def test_the_readme_is_a_front_door():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert len(readme.encode()) <= 10 * 1024
-    assert "scripts/test" in readme and ".venv/bin/senet-pi run" in readme and "![" in readme
+    assert "scripts/test" in readme
+    assert ".venv/bin/senet-pi run" in readme
+    assert "![" in readme
 
 
 def _slug(heading: str) -> str:
@@ -284,8 +287,10 @@ def matches(expected: list[str], got: list[str]) -> bool:
 
 
 def test_the_transcript_matcher():
-    assert matches(["a", "...", "d"], ["a", "b", "c", "d"]) and matches(["...", "a"], ["a"])
-    assert not matches(["a", "b"], ["a", "c"]) and not matches(["a"], ["a", "b"])
+    assert matches(["a", "...", "d"], ["a", "b", "c", "d"])
+    assert matches(["...", "a"], ["a"])
+    assert not matches(["a", "b"], ["a", "c"])
+    assert not matches(["a"], ["a", "b"])
 
 
 def run_console(fence: Fence, tmp_path: Path) -> None:

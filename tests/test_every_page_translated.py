@@ -17,7 +17,9 @@ from senet_pi.i18n import gettext
 from senet_pi.service.core import Service
 from senet_pi.service.journal import Journal
 from senet_pi_web import create_app
-from tests.test_stats import PIN, sign_in
+from tests.web_helpers import sign_in
+
+PIN = "1357"
 
 #: Texts that are the same in every language: names, commands, numbers, dates, units of the file.
 SAME_EVERYWHERE = re.compile(
@@ -87,35 +89,37 @@ def still_english(client, path: str, lang: str) -> list[str]:
 
 @pytest.mark.parametrize("lang", ["de", "ar"])
 @pytest.mark.parametrize("path", ["/", "/hardware", "/hands", "/staff"])
-def test_item8_no_english_left_on_a_page_signed_out(staff_client, path, lang):
+def test_no_english_left_on_a_page_signed_out(staff_client, path, lang):
     assert still_english(staff_client, path, lang) == []
 
 
 @pytest.mark.parametrize("lang", ["de", "ar"])
 @pytest.mark.parametrize("path", ["/", "/staff"])
-def test_item8_no_english_left_on_a_page_signed_in(staff_client, path, lang):
-    sign_in(staff_client)
+def test_no_english_left_on_a_page_signed_in(staff_client, path, lang):
+    sign_in(staff_client, PIN)
     assert still_english(staff_client, path, lang) == []
 
 
-def test_item8_the_staff_statistics_in_german_and_arabic_plots_and_table(staff_client):
-    sign_in(staff_client)
+def test_the_staff_statistics_in_german_and_arabic_plots_and_table(staff_client):
+    sign_in(staff_client, PIN)
     for lang in ("de", "ar"):
         html = staff_client.get(f"/staff?lang={lang}").get_data(as_text=True)
         for english in ("Games per day", "Median length of a finished game", "switch faults", "still open"):
-            assert gettext(english, lang) != english and gettext(english, lang) in html
+            assert gettext(english, lang) != english
+            assert gettext(english, lang) in html
         assert re.search(rf": 1 {re.escape(gettext('abandoned', lang))}<", html)  # a bar's tooltip in the plot
 
 
-def test_item8_the_staff_tables_durations_in_the_pages_language(app):
+def test_the_staff_tables_durations_in_the_pages_language(app):
     from senet_pi_web.staff import minutes
 
     for lang, said in (("en", "15.0 min"), ("de", "15.0 Min."), ("ar", "15.0 دقيقة")):
         with app.test_request_context(f"/staff?lang={lang}"):
-            assert minutes(900) == said and minutes(None) == "-"
+            assert minutes(900) == said
+            assert minutes(None) == "-"
 
 
-def test_item8_the_staff_page_refusal_is_in_the_visitors_language(app):
+def test_the_staff_page_refusal_is_in_the_visitors_language(app):
     client = create_app({"TESTING": True, "SECRET_KEY": "t"}, service=app.extensions["senet"]["service"]).test_client()
     page = client.get("/staff?lang=de")
     assert page.status_code == 401
@@ -124,7 +128,7 @@ def test_item8_the_staff_page_refusal_is_in_the_visitors_language(app):
 
 
 @pytest.mark.parametrize("gestures", [False, True])
-def test_item8_what_the_thrower_says_on_a_long_press_is_translated(gestures, monkeypatch):
+def test_what_the_thrower_says_on_a_long_press_is_translated(gestures, monkeypatch):
     """The button's own sentences (a long press refused, an undo offered) reach the page as any verdict:
     said in the visitor's language."""
     import random
@@ -144,12 +148,13 @@ def test_item8_what_the_thrower_says_on_a_long_press_is_translated(gestures, mon
         backend.close()
     (verdict,) = said
     german = translate(verdict, "de")["text"]
-    assert german != verdict["text"] and german == gettext(str(verdict["text"].msgid), "de")
+    assert german != verdict["text"]
+    assert german == gettext(str(verdict["text"].msgid), "de")
 
 
 @pytest.mark.parametrize("lang", ["de", "ar"])
 @pytest.mark.parametrize("pin", [True, False])
-def test_item8_the_fleet_dashboard_has_no_english_left(lang, pin):
+def test_the_fleet_dashboard_has_no_english_left(lang, pin):
     """The fleet's dashboard (staff) is a page like the others: in the staff's language."""
     from senet_pi_web.fleet import create_fleet_app
 
@@ -163,7 +168,7 @@ def test_item8_the_fleet_dashboard_has_no_english_left(lang, pin):
     assert f'lang="{lang}"' in client.get(f"/?lang={lang}").get_data(as_text=True)
 
 
-def test_item8_the_fleets_alert_line_comes_live_in_the_dashboards_language():
+def test_the_fleets_alert_line_comes_live_in_the_dashboards_language():
     from senet_pi.i18n import Text
     from senet_pi_web.fleet import _event, create_fleet_app
 
@@ -181,7 +186,7 @@ def test_item8_the_fleets_alert_line_comes_live_in_the_dashboards_language():
         assert "board hall-1 went down at 10:04" in _event("board", {"alert": alert})
 
 
-def test_item8_the_staff_panels_errors_come_in_the_pages_language(app):
+def test_the_staff_panels_errors_come_in_the_pages_language(app):
     """What the operator panel shows under a refused sign-in is the server's error: translated too."""
     client = app.test_client()
     csrf = client.get("/api/op/csrf").get_json()["csrf"]

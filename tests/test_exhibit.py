@@ -73,7 +73,9 @@ def test_the_service_is_notify_with_a_watchdog_and_restarts() -> None:
     assert service["ExecStart"][0].split()[:2] == ["/opt/senet-pi/bin/senet-pi", "run"]
     # What the hardening must still let through: the pins and the USB bridge.
     allowed = " ".join(service["DeviceAllow"])
-    assert "gpiochip" in allowed and "gpiomem" in allowed and "ttyACM" in allowed
+    assert "gpiochip" in allowed
+    assert "gpiomem" in allowed
+    assert "ttyACM" in allowed
     assert set(service["SupplementaryGroups"][0].split()) >= {"gpio", "dialout"}
     assert service["StateDirectory"] == ["senet-pi"]
     assert "SENET_PI_JOURNAL=/var/lib/senet-pi/journal.sqlite" in service["Environment"]
@@ -94,11 +96,10 @@ def test_install_puts_everything_where_the_units_look() -> None:
     script = (EXHIBIT / "install.sh").read_text()
     assert "PREFIX=/opt/senet-pi " in script  # the units run /opt/senet-pi/bin/senet-pi, /opt/senet-pi/kiosk-session
     assert 'install -m 0755 "$SOURCE/exhibit/kiosk-session" "$PREFIX/kiosk-session"' in script
-    assert (
-        "CONFIG=/etc/senet-pi " in script
-        and "SENET_PI_INSTANCE=/etc/senet-pi" in unit("senet-pi.service")["Environment"]
-    )
-    assert script.startswith("#!/usr/bin/env bash") and "set -euo pipefail" in script
+    assert "CONFIG=/etc/senet-pi " in script
+    assert "SENET_PI_INSTANCE=/etc/senet-pi" in unit("senet-pi.service")["Environment"]
+    assert script.startswith("#!/usr/bin/env bash")
+    assert "set -euo pipefail" in script
 
 
 def test_the_scripts_pass_shellcheck() -> None:
@@ -116,7 +117,8 @@ def test_install_refuses_anywhere_but_raspberry_pi_os_and_changes_nothing() -> N
     result = subprocess.run(["bash", str(EXHIBIT / "install.sh")], capture_output=True, text=True, timeout=60)
     assert result.returncode == 1
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("senet-pi install: ")
+    assert len(lines) == 1
+    assert lines[0].startswith("senet-pi install: ")
     assert re.search(r"root|Raspberry Pi OS|Bookworm", lines[0])
     assert not Path("/opt/senet-pi").exists()
     assert not Path("/etc/systemd/system/senet-pi.service").exists()
@@ -139,7 +141,8 @@ def test_set_pin_keeps_the_group_read_the_installer_gave_and_never_lets_others_r
     config.write_text('SECRET_KEY = "x"\n')
     config.chmod(0o640)
     set_pin("246810", tmp_path)
-    assert config.stat().st_mode & 0o777 == 0o640 and "OPERATOR_PIN_HASH" in config.read_text()
+    assert config.stat().st_mode & 0o777 == 0o640
+    assert "OPERATOR_PIN_HASH" in config.read_text()
     config.chmod(0o644)
     set_pin("135790", tmp_path)
     assert config.stat().st_mode & 0o777 == 0o640
@@ -169,12 +172,17 @@ def test_install_mqtt_and_board_write_the_fleet_settings_once_and_keep_the_rest(
             [str(EXHIBIT / "fleet-settings"), str(config), url, board], capture_output=True, text=True, timeout=30
         )
         assert result.returncode == 0, result.stderr
-    assert "pa$$word" not in result.stdout and "mqtts://keeper@broker.museum:8883" in result.stdout
+    assert "pa$$word" not in result.stdout
+    assert "mqtts://keeper@broker.museum:8883" in result.stdout
     loaded = load_instance_config(tmp_path)
-    assert loaded["SECRET_KEY"] == "k" and loaded["EXHIBIT"] is True
+    assert loaded["SECRET_KEY"] == "k"
+    assert loaded["EXHIBIT"] is True
     settings = fleet_settings(None, None, loaded)
-    assert settings is not None and settings.board == "hall-2" and settings.broker.password == "pa$$word"
-    assert config.read_text().count("MQTT_URL") == 1 and oct(config.stat().st_mode & 0o777) == "0o640"
+    assert settings is not None
+    assert settings.board == "hall-2"
+    assert settings.broker.password == "pa$$word"
+    assert config.read_text().count("MQTT_URL") == 1
+    assert oct(config.stat().st_mode & 0o777) == "0o640"
 
 
 @pytest.mark.parametrize(
@@ -188,4 +196,6 @@ def test_install_mqtt_and_board_write_the_fleet_settings_once_and_keep_the_rest(
 )
 def test_install_refuses_a_bad_broker_or_board_in_one_line(args: list[str], said: str) -> None:
     result = subprocess.run(["bash", str(EXHIBIT / "install.sh"), *args], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 1 and said in result.stderr and result.stderr.count("\n") == 1
+    assert result.returncode == 1
+    assert said in result.stderr
+    assert result.stderr.count("\n") == 1

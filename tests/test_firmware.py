@@ -74,7 +74,8 @@ def test_the_crc_is_zlibs():
 
 def test_a_frame_round_trips():
     frame = codec.encode(42, "C", (13, 1))
-    assert frame.startswith(b"$42,C,13,1*") and frame.endswith(b"\n")
+    assert frame.startswith(b"$42,C,13,1*")
+    assert frame.endswith(b"\n")
     assert codec.Decoder().feed(frame) == [(42, "C", ["13", "1"])]
 
 
@@ -95,7 +96,9 @@ def test_random_bytes_never_crash_the_decoder(data):
     decoder = codec.Decoder()
     for i in range(0, len(data), 13):
         for seq, kind, fields in decoder.feed(data[i : i + 13]):
-            assert isinstance(seq, int) and kind and isinstance(fields, list)
+            assert isinstance(seq, int)
+            assert kind
+            assert isinstance(fields, list)
     assert len(decoder.buffer) <= codec.MAX_FRAME + 13
 
 
@@ -127,6 +130,8 @@ def test_a_corrupted_stream_never_yields_a_frame_that_was_not_sent(frames, damag
 
 def test_the_firmware_debouncer_needs_equal_scans():
     debouncer = Debouncer(0, samples=3)
-    assert debouncer.update(1 << 5) == [] and debouncer.update(0) == []  # a bounce
-    assert debouncer.update(1 << 5) == [] and debouncer.update(1 << 5) == []
+    assert debouncer.update(1 << 5) == []
+    assert debouncer.update(0) == []  # a bounce
+    assert debouncer.update(1 << 5) == []
+    assert debouncer.update(1 << 5) == []
     assert debouncer.update(1 << 5) == [(5, 1)]

@@ -6,9 +6,12 @@ page's own (its requestAnimationFrame and its visibility)."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
-from tests.test_browser import LiveBoard, browser  # noqa: F401
+from tests.browser_helpers import LiveBoard
+
+pytestmark = pytest.mark.browser
 
 #: Frames held back until the test lets them go: a CPU too slow to paint for a while.
 HELD = """
@@ -25,7 +28,7 @@ window.requestAnimationFrame = () => 0;
 """
 
 
-def test_the_side_panel_and_the_live_stream_wait_for_the_boards_first_frame_however_late(browser):  # noqa: F811
+def test_the_side_panel_and_the_live_stream_wait_for_the_boards_first_frame_however_late(browser):
     live = LiveBoard()
     try:
         page = browser.new_page()
@@ -47,7 +50,7 @@ def test_the_side_panel_and_the_live_stream_wait_for_the_boards_first_frame_howe
         live.close()
 
 
-def test_a_hidden_page_that_gets_no_frames_still_draws_its_side_panel_and_goes_live(browser):  # noqa: F811
+def test_a_hidden_page_that_gets_no_frames_still_draws_its_side_panel_and_goes_live(browser):
     live = LiveBoard()
     try:
         page = browser.new_page()

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from mqtt_helpers import Ear, Mosquitto, free_port, mosquitto_fixture, wait_until
+from mqtt_helpers import Ear, Mosquitto, free_port, wait_until
 
 from senet_pi.cli.command import main
 from senet_pi.fleet import FleetError, FleetSettings, parse_broker_url
@@ -26,7 +26,6 @@ from senet_pi.service.core import Service
 from senet_pi.service.replay import verdict_line
 from senet_pi_web import create_app
 
-assert mosquitto_fixture  # the `mosquitto` fixture: a broker on a free loopback port
 SENET_PI = shutil.which("senet-pi", path=str(Path(sys.executable).parent)) or "senet-pi"
 
 
@@ -65,7 +64,8 @@ def test_the_board_publishes_status_state_and_each_verdict_as_the_contract_says(
 
     wait_until(lambda: without_ids() == lines)
     ids = [h.json()["verdict_id"] for h in ear.on("senet-pi/hall-1/verdicts")]  # type: ignore[index]
-    assert len(set(ids)) == len(ids) and all(isinstance(i, str) and i for i in ids)
+    assert len(set(ids)) == len(ids)
+    assert all(isinstance(i, str) and i for i in ids)
     assert all(h.qos == 1 and not h.retain for h in ear.on("senet-pi/hall-1/verdicts"))
     state = ear.last("senet-pi/hall-1/state", where=lambda h: h.json()["last_throw"] is not None)
     assert state.json() == _anonymous_state(app)  # exactly what GET /api/state answers
@@ -153,11 +153,13 @@ def test_the_state_and_the_status_page_say_when_the_broker_is_away(boards):
     _, app, publisher = boards(f"mqtt://127.0.0.1:{free_port()}", "away")
     wait_until(lambda: publisher.problem == "no broker answers there")
     mqtt_state = _anonymous_state(app)["mqtt"]
-    assert mqtt_state["connected"] is False and mqtt_state["problem"] == "no broker answers there"
+    assert mqtt_state["connected"] is False
+    assert mqtt_state["problem"] == "no broker answers there"
     from senet_pi.cli.status import broker_checks
 
     (check,) = broker_checks(_anonymous_state(app))
-    assert check.ok is False and "not connected" in check.text
+    assert check.ok is False
+    assert "not connected" in check.text
 
 
 @pytest.mark.parametrize(
@@ -175,7 +177,9 @@ def test_a_bad_broker_url_or_board_name_is_one_line_and_exit_1(tmp_path, monkeyp
     monkeypatch.setenv("SENET_PI_INSTANCE", str(tmp_path / "instance"))
     assert main(["run", "--journal", str(tmp_path / "j.db"), "--page-port", "0", *args]) == 1
     out = capsys.readouterr()
-    assert out.out == "" and out.err.count("\n") == 1 and said in out.err
+    assert out.out == ""
+    assert out.err.count("\n") == 1
+    assert said in out.err
     assert not (tmp_path / "j.db").exists()  # said before anything started
 
 
@@ -184,7 +188,8 @@ def test_a_password_is_never_printed_nor_published(mosquitto, tmp_path):
     url = f"mqtt://keeper:s3cret-Pw@127.0.0.1:{mosquitto.port}"
     proc = _run_board(tmp_path, "--mqtt", url, "--board", "vault")
     out, _ = proc.communicate("press\nwait 300\nquit\n", timeout=30)
-    assert proc.returncode == 0 and "connected to mqtt://keeper@127.0.0.1" in out
+    assert proc.returncode == 0
+    assert "connected to mqtt://keeper@127.0.0.1" in out
     assert "s3cret" not in out
     ear.last("senet-pi/vault/state")
     assert all(b"s3cret" not in h.payload for h in ear.heard)
@@ -205,7 +210,8 @@ def test_a_refusing_broker_is_said_without_the_password_and_the_game_goes_on(tmp
             wait_until(lambda: publisher.problem and "refused" in publisher.problem)
             assert service.press(random.Random(1)).verdicts  # plays on
             assert not publisher.connected
-            assert any("refused" in line for line in said) and not any("wrong-one" in line for line in said)
+            assert any("refused" in line for line in said)
+            assert not any("wrong-one" in line for line in said)
             assert "wrong-one" not in json.dumps(_anonymous_state(app))
         finally:
             publisher.close()
@@ -221,7 +227,8 @@ def test_settings_come_from_the_config_and_the_command_line_wins():
     assert (settings.broker.username, settings.broker.password, settings.board) == ("u", "p", "hall-2")
     assert fleet_settings("mqtt://other", "b9", config).board == "b9"  # type: ignore[union-attr]
     assert fleet_settings(None, None, {}) is None  # nothing named: nothing published
-    assert parse_broker_url("mqtts://h").port == 8883 and parse_broker_url("mqtt://h").port == 1883
+    assert parse_broker_url("mqtts://h").port == 8883
+    assert parse_broker_url("mqtt://h").port == 1883
     with pytest.raises(FleetError, match="MQTT_COMMAND_SECRET"):
         fleet_settings("mqtt://h", "b", {"MQTT_COMMANDS": True, "MQTT_COMMAND_SECRET": "short"})
     with pytest.raises(FleetError):
@@ -236,7 +243,8 @@ def test_verdicts_held_while_the_broker_is_away_are_bounded(boards):
     service, _, publisher = boards(f"mqtt://127.0.0.1:{free_port()}", "busy")
     total = sum(len(service.press(random.Random(n)).verdicts) for n in range(HELD + 100))
     described = publisher.describe()
-    assert described["held"] == HELD and described["held"] + described["dropped"] == total
+    assert described["held"] == HELD
+    assert described["held"] + described["dropped"] == total
     assert described["connected"] is False
 
 
@@ -284,7 +292,8 @@ def test_bad_fleet_settings_in_the_config_are_one_line_and_exit_1(tmp_path, monk
     monkeypatch.setenv("SENET_PI_INSTANCE", str(tmp_path / "instance"))
     assert main(["run", "--journal", str(tmp_path / "j.db"), "--page-port", "0"]) == 1
     out = capsys.readouterr()
-    assert out.err.count("\n") == 1 and said in out.err
+    assert out.err.count("\n") == 1
+    assert said in out.err
 
 
 def test_a_change_no_verdict_tells_of_is_published_within_a_second_and_no_change_is_not(mosquitto):

@@ -99,8 +99,10 @@ def test_each_board_writes_only_its_own_topics_and_home_assistant_presses_the_bu
     wait_until(lambda: ha.on("senet-pi/hall-2/command"))
     time.sleep(0.3)
     assert len(ha.on("senet-pi/hall-2/command")) == 1  # the staff's, not the intruder's
-    assert ha.on("senet-pi/hall-2/state") == [] and ha.on("senet-pi/hall-2/status") == []
-    assert ha.on("senet-pi/hall-2/button") == [] and ha.on_prefix("homeassistant/sensor/senet-pi_hall-2") == []
+    assert ha.on("senet-pi/hall-2/state") == []
+    assert ha.on("senet-pi/hall-2/status") == []
+    assert ha.on("senet-pi/hall-2/button") == []
+    assert ha.on_prefix("homeassistant/sensor/senet-pi_hall-2") == []
     assert [h.payload for h in ha.on("senet-pi/hall-1/status")] == [b"online"] * len(ha.on("senet-pi/hall-1/status"))
     assert ha.on("senet-pi/hall-1/command") == []
     assert publisher.connected
@@ -115,7 +117,8 @@ def test_a_board_whose_user_may_not_write_its_topics_says_so(museum):
     publisher = start_board(service, None, FleetSettings(parse_broker_url(url), "hall-2"), app, said.append)
     made.append(publisher)  # hall-1's user, named hall-2: the access list refuses its messages
     wait_until(lambda: publisher.problem and "access list" in publisher.problem)
-    assert publisher.connected and any("access list" in line for line in said)
+    assert publisher.connected
+    assert any("access list" in line for line in said)
 
 
 def test_anonymous_clients_are_turned_away_and_a_huge_message_is_refused(museum):
@@ -140,7 +143,8 @@ def test_a_second_run_keeps_the_passwords_and_the_secret_files_are_private(tmp_p
     first = _credentials(folder)
     assert main(["broker-files", str(folder), "--board", "hall-1", "--board", "hall-9", "--staff", "staff"]) == 0
     second = _credentials(folder)
-    assert second["board-hall-1"] == first["board-hall-1"] and second["staff"] == first["staff"]
+    assert second["board-hall-1"] == first["board-hall-1"]
+    assert second["staff"] == first["staff"]
     assert set(second) == {"board-hall-1", "board-hall-9", "staff"}
     for name in ("passwd", "credentials.toml"):
         assert stat.S_IMODE((folder / name).stat().st_mode) == 0o600
@@ -161,12 +165,14 @@ def test_a_second_run_keeps_the_passwords_and_the_secret_files_are_private(tmp_p
 def test_bad_broker_files_arguments_are_one_line_and_exit_1(tmp_path, capsys, args, said):
     assert main(["broker-files", str(tmp_path / "b"), *args]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and said in err
+    assert err.count("\n") == 1
+    assert said in err
 
 
 def test_the_password_lines_are_what_mosquitto_passwd_makes():
     line = password_line("u", "pw", salt=b"0123456789ab")
-    assert line.startswith("u:$7$101$MDEyMzQ1Njc4OWFi$") and len(line.split("$")[-1]) == 88
+    assert line.startswith("u:$7$101$MDEyMzQ1Njc4OWFi$")
+    assert len(line.split("$")[-1]) == 88
 
 
 class _Closing:

@@ -8,7 +8,8 @@ import os
 import random
 import re
 
-from mqtt_helpers import mosquitto_fixture, wait_until
+import pytest
+from mqtt_helpers import wait_until
 from playwright.sync_api import expect, sync_playwright
 from werkzeug.security import generate_password_hash
 
@@ -19,9 +20,9 @@ from senet_pi.server.serve import start_server, stop_server
 from senet_pi.service.core import Service
 from senet_pi_web import create_app
 from senet_pi_web.fleet import create_fleet_app
-from tests.test_museum_browser import axe_js, axe_violations  # noqa: F401
+from tests.browser_helpers import axe_violations
 
-assert mosquitto_fixture  # the `mosquitto` fixture: a broker on a free loopback port
+pytestmark = pytest.mark.browser
 
 CHROMIUM = os.environ.get("SENET_PI_CHROMIUM", "/usr/bin/chromium")
 PIN = "8642"
@@ -79,7 +80,7 @@ def test_the_dashboard_in_a_browser_follows_the_boards_and_sends_a_staff_action(
     assert not [e for e in errors if "Content Security Policy" in e or "Refused" in e], errors
 
 
-def test_the_dashboard_is_axe_clean_in_both_themes_and_says_players_and_verdicts_in_words(axe_js):  # noqa: F811
+def test_the_dashboard_is_axe_clean_in_both_themes_and_says_players_and_verdicts_in_words(axe_js):
     """No broker needed: the watcher is fed the boards' messages as paho would hand them over. Each
     theme: the players named by their pieces, the last verdict in words (no `new_game`, no A or B),
     and no serious or critical axe-core violation, signed out and signed in, buttons a finger's size."""
@@ -113,7 +114,8 @@ def test_the_dashboard_is_axe_clean_in_both_themes_and_says_players_and_verdicts
                 expect(room).to_contain_text("a new game")
                 expect(hall).to_contain_text("White moved 9 to 13")
                 for row in (room, hall):
-                    assert "new_game" not in row.inner_text() and " B" not in row.inner_text()
+                    assert "new_game" not in row.inner_text()
+                    assert " B" not in row.inner_text()
                 found[f"the boards, {theme}"] = axe_violations(page, axe_js)
                 for button in page.locator("button:visible, .languages a").all():
                     box = button.bounding_box()

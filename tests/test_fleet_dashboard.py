@@ -8,7 +8,7 @@ import json
 import random
 
 import pytest
-from mqtt_helpers import mosquitto_fixture, wait_until
+from mqtt_helpers import wait_until
 from werkzeug.security import generate_password_hash
 
 from senet_pi.cli.command import main
@@ -18,8 +18,6 @@ from senet_pi.fleet.watcher import FleetWatcher
 from senet_pi.service.core import Service
 from senet_pi_web import create_app
 from senet_pi_web.fleet import create_fleet_app
-
-assert mosquitto_fixture  # the `mosquitto` fixture: a broker on a free loopback port
 
 PIN = "2468"
 SECRET = "the-museum-fleet-secret-0123"
@@ -91,7 +89,8 @@ def test_the_dashboard_sees_three_boards_come_and_go_live(fleet):
     stream = client.get("/fleet/api/events", buffered=False)
     events = _events(stream)
     name, data = next(events)
-    assert name == "boards" and len(data["boards"]) == 3
+    assert name == "boards"
+    assert len(data["boards"]) == 3
 
     boards["hall-2"][1].close()  # a board stops: offline, and an alert line for it
     name, data = next((n, d) for n, d in events if n == "board" and d["name"] == "hall-2" and d["online"] is False)
@@ -122,8 +121,10 @@ def test_the_dashboard_is_behind_the_pin_and_every_action_needs_the_csrf_token(f
     wait_until(lambda: _online(watcher, "hall-9") and watcher.view("hall-9")["commands"])
     client = app.test_client()
     page = client.get("/")
-    assert page.status_code == 200 and "script-src 'self'" in page.headers["Content-Security-Policy"]
-    assert b"<script>" not in page.data and b"style=" not in page.data  # nothing inline: the strict CSP holds
+    assert page.status_code == 200
+    assert "script-src 'self'" in page.headers["Content-Security-Policy"]
+    assert b"<script>" not in page.data
+    assert b"style=" not in page.data  # nothing inline: the strict CSP holds
     assert client.get("/fleet/api/boards").status_code == 401
     assert client.get("/fleet/api/events").status_code == 401
     csrf = client.get("/api/op/csrf").get_json()["csrf"]
@@ -159,7 +160,8 @@ def test_staff_start_a_new_game_only_on_a_board_that_allows_commands(fleet):
     wait_until(lambda: open_service.variant == "houses")
     wait_until(lambda: (watcher.view("club-a")["last_command"] or {}).get("ok"))
     refused = client.post("/fleet/api/boards/club-b/new_game", json={}, headers={"X-CSRF-Token": csrf})
-    assert refused.status_code == 409 and "does not take remote commands" in refused.get_json()["error"]
+    assert refused.status_code == 409
+    assert "does not take remote commands" in refused.get_json()["error"]
     assert closed_service.variant == "secret"
 
 
@@ -170,7 +172,8 @@ def test_a_board_with_another_secret_refuses_the_dashboards_command(fleet):
     client, csrf = _signed_in(app)
     assert client.post("/fleet/api/boards/club-c/resync", headers={"X-CSRF-Token": csrf}).status_code == 202
     result = wait_until(lambda: watcher.view("club-c")["last_command"])
-    assert result["ok"] is False and "signature" in result["error"]  # type: ignore[index]
+    assert result["ok"] is False
+    assert "signature" in result["error"]  # type: ignore[index]
     assert service.variant == "secret"
 
 
@@ -185,4 +188,5 @@ def test_senet_pi_fleet_with_a_bad_broker_is_one_line_and_exit_1(tmp_path, monke
     monkeypatch.setenv("SENET_PI_INSTANCE", str(tmp_path))
     assert main(["fleet", "--port", "0", *args]) == 1
     err = capsys.readouterr().err
-    assert said in err and err.count("\n") == 1
+    assert said in err
+    assert err.count("\n") == 1

@@ -11,15 +11,13 @@ import re
 
 import jinja2
 import pytest
-from mqtt_helpers import Ear, mosquitto_fixture, wait_until
+from mqtt_helpers import Ear, wait_until
 
 from senet_pi.fleet import FleetSettings, parse_broker_url
 from senet_pi.fleet.commands import WINDOW, CommandCheck, sign
 from senet_pi.fleet.on_run import start_board
 from senet_pi.service.core import Service
 from senet_pi_web import create_app
-
-assert mosquitto_fixture  # the `mosquitto` fixture: a broker on a free loopback port
 
 SECRET = "a-museum-secret-of-some-length"
 
@@ -84,7 +82,8 @@ def test_discovery_makes_one_device_with_the_entities_home_assistant_documents(m
     for topic, (config, _) in configs.items():
         component = TOPIC.fullmatch(topic).group(1)  # type: ignore[union-attr]
         assert set(config) <= ALLOWED[component], set(config) - ALLOWED[component]
-        assert set(config["device"]) <= DEVICE_KEYS and config["device"]["identifiers"] == ["senet-pi_hall-3"]
+        assert set(config["device"]) <= DEVICE_KEYS
+        assert config["device"]["identifiers"] == ["senet-pi_hall-3"]
         assert config["device"]["configuration_url"] == "http://hall-3.local:8080/"
         assert config["device"]["suggested_area"] == "Gallery 2"
         assert config["origin"]["name"] == "senet-pi"
@@ -97,10 +96,12 @@ def test_discovery_makes_one_device_with_the_entities_home_assistant_documents(m
     assert len(entities) == len(configs)  # unique ids
     names = {uid.removeprefix("senet-pi_hall-3_") for uid in entities}
     assert {"game_state", "to_move", "last_verdict", "switch_faults", "journal", "online"} <= names
-    assert {"needs_staff", "events", "new_game", "undo"} <= names and "resync" not in names  # buttons as allowed
+    assert {"needs_staff", "events", "new_game", "undo"} <= names
+    assert "resync" not in names  # buttons as allowed
     for uid, (_, config) in entities.items():
         if uid.endswith("_online"):
-            assert config["state_topic"] == "senet-pi/hall-3/status" and config["payload_on"] == "online"
+            assert config["state_topic"] == "senet-pi/hall-3/status"
+            assert config["payload_on"] == "online"
             assert 0 < config["expire_after"] <= 120  # unavailable once the heartbeat stops
         else:  # the board's status is every other entity's availability
             assert config["availability_topic"] == "senet-pi/hall-3/status"
@@ -111,7 +112,8 @@ def test_discovery_makes_one_device_with_the_entities_home_assistant_documents(m
     assert by_name["new_game"]["command_topic"] == "senet-pi/hall-3/button"
     assert by_name["new_game"]["payload_press"] == "new_game"
     removed = [h for h in ear.on_prefix("homeassistant/button/") if h.topic.endswith("/resync/config")]
-    assert removed and removed[-1].payload == b""  # a button the config does not allow is removed
+    assert removed
+    assert removed[-1].payload == b""  # a button the config does not allow is removed
 
     # The templates, rendered on what the board really publishes, give the values Home Assistant shows.
     assert _render(by_name["game_state"]["value_template"], ear.last("senet-pi/hall-3/summary").payload) == "waiting"
@@ -119,7 +121,8 @@ def test_discovery_makes_one_device_with_the_entities_home_assistant_documents(m
     summary = ear.last("senet-pi/hall-3/summary", where=lambda h: h.json()["last"] is not None).payload
     state = ear.last("senet-pi/hall-3/state", where=lambda h: h.json()["last_throw"] is not None).payload
     assert _render(by_name["game_state"]["value_template"], summary) == "playing"
-    assert by_name["game_state"]["value_template"] and json.loads(summary)["game"] in by_name["game_state"]["options"]
+    assert by_name["game_state"]["value_template"]
+    assert json.loads(summary)["game"] in by_name["game_state"]["options"]
     assert _render(by_name["to_move"]["value_template"], summary) == "Green" == json.loads(state)["player_names"]["B"]
     assert json.loads(_render(by_name["to_move"]["json_attributes_template"], summary)) == {
         "pieces": "the green spools"
@@ -143,7 +146,8 @@ def test_a_signed_command_starts_a_new_game_and_a_forged_or_copied_one_is_refuse
     ear.client.publish("senet-pi/clubroom/command", json.dumps(command), qos=1)
     result = ear.last("senet-pi/clubroom/command/result").json()
     assert result == {"ok": True, "id": command["id"], "action": "new_game"}
-    assert service.variant == "houses" and service.snapshot().to_json()["last_throw"] is None
+    assert service.variant == "houses"
+    assert service.snapshot().to_json()["last_throw"] is None
 
     ear.client.publish("senet-pi/clubroom/command", json.dumps(command), qos=1)  # the same message again
     copied = ear.last("senet-pi/clubroom/command/result", where=lambda h: not h.json()["ok"]).json()
@@ -167,7 +171,8 @@ def test_a_board_without_mqtt_commands_does_not_listen_for_them(mosquitto, board
     variant, game = service.variant, service.game_id
     service.press(random.Random(1))  # something to wait for that comes after the command
     ear.last("senet-pi/shy/verdicts")
-    assert ear.on("senet-pi/shy/command/result") == [] and (service.variant, service.game_id) == (variant, game)
+    assert ear.on("senet-pi/shy/command/result") == []
+    assert (service.variant, service.game_id) == (variant, game)
     ear.close()
 
 

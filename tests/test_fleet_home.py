@@ -10,7 +10,7 @@ import random
 import time
 
 import pytest
-from mqtt_helpers import Ear, mosquitto_fixture, wait_until
+from mqtt_helpers import Ear, wait_until
 
 from senet_pi.fleet import FleetSettings, parse_broker_url
 from senet_pi.fleet.address import BUTTONS, FleetError, fleet_settings
@@ -19,8 +19,6 @@ from senet_pi.fleet.summary import Summary
 from senet_pi.service.core import Service
 from senet_pi.verdicts import Answered, Fix, Question, Settled, Switch, Win
 from senet_pi_web import create_app
-
-assert mosquitto_fixture  # the `mosquitto` fixture: a broker on a free loopback port
 
 
 @pytest.fixture
@@ -55,16 +53,20 @@ def test_a_button_pressed_as_home_assistant_presses_it_starts_a_new_game(mosquit
     ear.client.publish("senet-pi/hall-b/button", "new_game", qos=1)  # HA's button: payload_press, no signature
     result = ear.last("senet-pi/hall-b/command/result").json()
     assert result == {"ok": True, "action": "new_game", "via": "button"}
-    assert kinds.count("new_game") == 1 and service.snapshot().to_json()["last_throw"] is None
+    assert kinds.count("new_game") == 1
+    assert service.snapshot().to_json()["last_throw"] is None
     event = ear.last("senet-pi/hall-b/event", where=lambda h: h.json()["event_type"] == "new_game").json()
-    assert event["event_id"] and event["text"]
+    assert event["event_id"]
+    assert event["text"]
 
     ear.client.publish("senet-pi/hall-b/button", "undo", qos=1)  # nothing to undo: refused, in words
     undo = ear.last("senet-pi/hall-b/command/result", where=lambda h: h.json()["action"] == "undo").json()
-    assert undo["ok"] is False and "no move to undo" in undo["error"]
+    assert undo["ok"] is False
+    assert "no move to undo" in undo["error"]
     ear.client.publish("senet-pi/hall-b/button", "format_disk", qos=1)
     odd = ear.last("senet-pi/hall-b/command/result", where=lambda h: h.json()["action"] == "format_disk").json()
-    assert odd["ok"] is False and "must be one of" in odd["error"]
+    assert odd["ok"] is False
+    assert "must be one of" in odd["error"]
     ear.client.publish("senet-pi/hall-b/button", "new_game", qos=1, retain=True)  # carried out live, once...
     wait_until(lambda: kinds.count("new_game") == 2)
     ear.close()
@@ -84,7 +86,8 @@ def test_a_board_without_buttons_ignores_a_press(mosquitto, board):
     service.press(random.Random(1))  # something that comes after the press
     ear.last("senet-pi/hall-n/verdicts")
     time.sleep(0.3)
-    assert "new_game" not in kinds and ear.on("senet-pi/hall-n/command/result") == []
+    assert "new_game" not in kinds
+    assert ear.on("senet-pi/hall-n/command/result") == []
     assert publisher.describe()["buttons"] == []
 
 
@@ -94,10 +97,14 @@ def test_an_illegal_move_is_an_event_and_the_summary_says_it_in_the_boards_langu
     service.press(random.Random(4))
     service.handle("move", "10-11")
     event = ear.last("senet-pi/hall-de/event", where=lambda h: h.json()["event_type"] == "illegal").json()
-    assert event["ruling"] and event["reason"] and event["player"] == "B"
+    assert event["ruling"]
+    assert event["reason"]
+    assert event["player"] == "B"
     summary = ear.last("senet-pi/hall-de/summary", where=lambda h: h.json()["last_kind"] == "illegal").json()
-    assert summary["to_move"] == "Grün" and summary["game"] == "playing"
-    assert summary["last"] and not summary["last"].startswith("!!")
+    assert summary["to_move"] == "Grün"
+    assert summary["game"] == "playing"
+    assert summary["last"]
+    assert not summary["last"].startswith("!!")
     ear.close()
 
 
@@ -106,7 +113,8 @@ def test_a_question_left_waiting_calls_staff_in_the_summary_and_as_an_event(mosq
     _, publisher = board("hall-q", staff_after=0.5)
     publisher._listen([Question(1, "capture", "Which piece?", ["a", "b"])])  # as the service would tell it
     event = ear.last("senet-pi/hall-q/event", 5, where=lambda h: h.json()["event_type"] == "needs_staff").json()
-    assert event["reason"] == "question" and "Which piece?" in event["text"]
+    assert event["reason"] == "question"
+    assert "Which piece?" in event["text"]
     summary = ear.last("senet-pi/hall-q/summary", 5, where=lambda h: h.json()["needs_staff"]).json()
     assert "Which piece?" in summary["staff_reason"]
     publisher._listen([Answered(1, "a")])
@@ -124,10 +132,12 @@ def test_nothing_in_the_summary_is_stale_after_a_restart(mosquitto, board):
     board("hall-s")  # a new run: a fresh game, nothing of the last one
     later = Ear(mosquitto.port, "senet-pi/+/summary")
     summary = later.last("senet-pi/hall-s/summary", where=lambda h: h.json()["last"] is None).json()
-    assert summary["game"] == "waiting" and summary["needs_staff"] is False
+    assert summary["game"] == "waiting"
+    assert summary["needs_staff"] is False
     newcomer = Ear(mosquitto.port, "senet-pi/+/summary")  # Home Assistant restarting: the retained summary
     retained = newcomer.last("senet-pi/hall-s/summary")
-    assert retained.retain and retained.json()["last"] is None  # type: ignore[index]
+    assert retained.retain
+    assert retained.json()["last"] is None  # type: ignore[index]
     newcomer.close()
     later.close()
     ear.close()
@@ -147,10 +157,16 @@ def test_a_win_says_who_and_the_score_and_nobody_is_to_move_once_it_is_over():
     summary = _summary()
     summary.json({**STATE, "to_move": "A", "touched": True}, 0)
     (event,) = summary.heard([Win("A", {"A": 5, "B": 3})], 10.0)
-    assert event["event_type"] == "win" and event["winner"] == "White" and event["scores"] == {"A": 5, "B": 3}
+    assert event["event_type"] == "win"
+    assert event["winner"] == "White"
+    assert event["scores"] == {"A": 5, "B": 3}
     over = summary.json({**STATE, "to_move": "A", "winner": "A", "scores": {"A": 5, "B": 3}}, 10.0)
-    assert over["game"] == "won" and over["to_move"] is None and over["to_move_pieces"] is None
-    assert over["winner"] == "White" and over["last"] == "words for win" and over["last_kind"] == "win"
+    assert over["game"] == "won"
+    assert over["to_move"] is None
+    assert over["to_move_pieces"] is None
+    assert over["winner"] == "White"
+    assert over["last"] == "words for win"
+    assert over["last_kind"] == "win"
 
 
 def test_the_table_needs_staff_after_a_question_or_a_fix_waits_and_at_once_for_a_switch_fault():
@@ -158,7 +174,8 @@ def test_the_table_needs_staff_after_a_question_or_a_fix_waits_and_at_once_for_a
     assert summary.heard([Question(1, "capture", "Which piece?", ["a", "b"])], 0.0) == []
     assert summary.due(29.0) == []
     (called,) = summary.due(30.0)
-    assert called["event_type"] == "needs_staff" and called["reason"] == "question"
+    assert called["event_type"] == "needs_staff"
+    assert called["reason"] == "question"
     assert summary.due(40.0) == []  # told once
     assert summary.json(STATE, 40.0)["needs_staff"] is True
     summary.heard([Answered(1, "a")], 41.0)
@@ -171,7 +188,8 @@ def test_the_table_needs_staff_after_a_question_or_a_fix_waits_and_at_once_for_a
     assert [e["reason"] for e in summary.due(330.0)] == ["fix"]
 
     (fault,) = summary.heard([Switch(7, "stuck closed", "the switch on 7 is stuck")], 400.0)
-    assert fault["reason"] == "switch" and summary.json(STATE, 400.0)["staff_reason"]
+    assert fault["reason"] == "switch"
+    assert summary.json(STATE, 400.0)["staff_reason"]
     summary.heard([Switch(7, None, "the switch on 7 works again")], 410.0)
     assert "switch" not in (summary.json(STATE, 410.0)["staff_reason"] or "")
 
@@ -201,7 +219,8 @@ def test_bad_home_assistant_settings_are_one_line(config, said):
 def test_home_assistant_settings_come_from_the_config():
     config = {"MQTT_BUTTONS": ["resync", "new_game"], "MQTT_AREA": "Hall 1", "MQTT_PAGE_URL": "http://h1:8080/"}
     settings = fleet_settings("mqtt://broker", "b1", {**config, "MQTT_STAFF_AFTER": 90})
-    assert settings is not None and settings.buttons == ("new_game", "resync")  # in BUTTONS' order
+    assert settings is not None
+    assert settings.buttons == ("new_game", "resync")  # in BUTTONS' order
     assert (settings.area, settings.page_url, settings.staff_after) == ("Hall 1", "http://h1:8080/", 90.0)
     assert fleet_settings("mqtt://broker", "b1", {"MQTT_BUTTONS": True}).buttons == BUTTONS  # type: ignore[union-attr]
     assert json.dumps(fleet_settings("mqtt://broker", "b1", {}).buttons) == "[]"  # type: ignore[union-attr]

@@ -28,7 +28,7 @@ import time
 import uuid
 
 import pytest
-from mqtt_helpers import Ear, mosquitto_fixture, stop_group, wait_until
+from mqtt_helpers import Ear, stop_group, wait_until
 
 from senet_pi.fleet import FleetSettings, parse_broker_url
 from senet_pi.fleet.address import BUTTONS
@@ -36,7 +36,6 @@ from senet_pi.fleet.on_run import start_board
 from senet_pi.service.core import Service
 from senet_pi_web import create_app
 
-assert mosquitto_fixture
 HASS = os.environ.get("SENET_PI_HOME_ASSISTANT")
 pytestmark = pytest.mark.skipif(not HASS, reason="opt-in and slow: set SENET_PI_HOME_ASSISTANT to a hass program")
 

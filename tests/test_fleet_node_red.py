@@ -17,7 +17,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from mqtt_helpers import Ear, free_port, mosquitto_fixture, stop_group, wait_until
+from mqtt_helpers import Ear, free_port, stop_group, wait_until
 
 from senet_pi.fleet import FleetSettings, parse_broker_url
 from senet_pi.fleet.on_run import start_board
@@ -25,7 +25,6 @@ from senet_pi.service.core import Service
 from senet_pi.verdicts import Switch
 from senet_pi_web import create_app
 
-assert mosquitto_fixture
 NODE_RED = os.environ.get("SENET_PI_NODE_RED")
 FLOW = Path(__file__).resolve().parent.parent / "examples" / "node-red" / "fleet-flow.json"
 OPT_IN = pytest.mark.skipif(not NODE_RED, reason="opt-in: set SENET_PI_NODE_RED to a node-red program")
@@ -88,9 +87,11 @@ def test_node_red_shows_the_boards_alerts_staff_and_presses_new_game(mosquitto, 
             return seen if seen and seen.get("online") and seen.get("last") else None
 
         seen = wait_until(board, 15)
-        assert seen["game"] == "playing" and seen["to_move"] == "Green"  # type: ignore[index]
+        assert seen["game"] == "playing"
+        assert seen["to_move"] == "Green"  # type: ignore[index]
         page = (get("/senet/boards") or b"").decode()
-        assert "hall-1" in page and "New game" in page
+        assert "hall-1" in page
+        assert "New game" in page
 
         publisher._listen([Switch(7, "stuck closed", "the switch on square 7 is stuck closed")])  # as the service would
         alert = ear.last("museum/alerts", 10).payload.decode()

@@ -47,7 +47,8 @@ def test_a_players_page_shows_only_their_hand(cards_app):
     client, t = app.test_client(), tokens(app)
     assert client.get(f"/hand/B/{t['B']}").status_code == 200
     state = client.get(f"/api/hand/B/{t['B']}").json
-    assert state["cards"] == service.referee.game.hand("B") and state["your_turn"] is True
+    assert state["cards"] == service.referee.game.hand("B")
+    assert state["your_turn"] is True
     assert client.get(f"/api/hand/A/{t['B']}").status_code == 404  # B's link opens nothing of A's
     assert client.get("/api/hand/A/0123456789abcdef01234567").status_code == 404  # a guess gets nothing
 
@@ -68,7 +69,8 @@ def test_playing_a_card_from_the_page_tells_the_referee(cards_app):
     assert client.post(f"/api/hand/A/{t['A']}/play", json={"card": game.hand("A")[0]}).status_code == 409  # B's turn
     card = next(c for c in game.hand("B") if game.playable(c))
     response = client.post(f"/api/hand/B/{t['B']}/play", json={"card": card})
-    assert response.status_code == 200 and response.json["verdicts"][0] == {"v": "card", "player": "B", "card": card}
+    assert response.status_code == 200
+    assert response.json["verdicts"][0] == {"v": "card", "player": "B", "card": card}
 
 
 @pytest.mark.parametrize(
@@ -83,7 +85,8 @@ def test_bad_hand_requests_are_clear_and_change_nothing(cards_app, action, body,
     app, service = cards_app
     before = service.referee.game.hand("B")
     response = app.test_client().post(f"/api/hand/B/{tokens(app)['B']}/{action}", json=body)
-    assert response.status_code == status and message in response.json["error"]
+    assert response.status_code == status
+    assert message in response.json["error"]
     assert service.referee.game.hand("B") == before
 
 
@@ -99,7 +102,8 @@ def test_the_card_games_board_shows_the_houses_symbols_and_says_a_turn_starts_wi
     app, _ = cards_app
     state = app.test_client().get("/api/state").json
     assert state["turn_starts_with"] == "card"
-    assert state["symbols"]["27"] == "water" and state["special"]["26"].startswith("House of Happiness")
+    assert state["symbols"]["27"] == "water"
+    assert state["special"]["26"].startswith("House of Happiness")
     assert state["rules"]["how_to_play"][0] == "Houses rules, but cards replace the sticks."
 
 
@@ -109,7 +113,8 @@ def test_the_thrower_in_the_card_game_passes_an_optional_move_and_otherwise_refu
     heard = []
     service.subscribe(lambda batch: heard.extend(v.json() for v in batch))
     press = service.press()
-    assert press.throw is None and "play a card" in str(press.refused)
+    assert press.throw is None
+    assert "play a card" in str(press.refused)
     assert heard == [{"v": "refused", "text": "in the card game, play a card from your hand's page"}]
     assert service.referee.game.actions == []  # nothing was played or journaled
 

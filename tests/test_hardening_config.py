@@ -45,7 +45,7 @@ def instance(tmp_path, monkeypatch) -> Path:
 
 
 @pytest.mark.parametrize("shape", SHAPES)
-def test_config_item3_starting_twice_leaves_any_valid_config_as_it_was(instance, shape):
+def test_config_starting_twice_leaves_any_valid_config_as_it_was(instance, shape):
     config = instance / "config.toml"
     config.write_bytes(SHAPES[shape].encode())
     if shape == "a hash left in a trailing table":  # as an older set-pin left it: said, not ignored
@@ -56,12 +56,13 @@ def test_config_item3_starting_twice_leaves_any_valid_config_as_it_was(instance,
     first = create_app().config["SECRET_KEY"]
     second = create_app().config["SECRET_KEY"]
     assert config.read_bytes() == SHAPES[shape].encode()  # never written
-    assert first == second and len(first) >= 32  # the key lasts from one start to the next
+    assert first == second
+    assert len(first) >= 32  # the key lasts from one start to the next
     assert (instance / SECRET_FILE).stat().st_mode & 0o077 == 0  # readable by its owner only
 
 
 @pytest.mark.parametrize("shape", SHAPES)
-def test_config_item3_set_pin_keeps_one_top_level_hash_and_the_rest(instance, shape):
+def test_config_set_pin_keeps_one_top_level_hash_and_the_rest(instance, shape):
     config = instance / "config.toml"
     config.write_bytes(SHAPES[shape].encode())
     before = tomllib.loads(SHAPES[shape])
@@ -83,7 +84,7 @@ def test_config_item3_set_pin_keeps_one_top_level_hash_and_the_rest(instance, sh
     assert removed == {k: v for k, v in before.items() if k != "OPERATOR_PIN_HASH"}
 
 
-def test_config_item3_set_pin_refuses_a_config_that_is_not_toml_and_changes_nothing(instance):
+def test_config_set_pin_refuses_a_config_that_is_not_toml_and_changes_nothing(instance):
     config = instance / "config.toml"
     config.write_text('LANGUAGE = "en\n')
     with pytest.raises(PinError, match=r"not valid TOML.*nothing changed"):
@@ -91,7 +92,7 @@ def test_config_item3_set_pin_refuses_a_config_that_is_not_toml_and_changes_noth
     assert config.read_text() == 'LANGUAGE = "en\n'
 
 
-def test_config_item3_set_pin_says_when_what_it_wrote_does_not_read_back(instance, monkeypatch):
+def test_config_set_pin_says_when_what_it_wrote_does_not_read_back(instance, monkeypatch):
     import senet_pi.tomlfile as tomlfile
 
     real = tomlfile.write_private
@@ -101,12 +102,12 @@ def test_config_item3_set_pin_says_when_what_it_wrote_does_not_read_back(instanc
         set_pin(PIN, instance)
 
 
-def test_config_item3_the_key_line_is_never_put_where_toml_would_not_read_it_top_level():
+def test_config_the_key_line_is_never_put_where_toml_would_not_read_it_top_level():
     with pytest.raises(SenetError, match=r"top level|invalid TOML"):
         with_top_level('"OPERATOR_PIN_HASH" = "quoted"\n', "OPERATOR_PIN_HASH", "x")  # a duplicate otherwise
 
 
-def test_config_item3_an_unwritable_instance_folder_is_said_at_start(instance, monkeypatch, caplog):
+def test_config_an_unwritable_instance_folder_is_said_at_start(instance, monkeypatch, caplog):
     import senet_pi_web
 
     def read_only(path, text, mode=0o600):  # the tests run as root, whom no mode bit stops
@@ -117,21 +118,26 @@ def test_config_item3_an_unwritable_instance_folder_is_said_at_start(instance, m
         app = create_app()
     assert app.config["SECRET_KEY"]
     said = [r.getMessage() for r in caplog.records if r.name == "senet_pi.server.serve"]
-    assert len(said) == 1 and "secret_key" in said[0] and "last only until the service stops" in said[0]
-    assert "Read-only file system" in said[0] and not (instance / SECRET_FILE).exists()
+    assert len(said) == 1
+    assert "secret_key" in said[0]
+    assert "last only until the service stops" in said[0]
+    assert "Read-only file system" in said[0]
+    assert not (instance / SECRET_FILE).exists()
 
 
-def test_config_item3_set_pin_on_an_unwritable_folder_is_one_line_not_exit_70(tmp_path, monkeypatch, capsys):
+def test_config_set_pin_on_an_unwritable_folder_is_one_line_not_exit_70(tmp_path, monkeypatch, capsys):
     blocker = tmp_path / "a file"
     blocker.write_text("")
     monkeypatch.setenv("SENET_PI_INSTANCE", str(blocker / "instance"))
     code = main(["set-pin", "--pin", PIN])
     err = capsys.readouterr().err
-    assert code not in (0, 70) and "Traceback" not in err
-    assert len(err.strip().splitlines()) == 1 and "PIN" in err
+    assert code not in (0, 70)
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+    assert "PIN" in err
 
 
-def test_config_item3_the_fleet_dashboard_keeps_the_same_key_file(instance):
+def test_config_the_fleet_dashboard_keeps_the_same_key_file(instance):
     from senet_pi_web.fleet import create_fleet_app
 
     class NoBoards:  # the dashboard asks the watcher nothing while it is made
@@ -140,5 +146,6 @@ def test_config_item3_the_fleet_dashboard_keeps_the_same_key_file(instance):
 
     (instance / "config.toml").write_text("[extra]\n")
     key = create_fleet_app(watcher=NoBoards()).config["SECRET_KEY"]
-    assert isinstance(key, str) and key == create_app().config["SECRET_KEY"]
+    assert isinstance(key, str)
+    assert key == create_app().config["SECRET_KEY"]
     assert (instance / "config.toml").read_text() == "[extra]\n"

@@ -17,13 +17,10 @@ import pytest
 from senet_pi.cli.command import main
 from senet_pi.cli.status import journal_checks
 from senet_pi.referee import Referee
-from senet_pi.referee.hands import scripted_game
-from senet_pi.service.core import Service
+from senet_pi.service import Service
 from senet_pi.service.journal import Journal
 from senet_pi.service.stats import day_stats
-from tests.journal_helpers import ScriptClock, feed, timed
-
-INPUTS = timed(scripted_game("secret", 2)["events"])
+from tests.journal_helpers import INPUTS, Boom, ScriptClock, feed, restart_failing_at
 
 
 def files(folder: Path) -> dict[str, bytes]:
@@ -31,61 +28,23 @@ def files(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
 
 
-def play(service: Service, clock: ScriptClock, inputs: list[tuple[int, str, object]]) -> None:
-    """Give the current game `inputs`, its times counted from when it began."""
-    start = clock.t
-    for ms, kind, value in inputs:
-        clock.t = start + ms / 1000
-        if kind == "tick":
-            service.tick()
-        else:
-            service.handle(kind, value)
-
-
-@pytest.fixture(scope="module")
-def two_games_made(tmp_path_factory) -> tuple[Path, int, int]:
-    """A journal with a game played and abandoned and a second in progress (made once: each write
-    is synced); with the inputs of each."""
-    path = tmp_path_factory.mktemp("two") / "j.sqlite"
-    clock = ScriptClock()
-    service = Service(Journal(path), clock=clock)
-    feed(service, clock, INPUTS[:60])
-    first = service.seq
-    service.new_game("secret")
-    play(service, clock, INPUTS[:80])
-    second = service.seq
-    service.close()
-    return path, first, second
-
-
-@pytest.fixture
-def two_games(two_games_made):
-    """Copies the journal of `two_games_made` to a path; returns the inputs of each game."""
-    made, first, second = two_games_made
-
-    def copy(path: Path) -> tuple[int, int]:
-        for suffix in ("", "-mark"):
-            shutil.copy(f"{made}{suffix}", f"{path}{suffix}")
-        return first, second
-
-    return copy
-
-
 # ------------------------------------------------------------------ reading commands never write
 
 
 @pytest.mark.parametrize("command", [["games"], ["export", "last"], ["export", "1"]])
-def test_item2_a_file_that_is_not_a_journal_is_one_line_and_left_exactly_as_it_was(tmp_path, capsys, command):
+def test_a_file_that_is_not_a_journal_is_one_line_and_left_exactly_as_it_was(tmp_path, capsys, command):
     notes = tmp_path / "notes.txt"
     notes.write_text("shopping: papyrus, reeds\n", encoding="utf-8")
     before = files(tmp_path)
     assert main([*command, "--journal", str(notes)]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "not a senet-pi journal" in err and "left as it was" in err
+    assert err.count("\n") == 1
+    assert "not a senet-pi journal" in err
+    assert "left as it was" in err
     assert files(tmp_path) == before  # not renamed, not replaced, no -wal, -shm or -mark beside it
 
 
-def test_item2_reading_a_journal_changes_no_byte_of_it(two_games, tmp_path, capsys):
+def test_reading_a_journal_changes_no_byte_of_it(two_games, tmp_path, capsys):
     path = tmp_path / "j.sqlite"
     two_games(path)
     before = files(tmp_path)
@@ -93,11 +52,12 @@ def test_item2_reading_a_journal_changes_no_byte_of_it(two_games, tmp_path, caps
     assert main(["export", "last", "--journal", str(path)]) == 0
     assert main(["stats", "--journal", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "abandoned" in out and '"events"' in out
+    assert "abandoned" in out
+    assert '"events"' in out
     assert files(tmp_path) == before
 
 
-def test_item2_a_journal_being_written_is_read_as_it_stands(tmp_path, capsys):
+def test_a_journal_being_written_is_read_as_it_stands(tmp_path, capsys):
     path = tmp_path / "j.sqlite"
     clock = ScriptClock()
     service = Service(Journal(path), clock=clock)
@@ -110,29 +70,8 @@ def test_item2_a_journal_being_written_is_read_as_it_stands(tmp_path, capsys):
 # ------------------------------------------------------------------ a game that cannot be resumed
 
 
-class Boom(Exception):
-    """An exception no code of ours raises on purpose: the resume must hold for any kind."""
-
-
-def restart_failing_at(path, monkeypatch, fail_at: int, error: type[BaseException] = RuntimeError) -> Service:
-    """A restart whose referee fails on the `fail_at`-th input it judges again (counting from 1)."""
-    real = Referee.apply
-    calls = {"n": 0}
-
-    def failing(self, kind, value, at):
-        calls["n"] += 1
-        if calls["n"] == fail_at:
-            raise error("the referee fails here")
-        return real(self, kind, value, at)
-
-    monkeypatch.setattr(Referee, "apply", failing)
-    service = Service(Journal(path))
-    monkeypatch.setattr(Referee, "apply", real)
-    return service
-
-
 @pytest.mark.parametrize("error", [Boom, KeyError, AssertionError, ZeroDivisionError, RuntimeError, RecursionError])
-def test_item1_a_referee_failing_on_a_journaled_input_costs_only_that_game_from_that_input(
+def test_a_referee_failing_on_a_journaled_input_costs_only_that_game_from_that_input(
     two_games, tmp_path, monkeypatch, error
 ):
     path = tmp_path / "j.sqlite"
@@ -145,30 +84,40 @@ def test_item1_a_referee_failing_on_a_journaled_input_costs_only_that_game_from_
     journal = service.journal
     games = journal.games()
     assert [g.events for g in games] == [first, second, fail_at - 1]  # every record kept as it was
-    assert games[1].ended is not None and games[2].ended is None
-    assert service.game_id == 3 and service.seq == fail_at - 1
+    assert games[1].ended is not None
+    assert games[2].ended is None
+    assert service.game_id == 3
+    assert service.seq == fail_at - 1
     said = [n for n in service.notes if "could not be resumed" in n]
-    assert len(said) == 1 and f"past input {fail_at - 1} of {second}" in said[0] and error.__name__ in said[0]
+    assert len(said) == 1
+    assert f"past input {fail_at - 1} of {second}" in said[0]
+    assert error.__name__ in said[0]
     page = service.snapshot().to_json()["journal_notes"]
-    assert len(page) == 1 and "game 2 could not be resumed" in page[0] and "as game 3" in page[0]
+    assert len(page) == 1
+    assert "game 2 could not be resumed" in page[0]
+    assert "as game 3" in page[0]
     stats = day_stats(path)[0]  # one game carried on, not one abandoned and another begun
     assert (stats.started, stats.abandoned, stats.open) == (stats_before[0].started, stats_before[0].abandoned, 1)
-    assert stats.resumed == 1 and stats_before[0].resumed == 0
+    assert stats.resumed == 1
+    assert stats_before[0].resumed == 0
 
     # the game goes on from there, and a restart resumes it as it was, with no alarm
     history = json.loads(json.dumps([v.json() for v in service.history]))
     service.close()
     again = Service(Journal(path))
-    assert again.game_id == 3 and json.loads(json.dumps([v.json() for v in again.history])) == history
-    assert not [n for n in again.notes if "could not be resumed" in n] and again.snapshot().journal_notes == ()
+    assert again.game_id == 3
+    assert json.loads(json.dumps([v.json() for v in again.history])) == history
+    assert not [n for n in again.notes if "could not be resumed" in n]
+    assert again.snapshot().to_json()["journal_notes"] == []
     again.close()
 
     checks, _ = journal_checks(path)
     resume = [c for c in checks if c.name == "resume"]
-    assert resume and "game 2 could not be resumed" in resume[0].text
+    assert resume
+    assert "game 2 could not be resumed" in resume[0].text
 
 
-def test_item1_an_input_the_referee_fails_on_while_playing_costs_only_itself(tmp_path, monkeypatch):
+def test_an_input_the_referee_fails_on_while_playing_costs_only_itself(tmp_path, monkeypatch):
     """A dice game handed one number made the referee raise TypeError (the fuzz below found it): the
     input was journaled but its number never used up, and every later write of the session failed
     (UNIQUE constraint). Simulated here, so it holds for any referee that fails on an input."""
@@ -183,21 +132,26 @@ def test_item1_an_input_the_referee_fails_on_while_playing_costs_only_itself(tmp
     path = tmp_path / "j.sqlite"
     service = Service(Journal(path), variant="modern")
     said = [v.json() for v in service.handle("throw", 1)]
-    assert [v["v"] for v in said] == ["journal"] and "input 1 (throw) could not be judged" in said[0]["text"]
-    assert "TypeError" in said[0]["text"] and "goes on as it was before it" in said[0]["text"]
+    assert [v["v"] for v in said] == ["journal"]
+    assert "input 1 (throw) could not be judged" in said[0]["text"]
+    assert "TypeError" in said[0]["text"]
+    assert "goes on as it was before it" in said[0]["text"]
     assert service.handle("throw", [3, 4])[0].json()["v"] == "throw"
-    assert service.journal.pending == 0 and service.journal_trouble is None
+    assert service.journal.pending == 0
+    assert service.journal_trouble is None
     history = json.loads(json.dumps([v.json() for v in service.history]))
     service.close()
     again = Service(Journal(path))
-    assert not list(tmp_path.glob("*.damaged-*")) and again.game_id == 1 and again.seq == 2
+    assert not list(tmp_path.glob("*.damaged-*"))
+    assert again.game_id == 1
+    assert again.seq == 2
     assert json.loads(json.dumps([v.json() for v in again.history])) == history
     assert not [n for n in again.notes if "could not be resumed" in n or "differs" in n]
     again.close()
 
 
 @pytest.mark.parametrize("error", [Boom, IndexError])
-def test_item1_a_failed_input_leaves_the_game_as_if_it_never_came(tmp_path, monkeypatch, error):
+def test_a_failed_input_leaves_the_game_as_if_it_never_came(tmp_path, monkeypatch, error):
     inputs = [i for i in INPUTS[:100] if i[1] != "tick"]
     fail_at = 31  # the referee fails on this input (counting from 1)
     clock = ScriptClock()
@@ -221,15 +175,17 @@ def test_item1_a_failed_input_leaves_the_game_as_if_it_never_came(tmp_path, monk
     feed(service, clock, inputs[:fail_at])
     monkeypatch.setattr(Referee, "apply", real)
     feed(service, clock, inputs[fail_at:])
-    assert failing.done and service.journal.pending == 0
+    assert failing.done
+    assert service.journal.pending == 0
     assert service.snapshot().to_json()["squares"] == plain.snapshot().to_json()["squares"]
     service.close()
     again = Service(Journal(path))
-    assert again.snapshot().to_json()["squares"] == plain.snapshot().to_json()["squares"] and again.game_id == 1
+    assert again.snapshot().to_json()["squares"] == plain.snapshot().to_json()["squares"]
+    assert again.game_id == 1
     again.close()
 
 
-def test_item1_status_names_the_game_cut_short(two_games, tmp_path, monkeypatch, capsys):
+def test_status_names_the_game_cut_short(two_games, tmp_path, monkeypatch, capsys):
     path = tmp_path / "j.sqlite"
     two_games(path)
     real = Referee.apply
@@ -245,10 +201,12 @@ def test_item1_status_names_the_game_cut_short(two_games, tmp_path, monkeypatch,
     Service(Journal(path)).close()
     main(["status", "--journal", str(path), "--page-port", "1"])
     out = capsys.readouterr().out
-    assert "resume" in out and "game 2 could not be resumed past input 2" in out and "TypeError" in out
+    assert "resume" in out
+    assert "game 2 could not be resumed past input 2" in out
+    assert "TypeError" in out
 
 
-def test_item1_a_game_whose_start_cannot_be_set_up_keeps_the_others(two_games, tmp_path):
+def test_a_game_whose_start_cannot_be_set_up_keeps_the_others(two_games, tmp_path):
     path = tmp_path / "j.sqlite"
     first, second = two_games(path)
     db = sqlite3.connect(path)
@@ -258,7 +216,8 @@ def test_item1_a_game_whose_start_cannot_be_set_up_keeps_the_others(two_games, t
     service = Service(Journal(path))
     assert not list(tmp_path.glob("*.damaged-*"))
     assert [g.events for g in service.journal.games()][:2] == [first, second]
-    assert service.game_id == 3 and service.seq == 0
+    assert service.game_id == 3
+    assert service.seq == 0
     assert any("game 2 could not be resumed" in n for n in service.notes)
     service.close()
 
@@ -266,7 +225,7 @@ def test_item1_a_game_whose_start_cannot_be_set_up_keeps_the_others(two_games, t
 # ------------------------------------------------------------------ a changed record is noticed
 
 
-def test_item4_one_digit_changed_in_a_journaled_input_is_reported_and_the_game_kept(two_games, tmp_path):
+def test_one_digit_changed_in_a_journaled_input_is_reported_and_the_game_kept(two_games, tmp_path):
     path = tmp_path / "j.sqlite"
     _, second = two_games(path)
     db = sqlite3.connect(path)
@@ -277,24 +236,27 @@ def test_item4_one_digit_changed_in_a_journaled_input_is_reported_and_the_game_k
     db.close()
     service = Service(Journal(path))
     said = [n for n in service.notes if "differs from what the referee decides now" in n]
-    assert len(said) == 1 and f"from input {seq + 1} on" in said[0]
-    assert service.game_id == 2 and service.seq == second  # the game goes on, as judged now
+    assert len(said) == 1
+    assert f"from input {seq + 1} on" in said[0]
+    assert service.game_id == 2
+    assert service.seq == second  # the game goes on, as judged now
     assert any("differs" in t for t in service.snapshot().to_json()["journal_notes"])
     service.close()
     checks, _ = journal_checks(path)
     assert any(c.name == "resume" and "differs" in c.text for c in checks)
 
 
-def test_item4_an_untouched_journal_raises_no_alarm(two_games, tmp_path):
+def test_an_untouched_journal_raises_no_alarm(two_games, tmp_path):
     path = tmp_path / "j.sqlite"
     two_games(path)
     service = Service(Journal(path))
-    assert service.snapshot().to_json()["journal_notes"] == [] and not any("differs" in n for n in service.notes)
+    assert service.snapshot().to_json()["journal_notes"] == []
+    assert not any("differs" in n for n in service.notes)
     service.close()
     assert not [c for c in journal_checks(path)[0] if c.name == "resume"]
 
 
-def test_item4_the_wal_and_the_mark_deleted_together_are_noticed(tmp_path):
+def test_the_wal_and_the_mark_deleted_together_are_noticed(tmp_path):
     path = tmp_path / "j.sqlite"
     clock = ScriptClock()
     journal = Journal(path)
@@ -308,16 +270,18 @@ def test_item4_the_wal_and_the_mark_deleted_together_are_noticed(tmp_path):
     service.close()
     resumed = Service(Journal(copy))
     said = [n for n in resumed.notes if "-wal and -mark are both missing" in n]
-    assert len(said) == 1 and resumed.snapshot().to_json()["journal_notes"]
+    assert len(said) == 1
+    assert resumed.snapshot().to_json()["journal_notes"]
     resumed.close()
 
 
-def test_item4_a_journal_closed_cleanly_without_its_mark_raises_no_alarm(two_games, tmp_path):
+def test_a_journal_closed_cleanly_without_its_mark_raises_no_alarm(two_games, tmp_path):
     path = tmp_path / "j.sqlite"
     two_games(path)
     Path(f"{path}-mark").unlink()
     service = Service(Journal(path))
-    assert not any("missing" in n for n in service.notes) and service.snapshot().to_json()["journal_notes"] == []
+    assert not any("missing" in n for n in service.notes)
+    assert service.snapshot().to_json()["journal_notes"] == []
     service.close()
 
 
@@ -335,8 +299,8 @@ def run_cli(capsys, args: list[str]) -> tuple[int, str, str]:
     return code, out, err
 
 
-def test_item3_a_second_run_on_the_same_journal_is_refused_naming_the_first(tmp_path):
-    from tests.test_cli import SENET_PI, assert_one_line, senet_pi
+def test_a_second_run_on_the_same_journal_is_refused_naming_the_first(tmp_path):
+    from tests.cli_helpers import SENET_PI, assert_one_line, senet_pi
 
     path = tmp_path / "j.sqlite"
     args = ["run", "--backend", "sim", "--page-port", "0", "--journal", str(path)]
@@ -355,12 +319,13 @@ def test_item3_a_second_run_on_the_same_journal_is_refused_naming_the_first(tmp_
         first.communicate(b"quit\n", timeout=30)
     assert first.returncode == 0
     with Journal(path, readonly=True) as journal:
-        assert [g.events for g in journal.games()] == [journal.games()[0].events] and len(journal.games()) == 1
+        assert [g.events for g in journal.games()] == [journal.games()[0].events]
+        assert len(journal.games()) == 1
     third = senet_pi(*args, cwd=tmp_path, stdin="quit\n")  # the lock went with the first run
     assert third.returncode == 0, third.stderr
 
 
-def test_item3_an_explicit_ruleset_unlike_the_game_in_progress_is_said(tmp_path, capsys):
+def test_an_explicit_ruleset_unlike_the_game_in_progress_is_said(tmp_path, capsys):
     path = tmp_path / "j.sqlite"
     Service(Journal(path), variant="houses").close()
     script = tmp_path / "s.txt"
@@ -368,47 +333,56 @@ def test_item3_an_explicit_ruleset_unlike_the_game_in_progress_is_said(tmp_path,
     base = ["run", "--backend", "sim", "--page-port", "0", "--journal", str(path), "--script", str(script)]
     code, out, err = run_cli(capsys, [*base, "--ruleset", "secret"])
     assert code == 0, err
-    assert "--ruleset secret not applied: game 1 (houses, 2 players) is in progress" in out and "new secret 2" in out
+    assert "--ruleset secret not applied: game 1 (houses, 2 players) is in progress" in out
+    assert "new secret 2" in out
     code, out, err = run_cli(capsys, [*base, "--ruleset", "houses"])  # what is on: nothing to say
-    assert code == 0 and "not applied" not in out
+    assert code == 0
+    assert "not applied" not in out
 
 
 # ------------------------------------------------------------------ mistakes on the command line
 
 
-def test_item11_status_with_a_relative_journal_path_is_no_internal_error(tmp_path):
-    from tests.test_cli import senet_pi
+def test_status_with_a_relative_journal_path_is_no_internal_error(tmp_path):
+    from tests.cli_helpers import senet_pi
 
     (tmp_path / "rel").mkdir()
     Service(Journal(tmp_path / "rel" / "x.sqlite")).close()
     result = senet_pi("status", "--journal", "rel/x.sqlite", "--page-port", "1", cwd=tmp_path)
     assert result.returncode in (0, 1) and "internal error" not in result.stderr, result.stderr
-    assert "rel/x.sqlite" in result.stdout and "not damaged" in result.stdout
+    assert "rel/x.sqlite" in result.stdout
+    assert "not damaged" in result.stdout
 
 
 @pytest.mark.parametrize("port", ["70000", "-1", "http"])
-def test_item11_a_page_port_out_of_range_is_a_usage_error(tmp_path, capsys, port):
+def test_a_page_port_out_of_range_is_a_usage_error(tmp_path, capsys, port):
     code, _, err = run_cli(capsys, ["run", "--backend", "sim", "--page-port", port, "--journal", str(tmp_path / "j")])
-    assert code == 2 and "--page-port" in err and "0 to 65535" in err and "internal error" not in err
+    assert code == 2
+    assert "--page-port" in err
+    assert "0 to 65535" in err
+    assert "internal error" not in err
     assert not list(tmp_path.iterdir())
 
 
-def test_item11_set_pin_without_a_terminal_is_one_line(tmp_path):
-    from tests.test_cli import assert_one_line, senet_pi
+def test_set_pin_without_a_terminal_is_one_line(tmp_path):
+    from tests.cli_helpers import assert_one_line, senet_pi
 
     result = senet_pi("set-pin", cwd=tmp_path, stdin="")
     assert_one_line(result, 1, "no terminal", "--pin")
 
 
-def test_item11_a_journal_in_a_folder_that_does_not_exist_is_one_line_and_makes_no_folder(tmp_path, capsys):
+def test_a_journal_in_a_folder_that_does_not_exist_is_one_line_and_makes_no_folder(tmp_path, capsys):
     code, out, err = run_cli(
         capsys, ["run", "--backend", "sim", "--page-port", "0", "--journal", str(tmp_path / "typo" / "j.sqlite")]
     )
-    assert code == 1 and err.count("\n") == 1 and "does not exist" in err and out == ""
+    assert code == 1
+    assert err.count("\n") == 1
+    assert "does not exist" in err
+    assert out == ""
     assert not (tmp_path / "typo").exists()
 
 
-def test_item11_place_on_an_occupied_square_and_lift_from_an_empty_one_are_said(tmp_path, capsys):
+def test_place_on_an_occupied_square_and_lift_from_an_empty_one_are_said(tmp_path, capsys):
     script = tmp_path / "s.txt"
     script.write_text("place 1\nlift 20\nslide 10 9\n", encoding="utf-8")
     args = ["run", "--backend", "sim", "--page-port", "0", "--journal", str(tmp_path / "j.sqlite")]
@@ -481,4 +455,5 @@ def test_fuzz_any_board_handlings_then_a_restart_keep_every_earlier_game(before,
         again.close()
         final = journal_record(path)
         for gid, (variant, inputs) in kept.items():  # the game in progress may have gone on: a prefix
-            assert final[gid][0] == variant and final[gid][1][: len(inputs)] == inputs
+            assert final[gid][0] == variant
+            assert final[gid][1][: len(inputs)] == inputs

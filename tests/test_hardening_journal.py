@@ -13,14 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from senet_pi.cli.command import main
-from senet_pi.referee.hands import scripted_game
-from senet_pi.service.core import Service
+from senet_pi.cli import main
+from senet_pi.service import Service
 from senet_pi.service.journal import Journal
 from senet_pi.verdicts import JournalNews, Verdict
-from tests.journal_helpers import ScriptClock, feed, fill_partition, timed
-
-INPUTS = timed(scripted_game("secret", 2)["events"])
+from tests.journal_helpers import INPUTS, ScriptClock, feed, fill_partition, straight_history
 
 
 class FlakyDisk:
@@ -46,19 +43,13 @@ class FlakyDisk:
         return self.db.__exit__(*exc)
 
 
-def straight_history() -> list[dict]:
-    clock = ScriptClock()
-    service = Service(None, clock=clock)
-    feed(service, clock, INPUTS)
-    return json.loads(json.dumps([v.json() for v in service.history]))
-
-
 def play_through_a_full_disk(service: Service, clock: ScriptClock, fill, free, said: list[str]) -> None:
     third = len(INPUTS) // 3
     feed(service, clock, INPUTS[:third])
     fill()
     feed(service, clock, INPUTS[third : 2 * third])  # the game goes on, nothing raises
-    assert service.journal.pending > 0 and "journal cannot write: disk full" in service.journal_trouble
+    assert service.journal.pending > 0
+    assert "journal cannot write: disk full" in service.journal_trouble
     assert sum("journal cannot write: disk full" in t for t in said) == 1  # said once, not per input
     free()
     clock.t += 1.5
@@ -83,7 +74,7 @@ def check_resume_gives_the_same_game(path: Path, expected: list[dict]) -> None:
     resumed.close()
 
 
-def test_disk_full_item1_injected_fault_holds_writes_and_catches_up(tmp_path):
+def test_disk_full_injected_fault_holds_writes_and_catches_up(tmp_path):
     path = tmp_path / "j.sqlite"
     journal = Journal(path)
     disk = FlakyDisk(journal._db)
@@ -105,7 +96,7 @@ def test_disk_full_item1_injected_fault_holds_writes_and_catches_up(tmp_path):
     check_resume_gives_the_same_game(path, straight_history())
 
 
-def test_disk_full_item1_terminal_says_it_in_one_line(tmp_path):
+def test_disk_full_terminal_says_it_in_one_line(tmp_path):
     from senet_pi.cli.terminal import describe
 
     line = describe(JournalNews("journal cannot write: disk full (3 writes held in memory)"))
@@ -133,7 +124,7 @@ def tiny_tmpfs(tmp_path):
             subprocess.run(["umount", "-l", str(mount)], check=False)  # a file still open: detach it anyway
 
 
-def test_disk_full_item1_real_tiny_tmpfs(tiny_tmpfs, tmp_path):
+def test_disk_full_on_a_real_tiny_tmpfs_the_game_resumes_unchanged(tiny_tmpfs, tmp_path):
     path = tiny_tmpfs / "j.sqlite"
     clock = ScriptClock()
     journal = Journal(path)
@@ -202,17 +193,21 @@ def assert_set_aside_and_kept(path: Path, note_part: str, before: list) -> Servi
     inputs kept are the first ones journaled, and the game in progress resumes after the last of them."""
     service = Service(Journal(path))
     notes = [n for n in service.notes if "is damaged" in n]
-    assert len(notes) == 1 and note_part in notes[0] and "\n" not in notes[0]
+    assert len(notes) == 1
+    assert note_part in notes[0]
+    assert "\n" not in notes[0]
     assert aside(path.parent)  # kept, not deleted
     kept = [(e.seq, e.kind, e.value) for g in service.journal.games() for e in service.journal.events(g.id)]
     assert kept == [(s, k, v) for _, s, k, v in before][: len(kept)]  # a prefix: nothing changed, nothing reordered
-    assert service.seq == len(kept) and (not kept or any(n.startswith("resumed") for n in service.notes))
+    assert service.seq == len(kept)
+    assert not kept or any(n.startswith("resumed") for n in service.notes)
     lost = service.journal.losses()
-    assert len(lost) == 1 and lost[0]["lost"] >= len(before) - len(kept)  # counted: at least the inputs gone
+    assert len(lost) == 1
+    assert lost[0]["lost"] >= len(before) - len(kept)  # counted: at least the inputs gone
     return service
 
 
-def test_damaged_journal_item10_a_deleted_wal_after_a_kill_is_detected(tmp_path):
+def test_damaged_journal_a_deleted_wal_after_a_kill_is_detected(tmp_path):
     path = tmp_path / "j.sqlite"
     half_game(path)
     before = journaled_inputs(path)
@@ -220,7 +215,7 @@ def test_damaged_journal_item10_a_deleted_wal_after_a_kill_is_detected(tmp_path)
     assert_set_aside_and_kept(path, "-wal was damaged or lost", before).close()
 
 
-def test_damaged_journal_item10_a_truncated_wal_is_detected(tmp_path):
+def test_damaged_journal_a_truncated_wal_is_detected(tmp_path):
     path = tmp_path / "j.sqlite"
     half_game(path)
     before = journaled_inputs(path)
@@ -231,10 +226,11 @@ def test_damaged_journal_item10_a_truncated_wal_is_detected(tmp_path):
     assert 0 < service.seq < len(before)  # half the -wal's inputs kept, the game resumed after them
     service.close()
     kept = [p for p in aside(tmp_path) if p.name.endswith("-wal")]
-    assert kept and kept[0].read_bytes() == original[: len(original) // 2]  # the evidence, untouched
+    assert kept
+    assert kept[0].read_bytes() == original[: len(original) // 2]  # the evidence, untouched
 
 
-def test_damaged_journal_item10_a_damaged_wal_is_detected(tmp_path):
+def test_damaged_journal_a_damaged_wal_is_detected(tmp_path):
     path = tmp_path / "j.sqlite"
     half_game(path)
     wal = Path(str(path) + "-wal")
@@ -246,7 +242,7 @@ def test_damaged_journal_item10_a_damaged_wal_is_detected(tmp_path):
     assert_set_aside_and_kept(path, "is damaged", before).close()
 
 
-def test_damaged_journal_item10_a_main_file_truncated_to_zero_is_detected(tmp_path):
+def test_damaged_journal_a_main_file_truncated_to_zero_is_detected(tmp_path):
     path = tmp_path / "j.sqlite"
     half_game(path)
     before = journaled_inputs(path)
@@ -254,16 +250,17 @@ def test_damaged_journal_item10_a_main_file_truncated_to_zero_is_detected(tmp_pa
     assert_set_aside_and_kept(path, "is damaged", before).close()
 
 
-def test_damaged_journal_item10_a_sound_journal_after_a_kill_resumes_without_alarm(tmp_path):
+def test_damaged_journal_a_sound_journal_after_a_kill_resumes_without_alarm(tmp_path):
     path = tmp_path / "j.sqlite"
     seq = half_game(path)
     service = Service(Journal(path))
-    assert not aside(tmp_path) and service.seq == seq
+    assert not aside(tmp_path)
+    assert service.seq == seq
     assert any(n.startswith("resumed") for n in service.notes)
     service.close()
 
 
-def test_damaged_journal_item10_a_foreign_schema_is_set_aside(tmp_path, capsys):
+def test_damaged_journal_a_foreign_schema_is_set_aside(tmp_path, capsys):
     path = tmp_path / "j.sqlite"
     db = sqlite3.connect(path)
     db.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, name TEXT)")
@@ -272,8 +269,11 @@ def test_damaged_journal_item10_a_foreign_schema_is_set_aside(tmp_path, capsys):
     db.close()
     service = Service(Journal(path))  # not ours: set aside whole, nothing taken from it
     notes = [n for n in service.notes if "is damaged" in n]
-    assert len(notes) == 1 and "foreign schema" in notes[0] and aside(tmp_path)
-    assert service.seq == 0 and service.journal.games()[-1].id == service.game_id == 1
+    assert len(notes) == 1
+    assert "foreign schema" in notes[0]
+    assert aside(tmp_path)
+    assert service.seq == 0
+    assert service.journal.games()[-1].id == service.game_id == 1
     assert service.journal.losses() == []
     service.close()
     other = tmp_path / "other.sqlite"
@@ -284,11 +284,13 @@ def test_damaged_journal_item10_a_foreign_schema_is_set_aside(tmp_path, capsys):
     before = other.read_bytes()
     assert main(["games", "--journal", str(other)]) == 1  # a reading command never sets it aside
     err = capsys.readouterr().err
-    assert "not a senet-pi journal" in err and err.count("\n") == 1
-    assert other.read_bytes() == before and not list(tmp_path.glob("other.sqlite.damaged-*"))
+    assert "not a senet-pi journal" in err
+    assert err.count("\n") == 1
+    assert other.read_bytes() == before
+    assert not list(tmp_path.glob("other.sqlite.damaged-*"))
 
 
-def test_damaged_journal_item10_a_bad_row_in_the_game_in_progress_resumes_up_to_it(tmp_path):
+def test_damaged_journal_a_bad_row_in_the_game_in_progress_resumes_up_to_it(tmp_path):
     """A row that does not decode costs only the inputs from it on, not the journal."""
     path = tmp_path / "j.sqlite"
     half_game(path, kill=False)
@@ -299,12 +301,14 @@ def test_damaged_journal_item10_a_bad_row_in_the_game_in_progress_resumes_up_to_
     service = Service(Journal(path))
     assert not aside(tmp_path)
     assert any("could not be resumed past input 3" in n and "damaged row" in n for n in service.notes)
-    assert service.seq == 3 and service.game_id == 2
-    assert service.journal.game(1).ended is not None and service.journal.events(2)[-1].seq == 2
+    assert service.seq == 3
+    assert service.game_id == 2
+    assert service.journal.game(1).ended is not None
+    assert service.journal.events(2)[-1].seq == 2
     service.close()
 
 
-def test_damaged_journal_item10_a_bad_row_in_an_old_game_is_one_line_exit_1(tmp_path, capsys):
+def test_damaged_journal_a_bad_row_in_an_old_game_is_one_line_exit_1(tmp_path, capsys):
     path = tmp_path / "j.sqlite"
     half_game(path, kill=False)
     db = sqlite3.connect(path)
@@ -314,10 +318,12 @@ def test_damaged_journal_item10_a_bad_row_in_an_old_game_is_one_line_exit_1(tmp_
     db.close()
     assert main(["export", "1", "--journal", str(path)]) == 1
     err = capsys.readouterr().err
-    assert "has a damaged row in games" in err and err.count("\n") == 1 and "internal error" not in err
+    assert "has a damaged row in games" in err
+    assert err.count("\n") == 1
+    assert "internal error" not in err
 
 
-def test_disk_full_item1_no_thread_dies_while_the_disk_is_full(tmp_path):
+def test_disk_full_no_thread_dies_while_the_disk_is_full(tmp_path):
     import io
     import threading
 
@@ -350,8 +356,10 @@ def test_disk_full_item1_no_thread_dies_while_the_disk_is_full(tmp_path):
         assert seen["progress"].wait(10)
         runner.command("place 10")
         assert seen["cleared"].wait(10)  # the scanner and the ticks kept going
-        assert journal.pending > 0 and "journal cannot write: disk full" in out.getvalue()
-        assert runner._ticker.is_alive() and runner.backend.board._thread.is_alive()
+        assert journal.pending > 0
+        assert "journal cannot write: disk full" in out.getvalue()
+        assert runner._ticker.is_alive()
+        assert runner.backend.board._thread.is_alive()
         disk.full = False
         assert seen["caught up"].wait(10)  # the idle ticks retried by themselves
         assert journal.pending == 0
@@ -360,7 +368,7 @@ def test_disk_full_item1_no_thread_dies_while_the_disk_is_full(tmp_path):
         runner.close()
 
 
-def test_disk_full_item1_the_page_state_says_it(tmp_path):
+def test_disk_full_the_page_state_says_it(tmp_path):
     from senet_pi_web import create_app
 
     journal = Journal(tmp_path / "j.sqlite")

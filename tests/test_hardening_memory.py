@@ -6,6 +6,8 @@ from __future__ import annotations
 import gc
 import tracemalloc
 
+import pytest
+
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.board import SCAN_RATE
 from senet_pi.hardware.pinmap import load_pinmap
@@ -34,7 +36,8 @@ def pins(backend: SimBackend) -> list:
     return list(backend.sim.factory.pins.values())
 
 
-def test_memory_item5_idle_simulated_board_stays_flat_over_minutes(tmp_path):
+@pytest.mark.slow
+def test_memory_idle_simulated_board_stays_flat_over_minutes(tmp_path):
     clock = ScriptClock()
     service = Service(None, clock=clock)
     backend = SimBackend(load_pinmap(), clock=clock)
@@ -55,7 +58,7 @@ def test_memory_item5_idle_simulated_board_stays_flat_over_minutes(tmp_path):
         backend.close()
 
 
-def test_memory_item5_pin_history_stays_bounded_while_pieces_move(tmp_path):
+def test_memory_pin_history_stays_bounded_while_pieces_move(tmp_path):
     clock = ScriptClock()
     service = Service(None, clock=clock)
     backend = SimBackend(load_pinmap(), clock=clock)

@@ -79,7 +79,7 @@ ISSUE_LINES = [
 
 
 @pytest.mark.parametrize("line", ISSUE_LINES)
-def test_ranges_item6_each_bad_line_is_one_error_and_nothing_journaled(tmp_path, no_sleep, line):
+def test_ranges_each_bad_line_is_one_error_and_nothing_journaled(tmp_path, no_sleep, line):
     with Journal(tmp_path / "j.sqlite") as journal:
         runner, out = make_runner(journal)
         before = journaled(journal)
@@ -94,12 +94,13 @@ def test_ranges_item6_each_bad_line_is_one_error_and_nothing_journaled(tmp_path,
         judges_again(journal)
 
 
-def test_ranges_item6_the_limits_themselves_are_accepted(tmp_path, no_sleep):
+def test_ranges_the_limits_themselves_are_accepted(tmp_path, no_sleep):
     with Journal(tmp_path / "j.sqlite") as journal:
         runner, out = make_runner(journal)
         runner.feed([f"wait {run_module.MAX_WAIT_MS}", f"hold {run_module.MAX_HOLD:g}", "throw 3"])
         assert "error:" not in out.getvalue()
-        assert no_sleep[0] == run_module.MAX_WAIT_MS / 1000 and run_module.MAX_HOLD in no_sleep
+        assert no_sleep[0] == run_module.MAX_WAIT_MS / 1000
+        assert run_module.MAX_HOLD in no_sleep
 
 
 NUMBERS = st.one_of(
@@ -113,7 +114,7 @@ VERBS = ["throw", "enter", "new secret", "new", "wait", "hold", "answer", "lift"
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(lines=st.lists(st.tuples(st.sampled_from(VERBS), st.lists(NUMBERS, max_size=3)), min_size=1, max_size=4))
-def test_ranges_item6_generated_command_lines_never_stop_the_service_nor_enter_the_journal(no_sleep, lines):
+def test_ranges_generated_command_lines_never_stop_the_service_nor_enter_the_journal(no_sleep, lines):
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder, Journal(Path(folder) / "j.sqlite") as journal:
@@ -130,7 +131,7 @@ def test_ranges_item6_generated_command_lines_never_stop_the_service_nor_enter_t
     [float("inf"), float("-inf"), float("nan"), 1e30, 10**20, -(10**40), [1, float("inf")], {"a": float("nan")},
      [[[[[[[[[[1]]]]]]]]]], "x" * 5000, {1: 2}, object()],
 )  # fmt: skip
-def test_ranges_item6_the_journal_refuses_what_no_referee_could_judge(tmp_path, value):
+def test_ranges_the_journal_refuses_what_no_referee_could_judge(tmp_path, value):
     """Whatever the input's way in (page, serial bridge, terminal), the journal is the last check."""
     with Journal(tmp_path / "j.sqlite") as journal:
         service = Service(journal)
@@ -142,18 +143,20 @@ def test_ranges_item6_the_journal_refuses_what_no_referee_could_judge(tmp_path, 
         assert journaled(journal)[-1].value == 3
 
 
-def test_ranges_item6_run_says_when_its_journal_is_in_ram(tmp_path, monkeypatch):
+def test_ranges_run_says_when_its_journal_is_in_ram(tmp_path, monkeypatch):
     monkeypatch.setattr(run_module, "in_ram", lambda path: "tmpfs" if path == tmp_path else None)
     with Journal(tmp_path / "j.sqlite") as journal:
         runner, out = make_runner(journal)
         runner.start()
         runner.close()
     said = [line for line in out.getvalue().splitlines() if "in RAM" in line]
-    assert said == [line for line in said if line.startswith("note: ")] and len(said) == 1
-    assert str(tmp_path / "j.sqlite") in said[0] and "tmpfs" in said[0]
+    assert said == [line for line in said if line.startswith("note: ")]
+    assert len(said) == 1
+    assert str(tmp_path / "j.sqlite") in said[0]
+    assert "tmpfs" in said[0]
 
 
-def test_ranges_item6_a_ram_file_system_is_known_as_one():
+def test_ranges_a_ram_file_system_is_known_as_one():
     from senet_pi.cli.status import in_ram
 
     assert in_ram(Path("/dev/shm")) == "tmpfs"  # Linux keeps /dev/shm in RAM
@@ -174,7 +177,7 @@ def test_ranges_item6_a_ram_file_system_is_known_as_one():
         ("new_game", '{"variant": "secret", "players": Infinity}'),
     ],
 )
-def test_ranges_item6_the_pages_api_refuses_them_too_and_journals_nothing(tmp_path, action, body):
+def test_ranges_the_pages_api_refuses_them_too_and_journals_nothing(tmp_path, action, body):
     from werkzeug.security import generate_password_hash
 
     from senet_pi_web import create_app
@@ -191,13 +194,14 @@ def test_ranges_item6_the_pages_api_refuses_them_too_and_journals_nothing(tmp_pa
         answer = client.post(
             f"/api/op/{action}", data=body, headers={"X-CSRF-Token": csrf, "Content-Type": "application/json"}
         )
-        assert 400 <= answer.status_code < 500 and "error" in answer.json
+        assert 400 <= answer.status_code < 500
+        assert "error" in answer.json
         assert journaled(journal) == before
         judges_again(journal)
 
 
 @pytest.mark.parametrize("value", ["1e+30", "99999999999999999999", "Infinity", "-5"])
-def test_ranges_item6_an_old_journal_with_such_an_input_resumes_up_to_it(tmp_path, value):
+def test_ranges_an_old_journal_with_such_an_input_resumes_up_to_it(tmp_path, value):
     """A value journaled before the ranges were checked: the resume stops before it, never crashes."""
     import sqlite3
 

@@ -51,7 +51,8 @@ def test_the_pin_map_uses_17_distinct_header_gpios(pinmap):
     pins = pinmap.all_pins()
     assert len(pins) == len(set(pins)) == 17
     assert all(2 <= p <= 27 for p in pins)
-    assert pinmap.square_at(0, 0) == 1 and pinmap.square_at(5, 4) == 30
+    assert pinmap.square_at(0, 0) == 1
+    assert pinmap.square_at(5, 4) == 30
 
 
 @pytest.mark.parametrize(
@@ -131,13 +132,15 @@ def test_a_chattering_switch_is_reported_and_kept_out_of_the_game(sim_board):
         scanned(board, clock, 2)
         sim.lift(7)
         scanned(board, clock, 2)
-    assert [f.kind for f in faults] == ["chattering"] and faults[0].square == 7
+    assert [f.kind for f in faults] == ["chattering"]
+    assert faults[0].square == 7
     reported = len(events)
     sim.place(7)
     scanned(board, clock, 2)
     assert len(events) == reported  # muted while it chatters
     scanned(board, clock, 120)  # quiet for more than two seconds
-    assert faults[-1].cleared and events[-1] == ("place", 7)
+    assert faults[-1].cleared
+    assert events[-1] == ("place", 7)
     assert board.chattering == []
 
 
@@ -149,7 +152,9 @@ def test_a_stuck_line_is_reported(pinmap):
     sim._columns[2].drive_high()  # column 3 shorted to 3.3 V
     sim._drive_columns = lambda: None  # the short wins over the matrix
     board.scan_once(0.0)
-    assert faults and faults[0].kind == "stuck line" and "column line 3" in faults[0].text
+    assert faults
+    assert faults[0].kind == "stuck line"
+    assert "column line 3" in faults[0].text
     board.close()
 
 
@@ -177,12 +182,14 @@ def test_devices_refuse_use_after_close(pinmap):
     factory = MockFactory()
     board = ReedSwitchBoard(pinmap.rows, pinmap.columns, pin_factory=factory)
     thrower = StickThrower(pinmap.button, pinmap.leds, pinmap.buzzer, pin_factory=factory)
-    assert not board.closed and not thrower.closed
+    assert not board.closed
+    assert not thrower.closed
     board.close()
     thrower.close()
     board.close()  # twice is fine
     thrower.close()
-    assert board.closed and thrower.closed
+    assert board.closed
+    assert thrower.closed
     for use in (board.read, board.scan_once, board.start, board.take_reading, lambda: board.occupied):
         with pytest.raises(DeviceClosed, match="the ReedSwitchBoard is closed"):
             use()
@@ -295,7 +302,8 @@ def test_a_press_while_a_move_is_owed_is_refused_not_queued(rig):
     backend.press()
     before = list(service.referee.game.actions)
     backend.press()
-    assert notes[-1]["v"] == "refused" and "must first move" in notes[-1]["text"]
+    assert notes[-1]["v"] == "refused"
+    assert "must first move" in notes[-1]["text"]
     assert service.referee.game.actions == before
 
 
@@ -310,7 +318,8 @@ def test_a_long_press_offers_undo_and_a_short_press_confirms(rig):
     backend.sim.press()
     clock.t += 2.0
     backend.sim.release()
-    assert notes[-1]["v"] == "offer" and "undo" in notes[-1]["text"]
+    assert notes[-1]["v"] == "offer"
+    assert "undo" in notes[-1]["text"]
     backend.sim.press()
     clock.t += 0.1
     backend.sim.release()
@@ -337,7 +346,8 @@ def test_a_bonus_throw_is_signalled_on_the_sticks(rig):
     backend.sim.place(10 + value)
     step(backend, clock, 0.6, service)
     assert any(v["v"] == "bonus" for v in notes)
-    assert backend.thrower.leds[1].value == 0 and backend.thrower.leds[2].value == 0  # the outer two pulse
+    assert backend.thrower.leds[1].value == 0
+    assert backend.thrower.leds[2].value == 0  # the outer two pulse
 
 
 def test_thrower_gestures_on_its_own(mock_factory, pinmap):
@@ -355,7 +365,8 @@ def test_thrower_gestures_on_its_own(mock_factory, pinmap):
         pin.drive_high()
         thrower.show((1, 0, 1, 0))
         assert repr(thrower) == "<StickThrower sticks |.|.>"
-    assert len(presses) == 1 and holds == [pytest.approx(2.5)]
+    assert len(presses) == 1
+    assert holds == [pytest.approx(2.5)]
     assert Device.pin_factory is mock_factory
 
 
@@ -414,7 +425,8 @@ def test_a_whole_game_is_played_through_mock_pins_only(pinmap, ruleset):
         backend.close()
     kinds = [v["v"] for v in verdicts]
     assert "win" in kinds, kinds[-20:]
-    assert "illegal" not in kinds and "refused" not in kinds
+    assert "illegal" not in kinds
+    assert "refused" not in kinds
 
 
 def test_the_schematic_is_drawn_from_the_current_pin_map():
@@ -439,7 +451,8 @@ def test_in_the_card_game_the_button_confirms_no_more_moves(pinmap):
     service.subscribe(lambda batch: notes.extend(v.json() for v in batch))
     try:
         backend.press()
-        assert notes[-1]["v"] == "refused" and "hand's page" in notes[-1]["text"]
+        assert notes[-1]["v"] == "refused"
+        assert "hand's page" in notes[-1]["text"]
         game = service.referee.game
         game.phase, game.pending = "residue", 1  # as after bearing off with one to spare (K9)
         backend.press()

@@ -51,13 +51,18 @@ def test_a_sound_journal_with_no_page_running_is_healthy_and_says_what_it_could_
     a_finished_game(path, "A")
     code, out = status(capsys, "--journal", str(path))
     rows = lines_of(out)
-    assert code == 0 and out.splitlines()[-1] == "healthy"
-    assert rows["journal"].startswith("ok") and "not damaged" in rows["journal"] and "writable" in rows["journal"]
+    assert code == 0
+    assert out.splitlines()[-1] == "healthy"
+    assert rows["journal"].startswith("ok")
+    assert "not damaged" in rows["journal"]
+    assert "writable" in rows["journal"]
     assert f"{path}, {round(path.stat().st_size / 1000)} kB, writable" in rows["journal"]
-    assert rows["last game"].startswith("--") and "#1 houses (2 players), 1 inputs" in rows["last game"]
+    assert rows["last game"].startswith("--")
+    assert "#1 houses (2 players), 1 inputs" in rows["last game"]
     assert "won by A" in rows["last game"]
     assert "no page answers" in rows["page"]
-    assert rows["disk"].startswith("ok") and "free of" in rows["disk"]
+    assert rows["disk"].startswith("ok")
+    assert "free of" in rows["disk"]
 
 
 def test_an_abandoned_game_is_said_so(tmp_path) -> None:
@@ -91,7 +96,8 @@ def test_a_journal_that_lost_writes_its_mark_counted_fails(tmp_path, capsys) -> 
     data["writes"] += 5
     mark.write_text(json.dumps(data))
     code, out = status(capsys, "--journal", str(path))
-    assert code == 1 and "lost writes" in lines_of(out)["journal"]
+    assert code == 1
+    assert "lost writes" in lines_of(out)["journal"]
 
 
 def test_a_file_that_is_not_a_journal_is_one_clear_line_not_a_traceback(tmp_path, capsys) -> None:
@@ -99,7 +105,8 @@ def test_a_file_that_is_not_a_journal_is_one_clear_line_not_a_traceback(tmp_path
     path.write_text("not a database at all, just some text that is long enough to be looked at " * 20)
     code, out = status(capsys, "--journal", str(path))
     assert code == 1
-    assert "Traceback" not in out and lines_of(out)["journal"].startswith("FAIL")
+    assert "Traceback" not in out
+    assert lines_of(out)["journal"].startswith("FAIL")
 
 
 def test_a_journal_in_ram_fails_it_would_be_lost_at_power_off() -> None:
@@ -110,12 +117,14 @@ def test_a_journal_in_ram_fails_it_would_be_lost_at_power_off() -> None:
         a_finished_game(path, "A")
         checks, _ = journal_checks(path)
     journal = next(c for c in checks if c.name == "journal")
-    assert journal.ok is False and "in RAM" in journal.text
+    assert journal.ok is False
+    assert "in RAM" in journal.text
 
 
 def test_no_journal_yet_is_information_not_a_failure(tmp_path) -> None:
     checks, recent = journal_checks(tmp_path / "none" / "j.sqlite")
-    assert [c.ok for c in checks] == [None, None, None] and recent == []
+    assert [c.ok for c in checks] == [None, None, None]
+    assert recent == []
 
 
 def test_the_service_under_systemd_inactive_is_a_failure_and_not_installed_is_information() -> None:
@@ -127,11 +136,15 @@ def test_the_service_under_systemd_inactive_is_a_failure_and_not_installed_is_in
         return run
 
     failed = service_check(systemctl("LoadState=loaded\nActiveState=failed\nSubState=failed\n"), booted=True)
-    assert failed.ok is False and "failed" in failed.text and "journalctl -u senet-pi" in failed.text
+    assert failed.ok is False
+    assert "failed" in failed.text
+    assert "journalctl -u senet-pi" in failed.text
     active = service_check(systemctl("LoadState=loaded\nActiveState=active\nSubState=running\n"), booted=True)
-    assert active.ok is True and "active (running)" in active.text
+    assert active.ok is True
+    assert "active (running)" in active.text
     missing = service_check(systemctl("LoadState=not-found\nActiveState=inactive\nSubState=dead\n"), booted=True)
-    assert missing.ok is None and "not installed" in missing.text
+    assert missing.ok is None
+    assert "not installed" in missing.text
     assert service_check(systemctl(""), booted=False).ok is None
 
 
@@ -141,12 +154,15 @@ def test_switch_faults_and_a_lost_bridge_fail() -> None:
         "backend": {"backend": "serial", "connected": False, "problem": "no bridge on /dev/ttyACM0", "faults": []},
     }
     switches, link = switch_and_link_checks(state, [])
-    assert switches.ok is False and "17" in switches.text
-    assert link.ok is False and "no bridge on /dev/ttyACM0" in link.text
+    assert switches.ok is False
+    assert "17" in switches.text
+    assert link.ok is False
+    assert "no bridge on /dev/ttyACM0" in link.text
     good = {"switch_faults": [], "backend": {"backend": "serial", "connected": True, "port": "/dev/ttyACM0"}}
     assert [c.ok for c in switch_and_link_checks(good, [])] == [True, True]
     from_journal = switch_and_link_checks("no page", [{"v": "sensor", "square": 9, "reason": "..."}])
-    assert from_journal[0].ok is False and "9" in from_journal[0].text
+    assert from_journal[0].ok is False
+    assert "9" in from_journal[0].text
 
 
 def test_status_beside_a_running_service_reads_its_page_and_journal_and_blocks_nothing(tmp_path) -> None:
@@ -163,7 +179,8 @@ def test_status_beside_a_running_service_reads_its_page_and_journal_and_blocks_n
         text=True,
     )
     try:
-        assert service.stdin is not None and service.stdout is not None
+        assert service.stdin is not None
+        assert service.stdout is not None
         while "the page:" not in (line := service.stdout.readline()):
             assert line, "senet-pi run stopped before serving its page"
         service.stdin.write("throw 1\nlift 10\nplace 11\nwait 600\n")
@@ -174,9 +191,12 @@ def test_status_beside_a_running_service_reads_its_page_and_journal_and_blocks_n
         result = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60)
         rows = lines_of(result.stdout)
         assert result.returncode == 0, result.stdout
-        assert rows["page"].startswith("ok") and "(sim board)" in rows["page"]
-        assert rows["switches"].startswith("ok") and rows["link"] == "--    sim board: no serial link"
-        assert "secret (2 players)" in rows["last game"] and "in progress" in rows["last game"]
+        assert rows["page"].startswith("ok")
+        assert "(sim board)" in rows["page"]
+        assert rows["switches"].startswith("ok")
+        assert rows["link"] == "--    sim board: no serial link"
+        assert "secret (2 players)" in rows["last game"]
+        assert "in progress" in rows["last game"]
         # The service goes on journaling after the check: nothing was locked.
         service.stdin.write("throw 2\nwait 100\n")
         service.stdin.flush()

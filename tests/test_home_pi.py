@@ -96,7 +96,8 @@ def test_raspberry_pi_os_gets_debians_pin_library_and_a_venv_that_sees_it(pi):
     assert said < log.index("apt-get update -q")  # said before it is done
     assert any(line.startswith(f"senet-pi install-pi: installing {pi.wheel}[pi]") for line in log[:-1])
     link = pi.home / ".local" / "bin" / "senet-pi"
-    assert link.is_symlink() and os.readlink(link) == str(venv / "bin" / "senet-pi")
+    assert link.is_symlink()
+    assert os.readlink(link) == str(venv / "bin" / "senet-pi")
 
 
 def test_plain_debian_takes_lgpio_from_pypi_with_the_pi_extra(pi):
@@ -125,7 +126,8 @@ def test_from_the_checkout(pi):
 )
 def test_a_wrong_start_is_one_line_and_changes_nothing(pi, args, uid, said):
     status, log, err = pi(*args, uid=uid)
-    assert status == 1 and err.strip() == f"senet-pi install-pi: {said}"
+    assert status == 1
+    assert err.strip() == f"senet-pi install-pi: {said}"
     assert not [line for line in log if not line.startswith("senet-pi install-pi:")]
 
 
@@ -154,7 +156,8 @@ def test_the_service_is_the_exhibits_unit_run_as_the_owner(pi, systemd):
 def test_the_service_never_replaces_the_exhibits(pi):
     (pi.units / "senet-pi.service").write_text("[Service]\n")
     status, _, err = pi("--wheel", str(pi.wheel), "--no-apt", "--service")
-    assert status == 1 and "is the exhibit's here" in err
+    assert status == 1
+    assert "is the exhibit's here" in err
     assert (pi.units / "senet-pi.service").read_text() == "[Service]\n"
 
 
@@ -170,7 +173,8 @@ def test_the_pi_extra_needs_no_compiler_and_keeps_the_rpi_gpio_api():
     names = [req.split(";")[0].split(">=")[0].strip().lower() for req in PI_EXTRA]
     assert names == ["lgpio", "rpi-lgpio"]
     for req in PI_EXTRA:  # harmless anywhere but a Pi's Linux
-        assert "platform_machine == 'aarch64'" in req and "sys_platform == 'linux'" in req
+        assert "platform_machine == 'aarch64'" in req
+        assert "sys_platform == 'linux'" in req
 
 
 def test_the_real_pins_are_the_default_on_a_pi_and_the_simulated_board_elsewhere(monkeypatch):
@@ -209,7 +213,8 @@ def test_on_a_pi_without_a_pin_library_the_message_gives_commands_that_work(monk
     text = str(caught.value)
     names = " ".join(req.split(";")[0].split(">=")[0].strip() for req in PI_EXTRA)
     assert f"{sys.executable} -m pip install {names}" in text
-    assert "sudo apt install python3-lgpio" in text and "--system-site-packages" in text
+    assert "sudo apt install python3-lgpio" in text
+    assert "--system-site-packages" in text
     assert "senet-pi[pi]" not in text  # a name on no package index
     assert "\n" not in text
 
@@ -217,7 +222,9 @@ def test_on_a_pi_without_a_pin_library_the_message_gives_commands_that_work(monk
 def test_the_exhibit_installer_asks_for_no_compiler_and_works_without_python3_lgpio():
     script = (ROOT / "exhibit" / "install.sh").read_text()
     packages = next(line for line in script.splitlines() if line.startswith("packages=("))
-    assert "gcc" not in packages and "python3-dev" not in packages and "python3-lgpio" in packages
+    assert "gcc" not in packages
+    assert "python3-dev" not in packages
+    assert "python3-lgpio" in packages
     assert "apt-cache show python3-lgpio" in script  # plain Debian: PyPI's wheel instead
     assert shutil.which("bash")
 
@@ -325,4 +332,5 @@ def test_the_home_service_passes_systemd_analyze_verify(pi):
         timeout=120,
     )
     assert result.returncode == 0, result.stderr
-    assert "Unknown" not in result.stderr and "more than one ExecStart" not in result.stderr
+    assert "Unknown" not in result.stderr
+    assert "more than one ExecStart" not in result.stderr

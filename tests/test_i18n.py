@@ -46,7 +46,8 @@ def fake_de(monkeypatch):
 
 def test_a_text_is_its_english_sentence_everywhere_it_is_stored():
     text = Reason.NO_THROW.sentence(player="A")
-    assert text == "A must throw before moving" and isinstance(text, Text)
+    assert text == "A must throw before moving"
+    assert isinstance(text, Text)
     assert (text.msgid, text.params) == ("{player} must throw before moving", {"player": "A"})
     line = Illegal.because(Reason.NO_THROW, player="A").json()
     assert json.dumps(line) == '{"v": "illegal", "reason": "A must throw before moving", "ruling": "P3"}'
@@ -107,7 +108,8 @@ def test_the_sources_have_texts_in_every_layer(extracted):
     assert "{player} must throw before moving" in ids  # the rules' reasons
     assert "put the piece on {from_sq} back on {to}" in ids  # the referee's fixes
     assert "{player} to throw" in ids  # the terminal and app.js
-    assert "how to play" in ids and "white" in ids  # a template, the page's player names
+    assert "how to play" in ids
+    assert "white" in ids  # a template, the page's player names
     assert "{sentence} ({ruling})" not in ids  # form(): punctuation only, no key
 
 
@@ -129,7 +131,8 @@ def test_every_translation_keeps_the_placeholders_of_its_key(language):
 
 def test_the_catalogues_ship_in_the_package():
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert '"locale/*/LC_MESSAGES/*.po"' in pyproject and "babel" in pyproject
+    assert '"locale/*/LC_MESSAGES/*.po"' in pyproject
+    assert "babel" in pyproject
     assert len(i18n.catalogue("de")) == len(i18n.catalogue("ar")) > 200
 
 
@@ -187,13 +190,16 @@ def test_the_page_in_german_by_query_or_cookie(page_app):
     client = page_app().test_client()
     page = client.get("/?lang=de")
     html = page.get_data(as_text=True)
-    assert '<html lang="de" dir="ltr">' in html and "<summary>So wird gespielt</summary>" in html
+    assert '<html lang="de" dir="ltr">' in html
+    assert "<summary>So wird gespielt</summary>" in html
     assert "senet-lang=de" in page.headers["Set-Cookie"]
     assert '"{player} to throw": "{player} ist am Wurf"' in html  # app.js's catalogue, embedded
     again = client.get("/").get_data(as_text=True)  # the cookie keeps it
-    assert '<html lang="de"' in again and 'aria-current="true">Deutsch<' in again
+    assert '<html lang="de"' in again
+    assert 'aria-current="true">Deutsch<' in again
     state = client.get("/api/state").json
-    assert state["names"]["A"] == "Weiß" and state["rules"]["how_to_play"][1] == "Grün beginnt mit dem Stein auf 10."
+    assert state["names"]["A"] == "Weiß"
+    assert state["rules"]["how_to_play"][1] == "Grün beginnt mit dem Stein auf 10."
     assert client.get("/api/rulings").json["P7"] == "Kann kein Stein mit dem Wurf ziehen, verfällt der Wurf."
 
 
@@ -201,7 +207,8 @@ def test_arabic_runs_right_to_left_and_english_is_the_default(page_app):
     client = page_app().test_client()
     assert '<html lang="en" dir="ltr">' in client.get("/").get_data(as_text=True)
     html = client.get("/?lang=ar").get_data(as_text=True)
-    assert '<html lang="ar" dir="rtl">' in html and "طريقة اللعب" in html
+    assert '<html lang="ar" dir="rtl">' in html
+    assert "طريقة اللعب" in html
     assert all(name in html for name in ("English", "Deutsch", "العربية"))  # the switch, each in its own name
     fresh = page_app().test_client()
     assert '<html lang="en"' in fresh.get("/?lang=xx", headers={"Cookie": "senet-lang=zz"}).get_data(as_text=True)
@@ -245,10 +252,13 @@ def test_senet_pi_run_prints_german_with_language_de(tmp_path):
     run = [SENET_PI, "run", "--script", demo, "--page-port", "0"]
     result = subprocess.run([*run, "--language", "de"], capture_output=True, text=True, env=env, timeout=60)
     assert result.returncode == 0 and result.stderr == "", result.stderr
-    assert "B wirft 1" in result.stdout and "A zieht 9 -> 13" in result.stdout
+    assert "B wirft 1" in result.stdout
+    assert "A zieht 9 -> 13" in result.stdout
     (tmp_path / "instance").mkdir()
     (tmp_path / "instance" / "config.toml").write_text('LANGUAGE = "ar"\n', encoding="utf-8")
     result = subprocess.run(run, capture_output=True, text=True, env=env, timeout=60)
     assert "B يرمي 1" in result.stdout, result.stdout
     bad = subprocess.run([*run, "--language", "fr"], capture_output=True, text=True, env=env, timeout=60)
-    assert bad.returncode == 2 and "invalid choice: 'fr'" in bad.stderr and "Traceback" not in bad.stderr
+    assert bad.returncode == 2
+    assert "invalid choice: 'fr'" in bad.stderr
+    assert "Traceback" not in bad.stderr

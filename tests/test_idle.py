@@ -15,9 +15,9 @@ from senet_pi.service.journal import Journal
 from senet_pi.service.stats import day_stats
 from senet_pi.verdicts import Verdict
 from senet_pi_web import ConfigError, load_instance_config
-from tests.conftest import at
 from tests.journal_helpers import ScriptClock
-from tests.test_referee_trust import run_with_config
+from tests.referee_helpers import run_with_config
+from tests.rules_helpers import at
 
 MINUTES = 5
 
@@ -41,7 +41,8 @@ def test_idle_no_reset_before_the_idle_time(exhibit) -> None:
     first = service.game_id
     clock.t = MINUTES * 60 - 0.05
     assert "idle" not in kinds(service.tick())
-    assert service.game_id == first and service.referee.game.actions
+    assert service.game_id == first
+    assert service.referee.game.actions
 
 
 def test_idle_reset_after_the_idle_time_saves_the_game_and_starts_the_same_rule_set(exhibit) -> None:
@@ -58,10 +59,13 @@ def test_idle_reset_after_the_idle_time_saves_the_game_and_starts_the_same_rule_
         "game": first,
         "minutes": 5.0,
     }
-    assert service.game_id == first + 1 and service.variant == "houses"
-    assert service.referee.game.actions == [] and service.idle.fresh
+    assert service.game_id == first + 1
+    assert service.variant == "houses"
+    assert service.referee.game.actions == []
+    assert service.idle.fresh
     record = service.journal.game(first)
-    assert record.ended is not None and record.winner is None  # abandoned
+    assert record.ended is not None
+    assert record.winner is None  # abandoned
     assert service.journal.game_in_progress().id == service.game_id
 
 
@@ -97,10 +101,12 @@ def test_idle_a_board_handled_without_a_throw_is_reset_too(exhibit) -> None:
     clock.t = 100.0
     service.handle("lift", 10)
     service.handle("place", 11)  # a wrong board, never thrown for
-    assert service.snapshot().to_json()["touched"] and service.referee.game.actions == []
+    assert service.snapshot().to_json()["touched"]
+    assert service.referee.game.actions == []
     clock.t = 100.0 + MINUTES * 60
     assert "idle" in kinds(service.tick())
-    assert service.game_id == first + 1 and not service.snapshot().to_json()["touched"]
+    assert service.game_id == first + 1
+    assert not service.snapshot().to_json()["touched"]
 
 
 def test_idle_the_button_counts_even_when_its_press_is_refused(exhibit) -> None:
@@ -139,7 +145,8 @@ def test_idle_no_reset_when_not_an_exhibit(tmp_path: Path) -> None:
     service = Service(None, clock=clock)
     service.handle("throw", 3)
     clock.t = 24 * 3600
-    assert "idle" not in kinds(service.tick()) and service.referee.game.actions
+    assert "idle" not in kinds(service.tick())
+    assert service.referee.game.actions
 
 
 def test_idle_a_resumed_game_counts_its_idle_time_from_the_restart(tmp_path: Path) -> None:
@@ -147,7 +154,8 @@ def test_idle_a_resumed_game_counts_its_idle_time_from_the_restart(tmp_path: Pat
     Service(Journal(tmp_path / "j.sqlite"), clock=clock, idle_minutes=MINUTES).handle("throw", 3)
     clock.t = 10_000.0  # the power came back much later
     service = Service(Journal(tmp_path / "j.sqlite"), clock=clock, idle_minutes=MINUTES)
-    assert service.referee.game.actions and not service.idle.fresh
+    assert service.referee.game.actions
+    assert not service.idle.fresh
     assert "idle" not in kinds(service.tick())
     clock.t += MINUTES * 60
     assert "idle" in kinds(service.tick())
@@ -163,7 +171,8 @@ def test_idle_policy_on_its_own() -> None:
     game.push_throw(1)
     assert idle.due(game)
     idle.touched()
-    assert not idle.due(game) and not idle.fresh
+    assert not idle.due(game)
+    assert not idle.fresh
     assert not IdleReset(None, clock).due(game)
     with pytest.raises(ValueError, match="more than 0 minutes"):
         IdleReset(0, clock)
@@ -200,7 +209,9 @@ def test_exhibit_install_turns_exhibit_mode_on() -> None:
 
 def test_exhibit_a_bad_idle_time_stops_run_before_it_starts(tmp_path: Path) -> None:
     bad = run_with_config(tmp_path, "EXHIBIT = true\nIDLE_MINUTES = 0\n", "quit\n")
-    assert bad.returncode == 1 and "IDLE_MINUTES must be" in bad.stderr and "Traceback" not in bad.stderr
+    assert bad.returncode == 1
+    assert "IDLE_MINUTES must be" in bad.stderr
+    assert "Traceback" not in bad.stderr
 
 
 # ---------------------------------------------------------------- gestures
@@ -210,7 +221,8 @@ def test_exhibit_a_five_second_hold_offers_no_new_game(tmp_path: Path) -> None:
     off = run_with_config(tmp_path / "exhibit", "EXHIBIT = true\n", "hold 5\nwait 200\npress\nwait 200\nquit\n")
     assert off.returncode == 0, off.stderr
     assert "long presses are switched off" in off.stdout
-    assert "start a new game" not in off.stdout and "new game:" not in off.stdout
+    assert "start a new game" not in off.stdout
+    assert "new game:" not in off.stdout
 
 
 def test_exhibit_gestures_can_still_be_switched_on_explicitly(tmp_path: Path) -> None:
@@ -248,7 +260,8 @@ def test_setup_is_not_asked_once_the_game_is_under_way(exhibit) -> None:
     service.handle("place", 10)
     service.handle("throw", 3)
     service.handle("lift", 10)
-    assert service.snapshot().to_json()["setup"] is None and service.snapshot().to_json()["touched"] is True
+    assert service.snapshot().to_json()["setup"] is None
+    assert service.snapshot().to_json()["touched"] is True
 
 
 def test_setup_after_an_idle_reset_starts_from_the_board_as_it_was_left(exhibit) -> None:
@@ -269,4 +282,5 @@ def test_setup_after_an_idle_reset_starts_from_the_board_as_it_was_left(exhibit)
         clock.t += 1
         said += service.tick()
     assert service.snapshot().to_json()["setup"] is None
-    assert "question" not in kinds(said) and kinds(said)[-1] == "cleared"  # pieces put back: no move to ask about
+    assert "question" not in kinds(said)
+    assert kinds(said)[-1] == "cleared"  # pieces put back: no move to ask about

@@ -62,7 +62,7 @@ def from_address(address: str, port: int) -> socket.socket:
 
 
 @pytest.mark.parametrize("sent", [b"", b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n"])
-def test_item7_a_connection_that_never_finishes_its_headers_is_closed(guarded, sent):
+def test_a_connection_that_never_finishes_its_headers_is_closed(guarded, sent):
     sock = from_address("127.0.0.2", guarded)
     try:
         sock.sendall(sent)
@@ -72,7 +72,7 @@ def test_item7_a_connection_that_never_finishes_its_headers_is_closed(guarded, s
     assert state_answers(guarded)
 
 
-def test_item7_one_address_holds_a_bounded_number_of_connections_and_the_page_still_answers(guarded):
+def test_one_address_holds_a_bounded_number_of_connections_and_the_page_still_answers(guarded):
     socks = [from_address("127.0.0.3", guarded) for _ in range(30)]
     try:
         time.sleep(0.2)
@@ -91,7 +91,7 @@ def test_item7_one_address_holds_a_bounded_number_of_connections_and_the_page_st
             s.close()
 
 
-def test_item7_a_request_sent_in_time_is_answered(guarded):
+def test_a_request_sent_in_time_is_answered(guarded):
     sock = from_address("127.0.0.5", guarded)
     try:
         sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
@@ -102,13 +102,13 @@ def test_item7_a_request_sent_in_time_is_answered(guarded):
         sock.close()
 
 
-def test_item7_the_units_file_limit_is_above_the_pages_connection_limit():
+def test_the_units_file_limit_is_above_the_pages_connection_limit():
     unit = configparser.ConfigParser(strict=False, interpolation=None)
     unit.read_string((ROOT / "exhibit" / "senet-pi.service").read_text(encoding="utf-8"))
     assert int(unit["Service"]["LimitNOFILE"]) >= MAX_CONNECTIONS + 256
 
 
-def test_item7_a_repeated_loop_error_is_said_once_a_minute_with_a_count(caplog):
+def test_a_repeated_loop_error_is_said_once_a_minute_with_a_count(caplog):
     now = [0.0]
     handler = QuietErrors(clock=lambda: now[0])
     context = {"message": "socket.accept() out of system resource", "exception": OSError(24, "Too many open files")}
@@ -117,5 +117,6 @@ def test_item7_a_repeated_loop_error_is_said_once_a_minute_with_a_count(caplog):
             handler(None, context)  # type: ignore[arg-type]
             now[0] += 1.0
     records = [r.getMessage() for r in caplog.records]
-    assert 1 <= len(records) <= 11 and "out of system resource" in records[0]
+    assert 1 <= len(records) <= 11
+    assert "out of system resource" in records[0]
     assert "59 more like it" in records[1]

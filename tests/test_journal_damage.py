@@ -119,10 +119,12 @@ def check(killed: Path, target: str, how: str, where: float, bit: int) -> tuple[
             for game, inputs in by_game(kept).items():
                 assert inputs == by_game(before)[game][: len(inputs)], "a prefix of what was journaled"
             if len(kept) < len(before):  # something lost: counted, said, never healthy
-                assert journal.damaged and journal.recovery is not None
+                assert journal.damaged
+                assert journal.recovery is not None
                 assert journal.recovery.lost >= len(before) - len(kept)
         if journal.damaged and journal.recovery is not None:
-            assert journal.losses() and any(n.startswith("the journal") for n in service.notes)
+            assert journal.losses()
+            assert any(n.startswith("the journal") for n in service.notes)
             game_in_progress = journal.game_in_progress()
             if game_in_progress is not None and game_in_progress.id == service.game_id:
                 assert service.seq == len(journal.events(service.game_id))  # resumed after its last intact input
@@ -141,18 +143,18 @@ def check(killed: Path, target: str, how: str, where: float, bit: int) -> tuple[
     where=st.floats(0, 1),
     bit=st.integers(0, 7),
 )
-def test_damage_item1_any_cut_or_flipped_bit_keeps_what_is_intact(killed, target, how, where, bit):
+def test_damage_any_cut_or_flipped_bit_keeps_what_is_intact(killed, target, how, where, bit):
     if target == "main" and how == "delete":
         how = "cut"  # a deleted main file with its -wal: cut to nothing
     check(killed, target, how, where, bit)
 
 
 @pytest.mark.parametrize("where", [0.0, 0.3, 0.6, 0.9, 0.999])
-def test_damage_item1_a_wal_cut_anywhere_in_its_frames_keeps_the_rest(killed, where):
+def test_damage_a_wal_cut_anywhere_in_its_frames_keeps_the_rest(killed, where):
     check(killed, "wal", "cut", where, 0)
 
 
-def test_damage_item1_the_loss_is_said_by_status_stats_and_the_page(killed, tmp_path, capsys):
+def test_damage_the_loss_is_said_by_status_stats_and_the_page(killed, tmp_path, capsys):
     path = tmp_path / "j.sqlite"
     for suffix in FILES:
         shutil.copy(f"{killed}{suffix}", f"{path}{suffix}")
@@ -160,7 +162,8 @@ def test_damage_item1_the_loss_is_said_by_status_stats_and_the_page(killed, tmp_
     Path(f"{path}-wal").unlink()  # the -wal lost with its last writes
     service = Service(Journal(path))
     recovery = service.journal.recovery
-    assert recovery is not None and recovery.lost >= len(before) - recovery.inputs > 0
+    assert recovery is not None
+    assert recovery.lost >= len(before) - recovery.inputs > 0
     from senet_pi_web import create_app
     from senet_pi_web.state import state
 
@@ -171,19 +174,23 @@ def test_damage_item1_the_loss_is_said_by_status_stats_and_the_page(killed, tmp_
     service.close()
     checks, _ = journal_checks(path)
     journal = next(c for c in checks if c.name == "journal")
-    assert journal.ok is False and "recovered from damage" in journal.text and "remove it" in journal.text
+    assert journal.ok is False
+    assert "recovered from damage" in journal.text
+    assert "remove it" in journal.text
     assert "lost" in to_table(day_stats(path)).splitlines()[0]
     capsys.readouterr()
     assert main(["status", "--journal", str(path), "--page-port", "1"]) == 1
     out = capsys.readouterr().out
-    assert "recovered from damage" in out and "NOT healthy" in out
+    assert "recovered from damage" in out
+    assert "NOT healthy" in out
     for aside in tmp_path.glob("j.sqlite.damaged-*"):  # looked at and removed: said, no longer a problem
         aside.unlink()
     journal = next(c for c in journal_checks(path)[0] if c.name == "journal")
-    assert journal.ok is True and "since removed" in journal.text
+    assert journal.ok is True
+    assert "since removed" in journal.text
 
 
-def test_damage_item1_journal_recover_writes_what_can_be_read_and_leaves_the_file(killed, tmp_path, capsys):
+def test_damage_journal_recover_writes_what_can_be_read_and_leaves_the_file(killed, tmp_path, capsys):
     path = tmp_path / "damaged.sqlite"
     for suffix in FILES:
         shutil.copy(f"{killed}{suffix}", f"{path}{suffix}")
@@ -191,12 +198,15 @@ def test_damage_item1_journal_recover_writes_what_can_be_read_and_leaves_the_fil
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name != "damaged.sqlite-shm"}
     assert main(["journal", "recover", str(path)]) == 0
     out = capsys.readouterr().out
-    assert out.count("\n") == 1 and "damaged.sqlite.recovered" in out and "kept 2 games" in out
+    assert out.count("\n") == 1
+    assert "damaged.sqlite.recovered" in out
+    assert "kept 2 games" in out
     for name, data in before.items():
         assert (tmp_path / name).read_bytes() == data  # only read
     recovered = tmp_path / "damaged.sqlite.recovered"
     with Journal(recovered, readonly=True) as journal:
-        assert len(journal.games()) == 2 and journal.events(2)
+        assert len(journal.games()) == 2
+        assert journal.events(2)
     assert main(["journal", "recover", str(path)]) == 1  # never over a file already there
     assert "already exists" in capsys.readouterr().err
     assert main(["journal", "recover", str(tmp_path / "missing.sqlite")]) == 1
@@ -219,7 +229,9 @@ def test_a_main_file_cut_short_with_no_wal_keeps_what_its_pages_still_hold(kille
     path = checkpointed_then_damaged(killed, tmp_path, "cut", 0.5, 0)
     journal = Journal(path)
     try:
-        assert journal.recovery is not None and journal.recovery.games == 2 and journal.recovery.lost > 0
+        assert journal.recovery is not None
+        assert journal.recovery.games == 2
+        assert journal.recovery.lost > 0
         assert [g.id for g in journal.games()][:2] == [1, 2]
     finally:
         journal.close()
@@ -234,8 +246,11 @@ def test_a_journal_nothing_could_be_recovered_from_is_still_a_loss_on_record(kil
     path = checkpointed_then_damaged(killed, tmp_path, "flip", 0.0, 3)
     journal = Journal(path)
     try:
-        assert journal.damaged and "nothing could be recovered" in journal.damaged
-        assert journal.recovery is not None and journal.recovery.games == 0 and journal.recovery.lost > 0
+        assert journal.damaged
+        assert "nothing could be recovered" in journal.damaged
+        assert journal.recovery is not None
+        assert journal.recovery.games == 0
+        assert journal.recovery.lost > 0
         assert [loss["lost"] for loss in journal.losses()] == [journal.recovery.lost]
     finally:
         journal.close()

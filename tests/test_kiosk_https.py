@@ -16,7 +16,7 @@ import pytest
 from senet_pi.server.serve import start_server, stop_server
 from senet_pi.service.core import Service
 from senet_pi_web import create_app
-from tests.test_pin_attack import make_certificate
+from tests.web_helpers import make_certificate
 
 SESSION = Path(__file__).resolve().parent.parent / "exhibit" / "kiosk-session"
 
@@ -61,18 +61,18 @@ def https_page(tmp_path):
     stop_server(server)
 
 
-def test_item8_with_https_the_kiosk_opens_https_and_trusts_only_its_own_certificate(tmp_path, https_page):
+def test_with_https_the_kiosk_opens_https_and_trusts_only_its_own_certificate(tmp_path, https_page):
     server, cert = https_page
     port = server.effective_port
     args = run_session(tmp_path, f"http://127.0.0.1:{port}/")  # the unit's default, as installed
     assert args[-1] == f"https://127.0.0.1:{port}/"
     assert f"--ignore-certificate-errors-spki-list={spki_pin(cert)}" in args
-    assert "--kiosk" in args and not any(
-        a.startswith("--ignore-certificate-errors=") or a == "--ignore-certificate-errors" for a in args
-    )
+    assert "--kiosk" in args
+    assert not any(a.startswith("--ignore-certificate-errors=") or a == "--ignore-certificate-errors" for a in args)
 
 
-def test_item8_chromium_opens_the_https_page_with_the_kiosks_pin_and_no_other_exception(tmp_path, https_page):
+@pytest.mark.browser
+def test_chromium_opens_the_https_page_with_the_kiosks_pin_and_no_other_exception(tmp_path, https_page):
     from playwright.sync_api import sync_playwright
 
     server, _cert = https_page
@@ -91,7 +91,7 @@ def test_item8_chromium_opens_the_https_page_with_the_kiosks_pin_and_no_other_ex
             browser.close()
 
 
-def test_item8_a_plain_page_keeps_http_and_pins_nothing(tmp_path):
+def test_a_plain_page_keeps_http_and_pins_nothing(tmp_path):
     server = start_server(create_app({"TESTING": True, "SECRET_KEY": "t"}, service=Service(None)), "127.0.0.1", 0)
     port = server.effective_port
     try:
@@ -102,7 +102,7 @@ def test_item8_a_plain_page_keeps_http_and_pins_nothing(tmp_path):
     assert not any("spki" in a for a in args)
 
 
-def test_item8_with_no_page_yet_the_kiosk_waits_then_opens_the_address_as_given(tmp_path):
+def test_with_no_page_yet_the_kiosk_waits_then_opens_the_address_as_given(tmp_path):
     import socket
 
     with socket.socket() as s:  # a port nothing listens on

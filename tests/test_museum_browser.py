@@ -11,59 +11,27 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from senet_pi.i18n import gettext
-from senet_pi.service.core import Service
-from tests.npm_helpers import npm_install
-from tests.test_browser import LiveBoard, browser, click_move, contrast, locked, piece_on, square, until  # noqa: F401
+from tests.browser_helpers import (
+    KIOSK,
+    LiveBoard,
+    axe_violations,
+    click_move,
+    contrast,
+    locked,
+    new_game,
+    open_page,
+    piece_on,
+    settle,
+    square,
+    until,
+)
 
-ROOT = Path(__file__).resolve().parent.parent
-AXE_PACKAGE = "axe-core@4.10.3"
-KIOSK = {"width": 1920, "height": 1080}
-
-
-@pytest.fixture(scope="session")
-def axe_js() -> str:
-    """axe-core's script from the npm registry, installed once under .ci/node."""
-    target = ROOT / ".ci" / "node"
-    script = target / "node_modules" / "axe-core" / "axe.min.js"
-    npm_install(AXE_PACKAGE, script, "the accessibility tests")
-    return script.read_text(encoding="utf-8")
-
-
-class PlainBoard:
-    """A service with no backend, served as `senet-pi run` serves it: the tests make each state by
-    feeding the referee lifts, places and throws themselves, at once and exactly (a simulated
-    board's scanner mutes a switch that changes again within moments, as a chattering one)."""
-
-    def __init__(self) -> None:
-        from senet_pi.server.serve import start_server
-        from senet_pi_web import create_app
-        from tests.test_browser import ManualClock
-
-        self.clock = ManualClock()
-        self.service = Service(None, variant="secret", settle=0.2, clock=self.clock)
-        self.server = start_server(create_app({"SECRET_KEY": "e2e"}, service=self.service), "127.0.0.1", 0)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.effective_port}/"
-
-    def close(self) -> None:
-        from senet_pi.server.serve import stop_server
-
-        stop_server(self.server)
-
-
-@pytest.fixture(scope="module")
-def plain():
-    board = PlainBoard()
-    yield board
-    board.close()
+pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
@@ -71,15 +39,6 @@ def live():
     board = LiveBoard(manual_clock=True)
     yield board
     board.close()
-
-
-def new_game(board, variant: str = "secret", **options) -> None:
-    """A new game on the board, its pieces where the game starts, and sensed there."""
-    board.service.new_game(variant, **options)
-    if isinstance(board, LiveBoard):
-        board.backend.sim.set_occupied(board.service.referee.expected)
-        until(lambda: board.service.referee.sensed == board.service.referee.expected)
-    settle(board)
 
 
 @pytest.fixture
@@ -94,30 +53,6 @@ def sim(live):
     """The module's simulated board (its squares clicked on the page), at the start of a new game."""
     new_game(live)
     return live
-
-
-def open_page(browser, board, lang: str = "en", viewport=None, **options):  # noqa: F811
-    page = browser.new_page(viewport=viewport or {"width": 1280, "height": 820}, **options)
-    page.goto(board.url + f"?lang={lang}")
-    expect(page.locator("#link")).to_have_text(gettext("live", lang))
-    return page
-
-
-def axe_violations(page, axe_js: str) -> list[str]:
-    """The serious and critical violations axe-core finds on the page as it is now."""
-    if not page.evaluate("() => typeof axe !== 'undefined'"):
-        page.add_script_tag(content=axe_js)
-    found = page.evaluate("async () => (await axe.run(document, { resultTypes: ['violations'] })).violations")
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:4]}"
-        for v in found
-        if v["impact"] in ("serious", "critical")
-    ]
-
-
-def settle(board) -> None:
-    board.clock.now += board.service.settle
-    board.service.tick()
 
 
 def play(board, moves) -> None:
@@ -150,7 +85,8 @@ def idle_reset(board) -> None:
 # ------------------------------------------------------------------ axe-core on every state
 
 
-def test_item7_axe_finds_no_serious_or_critical_violation_in_any_state(browser, board, axe_js):  # noqa: F811
+@pytest.mark.slow
+def test_axe_finds_no_serious_or_critical_violation_in_any_state(browser, board, axe_js):
     """Every state a visitor meets, in both themes, three languages, kiosk and phone sizes."""
     page = browser.new_page(viewport=KIOSK, bypass_csp=True)
     found: dict[str, list[str]] = {}
@@ -197,7 +133,7 @@ def test_item7_axe_finds_no_serious_or_critical_violation_in_any_state(browser, 
 # ------------------------------------------------------------------ the load time: the board before any request
 
 
-def test_the_first_state_comes_in_the_page_so_the_board_needs_no_request(browser, board):  # noqa: F811
+def test_the_first_state_comes_in_the_page_so_the_board_needs_no_request(browser, board):
     """The board is drawn with its pieces before any request: /api/state, /api/rulings and the live
     stream held back, the page still shows the game: no two fetches one after the other before the first draw."""
     page = browser.new_page(viewport=KIOSK)
@@ -215,7 +151,7 @@ def test_the_first_state_comes_in_the_page_so_the_board_needs_no_request(browser
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "ar"])
-def test_item2_the_story_and_the_players_named_by_their_pieces_in_every_language(browser, board, lang):  # noqa: F811
+def test_the_story_and_the_players_named_by_their_pieces_in_every_language(browser, board, lang):
     page = open_page(browser, board, lang)
     try:
         story = gettext("Senet, the game of passing: played in Egypt for some three thousand years.", lang)
@@ -241,7 +177,7 @@ def test_item2_the_story_and_the_players_named_by_their_pieces_in_every_language
 # ------------------------------------------------------------------ the board first, the banner
 
 
-def test_item1_at_kiosk_size_the_board_fills_the_screen_and_the_banner_is_the_movers_colour(browser, board):  # noqa: F811
+def test_at_kiosk_size_the_board_fills_the_screen_and_the_banner_is_the_movers_colour(browser, board):
     page = open_page(browser, board, viewport=KIOSK)
     try:
         turn = page.locator("#turn")
@@ -251,7 +187,8 @@ def test_item1_at_kiosk_size_the_board_fills_the_screen_and_the_banner_is_the_mo
         spool = page.locator("#board .piece.owner-B path.body").first.evaluate("(e) => getComputedStyle(e).fill")
         assert contrast(green, spool) < 1.6  # the banner is the green of the spools
         box = page.locator("#board").bounding_box()
-        assert box["width"] >= 1200 and box["y"] + box["height"] <= 1080  # most of the screen, all of it in view
+        assert box["width"] >= 1200
+        assert box["y"] + box["height"] <= 1080  # most of the screen, all of it in view
         for beside in ("#sticks", "#history", "#how-list", "#operator summary"):  # at a glance: nothing below the fold
             other = page.locator(beside).bounding_box()
             assert other["x"] >= box["x"] + box["width"] and other["y"] + other["height"] <= 1080, beside
@@ -274,7 +211,7 @@ def test_item1_at_kiosk_size_the_board_fills_the_screen_and_the_banner_is_the_mo
         page.close()
 
 
-def test_item1_on_a_phone_no_blank_card_stands_between_the_banner_and_the_throw(browser, board):  # noqa: F811
+def test_on_a_phone_no_blank_card_stands_between_the_banner_and_the_throw(browser, board):
     page = open_page(browser, board, viewport={"width": 390, "height": 844})
     try:
 
@@ -294,13 +231,14 @@ def test_item1_on_a_phone_no_blank_card_stands_between_the_banner_and_the_throw(
         page.close()
 
 
-def test_item1_pieces_borne_off_wait_beside_the_board(browser, board):  # noqa: F811
+def test_pieces_borne_off_wait_beside_the_board(browser, board):
     page = open_page(browser, board, viewport=KIOSK)
     try:
         expect(page.locator("#off-A .piece")).to_have_count(0)
         board_box = page.locator("#board").bounding_box()
         a, b = page.locator("#off-A").bounding_box(), page.locator("#off-B").bounding_box()
-        assert a["x"] + a["width"] <= board_box["x"] and b["x"] >= board_box["x"] + board_box["width"]
+        assert a["x"] + a["width"] <= board_box["x"]
+        assert b["x"] >= board_box["x"] + board_box["width"]
         expect(page.locator("#off-A")).to_have_attribute("aria-label", "White: 0 off")
     finally:
         page.close()
@@ -310,7 +248,7 @@ def test_item1_pieces_borne_off_wait_beside_the_board(browser, board):  # noqa: 
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_item3_large_sticks_readable_in_both_themes_with_their_count(browser, board, theme):  # noqa: F811
+def test_large_sticks_readable_in_both_themes_with_their_count(browser, board, theme):
     page = open_page(browser, board, viewport=KIOSK, color_scheme=theme, reduced_motion="reduce")
     try:
         board.service.handle("throw", 3)
@@ -332,7 +270,7 @@ def test_item3_large_sticks_readable_in_both_themes_with_their_count(browser, bo
         page.close()
 
 
-def test_item3_a_new_throw_makes_the_sticks_fall_unless_motion_is_reduced(browser, board):  # noqa: F811
+def test_a_new_throw_makes_the_sticks_fall_unless_motion_is_reduced(browser, board):
     page = open_page(browser, board)
     try:
         board.service.handle("throw", 2)
@@ -345,7 +283,7 @@ def test_item3_a_new_throw_makes_the_sticks_fall_unless_motion_is_reduced(browse
 # ------------------------------------------------------------------ the referee's one card
 
 
-def test_item4_after_an_idle_reset_one_calm_set_the_board_card_and_the_board_as_it_is(browser, board):  # noqa: F811
+def test_after_an_idle_reset_one_calm_set_the_board_card_and_the_board_as_it_is(browser, board):
     idle_reset(board)
     page = open_page(browser, board, viewport=KIOSK)
     try:
@@ -361,7 +299,7 @@ def test_item4_after_an_idle_reset_one_calm_set_the_board_card_and_the_board_as_
         page.close()
 
 
-def test_item4_a_ruling_id_waits_behind_a_why_and_the_real_square_is_drawn(browser, board):  # noqa: F811
+def test_a_ruling_id_waits_behind_a_why_and_the_real_square_is_drawn(browser, board):
     from senet_pi.rules.plain import PLAIN
 
     page = open_page(browser, board)
@@ -371,7 +309,8 @@ def test_item4_a_ruling_id_waits_behind_a_why_and_the_real_square_is_drawn(brows
         ghost = page.locator("#board .piece.ghost.owner-B")
         expect(ghost).to_have_count(1)  # in the hand: a ghost where it may go, 13
         box, thirteen = ghost.bounding_box(), square(page, 13).bounding_box()
-        assert thirteen["x"] <= box["x"] and box["x"] + box["width"] <= thirteen["x"] + thirteen["width"] + 2
+        assert thirteen["x"] <= box["x"]
+        assert box["x"] + box["width"] <= thirteen["x"] + thirteen["width"] + 2
         board.service.handle("place", 14)
         settle(board)
         message = page.locator("#message")
@@ -390,7 +329,7 @@ def test_item4_a_ruling_id_waits_behind_a_why_and_the_real_square_is_drawn(brows
 # ------------------------------------------------------------------ a win
 
 
-def test_item5_a_win_has_its_moment_its_score_and_how_to_play_again(browser, board):  # noqa: F811
+def test_a_win_has_its_moment_its_score_and_how_to_play_again(browser, board):
     import random
 
     service, rng = board.service, random.Random(3)
@@ -422,7 +361,7 @@ def test_item5_a_win_has_its_moment_its_score_and_how_to_play_again(browser, boa
 # ------------------------------------------------------------------ keyboard and screen readers
 
 
-def test_item7_keyboard_a_skip_link_then_arrow_keys_around_the_board(browser, sim):  # noqa: F811
+def test_keyboard_a_skip_link_then_arrow_keys_around_the_board(browser, sim):
     page = open_page(browser, sim)
     try:
         sim.service.handle("throw", 3)
@@ -453,7 +392,7 @@ def test_item7_keyboard_a_skip_link_then_arrow_keys_around_the_board(browser, si
         page.close()
 
 
-def test_item7_focus_is_unmistakable_and_unlike_the_hints(browser, sim):  # noqa: F811
+def test_focus_is_unmistakable_and_unlike_the_hints(browser, sim):
     page = open_page(browser, sim)
     try:
         sim.service.handle("throw", 1)
@@ -484,7 +423,7 @@ document.addEventListener("DOMContentLoaded", () => {
 """
 
 
-def test_item7_each_verdict_is_announced_once_and_the_fix_with_it(browser, sim):  # noqa: F811
+def test_each_verdict_is_announced_once_and_the_fix_with_it(browser, sim):
     page = browser.new_page()
     page.add_init_script(RECORD_ANNOUNCEMENTS)
     try:
@@ -515,7 +454,7 @@ def test_item7_each_verdict_is_announced_once_and_the_fix_with_it(browser, sim):
 # ------------------------------------------------------------------ every string translated
 
 
-def test_item8_the_move_list_and_the_staff_panel_in_german(browser, board):  # noqa: F811
+def test_the_move_list_and_the_staff_panel_in_german(browser, board):
     page = open_page(browser, board, "de")
     try:
         board.service.handle("throw", 3)  # B 10-13, then A's 4 takes 9 to 13: the exchange (P4)
@@ -535,7 +474,7 @@ def test_item8_the_move_list_and_the_staff_panel_in_german(browser, board):  # n
 # ------------------------------------------------------------------ the card game
 
 
-def test_item9_the_card_game_looks_like_cards_and_each_phone_names_its_pieces(browser, board):  # noqa: F811
+def test_the_card_game_looks_like_cards_and_each_phone_names_its_pieces(browser, board):
     new_game(board, "cards", options={"shuffle_seed": 9})
     main = open_page(browser, board, viewport=KIOSK)
     phone = browser.new_page(viewport={"width": 390, "height": 844})
@@ -560,7 +499,7 @@ def test_item9_the_card_game_looks_like_cards_and_each_phone_names_its_pieces(br
         phone.close()
 
 
-def test_item8_the_hardware_page_in_arabic(browser, sim):  # noqa: F811
+def test_the_hardware_page_in_arabic(browser, sim):
     page = browser.new_page()
     try:
         page.goto(sim.url + "hardware?lang=ar")
@@ -574,7 +513,7 @@ def test_item8_the_hardware_page_in_arabic(browser, sim):  # noqa: F811
 # ------------------------------------------------------------------ the table is never stranded
 
 
-def test_the_table_answers_the_referee_itself_and_a_question_nobody_answers_never_stalls_the_game(browser, sim):  # noqa: F811
+def test_the_table_answers_the_referee_itself_and_a_question_nobody_answers_never_stalls_the_game(browser, sim):
     """A museum family with no staff and no sign-in: two pieces lifted and put back, the question
     answered by a tap on the kiosk; then nobody answers: after the stated wait the referee takes the
     likelier answer and says so on the screen and in the live region; the throw and a move go on."""
@@ -613,7 +552,8 @@ def test_the_table_answers_the_referee_itself_and_a_question_nobody_answers_neve
         page.keyboard.press("Shift+Tab")
         page.keyboard.press("Enter")
         expect(answers).to_have_count(0)
-        assert referee.question is None and referee.warning is None  # "put back": nothing to put right
+        assert referee.question is None
+        assert referee.warning is None  # "put back": nothing to put right
 
         lift_two_and_put_them_back()  # and now nobody answers
         expect(answers).to_have_count(2)
@@ -651,7 +591,7 @@ LARGEST_TEXT = """() => {
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "ar"])
-def test_one_next_step_in_the_largest_type_a_bonus_throw_said_and_no_codes(browser, board, lang):  # noqa: F811
+def test_one_next_step_in_the_largest_type_a_bonus_throw_said_and_no_codes(browser, board, lang):
     """The banner names the step owed now; what to do is the largest text; a bonus throw is said on
     the screen and in the live region with its reason; no ruling id or player letter in any of it."""
     page = browser.new_page(viewport=KIOSK)
@@ -679,7 +619,8 @@ def test_one_next_step_in_the_largest_type_a_bonus_throw_said_and_no_codes(brows
         size = "(e) => parseFloat(getComputedStyle(e).fontSize)"
         largest, who = page.evaluate(LARGEST_TEXT)
         assert fixes.evaluate(size) == largest, who
-        assert message.evaluate(size) < fixes.evaluate(size) and turn.evaluate(size) < fixes.evaluate(size)
+        assert message.evaluate(size) < fixes.evaluate(size)
+        assert turn.evaluate(size) < fixes.evaluate(size)
         for where in ("#turn", "#message", "#fixes", "#announce"):
             words = page.locator(where).inner_text()
             assert not re.search(r"\b[PSHKM]\d{1,2}\b|(?<![\w'])[AB](?![\w'])", words), (where, words)
@@ -710,7 +651,7 @@ SIZES = {
 }
 
 
-def test_every_touch_target_is_a_fingers_size_and_the_7_inch_screen_shows_the_whole_board(browser, board):  # noqa: F811
+def test_every_touch_target_is_a_fingers_size_and_the_7_inch_screen_shows_the_whole_board(browser, board):
     """At every size: nothing to touch under 44 x 44 px, the staff panel opened too. On the 7-inch
     touchscreen (800 x 480) and the kiosk, the whole board on the screen without scrolling, its squares
     44 px and more, the banner and the step above it; on a phone the board stands, squares as large."""
@@ -739,7 +680,7 @@ def test_every_touch_target_is_a_fingers_size_and_the_7_inch_screen_shows_the_wh
     assert {where: t for where, t in small.items() if t} == {}
 
 
-def test_during_the_rules_own_steps_the_board_drawn_is_the_wooden_board(browser, board):  # noqa: F811
+def test_during_the_rules_own_steps_the_board_drawn_is_the_wooden_board(browser, board):
     """Modern rules (M4): Green lands on 1, White's piece there leaves the game. The game already has
     Green's piece on 1; the wooden board still has White's until someone lifts it: the page draws
     White's piece there, solid, while the banner and the card ask for its removal (a found game)."""
@@ -762,7 +703,8 @@ def test_during_the_rules_own_steps_the_board_drawn_is_the_wooden_board(browser,
             service.handle(kind, sq)
             settle(board)
     prompt = service.snapshot().to_json()["prompt"]
-    assert prompt is not None and (prompt["from"], prompt["to"], prompt["player"]) == (1, "off", "A")
+    assert prompt is not None
+    assert (prompt["from"], prompt["to"], prompt["player"]) == (1, "off", "A")
     assert service.snapshot().to_json()["squares"]["1"]["owner"] == "B"  # the game's piece: not yet on the wood
     page = open_page(browser, board, viewport=KIOSK)
     try:
@@ -797,14 +739,14 @@ def drawn_board(page) -> dict[int, str]:
         ("modern", "back to"),  # a piece the rules send back (M7)
     ],
 )
-def test_during_every_kind_of_prompt_the_board_drawn_is_the_wooden_board(browser, board, variant, prompt):  # noqa: F811
+def test_during_every_kind_of_prompt_the_board_drawn_is_the_wooden_board(browser, board, variant, prompt):
     """Hands carry the moves out one switch at a time; at the first prompt of its kind, and at every
     change after it while steps are owed (an exchange's first lift: both pieces in the hand), the
     pieces drawn solid are exactly those on the closed switches, each in the colour of the piece
     that really stands there (followed by hand in tests/test_wooden_board.py), and the squares the
     game fills that the wood does not yet are ghosts."""
     from senet_pi.referee.physical import play_out
-    from tests.test_wooden_board import walk
+    from tests.referee_helpers import walk
 
     found = False
     for seed in range(12):  # the first seeded game that reaches such a prompt
@@ -864,7 +806,7 @@ PIECES_DRAWN = """() => [...document.querySelectorAll('#board .piece')].map((p) 
   const b = p.getBoundingClientRect(); return [Math.round(b.x), Math.round(b.y), p.getAttribute('class')]; })"""
 
 
-def test_the_board_is_in_the_page_itself_painted_before_any_script_runs(browser, board):  # noqa: F811
+def test_the_board_is_in_the_page_itself_painted_before_any_script_runs(browser, board):
     """With scripts off, the page still shows the board: its 30 squares and the pieces where they
     stand, in the theme chosen (a cookie the script keeps); once the script runs it draws the same
     pieces on the same squares again."""

@@ -160,7 +160,8 @@ def test_a_folder_a_group_may_read_names_the_group_to_join(tmp_path, monkeypatch
     name = grp.getgrgid(folder.stat().st_gid).gr_name
     monkeypatch.setattr(cli, "_blocker", lambda path: folder)  # as if this user could not enter it
     advice = cli._permission_advice(folder / "journal.sqlite")
-    assert f"{folder} belongs to" in advice and "mode 750" in advice
+    assert f"{folder} belongs to" in advice
+    assert "mode 750" in advice
     assert f"run it with sudo, or join the group {name} (sudo adduser $USER {name}, then log in again)" in advice
 
 
@@ -169,7 +170,8 @@ def test_a_folder_nobody_else_may_read_says_sudo_only(tmp_path, monkeypatch):
     folder.mkdir(mode=0o700)
     monkeypatch.setattr(cli, "_blocker", lambda path: folder)
     advice = cli._permission_advice(folder / "journal.sqlite")
-    assert advice.endswith(": run it with sudo") and "join" not in advice
+    assert advice.endswith(": run it with sudo")
+    assert "join" not in advice
 
 
 @pytest.mark.parametrize(
@@ -199,7 +201,8 @@ def test_the_machines_errors_are_one_line_and_exit_1_in_any_command(monkeypatch,
     monkeypatch.setattr(cli, "_cmd_games", fails)
     assert cli.main(["games"]) == 1
     (line,) = capsys.readouterr().err.strip().splitlines()
-    assert line.startswith("senet-pi games: ") and said in line.lower()
+    assert line.startswith("senet-pi games: ")
+    assert said in line.lower()
     if error.filename and not wrapped:
         assert error.filename in line
 
@@ -237,7 +240,8 @@ def test_sqlites_readonly_on_a_writable_disk_is_a_missing_permission(monkeypatch
     monkeypatch.setattr(cli, "_read_only", lambda path: False)
     assert cli.main(["games", "--journal", str(journal)]) == 1
     (line,) = capsys.readouterr().err.strip().splitlines()
-    assert "run it with sudo" in line and "read-only" not in line.split("(", 1)[1]
+    assert "run it with sudo" in line
+    assert "read-only" not in line.split("(", 1)[1]
 
 
 def test_a_bug_of_ours_is_still_an_internal_error(monkeypatch, capsys):

@@ -1,4 +1,4 @@
-"""The fitted middle-game evaluation (issue 23): its fast path is its definition, it reads the rule set's
+"""The fitted middle-game evaluation: its fast path is its definition, it reads the rule set's
 class (never its name), and the offline fit recovers known weights."""
 
 from __future__ import annotations
@@ -46,18 +46,25 @@ def test_features_count_protection_blockades_and_attacks_from_the_rule_set():
     me = (1 << 11) | (1 << 12) | (1 << 13) | (1 << 15)  # a run of three (blockade) and the ankh (S5)
     op = (1 << 14) | (1 << 17)  # 14 and 17 open to attack
     f = dict(zip(NAMES, feature_vector(shape, me, op, 1, 3), strict=True))
-    assert f["mover protected"] == 4 and f["other protected"] == 0
-    assert f["mover in blockades"] == 3 and f["other in blockades"] == 0
+    assert f["mover protected"] == 4
+    assert f["other protected"] == 0
+    assert f["mover in blockades"] == 3
+    assert f["other in blockades"] == 0
     odds = dict(shape.odds)  # 13->14 (1), 12->14 and 15->17 (2), 11->14 (3), 13->17 (4), 11->17 (6)
     assert f["mover's attacks"] == pytest.approx(odds[1] + 2 * odds[2] + odds[3] + odds[4] + odds[6])
-    assert f["mover off"] == 1 and f["other off"] == 3 and f["mover on 15"] == 1 and f["other on 17"] == 1
+    assert f["mover off"] == 1
+    assert f["other off"] == 3
+    assert f["mover on 15"] == 1
+    assert f["other on 17"] == 1
 
 
 @pytest.mark.parametrize("name", ["secret", "houses"])
 def test_the_fitted_evaluation_is_a_chance_for_each_player(name):
     for game in _positions(name, 50, 2):
         v = fitted_chance(game)
-        assert len(v) == 2 and abs(sum(v) - 1) < 1e-12 and 0 < v[0] < 1
+        assert len(v) == 2
+        assert abs(sum(v) - 1) < 1e-12
+        assert 0 < v[0] < 1
 
 
 def test_a_rule_set_without_weights_falls_back_to_the_race_curve():

@@ -1,4 +1,4 @@
-"""The computer opponent (issue 23): only legal moves, the same seed plays the same game, the node budget
+"""The computer opponent: only legal moves, the same seed plays the same game, the node budget
 is kept, only-moves and forced wins are found in small hand-made positions, and `senet-pi hint` follows
 ../shared/spec/opponent.md."""
 
@@ -99,7 +99,8 @@ def test_the_node_budget_is_kept(ruleset, budget):
             if len(moves) > 1:
                 search = Search(game.copy(history=False), Computer(LEVELS[2]).evaluator, budget)
                 values, stats = search.deepen(6)
-                assert stats.nodes <= budget and sorted(map(str, moves)) == sorted(str(m) for m, _ in values)
+                assert stats.nodes <= budget
+                assert sorted(map(str, moves)) == sorted(str(m) for m, _ in values)
                 checked += 1
             game.push(moves[rng.randrange(len(moves))])
     assert checked == 15
@@ -156,7 +157,8 @@ def test_the_default_ladder_plays_neighbouring_levels_and_the_top_level_against_
 
 def test_wilson_interval_of_a_known_case():
     lo, hi = wilson(60, 100)
-    assert round(lo, 3) == 0.502 and round(hi, 3) == 0.691
+    assert round(lo, 3) == 0.502
+    assert round(hi, 3) == 0.691
 
 
 # ---------------------------------------------------------------------- senet-pi hint
@@ -174,7 +176,9 @@ def test_hint_without_a_throw_waiting_is_the_exact_chance(tmp_path, folder, caps
     truth = exact_values(SecretGame, "sticks", [((24,), (30,))])
     replay = {"variant": "secret", "position": {"A": [24], "B": [30], "to_move": "A"}, "events": []}
     code, out, _ = _hint(tmp_path, folder, replay, capsys)
-    assert code == 0 and set(out) == {"player", "win"} and out["player"] == "A"
+    assert code == 0
+    assert set(out) == {"player", "win"}
+    assert out["player"] == "A"
     assert abs(out["win"] - truth[((24,), (30,))]) < 0.001
 
 
@@ -183,9 +187,13 @@ def test_hint_with_a_throw_waiting_lists_every_legal_move_best_first(tmp_path, f
     code, out, _ = _hint(tmp_path, folder, replay, capsys)
     truth = exact_values(HousesGame, "sticks", [((20,), (12,))])
     expected = move_values(HousesGame, "sticks", (20,), (12,), 4, truth)
-    assert code == 0 and out["player"] == "B" and out["throw"] == 4 and "exact" not in out
+    assert code == 0
+    assert out["player"] == "B"
+    assert out["throw"] == 4
+    assert "exact" not in out
     assert [m["move"] for m in out["moves"]] == list(expected)
-    assert abs(out["moves"][0]["win"] - expected["20-24"]) < 0.001 and out["win"] == out["moves"][0]["win"]
+    assert abs(out["moves"][0]["win"] - expected["20-24"]) < 0.001
+    assert out["win"] == out["moves"][0]["win"]
 
 
 def test_hint_in_a_d6_game_is_exact_from_the_d6_table(tmp_path, capsys):
@@ -202,7 +210,10 @@ def test_hint_in_a_d6_game_is_exact_from_the_d6_table(tmp_path, capsys):
     }
     code, out, _ = _hint(tmp_path, folder, replay, capsys)
     expected = move_values(SecretGame, "d6", me, op, 2, exact_values(SecretGame, "d6", [(me, op)]))
-    assert code == 0 and out["player"] == "A" and out["throw"] == 2 and "exact" not in out
+    assert code == 0
+    assert out["player"] == "A"
+    assert out["throw"] == 2
+    assert "exact" not in out
     assert [m["move"] for m in out["moves"]] == sorted(expected, key=expected.get, reverse=True)
     assert all(abs(m["win"] - expected[m["move"]]) < 0.001 for m in out["moves"])
     assert not (folder / "secret-sticks.table").exists()  # the die's values, not the sticks'
@@ -213,13 +224,19 @@ def test_hint_after_a_forfeited_throw_lists_no_move(tmp_path, folder, capsys):
     replay = {"variant": "houses", "position": {"A": [28], "B": [3], "to_move": "A"}, "events": [{"throw": 1}]}
     code, out, _ = _hint(tmp_path, folder, replay, capsys)
     truth = exact_values(HousesGame, "sticks", [((28,), (3,))])
-    assert code == 0 and out["player"] == "A" and out["throw"] == 1 and out["moves"] == []
+    assert code == 0
+    assert out["player"] == "A"
+    assert out["throw"] == 1
+    assert out["moves"] == []
     assert abs(out["win"] - truth[((28,), (3,))]) < 0.001
 
 
 def test_hint_outside_the_tables_says_it_is_not_exact(tmp_path, folder, capsys):
     code, out, _ = _hint(tmp_path, folder, {"variant": "modern", "events": [{"throw": [3, 5]}]}, capsys)
-    assert code == 0 and out["exact"] is False and out["player"] == "A" and out["moves"]
+    assert code == 0
+    assert out["exact"] is False
+    assert out["player"] == "A"
+    assert out["moves"]
     assert out["win"] == max(m["win"] for m in out["moves"])
 
 
@@ -232,10 +249,14 @@ def test_a_cards_hint_is_an_estimate_and_reads_no_table_built_for_throws(tmp_pat
     assert Tables(folder, build=False).exact(houses) is not None
     assert Tables(folder, build=False).exact(cards) is None
     fresh = tmp_path / "fresh"
-    assert Tables(fresh).for_game(cards, 3) is None and not fresh.exists()  # nothing built for cards
+    assert Tables(fresh).for_game(cards, 3) is None
+    assert not fresh.exists()  # nothing built for cards
     replay = {"variant": "cards", "options": CardsGame.seeded_options(3), "position": position, "events": []}
     code, out, _ = _hint(tmp_path, folder, replay, capsys)
-    assert code == 0 and out["player"] == "A" and out["exact"] is False and 0.0 <= out["win"] <= 1.0
+    assert code == 0
+    assert out["player"] == "A"
+    assert out["exact"] is False
+    assert 0.0 <= out["win"] <= 1.0
 
 
 @pytest.mark.parametrize(
@@ -248,7 +269,10 @@ def test_a_cards_hint_is_an_estimate_and_reads_no_table_built_for_throws(tmp_pat
 )
 def test_hint_refuses_a_game_that_is_over_or_a_bad_file_in_one_line(tmp_path, folder, capsys, replay, words):
     code, _, err = _hint(tmp_path, folder, replay, capsys)
-    assert code == 1 and err.count("\n") == 1 and words in err and "Traceback" not in err
+    assert code == 1
+    assert err.count("\n") == 1
+    assert words in err
+    assert "Traceback" not in err
 
 
 # ---------------------------------------------------------------------- senet-pi tournament
@@ -257,7 +281,9 @@ def test_hint_refuses_a_game_that_is_over_or_a_bad_file_in_one_line(tmp_path, fo
 def test_a_tournament_prints_win_rates_with_wilson_intervals(tmp_path, capsys):
     code = main(["tournament", "1", "random", "--ruleset", "modern", "--games", "4", "--tables", str(tmp_path)])
     out = capsys.readouterr().out
-    assert code == 0 and "beginner v random (modern, 4 games): beginner wins" in out and "95 % CI" in out
+    assert code == 0
+    assert "beginner v random (modern, 4 games): beginner wins" in out
+    assert "95 % CI" in out
     assert "chance lost per decision in solved endgames no decisions" in out  # modern has no tables
 
 
@@ -267,7 +293,9 @@ def test_a_tournament_prints_win_rates_with_wilson_intervals(tmp_path, capsys):
 def test_a_tournament_refuses_bad_arguments_in_one_line(tmp_path, capsys, args, words):
     code = main(["tournament", "--ruleset", "modern", "--tables", str(tmp_path), *args])
     err = capsys.readouterr().err
-    assert code == 1 and words in err and err.count("\n") == 1
+    assert code == 1
+    assert words in err
+    assert err.count("\n") == 1
 
 
 @pytest.mark.parametrize("ruleset", ["secret", "houses"])
@@ -284,7 +312,8 @@ def test_every_level_keeps_its_node_budget_in_play(folder, ruleset):
             moves = game.legal_moves()
             for n, player in players.items():
                 move = player.choose(game)
-                assert move in moves and player.last.nodes <= LEVELS[n].budget
+                assert move in moves
+                assert player.last.nodes <= LEVELS[n].budget
             checked += len(moves) > 1
             game.push(moves[rng.randrange(len(moves))])
     assert checked == 12
@@ -314,10 +343,12 @@ def test_the_master_spends_its_node_budget_and_replays_the_same_choice(folder, r
     master, expert = Computer(LEVELS[4], tables, 1), Computer(LEVELS[3], tables, 1)
     move = master.choose(game)
     expert.choose(game)
-    assert master.last.depth >= 2 and master.last.depth > expert.last.depth
+    assert master.last.depth >= 2
+    assert master.last.depth > expert.last.depth
     assert 10 * expert.last.nodes < master.last.nodes <= LEVELS[4].budget
     again = Computer(LEVELS[4], tables, 1)
-    assert again.choose(game) == move and again.last.nodes == master.last.nodes
+    assert again.choose(game) == move
+    assert again.last.nodes == master.last.nodes
 
 
 def test_the_master_stops_at_once_where_the_tables_settle_every_move(folder):
@@ -328,5 +359,6 @@ def test_the_master_stops_at_once_where_the_tables_settle_every_move(folder):
     game = game_at(SecretGame, "sticks", me, op)
     game.push_throw(2)
     scored, stats = Computer(LEVELS[4], Tables(folder, build=False)).values(game)
-    assert stats.depth == 0 and stats.nodes == len(truth) == len(scored)
+    assert stats.depth == 0
+    assert stats.nodes == len(truth) == len(scored)
     assert all(abs(v - truth[str(m)]) < 0.001 for m, v in scored)

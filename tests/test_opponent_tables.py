@@ -1,4 +1,4 @@
-"""The solved endgames (issue 23): the solver's moves are the engine's, tiny tables equal a brute-force
+"""The solved endgames: the solver's moves are the engine's, tiny tables equal a brute-force
 search through the engine, the residual and the colour symmetry hold, and tables are found or built."""
 
 from __future__ import annotations
@@ -135,7 +135,8 @@ def test_tiny_tables_equal_a_brute_force_search_through_the_engine(tmp_path, cls
 def test_a_table_is_read_through_a_memory_map_and_holds_no_keys(tmp_path):
     table = build_table(SecretGame, "sticks", max_pieces=1, folder=tmp_path)
     assert isinstance(table.values, np.memmap)
-    assert table.values.dtype == np.dtype("<u2") and len(table.values) == group_size(1, 1)
+    assert table.values.dtype == np.dtype("<u2")
+    assert len(table.values) == group_size(1, 1)
     assert Table(table.path).value(1 << 30, 1 << 2) == table.value(1 << 30, 1 << 2)
 
 
@@ -146,7 +147,8 @@ def test_the_same_position_with_the_colours_swapped_has_the_same_chance(tmp_path
         ga = SecretGame(position={"A": [a], "B": [b], "to_move": "A"})
         gb = SecretGame(position={"A": [b], "B": [a], "to_move": "B"})
         va, vb = tables.exact(ga), tables.exact(gb)
-        assert va is not None and va == vb
+        assert va is not None
+        assert va == vb
 
 
 def test_a_missing_table_is_built_when_a_position_needs_it(tmp_path, capsys):
@@ -156,9 +158,11 @@ def test_a_missing_table_is_built_when_a_position_needs_it(tmp_path, capsys):
     tables = Tables(tmp_path, stream=stream)
     game = HousesGame(position={"A": [29], "B": [3], "to_move": "B"})
     v = tables.exact(game)
-    assert v is not None and 0 < v < 1
+    assert v is not None
+    assert 0 < v < 1
     assert table_path("houses", "sticks", tmp_path).exists()
-    assert "solving houses (sticks) endgames" in stream.getvalue() and "%" in stream.getvalue()
+    assert "solving houses (sticks) endgames" in stream.getvalue()
+    assert "%" in stream.getvalue()
 
 
 def test_the_tables_folder_follows_the_override_then_xdg_cache_home(monkeypatch, tmp_path):
@@ -188,8 +192,10 @@ def test_the_table_benchmark_reports_any_cache_state(tmp_path):
     table_path("secret", "d6", tmp_path).write_bytes(b"half a table")
     rows = bench.table_rows(Tables(tmp_path, build=False), samples=20)
     assert len(rows) == 3
-    assert "only 1 a side" in rows[0] and "e-" in rows[0]  # its Bellman check ran on what it covers
-    assert "unreadable" in rows[1] and "not built" in rows[2]
+    assert "only 1 a side" in rows[0]
+    assert "e-" in rows[0]  # its Bellman check ran on what it covers
+    assert "unreadable" in rows[1]
+    assert "not built" in rows[2]
 
 
 def test_solve_refuses_cards_in_one_line_and_builds_nothing(tmp_path, capsys):
@@ -198,5 +204,7 @@ def test_solve_refuses_cards_in_one_line_and_builds_nothing(tmp_path, capsys):
 
     code = main(["solve", "cards", "--tables", str(tmp_path / "t")])
     err = capsys.readouterr().err
-    assert code == 1 and err.count("\n") == 1 and "cards has no solved endgames (only secret, houses)" in err
+    assert code == 1
+    assert err.count("\n") == 1
+    assert "cards has no solved endgames (only secret, houses)" in err
     assert not (tmp_path / "t").exists()

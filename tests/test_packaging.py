@@ -84,8 +84,10 @@ def test_a_non_editable_install_finds_its_pin_map(wheel, tmp_path):
     )
     assert result.returncode == 0, result.stderr
     path, square, web = result.stdout.splitlines()
-    assert Path(path).is_relative_to(env_dir) and path.endswith("site-packages/senet_pi/hardware/pinmap.toml")
-    assert square == "30" and web == "None"
+    assert Path(path).is_relative_to(env_dir)
+    assert path.endswith("site-packages/senet_pi/hardware/pinmap.toml")
+    assert square == "30"
+    assert web == "None"
 
 
 # ---------------------------------------------------------------------- the import graph

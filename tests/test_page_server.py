@@ -65,18 +65,21 @@ def listeners(server) -> int:
     return server.app.extensions["senet"]["broker"].listeners
 
 
-def test_item3_eighty_live_pages_and_the_api_still_answers(live):
+def test_eighty_live_pages_and_the_api_still_answers(live):
     service, server = live
     port = server.effective_port
     streams = [open_stream(port) for _ in range(80)]  # the old server had 24 threads: 24 pages took them all
     try:
         for sock in streams:
             head = read_until(sock, b"event: state")
-            assert b"200 OK" in head and b"text/event-stream" in head and b"frame-ancestors 'none'" in head
+            assert b"200 OK" in head
+            assert b"text/event-stream" in head
+            assert b"frame-ancestors 'none'" in head
         until(lambda: listeners(server) == 80, what="80 streams on the loop")
         for _ in range(20):
             status, body = get(port, "/api/state")
-            assert status == 200 and b'"variant": "secret"' in body.replace(b'":"', b'": "')
+            assert status == 200
+            assert b'"variant": "secret"' in body.replace(b'":"', b'": "')
         service.handle("throw", 3)
         for sock in streams:  # every page gets the update
             read_until(sock, b'"value": 3')
@@ -85,7 +88,7 @@ def test_item3_eighty_live_pages_and_the_api_still_answers(live):
             sock.close()
 
 
-def test_item3_a_page_that_leaves_is_freed(live):
+def test_a_page_that_leaves_is_freed(live):
     _, server = live
     port = server.effective_port
     streams = [open_stream(port) for _ in range(10)]
@@ -100,7 +103,7 @@ def test_item3_a_page_that_leaves_is_freed(live):
     until(lambda: listeners(server) == 0, what="every stream to be freed")
 
 
-def test_item3_stopping_the_server_ends_the_open_streams(live):
+def test_stopping_the_server_ends_the_open_streams(live):
     _, server = live
     sock = open_stream(server.effective_port)
     read_until(sock, b"event: state")
@@ -112,7 +115,7 @@ def test_item3_stopping_the_server_ends_the_open_streams(live):
     sock.close()
 
 
-def test_item3_streams_past_the_limit_get_503_and_retry_after(live):
+def test_streams_past_the_limit_get_503_and_retry_after(live):
     _, server = live
     server.app.config["MAX_LIVE_STREAMS"] = 2
     port = server.effective_port
@@ -122,18 +125,20 @@ def test_item3_streams_past_the_limit_get_503_and_retry_after(live):
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
     conn.request("GET", "/api/events")
     response = conn.getresponse()
-    assert response.status == 503 and response.getheader("Retry-After") == "10"
+    assert response.status == 503
+    assert response.getheader("Retry-After") == "10"
     assert b"too many live pages" in response.read()
     conn.close()
     for sock in streams:
         sock.close()
 
 
-def test_item3_a_foreign_host_gets_no_stream(live):
+def test_a_foreign_host_gets_no_stream(live):
     _, server = live
     sock = socket.create_connection(("127.0.0.1", server.effective_port), timeout=20)
     sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: evil.example\r\n\r\n")
     head = read_until(sock, b"}")
-    assert b"400 Bad Request" in head and b"unknown Host" in head
+    assert b"400 Bad Request" in head
+    assert b"unknown Host" in head
     sock.close()
     assert listeners(server) == 0

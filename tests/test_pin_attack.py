@@ -7,8 +7,6 @@ from __future__ import annotations
 import http.client
 import random
 import ssl
-import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -19,7 +17,7 @@ from senet_pi.server.serve import PinError, set_pin, start_server, stop_server
 from senet_pi.service.core import Service
 from senet_pi_web import create_app
 from senet_pi_web.operator import GLOBAL_FAILURES
-from tests.test_web import FAST_HASH, PIN, Operator
+from tests.web_helpers import FAST_HASH, PIN, Operator, make_certificate
 
 
 @pytest.fixture
@@ -41,15 +39,16 @@ def guesser(app, address: str) -> Operator:
     return Operator(client)
 
 
-def test_item8_wrong_pins_from_many_addresses_are_limited_across_all_of_them(app):
+def test_wrong_pins_from_many_addresses_are_limited_across_all_of_them(app):
     answers = [guesser(app, f"10.0.{n // 250}.{n % 250 + 1}").login("000000").status_code for n in range(200)]
     assert answers.count(401) == GLOBAL_FAILURES  # checked, each one wrong
     assert answers.count(429) == 200 - GLOBAL_FAILURES  # refused unchecked: the budget is spent
     late = guesser(app, "10.9.9.9").login(PIN)  # even the right PIN waits while the attack lasts
-    assert late.status_code == 429 and "Retry-After" in late.headers
+    assert late.status_code == 429
+    assert "Retry-After" in late.headers
 
 
-def test_item8_a_signed_in_operator_keeps_working_during_the_attack(app):
+def test_a_signed_in_operator_keeps_working_during_the_attack(app):
     operator = guesser(app, "192.168.1.20")
     assert operator.login(PIN).status_code == 200
     for n in range(60):
@@ -59,14 +58,14 @@ def test_item8_a_signed_in_operator_keeps_working_during_the_attack(app):
 
 
 @pytest.mark.parametrize("weak", ["1234", "12345", "abc", "short pass", "pässword-with-umlaut"])
-def test_item8_a_new_pin_has_at_least_six_digits_or_is_a_passphrase(tmp_path, weak):
+def test_a_new_pin_has_at_least_six_digits_or_is_a_passphrase(tmp_path, weak):
     with pytest.raises(PinError):
         set_pin(weak, tmp_path)
     assert set_pin("123456", tmp_path).read_text().count("OPERATOR_PIN_HASH") == 1
     assert "OPERATOR_PIN_HASH" in set_pin("river of reeds 1850", tmp_path).read_text()
 
 
-def test_item8_a_passphrase_signs_in_on_the_page(tmp_path):
+def test_a_passphrase_signs_in_on_the_page(tmp_path):
     path = set_pin("river of reeds 1850", tmp_path)
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "PIN_FILE": path, "PIN_DELAY": 0.0}, service=Service(None))
     op = Operator(app.test_client())
@@ -76,18 +75,7 @@ def test_item8_a_passphrase_signs_in_on_the_page(tmp_path):
 # ------------------------------------------------------------------ HTTPS for staff on the museum's Wi-Fi
 
 
-def make_certificate(folder: Path) -> tuple[Path, Path]:
-    """A self-signed certificate, as install.sh makes one (openssl)."""
-    cert, key = folder / "tls.crt", folder / "tls.key"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=senet.local",
-         "-keyout", str(key), "-out", str(cert)],
-        check=True, capture_output=True,
-    )  # fmt: skip
-    return cert, key
-
-
-def test_item8_with_a_certificate_the_page_is_https_and_its_session_cookie_is_secure(tmp_path):
+def test_with_a_certificate_the_page_is_https_and_its_session_cookie_is_secure(tmp_path):
     cert, key = make_certificate(tmp_path)
     config = {"TESTING": True, "SECRET_KEY": "t", "TLS_CERT": str(cert), "TLS_KEY": str(key)}
     server = start_server(create_app(config, service=Service(None)), "127.0.0.1", 0, workers=2)
@@ -98,13 +86,14 @@ def test_item8_with_a_certificate_the_page_is_https_and_its_session_cookie_is_se
         conn = http.client.HTTPSConnection("127.0.0.1", server.effective_port, timeout=20, context=context)
         conn.request("GET", "/api/op/csrf")
         answer = conn.getresponse()
-        assert answer.status == 200 and "Secure" in (answer.getheader("Set-Cookie") or "")
+        assert answer.status == 200
+        assert "Secure" in (answer.getheader("Set-Cookie") or "")
         conn.close()
     finally:
         stop_server(server)
 
 
-def test_item8_a_certificate_that_cannot_be_used_is_one_line_at_start(tmp_path):
+def test_a_certificate_that_cannot_be_used_is_one_line_at_start(tmp_path):
     cert, _ = make_certificate(tmp_path)
     config = {"TESTING": True, "SECRET_KEY": "t", "TLS_CERT": str(cert), "TLS_KEY": str(tmp_path / "missing.key")}
     with pytest.raises(SenetError, match="cannot use the HTTPS certificate"):

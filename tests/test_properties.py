@@ -183,7 +183,8 @@ def test_a_random_game_replayed_from_its_own_log_gives_the_same_result(spec, see
     played = [(v["from"], v["to"]) for v in verdicts if v["v"] == "move"]
     expected = [(m.from_sq, "off" if m.to_sq == OFF else m.to_sq) for k, m in game.actions if k == "move"]
     assert played == expected
-    assert verdicts[-1]["v"] == "win" and verdicts[-1]["player"] == game.winner_id
+    assert verdicts[-1]["v"] == "win"
+    assert verdicts[-1]["player"] == game.winner_id
 
 
 @pytest.mark.parametrize("name", ["secret", "houses", "modern"])

@@ -7,8 +7,8 @@ import pytest
 from senet_pi.referee import Referee, RefereeError
 from senet_pi.rules import new_game
 from senet_pi.verdicts import Sensor
-from tests.conftest import at
 from tests.referee_helpers import Hands, as_json, kinds, moves_in
+from tests.rules_helpers import at
 
 
 def test_a_move_is_judged_only_once_the_board_has_settled():
@@ -17,7 +17,8 @@ def test_a_move_is_judged_only_once_the_board_has_settled():
     assert kinds(hands.do("lift 10", "place 13")) == ["progress"]  # stage one, at once
     assert hands.wait(300) == []  # 0.3 s: still moving as far as the referee knows
     verdicts = hands.wait(100)
-    assert moves_in(verdicts) == ["10-13"] and verdicts[-1] == {"v": "turn", "player": "A"}
+    assert moves_in(verdicts) == ["10-13"]
+    assert verdicts[-1] == {"v": "turn", "player": "A"}
 
 
 def test_the_squares_a_sliding_piece_passes_over_do_not_count():
@@ -57,7 +58,8 @@ def test_a_wrong_move_is_flagged_after_the_settle_time_then_guided_then_cleared(
     assert kinds(first) == ["progress", "illegal"]
     warning = first[-1]
     assert warning["reason"] == "a throw of 3 takes the piece on 10 to 13, not 14 (P3)"
-    assert warning["missing"] == [10] and warning["extra"] == [14]
+    assert warning["missing"] == [10]
+    assert warning["extra"] == [14]
     assert warning["fix"] == ["put B's piece on 14 back on 10"]
     assert hands.wait(1000) == []  # guidance only after a few seconds more
     assert hands.wait(2000) == [{"v": "fix", "text": "put B's piece on 14 back on 10", "from": 14, "to": 10}]
@@ -75,10 +77,12 @@ def test_a_restored_board_clears_the_warning():
 def test_pieces_moved_before_the_throw_are_flagged_not_taken():
     hands = Hands(new_game("secret"))
     verdicts = hands.do("lift 10", "place 13", wait=500)
-    assert verdicts[-1]["v"] == "illegal" and verdicts[-1]["reason"] == "B must throw before moving (P3)"
+    assert verdicts[-1]["v"] == "illegal"
+    assert verdicts[-1]["reason"] == "B must throw before moving (P3)"
     assert hands.game.board()[10] == "B"
     refused = hands.throw(3)
-    assert refused[0]["v"] == "illegal" and "put the board right first" in refused[0]["reason"]
+    assert refused[0]["v"] == "illegal"
+    assert "put the board right first" in refused[0]["reason"]
     hands.do("lift 13", "place 10", wait=500)
     assert hands.throw(3) == [{"v": "throw", "player": "B", "value": 3}]
 
@@ -122,7 +126,8 @@ def test_the_rules_own_moves_become_prompts_that_are_checked():
     assert kinds(verdicts) == ["progress", "move", "bonus", "prompt"]
     assert verdicts[-1]["text"] == "move A's drowned piece from 27 to 15 (H6)"
     wrong = hands.do("lift 27", "place 16", wait=500)
-    assert wrong[-1]["v"] == "illegal" and "first" in wrong[-1]["reason"]
+    assert wrong[-1]["v"] == "illegal"
+    assert "first" in wrong[-1]["reason"]
     assert kinds(hands.do("lift 16", "place 15", wait=500)) == ["cleared"]
 
 
@@ -150,7 +155,8 @@ def test_two_moves_that_fit_the_same_board_are_asked_about():
     hands = Hands(game)
     verdicts = hands.do("lift 28", "place 29", wait=500)
     question = verdicts[-1]
-    assert question["v"] == "question" and len(question["options"]) == 2
+    assert question["v"] == "question"
+    assert len(question["options"]) == 2
     answered = hands.call("answer", 1)
     assert moves_in(answered) == ["28-29"]
     assert hands.game.pending in ((1,), (5,))
@@ -161,10 +167,12 @@ def test_the_board_before_the_last_move_offers_an_undo():
     hands.throw(3)
     hands.do("lift 10", "place 13", wait=500)
     verdicts = hands.do("lift 13", "place 10", wait=500)
-    assert verdicts[-1]["v"] == "question" and verdicts[-1]["kind"] == "undo"
+    assert verdicts[-1]["v"] == "question"
+    assert verdicts[-1]["kind"] == "undo"
     undone = hands.call("answer", "undo")
     assert kinds(undone) == ["answered", "undone"]
-    assert hands.game.to_move_id == "B" and hands.game.pending == 3
+    assert hands.game.to_move_id == "B"
+    assert hands.game.pending == 3
 
 
 def test_keeping_the_move_turns_the_undo_question_into_guidance():
@@ -173,7 +181,8 @@ def test_keeping_the_move_turns_the_undo_question_into_guidance():
     hands.do("lift 10", "place 13", wait=500)
     hands.do("lift 13", "place 10", wait=500)
     verdicts = hands.call("answer", "keep")
-    assert verdicts[-1]["v"] == "illegal" and verdicts[-1]["fix"] == ["put B's piece on 10 back on 13"]
+    assert verdicts[-1]["v"] == "illegal"
+    assert verdicts[-1]["fix"] == ["put B's piece on 10 back on 13"]
 
 
 def test_the_starting_setup_offers_a_new_game():
@@ -184,7 +193,8 @@ def test_the_starting_setup_offers_a_new_game():
     board = Hands(new_game("secret")).referee.sensed
     verdicts = hands.referee.sense(board, hands.clock)
     verdicts += hands.wait(500)
-    assert verdicts[-1]["v"] == "question" and verdicts[-1]["kind"] == "new_game"
+    assert verdicts[-1]["v"] == "question"
+    assert verdicts[-1]["kind"] == "new_game"
     assert kinds(hands.call("answer", "new game"))[:2] == ["answered", "new_game"]
     assert hands.game.board() == new_game("secret").board()
 

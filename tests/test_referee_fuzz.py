@@ -156,7 +156,7 @@ def fuzz(variant: str, players: int, seed: int, length: int, handling: float = 0
 @settings(max_examples=60)
 @given(st.sampled_from(RULE_SETS), st.integers(0, 2**32 - 1), st.sampled_from([0.3, 0.7, 0.9]))
 @example(("modern", 4), 812, 0.7)  # found on main: KeyError in Referee._warn_swap
-def test_7_no_input_crashes_the_referee(rule_set, seed, handling):
+def test_no_input_crashes_the_referee(rule_set, seed, handling):
     """`handling`: how much of the input is whole handlings rather than single inputs (operator
     actions, throws, stray switches): each mix finds other crashes."""
     s = fuzz(*rule_set, seed, length=120, handling=handling)
@@ -166,7 +166,7 @@ def test_7_no_input_crashes_the_referee(rule_set, seed, handling):
 
 
 @pytest.mark.parametrize("rule_set", RULE_SETS, ids=[f"{v}-{p}" for v, p in RULE_SETS])
-def test_7_no_input_crashes_senet_pi_replay(rule_set, tmp_path, capsys):
+def test_no_input_crashes_senet_pi_replay(rule_set, tmp_path, capsys):
     """The same, through the command line in-process: exit 0 and one JSON verdict per line."""
     for seed in range(3):
         s = fuzz(*rule_set, seed=1000 + seed, length=150)
@@ -215,7 +215,7 @@ KNOWN_CRASHES = [
 
 
 @pytest.mark.parametrize("replay", KNOWN_CRASHES, ids=[f"crash-{n}" for n in range(len(KNOWN_CRASHES))])
-def test_7_inputs_that_once_crashed_the_referee_are_judged(replay):
+def test_inputs_that_once_crashed_the_referee_are_judged(replay):
     verdicts = replay_verdicts(replay)
     for v in verdicts:
         parse_verdict({k: value for k, value in v.items() if k != "event"})  # replay adds the event index
@@ -224,7 +224,7 @@ def test_7_inputs_that_once_crashed_the_referee_are_judged(replay):
 
 
 @pytest.mark.parametrize("replay", KNOWN_CRASHES, ids=[f"crash-{n}" for n in range(len(KNOWN_CRASHES))])
-def test_7_inputs_that_once_crashed_the_referee_are_journaled_and_survive_a_restart(replay, tmp_path):
+def test_inputs_that_once_crashed_the_referee_are_journaled_and_survive_a_restart(replay, tmp_path):
     """In the running service: each input is judged (or refused with a reason) and journaled; after a
     restart the game resumes from the journal with the same verdicts, nothing set aside."""
     path = tmp_path / "journal.sqlite"

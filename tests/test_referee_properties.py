@@ -116,4 +116,6 @@ def test_a_legal_move_ending_one_square_wrong_is_flagged(variant, seed, pick, sh
     verdicts = run(referee, [("lift", mover.from_sq), ("place", wrong), ("wait", 600)])
     assert not [v for v in verdicts if v["v"] == "move"], verdicts
     warnings = [v for v in verdicts if v["v"] == "illegal"]
-    assert len(warnings) == 1 and warnings[0]["reason"] and warnings[0]["fix"]
+    assert len(warnings) == 1
+    assert warnings[0]["reason"]
+    assert warnings[0]["fix"]

@@ -50,7 +50,8 @@ def run_cli(capsys, *args):
 
 def test_cli_replays_a_file(capsys):
     code, out, err = run_cli(capsys, "replay", str(REPLAYS / "secret-opening.json"))
-    assert code == 0 and err == ""
+    assert code == 0
+    assert err == ""
     assert out.splitlines() == (REPLAYS / "secret-opening.expected.jsonl").read_text().splitlines()
 
 
@@ -101,7 +102,9 @@ def test_invalid_files_exit_non_zero_with_one_clear_line(tmp_path, capsys, conte
 
 def test_a_missing_file_is_one_clear_line(tmp_path, capsys):
     code, _, err = run_cli(capsys, "replay", str(tmp_path / "nope.json"))
-    assert code == 1 and "cannot read" in err and "No such file" in err
+    assert code == 1
+    assert "cannot read" in err
+    assert "No such file" in err
 
 
 def test_python_dash_m_and_standard_input_work():
@@ -117,7 +120,8 @@ def test_a_binary_file_is_refused_cleanly(tmp_path, capsys):
     path = tmp_path / "game.json"
     path.write_bytes(b"\xff\xfe\x00garbage")
     code, _, err = run_cli(capsys, "replay", str(path))
-    assert code == 1 and "not a UTF-8 text file" in err
+    assert code == 1
+    assert "not a UTF-8 text file" in err
 
 
 def test_rules_command_lists_every_rule_set(capsys):

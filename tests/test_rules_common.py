@@ -5,7 +5,7 @@ import pytest
 from senet_pi.errors import IllegalMoveError
 from senet_pi.rules import Move, Reason, new_game
 from senet_pi.rules.effects import Bonus, Exchanged, Forfeit, Turn, Win
-from tests.conftest import at, moves
+from tests.rules_helpers import at, moves
 
 
 @pytest.mark.parametrize("ruleset", ["secret", "houses"])
@@ -67,21 +67,24 @@ def test_P6_one_bonus_even_with_two_reasons():
     game = at("houses", A=[11], B=[20], throw=4)
     effects = game.play("11-15")
     assert [e for e in effects if isinstance(e, Bonus)] == [Bonus("A")]
-    assert game.to_move_id == "A" and game.pending is None
+    assert game.to_move_id == "A"
+    assert game.pending is None
 
 
 def test_P7_no_move_passes_the_turn():
     # houses: A's only piece on 29 needs exactly 2 (H7); a 3 cannot be played.
     game = at("houses", A=[29], B=[20])
     effects = game.push_throw(3)
-    assert isinstance(effects[0], Forfeit) and effects[1] == Turn("B")
+    assert isinstance(effects[0], Forfeit)
+    assert effects[1] == Turn("B")
     assert game.to_move_id == "B"
 
 
 def test_P7_forfeited_throw_still_grants_its_bonus():
     game = at("houses", A=[29], B=[20])
     effects = game.push_throw(4)
-    assert isinstance(effects[0], Forfeit) and effects[1] == Bonus("A")
+    assert isinstance(effects[0], Forfeit)
+    assert effects[1] == Bonus("A")
     assert game.to_move_id == "A"
 
 
@@ -90,7 +93,8 @@ def test_P8_bearing_off_the_last_piece_wins(ruleset):
     game = at(ruleset, A=[30], B=[20], throw=1)
     effects = game.play("30-off")
     assert effects[-1] == Win("A")
-    assert game.is_over and game.winner_id == "A"
+    assert game.is_over
+    assert game.winner_id == "A"
     with pytest.raises(IllegalMoveError, match="the game is over"):
         game.push_throw(1)
 
@@ -127,7 +131,9 @@ def test_moving_the_opponents_piece_is_refused():
 def test_position_round_trips():
     game = at("secret", A=[3, 15, 26], B=[2, 4], to_move="B")
     again = type(game)(position=game.position())
-    assert again.board() == game.board() and again.off == game.off and again.to_move == game.to_move
+    assert again.board() == game.board()
+    assert again.off == game.off
+    assert again.to_move == game.to_move
 
 
 # ---------------------------------------------------------------------- what a rule set says of itself
@@ -136,7 +142,8 @@ def test_position_round_trips():
 @pytest.mark.parametrize("ruleset", ["secret", "houses", "cards", "modern"])
 def test_every_rule_set_says_how_to_play_in_plain_sentences(ruleset):
     game = new_game(ruleset)
-    assert len(game.how_to_play) >= 3 and all(s.endswith((".", "?")) for s in game.how_to_play)
+    assert len(game.how_to_play) >= 3
+    assert all(s.endswith((".", "?")) for s in game.how_to_play)
     assert game.summary == " ".join(game.how_to_play)  # one source for the page and --help
 
 
@@ -161,8 +168,12 @@ def test_a_turn_starts_with_a_throw_except_in_the_card_game():
 @pytest.mark.parametrize("ruleset", ["secret", "houses", "modern"])
 def test_a_game_without_cards_holds_none_and_refuses_card_actions(ruleset):
     game = new_game(ruleset)
-    assert game.cards() is None and game.card_names() == [] and game.hand("A") == []
-    assert not game.playable("3") and not game.can_exchange() and game.phase == "play"
+    assert game.cards() is None
+    assert game.card_names() == []
+    assert game.hand("A") == []
+    assert not game.playable("3")
+    assert not game.can_exchange()
+    assert game.phase == "play"
     for action in (lambda: game.push_card("3"), lambda: game.push_exchange(["3"]), game.push_pass):
         with pytest.raises(IllegalMoveError) as err:
             action()
@@ -177,6 +188,8 @@ def test_typed_numbers_are_a_throw_of_the_rule_set():
 
 
 def test_a_piece_is_known_by_its_owner_and_in_modern_by_its_dots():
-    assert new_game("secret").piece_at(10) == ("B", None) and new_game("secret").piece_at(20) is None
+    assert new_game("secret").piece_at(10) == ("B", None)
+    assert new_game("secret").piece_at(20) is None
     owner, dots = new_game("modern").piece_at(10)
-    assert owner in ("A", "B") and isinstance(dots, int)  # M1: pieces carry 1-5 dots
+    assert owner in ("A", "B")
+    assert isinstance(dots, int)  # M1: pieces carry 1-5 dots

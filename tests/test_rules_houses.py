@@ -5,7 +5,7 @@ import pytest
 from senet_pi.errors import IllegalMoveError
 from senet_pi.rules import Reason, new_game
 from senet_pi.rules.effects import Bonus, Forfeit, Relocated, Turn
-from tests.conftest import at, moves
+from tests.rules_helpers import at, moves
 
 
 def refused(game, from_sq, to_sq):
@@ -31,7 +31,8 @@ def test_H2_B_opens_with_the_piece_on_10():
     game.push_throw(2)
     assert moves(game) == {"10-12"}
     err = refused(game, 8, 10)
-    assert err.reason is Reason.OPENING and err.ruling == "H2"
+    assert err.reason is Reason.OPENING
+    assert err.ruling == "H2"
     game.play("10-12")
     assert game.to_move_id == "A"
     game.push_throw(1)
@@ -41,7 +42,8 @@ def test_H2_B_opens_with_the_piece_on_10():
 def test_H3_a_block_of_three_cannot_be_jumped_even_round_a_corner():
     game = at("houses", A=[9, 1], B=[10, 11, 12], throw=4)
     err = refused(game, 9, 13)
-    assert err.reason is Reason.BLOCKADE and err.ruling == "H3"
+    assert err.reason is Reason.BLOCKADE
+    assert err.ruling == "H3"
     assert moves(game) == {"1-5"}
 
 
@@ -56,7 +58,8 @@ def test_H5_a_throw_past_26_ends_on_26():
     game = at("houses", A=[24], B=[20], throw=5)
     assert moves(game) == {"24-26"}
     err = refused(game, 24, 29)
-    assert err.reason is Reason.WRONG_DISTANCE and "to 26, not 29" in str(err)
+    assert err.reason is Reason.WRONG_DISTANCE
+    assert "to 26, not 29" in str(err)
 
 
 @pytest.mark.parametrize("owner", ["A", "B"])
@@ -94,7 +97,8 @@ def test_H7_the_last_three_houses_leave_only_with_an_exact_throw(square, needed)
             assert f"{square}-off" in moves(game)
         else:
             err = refused(game, square, 31)
-            assert err.reason is Reason.ONLY_EXACT_THROW and err.ruling == "H7"
+            assert err.reason is Reason.ONLY_EXACT_THROW
+            assert err.ruling == "H7"
 
 
 @pytest.mark.parametrize("square", [28, 29, 30])
@@ -113,6 +117,7 @@ def test_H8_from_26(throw, dest):
 def test_H9_no_backward_moves_the_throw_is_lost():
     game = at("houses", A=[29], B=[20])
     effects = game.push_throw(3)
-    assert isinstance(effects[0], Forfeit) and effects[1] == Turn("B")
+    assert isinstance(effects[0], Forfeit)
+    assert effects[1] == Turn("B")
     game = at("houses", A=[29, 5], B=[20], throw=1)
     assert refused(game, 5, 4).reason is Reason.NO_BACKWARD

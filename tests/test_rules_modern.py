@@ -58,7 +58,8 @@ def test_M3_one_piece_by_the_sum_or_two_different_pieces_by_one_die_each():
     # would then land on the own piece on 17 (M4).
     assert steps(game) == {(12, 20, 8), (14, 22, 8), (12, 15, 3), (14, 19, 5)}
     effects = game.play(Move(12, 15, 3))
-    assert effects == () and game.pending == (5,)
+    assert effects == ()
+    assert game.pending == (5,)
     assert steps(game) == {(14, 19, 5)}
     with pytest.raises(IllegalMoveError) as err:
         game.check_move(15, 20)
@@ -91,7 +92,8 @@ def test_M4_landing_on_an_opponent_sends_it_to_the_sun():
     game = mat(A={5: 10, 4: 20}, B={3: 13, 2: 25}, throw=[1, 2])
     effects = game.play("10-13")
     assert Relocated("B", 13, 1, "to_sun", "M4") in effects
-    assert game.piece_at(1) == ("B", 3) and game.piece_at(13) == ("A", 5)
+    assert game.piece_at(1) == ("B", 3)
+    assert game.piece_at(13) == ("A", 5)
 
 
 def test_M4_a_piece_already_on_the_sun_leaves_the_game():
@@ -161,7 +163,8 @@ def test_M9_a_player_with_no_legal_move_loses_and_the_other_wins():
     # A's last piece on 25; every count lands on B's pieces on 28-30 from outside (M8).
     game = new_game("modern", position={"A": {"5": 25}, "B": {"5": 28, "4": 29, "3": 30}, "to_move": "A"})
     effects = game.push_throw((3, 4))
-    assert effects[1] == Eliminated("A") and effects[-1] == Win("B", {"A": 0, "B": 0})
+    assert effects[1] == Eliminated("A")
+    assert effects[-1] == Win("B", {"A": 0, "B": 0})
     assert game.winner_id == "B"
 
 
@@ -176,8 +179,11 @@ def test_M9_three_players_the_one_out_leaves_and_play_goes_on():
     position = {"A": {"5": 25}, "B": {"5": 28, "4": 29, "3": 30}, "C": {"5": 3}, "to_move": "A"}
     game = new_game("modern", players=3, position=position)
     effects = game.push_throw((3, 4))
-    assert Eliminated("A") in effects and Removed("A", 25, "M9") in effects and effects[-1] == Turn("B")
-    assert game.owner(25) is None and not game.is_over
+    assert Eliminated("A") in effects
+    assert Removed("A", 25, "M9") in effects
+    assert effects[-1] == Turn("B")
+    assert game.owner(25) is None
+    assert not game.is_over
 
 
 def test_M5_a_bounce_may_end_on_the_square_it_left():
@@ -221,7 +227,8 @@ def test_M3_one_die_alone_only_when_no_complete_way():
     assert steps(game) == {(12, 19, 7)}
     with pytest.raises(IllegalMoveError) as err:
         game.check_move(12, 15, 3)
-    assert err.value.reason is Reason.NO_COMPLETION and err.value.ruling == "M3"
+    assert err.value.reason is Reason.NO_COMPLETION
+    assert err.value.ruling == "M3"
 
 
 def test_M3_one_die_alone_when_the_sum_cannot_be_played():
@@ -265,4 +272,5 @@ def test_M8_with_M5_the_bounce_is_refused_with_the_ruling_that_decides():
     game = mat(A={5: 1, 4: 24, 2: 29}, B={5: 13}, throw=[2, 4])
     with pytest.raises(IllegalMoveError) as err:
         game.check_move(24, 26, 2)  # its only completion is 29-29 by 4, which leaves 29 where it is
-    assert err.value.reason is Reason.MUST_LEAVE_SAFE_TILE and err.value.ruling == "M8"
+    assert err.value.reason is Reason.MUST_LEAVE_SAFE_TILE
+    assert err.value.ruling == "M8"

@@ -5,7 +5,7 @@ import pytest
 from senet_pi.errors import IllegalMoveError
 from senet_pi.rules import Reason, new_game
 from senet_pi.rules.effects import Bonus, Exchanged, Forfeit, Relocated, Turn
-from tests.conftest import at, moves
+from tests.rules_helpers import at, moves
 
 
 def refused(game, from_sq, to_sq):
@@ -53,7 +53,8 @@ def test_S3_in_row_1_only_the_most_advanced_piece_moves():
 def test_S4_a_blockade_in_one_row_cannot_be_passed():
     game = at("secret", A=[11, 1], B=[12, 13, 14], throw=4)
     err = refused(game, 11, 15)
-    assert err.reason is Reason.BLOCKADE and err.ruling == "S4"
+    assert err.reason is Reason.BLOCKADE
+    assert err.ruling == "S4"
     assert "B's blockade on 12-14 cannot be passed" in str(err)
 
 
@@ -72,7 +73,8 @@ def test_S4_own_blockade_never_blocks_its_owner():
 def test_S5_the_ankh_is_safe():
     game = at("secret", A=[13, 1], B=[15], throw=2)
     err = refused(game, 13, 15)
-    assert err.reason is Reason.PROTECTED_SAFE and err.ruling == "S5"
+    assert err.reason is Reason.PROTECTED_SAFE
+    assert err.ruling == "S5"
 
 
 def test_S6_every_piece_must_land_on_26_exactly():
@@ -133,7 +135,8 @@ def test_S9_landing_on_29_throws_again_and_29_leaves_with_at_most_2():
 def test_S10_30_is_not_safe_and_landing_there_throws_again():
     game = at("secret", A=[26], B=[30, 20], throw=4)
     effects = game.play("26-30")
-    assert Exchanged("B", 30, 26) in effects and effects[-1] == Bonus("A")
+    assert Exchanged("B", 30, 26) in effects
+    assert effects[-1] == Bonus("A")
 
 
 def test_S10_30_bears_off_only_with_a_1():
@@ -182,7 +185,8 @@ def test_S12_backward_respects_blockades_and_protection():
 def test_S12_never_from_or_onto_26_to_30_and_P7_keeps_the_bonus():
     game = at("secret", A=[26, 28], B=[20])
     effects = game.push_throw(6)
-    assert isinstance(effects[0], Forfeit) and effects[1] == Bonus("A")
+    assert isinstance(effects[0], Forfeit)
+    assert effects[1] == Bonus("A")
 
 
 def test_S12_never_below_square_1():

@@ -50,7 +50,8 @@ def test_run_plays_moves_on_the_simulated_board_from_a_script(tmp_path):
     result = run_cli(tmp_path, "throw 3\nlift 10\nplace 13\nwait 700\nstatus\n")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "B moves 10 -> 13" in out and "A to throw" in out
+    assert "B moves 10 -> 13" in out
+    assert "A to throw" in out
     assert "13B" in out.split("> status")[1]  # the board drawn after the move
 
 
@@ -60,7 +61,8 @@ def test_the_readme_demo_script_plays_as_described(tmp_path):
     assert "A moves 9 -> 13; B's piece 13 -> 9 (exchange)" in out
     assert ">> put B's piece that stood on 13 on 9 (exchange, P4)" in out
     assert out.rstrip().endswith("21. 22. 23. 24. 25. 26. 27. 28. 29. 30.")
-    assert " 9B" in out.split("> status")[-1] and "13A" in out.split("> status")[-1]
+    assert " 9B" in out.split("> status")[-1]
+    assert "13A" in out.split("> status")[-1]
 
 
 def test_run_resumes_the_game_in_its_journal(tmp_path):
@@ -88,7 +90,8 @@ def test_run_says_so_when_the_page_port_is_taken(tmp_path):
         port = taken.getsockname()[1]
         result = run_cli(tmp_path, "status\n", "--page-port", str(port))
     assert result.returncode == 1
-    assert f"cannot serve the page on 127.0.0.1:{port}" in result.stderr and "Traceback" not in result.stderr
+    assert f"cannot serve the page on 127.0.0.1:{port}" in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_run_with_a_bad_pin_map_is_one_clear_line(tmp_path):
@@ -96,7 +99,8 @@ def test_run_with_a_bad_pin_map_is_one_clear_line(tmp_path):
     bad.write_text("[matrix]\n")
     result = run_cli(tmp_path, "", "--pinmap", str(bad))
     assert result.returncode == 1
-    assert result.stderr.strip().startswith("senet-pi run:") and "[matrix] and a [thrower]" in result.stderr
+    assert result.stderr.strip().startswith("senet-pi run:")
+    assert "[matrix] and a [thrower]" in result.stderr
     assert "Traceback" not in result.stderr
 
 
@@ -123,7 +127,8 @@ def test_selftest_on_a_good_simulated_board_finds_everything_working():
     finally:
         backend.close()
     assert report.ok, report.summary()
-    assert "switches: 30 of 30 work" in out[-1] and "stick LEDs: all 4 work" in out[-1]
+    assert "switches: 30 of 30 work" in out[-1]
+    assert "stick LEDs: all 4 work" in out[-1]
 
 
 def test_selftest_reports_stuck_switches():
@@ -148,7 +153,8 @@ def test_selftest_command_walks_the_simulated_board():
         timeout=120,
         check=False,
     )
-    assert result.returncode == 0 and "all good" in result.stdout
+    assert result.returncode == 0
+    assert "all good" in result.stdout
 
 
 def test_quit_on_standard_input_stops_run_and_its_page(tmp_path):
@@ -176,5 +182,6 @@ def test_quit_on_standard_input_stops_run_and_its_page(tmp_path):
         timeout=60,
         check=False,
     )
-    assert result.returncode == 0 and f"the page: http://127.0.0.1:{port}/" in result.stdout
+    assert result.returncode == 0
+    assert f"the page: http://127.0.0.1:{port}/" in result.stdout
     assert "serving the page until stopped" not in result.stdout

@@ -18,7 +18,8 @@ def stub(path: Path, body: str) -> None:
     path.chmod(0o755)
 
 
-PYTEST = "python -m pytest -n 2 --dist worksteal -q"  # what scripts/test runs last, given -q
+#: What scripts/test runs last, given -q: every test, on two workers, measuring branch coverage.
+PYTEST = "python -m pytest -n 2 --dist worksteal --cov=senet_pi --cov=senet_pi_web --cov-branch --cov-report=term -q"
 
 
 @pytest.fixture
@@ -88,7 +89,8 @@ def test_a_fresh_machine_gets_the_debian_packages_then_the_venv_then_the_tests(m
         "apt-get update -q",
         "apt-get install -y -q chromium nodejs npm python3-venv systemd shellcheck mosquitto openssl",
     ]
-    assert log.count("sudo apt-get") == 1 and "sudo env" in log  # not root: sudo, for both
+    assert log.count("sudo apt-get") == 1
+    assert "sudo env" in log  # not root: sudo, for both
     assert log[-3:] == ["python3 -m venv .venv", "pip install -q -e .[test]", PYTEST]
     assert status == 0
 
@@ -107,7 +109,8 @@ def test_a_machine_with_everything_installs_no_package_and_passes_pytests_status
         "chromium", "node", "npm", "systemd-analyze", "shellcheck", "mosquitto", "openssl", pytest_status=3
     )
     assert not [line for line in log if line.startswith(("apt-get", "sudo"))]
-    assert log[-1] == PYTEST and status == 3
+    assert log[-1] == PYTEST
+    assert status == 3
 
 
 def test_it_says_what_it_will_install_before_installing_it(machine):
@@ -170,7 +173,8 @@ def test_no_install_installs_nothing_and_names_what_is_missing(machine):
     assert not [line for line in log if line.startswith(("apt-get", "sudo", "pip", "python3 -m venv"))]
     assert [line for line in log if not line.startswith("python3 -c")] == [PYTEST]  # never pytest's option
     (err,) = machine.stderr[-1].strip().splitlines()
-    assert "not installing systemd shellcheck mosquitto openssl" in err and "--no-install" in err
+    assert "not installing systemd shellcheck mosquitto openssl" in err
+    assert "--no-install" in err
     assert status == 0
 
 
@@ -178,9 +182,11 @@ def test_no_install_without_a_venv_is_one_line_and_exit_1(machine, tmp_path):
     shutil.rmtree(tmp_path / "repo" / ".venv")
     everything = ("chromium", "node", "npm", "systemd-analyze", "shellcheck", "mosquitto", "openssl")
     status, log = machine(*everything, args=("--no-install",))
-    assert status == 1 and not [line for line in log if not line.startswith("python3 -c")]
+    assert status == 1
+    assert not [line for line in log if not line.startswith("python3 -c")]
     (err,) = machine.stderr[-1].strip().splitlines()
-    assert "no .venv" in err and "python3 -m venv .venv" in err
+    assert "no .venv" in err
+    assert "python3 -m venv .venv" in err
 
 
 def test_ci_runs_exactly_the_readmes_command_2():
@@ -222,5 +228,7 @@ def test_apt_failing_for_another_reason_is_its_message_and_one_line_exit_1(machi
     )
     assert result.returncode == 1
     err = result.stderr.strip().splitlines()
-    assert err[0] == "E: Unable to locate package shellcheck" and len(err) == 2
-    assert "failed" in err[1] and "by hand" in err[1]
+    assert err[0] == "E: Unable to locate package shellcheck"
+    assert len(err) == 2
+    assert "failed" in err[1]
+    assert "by hand" in err[1]

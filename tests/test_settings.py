@@ -75,7 +75,8 @@ def test_a_bad_setting_is_one_line_naming_the_key(tmp_path, key, value, said):
     with pytest.raises(ConfigError) as raised:
         load_instance_config(tmp_path)
     line = str(raised.value)
-    assert "\n" not in line and line.startswith(f"the config {tmp_path / 'config.toml'}: {key} ")
+    assert "\n" not in line
+    assert line.startswith(f"the config {tmp_path / 'config.toml'}: {key} ")
     assert said in line
 
 
@@ -92,7 +93,8 @@ def test_a_key_that_is_no_setting_is_one_line_not_ignored(tmp_path, line, said):
     (tmp_path / "config.toml").write_text(line + "\n", encoding="utf-8")
     with pytest.raises(ConfigError) as raised:
         load_instance_config(tmp_path)
-    assert "\n" not in str(raised.value) and said in str(raised.value)
+    assert "\n" not in str(raised.value)
+    assert said in str(raised.value)
     assert "is not a setting" in str(raised.value)
 
 
@@ -159,7 +161,8 @@ def test_run_says_a_bad_setting_in_one_line_before_anything_starts(tmp_path):
         text=True,
         timeout=120,
     )
-    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
     assert result.stderr.strip().splitlines() == [
         f"senet-pi run: the config {instance / 'config.toml'}: "
         "MAX_LIVE_STREAMS must be a whole number of live streams, 1 or more, not a str"

@@ -22,6 +22,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from senet_pi.rules import find_ruleset
 from senet_pi.service.journal import Journal
 from senet_pi.service.stats import day_stats
@@ -131,6 +133,7 @@ class Exhibit:
         return status
 
 
+@pytest.mark.slow
 def test_a_simulated_day_of_visitors(tmp_path: Path) -> None:
     (tmp_path / "instance").mkdir()
     (tmp_path / "instance" / "config.toml").write_text(f"EXHIBIT = true\nIDLE_MINUTES = {IDLE_MINUTES}\n")
@@ -154,7 +157,8 @@ def test_a_simulated_day_of_visitors(tmp_path: Path) -> None:
         day = Exhibit(tmp_path)
         runs.append(day)
         said = day.do("throw 3", "lift 28", "wait 600", "throw 5", "lift 26", "wait 600")
-        assert "A moves 28 -> off" in said and "B moves 26 -> off" in said
+        assert "A moves 28 -> off" in said
+        assert "B moves 26 -> off" in said
         day = power_cut(day, 1)
         assert any(re.fullmatch(r"note: resumed game 1 \(houses\) after \d+ inputs and 2 moves", x) for x in day.said)
         said = day.do("throw 2", "slide 20 22", "wait 600", "throw 4", "slide 24 26", "wait 600")
@@ -163,9 +167,11 @@ def test_a_simulated_day_of_visitors(tmp_path: Path) -> None:
         # An idle spell: the won game is saved, a new one waits, untouched, its board not set up.
         day.expect(r"^zz nobody played for 0.05 minutes: game 1 is saved and a new game begins$")
         day.expect(r"^new game: variant=houses")
-        assert day.state()["touched"] is False and day.state()["game"] == 2
+        assert day.state()["touched"] is False
+        assert day.state()["game"] == 2
         fixes = day.set_up()
-        assert fixes[0].startswith("take the piece off square") and fixes[-1].startswith("put a piece on square")
+        assert fixes[0].startswith("take the piece off square")
+        assert fixes[-1].startswith("put a piece on square")
         # A knocked board: a piece shifted from 3 to 15, put right with the page's fixes, one at a time.
         day.do("slide 3 15")
         assert day.set_up() == ["take the piece off square 15", "put a piece on square 3"]
@@ -180,9 +186,11 @@ def test_a_simulated_day_of_visitors(tmp_path: Path) -> None:
         said = day.do("throw 1", "slide 10 11", "wait 600")
         assert "B moves 10 -> 11" in said
         day = power_cut(day, 3)
-        assert day.state()["squares"]["11"]["owner"] == "B" and day.state()["setup"] is None
+        assert day.state()["squares"]["11"]["owner"] == "B"
+        assert day.state()["setup"] is None
         said = day.do("throw 2", "slide 11 13", "wait 600")
-        assert "B moves 11 -> 13" in said and day.state()["game"] == 3
+        assert "B moves 11 -> 13" in said
+        assert day.state()["game"] == 3
         assert day.quit() == 0
     finally:
         for run in runs:

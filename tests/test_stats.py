@@ -25,6 +25,7 @@ from senet_pi.service.stats import COLUMNS, StatsError, day_stats, to_csv
 from senet_pi_web import create_app
 from senet_pi_web.plots import nice_top
 from tests.journal_helpers import ScriptClock, feed, timed
+from tests.web_helpers import sign_in
 
 PIN = "1357"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -155,10 +156,12 @@ def test_days_count_games_by_their_local_start_day(journal_of_three_days):
     assert [r.date for r in rows] == ["2026-03-01", "2026-03-02", "2026-03-03"]
     one, two, three = rows
     assert (one.started, one.finished, one.abandoned, one.open) == (4, 2, 2, 0)
-    assert one.median_duration_s == pytest.approx(20 * 60) and one.mean_duration_s == pytest.approx(20 * 60)
+    assert one.median_duration_s == pytest.approx(20 * 60)
+    assert one.mean_duration_s == pytest.approx(20 * 60)
     assert (one.warnings, one.warnings_per_game, one.switch_faults) == (2, 0.5, 0)
     assert (two.started, two.finished, two.abandoned, two.open, two.switch_faults) == (3, 0, 3, 0, 1)
-    assert two.median_duration_s is None and two.mean_duration_s is None
+    assert two.median_duration_s is None
+    assert two.mean_duration_s is None
     assert (three.started, three.open, three.abandoned, three.warnings_per_game) == (1, 1, 0, 0.0)
     assert day_stats(service.journal) == rows  # a Journal works as well as its path
 
@@ -210,7 +213,8 @@ def test_a_missing_damaged_or_foreign_journal_is_one_clear_error_and_is_left_as_
         day_stats(foreign)
     assert main(["stats", "--journal", str(damaged)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("senet-pi stats: cannot read the journal") and err.count("\n") == 1
+    assert err.startswith("senet-pi stats: cannot read the journal")
+    assert err.count("\n") == 1
     assert damaged.read_bytes() == b"not SQLite at all" * 100  # read, never set aside
     assert sorted(p.name for p in tmp_path.iterdir()) == ["damaged.sqlite", "foreign.sqlite"]
 
@@ -230,10 +234,13 @@ def test_the_csv_has_a_header_and_a_row_per_day_that_match_the_stats(journal_of_
     path, _ = journal_of_three_days
     rows = day_stats(path)
     parsed = list(csv.DictReader(io.StringIO(to_csv(rows))))
-    assert list(parsed[0]) == COLUMNS and len(parsed) == len(rows)
+    assert list(parsed[0]) == COLUMNS
+    assert len(parsed) == len(rows)
     for got, row in zip(parsed, rows, strict=True):
-        assert got["date"] == row.date and int(got["started"]) == row.started
-        assert int(got["abandoned"]) == row.abandoned and int(got["switch_faults"]) == row.switch_faults
+        assert got["date"] == row.date
+        assert int(got["started"]) == row.started
+        assert int(got["abandoned"]) == row.abandoned
+        assert int(got["switch_faults"]) == row.switch_faults
         median = got["median_duration_s"]
         assert (median == "") if row.median_duration_s is None else float(median) == row.median_duration_s
 
@@ -256,17 +263,16 @@ def staff_client(journal_of_three_days):
     return app.test_client()
 
 
-def sign_in(client) -> None:
-    csrf = client.get("/api/op/csrf").json["csrf"]
-    assert client.post("/api/op/login", json={"pin": PIN}, headers={"X-CSRF-Token": csrf}).status_code == 200
-
-
 def test_the_staff_page_csv_and_json_refuse_a_session_not_signed_in(staff_client):
     page = staff_client.get("/staff")
-    assert page.status_code == 401 and b"sign in with the operator PIN" in page.data and b"<svg" not in page.data
+    assert page.status_code == 401
+    assert b"sign in with the operator PIN" in page.data
+    assert b"<svg" not in page.data
     for url in ("/staff/stats.csv", "/api/stats"):
         refused = staff_client.get(url)
-        assert refused.status_code == 401 and "sign in" in refused.json["error"] and b"2026-03" not in refused.data
+        assert refused.status_code == 401
+        assert "sign in" in refused.json["error"]
+        assert b"2026-03" not in refused.data
 
 
 def test_with_no_pin_set_the_statistics_are_disabled(journal_of_three_days):
@@ -277,16 +283,18 @@ def test_with_no_pin_set_the_statistics_are_disabled(journal_of_three_days):
 
 
 def test_signed_in_the_staff_page_draws_a_bar_per_day_in_each_plot(staff_client):
-    sign_in(staff_client)
+    sign_in(staff_client, PIN)
     page = staff_client.get("/staff")
     assert page.status_code == 200
     html = page.get_data(as_text=True)
-    assert "https://" not in html and "style=" not in html  # offline, and nothing the CSP refuses
+    assert "https://" not in html
+    assert "style=" not in html  # offline, and nothing the CSP refuses
     svgs = [html[html.index("<svg", i) : html.index("</svg>", i) + 6] for i in _starts(html, "<svg")]
     assert len(svgs) == 3
     for text in svgs:
         svg = ET.fromstring(text)
-        assert svg.get("role") == "img" and svg.find(f"{SVG}title").text
+        assert svg.get("role") == "img"
+        assert svg.find(f"{SVG}title").text
         bars = svg.findall(f"{SVG}g[@class='bar']")
         assert [b.get("data-label") for b in bars] == ["2026-03-01", "2026-03-02", "2026-03-03"]
     games = ET.fromstring(svgs[0])
@@ -302,14 +310,16 @@ def test_signed_in_the_staff_page_draws_a_bar_per_day_in_each_plot(staff_client)
 
 def test_signed_in_the_csv_and_json_download(staff_client, journal_of_three_days):
     path, _ = journal_of_three_days
-    sign_in(staff_client)
+    sign_in(staff_client, PIN)
     response = staff_client.get("/staff/stats.csv")
-    assert response.status_code == 200 and response.mimetype == "text/csv"
+    assert response.status_code == 200
+    assert response.mimetype == "text/csv"
     assert response.headers["Content-Disposition"] == 'attachment; filename="senet-pi-stats.csv"'
     assert response.get_data(as_text=True) == to_csv(day_stats(path))
     days = staff_client.get("/api/stats").json["days"]
     assert [d["date"] for d in days] == ["2026-03-01", "2026-03-02", "2026-03-03"]
-    assert days[0]["finished"] == 2 and days[1]["switch_faults"] == 1
+    assert days[0]["finished"] == 2
+    assert days[1]["switch_faults"] == 1
 
 
 def test_the_operator_panel_links_to_the_staff_page(staff_client):
@@ -327,11 +337,16 @@ def _starts(text: str, needle: str) -> list[int]:
 @pytest.mark.parametrize(("value", "top"), [(0, 1.0), (3, 3.0), (7, 8.0), (0.5, 0.5), (23, 25.0), (1234, 1250.0)])
 def test_the_y_axis_ends_on_a_round_number_at_or_above_the_tallest_bar(value, top):
     got, step = nice_top(value)
-    assert got == pytest.approx(top) and got >= value and got / step <= 5
+    assert got == pytest.approx(top)
+    assert got >= value
+    assert got / step <= 5
 
 
 @pytest.mark.parametrize(("value", "top"), [(0, 1), (1, 1), (2, 2), (3, 3), (7, 8), (23, 25), (1234, 1250)])
 def test_a_count_axis_has_gridlines_on_whole_numbers_only(value, top):
     got, step = nice_top(value, whole=True)
-    assert got == pytest.approx(top) and got >= value and got / step <= 5
-    assert step >= 1 and step == int(step)
+    assert got == pytest.approx(top)
+    assert got >= value
+    assert got / step <= 5
+    assert step >= 1
+    assert step == int(step)

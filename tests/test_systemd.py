@@ -201,7 +201,8 @@ def test_an_abstract_socket_name_starts_with_a_nul(tmp_path: Path) -> None:
 def test_watchdog_pid_of_another_process_means_no_watchdog_here() -> None:
     other = Notifier({"NOTIFY_SOCKET": "/run/x", "WATCHDOG_USEC": "2000000", "WATCHDOG_PID": str(os.getpid() + 1)})
     ours = Notifier({"NOTIFY_SOCKET": "/run/x", "WATCHDOG_USEC": "2000000", "WATCHDOG_PID": str(os.getpid())})
-    assert other.watchdog_usec == 0 and Watchdog(other).period == 0
+    assert other.watchdog_usec == 0
+    assert Watchdog(other).period == 0
     assert Watchdog(ours).period == 1.0  # half of WatchdogSec, as sd_watchdog_enabled(3) advises
 
 

@@ -27,8 +27,11 @@ def test_M3_two_dice():
     dice = TwoDice()
     assert sum(dice.odds().values()) == 1
     assert dice.sum_odds()[7] == F(6, 36)
-    assert dice.is_valid((3, 5)) and dice.is_valid((4,))
-    assert not dice.is_valid((0, 5)) and not dice.is_valid((1, 2, 3)) and not dice.is_valid(7)
+    assert dice.is_valid((3, 5))
+    assert dice.is_valid((4,))
+    assert not dice.is_valid((0, 5))
+    assert not dice.is_valid((1, 2, 3))
+    assert not dice.is_valid(7)
 
 
 def test_stick_faces_agree_with_the_value():

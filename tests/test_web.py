@@ -2,71 +2,22 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from werkzeug.security import generate_password_hash
 
-from senet_pi.hardware.backend import SimBackend
-from senet_pi.hardware.pinmap import load_pinmap
-from senet_pi.service.core import Service
+from senet_pi.service import Service
 from senet_pi_web import create_app
-
-PIN = "246813"
-# A cheap hash for tests that sign in many times (the real one is scrypt, as set-pin makes it).
-FAST_HASH = generate_password_hash(PIN, method="pbkdf2:sha256:1000")
-
-
-@pytest.fixture
-def sim_service():
-    service = Service(None, variant="secret")
-    backend = SimBackend(load_pinmap(), rng=random.Random(4), spin=0)
-    backend.start(service, scan=False)
-    yield service, backend
-    backend.close()
-
-
-@pytest.fixture
-def app(sim_service):
-    service, backend = sim_service
-    return create_app(
-        {"TESTING": True, "OPERATOR_PIN_HASH": generate_password_hash(PIN), "PIN_DELAY": 0.01, "SECRET_KEY": "t"},
-        service=service,
-        backend=backend,
-    )
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
-class Operator:
-    """Like flaskr's AuthActions: sign in and act with the session's CSRF token."""
-
-    def __init__(self, client) -> None:
-        self.client = client
-        self.csrf = client.get("/api/op/csrf").json["csrf"]
-
-    def login(self, pin: str = PIN):
-        return self.client.post("/api/op/login", json={"pin": pin}, headers={"X-CSRF-Token": self.csrf})
-
-    def post(self, action: str, body: dict | None = None, csrf: bool = True):
-        headers = {"X-CSRF-Token": self.csrf} if csrf else {}
-        return self.client.post(f"/api/op/{action}", json=body or {}, headers=headers)
-
-
-@pytest.fixture
-def operator(client):
-    return Operator(client)
+from tests.web_helpers import FAST_HASH, PIN, Operator
 
 
 def test_the_pages_render(client):
     page = client.get("/")
-    assert page.status_code == 200 and b'id="board"' in page.data and b'name="csrf-token"' in page.data
-    assert b"cdn" not in page.data.lower() and b"https://" not in page.data
+    assert page.status_code == 200
+    assert b'id="board"' in page.data
+    assert b'name="csrf-token"' in page.data
+    assert b"cdn" not in page.data.lower()
+    assert b"https://" not in page.data
     assert client.get("/hardware").status_code == 200
     for asset in ("/static/app.js", "/static/style.css"):
         with client.get(asset) as response:
@@ -77,9 +28,11 @@ def test_state_has_what_the_api_promises(client):
     state = client.get("/api/state").json
     for key in ("variant", "players", "to_move", "last_throw", "squares", "off", "prompt", "warning", "winner"):
         assert key in state
-    assert state["variant"] == "secret" and state["to_move"] == "B"
+    assert state["variant"] == "secret"
+    assert state["to_move"] == "B"
     assert state["squares"]["10"] == {"owner": "B", "dots": None}
-    assert state["sim"] is True and state["operator"] == {"enabled": True, "signed_in": False, "needed_for_sim": False}
+    assert state["sim"] is True
+    assert state["operator"] == {"enabled": True, "signed_in": False, "needed_for_sim": False}
 
 
 def test_rules_lists_every_rule_set(client):
@@ -112,7 +65,8 @@ def test_sim_lift_place_and_press_move_the_mock_pins(client, sim_service):
     assert client.post("/api/sim/press").status_code == 200
     assert service.referee.game.pending is not None
     response = client.post("/api/sim/lift", json={"square": 10})
-    assert response.status_code == 200 and 10 not in response.json["pieces"]
+    assert response.status_code == 200
+    assert 10 not in response.json["pieces"]
     assert client.post("/api/sim/place", json={"square": 12}).json["pieces"][-1] == 12
     assert backend.sim.magnets >> 12 & 1
 
@@ -134,7 +88,8 @@ def test_bad_sim_requests_are_clear_4xx_and_change_nothing(client, sim_service, 
     _, backend = sim_service
     before = backend.sim.magnets
     response = client.post(path, headers=csrf(client), **kwargs)
-    assert response.status_code == status and message in response.json["error"]
+    assert response.status_code == status
+    assert message in response.json["error"]
     assert backend.sim.magnets == before
 
 
@@ -142,7 +97,8 @@ def test_sim_endpoints_need_the_sim_backend():
     app = create_app({"TESTING": True, "SECRET_KEY": "t"}, service=Service(None), backend=None)
     client = app.test_client()
     response = client.post("/api/sim/press", headers=csrf(client))
-    assert response.status_code == 404 and "no simulated board" in response.json["error"]
+    assert response.status_code == 404
+    assert "no simulated board" in response.json["error"]
 
 
 def test_operator_actions_are_disabled_without_a_pin(sim_service):
@@ -151,18 +107,22 @@ def test_operator_actions_are_disabled_without_a_pin(sim_service):
     op = Operator(app.test_client())
     assert op.login("1234").status_code == 403
     response = op.post("undo")
-    assert response.status_code == 403 and "disabled" in response.json["error"]
+    assert response.status_code == 403
+    assert "disabled" in response.json["error"]
 
 
 def test_actions_need_a_signed_in_operator_and_the_csrf_token(operator, sim_service):
     service, _ = sim_service
     before = service.referee.game.position()
     response = operator.post("throw", {"value": 3})
-    assert response.status_code == 401 and "sign in" in response.json["error"]
+    assert response.status_code == 401
+    assert "sign in" in response.json["error"]
     operator.login()
     response = operator.post("throw", {"value": 3}, csrf=False)
-    assert response.status_code == 403 and "CSRF" in response.json["error"]
-    assert service.referee.game.position() == before and service.referee.game.pending is None
+    assert response.status_code == 403
+    assert "CSRF" in response.json["error"]
+    assert service.referee.game.position() == before
+    assert service.referee.game.pending is None
 
 
 class Clock:
@@ -183,20 +143,24 @@ def clock(app):
     return guard.clock
 
 
-def test_item4_a_wrong_pin_locks_the_client_out_with_429_and_retry_after(operator, clock):
+def test_a_wrong_pin_locks_the_client_out_with_429_and_retry_after(operator, clock):
     first = operator.login("0000")
-    assert first.status_code == 401 and first.headers["Retry-After"] == "2" and "wrong PIN" in first.json["error"]
+    assert first.status_code == 401
+    assert first.headers["Retry-After"] == "2"
+    assert "wrong PIN" in first.json["error"]
     locked = operator.login(PIN)  # even the right PIN is not checked while locked out
-    assert locked.status_code == 429 and locked.headers["Retry-After"] == "2"
+    assert locked.status_code == 429
+    assert locked.headers["Retry-After"] == "2"
     assert "too many wrong PINs" in locked.json["error"]
     clock.now += 2
     second = operator.login("1111")
-    assert second.status_code == 401 and second.headers["Retry-After"] == "4"  # the lockout doubles
+    assert second.status_code == 401
+    assert second.headers["Retry-After"] == "4"  # the lockout doubles
     clock.now += 4
     assert operator.login().status_code == 200
 
 
-def test_item4_lockouts_are_capped_and_per_client(app, operator, clock):
+def test_lockouts_are_capped_and_per_client(app, operator, clock):
     guard = app.extensions["senet"]["pin_guard"]
     for _ in range(19):  # under the limit across all addresses, past the per-client cap
         guard.wrong("127.0.0.1", clock.now)
@@ -212,19 +176,20 @@ def test_item4_lockouts_are_capped_and_per_client(app, operator, clock):
     assert response.status_code == 200
 
 
-def test_item4_only_one_pin_is_checked_at_a_time_the_rest_get_429_at_once(app, operator):
+def test_only_one_pin_is_checked_at_a_time_the_rest_get_429_at_once(app, operator):
     guard = app.extensions["senet"]["pin_guard"]
     assert guard._checking.acquire(blocking=False)  # a check is under way (as in another thread)
     try:
         response = operator.login(PIN)
     finally:
         guard._checking.release()
-    assert response.status_code == 429 and response.headers["Retry-After"] == "1"
+    assert response.status_code == 429
+    assert response.headers["Retry-After"] == "1"
     assert "another PIN is being checked" in response.json["error"]
     assert operator.login().status_code == 200
 
 
-def test_item4_pin_checks_never_sleep_in_the_request_thread(app, operator, clock, monkeypatch):
+def test_pin_checks_never_sleep_in_the_request_thread(app, operator, clock, monkeypatch):
     import time as time_module
 
     def no_sleep(seconds: float) -> None:
@@ -236,25 +201,28 @@ def test_item4_pin_checks_never_sleep_in_the_request_thread(app, operator, clock
 
 
 @pytest.mark.parametrize("pin", [["2468"], 2468, None, "٢٤٦٨", "9" * 200])
-def test_item4_a_pin_that_is_not_a_string_of_digits_is_a_400(operator, pin):
+def test_a_pin_that_is_not_a_string_of_digits_is_a_400(operator, pin):
     response = operator.login(pin)
-    assert response.status_code in (400, 401) and "error" in response.json
+    assert response.status_code in (400, 401)
+    assert "error" in response.json
 
 
-def test_item4_logout_revokes_a_copied_session_cookie(app, operator):
+def test_logout_revokes_a_copied_session_cookie(app, operator):
     operator.login()
     cookie = operator.client.get_cookie("session").value
     thief = app.test_client()
     thief.set_cookie("session", cookie)
     allowed = thief.post("/api/op/undo", json={}, headers={"X-CSRF-Token": operator.csrf})
-    assert allowed.status_code == 422 and allowed.json["verdicts"]  # signed in: the referee answers (nothing to undo)
+    assert allowed.status_code == 422
+    assert allowed.json["verdicts"]  # signed in: the referee answers (nothing to undo)
     operator.post("logout")
     response = thief.post("/api/op/undo", json={}, headers={"X-CSRF-Token": operator.csrf})
-    assert response.status_code == 401 and "sign in" in response.json["error"]
+    assert response.status_code == 401
+    assert "sign in" in response.json["error"]
     assert operator.post("undo").status_code == 401
 
 
-def test_item4_set_pin_while_running_revokes_sessions_and_takes_the_new_pin(tmp_path, sim_service):
+def test_set_pin_while_running_revokes_sessions_and_takes_the_new_pin(tmp_path, sim_service):
     from senet_pi.server.serve import set_pin
 
     service, backend = sim_service
@@ -262,12 +230,15 @@ def test_item4_set_pin_while_running_revokes_sessions_and_takes_the_new_pin(tmp_
     config = {"TESTING": True, "SECRET_KEY": "t", "PIN_FILE": path, "PIN_DELAY": 0.0}
     app = create_app(config, service=service, backend=backend)
     op = Operator(app.test_client())
-    assert op.login().status_code == 200 and op.post("undo").status_code == 422  # signed in: nothing to undo
+    assert op.login().status_code == 200
+    assert op.post("undo").status_code == 422  # signed in: nothing to undo
     set_pin("975312", tmp_path)
     response = op.post("undo")
-    assert response.status_code == 401 and "sign in" in response.json["error"]
+    assert response.status_code == 401
+    assert "sign in" in response.json["error"]
     assert op.login(PIN).status_code == 401
-    assert op.login("975312").status_code == 200 and op.post("undo").status_code == 422
+    assert op.login("975312").status_code == 200
+    assert op.post("undo").status_code == 422
     set_pin("", tmp_path)
     assert op.post("undo").status_code == 403
 
@@ -301,7 +272,8 @@ def refused_and_unchanged(operator, service, action: str, body: dict, message: s
     operator.login()
     before = service.referee.game.position()
     response = operator.post(action, body)
-    assert 400 <= response.status_code < 500 and message in response.json["error"]
+    assert 400 <= response.status_code < 500
+    assert message in response.json["error"]
     assert service.referee.game.position() == before
 
 
@@ -327,7 +299,8 @@ def test_the_operator_starts_a_new_game_and_the_sim_board_follows(operator, sim_
     service, backend = sim_service
     operator.login()
     response = operator.post("new_game", {"variant": "modern", "players": 3})
-    assert response.status_code == 200 and response.json["state"]["variant"] == "modern"
+    assert response.status_code == 200
+    assert response.json["state"]["variant"] == "modern"
     assert backend.sim.magnets == service.referee.game.occupied()
 
 
@@ -342,9 +315,11 @@ def test_the_operator_answers_a_question(operator, sim_service):
     service.handle("lift", 13)
     service.handle("place", 10)
     service.referee.tick(service.referee.now + 1)
-    assert service.referee.question is not None and service.referee.question.kind == "undo"
+    assert service.referee.question is not None
+    assert service.referee.question.kind == "undo"
     response = operator.post("answer", {"answer": "undo"})
-    assert response.status_code == 200 and any(v["v"] == "undone" for v in response.json["verdicts"])
+    assert response.status_code == 200
+    assert any(v["v"] == "undone" for v in response.json["verdicts"])
 
 
 def test_set_pin_stores_only_a_hash(tmp_path):
@@ -352,7 +327,8 @@ def test_set_pin_stores_only_a_hash(tmp_path):
 
     path = set_pin("135791", tmp_path)
     text = path.read_text()
-    assert "135791" not in text and text.startswith('OPERATOR_PIN_HASH = "')
+    assert "135791" not in text
+    assert text.startswith('OPERATOR_PIN_HASH = "')
     with pytest.raises(PinError):
         set_pin("abc", tmp_path)
     set_pin("", tmp_path)
@@ -365,7 +341,8 @@ def test_the_app_reads_its_pin_from_the_instance_config(tmp_path, monkeypatch):
     monkeypatch.setenv("SENET_PI_INSTANCE", str(tmp_path))
     set_pin("864209")
     app = create_app(service=Service(None))
-    assert app.config["OPERATOR_PIN_HASH"] and app.instance_path == str(tmp_path)
+    assert app.config["OPERATOR_PIN_HASH"]
+    assert app.instance_path == str(tmp_path)
 
 
 # ---------------------------------------------------------------- the API speaks JSON
@@ -385,21 +362,24 @@ def test_the_app_reads_its_pin_from_the_instance_config(tmp_path, monkeypatch):
         ("get", "/api/hand/A/\u00e9\u00e9", {}, 404),
     ],
 )
-def test_item6_every_api_error_is_json_with_a_message(client, method, path, kwargs, status):
+def test_every_api_error_is_json_with_a_message(client, method, path, kwargs, status):
     response = getattr(client, method)(path, headers=csrf(client), **kwargs)
     assert response.status_code == status
-    assert response.mimetype == "application/json" and response.json["error"]
+    assert response.mimetype == "application/json"
+    assert response.json["error"]
 
 
-def test_item6_the_pages_keep_html_errors(client):
+def test_a_page_not_found_is_an_html_page_not_json(client):
     response = client.get("/nowhere")
-    assert response.status_code == 404 and response.mimetype == "text/html"
+    assert response.status_code == 404
+    assert response.mimetype == "text/html"
 
 
-def test_item6_an_internal_error_under_api_is_json_without_a_traceback(app, client):
+def test_an_internal_error_under_api_is_json_without_a_traceback(app, client):
     app.extensions["senet"]["service"] = None  # a bug: state() cannot work
     response = client.get("/api/state")
-    assert response.status_code == 500 and response.json == {"error": "internal error: the service logged the details"}
+    assert response.status_code == 500
+    assert response.json == {"error": "internal error: the service logged the details"}
     assert b"Traceback" not in response.data
 
 
@@ -410,10 +390,11 @@ def test_item6_an_internal_error_under_api_is_json_without_a_traceback(app, clie
         ({"X-CSRF-Token": "x" * 5000}, {"pin": PIN}, "CSRF"),
     ],
 )
-def test_item6_a_non_ascii_or_huge_csrf_header_is_a_clear_403(client, headers, body, message):
+def test_a_non_ascii_or_huge_csrf_header_is_a_clear_403(client, headers, body, message):
     client.get("/api/op/csrf")
     response = client.post("/api/op/login", json=body, headers=headers)
-    assert response.status_code == 403 and message in response.json["error"]
+    assert response.status_code == 403
+    assert message in response.json["error"]
 
 
 @pytest.mark.parametrize(
@@ -430,11 +411,11 @@ def test_item6_a_non_ascii_or_huge_csrf_header_is_a_clear_403(client, headers, b
         ("answer", {"answer": [0]}, "there is no question"),
     ],
 )
-def test_item6_a_list_or_object_where_a_value_belongs_is_a_400(operator, sim_service, action, body, message):
+def test_a_list_or_object_where_a_value_belongs_is_a_400(operator, sim_service, action, body, message):
     refused_and_unchanged(operator, sim_service[0], action, body, message)
 
 
-def test_item6_a_hand_action_with_a_list_for_a_card_is_a_400(sim_service):
+def test_a_hand_action_with_a_list_for_a_card_is_a_400(sim_service):
     from senet_pi_web.hands import hand_token
 
     service, backend = sim_service
@@ -446,7 +427,8 @@ def test_item6_a_hand_action_with_a_list_for_a_card_is_a_400(sim_service):
         base = f"/api/hand/{player}/{hand_token(player)}"
     for action, body in (("play", {"card": ["3"]}), ("exchange", {"cards": [["3"], {}]}), ("play", [1, 2])):
         response = client.post(f"{base}/{action}", json=body)
-        assert response.status_code == 400 and response.json["error"]
+        assert response.status_code == 400
+        assert response.json["error"]
 
 
 JSON_VALUES = st.recursive(
@@ -487,7 +469,7 @@ def _api_post_routes(app) -> list[str]:
     content_type=st.sampled_from(["application/json", "application/json; charset=latin-1", "text/plain", None]),
     signed_in=st.booleans(),
 )
-def test_item6_fuzz_every_api_post_answers_json_below_500(sim_service, data, body, csrf, content_type, signed_in):
+def test_fuzz_every_api_post_answers_json_below_500(sim_service, data, body, csrf, content_type, signed_in):
     import json as json_module
 
     service, backend = sim_service
@@ -517,16 +499,18 @@ def test_item6_fuzz_every_api_post_answers_json_below_500(sim_service, data, bod
 # ---------------------------------------------------------------- browser security
 
 
-def test_item7_every_answer_has_the_security_headers(client):
+def test_every_answer_has_the_security_headers(client):
     for path in ("/", "/hardware", "/hands", "/api/state", "/static/app.js", "/nowhere", "/api/nowhere"):
         with client.get(path) as response:
             csp = response.headers["Content-Security-Policy"]
-            assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp
+            assert "script-src 'self'" in csp
+            assert "frame-ancestors 'none'" in csp
+            assert "unsafe-inline" not in csp
             assert response.headers["X-Content-Type-Options"] == "nosniff"
             assert response.headers["Referrer-Policy"] == "no-referrer"
 
 
-def test_item7_the_templates_have_no_inline_script_or_handlers(client):
+def test_the_templates_have_no_inline_script_or_handlers(client):
     import re
 
     for path in ("/", "/hardware", "/hands"):
@@ -549,20 +533,21 @@ def test_item7_the_templates_have_no_inline_script_or_handlers(client):
         "SENET.LOCAL:80",
     ],
 )
-def test_item7_known_hosts_are_served(sim_service, host):
+def test_known_hosts_are_served(sim_service, host):
     service, backend = sim_service
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "HOSTS": ["senet.local"]}, service=service, backend=backend)
     assert app.test_client().get("/api/state", headers={"Host": host}).status_code == 200
 
 
 @pytest.mark.parametrize("host", ["evil.example", "evil.example:8080", "127.0.0.1.evil.example", "x\u00e9.local", ""])
-def test_item7_a_foreign_host_is_refused_dns_rebinding(client, host):
+def test_a_foreign_host_is_refused_dns_rebinding(client, host):
     for path in ("/api/state", "/", "/hands"):
         response = client.get(path, headers={"Host": host})
-        assert response.status_code == 400 and "unknown Host" in response.json["error"]
+        assert response.status_code == 400
+        assert "unknown Host" in response.json["error"]
 
 
-def test_item7_the_listen_host_name_is_served(sim_service):
+def test_the_listen_host_name_is_served(sim_service):
     service, backend = sim_service
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "LISTEN_HOST": "senet-pi"}, service=service, backend=backend)
     assert app.test_client().get("/api/state", headers={"Host": "senet-pi:8080"}).status_code == 200
@@ -576,27 +561,32 @@ def cards_service(sim_service):
     return service, backend
 
 
-def test_item7_hands_links_use_only_a_checked_host(cards_service):
+def test_hands_links_use_only_a_checked_host(cards_service):
     service, backend = cards_service
     app = create_app({"TESTING": True, "SECRET_KEY": "t"}, service=service, backend=backend)
     client = app.test_client()
     page = client.get("/hands", headers={"Host": "127.0.0.1:8080"})
-    assert page.status_code == 200 and b"http://127.0.0.1:8080/hand/A/" in page.data
+    assert page.status_code == 200
+    assert b"http://127.0.0.1:8080/hand/A/" in page.data
     assert client.get("/hands", headers={"Host": "evil.example"}).status_code == 400
 
 
-def test_item7_beyond_localhost_hands_and_the_sim_need_the_operator(cards_service):
+def test_beyond_localhost_hands_and_the_sim_need_the_operator(cards_service):
     service, backend = cards_service
     config = {"TESTING": True, "SECRET_KEY": "t", "LISTEN_HOST": "0.0.0.0", "OPERATOR_PIN_HASH": FAST_HASH}
     app = create_app(config, service=service, backend=backend)
     op = Operator(app.test_client())
     page = op.client.get("/hands")
-    assert page.status_code == 401 and b"/hand/" not in page.data and b"sign in" in page.data
+    assert page.status_code == 401
+    assert b"/hand/" not in page.data
+    assert b"sign in" in page.data
     before = backend.sim.magnets
     response = op.client.post("/api/sim/press", headers={"X-CSRF-Token": op.csrf})
-    assert response.status_code == 401 and "sign in" in response.json["error"]
+    assert response.status_code == 401
+    assert "sign in" in response.json["error"]
     response = op.client.post("/api/sim/lift", json={"square": 10}, headers={"X-CSRF-Token": op.csrf})
-    assert response.status_code == 401 and backend.sim.magnets == before
+    assert response.status_code == 401
+    assert backend.sim.magnets == before
     assert op.client.get("/api/state").json["operator"]["needed_for_sim"] is True
     op.login()
     assert b"/hand/A/" in op.client.get("/hands").data
@@ -604,7 +594,7 @@ def test_item7_beyond_localhost_hands_and_the_sim_need_the_operator(cards_servic
     assert op.client.post("/api/sim/press").status_code == 403  # and the CSRF token
 
 
-def test_item7_on_localhost_hands_and_the_sim_stay_open(cards_service):
+def test_on_localhost_hands_and_the_sim_stay_open(cards_service):
     service, backend = cards_service
     app = create_app({"TESTING": True, "SECRET_KEY": "t"}, service=service, backend=backend)
     client = app.test_client()
@@ -622,7 +612,7 @@ def test_item7_on_localhost_hands_and_the_sim_stay_open(cards_service):
         {"json": {"square": 10}, "headers": {"X-CSRF-Token": "guessed"}},
     ],
 )
-def test_issue22_item9_on_localhost_the_sim_refuses_a_request_without_the_pages_csrf_token(sim_service, action, kwargs):
+def test_on_localhost_the_sim_refuses_a_request_without_the_pages_csrf_token(sim_service, action, kwargs):
     service, backend = sim_service
     app = create_app({"TESTING": True, "SECRET_KEY": "t"}, service=service, backend=backend)
     client = app.test_client()
@@ -631,14 +621,16 @@ def test_issue22_item9_on_localhost_the_sim_refuses_a_request_without_the_pages_
     response = client.post(
         f"/api/sim/{action}", headers={"Origin": "http://evil.example"} | kwargs.pop("headers", {}), **kwargs
     )
-    assert response.status_code == 403 and "CSRF" in response.json["error"]
-    assert backend.sim.magnets == before and service.referee.game.pending == pending
+    assert response.status_code == 403
+    assert "CSRF" in response.json["error"]
+    assert backend.sim.magnets == before
+    assert service.referee.game.pending == pending
 
 
 # ------------------------------------------------------------ what the page gets for visitors who have never seen Senet
 
 
-def test_item8_the_state_names_a_lifted_piece_and_where_it_may_go(client, sim_service):
+def test_the_state_names_a_lifted_piece_and_where_it_may_go(client, sim_service):
     service, _ = sim_service
     assert client.get("/api/state").json["lifted"] == []
     service.handle("throw", 3)
@@ -647,17 +639,19 @@ def test_item8_the_state_names_a_lifted_piece_and_where_it_may_go(client, sim_se
     assert client.get("/api/state").json["lifted"] == [{"square": 10, "owner": "B", "targets": [13]}]
     service.handle("lift", 9)  # a piece that cannot move for this throw is in the hand too, going nowhere
     lifted = client.get("/api/state").json["lifted"]
-    assert {"square": 9, "owner": "A", "targets": []} in lifted and len(lifted) == 2
+    assert {"square": 9, "owner": "A", "targets": []} in lifted
+    assert len(lifted) == 2
 
 
-def test_item8_no_throw_no_targets_and_nothing_movable(client, sim_service):
+def test_no_throw_no_targets_and_nothing_movable(client, sim_service):
     service, _ = sim_service
     service.handle("lift", 10)
     state = client.get("/api/state").json
-    assert state["lifted"] == [{"square": 10, "owner": "B", "targets": []}] and state["movable"] == []
+    assert state["lifted"] == [{"square": 10, "owner": "B", "targets": []}]
+    assert state["movable"] == []
 
 
-def test_item10_every_ruling_the_referee_names_has_a_plain_sentence(client):
+def test_every_ruling_the_referee_names_has_a_plain_sentence(client):
     """Every ruling id the reasons, the referee and the rule sets can name is explained for visitors."""
     import pathlib
     import re
@@ -673,11 +667,12 @@ def test_item10_every_ruling_the_referee_names_has_a_plain_sentence(client):
     spec = {f"{k}{i}" for k, n in (("P", 8), ("S", 12), ("H", 9), ("K", 10), ("M", 10)) for i in range(1, n + 1)}
     assert named <= spec and set(PLAIN) == spec, (sorted(named - spec), sorted(spec ^ set(PLAIN)))
     assert client.get("/api/rulings").json == PLAIN
-    assert explain("P3") == PLAIN["P3"] and explain("Z9") is None
+    assert explain("P3") == PLAIN["P3"]
+    assert explain("Z9") is None
     assert all(len(s) < 160 and "(" not in s for s in PLAIN.values())  # one short sentence, no ids inside
 
 
-def test_item12_hands_outside_the_card_game_say_how_to_start_one(client):
+def test_hands_outside_the_card_game_say_how_to_start_one(client):
     page = client.get("/hands").get_data(as_text=True)
     assert "senet-pi run --ruleset cards" in page
     assert "Each player scans their own code: the page that opens" not in page

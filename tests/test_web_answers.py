@@ -43,7 +43,8 @@ def ask_were_they_swapped(table) -> dict:
     table.clock.now += 0.3
     table.service.tick()
     question = table.service.question()
-    assert question is not None and question["kind"] == "swap"
+    assert question is not None
+    assert question["kind"] == "swap"
     return question
 
 
@@ -54,12 +55,14 @@ def answer(table, body: dict, csrf: bool = True):
 def test_a_visitor_answers_without_signing_in_and_the_throw_is_free_again(table):
     question = ask_were_they_swapped(table)
     state = table.client.get("/api/state").json
-    assert state["question"]["likelier"] == 0 and state["question"]["wait"] == 20  # the stated wait
+    assert state["question"]["likelier"] == 0
+    assert state["question"]["wait"] == 20  # the stated wait
     assert answer(table, {"question": question["id"], "answer": 0}, csrf=False).status_code == 403
     response = answer(table, {"question": question["id"], "answer": "put back"})
     assert response.status_code == 200, response.json
     assert any(v["v"] == "answered" for v in response.json["verdicts"])
-    assert response.json["state"]["question"] is None and table.service.throw_blocked() is None
+    assert response.json["state"]["question"] is None
+    assert table.service.throw_blocked() is None
 
 
 @pytest.mark.parametrize(
@@ -75,37 +78,45 @@ def test_a_visitor_answers_without_signing_in_and_the_throw_is_free_again(table)
 def test_a_wrong_answer_is_one_clear_line_and_the_question_stays(table, body, status, message):
     question = ask_were_they_swapped(table)
     response = answer(table, body)
-    assert response.status_code == status and message in response.json["error"]
+    assert response.status_code == status
+    assert message in response.json["error"]
     assert table.service.question() == question
 
 
 def test_with_no_question_open_an_answer_is_a_clear_409(table):
     response = answer(table, {"answer": 0})
-    assert response.status_code == 409 and response.json["error"] == "that question is no longer open"
+    assert response.status_code == 409
+    assert response.json["error"] == "that question is no longer open"
 
 
 def test_nobody_answers_the_likelier_answer_is_taken_said_and_can_be_changed(table):
     question = ask_were_they_swapped(table)
     table.clock.now += 19.9
-    assert table.service.tick() == [] and table.service.question() is not None  # not yet
+    assert table.service.tick() == []
+    assert table.service.question() is not None  # not yet
     table.clock.now += 0.1
     taken = table.service.tick()
-    assert [v.json()["v"] for v in taken][:1] == ["answered"] and table.service.question() is None
+    assert [v.json()["v"] for v in taken][:1] == ["answered"]
+    assert table.service.question() is None
     state = table.client.get("/api/state").json
-    assert state["assumed"]["chosen"] == 0 and state["assumed"]["seconds"] == 20
-    assert state["assumed"]["options"] == ["put back", "swapped"] and table.service.throw_blocked() is None
+    assert state["assumed"]["chosen"] == 0
+    assert state["assumed"]["seconds"] == 20
+    assert state["assumed"]["options"] == ["put back", "swapped"]
+    assert table.service.throw_blocked() is None
     # they were swapped after all: a visitor says so, and the board is to be put right
     response = answer(table, {"question": question["id"], "answer": 1})
     assert response.status_code == 200, response.json
     state = response.json["state"]
-    assert state["assumed"] is None and state["warning"]["fix"] == ["swap the pieces on 9 and 10 back"]
+    assert state["assumed"] is None
+    assert state["warning"]["fix"] == ["swap the pieces on 9 and 10 back"]
     again = answer(table, {"question": question["id"], "answer": 0})  # once changed, it stands
     assert again.status_code == 409
     warning = table.service.snapshot().warning
     table.service.close()
     resumed = Service(Journal(table.path), variant="secret", settle=0.2)
     try:
-        assert resumed.snapshot().warning == warning and resumed.question() is None  # the journal says the same
+        assert resumed.snapshot().to_json()["warning"] == warning
+        assert resumed.question() is None  # the journal says the same
     finally:
         resumed.close()
 
@@ -117,11 +128,14 @@ def test_the_chance_to_change_ends_with_the_next_input_and_the_taken_answer_is_j
     table.service.handle("throw", 3)
     assert table.service.snapshot().to_json()["assumed"] is None
     response = answer(table, {"question": question["id"], "answer": 1})
-    assert response.status_code == 409 and table.service.snapshot().to_json()["throw"] == 3
+    assert response.status_code == 409
+    assert table.service.snapshot().to_json()["throw"] == 3
     table.service.close()
     resumed = Service(Journal(table.path), variant="secret", settle=0.2)
     try:
-        assert resumed.question() is None and resumed.snapshot().throw == 3 and resumed.snapshot().warning is None
+        assert resumed.question() is None
+        assert resumed.snapshot().to_json()["throw"] == 3
+        assert resumed.snapshot().to_json()["warning"] is None
     finally:
         resumed.close()
 
@@ -133,8 +147,9 @@ def test_hands_on_the_board_start_the_wait_again(table):
     table.service.handle("lift", 1)  # someone is still busy at the table
     table.clock.now += 10
     table.service.tick()
-    snapshot = table.service.snapshot().to_json()
-    assert snapshot["assumed"] is None and snapshot["question"] is not None  # 25 s since it was asked
+    snapshot = table.service.snapshot()
+    assert snapshot["assumed"] is None
+    assert snapshot["question"] is not None  # 25 s since it was asked
     table.clock.now += 20
     table.service.tick()
     assert table.service.snapshot().to_json()["assumed"] is not None  # 20 s since the hands were last seen
@@ -160,7 +175,8 @@ def test_the_wait_is_a_setting_checked_at_startup(tmp_path):
         with pytest.raises(ConfigError, match="QUESTION_SECONDS must be a number of seconds from 5 to 600"):
             load_instance_config(tmp_path)
     app = create_app({"SECRET_KEY": "t", "QUESTION_SECONDS": 45}, service=(service := Service(None)))
-    assert app and service.question_seconds == 45
+    assert app
+    assert service.question_seconds == 45
 
 
 def test_the_move_list_keeps_its_numbering_past_the_moves_it_shows(table):
@@ -181,7 +197,8 @@ def test_the_move_list_keeps_its_numbering_past_the_moves_it_shows(table):
             for m in rng.choice(game.move_sequences()):
                 service.handle("move", [m.from_sq, m.to_sq, m.by])
     state = table.client.get("/api/state").json
-    assert listed() > 40 and len(state["history"]) == 40
+    assert listed() > 40
+    assert len(state["history"]) == 40
     assert state["history_from"] == listed() - 40 + 1
 
 
@@ -203,7 +220,8 @@ def test_answers_are_compressed_for_a_browser_that_takes_gzip(table):
                 tags[path] = (plain.headers["ETag"], packed.headers["ETag"])
             assert len(packed.get_data()) < len(body) / 2, path
     for path, (plain_tag, packed_tag) in tags.items():
-        assert packed_tag.endswith('-gzip"') and packed_tag != plain_tag
+        assert packed_tag.endswith('-gzip"')
+        assert packed_tag != plain_tag
         headers = {"Accept-Encoding": "gzip", "If-None-Match": packed_tag}
         with client.get(path, headers=headers) as again:  # asked again with the tag it was sent with
             assert again.status_code == 304 and not again.get_data(), path

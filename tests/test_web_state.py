@@ -25,8 +25,8 @@ def client(service):
     return create_app({"SECRET_KEY": "t", "TESTING": True}, service=service).test_client()
 
 
-def test_item10_the_snapshot_is_the_services_data_and_the_page_shapes_its_view(service, client):
-    snapshot = service.snapshot().to_json()
+def test_the_snapshot_is_the_services_data_and_the_page_shapes_its_view(service, client):
+    snapshot = service.snapshot()
     assert not set(PAGE_KEYS) & set(snapshot)  # no page names in the service's snapshot
     service.handle("throw", 3)
     assert service.snapshot().to_json()["moves"] == [[10, 13]]  # the data the page's hints are made from (S2)
@@ -35,10 +35,11 @@ def test_item10_the_snapshot_is_the_services_data_and_the_page_shapes_its_view(s
     assert set(PAGE_KEYS) <= set(state)
     assert state["player_names"] == {"A": "White", "B": "Green"}
     assert state["pieces"] == {"A": "the white cones", "B": "the green spools"}
-    assert state["symbols"]["15"] == "ankh" and state["kind_words"]["exchange"] == "exchange"
+    assert state["symbols"]["15"] == "ankh"
+    assert state["kind_words"]["exchange"] == "exchange"
 
 
-def test_item2_the_states_sentences_name_the_players_by_their_pieces(service, client):
+def test_the_states_sentences_name_the_players_by_their_pieces(service, client):
     service.handle("throw", 3)
     service.handle("lift", 10)
     service.handle("place", 14)
@@ -51,7 +52,7 @@ def test_item2_the_states_sentences_name_the_players_by_their_pieces(service, cl
 
 
 @pytest.mark.parametrize(("language", "expected"), [("en", "put Green's piece back on 10"), ("de", "Grün")])
-def test_item2_named_replaces_player_params_at_any_depth(language, expected):
+def test_named_replaces_player_params_at_any_depth(language, expected):
     sentence = Text("put {player}'s piece back on {to}", player="B", to=10)
     nested = {"fix": [Text("{p0}; {p1}", p0=sentence, p1=Text("{player} to throw", player="A"))], "player": "B"}
     said = named(nested)

@@ -14,34 +14,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from senet_pi.referee.physical import OFF, play_out
-from senet_pi.service.core import Service
+from senet_pi.referee.physical import play_out
+from senet_pi.service import Service
 from senet_pi_web.state import wooden_board
-from tests.test_browser import ManualClock
-
-
-def walk(game, steps, victim_first: bool = False) -> list[tuple[str, int, dict[int, str]]]:
-    """The switch changes of carrying out `steps`, each with the wooden board after it (`victim_first`:
-    a piece in the way is lifted before the one that takes its square, as `switch_events` does)."""
-    wood = {sq: piece[0] for sq in game.board() if (piece := game.piece_at(sq))}
-    out: list[tuple[str, int, dict[int, str]]] = []
-    in_hand: set[int] = set()  # squares whose piece was lifted out of the way (as switch_events)
-    for step in steps:
-        lifts = []
-        if step.from_sq != OFF and step.from_sq not in in_hand:
-            lifts.append(step.from_sq)
-        if step.to_sq != OFF and step.to_sq in wood and step.to_sq != step.from_sq:
-            lifts.insert(0 if victim_first else len(lifts), step.to_sq)
-            in_hand.add(step.to_sq)
-        in_hand.discard(step.from_sq)
-        for sq in lifts:
-            if sq in wood:
-                del wood[sq]
-                out.append(("lift", sq, dict(wood)))
-        if step.to_sq != OFF:
-            wood[step.to_sq] = step.player
-            out.append(("place", step.to_sq, dict(wood)))
-    return out
+from tests.browser_helpers import ManualClock
+from tests.referee_helpers import walk
 
 
 def prompted(variant: str, seeds: range, turns: int = 40) -> Iterator[tuple[Service, dict, dict[int, str]]]:
