@@ -1,0 +1,23 @@
+"""gpiozero's mock pin factory: pins the tests (and the simulated board) drive by hand."""
+
+from collections.abc import MutableSequence
+from typing import NamedTuple
+
+from . import Factory, Pin
+
+class PinState(NamedTuple):
+    timestamp: float
+    state: int | float
+
+class MockPin(Pin):
+    states: MutableSequence[PinState]
+    def __init__(self, factory: MockFactory, info: object) -> None: ...
+    def clear_states(self) -> None: ...
+    def drive_high(self) -> None: ...
+    def drive_low(self) -> None: ...
+    def _change_state(self, value: bool) -> bool: ...
+
+class MockFactory(Factory):
+    def __init__(self, revision: str | None = None, pin_class: type[MockPin] | str | None = None) -> None: ...
+    # Extra keywords go to the pin class's constructor (a matrix row pin takes its board).
+    def pin(self, name: int | str, pin_class: type[MockPin] | None = None, **kwargs: object) -> MockPin: ...
