@@ -13,11 +13,16 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..errors import SenetError
 from ..i18n import DEFAULT, LANGUAGES
 from ..rules import RULESETS
+
+if TYPE_CHECKING:
+    from ..service.core import Service
+    from ..service.journal import Journal
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -29,7 +34,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _open_journal(args: argparse.Namespace):
+def _open_journal(args: argparse.Namespace) -> Journal:
     from ..service.journal import Journal, JournalError, default_path
 
     path = args.journal or default_path()
@@ -114,16 +119,17 @@ def _cmd_run(args: argparse.Namespace) -> int:
     script = _read_script(args.script) if args.script else None  # before anything starts
     config = load_instance_config()  # a bad config is a startup error, said before anything starts
     fleet = fleet_settings(args.mqtt, args.board, config)  # a bad broker URL or board name too
-    from ..service.seat import ALONE_LEVEL, seats_from_config
+    from ..opponent.levels import ALONE_LEVEL
+    from ..service.seat import seats_from_config
 
     seats = seats_from_config(config, args.computer, args.level)  # a bad seat or level too
-    alone_level = int(args.level or config.get("COMPUTER_LEVEL", ALONE_LEVEL))  # type: ignore[call-overload]
+    alone_level = int(args.level or config.get("COMPUTER_LEVEL", ALONE_LEVEL))
     backend = make_backend(args.backend, args.pinmap, port=args.port)
     exhibit = bool(config.get("EXHIBIT", False))
     control = getattr(backend, "control", None)
     if control is not None:  # an exhibit has no long presses unless the config asks for them
         control.gestures = bool(config.get("THROWER_GESTURES", not exhibit))
-    idle_minutes = float(config.get("IDLE_MINUTES", 5)) if exhibit else None  # type: ignore[arg-type]
+    idle_minutes = float(config.get("IDLE_MINUTES", 5)) if exhibit else None
     lock = RunLock(_journal_path(args.journal))
     try:
         lock.acquire()  # one run per journal: a second one is refused, naming the first
@@ -213,16 +219,16 @@ def _journal_path(given: Path | None) -> Path:
     return path
 
 
-def _not_applied(service: object, ruleset: str | None, players: int | None) -> str | None:
+def _not_applied(service: Service, ruleset: str | None, players: int | None) -> str | None:
     """What --ruleset/--players asked for and did not get because a game in progress was resumed:
     said, never ignored in silence. None when what was asked is what is on."""
-    variant, count = service.variant, service.players  # type: ignore[attr-defined]
+    variant, count = service.variant, service.players
     if (ruleset is None or ruleset == variant) and (players is None or players == count):
         return None
     asked = " ".join(
         f"--{name} {value}" for name, value in (("ruleset", ruleset), ("players", players)) if value is not None
     )
-    game = service.game_id  # type: ignore[attr-defined]
+    game = service.game_id
     return (
         f"{asked} not applied: game {game} ({variant}, {count} players) is in progress and was resumed; "
         f"type `new {ruleset or variant} {players or count}` (or use the page's new game) to start the game asked for"
@@ -287,17 +293,20 @@ def _cmd_set_pin(args: argparse.Namespace) -> int:
 
 
 def _cmd_selftest(args: argparse.Namespace) -> int:
+    from ..hardware.backend import GpioBackend
     from ..hardware.backends import make_backend
+    from ..hardware.serial_link import SerialBackend
     from .selftest import selftest
 
     backend = make_backend(args.backend, args.pinmap, port=args.port)
     try:
-        if backend.name == "serial":
+        if isinstance(backend, SerialBackend):
             from .selftest import link_test
 
             return 0 if link_test(backend) else 1
         auto = args.auto or backend.name == "sim"  # nobody can put a piece on a simulated square
-        report = selftest(backend, auto=auto)  # type: ignore[arg-type]
+        assert isinstance(backend, GpioBackend)  # gpio or sim: the bridge was answered above
+        report = selftest(backend, auto=auto)
     finally:
         backend.close()
     return 0 if report.ok else 1

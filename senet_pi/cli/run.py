@@ -17,6 +17,7 @@ from typing import TextIO
 
 from ..errors import InvalidThrowError, SenetError
 from ..hardware.backend import Backend, SimBackend
+from ..hardware.serial_link import SerialBackend
 from ..hardware.sim import SimBoard
 from ..i18n import DEFAULT
 from ..rules.board import OFF, ROWS, bit, mask
@@ -75,8 +76,8 @@ class Runner:
                 f"note: the journal {journal.path} is on {fstype}, in RAM: every game in it is lost at power off "
                 "(give --journal a path on the SD card or a USB disk)"
             )
-        if self.backend.name == "serial":
-            self.backend.start(self.service, wait=5.0)  # type: ignore[call-arg]
+        if isinstance(self.backend, SerialBackend):
+            self.backend.start(self.service, wait=5.0)
         else:
             self.backend.start(self.service)
         self._ticker.start()
@@ -208,8 +209,10 @@ class Runner:
     def board_text(self) -> str:
         """The board as three rows in playing order, with each piece's owner and the sensed switches."""
         view = self.service.snapshot()
-        owners = {int(sq): str(piece["owner"]) for sq, piece in view["squares"].items()}  # type: ignore[attr-defined]
-        sensed = mask(view["sensed"])  # type: ignore[arg-type]
+        squares, sensed_squares = view["squares"], view["sensed"]
+        assert isinstance(squares, dict) and isinstance(sensed_squares, list)  # the snapshot's JSON shapes
+        owners = {int(sq): str(piece["owner"]) for sq, piece in squares.items()}
+        sensed = mask(sensed_squares)
         pending = view["throw"]
         start = "throw" if view["turn_starts_with"] == "throw" else "play a card"
         lines = [f"{view['variant']}: {view['to_move']} to " + ("move" if pending is not None else start)]

@@ -21,8 +21,12 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..service.journal import losses
+
+#: A JSON object as read from the page or the journal: its fields are checked where they are used.
+JSON = dict[str, Any]
 
 UNIT = "senet-pi.service"
 ENV_FILE = Path("/etc/senet-pi/senet-pi.env")  # the exhibit's arguments for `senet-pi run` (install.sh)
@@ -72,7 +76,7 @@ class Check:
 
 
 def service_check(
-    run: Callable[..., subprocess.CompletedProcess] = subprocess.run, booted: bool | None = None
+    run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run, booted: bool | None = None
 ) -> Check:
     """Whether senet-pi.service is active, or that there is no systemd to ask (`booted`: whether
     systemd runs this machine; found out as sd_booted(3) does when not given)."""
@@ -96,7 +100,7 @@ def service_check(
     return Check("service", False, f"{UNIT} {state}: journalctl -u senet-pi -n 50 says why")
 
 
-def page_state(url: str, timeout: float = 2.0) -> dict | str:
+def page_state(url: str, timeout: float = 2.0) -> JSON | str:
     """The running page's /api/state, or why it could not be had."""
     import ssl
 
@@ -116,7 +120,7 @@ def page_state(url: str, timeout: float = 2.0) -> dict | str:
     return data if isinstance(data, dict) else f"{url}/api/state is not a JSON object"
 
 
-def switch_and_link_checks(state: dict | str, recent: list[dict]) -> list[Check]:
+def switch_and_link_checks(state: JSON | str, recent: list[JSON]) -> list[Check]:
     """Stuck or faulty switches and the serial link, from the page's state (or the journal's verdicts)."""
     if isinstance(state, str):
         sensor = sorted({v["square"] for v in recent if v.get("v") == "sensor" and "square" in v})
@@ -147,7 +151,7 @@ def switch_and_link_checks(state: dict | str, recent: list[dict]) -> list[Check]
     return [switches, link]
 
 
-def broker_checks(state: dict | str) -> list[Check]:
+def broker_checks(state: JSON | str) -> list[Check]:
     """The fleet's broker, from the page's state: connected or why not; nothing when the
     board is not on a broker (or no page answers)."""
     link = state.get("mqtt") if isinstance(state, dict) else None
@@ -211,11 +215,11 @@ def _lost_writes(db: sqlite3.Connection, mark_path: Path) -> str | None:
     return None
 
 
-def journal_checks(path: Path) -> tuple[list[Check], list[dict]]:
+def journal_checks(path: Path) -> tuple[list[Check], list[JSON]]:
     """The journal, the disk it is on and its last game; and that game's last verdicts."""
     folder = path.parent if path.parent.exists() else None
     checks: list[Check] = []
-    recent: list[dict] = []
+    recent: list[JSON] = []
     point, fstype = _mount_of(path.parent)
     if folder is not None:
         usage = shutil.disk_usage(folder)
