@@ -113,7 +113,9 @@ class Runner:
     # ------------------------------------------------------------------ commands
 
     def command(self, line: str) -> bool:
-        """Carry out one line; False when it asks to quit. CommandError for a line that makes no sense."""
+        """Carry out one line; False when it asks to quit. CommandError for a line that makes no sense.
+
+        Complexity: one table of the terminal's verbs, each a few lines, read top to bottom as `help` lists them."""
         words = shlex.split(line, comments=True)
         if not words:
             return True
