@@ -370,7 +370,7 @@ class Game(Legality):
         self._save(("throw", value))
         self.pending = value
         # pending/value: a throw value, typed object as rule sets differ (an int here; modern: dice, cards: cards)
-        moves = self._generate(self.to_move, value)  # type: ignore[arg-type]
+        moves = self._generate(self.to_move, value)
         self._cache = (self._version, moves)
         if moves:
             self.effects = ()

@@ -29,6 +29,13 @@ from .move import Move, cached_move
 from .reasons import Reason
 
 
+def count_of(throw: object) -> int:
+    """A throw the core's rules play: a count of squares (sticks, a die, a stick card's value)."""
+    if not isinstance(throw, int):
+        raise TypeError(f"a throw here is a count of squares, not {throw!r}")
+    return throw
+
+
 class Legality:
     """The legal moves of the position a `Game` holds (the state and the rule set's tables are `Game`'s)."""
 
@@ -75,7 +82,7 @@ class Legality:
         """Like `legal_moves()`, but always computed afresh."""
         if self.pending is None or self.winner is not None:
             return []
-        return self._generate(self.to_move, self.pending)  # type: ignore[arg-type]  # pending: a throw value
+        return self._generate(self.to_move, self.pending)
 
     def move_sequences(self) -> list[tuple[Move, ...]]:
         """Every complete way to play the throw waiting: one move each here (`modern` pairs dice)."""
@@ -104,7 +111,9 @@ class Legality:
         """S4/H3: the squares of player p's blockades (runs of three)."""
         return runs_of_three(self.occ[p], self.blockade_starts) if self.blockade_starts else 0
 
-    def _generate(self, p: int, t: int) -> list[Move]:
+    def _generate(self, p: int, throw: object) -> list[Move]:
+        """The legal moves of player p with `throw` (the core's: a count; rule sets read their own kinds)."""
+        t = count_of(throw)
         srcs = self._forward_sources(p, t)
         if srcs:
             table = self._forward_table[t]
@@ -197,12 +206,18 @@ class Legality:
         self._check_landing(p, from_sq, dest)
         return cached_move(from_sq, dest, t)
 
-    def _require_throw(self) -> tuple[int, int]:
+    def _require_pending(self) -> tuple[int, object]:
+        """The player to move and the throw waiting; IllegalMoveError when the game is over or none waits."""
         if self.winner is not None:
             raise IllegalMoveError(Reason.GAME_OVER)
         if self.pending is None:
             raise IllegalMoveError(Reason.NO_THROW, player=self.to_move_id)
-        return self.to_move, self.pending  # type: ignore[return-value]  # an int here; modern reads it as dice
+        return self.to_move, self.pending
+
+    def _require_throw(self) -> tuple[int, int]:
+        """The player to move and the count waiting (the core's throws are counts)."""
+        p, throw = self._require_pending()
+        return p, count_of(throw)
 
     def _check_piece(self, p: int, from_sq: int) -> None:
         if not FIRST <= from_sq <= LAST:

@@ -15,7 +15,7 @@ from ..errors import IllegalMoveError, InvalidOptionError
 from .board import OFF, bit, squares_in
 from .core import Game, Snapshot, Special
 from .effects import Effect, Effects, Eliminated, Forfeit, Relocated, Removed, Win
-from .modern_board import BIRD, MOON, SAFE_TILES, SUN, Pieces, Way, landing_square, moved, ways
+from .modern_board import BIRD, MOON, SAFE_TILES, SUN, Pieces, Way, dice_of, landing_square, moved, ways
 from .move import Move, cached_move, parse_square
 from .reasons import Reason
 from .text import Text
@@ -74,7 +74,10 @@ class ModernGame(Game):
     @property
     def pieces_to_end(self) -> int:
         """M10: how many pieces gone up, in total, end the game (option `pieces_up_to_end`)."""
-        return self.options["pieces_up_to_end"]  # type: ignore[return-value]  # _read_options checked it is an int
+        ends = self.options["pieces_up_to_end"]
+        if not isinstance(ends, int):  # _read_options checked it is one
+            raise TypeError(f"pieces_up_to_end is not a whole number: {ends!r}")
+        return ends
 
     @classmethod
     def option_defaults(cls) -> dict[str, object]:
@@ -143,8 +146,8 @@ class ModernGame(Game):
 
     def _read_dots(self, pid: str, raw: object) -> int:
         try:
-            dots: int = int(raw)  # type: ignore[call-overload]  # raw is any JSON value: int() refuses a non-number (below)
-        except (TypeError, ValueError):
+            dots = int(raw) if isinstance(raw, int | float | str) else 0  # raw is any JSON value
+        except ValueError:
             dots = 0
         if not 1 <= dots <= self.pieces:
             raise InvalidOptionError(f"position: {pid}: {raw!r} is not a piece (dots 1-{self.pieces})")
@@ -175,18 +178,18 @@ class ModernGame(Game):
 
     def parse_throw(self, raw: object) -> tuple[int, ...]:
         value = tuple(raw) if isinstance(raw, list) else raw
-        return super().parse_throw(value)  # type: ignore[return-value]  # TwoDice.is_valid passed: a dice tuple
+        return dice_of(super().parse_throw(value))  # TwoDice.is_valid passed: a dice tuple
 
     @staticmethod
     def throw_text(value: object) -> str:
         """A throw in words: "a throw of 3", or "the dice [3, 5]"."""
-        return f"the dice {list(value)}"  # type: ignore[call-overload]  # a throw here is dice
+        return f"the dice {list(value) if isinstance(value, list | tuple) else value}"
 
     def random_throw(self, rng: RandomSource) -> tuple[int, ...]:
         """Two dice; a player with one piece left takes one die half the time (M3 lets them choose)."""
         if self.occ[self.to_move].bit_count() == 1 and rng.getrandbits(1):
             return (rng.randrange(6) + 1,)
-        return self.throw_kind.value(rng)  # type: ignore[return-value]  # TwoDice: a tuple of two ints
+        return dice_of(self.throw_kind.value(rng))  # TwoDice: a tuple of two ints
 
     def push_throw(self, value: object) -> Effects:
         """M3: two dice, or one die for a player with exactly one piece left; M9 if nothing can move."""
@@ -255,19 +258,19 @@ class ModernGame(Game):
         p = self.to_move
         dots = self.dots[move.from_sq]
         effects = self._apply_step(p, move)
-        dice = self.pending  # the dice left (the core types pending as object), hence the ignores below
-        if len(dice) == 2 and move.by == dice[0] + dice[1]:  # type: ignore[arg-type, index]
+        dice = dice_of(self.pending)  # the dice left
+        if len(dice) == 2 and move.by == dice[0] + dice[1]:
             dice = ()
         else:
-            dice = list(dice)  # type: ignore[call-overload]
-            dice.remove(move.by)
-            dice = tuple(dice)
+            rest = list(dice)
+            rest.remove(move.by)
+            dice = tuple(rest)
         self.pending = dice
         self.locked = dots
         self._version += 1
         if self._check_end():
-            # _check_end() set the winner
-            effects.append(Win(self.player_ids[self.winner], self.scores()))  # type: ignore[index]
+            assert self.winner is not None  # _check_end() set it
+            effects.append(Win(self.player_ids[self.winner], self.scores()))
         elif not dice or not self.legal_moves():
             self._pass_turn(p, effects)
         self._version += 1
@@ -396,7 +399,7 @@ class ModernGame(Game):
         """Every allowed way to play the dice left: one piece by the sum, or two pieces in order (M3)."""
         if self.pending is None or self.winner is not None:
             return []
-        return self._options(self.to_move, self.pending)  # type: ignore[arg-type]  # pending: the dice left
+        return self._options(self.to_move, dice_of(self.pending))
 
     def must_move_squares(self) -> frozenset[int]:
         """M8: the mover's pieces on 28-30 that every allowed way to play the dice moves."""
@@ -436,7 +439,7 @@ class ModernGame(Game):
 
     def _generate(self, p: int, t: object) -> list[Move]:
         seen: dict[Move, None] = {}
-        for option in self._options(p, t):  # type: ignore[arg-type]  # t: the dice left
+        for option in self._options(p, dice_of(t)):
             seen.setdefault(option[0])
         return list(seen)
 
@@ -448,14 +451,15 @@ class ModernGame(Game):
 
     def check_move(self, from_sq: int, to_sq: int, by: int = 0) -> Move:
         """A legal step from `from_sq` to `to_sq` (with die or sum `by` when the squares are ambiguous)."""
-        p, dice = self._require_throw()  # the dice left, typed int by the core: hence the ignores below
+        p, pending = self._require_pending()
+        dice = dice_of(pending)  # the dice left
         self._check_piece(p, from_sq)
         if self.locked and self.dots[from_sq] == self.locked:
             raise IllegalMoveError(Reason.SAME_PIECE_TWICE)
-        allowed = values_allowed(dice)  # type: ignore[arg-type]
+        allowed = values_allowed(dice)
         values = [by] if by else sorted(allowed)
         if by and by not in allowed:
-            raise IllegalMoveError(Reason.WRONG_DIE, by=by, left=list(dice))  # type: ignore[call-overload]
+            raise IllegalMoveError(Reason.WRONG_DIE, by=by, left=list(dice))
         pieces = self._pieces()
         last_error: IllegalMoveError | None = None
         for value in values:
@@ -466,7 +470,7 @@ class ModernGame(Game):
                 continue
             if landing_square(from_sq, value) != to_sq:
                 continue
-            why = self._why_not_allowed(pieces, p, from_sq, value, dice)  # type: ignore[arg-type]
+            why = self._why_not_allowed(pieces, p, from_sq, value, dice)
             if why is None:
                 return cached_move(from_sq, to_sq, value)
             last_error = why

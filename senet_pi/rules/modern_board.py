@@ -21,6 +21,13 @@ Pieces = dict[int, tuple[int, int]]
 Way = tuple[tuple[int, int], ...]
 
 
+def dice_of(throw: object) -> tuple[int, ...]:
+    """A throw here is dice: a tuple of one or two ints, as `parse_throw` and `random_throw` make it."""
+    if not isinstance(throw, tuple):
+        raise TypeError(f"a throw here is dice, not {throw!r}")
+    return throw
+
+
 def ways(pieces: Pieces, p: int, dice: tuple[int, ...], locked: int, one_more_up_ends: bool) -> list[Way]:
     """Every complete way to play the dice left, as (square, value) steps (M3): one piece by the
     sum, two different pieces by one die each, or a first die whose piece going up ends the game
