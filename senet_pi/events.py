@@ -13,7 +13,7 @@ benchmarks, tests) and journaled inputs back to events (export).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -226,7 +226,9 @@ def as_input(kind: str, value: object, by: int = 0) -> tuple[str, object]:
     if kind == "wait":
         return "tick", True
     if kind == "move":
-        return "move", [*value, by]  # type: ignore[misc]  # a move's value is its [from, to], read and checked
+        if not isinstance(value, list | tuple):
+            raise TypeError(f"a move's value is its [from, to], not {value!r}")
+        return "move", [*value, by]
     return kind, value
 
 
@@ -253,7 +255,9 @@ def timed_inputs(events: Iterable[Mapping[str, object]], spacing_ms: int = 0) ->
 def event_of(kind: str, value: object) -> dict[str, object]:
     """A journaled input as a replay event (a move's die becomes its `by`)."""
     if kind == "move":
-        squares: list[int] = list(value)  # type: ignore[call-overload]  # [from, to, by], as journaled
+        if not isinstance(value, list | tuple):
+            raise TypeError(f"a journaled move is [from, to, by], not {value!r}")
+        squares: list[int] = list(value)
         move: dict[str, object] = {"move": [squares[0], "off" if squares[1] == OFF else squares[1]]}
         if len(squares) > 2 and squares[2]:
             move["by"] = squares[2]
@@ -289,57 +293,95 @@ def parse_event(index: int, raw: object, game: Game) -> Event:
         raise ReplayError(f"{where}: unknown field(s) {', '.join(sorted(extra))}")
     value = raw[kind]
     try:
-        if kind == "throw":
-            return Event(index, kind, game.parse_throw(value))
-        if kind == "card":
-            if not isinstance(value, str) or value not in game.card_names():
-                raise ReplayError(f"{where}: {value!r} is not a card of this deck ({', '.join(game.card_names())})")
-            return Event(index, kind, value)
-        if kind == "exchange":
-            names = game.card_names()
-            if not isinstance(value, list) or not 1 <= len(value) <= 2 or any(c not in names for c in value):
-                raise ReplayError(f'{where}: exchange names one or two cards, e.g. {{"exchange": ["2", "H28"]}}')
-            return Event(index, kind, value)
-        if kind == "pass":
-            if value is not True:
-                raise ReplayError(f'{where}: write {{"pass": true}}')
-            return Event(index, kind, True)
-        if kind in ("lift", "place"):
-            square = parse_square(value)
-            if square == OFF:
-                raise ReplayError(f"{where}: a switch sits under a square 1-30, not {value!r}")
-            return Event(index, kind, square)
-        if kind == "sense":
-            if not isinstance(value, list) or len(value) > 30:
-                raise ReplayError(
-                    f'{where}: sense lists the squares whose switch is closed, e.g. {{"sense": [1, 2, 3]}}'
-                )
-            squares = [parse_square(sq) for sq in value]
-            if OFF in squares or len(set(squares)) != len(squares):
-                raise ReplayError(f"{where}: sense lists distinct squares 1-30, not {value!r}")
-            return Event(index, kind, sorted(squares))
-        if kind == "wait":
-            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1e9:
-                raise ReplayError(f"{where}: wait takes milliseconds, a number from 0 up, not {value!r}")
-            return Event(index, kind, value)
-        if kind == "answer":
-            if isinstance(value, bool) or not isinstance(value, int | str):
-                raise ReplayError(f"{where}: answer with an option's number or its text, not {value!r}")
-            return Event(index, kind, value)
-        if kind in ("undo", "resync", "new_game"):
-            if value is not True:
-                raise ReplayError(f'{where}: write {{"{kind}": true}}')
-            return Event(index, kind, True)
-        if not isinstance(value, list) or len(value) != 2:
-            raise ReplayError(f'{where}: a move is [FROM, TO], e.g. {{"move": [10, 13]}}')
-        from_sq, to_sq = parse_square(value[0]), parse_square(value[1])
-        if from_sq == OFF:
-            raise ReplayError(f"{where}: a move cannot start from 'off'")
-        by = raw.get("by", 0)
-        if isinstance(by, bool) or not isinstance(by, int) or not 0 <= by <= 12:
-            raise ReplayError(f"{where}: 'by' must be a die or dice sum from 1 to 12")
-        return Event(index, kind, (from_sq, to_sq), by)
+        if kind == "move":
+            return Event(index, kind, _move_squares(where, value), _move_by(where, raw.get("by", 0)))
+        return Event(index, kind, _CHECKS[kind](where, kind, value, game))
     except (InvalidThrowError, ValueError) as exc:
         if isinstance(exc, ReplayError):
             raise
         raise ReplayError(f"{where}: {exc}") from None
+
+
+def _throw(where: str, kind: str, value: object, game: Game) -> object:
+    return game.parse_throw(value)
+
+
+def _card(where: str, kind: str, value: object, game: Game) -> object:
+    if not isinstance(value, str) or value not in game.card_names():
+        raise ReplayError(f"{where}: {value!r} is not a card of this deck ({', '.join(game.card_names())})")
+    return value
+
+
+def _exchange(where: str, kind: str, value: object, game: Game) -> object:
+    names = game.card_names()
+    if not isinstance(value, list) or not 1 <= len(value) <= 2 or any(c not in names for c in value):
+        raise ReplayError(f'{where}: exchange names one or two cards, e.g. {{"exchange": ["2", "H28"]}}')
+    return value
+
+
+def _true(where: str, kind: str, value: object, game: Game) -> object:
+    """pass, undo, resync, new_game: the value is always `true`."""
+    if value is not True:
+        raise ReplayError(f'{where}: write {{"{kind}": true}}')
+    return True
+
+
+def _switch(where: str, kind: str, value: object, game: Game) -> object:
+    """lift, place: a square with a switch under it."""
+    square = parse_square(value)
+    if square == OFF:
+        raise ReplayError(f"{where}: a switch sits under a square 1-30, not {value!r}")
+    return square
+
+
+def _sense(where: str, kind: str, value: object, game: Game) -> object:
+    if not isinstance(value, list) or len(value) > 30:
+        raise ReplayError(f'{where}: sense lists the squares whose switch is closed, e.g. {{"sense": [1, 2, 3]}}')
+    squares = [parse_square(sq) for sq in value]
+    if OFF in squares or len(set(squares)) != len(squares):
+        raise ReplayError(f"{where}: sense lists distinct squares 1-30, not {value!r}")
+    return sorted(squares)
+
+
+def _wait(where: str, kind: str, value: object, game: Game) -> object:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1e9:
+        raise ReplayError(f"{where}: wait takes milliseconds, a number from 0 up, not {value!r}")
+    return value
+
+
+def _answer(where: str, kind: str, value: object, game: Game) -> object:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ReplayError(f"{where}: answer with an option's number or its text, not {value!r}")
+    return value
+
+
+def _move_squares(where: str, value: object) -> tuple[int, int]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise ReplayError(f'{where}: a move is [FROM, TO], e.g. {{"move": [10, 13]}}')
+    from_sq, to_sq = parse_square(value[0]), parse_square(value[1])
+    if from_sq == OFF:
+        raise ReplayError(f"{where}: a move cannot start from 'off'")
+    return from_sq, to_sq
+
+
+def _move_by(where: str, by: object) -> int:
+    if isinstance(by, bool) or not isinstance(by, int) or not 0 <= by <= 12:
+        raise ReplayError(f"{where}: 'by' must be a die or dice sum from 1 to 12")
+    return by
+
+
+#: How each event kind but `move` is checked: (where, kind, value, game) -> the event's value.
+_CHECKS: dict[str, Callable[[str, str, object, Game], object]] = {
+    "throw": _throw,
+    "card": _card,
+    "exchange": _exchange,
+    "pass": _true,
+    "lift": _switch,
+    "place": _switch,
+    "sense": _sense,
+    "wait": _wait,
+    "answer": _answer,
+    "undo": _true,
+    "resync": _true,
+    "new_game": _true,
+}

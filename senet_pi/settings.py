@@ -8,6 +8,7 @@ documentation (rendered from `SETTINGS` and `ENVIRONMENT`) cannot disagree. The 
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -59,8 +60,13 @@ class Setting:
         return str(self.default)
 
 
+def _within(value: object, low: float, high: float = math.inf) -> bool:
+    """Whether a setting's value (its type already checked) is a number from `low` to `high`."""
+    return isinstance(value, int | float) and low <= value <= high
+
+
 def _pin_delay(value: object) -> str | None:
-    return None if 0 <= value <= 30 else f"PIN_DELAY must be {_PIN_DELAY}"  # type: ignore[operator]
+    return None if _within(value, 0, 30) else f"PIN_DELAY must be {_PIN_DELAY}"
 
 
 def _language(value: object) -> str | None:
@@ -68,7 +74,7 @@ def _language(value: object) -> str | None:
 
 
 def _content_length(value: object) -> str | None:
-    return None if value >= 1024 else "MAX_CONTENT_LENGTH must be at least 1024"  # type: ignore[operator]
+    return None if _within(value, 1024) else "MAX_CONTENT_LENGTH must be at least 1024"
 
 
 def _level(value: object) -> str | None:
@@ -76,7 +82,7 @@ def _level(value: object) -> str | None:
 
 
 def _idle(value: object) -> str | None:
-    return None if value > 0 else f"IDLE_MINUTES must be {_IDLE}, not {value}"  # type: ignore[operator]
+    return None if isinstance(value, int | float) and value > 0 else f"IDLE_MINUTES must be {_IDLE}, not {value}"
 
 
 def _hosts(value: object) -> str | None:
@@ -101,15 +107,15 @@ def _samesite(value: object) -> str | None:
 
 
 def _streams(value: object) -> str | None:
-    return None if value >= 1 else f"MAX_LIVE_STREAMS must be {_STREAMS}, not {value}"  # type: ignore[operator]
+    return None if _within(value, 1) else f"MAX_LIVE_STREAMS must be {_STREAMS}, not {value}"
 
 
 def _question(value: object) -> str | None:
-    return None if 5 <= value <= 600 else f"QUESTION_SECONDS must be {_QUESTION}, not {value}"  # type: ignore[operator]
+    return None if _within(value, 5, 600) else f"QUESTION_SECONDS must be {_QUESTION}, not {value}"
 
 
 def _hint_wait(value: object) -> str | None:
-    return None if 0 <= value <= 60 else f"HINT_WAIT must be {_HINT_WAIT}, not {value}"  # type: ignore[operator]
+    return None if _within(value, 0, 60) else f"HINT_WAIT must be {_HINT_WAIT}, not {value}"
 
 
 _PIN_DELAY = "a number of seconds from 0 to 30"
@@ -144,7 +150,7 @@ def _page_url(value: object) -> str | None:
 
 
 def _staff_after(value: object) -> str | None:
-    return None if 5 <= value <= 3600 else f"MQTT_STAFF_AFTER must be {_STAFF_WANTED}, not {value}"  # type: ignore[operator]
+    return None if _within(value, 5, 3600) else f"MQTT_STAFF_AFTER must be {_STAFF_WANTED}, not {value}"
 
 
 SETTINGS: tuple[Setting, ...] = (

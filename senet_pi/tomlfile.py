@@ -12,7 +12,7 @@ from pathlib import Path
 from .errors import SenetError
 
 
-def read_toml(path: Path, what: str, error: type[SenetError], missing_ok: bool = False) -> dict:
+def read_toml(path: Path, what: str, error: type[SenetError], missing_ok: bool = False) -> dict[str, object]:
     """The parsed file; `error` names `what` and the problem (unreadable, not UTF-8, not TOML,
     nested too deeply). With `missing_ok`, a file that is not there reads as empty."""
     try:

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from senet_pi.cli import command as cli
+from senet_pi.cli import machine
 
 ROOT = Path(__file__).resolve().parents[1]
 NOBODY = 65534
@@ -158,8 +159,8 @@ def test_a_folder_a_group_may_read_names_the_group_to_join(tmp_path, monkeypatch
         os.chown(folder, 0, group.gr_gid)
     folder.chmod(0o750)
     name = grp.getgrgid(folder.stat().st_gid).gr_name
-    monkeypatch.setattr(cli, "_blocker", lambda path: folder)  # as if this user could not enter it
-    advice = cli._permission_advice(folder / "journal.sqlite")
+    monkeypatch.setattr(machine, "_blocker", lambda path: folder)  # as if this user could not enter it
+    advice = machine.permission_advice(folder / "journal.sqlite")
     assert f"{folder} belongs to" in advice
     assert "mode 750" in advice
     assert f"run it with sudo, or join the group {name} (sudo adduser $USER {name}, then log in again)" in advice
@@ -168,8 +169,8 @@ def test_a_folder_a_group_may_read_names_the_group_to_join(tmp_path, monkeypatch
 def test_a_folder_nobody_else_may_read_says_sudo_only(tmp_path, monkeypatch):
     folder = tmp_path / "state"
     folder.mkdir(mode=0o700)
-    monkeypatch.setattr(cli, "_blocker", lambda path: folder)
-    advice = cli._permission_advice(folder / "journal.sqlite")
+    monkeypatch.setattr(machine, "_blocker", lambda path: folder)
+    advice = machine.permission_advice(folder / "journal.sqlite")
     assert advice.endswith(": run it with sudo")
     assert "join" not in advice
 
@@ -198,7 +199,7 @@ def test_the_machines_errors_are_one_line_and_exit_1_in_any_command(monkeypatch,
         except OSError as exc:
             raise SenetError(f"cannot write the journal: {exc.strerror}") from None
 
-    monkeypatch.setattr(cli, "_cmd_games", fails)
+    monkeypatch.setattr(cli, "cmd_games", fails)
     assert cli.main(["games"]) == 1
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert line.startswith("senet-pi games: ")
@@ -216,8 +217,8 @@ def test_sqlites_own_error_on_a_read_only_disk_is_the_machines(monkeypatch, caps
     def fails(args):
         raise readonly
 
-    monkeypatch.setattr(cli, "_cmd_games", fails)
-    monkeypatch.setattr(cli, "_read_only", lambda path: True)  # as if mounted read-only
+    monkeypatch.setattr(cli, "cmd_games", fails)
+    monkeypatch.setattr(machine, "_read_only", lambda path: True)  # as if mounted read-only
     journal = tmp_path / "journal.sqlite"
     assert cli.main(["games", "--journal", str(journal)]) == 1
     (line,) = capsys.readouterr().err.strip().splitlines()
@@ -236,8 +237,8 @@ def test_sqlites_readonly_on_a_writable_disk_is_a_missing_permission(monkeypatch
     journal = tmp_path / "journal.sqlite"
     journal.write_bytes(b"")
     journal.chmod(0o444)
-    monkeypatch.setattr(cli, "_cmd_games", fails)
-    monkeypatch.setattr(cli, "_read_only", lambda path: False)
+    monkeypatch.setattr(cli, "cmd_games", fails)
+    monkeypatch.setattr(machine, "_read_only", lambda path: False)
     assert cli.main(["games", "--journal", str(journal)]) == 1
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert "run it with sudo" in line
@@ -250,6 +251,6 @@ def test_a_bug_of_ours_is_still_an_internal_error(monkeypatch, capsys):
     def fails(args):
         raise OSError(errno.EBADF, "Bad file descriptor")
 
-    monkeypatch.setattr(cli, "_cmd_games", fails)
+    monkeypatch.setattr(cli, "cmd_games", fails)
     assert cli.main(["games"]) == 70
     assert "internal error" in capsys.readouterr().err

@@ -87,6 +87,8 @@ def unique_id() -> bytes:
 def micropython_time() -> None:
     """Give `time` MicroPython's `ticks_ms`, `ticks_diff` and `sleep_ms`, for the firmware's own process."""
     start = time.monotonic()
-    time.ticks_ms = lambda: int((time.monotonic() - start) * 1000) & 0x3FFFFFFF  # type: ignore[attr-defined]
-    time.ticks_diff = lambda a, b: ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000  # type: ignore[attr-defined]
-    time.sleep_ms = lambda ms: time.sleep(ms / 1000)  # type: ignore[attr-defined]
+    time.__dict__.update(  # functions CPython's time module does not have, so set by name
+        ticks_ms=lambda: int((time.monotonic() - start) * 1000) & 0x3FFFFFFF,
+        ticks_diff=lambda a, b: ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000,
+        sleep_ms=lambda ms: time.sleep(ms / 1000),
+    )

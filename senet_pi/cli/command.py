@@ -3,39 +3,31 @@
 from __future__ import annotations
 
 import argparse
-import errno
-import grp
 import os
-import pwd
 import sqlite3
-import stat
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..errors import SenetError
 from ..i18n import DEFAULT, LANGUAGES
 from ..rules import RULESETS
+from .machine import journal_given, machine_cause, machine_error, said_error
+from .reading import (
+    cmd_export,
+    cmd_games,
+    cmd_replay,
+    cmd_rules,
+    cmd_stats,
+    cmd_status,
+    game_number,
+)
 
-
-def _cmd_replay(args: argparse.Namespace) -> int:
-    from ..service.replay import read_replay_file, replay_lines
-
-    replay = read_replay_file(args.file)
-    for line in replay_lines(replay):
-        print(line, flush=False)
-    return 0
-
-
-def _open_journal(args: argparse.Namespace):
-    from ..service.journal import Journal, JournalError, default_path
-
-    path = args.journal or default_path()
-    if not path.exists():
-        raise JournalError(f"there is no journal at {path} (no game has been played with it yet)")
-    return Journal(path, readonly=True)  # a command that only reads never changes the file
+if TYPE_CHECKING:
+    from ..service.core import Service
 
 
 def _port(text: str) -> int:
@@ -45,63 +37,10 @@ def _port(text: str) -> int:
     return int(text)
 
 
-def _game_number(text: str) -> int | str:
-    if text == "last":
-        return text
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"{text!r} is not a game number (see `senet-pi games`) nor 'last'")
-    return int(text)
-
-
-def _cmd_export(args: argparse.Namespace) -> int:
-    from .export import export_text
-
-    with _open_journal(args) as journal:
-        game = args.game if args.game != "last" else (journal.games()[-1].id if journal.games() else 0)
-        text = export_text(journal, int(game))
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
-    return 0
-
-
-def _cmd_games(args: argparse.Namespace) -> int:
-    import time
-
-    from ..service.dates import undated
-    from ..service.journal import seats_said
-
-    with _open_journal(args) as journal:
-        games = journal.games()
-        seats = {g.id: journal.seats(g.id) for g in games}
-        unknown = {game for game, column in undated(journal) if column == "started"}  # clock not yet set then
-    if not games:
-        print("no games in the journal yet")
-    for g in games:
-        started = "date unknown    " if g.id in unknown else time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started))
-        state = "in progress" if g.ended is None else (f"won by {g.winner}" if g.winner else "abandoned")
-        said = seats_said(seats[g.id] or {})  # who played: a seat nobody recorded was a person's
-        players = ", ".join(f"{pid} {said.get(pid, 'human')}" for pid in "ABCD"[: g.players])
-        print(f"{g.id:>4}  {started}  {g.variant:<7} {g.events:>5} inputs  {state}  ({players})")
-    return 0
-
-
-def _cmd_stats(args: argparse.Namespace) -> int:
-    from ..service.journal import default_path
-    from ..service.stats import day_stats, to_csv, to_table
-
-    rows = day_stats(args.journal or default_path())  # read-only: a damaged file is named, never set aside
-    if args.csv:
-        sys.stdout.write(to_csv(rows))
-    elif not rows:
-        print("no games in the journal yet")
-    else:
-        sys.stdout.write(to_table(rows))
-    return 0
-
-
 def _cmd_run(args: argparse.Namespace) -> int:
+    """Start the board, the service, the page and the fleet, and feed the terminal's lines to them.
+
+    Complexity: one start-up sequence read top to bottom, each step undone in reverse if a later one fails."""
     from senet_pi_web import load_instance_config
 
     from ..fleet import fleet_settings
@@ -114,16 +53,17 @@ def _cmd_run(args: argparse.Namespace) -> int:
     script = _read_script(args.script) if args.script else None  # before anything starts
     config = load_instance_config()  # a bad config is a startup error, said before anything starts
     fleet = fleet_settings(args.mqtt, args.board, config)  # a bad broker URL or board name too
-    from ..service.seat import ALONE_LEVEL, seats_from_config
+    from ..opponent.levels import ALONE_LEVEL
+    from ..service.seat import seats_from_config
 
     seats = seats_from_config(config, args.computer, args.level)  # a bad seat or level too
-    alone_level = int(args.level or config.get("COMPUTER_LEVEL", ALONE_LEVEL))  # type: ignore[call-overload]
+    alone_level = int(args.level or config.get("COMPUTER_LEVEL", ALONE_LEVEL))
     backend = make_backend(args.backend, args.pinmap, port=args.port)
     exhibit = bool(config.get("EXHIBIT", False))
     control = getattr(backend, "control", None)
     if control is not None:  # an exhibit has no long presses unless the config asks for them
         control.gestures = bool(config.get("THROWER_GESTURES", not exhibit))
-    idle_minutes = float(config.get("IDLE_MINUTES", 5)) if exhibit else None  # type: ignore[arg-type]
+    idle_minutes = float(config.get("IDLE_MINUTES", 5)) if exhibit else None
     lock = RunLock(_journal_path(args.journal))
     try:
         lock.acquire()  # one run per journal: a second one is refused, naming the first
@@ -213,16 +153,16 @@ def _journal_path(given: Path | None) -> Path:
     return path
 
 
-def _not_applied(service: object, ruleset: str | None, players: int | None) -> str | None:
+def _not_applied(service: Service, ruleset: str | None, players: int | None) -> str | None:
     """What --ruleset/--players asked for and did not get because a game in progress was resumed:
     said, never ignored in silence. None when what was asked is what is on."""
-    variant, count = service.variant, service.players  # type: ignore[attr-defined]
+    variant, count = service.variant, service.players
     if (ruleset is None or ruleset == variant) and (players is None or players == count):
         return None
     asked = " ".join(
         f"--{name} {value}" for name, value in (("ruleset", ruleset), ("players", players)) if value is not None
     )
-    game = service.game_id  # type: ignore[attr-defined]
+    game = service.game_id
     return (
         f"{asked} not applied: game {game} ({variant}, {count} players) is in progress and was resumed; "
         f"type `new {ruleset or variant} {players or count}` (or use the page's new game) to start the game asked for"
@@ -287,176 +227,26 @@ def _cmd_set_pin(args: argparse.Namespace) -> int:
 
 
 def _cmd_selftest(args: argparse.Namespace) -> int:
+    from ..hardware.backend import GpioBackend
     from ..hardware.backends import make_backend
+    from ..hardware.serial_link import SerialBackend
     from .selftest import selftest
 
     backend = make_backend(args.backend, args.pinmap, port=args.port)
     try:
-        if backend.name == "serial":
+        if isinstance(backend, SerialBackend):
             from .selftest import link_test
 
             return 0 if link_test(backend) else 1
         auto = args.auto or backend.name == "sim"  # nobody can put a piece on a simulated square
-        report = selftest(backend, auto=auto)  # type: ignore[arg-type]
+        assert isinstance(backend, GpioBackend)  # gpio or sim: the bridge was answered above
+        report = selftest(backend, auto=auto)
     finally:
         backend.close()
     return 0 if report.ok else 1
 
 
-def _cmd_status(args: argparse.Namespace) -> int:
-    from ..service.journal import default_path
-    from .status import page_port, render, report
-
-    port = args.page_port if args.page_port is not None else page_port()
-    checks, healthy = report((args.journal or default_path()).absolute(), f"http://127.0.0.1:{port}/")
-    print(render(checks, healthy))
-    return 0 if healthy else 1
-
-
-def _cmd_rules(args: argparse.Namespace) -> int:
-    from ..rules import find_ruleset
-
-    for cls in [find_ruleset(args.ruleset)] if args.ruleset else RULESETS.values():
-        defaults = cls.option_defaults()
-        options = ", ".join(f"{k}={v}" for k, v in defaults.items()) or "none"
-        print(f"{cls.name} ({'/'.join(map(str, cls.player_counts))} players; options: {options})")
-        print(f"  {cls.summary}\n")
-    return 0
-
-
 JOURNAL_HELP = "the journal file (default: $SENET_PI_JOURNAL, else ~/.local/state/senet-pi/journal.sqlite)"
-
-
-# ---------------------------------------------------------------- the machine's errors, said
-#: SQLite's names for errors of the folder or the disk (not of senet-pi, nor of the file's contents).
-_SQLITE_MACHINE = ("SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_READONLY", "SQLITE_FULL", "SQLITE_IOERR", "SQLITE_AUTH")
-#: Errors of the machine even when no file is named: a missing permission, a read-only or full disk.
-_MACHINE_ERRNOS = {errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EIO}
-
-
-def _machine_cause(exc: BaseException) -> OSError | sqlite3.Error | None:
-    """The error of the machine behind `exc` (itself, or what it was raised from or while handling):
-    an OSError that names a file or says the disk or a permission is at fault, or a SQLite error of
-    the folder or disk. None for anything else (a bug of ours)."""
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        if isinstance(current, OSError) and (current.filename is not None or current.errno in _MACHINE_ERRNOS):
-            return current
-        if isinstance(current, sqlite3.Error) and str(getattr(current, "sqlite_errorname", "")).startswith(
-            _SQLITE_MACHINE
-        ):
-            return current
-        current = current.__cause__ or current.__context__
-    return None
-
-
-def _owner(st: os.stat_result) -> tuple[str, str]:
-    """The user and group names of a file (their numbers when the system has no name for them)."""
-    try:
-        user = pwd.getpwuid(st.st_uid).pw_name
-    except KeyError:
-        user = str(st.st_uid)
-    try:
-        group = grp.getgrgid(st.st_gid).gr_name
-    except KeyError:
-        group = str(st.st_gid)
-    return user, group
-
-
-def _blocker(path: Path) -> Path | None:
-    """The first folder on the way to `path`, or `path` itself, that this user may not enter, read
-    or (for a folder a missing file would be made in) write; None when nothing is in the way."""
-    path = Path(os.path.abspath(path))
-    for folder in reversed(path.parents):
-        if not os.access(folder, os.X_OK):
-            return folder if folder.exists() else None
-    if path.exists():
-        wanted = os.R_OK | (os.X_OK if path.is_dir() else 0)
-        return None if os.access(path, wanted) else path
-    return None if os.access(path.parent, os.W_OK) else path.parent
-
-
-def _read_only(path: Path) -> bool:
-    """Whether the file system `path` (or the nearest folder of it that exists) is mounted read-only."""
-    for candidate in (path, *path.parents):
-        try:
-            return bool(os.statvfs(candidate).f_flag & os.ST_RDONLY)
-        except OSError:
-            continue
-    return False
-
-
-def _permission_advice(path: Path) -> str:
-    """What a user who may not read `path` can do: sudo, or join the group that may."""
-    blocker = _blocker(path) or path
-    try:
-        st = blocker.stat()
-    except OSError:
-        return "run it with sudo"
-    user, group = _owner(st)
-    where = f"{blocker} belongs to {user}:{group}, mode {stat.S_IMODE(st.st_mode):o}"
-    if st.st_gid != 0 and st.st_mode & stat.S_IRWXG:
-        return f"{where}: run it with sudo, or join the group {group} (sudo adduser $USER {group}, then log in again)"
-    return f"{where}: run it with sudo"
-
-
-def _machine_advice(cause: OSError | sqlite3.Error, path: Path | None) -> str:
-    """What to do about a machine error on `path`: a missing permission, a read-only or full disk."""
-    if isinstance(cause, OSError):
-        code = cause.errno
-    else:  # SQLite names the kind of error, not the file: the journal's folder and mode say why
-        name = str(getattr(cause, "sqlite_errorname", ""))
-        code = errno.ENOSPC if name == "SQLITE_FULL" else None
-        if name.startswith("SQLITE_READONLY"):
-            code = errno.EROFS if path is not None and _read_only(path) else errno.EACCES
-        elif path is not None and _blocker(path) is not None:
-            code = errno.EACCES
-    if code in (errno.EACCES, errno.EPERM) and path is not None:
-        return _permission_advice(path)
-    if code == errno.EROFS:
-        return "the file system is read-only: mount it read-write, or choose a file on one that is (see --help)"
-    if code in (errno.ENOSPC, errno.EDQUOT):
-        return "the disk is full: make room (df -h shows where), then try again"
-    return ""
-
-
-def _machine_error(exc: OSError | sqlite3.Error, journal: Path | None) -> str:
-    """One line for an error of the machine no senet-pi code put into words: what it could not
-    open, why, and what to do."""
-    if isinstance(exc, OSError):
-        path = Path(os.fsdecode(exc.filename)) if exc.filename is not None else None
-        why = (exc.strerror or str(exc)).lower()
-    else:
-        path = journal
-        why = str(exc)
-    what = f"cannot open {path}" if path is not None else "cannot go on"
-    advice = _machine_advice(exc, path)
-    return f"{what}: {why}" + (f" ({advice})" if advice else "")
-
-
-def _journal_given(args: argparse.Namespace) -> Path | None:
-    """The journal this command uses, for naming it in an error of the machine."""
-    from ..service.journal import default_path
-
-    given = getattr(args, "journal", None)
-    return Path(given) if given is not None else default_path()
-
-
-def _said_error(exc: Exception, args: argparse.Namespace) -> str:
-    """A SenetError's line, with what to do when a missing permission or a read-only or full disk
-    lies behind it and the line does not say so yet."""
-    text = str(exc)
-    cause = _machine_cause(exc)
-    if cause is None or cause is exc:
-        return text
-    if isinstance(cause, OSError):
-        path = Path(os.fsdecode(cause.filename)) if cause.filename is not None else None
-    else:
-        path = _journal_given(args)
-    advice = _machine_advice(cause, path)
-    return f"{text} ({advice})" if advice and "sudo" not in text else text
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -477,7 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Feed a replay file through the rules and the referee; prints one JSON verdict a line.",
     )
     replay.add_argument("file", metavar="FILE", help="the replay file, or - for standard input")
-    replay.set_defaults(func=_cmd_replay)
+    replay.set_defaults(func=cmd_replay)
     run = sub.add_parser(
         "run",
         help="run the referee with the board (simulated off a Pi) and print what it decides",
@@ -543,11 +333,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Write a game from the journal as a replay file that `senet-pi replay` judges the same way.",
     )
     export.add_argument(
-        "game", type=_game_number, metavar="GAME", help="the game's number (see `senet-pi games`), or 'last'"
+        "game", type=game_number, metavar="GAME", help="the game's number (see `senet-pi games`), or 'last'"
     )
     export.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
     export.add_argument("--journal", type=Path, metavar="PATH", help=JOURNAL_HELP)
-    export.set_defaults(func=_cmd_export)
+    export.set_defaults(func=cmd_export)
     journal = sub.add_parser("journal", help="recover what can be read of a damaged journal")
     journal_sub = journal.add_subparsers(dest="action", required=True, metavar="ACTION")
     recover = journal_sub.add_parser("recover", help="write what can be read of a damaged journal FILE as a new one")
@@ -556,7 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
     recover.set_defaults(func=lambda args: __import__("senet_pi.service.journal", fromlist=["_"]).recover_cli(args))
     games = sub.add_parser("games", help="list the games in the journal")
     games.add_argument("--journal", type=Path, metavar="PATH", help=JOURNAL_HELP)
-    games.set_defaults(func=_cmd_games)
+    games.set_defaults(func=cmd_games)
     stats = sub.add_parser(
         "stats",
         help="games per day from the journal, for staff",
@@ -565,7 +355,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     stats.add_argument("--journal", type=Path, metavar="PATH", help=JOURNAL_HELP)
     stats.add_argument("--csv", action="store_true", help="write CSV (with a header) instead of a table")
-    stats.set_defaults(func=_cmd_stats)
+    stats.set_defaults(func=cmd_stats)
     status = sub.add_parser(
         "status",
         help="the exhibit's health on one screen: service, switches, link, journal, disk, last game",
@@ -577,10 +367,10 @@ def build_parser() -> argparse.ArgumentParser:
         type=_port,
         help="the running page's port on 127.0.0.1 (default: --page-port in /etc/senet-pi/senet-pi.env, else 8080)",
     )
-    status.set_defaults(func=_cmd_status)
+    status.set_defaults(func=cmd_status)
     rules = sub.add_parser("rules", help="show the rule sets in plain words")
     rules.add_argument("ruleset", nargs="?", help=f"one of {', '.join(RULESETS)}")
-    rules.set_defaults(func=_cmd_rules)
+    rules.set_defaults(func=cmd_rules)
     from .opponent import add_commands  # hint, solve, tournament: the computer opponent's commands
 
     add_commands(sub)
@@ -601,7 +391,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except SenetError as exc:
-        print(f"senet-pi {args.command}: {_said_error(exc, args)}", file=sys.stderr)
+        print(f"senet-pi {args.command}: {said_error(exc, args)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
@@ -610,12 +400,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except (OSError, sqlite3.Error) as exc:
         # The machine's, not senet-pi's: a folder this user may not read, a read-only or full disk.
-        cause = _machine_cause(exc)
+        cause = machine_cause(exc)
         if cause is None or os.environ.get("SENET_PI_DEBUG"):
             if os.environ.get("SENET_PI_DEBUG"):
                 raise
             return _internal_error(args, exc)
-        print(f"senet-pi {args.command}: {_machine_error(cause, _journal_given(args))}", file=sys.stderr)
+        print(f"senet-pi {args.command}: {machine_error(cause, journal_given(args))}", file=sys.stderr)
         return 1
     except Exception as exc:  # a bug of ours: still one line, unless debugging
         if os.environ.get("SENET_PI_DEBUG"):

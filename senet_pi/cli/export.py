@@ -26,6 +26,7 @@ def export_text(journal: Journal, game_id: int) -> str:
     """The replay file's text: the header on one line, then one event per line, so diffs read well."""
     replay = export_game(journal, game_id)
     events = replay.pop("events")
+    assert isinstance(events, list)  # export_game's events_of list
     head = json.dumps(replay)[:-1]
-    lines = ",\n  ".join(json.dumps(e) for e in events)  # type: ignore[attr-defined]
+    lines = ",\n  ".join(json.dumps(e) for e in events)
     return f'{head}, "events": [\n  {lines}\n]}}\n' if events else f'{head}, "events": []}}\n'

@@ -7,12 +7,16 @@ import json
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import SenetError
 from ..rules import RULESETS, find_ruleset
 
+if TYPE_CHECKING:
+    from ..opponent.tables import Tables
 
-def _tables(args: argparse.Namespace):  # -> Tables (imported late: numpy)
+
+def _tables(args: argparse.Namespace) -> Tables:  # imported late: numpy
     from ..opponent.tables import Tables
 
     return Tables(args.tables, stream=sys.stderr)
@@ -70,7 +74,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `solve`, `hint` and `tournament` to the senet-pi parser."""
     tables_help = "the folder of the endgame tables (default $SENET_PI_TABLES, else ~/.cache/senet-pi/tables)"
     hint = sub.add_parser(

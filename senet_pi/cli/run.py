@@ -18,6 +18,7 @@ from typing import TextIO
 from ..errors import InvalidThrowError, SenetError
 from ..events import Answer, MoveEntry, Resync, Throw, Undo
 from ..hardware.backend import Backend, SimBackend
+from ..hardware.serial_link import SerialBackend
 from ..hardware.sim import SimBoard
 from ..i18n import DEFAULT
 from ..rules.board import OFF, ROWS, bit, mask
@@ -76,8 +77,8 @@ class Runner:
                 f"note: the journal {journal.path} is on {fstype}, in RAM: every game in it is lost at power off "
                 "(give --journal a path on the SD card or a USB disk)"
             )
-        if self.backend.name == "serial":
-            self.backend.start(self.service, wait=5.0)  # type: ignore[call-arg]
+        if isinstance(self.backend, SerialBackend):
+            self.backend.start(self.service, wait=5.0)
         else:
             self.backend.start(self.service)
         self._ticker.start()
@@ -113,7 +114,9 @@ class Runner:
     # ------------------------------------------------------------------ commands
 
     def command(self, line: str) -> bool:
-        """Carry out one line; False when it asks to quit. CommandError for a line that makes no sense."""
+        """Carry out one line; False when it asks to quit. CommandError for a line that makes no sense.
+
+        Complexity: one table of the terminal's verbs, each a few lines, read top to bottom as `help` lists them."""
         words = shlex.split(line, comments=True)
         if not words:
             return True
@@ -209,8 +212,10 @@ class Runner:
     def board_text(self) -> str:
         """The board as three rows in playing order, with each piece's owner and the sensed switches."""
         view = self.service.snapshot().to_json()
-        owners = {int(sq): str(piece["owner"]) for sq, piece in view["squares"].items()}  # type: ignore[attr-defined]
-        sensed = mask(view["sensed"])  # type: ignore[arg-type]
+        squares, sensed_squares = view["squares"], view["sensed"]
+        assert isinstance(squares, dict) and isinstance(sensed_squares, list)  # the snapshot's JSON shapes
+        owners = {int(sq): str(piece["owner"]) for sq, piece in squares.items()}
+        sensed = mask(sensed_squares)
         pending = view["throw"]
         start = "throw" if view["turn_starts_with"] == "throw" else "play a card"
         lines = [f"{view['variant']}: {view['to_move']} to " + ("move" if pending is not None else start)]

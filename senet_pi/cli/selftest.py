@@ -11,10 +11,18 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..errors import SenetError
 from ..hardware.backend import GpioBackend, SimBackend
 from ..rules.board import bit, squares_in
+
+if TYPE_CHECKING:
+    from gpiozero import Button, LEDBoard
+
+    from ..hardware.board import ReedSwitchBoard
+    from ..hardware.serial_link import SerialBackend
+    from ..hardware.sim import SimBoard
 
 Say = Callable[[str], None]
 Ask = Callable[[str], str]
@@ -77,12 +85,31 @@ def selftest(
             "each step (Ctrl-C stops)."
         )
     ask = _no_terminal_is_no(ask)
+    _check_lines(board, report)
+    _check_switches(board, hands, say, wait, report)
+    _check_button(thrower.button, hands, say, wait, report)
+    _check_leds(thrower.leds, sim if hands else None, ask, report)
+    if thrower.buzzer is not None:
+        thrower.buzzer.on()
+        answer = "y" if hands else ask("Does the buzzer sound? [y/n] ")
+        thrower.buzzer.off()
+        report.buzzer = "ok" if _yes(answer) else "silent"
+    say(report.summary())
+    return report
 
+
+def _check_lines(board: ReedSwitchBoard, report: SelfTestReport) -> None:
+    """Column lines that read high with no row driven."""
     stuck = board.idle_columns()
     for c in range(5):
         if stuck & (1 << c):
             report.lines.append(f"column line {c + 1} reads high with no row driven: a short or a missing pull-down")
 
+
+def _check_switches(
+    board: ReedSwitchBoard, hands: SimBoard | None, say: Say, wait: float, report: SelfTestReport
+) -> None:
+    """Every square's switch: open on an empty board, closed under a piece, and open again."""
     say("Take every piece off the board.")
     if hands:
         hands.set_occupied(0)
@@ -90,52 +117,56 @@ def selftest(
     stuck_closed = board.read()
     for sq in squares_in(stuck_closed):
         report.switches[sq] = "stuck closed: reads a piece on an empty square"
-
     for sq in range(1, 31):
-        if sq in report.switches:
-            continue
-        say(f"Put a piece on square {sq}.")
-        if hands:
-            hands.place(sq)
-        if not _until(lambda sq=sq: board.read() & bit(sq), wait):
-            report.switches[sq] = "did not close: check the magnet, the switch and its diode"
-            continue
-        others = board.read() & ~bit(sq) & ~stuck_closed
-        say("Take it off again.")
-        if hands:
-            hands.lift(sq)
-        if not _until(lambda sq=sq: not board.read() & bit(sq), wait):
-            report.switches[sq] = "did not open again: the switch may be stuck"
-        elif others:
-            report.switches[sq] = f"also closed squares {squares_in(others)}: a missing or reversed diode"
-        else:
-            report.switches[sq] = "ok"
+        if sq not in report.switches:
+            report.switches[sq] = _check_switch(board, hands, say, wait, sq, stuck_closed)
 
+
+def _check_switch(
+    board: ReedSwitchBoard, hands: SimBoard | None, say: Say, wait: float, sq: int, stuck_closed: int
+) -> str:
+    """One square's switch: "ok", or what went wrong with it."""
+    say(f"Put a piece on square {sq}.")
+    if hands:
+        hands.place(sq)
+    if not _until(lambda: board.read() & bit(sq), wait):
+        return "did not close: check the magnet, the switch and its diode"
+    others = board.read() & ~bit(sq) & ~stuck_closed
+    say("Take it off again.")
+    if hands:
+        hands.lift(sq)
+    if not _until(lambda: not board.read() & bit(sq), wait):
+        return "did not open again: the switch may be stuck"
+    if others:
+        return f"also closed squares {squares_in(others)}: a missing or reversed diode"
+    return "ok"
+
+
+def _check_button(button: Button, hands: SimBoard | None, say: Say, wait: float, report: SelfTestReport) -> None:
+    """The thrower's button goes down and comes up again."""
     say("Press the thrower's button.")
     if hands:
         hands.press()
-    pressed = _until(lambda: thrower.button.is_pressed, wait)
+    pressed = _until(lambda: button.is_pressed, wait)
     if hands:
         hands.release()
-    released = _until(lambda: not thrower.button.is_pressed, wait)
+    released = _until(lambda: not button.is_pressed, wait)
     report.button = "ok" if pressed and released else ("never pressed" if not pressed else "stuck pressed")
 
-    for n in range(4):
-        thrower.leds.value = tuple(i == n for i in range(4))
-        if hands:
-            answer = "y" if sim is not None and sim.leds[n] else "n"
-        else:
-            answer = ask(f"Is stick LED {n + 1} lit, and only it? [y/n] ")
-        report.leds[n + 1] = "ok" if answer.strip().lower().startswith("y") else "did not light"
-    thrower.leds.off()
 
-    if thrower.buzzer is not None:
-        thrower.buzzer.on()
-        answer = "y" if hands else ask("Does the buzzer sound? [y/n] ")
-        thrower.buzzer.off()
-        report.buzzer = "ok" if answer.strip().lower().startswith("y") else "silent"
-    say(report.summary())
-    return report
+def _check_leds(leds: LEDBoard, sim: SimBoard | None, ask: Ask, report: SelfTestReport) -> None:
+    """Each stick LED lights alone: the simulated board's pins say so, a person is asked."""
+    for n in range(4):
+        leds.value = tuple(i == n for i in range(4))
+        answer = (
+            ("y" if sim.leds[n] else "n") if sim is not None else ask(f"Is stick LED {n + 1} lit, and only it? [y/n] ")
+        )
+        report.leds[n + 1] = "ok" if _yes(answer) else "did not light"
+    leds.off()
+
+
+def _yes(answer: str) -> bool:
+    return answer.strip().lower().startswith("y")
 
 
 def _no_terminal_is_no(ask: Ask) -> Ask:
@@ -160,7 +191,7 @@ def _until(condition: Callable[[], object], timeout: float) -> bool:
         time.sleep(0.01)
 
 
-def link_test(backend, say: Say = print, wait: float = 5.0) -> bool:
+def link_test(backend: SerialBackend, say: Say = print, wait: float = 5.0) -> bool:
     """The USB bridge's link health: connected, firmware, board, frames dropped."""
     from ..service.core import Service
 

@@ -21,8 +21,12 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..service.journal import losses
+
+#: A JSON object as read from the page or the journal: its fields are checked where they are used.
+JSON = dict[str, Any]
 
 UNIT = "senet-pi.service"
 ENV_FILE = Path("/etc/senet-pi/senet-pi.env")  # the exhibit's arguments for `senet-pi run` (install.sh)
@@ -72,7 +76,7 @@ class Check:
 
 
 def service_check(
-    run: Callable[..., subprocess.CompletedProcess] = subprocess.run, booted: bool | None = None
+    run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run, booted: bool | None = None
 ) -> Check:
     """Whether senet-pi.service is active, or that there is no systemd to ask (`booted`: whether
     systemd runs this machine; found out as sd_booted(3) does when not given)."""
@@ -96,7 +100,7 @@ def service_check(
     return Check("service", False, f"{UNIT} {state}: journalctl -u senet-pi -n 50 says why")
 
 
-def page_state(url: str, timeout: float = 2.0) -> dict | str:
+def page_state(url: str, timeout: float = 2.0) -> JSON | str:
     """The running page's /api/state, or why it could not be had."""
     import ssl
 
@@ -116,7 +120,7 @@ def page_state(url: str, timeout: float = 2.0) -> dict | str:
     return data if isinstance(data, dict) else f"{url}/api/state is not a JSON object"
 
 
-def switch_and_link_checks(state: dict | str, recent: list[dict]) -> list[Check]:
+def switch_and_link_checks(state: JSON | str, recent: list[JSON]) -> list[Check]:
     """Stuck or faulty switches and the serial link, from the page's state (or the journal's verdicts)."""
     if isinstance(state, str):
         sensor = sorted({v["square"] for v in recent if v.get("v") == "sensor" and "square" in v})
@@ -147,7 +151,7 @@ def switch_and_link_checks(state: dict | str, recent: list[dict]) -> list[Check]
     return [switches, link]
 
 
-def broker_checks(state: dict | str) -> list[Check]:
+def broker_checks(state: JSON | str) -> list[Check]:
     """The fleet's broker, from the page's state: connected or why not; nothing when the
     board is not on a broker (or no page answers)."""
     link = state.get("mqtt") if isinstance(state, dict) else None
@@ -211,28 +215,12 @@ def _lost_writes(db: sqlite3.Connection, mark_path: Path) -> str | None:
     return None
 
 
-def journal_checks(path: Path) -> tuple[list[Check], list[dict]]:
+def journal_checks(path: Path) -> tuple[list[Check], list[JSON]]:
     """The journal, the disk it is on and its last game; and that game's last verdicts."""
-    folder = path.parent if path.parent.exists() else None
-    checks: list[Check] = []
-    recent: list[dict] = []
     point, fstype = _mount_of(path.parent)
-    if folder is not None:
-        usage = shutil.disk_usage(folder)
-        low = usage.free < LOW_DISK
-        checks_disk = Check(
-            "disk",
-            not low,
-            f"{_megabytes(usage.free)} free of {_megabytes(usage.total)} on {point or '?'} ({fstype or '?'})"
-            + (" - too little for the journal" if low else ""),
-        )
-    else:
-        checks_disk = Check("disk", None, f"{path.parent} does not exist yet")
+    disk = _disk_check(path, point, fstype)
     if not path.exists():
-        checks.append(Check("journal", None, f"no journal yet at {path} (no game played with it)"))
-        checks.append(checks_disk)
-        checks.append(Check("last game", None, "none"))
-        return checks, recent
+        return [Check("journal", None, f"no journal yet at {path} (no game played with it)"), disk, NO_GAME], []
     problems: list[str] = []
     remarks: list[str] = []  # losses whose damaged file was looked at and removed: said, not a problem
     writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
@@ -245,73 +233,107 @@ def journal_checks(path: Path) -> tuple[list[Check], list[dict]]:
         quiet = "" if Path(f"{path}-wal").exists() else "&immutable=1"
         db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro{quiet}", uri=True, timeout=1.0)
     except sqlite3.Error as exc:
-        checks.append(Check("journal", False, f"{path}: cannot open it read-only: {exc}"))
-        checks.append(checks_disk)
-        return checks, recent
-    game = None
+        return [Check("journal", False, f"{path}: cannot open it read-only: {exc}"), disk], []
+    game: tuple[Any, ...] | None = None
     found: Check | None = None
+    recent: list[JSON] = []
     try:
-        check = db.execute("PRAGMA quick_check").fetchone()[0]
-        if check != "ok":
-            first = [line for line in check.splitlines() if not line.startswith("***")][:1]
-            problems.append(f"damaged ({''.join(first)}); {ON_NEXT_START}")
-        lost = _lost_writes(db, Path(f"{path}-mark"))
-        if lost:
-            problems.append(f"lost writes: {lost}; {ON_NEXT_START}")
-        for loss in losses(db):  # a damaged journal this one was recovered from: never "healthy" while kept
-            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(loss["when"]))
-            aside = path.with_name(str(loss.get("aside")))
-            kept = f"kept as {aside.name}: remove it once looked at" if aside.exists() else "since removed"
-            text = f"recovered from damage at {when}: lost {loss['lost']} writes or inputs ({kept})"
-            (problems if aside.exists() else remarks).append(text)
-        try:
-            notes = db.execute("SELECT value FROM meta WHERE key LIKE 'note:%' ORDER BY rowid DESC").fetchall()
-        except sqlite3.Error:
-            notes = []  # an older journal, without a meta table
-        if notes:  # what the service found when it resumed: a game cut short, a changed record
-            more = f" ({len(notes) - 1} earlier in the journal's meta table)" if len(notes) > 1 else ""
-            found = Check("resume", None, f"{notes[0][0]}{more}")
-        row = db.execute(
+        _damage(db, path, problems, remarks)
+        found = _resume_note(db)
+        game = db.execute(
             "SELECT g.id, variant, players, started, ended, winner, "
             "(SELECT COUNT(*) FROM events e WHERE e.game = g.id) FROM games g ORDER BY g.id DESC LIMIT 1"
         ).fetchone()
-        if row is not None:
-            game = row
-            rows = db.execute(
-                "SELECT verdict FROM verdicts WHERE game = ? ORDER BY seq DESC LIMIT ?", (row[0], RECENT_VERDICTS)
-            ).fetchall()
-            for (text,) in rows:
-                try:
-                    verdict = json.loads(text)
-                except ValueError:
-                    continue
-                if isinstance(verdict, dict):
-                    recent.append(verdict)
+        if game is not None:
+            recent = _recent_verdicts(db, game[0])
     except sqlite3.Error as exc:
         problems.append(f"cannot be read: {exc}")
     finally:
         db.close()
     text = f"{path}, {_megabytes(_size(path))}, {'writable' if writable else 'NOT writable by this user'}"
     said = "; ".join(problems + remarks)
-    checks.append(Check("journal", not problems, text + ("; " + said if said else ", not damaged")))
-    if found is not None:
-        checks.append(found)
-    checks.append(checks_disk)
-    if game is None:
-        checks.append(Check("last game", None, "no game in the journal yet"))
-    else:
-        gid, variant, players, started, ended, winner, events = game
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(started))
-        if ended is None:
-            how = "in progress"
-        elif winner:
-            how = f"won by {winner} at {time.strftime('%H:%M', time.localtime(ended))}"
-        else:
-            how = f"abandoned at {time.strftime('%H:%M', time.localtime(ended))}"
-        checks.append(
-            Check("last game", None, f"#{gid} {variant} ({players} players), {events} inputs, started {when}, {how}")
-        )
+    checks = [Check("journal", not problems, text + ("; " + said if said else ", not damaged"))]
+    checks += [found] if found is not None else []
+    checks += [disk, _last_game(game)]
     return checks, recent
+
+
+#: The last game's line when the journal holds none.
+NO_GAME = Check("last game", None, "none")
+
+
+def _disk_check(path: Path, point: str | None, fstype: str | None) -> Check:
+    """The free space of the disk the journal is on (unknown while its folder does not exist)."""
+    if not path.parent.exists():
+        return Check("disk", None, f"{path.parent} does not exist yet")
+    usage = shutil.disk_usage(path.parent)
+    low = usage.free < LOW_DISK
+    return Check(
+        "disk",
+        not low,
+        f"{_megabytes(usage.free)} free of {_megabytes(usage.total)} on {point or '?'} ({fstype or '?'})"
+        + (" - too little for the journal" if low else ""),
+    )
+
+
+def _damage(db: sqlite3.Connection, path: Path, problems: list[str], remarks: list[str]) -> None:
+    """SQLite's own check, writes lost since the last mark, and damaged journals recovered from."""
+    check = db.execute("PRAGMA quick_check").fetchone()[0]
+    if check != "ok":
+        first = [line for line in check.splitlines() if not line.startswith("***")][:1]
+        problems.append(f"damaged ({''.join(first)}); {ON_NEXT_START}")
+    lost = _lost_writes(db, Path(f"{path}-mark"))
+    if lost:
+        problems.append(f"lost writes: {lost}; {ON_NEXT_START}")
+    for loss in losses(db):  # a damaged journal this one was recovered from: never "healthy" while kept
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(loss["when"]))
+        aside = path.with_name(str(loss.get("aside")))
+        kept = f"kept as {aside.name}: remove it once looked at" if aside.exists() else "since removed"
+        text = f"recovered from damage at {when}: lost {loss['lost']} writes or inputs ({kept})"
+        (problems if aside.exists() else remarks).append(text)
+
+
+def _resume_note(db: sqlite3.Connection) -> Check | None:
+    """What the service found when it resumed (a game cut short, a changed record), if anything."""
+    try:
+        notes = db.execute("SELECT value FROM meta WHERE key LIKE 'note:%' ORDER BY rowid DESC").fetchall()
+    except sqlite3.Error:
+        return None  # an older journal, without a meta table
+    if not notes:
+        return None
+    more = f" ({len(notes) - 1} earlier in the journal's meta table)" if len(notes) > 1 else ""
+    return Check("resume", None, f"{notes[0][0]}{more}")
+
+
+def _recent_verdicts(db: sqlite3.Connection, game: int) -> list[JSON]:
+    """The last verdicts of a game, newest first, as the journal wrote them (unreadable ones skipped)."""
+    recent: list[JSON] = []
+    rows = db.execute(
+        "SELECT verdict FROM verdicts WHERE game = ? ORDER BY seq DESC LIMIT ?", (game, RECENT_VERDICTS)
+    ).fetchall()
+    for (text,) in rows:
+        try:
+            verdict = json.loads(text)
+        except ValueError:
+            continue
+        if isinstance(verdict, dict):
+            recent.append(verdict)
+    return recent
+
+
+def _last_game(game: tuple[Any, ...] | None) -> Check:
+    """The last game's line: its rule set, inputs, start and how it stands."""
+    if game is None:
+        return Check("last game", None, "no game in the journal yet")
+    gid, variant, players, started, ended, winner, events = game
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(started))
+    if ended is None:
+        how = "in progress"
+    elif winner:
+        how = f"won by {winner} at {time.strftime('%H:%M', time.localtime(ended))}"
+    else:
+        how = f"abandoned at {time.strftime('%H:%M', time.localtime(ended))}"
+    return Check("last game", None, f"#{gid} {variant} ({players} players), {events} inputs, started {when}, {how}")
 
 
 def report(journal: Path, url: str) -> tuple[list[Check], bool]:

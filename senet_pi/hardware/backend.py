@@ -14,6 +14,7 @@ import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from ..errors import BackendError
 from ..rules.text import Text
@@ -25,7 +26,24 @@ from .debounce import SwitchFault
 from .pinmap import PinMap, load_pinmap
 from .thrower import VERY_LONG_PRESS, Sticks, StickThrower
 
+if TYPE_CHECKING:
+    from gpiozero.pins import Factory
+
 OFFER_TIME = 10.0  # seconds to confirm an undo or new game offered by a long press
+
+
+class BackendOptions(TypedDict, total=False):
+    """The options every kind of board takes: the sticks' randomness, their tumble, the clock."""
+
+    rng: RandomSource | None
+    spin: float
+    clock: Callable[[], float]
+
+
+class GpioOptions(BackendOptions, total=False):
+    """The options of the boards on gpiozero devices: those, and how often the switches are scanned."""
+
+    scan_rate: float
 
 
 NO_PINS = "the gpio backend found no GPIO pins: {cause}; {fix}"
@@ -139,7 +157,7 @@ class GpioBackend(Backend):
         self,
         pinmap: PinMap | None = None,
         *,
-        pin_factory: object = None,
+        pin_factory: Factory | None = None,
         rng: RandomSource | None = None,
         scan_rate: float = SCAN_RATE,
         spin: float = 0.6,
@@ -227,13 +245,15 @@ class SimBackend(GpioBackend):
 
     name = "sim"
 
-    def __init__(self, pinmap: PinMap | None = None, *, occupied: int | None = None, **kwargs: object) -> None:
+    def __init__(
+        self, pinmap: PinMap | None = None, *, occupied: int | None = None, **kwargs: Unpack[GpioOptions]
+    ) -> None:
         from .sim import SimBoard, sim_factory
 
         pinmap = pinmap or load_pinmap()
         self.sim = SimBoard(pinmap, sim_factory(), occupied or 0)
         self._preset = occupied
-        super().__init__(pinmap, pin_factory=self.sim.factory, **kwargs)  # type: ignore[arg-type]
+        super().__init__(pinmap, pin_factory=self.sim.factory, **kwargs)
 
     def start(self, service: Service, scan: bool = True) -> None:
         if self._preset is None:  # the simulated pieces stand where the game says
@@ -249,7 +269,7 @@ class SimBackend(GpioBackend):
         return {**super().describe(), "pieces": pieces, "moves": moves}
 
 
-def _default_pin_factory() -> object:
+def _default_pin_factory() -> Factory:
     """gpiozero's own choice of pin factory (lgpio on a Pi), quietly: off a Pi, one BackendError
     naming the cause and the fix instead of a warning per library tried and gpiozero's error."""
     from gpiozero import Device
@@ -260,7 +280,9 @@ def _default_pin_factory() -> object:
         warnings.simplefilter("always", PinFactoryFallback)
         try:
             Device.ensure_pin_factory()  # keeps a factory already chosen (GPIOZERO_PIN_FACTORY, tests)
-            return Device.pin_factory
+            factory = Device.pin_factory
+            assert factory is not None  # ensure_pin_factory() sets one or raises
+            return factory
         except BadPinFactory:
             causes = [str(w.message).removeprefix("Falling back from ") for w in caught]
     lgpio = next((c for c in causes if c.startswith("lgpio:")), "lgpio: not loaded")

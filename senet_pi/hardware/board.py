@@ -11,14 +11,19 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
+
+from firmware_bridge.codec import square_at
 
 from ..rules.board import squares_in
 from ..rules.text import Text
 from .debounce import Debouncer, SwitchFault
 from .device import Device, EventHandler
-from .pinmap import square_at
+
+if TYPE_CHECKING:
+    from gpiozero.pins import Factory
 
 #: Scans per second. Fast enough that a change counts within 40 ms (two scans, see debounce),
 #: slow enough that scanning costs little of a Pi's core (see benchmarks/bench_scanner.py).
@@ -45,7 +50,7 @@ class ReedSwitchBoard(Device):
         *,
         scan_rate: float = SCAN_RATE,
         samples: int = 2,
-        pin_factory: object = None,
+        pin_factory: Factory | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._rows: list[DigitalOutputDevice] = []

@@ -54,7 +54,7 @@ def load_pinmap(path: str | Path | None = None) -> PinMap:
     return pinmap_from(data, str(path))
 
 
-def pinmap_from(data: dict, where: str = "pin map") -> PinMap:
+def pinmap_from(data: dict[str, object], where: str = "pin map") -> PinMap:
     """Build a PinMap from parsed TOML, checking counts, ranges and that no GPIO is used twice."""
     matrix, thrower = data.get("matrix"), data.get("thrower")
     if not isinstance(matrix, dict) or not isinstance(thrower, dict):
@@ -73,7 +73,7 @@ def pinmap_from(data: dict, where: str = "pin map") -> PinMap:
     return pinmap
 
 
-def _gpios(section: dict, key: str, count: int, where: str) -> tuple[int, ...]:
+def _gpios(section: dict[str, object], key: str, count: int, where: str) -> tuple[int, ...]:
     values = section.get(key)
     if not isinstance(values, list) or len(values) != count:
         raise PinMapError(f"{where}: {key} must list {count} GPIO numbers")

@@ -14,6 +14,7 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from firmware_bridge import codec
 
@@ -41,6 +42,14 @@ def find_bridge() -> str | None:
         if port.vid == PICO_VID and port.pid == PICO_PID:
             return port.device
     return None
+
+
+class Port(Protocol):
+    """What the backend needs of an open serial port (pyserial's `Serial`, or a test's fake)."""
+
+    def read(self, size: int = 1) -> bytes: ...
+    def write(self, data: bytes, /) -> int | None: ...
+    def close(self) -> None: ...
 
 
 class SerialSticks(Sticks):
@@ -89,7 +98,7 @@ class SerialBackend(Backend):
         spin: float = 0.6,
         clock: Callable[[], float] = time.monotonic,
         retry: float = 1.0,
-        open_port: Callable[[str], object] | None = None,
+        open_port: Callable[[str], Port] | None = None,
         silent_after: float = SILENT_AFTER,
     ) -> None:
         import serial
@@ -97,13 +106,13 @@ class SerialBackend(Backend):
         self.port = port
         self.retry = retry
         self.silent_after = silent_after
-        self._open_port = open_port or (
+        self._open_port: Callable[[str], Port] = open_port or (
             lambda p: serial.serial_for_url(p, baudrate=BAUD, timeout=0.05, write_timeout=WRITE_TIMEOUT)
         )
         self._clock = clock
         self.control = ThrowerControl(SerialSticks(self), rng or default_random(), spin, clock)
         self.service: Service | None = None
-        self._serial: object | None = None
+        self._serial: Port | None = None
         self._write_lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -158,10 +167,10 @@ class SerialBackend(Backend):
             heard = time.monotonic()
             try:
                 while not self._stop.is_set():
-                    data = link.read(1)  # type: ignore[union-attr]  # waits (up to the timeout) for a byte
+                    data = link.read(1)  # waits (up to the timeout) for a byte
                     waiting = getattr(link, "in_waiting", 0)
                     if data and waiting:
-                        data += link.read(waiting)  # type: ignore[union-attr]  # then takes what is there
+                        data += link.read(waiting)  # then takes what is there
                     if data:
                         heard = time.monotonic()
                         before = decoder.bad
@@ -198,7 +207,7 @@ class SerialBackend(Backend):
         link, self._serial = self._serial, None
         if link is not None:
             with contextlib.suppress(Exception):  # a port that is already gone
-                link.close()  # type: ignore[attr-defined]
+                link.close()
 
     def command(self, kind: str, fields: Sequence[object] = ()) -> None:
         """Send one command frame to the bridge. While the link is down, or when the write times out
@@ -212,7 +221,7 @@ class SerialBackend(Backend):
             frame = codec.encode(self._sent, kind, fields)
             self._sent += 1
             try:
-                link.write(frame)  # type: ignore[attr-defined]  # bounded by WRITE_TIMEOUT
+                link.write(frame)  # bounded by WRITE_TIMEOUT
             except Exception as exc:
                 self.unsent += 1
                 self._broken = f"the bridge stopped taking commands ({type(exc).__name__}); reconnecting"

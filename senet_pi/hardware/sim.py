@@ -25,7 +25,7 @@ class BoundedMockPin(MockPin):
 
     def clear_states(self) -> None:
         super().clear_states()
-        self.states = deque(self.states, maxlen=PIN_HISTORY)  # type: ignore[assignment]
+        self.states = deque(self.states, maxlen=PIN_HISTORY)
 
 
 def sim_factory() -> MockFactory:

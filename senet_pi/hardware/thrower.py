@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from gpiozero import Button, Buzzer, LEDBoard
 
 from .device import Device, EventHandler
+
+if TYPE_CHECKING:
+    from gpiozero.pins import Factory
 
 #: Holding the button at least this long is a long press, not a throw.
 LONG_PRESS = 1.5
@@ -90,7 +94,7 @@ class StickThrower(Sticks, Device):
         leds: Sequence[int],
         buzzer: int | None = None,
         *,
-        pin_factory: object = None,
+        pin_factory: Factory | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._timer = PressTimer(clock)
@@ -159,5 +163,6 @@ class StickThrower(Sticks, Device):
     def __repr__(self) -> str:
         if self.closed:
             return "<StickThrower closed>"
+        assert self.leds is not None
         lit = "".join("|" if v else "." for v in self.leds.value)
         return f"<StickThrower sticks {lit}>"

@@ -83,9 +83,9 @@ def fitted_chance(game: Game) -> list[float]:
     if linear is False:
         weights = WEIGHTS.get(game.name)
         linear = _LINEAR[game.name] = Linear(weights) if weights else None
-    if linear is None or game.players != 2:
+    if not isinstance(linear, Linear) or game.players != 2:  # no weights for this rule set
         return race_chance(game)
-    return linear.chance(game)  # type: ignore[union-attr]
+    return linear.chance(game)
 
 
 #: The evaluations a level can name.

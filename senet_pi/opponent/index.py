@@ -44,7 +44,8 @@ def local_index(me: np.ndarray, op: np.ndarray) -> np.ndarray:
     for j in range(me.shape[1]):
         squeezed -= (me[:, j : j + 1] < op).astype(np.int64)
     free = N_SQUARES - me.shape[1]
-    return rank(me) * comb(free, b) + rank(squeezed)
+    index: np.ndarray = rank(me) * comb(free, b) + rank(squeezed)
+    return index
 
 
 @lru_cache(maxsize=16)

@@ -79,7 +79,7 @@ def _light_class(cls: type[Game]) -> type[Game]:
             bonus = move.by in self.bonus_throws or to in self.bonus_landings or self._extra_bonus(f, to)
             if to == self.water_square:  # S7/H6
                 dest = self._free_square_from(self.rebirth_square)
-                occ[p] ^= (1 << to) | (1 << dest)  # type: ignore[operator]
+                occ[p] ^= (1 << to) | (1 << dest)
             self.pending = None
             self.opening = False
             self._moves = None
@@ -101,9 +101,8 @@ def light_copy(game: Game) -> Game:
         return game.copy(history=False)
     light = _light_class(cls)
     out = light.__new__(light)
-    out.__dict__.update(game.__dict__)
+    out.__dict__.update(game.__dict__, _moves=None)  # the light kind's own move cache starts empty
     out.occ, out.off = list(game.occ), list(game.off)
     out._stack = []
-    out._moves = None
     out.effects = ()
     return out

@@ -74,7 +74,7 @@ class Search:
             raise OutOfNodes
         self.nodes += 1
 
-    def _ours(self, player: int) -> bool:
+    def _ours(self, player: int | None) -> bool:
         return player == self.root
 
     def leaf(self) -> float:
@@ -102,7 +102,7 @@ class Search:
         """The value for `mover`'s side of the position just reached."""
         g = self.game
         if g.is_over:
-            return 1.0 if self._ours(g.winner) == self._ours(mover) else 0.0  # type: ignore[arg-type]
+            return 1.0 if self._ours(g.winner) == self._ours(mover) else 0.0
         same = self._ours(g.to_move) == self._ours(mover)
         a, b = (alpha, beta) if same else (1.0 - beta, 1.0 - alpha)
         v = self.choose_value(depth, a, b) if g.pending is not None else self.chance(depth, a, b)

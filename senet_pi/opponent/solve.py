@@ -88,7 +88,7 @@ def _targets(
             target[j, rows] = np.where(bonus, same, other)
             flip[j, rows] = ~bonus
     stuck = ~mv.legal.any(axis=1)
-    again = stuck & bool(rd.bonus_throw[t])
+    again = np.asarray(stuck & bool(rd.bonus_throw[t]))
     if not rd.bonus_throw[t] and stuck.any():  # P7: the turn passes
         target[0, stuck] = layout.offsets[(b, a)] + local_index(op_cells[stuck], me_cells[stuck])
         flip[0, stuck] = True

@@ -96,7 +96,7 @@ class Table:
             self.layout = Layout(self.max_pieces)
             self.values = np.memmap(path, dtype="<u2", mode="r", offset=start, shape=(self.layout.size,))
             # a plain memoryview reads one value far faster than numpy's indexing (the file is little-endian)
-            self._view = memoryview(self.values).cast("B").cast("H") if sys.byteorder == "little" else self.values  # type: ignore[arg-type]
+            self._view = memoryview(self.values).cast("B").cast("H") if sys.byteorder == "little" else self.values  # type: ignore[arg-type]  # numpy's stubs call an array a buffer only from Python 3.12
         except (OSError, ValueError, KeyError) as exc:
             raise SenetError(f"cannot read the endgame table {path}: {exc} (delete it; it is rebuilt)") from None
 

@@ -19,6 +19,7 @@ from .board import OFF, between, bit, squares_in
 from .core import Snapshot
 from .effects import Bonus, Effect, Effects, Relocated
 from .houses import HousesGame
+from .legality import count_of
 from .move import Move, cached_move
 from .reasons import Reason
 from .text import Text
@@ -131,12 +132,14 @@ class CardsGame(HousesGame):
         position: Mapping[str, object] | None = None,
     ) -> None:
         super().__init__(players, options, position)
-        # _read_options made deck_order a list of card names and shuffle_seed an int
-        self.stack: list[str] = list(reversed(self.options["deck_order"]))  # type: ignore[call-overload]
+        self.stack: list[str] = list(reversed(self._deck_order()))
         self.hands: list[list[str]] = [[] for _ in range(players)]
         self.discard: list[str] = []
         self.dead: list[str] = []
-        self._shuffler = random.Random(self.options["shuffle_seed"])  # type: ignore[arg-type]
+        seed = self.options["shuffle_seed"]
+        if not isinstance(seed, int):  # _read_options made it one
+            raise TypeError(f"shuffle_seed is not a whole number: {seed!r}")
+        self._shuffler = random.Random(seed)
         self.phase = "play"  # "play", "nile" (the named player drowns a pawn), "residue" (K9, optional)
         self.nile_player: int | None = None
         self.bonus_due = False
@@ -168,8 +171,9 @@ class CardsGame(HousesGame):
 
     @property
     def mover_id(self) -> str:
-        # nile_player is set whenever phase is "nile"
-        return self.player_ids[self.nile_player] if self.phase == "nile" else self.to_move_id  # type: ignore[index]
+        if self.phase == "nile" and self.nile_player is not None:  # nile_player is set whenever phase is "nile"
+            return self.player_ids[self.nile_player]
+        return self.to_move_id
 
     def hand(self, pid: str) -> list[str]:
         """The cards in a player's hand (K10: the program holds them)."""
@@ -177,7 +181,14 @@ class CardsGame(HousesGame):
 
     def card_names(self) -> list[str]:
         """Every card name this game's deck holds, sorted."""
-        return sorted(set(self.options["deck_order"]))  # type: ignore[call-overload]
+        return sorted(set(self._deck_order()))
+
+    def _deck_order(self) -> list[str]:
+        """Option deck_order: the deck's card names, top first (_read_options made it a list of names)."""
+        order = self.options["deck_order"]
+        if not isinstance(order, list):
+            raise TypeError(f"deck_order is not a list of cards: {order!r}")
+        return order
 
     def cards(self) -> Cards:
         """Where every card is, for the page and for tests that count them."""
@@ -359,9 +370,10 @@ class CardsGame(HousesGame):
         if isinstance(t, str):  # a hieroglyph card, while checking whether it is playable
             return self._hieroglyph_moves(p, HIEROGLYPHS[t])
         # past the Nile and the hieroglyphs, t is a stick card's value: an int
-        moves = super()._generate(p, t)  # type: ignore[arg-type]
+        count = count_of(t)
+        moves = super()._generate(p, count)
         if self.occ[p].bit_count() == 1:  # K9: the last pawn bears off only exactly
-            moves = [m for m in moves if m.to_sq != OFF or m.from_sq + t == OFF]  # type: ignore[operator]
+            moves = [m for m in moves if m.to_sq != OFF or m.from_sq + count == OFF]
         return moves
 
     def _hieroglyph_moves(self, p: int, target: int) -> list[Move]:

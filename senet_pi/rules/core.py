@@ -2,10 +2,8 @@
 
 A rule set is a subclass that states only its differences, as class attributes (safe
 squares, bonus throws, blockades...) and a few hook methods (`destination`,
-`_restrict_sources`, `_check_bear_off`...). Two paths decide legality and must agree (the
-property tests check it on random games): `legal_moves()` is the fast generator, working
-on bit masks of the board; `check_move()` is the readable validator that says why a move
-is illegal, naming the ruling.
+`_restrict_sources`, `_check_bear_off`...). Which moves are legal is `legality.py`'s job, mixed
+into `Game`: the fast generator `legal_moves()` and the readable validator `check_move()`.
 """
 
 from __future__ import annotations
@@ -20,16 +18,12 @@ from .board import (
     FIRST,
     LAST,
     OFF,
-    between,
     bit,
-    iter_squares,
     mask,
-    runs_of_three,
-    runs_of_two,
-    square_name,
     squares_in,
 )
 from .effects import Bonus, Effect, Effects, Exchanged, Forfeit, Relocated, Turn, Win
+from .legality import Legality
 from .move import Move, cached_move, parse_square
 from .reasons import Reason
 from .text import Text, joined
@@ -55,7 +49,7 @@ class Special:
     text: str
 
 
-class Game:
+class Game(Legality):
     """A game of Senet under one rule set: the position, whose turn it is, the throw to play."""
 
     #: Name used in config files, replay files and on the page.
@@ -379,7 +373,7 @@ class Game:
         self._save(("throw", value))
         self.pending = value
         # pending/value: a throw value, typed object as rule sets differ (an int here; modern: dice, cards: cards)
-        moves = self._generate(self.to_move, value)  # type: ignore[arg-type]
+        moves = self._generate(self.to_move, value)
         self._cache = (self._version, moves)
         if moves:
             self.effects = ()
@@ -492,215 +486,6 @@ class Game:
         if isinstance(move, str):
             move = Move.parse(move)
         return self.push(self.check_move(move.from_sq, move.to_sq, move.by))
-
-    # ------------------------------------------------------------------ the fast generator
-
-    def legal_moves(self) -> list[Move]:
-        """Every legal move for the throw waiting to be played (empty when no throw waits).
-
-        Computed once per position; do not change the returned list."""
-        version, moves = self._cache
-        if version != self._version:
-            moves = self.generate_legal_moves()
-            self._cache = (self._version, moves)
-        return moves
-
-    def generate_legal_moves(self) -> list[Move]:
-        """Like `legal_moves()`, but always computed afresh."""
-        if self.pending is None or self.winner is not None:
-            return []
-        return self._generate(self.to_move, self.pending)  # type: ignore[arg-type]  # pending: a throw value
-
-    def move_sequences(self) -> list[tuple[Move, ...]]:
-        """Every complete way to play the throw waiting: one move each here (`modern` pairs dice)."""
-        return [(m,) for m in self.legal_moves()]
-
-    def must_move_squares(self) -> frozenset[int]:
-        """Squares of the mover's whose piece a rule says must move with the throw waiting (none in
-        the common rules; `modern`'s M8 names some), so the referee can name the rule and the piece."""
-        return frozenset()
-
-    @property
-    def version(self) -> int:
-        """A number that changes whenever the game changes, for caches kept outside the game."""
-        return self._version
-
-    def is_legal(self, move: Move) -> bool:
-        """Whether `move` is among the legal moves now."""
-        return move in self.legal_moves()
-
-    def _protected(self, p: int) -> int:
-        """P5: the squares of player p's pieces that cannot be attacked."""
-        occ = self.occ[p]
-        return runs_of_two(occ) | (occ & self._safe_mask)
-
-    def _blockade(self, p: int) -> int:
-        """S4/H3: the squares of player p's blockades (runs of three)."""
-        return runs_of_three(self.occ[p], self.blockade_starts) if self.blockade_starts else 0
-
-    def _generate(self, p: int, t: int) -> list[Move]:
-        srcs = self._forward_sources(p, t)
-        if srcs:
-            table = self._forward_table[t]
-        elif self.backward_moves:
-            srcs = self._backward_sources(p, t)
-            table = self._backward_table[t]
-        else:
-            return []
-        moves: list[Move | None] = []
-        while srcs:
-            low = srcs & -srcs
-            moves.append(table[low.bit_length() - 1])
-            srcs ^= low
-        return cast(list[Move], moves)  # the sources name only squares whose table entry is a move
-
-    def _forward_sources(self, p: int, t: int) -> int:
-        """The squares whose piece can move forward by t, for all pieces at once (bit-parallel)."""
-        me = self.occ[p]
-        op = self.occ[1 - p]
-        m = me & self._plain_sources[t] & ~(((op & ((op << 1) | (op >> 1))) | (op & self._safe_mask) | me) >> t)
-        if m and self.blockade_starts:
-            r = op & (op >> 1) & (op >> 2) & self.blockade_starts
-            if r:
-                blk = r | (r << 1) | (r << 2)
-                for k in range(1, t):
-                    m &= ~(blk >> k)
-        bent = me & self._bent_sources[t]
-        if bent:  # moves whose destination is not simply f + t (H5): checked one by one
-            for f in iter_squares(bent):
-                if self._passes_checks(p, f, self.destination(f, t)):
-                    m |= bit(f)
-        return self._restrict_sources(p, m, t) if m else 0
-
-    def _backward_sources(self, p: int, t: int) -> int:
-        """S12: the squares whose piece can move back by t (only asked when nothing moves forward)."""
-        me = self.occ[p]
-        q = 1 - p
-        blk = self._blockade(q)
-        crossed = 0
-        if blk:
-            for k in range(1, t):
-                crossed |= blk << k
-        candidates = me & mask(range(t + 1, 26))
-        m = candidates & ~crossed & ~((me | self._protected(q)) << t)
-        return self._restrict_sources(p, m, -t) if m else 0
-
-    def _restrict_sources(self, p: int, m: int, t: int) -> int:
-        """Rules that forbid some pieces from moving at all (S2/H2 opening; S3 and S11 in `secret`)."""
-        if self.opening and self.opening_square is not None:  # `opening` is only ever set with a square
-            m &= bit(self.opening_square)
-        return m
-
-    def _passes_checks(self, p: int, f: int, to: int) -> bool:
-        try:
-            self._check_path(p, f, to)
-            self._check_landing(p, f, to)
-        except IllegalMoveError:
-            return False
-        return True
-
-    # ------------------------------------------------------------------ the readable validator
-
-    @classmethod
-    def destination(cls, from_sq: int, throw: int) -> int:
-        """Where a forward move by `throw` ends, ignoring other pieces; IllegalMoveError if nowhere.
-
-        P3: straight on by the throw; bearing off (31) only exactly (S11, M5 differ per set)."""
-        dest = from_sq + throw
-        if dest > OFF:
-            raise IllegalMoveError(Reason.EXACT_BEAR_OFF, square=from_sq, throw=throw)
-        return dest
-
-    def check_move(self, from_sq: int, to_sq: int, by: int = 0) -> Move:
-        """The legal `Move` from `from_sq` to `to_sq` with the throw waiting, or IllegalMoveError."""
-        p, t = self._require_throw()
-        if by and by != t:
-            raise IllegalMoveError(Reason.WRONG_DIE, by=by, left=t)
-        self._check_piece(p, from_sq)
-        self._check_source(p, from_sq, t)
-        if to_sq == from_sq:
-            raise IllegalMoveError(Reason.NOT_A_MOVE)
-        if to_sq < from_sq:
-            return self._check_backward(p, from_sq, to_sq, t)
-        dest = self.destination(from_sq, t)
-        if to_sq != dest:
-            raise IllegalMoveError(
-                Reason.WRONG_DISTANCE, throw=t, square=from_sq, expected=square_name(dest), target=square_name(to_sq)
-            )
-        self._check_path(p, from_sq, dest)
-        self._check_landing(p, from_sq, dest)
-        return cached_move(from_sq, dest, t)
-
-    def _require_throw(self) -> tuple[int, int]:
-        if self.winner is not None:
-            raise IllegalMoveError(Reason.GAME_OVER)
-        if self.pending is None:
-            raise IllegalMoveError(Reason.NO_THROW, player=self.to_move_id)
-        return self.to_move, self.pending  # type: ignore[return-value]  # an int here; modern reads it as dice
-
-    def _check_piece(self, p: int, from_sq: int) -> None:
-        if not FIRST <= from_sq <= LAST:
-            raise IllegalMoveError(Reason.NOT_A_SQUARE, square=from_sq)
-        owner = self.owner(from_sq)
-        if owner is None:
-            raise IllegalMoveError(Reason.EMPTY_SQUARE, square=from_sq)
-        if owner != self.player_ids[p]:
-            raise IllegalMoveError(Reason.NOT_YOUR_PIECE, square=from_sq, owner=owner, player=self.player_ids[p])
-
-    def _check_source(self, p: int, from_sq: int, t: int) -> None:
-        """S2/H2: the first move of the game starts from the opening square."""
-        if self.opening and from_sq != self.opening_square:
-            raise IllegalMoveError(Reason.OPENING, square=self.opening_square, ruling=self.opening_ruling)
-
-    def _check_backward(self, p: int, from_sq: int, to_sq: int, t: int) -> Move:
-        """S12: back by the throw, only when nothing moves forward, never from or onto 26-30."""
-        if not self.backward_moves:
-            raise IllegalMoveError(Reason.NO_BACKWARD)
-        if self._forward_sources(p, t):
-            raise IllegalMoveError(Reason.BACKWARD_NOT_NEEDED)
-        if from_sq >= 26:
-            raise IllegalMoveError(Reason.BACKWARD_SPECIAL)
-        if from_sq - t < FIRST:
-            raise IllegalMoveError(Reason.BELOW_SQUARE_1, throw=t, square=from_sq)
-        if to_sq != from_sq - t:
-            raise IllegalMoveError(
-                Reason.WRONG_DISTANCE, throw=t, square=from_sq, expected=from_sq - t, target=square_name(to_sq)
-            )
-        self._check_path(p, from_sq, to_sq)
-        self._check_landing(p, from_sq, to_sq)
-        return cached_move(from_sq, to_sq, t)
-
-    def _check_path(self, p: int, from_sq: int, to_sq: int) -> None:
-        """S4/H3: no blockade of the opponent strictly between the two squares."""
-        crossed = self._blockade(1 - p) & between(from_sq, min(to_sq, OFF))
-        if crossed:
-            blk = self._blockade(1 - p)
-            first = last = squares_in(crossed)[0]
-            while blk & bit(first - 1):
-                first -= 1
-            while blk & bit(last + 1):
-                last += 1
-            raise IllegalMoveError(
-                Reason.BLOCKADE, owner=self.player_ids[1 - p], first=first, last=last, ruling=self.blockade_ruling
-            )
-
-    def _check_landing(self, p: int, from_sq: int, to_sq: int) -> None:
-        """P3-P5: never on an own piece; an opponent piece only when it is not protected."""
-        if to_sq == OFF:
-            self._check_bear_off(p, from_sq)
-            return
-        b = bit(to_sq)
-        if self.occ[p] & b:
-            raise IllegalMoveError(Reason.OWN_PIECE, target=to_sq, player=self.player_ids[p])
-        q = 1 - p
-        if self.occ[q] & b:
-            if to_sq in self.safe_squares:
-                raise IllegalMoveError(Reason.PROTECTED_SAFE, target=to_sq, ruling=self.safe_squares[to_sq])
-            if runs_of_two(self.occ[q]) & b:
-                raise IllegalMoveError(Reason.PROTECTED_RUN, target=to_sq)
-
-    def _check_bear_off(self, p: int, from_sq: int) -> None:
-        """Conditions on bearing off beyond an exact throw (S11 in `secret`); none by default."""
 
     # ------------------------------------------------------------------ operator edits
 

@@ -13,17 +13,13 @@ from typing import ClassVar, cast
 
 from ..errors import IllegalMoveError, InvalidOptionError
 from .board import OFF, bit, squares_in
-from .core import PLAYER_IDS, Game, Snapshot, Special
+from .core import Game, Snapshot, Special
 from .effects import Effect, Effects, Eliminated, Forfeit, Relocated, Removed, Win
+from .modern_board import BIRD, MOON, SAFE_TILES, SUN, Pieces, Way, dice_of, landing_square, moved, ways
 from .move import Move, cached_move, parse_square
 from .reasons import Reason
 from .text import Text
 from .throws import RandomSource, TwoDice
-
-SUN = 1
-MOON = 26
-BIRD = 27
-SAFE_TILES = (28, 29, 30)
 
 # What `modern` adds to the core's snapshot: dots, up, up_order, removed, out, locked.
 ModernExtra = tuple[
@@ -78,7 +74,10 @@ class ModernGame(Game):
     @property
     def pieces_to_end(self) -> int:
         """M10: how many pieces gone up, in total, end the game (option `pieces_up_to_end`)."""
-        return self.options["pieces_up_to_end"]  # type: ignore[return-value]  # _read_options checked it is an int
+        ends = self.options["pieces_up_to_end"]
+        if not isinstance(ends, int):  # _read_options checked it is one
+            raise TypeError(f"pieces_up_to_end is not a whole number: {ends!r}")
+        return ends
 
     @classmethod
     def option_defaults(cls) -> dict[str, object]:
@@ -147,8 +146,8 @@ class ModernGame(Game):
 
     def _read_dots(self, pid: str, raw: object) -> int:
         try:
-            dots: int = int(raw)  # type: ignore[call-overload]  # raw is any JSON value: int() refuses a non-number (below)
-        except (TypeError, ValueError):
+            dots = int(raw) if isinstance(raw, int | float | str) else 0  # raw is any JSON value
+        except ValueError:
             dots = 0
         if not 1 <= dots <= self.pieces:
             raise InvalidOptionError(f"position: {pid}: {raw!r} is not a piece (dots 1-{self.pieces})")
@@ -179,18 +178,18 @@ class ModernGame(Game):
 
     def parse_throw(self, raw: object) -> tuple[int, ...]:
         value = tuple(raw) if isinstance(raw, list) else raw
-        return super().parse_throw(value)  # type: ignore[return-value]  # TwoDice.is_valid passed: a dice tuple
+        return dice_of(super().parse_throw(value))  # TwoDice.is_valid passed: a dice tuple
 
     @staticmethod
     def throw_text(value: object) -> str:
         """A throw in words: "a throw of 3", or "the dice [3, 5]"."""
-        return f"the dice {list(value)}"  # type: ignore[call-overload]  # a throw here is dice
+        return f"the dice {list(value) if isinstance(value, list | tuple) else value}"
 
     def random_throw(self, rng: RandomSource) -> tuple[int, ...]:
         """Two dice; a player with one piece left takes one die half the time (M3 lets them choose)."""
         if self.occ[self.to_move].bit_count() == 1 and rng.getrandbits(1):
             return (rng.randrange(6) + 1,)
-        return self.throw_kind.value(rng)  # type: ignore[return-value]  # TwoDice: a tuple of two ints
+        return dice_of(self.throw_kind.value(rng))  # TwoDice: a tuple of two ints
 
     def push_throw(self, value: object) -> Effects:
         """M3: two dice, or one die for a player with exactly one piece left; M9 if nothing can move."""
@@ -259,19 +258,19 @@ class ModernGame(Game):
         p = self.to_move
         dots = self.dots[move.from_sq]
         effects = self._apply_step(p, move)
-        dice = self.pending  # the dice left (the core types pending as object), hence the ignores below
-        if len(dice) == 2 and move.by == dice[0] + dice[1]:  # type: ignore[arg-type, index]
+        dice = dice_of(self.pending)  # the dice left
+        if len(dice) == 2 and move.by == dice[0] + dice[1]:
             dice = ()
         else:
-            dice = list(dice)  # type: ignore[call-overload]
-            dice.remove(move.by)
-            dice = tuple(dice)
+            rest = list(dice)
+            rest.remove(move.by)
+            dice = tuple(rest)
         self.pending = dice
         self.locked = dots
         self._version += 1
         if self._check_end():
-            # _check_end() set the winner
-            effects.append(Win(self.player_ids[self.winner], self.scores()))  # type: ignore[index]
+            assert self.winner is not None  # _check_end() set it
+            effects.append(Win(self.player_ids[self.winner], self.scores()))
         elif not dice or not self.legal_moves():
             self._pass_turn(p, effects)
         self._version += 1
@@ -400,7 +399,7 @@ class ModernGame(Game):
         """Every allowed way to play the dice left: one piece by the sum, or two pieces in order (M3)."""
         if self.pending is None or self.winner is not None:
             return []
-        return self._options(self.to_move, self.pending)  # type: ignore[arg-type]  # pending: the dice left
+        return self._options(self.to_move, dice_of(self.pending))
 
     def must_move_squares(self) -> frozenset[int]:
         """M8: the mover's pieces on 28-30 that every allowed way to play the dice moves."""
@@ -440,7 +439,7 @@ class ModernGame(Game):
 
     def _generate(self, p: int, t: object) -> list[Move]:
         seen: dict[Move, None] = {}
-        for option in self._options(p, t):  # type: ignore[arg-type]  # t: the dice left
+        for option in self._options(p, dice_of(t)):
             seen.setdefault(option[0])
         return list(seen)
 
@@ -452,30 +451,31 @@ class ModernGame(Game):
 
     def check_move(self, from_sq: int, to_sq: int, by: int = 0) -> Move:
         """A legal step from `from_sq` to `to_sq` (with die or sum `by` when the squares are ambiguous)."""
-        p, dice = self._require_throw()  # the dice left, typed int by the core: hence the ignores below
+        p, pending = self._require_pending()
+        dice = dice_of(pending)  # the dice left
         self._check_piece(p, from_sq)
         if self.locked and self.dots[from_sq] == self.locked:
             raise IllegalMoveError(Reason.SAME_PIECE_TWICE)
-        allowed = values_allowed(dice)  # type: ignore[arg-type]
+        allowed = values_allowed(dice)
         values = [by] if by else sorted(allowed)
         if by and by not in allowed:
-            raise IllegalMoveError(Reason.WRONG_DIE, by=by, left=list(dice))  # type: ignore[call-overload]
+            raise IllegalMoveError(Reason.WRONG_DIE, by=by, left=list(dice))
         pieces = self._pieces()
         last_error: IllegalMoveError | None = None
         for value in values:
             try:
-                _moved(pieces, p, from_sq, value)
+                moved(pieces, p, from_sq, value)
             except IllegalMoveError as exc:
                 last_error = exc
                 continue
-            if _landing_square(from_sq, value) != to_sq:
+            if landing_square(from_sq, value) != to_sq:
                 continue
-            why = self._why_not_allowed(pieces, p, from_sq, value, dice)  # type: ignore[arg-type]
+            why = self._why_not_allowed(pieces, p, from_sq, value, dice)
             if why is None:
                 return cached_move(from_sq, to_sq, value)
             last_error = why
         if last_error is None:
-            reach = ", ".join(f"{Move(from_sq, _landing_square(from_sq, v))} (by {v})" for v in values)
+            reach = ", ".join(f"{Move(from_sq, landing_square(from_sq, v))} (by {v})" for v in values)
             last_error = IllegalMoveError(
                 Reason.WRONG_DISTANCE,
                 throw=self.throw_text(dice),
@@ -485,40 +485,17 @@ class ModernGame(Game):
             )
         raise last_error
 
-    def _pieces(self) -> dict[int, tuple[int, int]]:
+    def _pieces(self) -> Pieces:
         """The board as {square: (player, dots)}."""
         return {sq: (p, self.dots[sq]) for p in range(self.players) for sq in squares_in(self.occ[p])}
 
-    def _ways(
-        self, pieces: dict[int, tuple[int, int]], p: int, dice: tuple[int, ...]
-    ) -> list[tuple[tuple[int, int], ...]]:
-        """Every complete way to play the dice left, as (square, value) steps (M3): one piece by the
-        sum, two different pieces by one die each, or a first die whose piece going up ends the game
-        (M10). With no complete way, each single die that moves a piece (M3/M9 reading)."""
-        mine = [sq for sq, (owner, dots) in pieces.items() if owner == p and dots != self.locked]
-        if len(dice) == 1:
-            return [((sq, dice[0]),) for sq in mine if _can_move(pieces, p, sq, dice[0])]
-        a, b = dice
-        ways: list[tuple[tuple[int, int], ...]] = [((sq, a + b),) for sq in mine if _can_move(pieces, p, sq, a + b)]
-        for first, second in {(a, b), (b, a)}:
-            for sq in mine:
-                try:
-                    after, went_up = _moved(pieces, p, sq, first)
-                except IllegalMoveError:
-                    continue
-                if went_up and len(self.up_order) + 1 >= self.pieces_to_end:
-                    ways.append(((sq, first),))
-                    continue
-                moved_dots = pieces[sq][1]
-                for other, (owner, dots) in after.items():
-                    if owner == p and dots != moved_dots and _can_move(after, p, other, second):
-                        ways.append(((sq, first), (other, second)))
-        if not ways:
-            ways = [((sq, d),) for d in {a, b} for sq in mine if _can_move(pieces, p, sq, d)]
-        return ways
+    def _ways(self, pieces: Pieces, p: int, dice: tuple[int, ...]) -> list[Way]:
+        """Every complete way for player p to play the dice left (M3, M10): see `modern_board.ways`."""
+        ends = len(self.up_order) + 1 >= self.pieces_to_end  # one more piece up ends the game (M10)
+        return ways(pieces, p, dice, self.locked, ends)
 
     def _why_not_allowed(
-        self, pieces: dict[int, tuple[int, int]], p: int, from_sq: int, value: int, dice: tuple[int, ...]
+        self, pieces: Pieces, p: int, from_sq: int, value: int, dice: tuple[int, ...]
     ) -> IllegalMoveError | None:
         """None if a step (legal on its own) begins an allowed way to play the dice; else why not
         (M3: no complete way begins with it; M8: another way moves more pieces off 28-30)."""
@@ -530,64 +507,12 @@ class ModernGame(Game):
 
         def leaves(way: tuple[tuple[int, int], ...]) -> list[int]:
             """M8 with M5: the pieces on 28-30 the way moves (a bounce back onto its square is no move)."""
-            return [sq for sq, v in way if sq in must and _landing_square(sq, v) != sq]
+            return [sq for sq, v in way if sq in must and landing_square(sq, v) != sq]
 
         best = max(ways, key=lambda w: len(leaves(w)))
         if max(len(leaves(w)) for w in mine) < len(leaves(best)):
             return IllegalMoveError(Reason.MUST_LEAVE_SAFE_TILE, square=leaves(best)[0])
         return None
-
-
-def _landing_square(from_sq: int, value: int) -> int:
-    """M5: where a count ends: off (31) exactly, or bounced back by the overshoot."""
-    to = from_sq + value
-    return to if to <= OFF else OFF - (to - OFF)
-
-
-def _can_move(pieces: dict[int, tuple[int, int]], p: int, from_sq: int, value: int) -> bool:
-    try:
-        _moved(pieces, p, from_sq, value)
-    except IllegalMoveError:
-        return False
-    return True
-
-
-def _moved(
-    pieces: dict[int, tuple[int, int]], p: int, from_sq: int, value: int
-) -> tuple[dict[int, tuple[int, int]], bool]:
-    """The board after the piece on `from_sq` moves by `value` (M4-M8), and whether it went up;
-    IllegalMoveError if it may not land there."""
-    to = _landing_square(from_sq, value)
-    piece = pieces[from_sq]
-    there = pieces.get(to) if to != from_sq else None
-    if there is not None and there[0] == p:
-        raise IllegalMoveError(Reason.OWN_PIECE, target=to, player=PLAYER_IDS[p])  # M4
-    if there is not None and to in SAFE_TILES and from_sq not in SAFE_TILES:
-        raise IllegalMoveError(Reason.SAFE_TILE, target=to)  # M8
-    after = dict(pieces)
-    del after[from_sq]
-    if to == OFF:
-        return after, True
-    if there is not None:  # M4: the landed-on piece goes to the sun
-        _to_sun(after, there)
-    if to == MOON:  # M6
-        _to_sun(after, piece)
-    elif to == BIRD:  # M7: to 15, or the first empty square behind it; the sun if none is
-        sq = 15
-        while sq in after:
-            sq -= 1
-        if sq >= SUN:
-            after[sq] = piece
-        else:
-            _to_sun(after, piece)
-    else:
-        after[to] = piece
-    return after, False
-
-
-def _to_sun(pieces: dict[int, tuple[int, int]], piece: tuple[int, int]) -> None:
-    """M4: to square 1; a piece already there leaves the game."""
-    pieces[SUN] = piece
 
 
 def _safe_tile_moves(option: tuple[Move, ...], must: list[int]) -> int:

@@ -17,11 +17,21 @@ record_pending_date`). Later:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Protocol
 
 from .journal import Journal
 
 #: Seconds a date may be out of the journal's order before it is taken as wrong (clocks slew a little).
 SLACK = 60.0
+
+
+class Dated(Protocol):
+    """A game as far as its start date goes: the journal's game record, or a row of the stats."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def started(self) -> float: ...
 
 
 def settle(journal: Journal, boot: str | None, offset: float, synced: bool | None, jump: float = 60.0) -> int:
@@ -55,7 +65,7 @@ def settle(journal: Journal, boot: str | None, offset: float, synced: bool | Non
 
 
 def out_of_order(
-    game: int, written: float, games: Iterable, unsure: set[tuple[int, str]], now: float | None = None
+    game: int, written: float, games: Iterable[Dated], unsure: set[tuple[int, str]], now: float | None = None
 ) -> bool:
     """Whether `written`, a date of `game`, contradicts the journal: games start in the order of their
     ids, so it cannot be before a sure date of an earlier game or after one of a later game (nor after

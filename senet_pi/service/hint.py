@@ -101,10 +101,10 @@ def hint(replay: Replay, tables: Tables) -> dict[str, Any]:
         win, exact = hinter.chance(game, player)
         out: dict[str, Any] = {"player": game.player_ids[player], "win": round(win, 4)}
     elif forfeited:  # P7: the throw could not be played; the chance after it is forfeited
-        player = next(e for e in game.effects if e.kind == "forfeit").player
-        index = game.player_ids.index(player)
+        forfeiter = next(e for e in game.effects if e.kind == "forfeit").player
+        index = game.player_ids.index(forfeiter)
         win, exact = hinter.chance(game, index)
-        out = {"player": player, "throw": _throw(actions[-1][1]), "win": round(win, 4), "moves": []}
+        out = {"player": forfeiter, "throw": _throw(actions[-1][1]), "win": round(win, 4), "moves": []}
     else:
         player = game.to_move
         moves, exact = hinter.moves(game)

@@ -106,10 +106,10 @@ def run_replay(replay: Replay, referee: Referee | None = None) -> Iterator[Verdi
 
     The clock starts at 0 and moves only with `wait`; the end of the events counts as settled."""
     referee = referee or Referee(replay.new_game())
-    clock_ms = 0
+    clock_ms: float = 0
     for event in replay.events:
-        if event.kind == "wait":
-            clock_ms += event.value  # type: ignore[operator]
+        if event.kind == "wait" and isinstance(event.value, int | float):  # parse_event checked it is a number
+            clock_ms += event.value
         for verdict in referee.take(event.input(), clock_ms / 1000):
             line = verdict.json()
             if isinstance(verdict, Illegal):

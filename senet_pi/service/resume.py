@@ -84,7 +84,8 @@ def _journal_note(data: object) -> Verdict | None:
 
 def as_journaled(verdicts: list[Verdict]) -> list[VerdictJSON]:
     """Verdicts as the journal gives them back: their JSON form, read back from JSON text."""
-    return json.loads(json.dumps([v.json() for v in verdicts]))
+    journaled: list[VerdictJSON] = json.loads(json.dumps([v.json() for v in verdicts]))
+    return journaled
 
 
 def first_difference(judged: Rejudged, stored: dict[int, list[object]]) -> int | None:

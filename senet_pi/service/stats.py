@@ -32,7 +32,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from ..rules.text import Text
@@ -156,7 +156,7 @@ def day_stats(journal: Journal | str | Path) -> list[DayStats]:
     """Every day with games in `journal` (a Journal or its path), oldest first, read-only."""
     path = journal.path if isinstance(journal, Journal) else Path(journal)
     db = _connect(path)
-    days: dict[str, list] = {}  # day: [started, finished, abandoned, open, warnings, faults, durations]
+    days: dict[str, list[Any]] = {}  # day: [started, finished, abandoned, open, warnings, faults, durations]
     try:
         db.execute("BEGIN")  # one snapshot: the games and their verdicts as of one moment
         marks = _count_new_verdicts(db, path)
@@ -226,7 +226,7 @@ class _Started(NamedTuple):
     started: float
 
 
-def _undated(db: sqlite3.Connection, games: list[tuple]) -> set[int]:
+def _undated(db: sqlite3.Connection, games: list[tuple[Any, ...]]) -> set[int]:
     """The games whose day cannot be known: their start was written before the clock was set and
     either could not be worked out (marked undated) or is not yet, and the journal's order says it
     is wrong (see senet_pi.service.dates)."""
