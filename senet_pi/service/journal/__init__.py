@@ -15,7 +15,6 @@ takes), `schema` (its tables and migrations), `reading`, `sidefiles` (the `-mark
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import time
 from collections.abc import Sequence
@@ -36,15 +35,18 @@ from .records import (
     default_path,
     seats_said,
 )
-from .recovery import PROBE, Recovery, losses, recover, recover_cli, recover_command
+from .recovery import PROBE, Recovery, losses, recover, recover_cli, recover_command, valid
 from .schema import (
     NOT_OURS,
     SCHEMA,
     SCHEMA_VERSION,
     TABLES,
     check_schema,
+    migrate,
     not_damage,
     reason,
+    resum,
+    summing,
     tables,
     text_factory,
 )
@@ -187,6 +189,7 @@ class Journal(SideFiles, Reading):
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         db.text_factory = text_factory
+        summing(db)
         try:
             check = db.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
@@ -204,16 +207,17 @@ class Journal(SideFiles, Reading):
                 raise sqlite3.DatabaseError(f"written by a newer senet-pi (schema {version})")
             check_schema(db)
             if version != SCHEMA_VERSION or not set(TABLES) <= tables(db):
-                with db:
-                    db.execute("BEGIN")
-                    for statement in SCHEMA.split(";"):
-                        db.execute(statement)
-                    db.execute("INSERT OR IGNORE INTO meta VALUES ('writes', 0)")
-                    db.execute("INSERT OR IGNORE INTO meta VALUES ('id', ?)", (os.urandom(8).hex(),))
-                    db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                migrate(db, version)
             self._writes = int(db.execute("SELECT value FROM meta WHERE key = 'writes'").fetchone()[0])
             self._id = str(db.execute("SELECT value FROM meta WHERE key = 'id'").fetchone()[0])
             self._last_game = int(db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0])
+            # One row per game, read by every start: a damaged one is found here, so the recovery keeps
+            # the others and the game in progress resumes (a damaged input is found by the resume).
+            for row in db.execute(f"SELECT {', '.join(TABLES['games'])}, sum FROM games"):
+                if not valid("games", row):
+                    raise sqlite3.DatabaseError(
+                        f"game {row[0]} is a damaged row (it does not decode or match its checksum)"
+                    )
         except (sqlite3.DatabaseError, TypeError, ValueError) as exc:
             db.close()
             if isinstance(exc, sqlite3.DatabaseError):
@@ -234,11 +238,12 @@ class Journal(SideFiles, Reading):
             )
 
     def start_over(self, why: str) -> None:
-        """Set this journal aside as damaged (a row the service cannot resume from) and open a new one."""
+        """Set this journal aside as damaged (a row the service cannot resume from) and open a new one
+        with what of it passes the checks (see `recover`)."""
         self._db.close()
         self._pending.clear()
         self._verdict_seq.clear()
-        self._damaged(why, keep=False)  # its games themselves do not decode: recovering them would not help
+        self._damaged(why)  # a recovery keeps the games that pass its checks and leaves out the rest
         self._db = self._open()
         self._mark_open()
 
@@ -312,7 +317,8 @@ class Journal(SideFiles, Reading):
                         None if position is None else json.dumps(position),
                         time.time() if started is None else started,
                     ),
-                )
+                ),
+                (resum("games", "id = ?"), (game,)),
             ]
         )
         return game
@@ -328,7 +334,8 @@ class Journal(SideFiles, Reading):
                 (
                     "INSERT INTO events (game, seq, ms, kind, value) VALUES (?, ?, ?, ?, ?)",
                     (game, seq, ms, kind, json.dumps(value, allow_nan=False)),
-                )
+                ),
+                (resum("events", "game = ? AND seq = ?"), (game, seq)),
             ]
         )
 
@@ -342,13 +349,17 @@ class Journal(SideFiles, Reading):
         start = self._verdict_seq[game]
         self._verdict_seq[game] = start + len(verdicts)
         sql = "INSERT INTO verdicts (game, seq, event, verdict) VALUES (?, ?, ?, ?)"
-        self._submit([(sql, (game, start + i, event, json.dumps(v.json()))) for i, v in enumerate(verdicts)])
+        unit: list[tuple[str, tuple[Any, ...]]] = [
+            (sql, (game, start + i, event, json.dumps(v.json()))) for i, v in enumerate(verdicts)
+        ]
+        unit.append((resum("verdicts", "game = ? AND seq BETWEEN ? AND ?"), (game, start, start + len(verdicts) - 1)))
+        self._submit(unit)
 
     def end_game(self, game: int, winner: str | None) -> None:
         """Mark a game finished (won, or abandoned for a new one when `winner` is None). Ending it again
         with the same outcome (a new game after a win) keeps the first end, so a win's time stays its own."""
         sql = "UPDATE games SET ended = ?, winner = ? WHERE id = ? AND (ended IS NULL OR winner IS NOT ?)"
-        self._submit([(sql, (time.time(), winner, game, winner))])
+        self._submit([(sql, (time.time(), winner, game, winner)), (resum("games", "id = ?"), (game,))])
 
     def shift_time(self, game: int, column: str, delta: float) -> None:
         """Move a game's `started` or `ended` by `delta` seconds: it was written by a wall clock that
@@ -356,7 +367,7 @@ class Journal(SideFiles, Reading):
         if column not in ("started", "ended"):
             raise ValueError(f"not a time column: {column}")
         sql = f"UPDATE games SET {column} = {column} + ? WHERE id = ? AND {column} IS NOT NULL"
-        self._submit([(sql, (delta, game))])
+        self._submit([(sql, (delta, game)), (resum("games", "id = ?"), (game,))])
 
     def record_note(self, key: str, text: str) -> None:
         """Keep a finding about the journal (a game that could not be resumed, a record that differs
@@ -381,7 +392,10 @@ class Journal(SideFiles, Reading):
             raise ValueError(f"not a time column: {column}")
         unit: list[tuple[str, tuple[Any, ...]]] = [("DELETE FROM meta WHERE key = ?", (f"pending:{game}:{column}",))]
         if value is not None:
-            unit.append((f"UPDATE games SET {column} = ? WHERE id = ?", (value, game)))
+            unit += [
+                (f"UPDATE games SET {column} = ? WHERE id = ?", (value, game)),
+                (resum("games", "id = ?"), (game,)),
+            ]
         if undated:
             unit.append(("INSERT OR REPLACE INTO meta (key, value) VALUES (?, '1')", (f"undated:{game}:{column}",)))
         self._submit(unit)
@@ -390,7 +404,9 @@ class Journal(SideFiles, Reading):
         """A pending date moved with the clock of its own boot (still pending: not yet known set)."""
         if column not in ("started", "ended"):
             raise ValueError(f"not a time column: {column}")
-        self._submit([(f"UPDATE games SET {column} = ? WHERE id = ?", (value, game))])
+        self._submit(
+            [(f"UPDATE games SET {column} = ? WHERE id = ?", (value, game)), (resum("games", "id = ?"), (game,))]
+        )
 
     def record_seats(self, game: int, seats: dict[str, list[str]]) -> None:
         """Who held each seat of a game: {"A": ["human"], "B": ["human", "computer 3"]},

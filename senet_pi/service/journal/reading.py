@@ -10,8 +10,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ...verdicts import Verdict, parse_verdict
 from .records import EventRecord, GameRecord, JournalError, check_value
 from .recovery import losses
+from .schema import sums_ok
 
 
 class Reading:
@@ -70,16 +72,35 @@ class Reading:
     # ------------------------------------------------------------------ reading
 
     def games(self) -> list[GameRecord]:
-        """Every game, oldest first; JournalError names a damaged row."""
+        """Every game, oldest first; JournalError names a damaged row (one that does not decode, or
+        does not match the checksum written with it)."""
         with self._reading("games"):
             rows = self._db.execute(
                 "SELECT g.id, variant, players, options, position, started, ended, winner, "
-                "(SELECT COUNT(*) FROM events e WHERE e.game = g.id) FROM games g ORDER BY g.id"
+                f"{self._sum('games')}, (SELECT COUNT(*) FROM events e WHERE e.game = g.id) FROM games g ORDER BY g.id"
             ).fetchall()
+            for r in rows:
+                if not sums_ok("games", r[:8], r[8]):
+                    raise ValueError(f"game {r[0]} does not match the checksum written with it")
             return [
-                GameRecord(r[0], r[1], r[2], json.loads(r[3]), None if r[4] is None else json.loads(r[4]), *r[5:])
+                GameRecord(
+                    r[0],
+                    r[1],
+                    r[2],
+                    json.loads(r[3]),
+                    None if r[4] is None else json.loads(r[4]),
+                    r[5],
+                    r[6],
+                    r[7],
+                    r[9],
+                )
                 for r in rows
             ]
+
+    def _sum(self, table: str) -> str:
+        """The column that holds `table`'s checksums: `sum`, or NULL in an older journal opened read-only."""
+        columns = [r[1] for r in self._db.execute(f"PRAGMA table_info({table})")]
+        return "sum" if "sum" in columns else "NULL"
 
     @contextmanager
     def _reading(self, table: str) -> Iterator[None]:
@@ -107,18 +128,26 @@ class Reading:
 
     def events(self, game: int) -> list[EventRecord]:
         """A game's inputs in order; JournalError names a damaged row."""
-        with self._reading("events"):
-            rows = self._db.execute("SELECT seq, ms, kind, value FROM events WHERE game = ? ORDER BY seq", (game,))
-            return [EventRecord(int(seq), int(ms), str(kind), json.loads(value)) for seq, ms, kind, value in rows]
+        events, why = self.readable_events(game)
+        if why is not None:
+            raise JournalError(f"the journal {self.path} has a damaged row in events: game {game}'s {why}")
+        return events
 
     def readable_events(self, game: int) -> tuple[list[EventRecord], str | None]:
-        """A game's inputs in order up to the first row that does not decode, or holds a value out of
-        range (`check_value`: one journaled before the ranges were checked), and why that row does
-        not (None when every row decodes): a resume goes as far as the record can be read."""
-        rows = self._db.execute("SELECT seq, ms, kind, value FROM events WHERE game = ? ORDER BY seq", (game,))
+        """A game's inputs in order up to the first row that does not decode, does not match the checksum
+        written with it, or holds a value out of range (`check_value`: one journaled before the ranges
+        were checked), and why that row does not (None when every row decodes): a resume goes as far
+        as the record can be read, and the row is left where it is for a person to look at."""
+        rows = self._db.execute(
+            f"SELECT game, seq, ms, kind, value, {self._sum('events')} FROM events WHERE game = ? ORDER BY seq",
+            (game,),
+        )
         events: list[EventRecord] = []
-        for seq, ms, kind, value in rows.fetchall():
+        for row in rows.fetchall():
+            _, seq, ms, kind, value, stored = row
             try:
+                if not sums_ok("events", row[:5], stored):
+                    raise ValueError("it does not match the checksum written with it (changed since)")
                 decoded = json.loads(value)
                 check_value(decoded)
                 events.append(EventRecord(int(seq), int(ms), str(kind), decoded))
@@ -126,25 +155,43 @@ class Reading:
                 return events, f"input {len(events) + 1} is a damaged row: {type(exc).__name__}: {exc}"
         return events, None
 
-    def verdicts_by_event(self, game: int) -> dict[int, list[object]]:
-        """A game's journaled verdicts grouped by the input (seq) that gave them; a row that does not
-        decode is kept as its text, so it compares unequal to any re-judged verdict."""
-        out: dict[int, list[object]] = {}
-        rows = self._db.execute("SELECT event, verdict FROM verdicts WHERE game = ? ORDER BY seq", (game,))
-        for event, text in rows.fetchall():
+    def verdicts_by_event(self, game: int) -> dict[int, list[Verdict | str]]:
+        """A game's journaled verdicts, typed, grouped by the input (seq) that gave them; a row that
+        does not decode, or does not match its checksum, is kept as its text, so it compares unequal
+        to any re-judged verdict."""
+        out: dict[int, list[Verdict | str]] = {}
+        rows = self._db.execute(
+            f"SELECT game, seq, event, verdict, {self._sum('verdicts')} FROM verdicts WHERE game = ? ORDER BY seq",
+            (game,),
+        )
+        for row in rows.fetchall():
             try:
-                verdict: object = json.loads(text)
+                verdict: Verdict | str = _verdict(row)
             except (ValueError, TypeError, RecursionError):
-                verdict = text
-            out.setdefault(int(event), []).append(verdict)
+                verdict = str(row[3])
+            out.setdefault(int(row[2]), []).append(verdict)
         return out
 
-    def verdicts(self, game: int) -> list[dict[str, Any]]:
-        """A game's verdicts in order; JournalError names a damaged row."""
+    def verdicts(self, game: int) -> list[Verdict]:
+        """A game's verdicts in order, typed; JournalError names a damaged row."""
         with self._reading("verdicts"):
-            rows = self._db.execute("SELECT verdict FROM verdicts WHERE game = ? ORDER BY seq", (game,))
-            return [json.loads(v) for (v,) in rows]
+            rows = self._db.execute(
+                f"SELECT game, seq, event, verdict, {self._sum('verdicts')} FROM verdicts WHERE game = ? ORDER BY seq",
+                (game,),
+            )
+            return [_verdict(row) for row in rows.fetchall()]
 
     def losses(self) -> list[dict[str, Any]]:
         """What damaged journals lost before this one was recovered from them (`losses`)."""
         return losses(self._db)
+
+
+def _verdict(row: tuple[Any, ...]) -> Verdict:
+    """A verdicts row (game, seq, event, verdict, sum) as its typed verdict; ValueError when it does not
+    match its checksum, is not JSON, or is not a verdict."""
+    if not sums_ok("verdicts", row[:4], row[4]):
+        raise ValueError(f"verdict {row[1]} of game {row[0]} does not match the checksum written with it")
+    data = json.loads(row[3])
+    if not isinstance(data, dict):
+        raise ValueError(f"verdict {row[1]} of game {row[0]} is not a map")
+    return parse_verdict(data)

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .records import JournalError
-from .schema import SCHEMA, SCHEMA_VERSION, TABLES, text_factory
+from ...verdicts import parse_verdict
+from .pages import as_row, leaf_rows, table_of
+from .records import JournalError, check_value
+from .schema import SCHEMA, SCHEMA_VERSION, TABLES, resum, summing, sums_ok, text_factory
 
 Row = tuple[Any, ...]  # one table row as read, its columns in TABLES order
 
@@ -59,7 +61,8 @@ class Recovery:
 def _salvage(db: sqlite3.Connection, table: str) -> tuple[list[Row], int]:
     """The rows of `table` that can be read, in rowid order, and how many reads failed: a scan up to
     the first damaged page, then rows looked up one by one past it (at most PROBE misses in a row)."""
-    columns = ", ".join(TABLES[table])
+    found = [r[1] for r in db.execute(f"PRAGMA table_info({table})")]
+    columns = ", ".join([*TABLES[table], "sum" if "sum" in found else "NULL"])
     rows: dict[int, Row] = {}
     try:
         for row in db.execute(f"SELECT rowid, {columns} FROM {table} ORDER BY rowid"):
@@ -126,6 +129,75 @@ def _cut_file_opened(source: Path, folder: Path) -> Iterator[str]:
             Path(f"{copy}{suffix}").unlink(missing_ok=True)
 
 
+def _loose(source: Path) -> dict[str, list[Row]]:
+    """The rows on the main file's table-leaf pages (`pages.leaf_rows`), by the table their shape fits,
+    as SQLite would read them (TABLES' columns, then the checksum); `cells`: every cell read, for
+    telling a file with no page of ours from one whose rows all failed their checks."""
+    found: dict[str, list[Row]] = {table: [] for table in [*TABLES, "cells"]}
+    try:
+        data = source.read_bytes()
+    except OSError:
+        return found
+    for _, rowid, values in leaf_rows(data):
+        table = table_of(values) if rowid != -1 else None
+        if table is not None:
+            found[table].append(as_row(table, rowid, values))
+            found["cells"].append(())
+    return found
+
+
+def _key(table: str, row: Row) -> object:
+    """What names a row of `table` (the same row on two pages, or read twice, is one row)."""
+    return row[0] if table in ("games", "meta") else (row[0], row[1])
+
+
+def valid(table: str, row: Row) -> bool:
+    """Whether a row read back is one the journal wrote: it matches its checksum (when it has one) and
+    passes the journal's own checks (its JSON decodes to what the readers expect, values in range)."""
+    width = len(TABLES[table])
+    if not sums_ok(table, row[:width], row[width] if len(row) > width else None):
+        return False
+    try:
+        if table == "games":
+            options, position = json.loads(row[3]), None if row[4] is None else json.loads(row[4])
+            ints = isinstance(row[0], int) and isinstance(row[2], int) and isinstance(row[5], float | int)
+            return ints and isinstance(row[1], str) and isinstance(options, dict) and isinstance(position, dict | None)
+        if table == "events":
+            check_value(json.loads(row[4]))
+            return all(isinstance(v, int) for v in row[:3]) and isinstance(row[3], str)
+        if table == "verdicts":
+            data = json.loads(row[3])
+            return all(isinstance(v, int) for v in row[:3]) and isinstance(data, dict) and bool(parse_verdict(data))
+        return isinstance(row[0], str)
+    except (ValueError, TypeError, RecursionError):
+        return False
+
+
+def _order(key: object) -> tuple[Any, ...]:
+    """A key as a tuple, to sort by (a game's id; a game and seq)."""
+    return key if isinstance(key, tuple) else (key,)
+
+
+def _merge(table: str, read: list[Row], failed: int, loose: list[Row]) -> tuple[list[Row], int]:
+    """The valid rows of `table`, those SQLite read first, then those only its loose pages hold, in key
+    order; and how many were lost: rows that fail their checks, else, when SQLite could not read the
+    table through, at least one (the rows of a lost leaf page past the last one found leave no gap to
+    count), or every failed read when no page of it was found."""
+    kept: dict[object, Row] = {}
+    bad: set[object] = set()
+    for row in [*read, *loose]:
+        key = _key(table, row)
+        if key in kept:
+            continue
+        if valid(table, row):
+            kept[key] = row
+            bad.discard(key)
+        else:
+            bad.add(key)
+    rows = list(kept.values()) if table == "meta" else [kept[k] for k in sorted(kept, key=_order)]
+    return rows, len(bad) or (min(failed, 1) if loose else failed)
+
+
 def recover(source: str | Path, dest: str | Path, mark: dict[str, Any] | None = None) -> Recovery:
     """Write a new journal at `dest` (which must not exist) with what of the journal `source` (and its
     `-wal`) can be read: every game, each game's inputs up to the first that cannot be read (a resume
@@ -137,16 +209,21 @@ def recover(source: str | Path, dest: str | Path, mark: dict[str, Any] | None = 
     try:
         found = _salvage_all(f"{source.resolve().as_uri()}?mode=ro")
     except sqlite3.DatabaseError:  # a file cut short: its header and schema name pages it lacks
-        with _cut_file_opened(source, dest.parent) as uri:
-            found = _salvage_all(uri)
-    games, bad_games = found["games"]
-    events, bad_events = found["events"]
-    verdicts, bad_verdicts = found["verdicts"]
-    meta, bad_meta = found["meta"]
+        try:
+            with _cut_file_opened(source, dest.parent) as uri:
+                found = _salvage_all(uri)
+        except sqlite3.DatabaseError:  # its header or schema damaged: its pages are all there is
+            found = {table: ([], 1) for table in TABLES}
+    loose = _loose(source)
+    games, bad_games = _merge("games", *found["games"], loose["games"])
+    events, bad_events = _merge("events", *found["events"], loose["events"])
+    verdicts, bad_verdicts = _merge("verdicts", *found["verdicts"], loose["verdicts"])
+    meta, bad_meta = _merge("meta", *found["meta"], loose["meta"] if found["meta"][1] else [])
     known = {row[0] for row in games}
     kept_events: list[Row] = []
     last: dict[int, int] = {}  # game: the seq of its last input kept
-    for game in sorted(known, key=lambda g: (not isinstance(g, int), str(g))):
+    missing = 0  # inputs not found though a later one of their game was
+    for game in sorted(known):
         seqs = sorted((row for row in events if row[0] == game), key=lambda r: r[1])
         expected = 0
         for row in seqs:
@@ -155,8 +232,11 @@ def recover(source: str | Path, dest: str | Path, mark: dict[str, Any] | None = 
             kept_events.append(row)
             expected += 1
         last[game] = expected - 1
-    lost_inputs = len(events) - len(kept_events) + bad_events
-    kept_verdicts = [row for row in verdicts if row[0] in last and isinstance(row[2], int) and row[2] <= last[row[0]]]
+        missing += (seqs[-1][1] + 1 - len(seqs)) if seqs else 0
+    lost_inputs = len(events) - len(kept_events) + missing + bad_events
+    kept_verdicts = [row for row in verdicts if row[0] in last and row[2] <= last[row[0]]]
+    ids = sorted(known)
+    lost_games = (ids[-1] - ids[0] + 1 - len(ids)) if ids else 0  # ids are given in turn: a gap is a lost row
     before = dict((row[0], row[1]) for row in meta)
     held = before.get("writes")
     lost_writes = None
@@ -171,8 +251,10 @@ def recover(source: str | Path, dest: str | Path, mark: dict[str, Any] | None = 
         len(kept_verdicts),
         lost_writes,
         lost_inputs,
-        bad_games + bad_verdicts + bad_meta,
+        bad_games + lost_games + bad_verdicts + bad_meta,
     )
+    if not games and not events and not meta and not loose["cells"]:
+        raise sqlite3.DatabaseError("no page of it reads as a journal's")
     tmp = dest.with_name(dest.name + ".recovering")
     tmp.unlink(missing_ok=True)
     try:
@@ -189,14 +271,17 @@ def _write_recovered(
 ) -> None:
     """The recovered journal's file, written in one transaction and fsynced."""
     out = sqlite3.connect(tmp, isolation_level=None)
+    summing(out)
     try:
         out.execute("BEGIN")
         for statement in SCHEMA.split(";"):
             out.execute(statement)
-        out.executemany("INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)", games)
-        out.executemany("INSERT OR IGNORE INTO events VALUES (?, ?, ?, ?, ?)", events)
-        out.executemany("INSERT OR IGNORE INTO verdicts VALUES (?, ?, ?, ?)", verdicts)
-        ours = [row for row in meta if row[0] not in ("writes", "id", "open")]
+        for table, rows in (("games", games), ("events", events), ("verdicts", verdicts)):
+            columns = TABLES[table]
+            sql = f"INSERT OR IGNORE INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+            out.executemany(sql, (row[: len(columns)] for row in rows))
+            out.execute(resum(table, "1"))  # every row kept was checked: its checksum is as it was
+        ours = [row[:2] for row in meta if row[0] not in ("writes", "id", "open")]
         out.executemany("INSERT OR IGNORE INTO meta VALUES (?, ?)", ours)
         out.execute("INSERT INTO meta VALUES ('writes', 0)")
         out.execute("INSERT INTO meta VALUES ('id', ?)", (os.urandom(8).hex(),))

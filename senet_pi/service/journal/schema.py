@@ -1,11 +1,16 @@
-"""The journal's tables, the checks that a file is ours, and the migrations that bring an older
-journal's schema up to date."""
+"""The journal's tables, the checks that a file is ours, the rows' checksums, and the migration that
+brings an older journal's schema up to date."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import zlib
+from collections.abc import Sequence
+from contextlib import suppress
 
-SCHEMA_VERSION = 1
+#: 1: the four tables; 2: a `sum` column on games, events and verdicts (`rowsum` of the row's content).
+SCHEMA_VERSION = 2
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
@@ -15,7 +20,8 @@ CREATE TABLE IF NOT EXISTS games (
     position TEXT,
     started REAL NOT NULL,
     ended REAL,
-    winner TEXT
+    winner TEXT,
+    sum INTEGER
 );
 CREATE TABLE IF NOT EXISTS events (
     game INTEGER NOT NULL REFERENCES games(id),
@@ -23,6 +29,7 @@ CREATE TABLE IF NOT EXISTS events (
     ms INTEGER NOT NULL,
     kind TEXT NOT NULL,
     value TEXT NOT NULL,
+    sum INTEGER,
     PRIMARY KEY (game, seq)
 );
 CREATE TABLE IF NOT EXISTS verdicts (
@@ -30,6 +37,7 @@ CREATE TABLE IF NOT EXISTS verdicts (
     seq INTEGER NOT NULL,
     event INTEGER NOT NULL,
     verdict TEXT NOT NULL,
+    sum INTEGER,
     PRIMARY KEY (game, seq)
 );
 CREATE TABLE IF NOT EXISTS meta (
@@ -73,8 +81,61 @@ def check_schema(db: sqlite3.Connection) -> None:
     found_tables = tables(db)
     if found_tables and not found_tables & set(TABLES):
         raise sqlite3.DatabaseError(f"not a senet-pi journal (it has tables {', '.join(sorted(found_tables))})")
-    for table, columns in TABLES.items():
+    for table in TABLES:
         if table in found_tables:
             found = [r[1] for r in db.execute(f"PRAGMA table_info({table})")]
-            if found != columns:
+            if not ours(table, found):
                 raise sqlite3.DatabaseError(f"a foreign schema: table {table} has columns {', '.join(found)}")
+
+
+SUMMED = ("games", "events", "verdicts")  # the tables whose rows carry a checksum (meta's rows are rewritten)
+
+
+def ours(table: str, columns: Sequence[str]) -> bool:
+    """Whether `columns` are those of the journal's `table`, with or without its `sum` column (an
+    older journal, or one a reading command opens before a writer has brought it up to date)."""
+    want = TABLES[table]
+    return list(columns) == want or (table in SUMMED and list(columns) == [*want, "sum"])
+
+
+def rowsum(*values: object) -> int:
+    """The checksum of one row's content (its columns in TABLES order, as SQLite stores them): a CRC-32
+    of their reprs, so any flipped bit, even one that leaves a row that decodes, is caught."""
+    return zlib.crc32("\x1f".join(map(repr, values)).encode("utf-8", "surrogatepass"))
+
+
+def sums_ok(table: str, content: Sequence[object], stored: object) -> bool:
+    """Whether a row read back matches the checksum written with it (None: a row written before rows
+    had checksums, or by hand: nothing to check it against)."""
+    return stored is None or (table in SUMMED and rowsum(*content) == stored)
+
+
+def resum(table: str, where: str) -> str:
+    """The statement that sets the checksum of the rows of `table` matched by `where`, from what is
+    stored (so SQLite's type conversions are in it), written in the same transaction as the rows."""
+    return f"UPDATE {table} SET sum = rowsum({', '.join(TABLES[table])}) WHERE {where}"
+
+
+def summing(db: sqlite3.Connection) -> None:
+    """Teach a connection that writes the journal its `rowsum` function."""
+    db.create_function("rowsum", -1, rowsum, deterministic=True)
+
+
+def migrate(db: sqlite3.Connection, version: int) -> None:
+    """Bring the journal at `db` (schema `version`, 0 for a new file) up to SCHEMA_VERSION, in one
+    transaction: the tables made, a `sum` column added to an older journal's tables and filled from
+    the rows as they are, the bookkeeping started. `db` must know `rowsum` (`summing`)."""
+    with db:
+        db.execute("BEGIN")
+        for statement in SCHEMA.split(";"):
+            db.execute(statement)
+        for table in SUMMED:
+            columns = [r[1] for r in db.execute(f"PRAGMA table_info({table})")]
+            if "sum" not in columns:
+                db.execute(f"ALTER TABLE {table} ADD COLUMN sum INTEGER")
+                # a row whose text is not UTF-8 (damage) fails it: left without sums, the reads find it
+                with suppress(sqlite3.OperationalError):
+                    db.execute(resum(table, "sum IS NULL"))
+        db.execute("INSERT OR IGNORE INTO meta VALUES ('writes', 0)")
+        db.execute("INSERT OR IGNORE INTO meta VALUES ('id', ?)", (os.urandom(8).hex(),))
+        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
