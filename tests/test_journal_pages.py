@@ -312,3 +312,30 @@ def test_journal_recover_reads_a_file_whose_header_is_gone(built, tmp_path, caps
     assert main(["journal", "recover", str(copy)]) == 0
     assert f"kept {GAMES} games with {GAMES * INPUTS} inputs" in capsys.readouterr().out
     assert kept_inputs(tmp_path / "damaged.sqlite.recovered") == made
+
+
+def test_rows_longer_than_a_page_come_back_from_their_overflow_pages(tmp_path):
+    """An input of a thousand large numbers fills three pages: its leaf holds the start and a chain
+    of overflow pages the rest; with the table's root lost, the chain is followed."""
+    path = tmp_path / "j.sqlite"
+    big = [[2**31 - i for i in range(1000)], [-(2**31) + i for i in range(1000)]]
+    with Journal(path) as journal:
+        game = journal.start_game("secret", 2, {})
+        for seq in range(60):
+            journal.record_event(game, seq, seq, "sense", big[seq % 2] if seq % 3 == 0 else seq)
+    db = sqlite3.connect(path)
+    root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'events'").fetchone()[0]
+    db.close()
+    data = bytearray(path.read_bytes())
+    assert data[(root - 1) * PAGE] == 0x05
+    data[(root - 1) * PAGE : root * PAGE] = bytes(PAGE)
+    path.write_bytes(bytes(data))
+    found = recover(path, tmp_path / "out.sqlite")
+    assert found.inputs == 60
+    values = [e.value for e in kept_inputs_events(tmp_path / "out.sqlite", game)]
+    assert values == [big[seq % 2] if seq % 3 == 0 else seq for seq in range(60)]
+
+
+def kept_inputs_events(path: Path, game: int) -> list:
+    with Journal(path, readonly=True) as journal:
+        return journal.events(game)

@@ -127,8 +127,9 @@ class Reading:
         return open_games[-1] if open_games else None
 
     def events(self, game: int) -> list[EventRecord]:
-        """A game's inputs in order; JournalError names a damaged row."""
-        events, why = self.readable_events(game)
+        """A game's inputs in order, as journaled; JournalError names a damaged row (one that does not
+        decode or match its checksum)."""
+        events, why = self._events(game, ranged=False)
         if why is not None:
             raise JournalError(f"the journal {self.path} has a damaged row in events: game {game}'s {why}")
         return events
@@ -138,6 +139,9 @@ class Reading:
         written with it, or holds a value out of range (`check_value`: one journaled before the ranges
         were checked), and why that row does not (None when every row decodes): a resume goes as far
         as the record can be read, and the row is left where it is for a person to look at."""
+        return self._events(game, ranged=True)
+
+    def _events(self, game: int, ranged: bool) -> tuple[list[EventRecord], str | None]:
         rows = self._db.execute(
             f"SELECT game, seq, ms, kind, value, {self._sum('events')} FROM events WHERE game = ? ORDER BY seq",
             (game,),
@@ -149,7 +153,8 @@ class Reading:
                 if not sums_ok("events", row[:5], stored):
                     raise ValueError("it does not match the checksum written with it (changed since)")
                 decoded = json.loads(value)
-                check_value(decoded)
+                if ranged:
+                    check_value(decoded)
                 events.append(EventRecord(int(seq), int(ms), str(kind), decoded))
             except (ValueError, TypeError, RecursionError) as exc:
                 return events, f"input {len(events) + 1} is a damaged row: {type(exc).__name__}: {exc}"
