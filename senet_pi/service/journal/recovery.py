@@ -198,63 +198,81 @@ def _merge(table: str, read: list[Row], failed: int, loose: list[Row]) -> tuple[
     return rows, len(bad) or (min(failed, 1) if loose else failed)
 
 
+def _read(source: Path, folder: Path) -> dict[str, tuple[list[Row], int]]:
+    """What SQLite reads of `source`, through its b-trees (see `_salvage`): as it is, else from a copy
+    cut to whole pages (made in `folder`), else nothing (its header or schema damaged)."""
+    try:
+        return _salvage_all(f"{source.resolve().as_uri()}?mode=ro")
+    except sqlite3.DatabaseError:  # a file cut short: its header and schema name pages it lacks
+        try:
+            with _cut_file_opened(source, folder) as uri:
+                return _salvage_all(uri)
+        except sqlite3.DatabaseError:  # its header or schema damaged: its pages are all there is
+            return {table: ([], 1) for table in TABLES}
+
+
+def _in_order(games: list[Row], events: list[Row]) -> tuple[list[Row], dict[int, int], int]:
+    """Each game's inputs from its first up to the first missing one (those after it could not be
+    judged in order), the seq of each game's last input kept, and how many inputs are missing
+    though a later one of their game was found."""
+    kept: list[Row] = []
+    last: dict[int, int] = {}
+    missing = 0
+    for game in sorted(row[0] for row in games):
+        seqs = sorted((row for row in events if row[0] == game), key=lambda r: r[1])
+        expected = 0
+        for row in seqs:
+            if row[1] != expected:
+                break
+            kept.append(row)
+            expected += 1
+        last[game] = expected - 1
+        missing += (seqs[-1][1] + 1 - len(seqs)) if seqs else 0
+    return kept, last, missing
+
+
+def _lost_writes(meta: list[Row], mark: dict[str, Any] | None) -> int | None:
+    """Writes the `-mark` counted that the file's bookkeeping does not hold (None: no mark of its own)."""
+    before = dict((row[0], row[1]) for row in meta)
+    held = before.get("writes")
+    if mark is not None and isinstance(held, int) and before.get("id") == mark.get("id"):
+        return max(int(mark["writes"]) - held, 0)
+    if mark is not None and not meta:
+        return int(mark["writes"])  # not even the bookkeeping could be read
+    return None
+
+
 def recover(source: str | Path, dest: str | Path, mark: dict[str, Any] | None = None) -> Recovery:
     """Write a new journal at `dest` (which must not exist) with what of the journal `source` (and its
     `-wal`) can be read: every game, each game's inputs up to the first that cannot be read (a resume
-    goes on from there), their verdicts, the bookkeeping. `source` is only read. `mark`: its `-mark`,
-    to count the writes a damaged or lost `-wal` took. sqlite3.Error or OSError if nothing can be."""
+    goes on from there), their verdicts, the bookkeeping; only rows that pass the journal's checks
+    (`valid`), read through SQLite and from the file's table pages directly. `source` is only read.
+    `mark`: its `-mark`, to count the writes a damaged or lost `-wal` took. sqlite3.Error or OSError
+    if nothing can be."""
     source, dest = Path(source), Path(dest)
     if dest.exists():
         raise OSError(f"{dest} already exists")
-    try:
-        found = _salvage_all(f"{source.resolve().as_uri()}?mode=ro")
-    except sqlite3.DatabaseError:  # a file cut short: its header and schema name pages it lacks
-        try:
-            with _cut_file_opened(source, dest.parent) as uri:
-                found = _salvage_all(uri)
-        except sqlite3.DatabaseError:  # its header or schema damaged: its pages are all there is
-            found = {table: ([], 1) for table in TABLES}
+    found = _read(source, dest.parent)
     loose = _loose(source)
     games, bad_games = _merge("games", *found["games"], loose["games"])
     events, bad_events = _merge("events", *found["events"], loose["events"])
     verdicts, bad_verdicts = _merge("verdicts", *found["verdicts"], loose["verdicts"])
     meta, bad_meta = _merge("meta", *found["meta"], loose["meta"] if found["meta"][1] else [])
-    known = {row[0] for row in games}
-    kept_events: list[Row] = []
-    last: dict[int, int] = {}  # game: the seq of its last input kept
-    missing = 0  # inputs not found though a later one of their game was
-    for game in sorted(known):
-        seqs = sorted((row for row in events if row[0] == game), key=lambda r: r[1])
-        expected = 0
-        for row in seqs:
-            if row[1] != expected:
-                break  # an input missing (unreadable): the ones after it cannot be judged without it
-            kept_events.append(row)
-            expected += 1
-        last[game] = expected - 1
-        missing += (seqs[-1][1] + 1 - len(seqs)) if seqs else 0
-    lost_inputs = len(events) - len(kept_events) + missing + bad_events
+    if not games and not events and not meta and not loose["cells"]:
+        raise sqlite3.DatabaseError("no page of it reads as a journal's")
+    kept_events, last, missing = _in_order(games, events)
     kept_verdicts = [row for row in verdicts if row[0] in last and row[2] <= last[row[0]]]
-    ids = sorted(known)
+    ids = sorted(last)
     lost_games = (ids[-1] - ids[0] + 1 - len(ids)) if ids else 0  # ids are given in turn: a gap is a lost row
-    before = dict((row[0], row[1]) for row in meta)
-    held = before.get("writes")
-    lost_writes = None
-    if mark is not None and isinstance(held, int) and before.get("id") == mark.get("id"):
-        lost_writes = max(int(mark["writes"]) - held, 0)
-    elif mark is not None and not meta:
-        lost_writes = int(mark["writes"])  # not even the bookkeeping could be read
     recovery = Recovery(
         source.name,
         len(games),
         len(kept_events),
         len(kept_verdicts),
-        lost_writes,
-        lost_inputs,
+        _lost_writes(meta, mark),
+        len(events) - len(kept_events) + missing + bad_events,
         bad_games + lost_games + bad_verdicts + bad_meta,
     )
-    if not games and not events and not meta and not loose["cells"]:
-        raise sqlite3.DatabaseError("no page of it reads as a journal's")
     tmp = dest.with_name(dest.name + ".recovering")
     tmp.unlink(missing_ok=True)
     try:
