@@ -54,7 +54,9 @@ def main() -> None:
         journal = Journal(path)
         game = journal.games()[0].id
         _, straight = played(tmp / "straight", "secret", 2)
-        same = journal.verdicts(game) == json.loads(json.dumps(straight.history))
+        same = [v.json() for v in journal.verdicts(game)] == json.loads(
+            json.dumps([v.json() for v in straight.history])
+        )
         aside = list(tmp.glob("*damaged*"))
         print(
             f"{kills} kill -9s: {len(journal.games())} game(s) in the journal, verdicts identical to a straight "

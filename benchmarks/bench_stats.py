@@ -69,7 +69,7 @@ def in_python(path: Path, games: int) -> float:
         counts: dict[str, list[int]] = {}
         for record in journal.games()[:games]:
             day = time.strftime("%Y-%m-%d", time.localtime(record.started))
-            found = journal.verdicts(record.id)
+            found = [v.json() for v in journal.verdicts(record.id)]
             row = counts.setdefault(day, [0, 0, 0])
             row[0] += 1
             row[1] += sum(v["v"] == "illegal" for v in found)

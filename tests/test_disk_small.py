@@ -63,7 +63,7 @@ def test_on_a_small_partition_the_journal_catches_up_when_space_returns(partitio
     assert service.journal.pending == 0 and service.journal_trouble is None, service.journal.trouble
     assert Path(f"{path}-wal").stat().st_size <= 256 * 1024  # the -wal stays small
     game = service.game_id
-    verdicts = service.journal.verdicts(game)
+    verdicts = [v.json() for v in service.journal.verdicts(game)]
     service.close()
     assert verdicts == straight_history()
 

@@ -62,12 +62,12 @@ def play_through_a_full_disk(service: Service, clock: ScriptClock, fill, free, s
 def check_resume_gives_the_same_game(path: Path, expected: list[dict]) -> None:
     journal = Journal(path)
     game = journal.games()[-1].id
-    assert journal.verdicts(game) == expected  # nothing lost, order kept
+    assert [v.json() for v in journal.verdicts(game)] == expected  # nothing lost, order kept
     assert [e.seq for e in journal.events(game)] == list(range(len(journal.events(game))))
     clock = ScriptClock()
     resumed_journal = Journal(path)
     # reopen the finished game as in progress to check a resume after catch-up judges the same
-    resumed_journal._db.execute("UPDATE games SET ended = NULL, winner = NULL")
+    resumed_journal._db.execute("UPDATE games SET ended = NULL, winner = NULL, sum = NULL")  # by hand: unchecked
     resumed = Service(resumed_journal, clock=clock)
     assert json.loads(json.dumps([v.json() for v in resumed.history])) == expected
     journal.close()

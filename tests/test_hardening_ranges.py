@@ -210,7 +210,7 @@ def test_ranges_an_old_journal_with_such_an_input_resumes_up_to_it(tmp_path, val
         service.handle("throw", 3)
         game = service.game_id
     db = sqlite3.connect(tmp_path / "j.sqlite")
-    db.execute("INSERT INTO events VALUES (?, 1, 900, 'throw', ?)", (game, value))
+    db.execute("INSERT INTO events (game, seq, ms, kind, value) VALUES (?, 1, 900, 'throw', ?)", (game, value))
     db.commit()
     db.close()
     with Journal(tmp_path / "j.sqlite") as journal:

@@ -43,7 +43,7 @@ def without_event_index(verdicts: list[dict]) -> list[dict]:
 )
 def test_a_physical_game_plays_to_its_end_and_its_export_replays_verdict_for_verdict(tmp_path, variant, players):
     journal, service = played(tmp_path, variant, seed=1, players=players)
-    stored = journal.verdicts(service.game_id)
+    stored = [v.json() for v in journal.verdicts(service.game_id)]
     kinds = [v["v"] for v in stored]
     assert "win" in kinds
     assert "illegal" not in kinds
@@ -136,7 +136,7 @@ def test_kill_9_at_random_moments_loses_no_accepted_move(tmp_path):
     assert referee.game.position() == straight.referee.game.position()
     assert referee.game.winner_id == straight.referee.game.winner_id is not None
     expected = json.loads(json.dumps([v.json() for v in straight.history]))
-    assert journal.verdicts(game) == expected  # nothing lost, nothing twice
+    assert [v.json() for v in journal.verdicts(game)] == expected  # nothing lost, nothing twice
     assert without_event_index(replayed) == expected
 
 

@@ -241,9 +241,10 @@ def test_a_main_file_cut_short_with_no_wal_keeps_what_its_pages_still_hold(kille
 
 
 def test_a_journal_nothing_could_be_recovered_from_is_still_a_loss_on_record(killed, tmp_path):
-    """A main file whose header is gone, its -wal too: even when nothing can be read back, what its
-    mark counted is lost on record, so status is never healthy and stats count it."""
+    """A main file overwritten whole (no page of it a journal's), its -wal gone: even when nothing can
+    be read back, what its mark counted is lost on record, so status is never healthy and stats count it."""
     path = checkpointed_then_damaged(killed, tmp_path, "flip", 0.0, 3)
+    path.write_bytes(bytes(range(256)) * (path.stat().st_size // 256))
     journal = Journal(path)
     try:
         assert journal.damaged

@@ -239,7 +239,7 @@ def test_a_revised_verdict_is_journaled_and_replays_the_same(tmp_path):
     service.handle("place", 12)
     clock.t += 1
     service.tick()
-    stored = [v["v"] for v in journal.verdicts(service.game_id)]
+    stored = [v.v for v in journal.verdicts(service.game_id)]
     assert "revised" in stored
     assert "illegal" not in stored
     service.close()
@@ -508,7 +508,7 @@ def test_every_game_run_journals_exports_to_a_replay_that_judges_the_same(tmp_pa
         assert throw is not None
     finally:
         backend.close()
-    stored = journal.verdicts(service.game_id)
+    stored = [v.json() for v in journal.verdicts(service.game_id)]
     kinds = [v["v"] for v in stored]
     assert {"move", "undone", "resync", "switch"} <= set(kinds)
     text = export_text(journal, service.game_id)

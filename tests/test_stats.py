@@ -146,7 +146,7 @@ def _write_three_days(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Service:
 def test_days_count_games_by_their_local_start_day(journal_of_three_days):
     path, service = journal_of_three_days
     journal = service.journal
-    verdicts = {g.id: journal.verdicts(g.id) for g in journal.games()}
+    verdicts = {g.id: [v.json() for v in journal.verdicts(g.id)] for g in journal.games()}
     assert sum(v["v"] == "illegal" for v in verdicts[3]) == 2
     assert not any(v["v"] == "illegal" for g in (2, 4) for v in verdicts[g])  # the scripted games play clean
     faults = [v for v in verdicts[6] if v["v"] == "switch" and v["fault"]]

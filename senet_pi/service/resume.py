@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..referee import Referee
-from ..verdicts import JournalNews, Verdict, VerdictJSON, parse_verdict
+from ..verdicts import JournalNews, Verdict, VerdictJSON
 from .journal import EventRecord
 
 
@@ -61,25 +61,15 @@ def rejudge(
     return Rejudged(referee, list(events), judged, unreadable)
 
 
-def failed_inputs(stored: dict[int, list[object]]) -> dict[int, list[Verdict]]:
+def failed_inputs(stored: dict[int, list[Verdict | str]]) -> dict[int, list[Verdict]]:
     """The inputs the live game failed on and went on without: their only verdicts are the journal
     note that said so (`journal` verdicts are recorded for an input in no other case)."""
     failed: dict[int, list[Verdict]] = {}
     for seq, kept in stored.items():
-        notes = [_journal_note(v) for v in kept]
-        if notes and all(isinstance(note, JournalNews) for note in notes):
-            failed[seq] = [note for note in notes if note is not None]
+        notes = [v for v in kept if isinstance(v, JournalNews)]
+        if notes and len(notes) == len(kept):
+            failed[seq] = list(notes)
     return failed
-
-
-def _journal_note(data: object) -> Verdict | None:
-    """A journaled verdict as its typed value, when it is one (a record changed by hand may not be)."""
-    if not isinstance(data, dict):
-        return None
-    try:
-        return parse_verdict(data)
-    except ValueError:
-        return None
 
 
 def as_journaled(verdicts: list[Verdict]) -> list[VerdictJSON]:
@@ -88,12 +78,14 @@ def as_journaled(verdicts: list[Verdict]) -> list[VerdictJSON]:
     return journaled
 
 
-def first_difference(judged: Rejudged, stored: dict[int, list[object]]) -> int | None:
+def first_difference(judged: Rejudged, stored: dict[int, list[Verdict | str]]) -> int | None:
     """The index of the first input whose journaled verdicts differ from the re-judged ones, or
-    None. The last input may lack its verdicts (stopped between the two writes): not a difference."""
+    None. The last input may lack its verdicts (stopped between the two writes): not a difference.
+    Compared in their JSON form (a re-judged verdict may hold tuples where one read back holds lists);
+    a journaled row that is not a verdict (its text) differs from any."""
     for i, (event, verdicts) in enumerate(zip(judged.events, judged.verdicts, strict=True)):
         kept = stored.get(event.seq, [])
-        if kept == as_journaled(verdicts):
+        if [v.json() if isinstance(v, Verdict) else v for v in kept] == as_journaled(verdicts):
             continue
         if i == len(judged.events) - 1 and not kept:
             return None  # written before it was judged, stopped before its verdicts: written on resume

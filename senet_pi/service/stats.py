@@ -37,7 +37,8 @@ from urllib.parse import quote
 
 from ..rules.text import Text
 from .dates import out_of_order
-from .journal import TABLES, Journal, JournalError, losses
+from .journal import Journal, JournalError, losses
+from .journal.schema import ours
 
 #: The day of games whose date was written before the clock was set and cannot be worked out.
 UNKNOWN_DAY = "unknown"
@@ -114,7 +115,7 @@ def _connect(path: Path) -> sqlite3.Connection:
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         for table in ("games", "verdicts", "meta"):
             found = [r[1] for r in db.execute(f"PRAGMA table_info({table})")] if table in tables else []
-            if found != TABLES[table]:
+            if not ours(table, found):
                 db.close()
                 raise StatsError(
                     Text(
