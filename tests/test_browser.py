@@ -22,6 +22,7 @@ from senet_pi.server.serve import start_server, stop_server
 from senet_pi.service.core import Service
 from senet_pi.service.journal import Journal
 from senet_pi.verdicts import Offer
+from senet_pi_web import shared
 
 CHROMIUM = os.environ.get("SENET_PI_CHROMIUM", "/usr/bin/chromium")
 PIN = "1357"
@@ -763,7 +764,7 @@ def test_item12_a_pin_set_while_the_page_is_open_is_taken_without_a_reload(brows
         expect(page.locator("#link")).to_have_text("live")
         page.locator("#operator summary").click()
         expect(page.locator("#op-help")).to_be_visible()
-        guard = live.server.app.extensions["senet"]["pin_guard"]
+        guard = shared(live.server.app).pin_guard
         guard._hash = generate_password_hash(PIN)  # what set-pin leaves in force
         expect(page.locator("#op-help")).to_be_hidden(timeout=15_000)
         expect(page.locator("#login")).to_be_visible()

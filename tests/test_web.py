@@ -12,7 +12,7 @@ from werkzeug.security import generate_password_hash
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.pinmap import load_pinmap
 from senet_pi.service.core import Service
-from senet_pi_web import create_app
+from senet_pi_web import create_app, shared
 
 PIN = "246813"
 # A cheap hash for tests that sign in many times (the real one is scrypt, as set-pin makes it).
@@ -177,7 +177,7 @@ class Clock:
 
 @pytest.fixture
 def clock(app):
-    guard = app.extensions["senet"]["pin_guard"]
+    guard = shared(app).pin_guard
     guard.clock = Clock()
     guard.first_lockout = 2.0
     return guard.clock
@@ -197,7 +197,7 @@ def test_item4_a_wrong_pin_locks_the_client_out_with_429_and_retry_after(operato
 
 
 def test_item4_lockouts_are_capped_and_per_client(app, operator, clock):
-    guard = app.extensions["senet"]["pin_guard"]
+    guard = shared(app).pin_guard
     for _ in range(19):  # under the limit across all addresses, past the per-client cap
         guard.wrong("127.0.0.1", clock.now)
     assert guard.locked_for("127.0.0.1", clock.now) == 300.0
@@ -213,7 +213,7 @@ def test_item4_lockouts_are_capped_and_per_client(app, operator, clock):
 
 
 def test_item4_only_one_pin_is_checked_at_a_time_the_rest_get_429_at_once(app, operator):
-    guard = app.extensions["senet"]["pin_guard"]
+    guard = shared(app).pin_guard
     assert guard._checking.acquire(blocking=False)  # a check is under way (as in another thread)
     try:
         response = operator.login(PIN)
@@ -397,7 +397,7 @@ def test_item6_the_pages_keep_html_errors(client):
 
 
 def test_item6_an_internal_error_under_api_is_json_without_a_traceback(app, client):
-    app.extensions["senet"]["service"] = None  # a bug: state() cannot work
+    shared(app).board.service = None  # a bug: state() cannot work
     response = client.get("/api/state")
     assert response.status_code == 500 and response.json == {"error": "internal error: the service logged the details"}
     assert b"Traceback" not in response.data

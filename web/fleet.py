@@ -35,6 +35,7 @@ from senet_pi.i18n import Text
 
 from . import ConfigError, _lasting_secret, instance_folder, load_instance_config
 from .errors import error, message_of
+from .shared import Dashboard, dashboard
 
 bp = Blueprint("fleet", __name__)
 
@@ -102,7 +103,7 @@ def _event(name: str, data: object) -> str:
 
 
 def _watcher() -> FleetWatcher:
-    return current_app.extensions["senet"]["watcher"]
+    return dashboard().watcher
 
 
 def _refused() -> tuple[Response, int] | None:
@@ -140,7 +141,7 @@ def events() -> Response | tuple[Response, int]:
     refused = _refused()
     if refused:
         return refused
-    streams: FleetStreams = current_app.extensions["senet"]["broker"]
+    streams = dashboard().broker
     if streams.listeners >= MAX_STREAMS:
         return error(503, Text("too many dashboards open: this one will try again"), retry_after=10)
     response = Response(stream_with_context(streams.stream(_watcher())), mimetype="text/event-stream")
@@ -207,7 +208,7 @@ def create_fleet_app(test_config: dict | None = None, *, watcher: FleetWatcher) 
     guard = operator.PinGuard(
         app.config["OPERATOR_PIN_HASH"], Path(pin_file) if pin_file else None, float(app.config["PIN_DELAY"])
     )
-    app.extensions["senet"] = {"watcher": watcher, "broker": FleetStreams(watcher), "pin_guard": guard}
+    Dashboard(pin_guard=guard, watcher=watcher, broker=FleetStreams(watcher)).init_app(app)
     errors.init_app(app)
     security.init_app(app)
     i18n.init_app(app)

@@ -194,7 +194,9 @@ class LiveApp:
 
         self.flask = app
         self.wsgi = WSGIMiddleware(app, workers=workers)
-        self.broker: Broker = app.extensions["senet"]["broker"]
+        from .shared import shared
+
+        self.broker: Broker = shared(app).broker
 
     def snapshot(self) -> dict:
         """The state every page is sent (without any session's operator status)."""

@@ -102,14 +102,13 @@ def _cmd_stats(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from senet_pi_web import load_instance_config
-
     from ..fleet import fleet_settings
     from ..hardware.backends import make_backend
     from ..service.core import Service
     from ..service.journal import Journal
     from ..service.runlock import RunLock
-    from .run import Runner
+    from ..settings import load_instance_config
+    from .run import Runner, verdict_words
 
     script = _read_script(args.script) if args.script else None  # before anything starts
     config = load_instance_config()  # a bad config is a startup error, said before anything starts
@@ -150,22 +149,27 @@ def _cmd_run(args: argparse.Namespace) -> int:
         from ..service.seat import start_computer  # the computer's seats and the page's hints
 
         computer = start_computer(service, backend, seats, alone_level)
+        from ..fleet.published import Board
+
+        language = str(config.get("LANGUAGE", DEFAULT))  # what the page and the fleet say things in
+        board = Board(service, backend, exhibit=exhibit, language=language, words=verdict_words(language))
+        board.pin_set = bool(config.get("OPERATOR_PIN_HASH"))  # the page, if served, says it live
+        computer.attach(board)
         if args.page_port:
             from ..server.serve import serve
 
             try:
-                server = serve(service, backend, args.host, args.page_port)
+                server = serve(service, backend, args.host, args.page_port, board=board)
             except OSError as exc:
                 raise SenetError(
                     f"cannot serve the page on {args.host}:{args.page_port}: {exc.strerror or exc} "
                     "(choose another with --page-port, or 0 for no page)"
                 ) from None
             runner.say(f"the page: {server.scheme}://{args.host}:{server.effective_port}/")
-            computer.attach(server.app)
         if fleet is not None:  # the board on the broker: never waits for it
             from ..fleet.on_run import start_board
 
-            publisher = start_board(service, backend, fleet, server.app if server else None, runner.say)
+            publisher = start_board(service, backend, fleet, board, runner.say)
         runner.ready(f"{backend.name} board" + (f", page on port {server.effective_port}" if server else ", no page"))
         if script is not None:
             runner.feed(script, echo=True)
@@ -255,10 +259,9 @@ def _wait_for_signal() -> None:
 
 def _cmd_fleet(args: argparse.Namespace) -> int:
     """The staff dashboard for every board on a broker."""
-    from senet_pi_web import load_instance_config
-
     from ..fleet.on_fleet import serve_fleet
     from ..server.serve import stop_server
+    from ..settings import load_instance_config
 
     watcher, server = serve_fleet(args.mqtt, args.host, args.port, load_instance_config(), print)
     try:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import SenetError
+from ..fleet.published import Board
 from ..hardware.backend import Backend
 from ..service.core import Service
 from .connections import HEADER_TIMEOUT, PER_CLIENT, QuietErrors, guarded_protocol, log, raise_file_limit
@@ -212,11 +213,12 @@ def _check_tls(cert: str, key: str) -> None:
         raise SenetError(f"cannot use the HTTPS certificate {cert} with the key {key}: {exc}") from None
 
 
-def serve(service: Service, backend: Backend | None, host: str, port: int) -> PageServer:
-    """Serve the page for `service` on host:port from a background thread."""
+def serve(service: Service, backend: Backend | None, host: str, port: int, board: Board | None = None) -> PageServer:
+    """Serve the page for `service` on host:port from a background thread; `board`: the objects the
+    page shares with the command line and the fleet (made here of `service` and `backend` if None)."""
     from senet_pi_web import create_app
 
-    app = create_app(service=service, backend=backend)
+    app = create_app(service=service, backend=backend, board=board)
     app.config["LISTEN_HOST"] = host
     return start_server(app, host, port)
 
@@ -229,9 +231,9 @@ def start_server(app, host: str = "127.0.0.1", port: int = 0, workers: int = WOR
 
 def stop_server(server: PageServer, timeout: float = 5.0) -> None:
     """End the live streams at once, then let uvicorn close the connections and its loop."""
-    senet = server.app.extensions.get("senet")
-    if senet is not None:
-        senet["broker"].close()  # the live streams end instead of waiting for their next keepalive
+    shared = server.app.extensions.get("senet")  # the page's (or the dashboard's) shared objects
+    if shared is not None:
+        shared.close()  # the live streams end instead of waiting for their next keepalive
     server.server.should_exit = True
     server.thread.join(timeout)
     if server.thread.is_alive():  # a request that will not finish: stop waiting for it
@@ -247,8 +249,7 @@ def set_pin(pin: str, folder: Path | None = None) -> Path:
     was, when it cannot be written or does not read back as written."""
     from werkzeug.security import generate_password_hash
 
-    from senet_pi_web import instance_folder
-
+    from ..settings import instance_folder
     from ..tomlfile import with_top_level, write_private
 
     problem = pin_problem(pin) if pin else None

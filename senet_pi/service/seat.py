@@ -420,9 +420,13 @@ class AtTheBoard:
         self.coach = coach
         self.alone_level = alone_level
 
-    def attach(self, app: Any) -> None:
-        """Give the page (a Flask app made by `senet_pi_web.create_app`) the computer and the hints."""
-        app.extensions["senet"].update(computer=self.player, coach=self.coach, alone_level=self.alone_level)
+    def attach(self, board: Any) -> None:
+        """Give a board's shared objects (`senet_pi.fleet.published.Board`, or a page made by
+        `senet_pi_web.create_app`, which holds one) the computer, the hints and the alone level."""
+        shared = getattr(board, "extensions", None)  # a Flask app: its shared value holds the board
+        if shared is not None:
+            board = shared["senet"].board
+        board.computer, board.coach, board.alone_level = self.player, self.coach, self.alone_level
 
     def close(self) -> None:
         self.player.close()
