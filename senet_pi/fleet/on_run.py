@@ -41,10 +41,7 @@ def start_board(
             raise ValueError("a new game takes a rule set's name and a number of players")
         if players not in PLAYERS:
             raise ValueError("a new game takes a rule set's name and a number of players")
-        service.new_game(variant, players)
-        sim = getattr(backend, "sim", None)
-        if sim is not None:  # the simulated pieces go back to the start, as the page's new game does
-            sim.set_occupied(service.expected)
+        service.new_game(variant, players)  # a simulated board sets its pieces up itself
 
     publisher = BoardPublisher(service, settings, lambda: state_json(board), say=say, act=act, words=board.words)
     board.fleet = publisher
