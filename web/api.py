@@ -40,7 +40,7 @@ def events() -> Response | tuple[Response, int]:
     else:
         app = current_app._get_current_object()  # type: ignore[attr-defined]
 
-        def snapshot() -> dict:
+        def snapshot() -> dict[str, object]:
             with app.app_context():
                 return state(for_session=False)
 

@@ -21,8 +21,9 @@ from typing import cast
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from senet_pi.i18n import Text
+from senet_pi.opponent.levels import LEVEL_RANGE
 from senet_pi.service.coach import Coach
-from senet_pi.service.seat import LEVEL_RANGE, PLAYER_IDS, ComputerPlayer, SeatError
+from senet_pi.service.seat import PLAYER_IDS, ComputerPlayer, SeatError
 
 from .errors import BadInput, error, json_body, message_of
 from .operator import csrf_ok, operator_check, operator_required

@@ -47,7 +47,7 @@ class FleetStreams:
     """The open live streams of the dashboard: each a queue of board names that changed."""
 
     def __init__(self, watcher: FleetWatcher) -> None:
-        self._queues: list[queue.Queue] = []
+        self._queues: list[queue.Queue[str | None]] = []
         self._lock = threading.Lock()
         self.unsubscribe = watcher.subscribe(self._changed)
 
@@ -61,7 +61,7 @@ class FleetStreams:
         return len(self._queues)
 
     def stream(self, watcher: FleetWatcher, keepalive: float = KEEPALIVE) -> Iterator[str]:
-        q: queue.Queue = queue.Queue()
+        q: queue.Queue[str | None] = queue.Queue()
         with self._lock:
             self._queues.append(q)
         try:
@@ -78,7 +78,7 @@ class FleetStreams:
                     names.add(q.get_nowait())
                 if None in names:
                     return
-                for name in sorted(names):
+                for name in sorted(n for n in names if n is not None):
                     if name == "":
                         yield _event("link", watcher.link())
                     else:
@@ -176,7 +176,7 @@ def command(name: str, action: str) -> Response | tuple[Response, int]:
     return _command(name, action)
 
 
-def create_fleet_app(test_config: dict | None = None, *, watcher: FleetWatcher) -> Flask:
+def create_fleet_app(test_config: dict[str, object] | None = None, *, watcher: FleetWatcher) -> Flask:
     """The dashboard for `watcher`'s boards. Config: defaults, then the instance `config.toml` (or `test_config`)."""
     from . import errors, i18n, operator, security
 
