@@ -14,7 +14,6 @@ import socket
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-import segno
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
@@ -52,6 +51,8 @@ def hands() -> str | tuple[str, int]:
     """Every player's secret link as a QR code: beyond localhost only for the signed-in operator.
 
     The links are built from the request's Host, which `security` has checked is one of ours."""
+    import segno  # here, not at import: its QR tables are for this page only
+
     if exposed() and not is_operator():
         return render_template("hands.html", links=[], csrf="", locked=True), 401
     service, _ = services()
