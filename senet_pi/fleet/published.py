@@ -1,5 +1,5 @@
 """What a board shows: the service's state shaped as the page's `GET /api/state` answers it and as
-the fleet's broker publishes it (../shared/spec/fleet.md: the two are the same JSON object). The
+the fleet's broker publishes it (the MQTT contract: the two are the same JSON object). The
 players named by their pieces, the rule set's texts and signs, the pieces in a hand and those that
 may move, the backend's health, the computer's seats and the hints' word. Made from a `Board` (the
 objects one running board shares), with no request and no Flask: the page adds only what a session
