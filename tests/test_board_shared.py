@@ -70,3 +70,25 @@ def test_the_command_line_and_the_server_read_settings_without_the_page():
         env={**os.environ, "SENET_PI_INSTANCE": "/nonexistent"},
     )
     assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_the_fleet_dashboard_is_served_by_the_page_server_and_stops():
+    """The server serves either app: the dashboard's live streams go through Flask, not a board's broker."""
+    import http.client
+
+    from senet_pi.fleet import parse_broker_url
+    from senet_pi.fleet.watcher import FleetWatcher
+    from senet_pi.server.serve import start_server, stop_server
+    from senet_pi_web.fleet import create_fleet_app
+
+    watcher = FleetWatcher(parse_broker_url("mqtt://127.0.0.1:1"))  # never started: no broker needed
+    server = start_server(create_fleet_app({"SECRET_KEY": "t", "TESTING": True}, watcher=watcher))
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
+        conn.request("GET", "/fleet/api/events")
+        answer = conn.getresponse()
+        assert answer.status == 403  # no PIN set: the dashboard is for staff (but it was served)
+        conn.close()
+    finally:
+        stop_server(server)
+    assert not server.thread.is_alive()

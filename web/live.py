@@ -200,9 +200,10 @@ class LiveApp:
 
         self.flask = app
         self.wsgi = WSGIMiddleware(app, workers=workers)
-        from .shared import shared
+        from .shared import Senet, shared_of
 
-        self.broker: Broker = shared(app).broker
+        shared = shared_of(app)  # a board's page streams here; the fleet's dashboard streams through Flask
+        self.broker: Broker | None = shared.broker if isinstance(shared, Senet) else None
 
     def snapshot(self) -> State:
         """The state every page is sent (without any session's operator status)."""
@@ -214,10 +215,11 @@ class LiveApp:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
             return await self._flask(scope, receive, send)
-        if scope["type"] != "http" or scope["path"] != "/api/events" or scope["method"] != "GET":
+        broker = self.broker
+        if broker is None or scope["type"] != "http" or scope["path"] != "/api/events" or scope["method"] != "GET":
             return await self._flask(scope, receive, send)
-        if self.broker._loop is None:
-            self.broker.attach(asyncio.get_running_loop(), self.snapshot)
+        if broker._loop is None:
+            broker.attach(asyncio.get_running_loop(), self.snapshot)
         scope = {**scope, "senet.live": True}
 
         async def headers_only(message: MutableMapping[str, Any]) -> None:
@@ -229,7 +231,7 @@ class LiveApp:
 
         await self._flask(scope, receive, headers_only)
         if scope.get("senet.handoff"):
-            await self.broker.serve(receive, send, language=scope.get("senet.language", DEFAULT))
+            await broker.serve(receive, send, language=scope.get("senet.language", DEFAULT))
 
     async def _flask(self, scope: Scope, receive: Receive, send: Send) -> None:
         """The Flask app on its threads, for one request."""
