@@ -173,15 +173,16 @@ class Runner:
             players = _whole(args, 1, "new RULESET PLAYERS", 0, 10**15) if len(args) > 1 else self.service.players
             self.service.new_game(args[0] if args else self.service.variant, players)
             if sim is not None:
-                self._wait_for_pieces()
+                self._set_up_pieces(sim)
             self.say(self.board_text())
         else:
             raise CommandError(f"unknown command {verb!r}; type help")
         return True
 
-    def _wait_for_pieces(self) -> None:
-        """Wait until the scanner has seen the simulated pieces where the new game starts (the
-        simulated board puts them there itself): a `lift` right after `new` must find the piece."""
+    def _set_up_pieces(self, sim: SimBoard) -> None:
+        """Wait until the scanner has seen the simulated pieces where the new game starts (`sim`
+        puts them there itself when it hears of the new game): a `lift` right after `new` must
+        find the piece it lifts."""
         expected = self.service.expected
         board = self.backend.board if isinstance(self.backend, SimBackend) else None
         end = time.monotonic() + 5.0
