@@ -149,23 +149,27 @@ def _cmd_run(args: argparse.Namespace) -> int:
         from ..service.seat import start_computer  # the computer's seats and the page's hints
 
         computer = start_computer(service, backend, seats, alone_level)
-        from ..fleet.published import Board
-
-        language = str(config.get("LANGUAGE", DEFAULT))  # what the page and the fleet say things in
-        board = Board(service, backend, exhibit=exhibit, language=language, words=verdict_words(language))
-        board.pin_set = bool(config.get("OPERATOR_PIN_HASH"))  # the page, if served, says it live
-        computer.attach(board)
         if args.page_port:
             from ..server.serve import serve
 
             try:
-                server = serve(service, backend, args.host, args.page_port, board=board)
+                server = serve(service, backend, args.host, args.page_port)
             except OSError as exc:
                 raise SenetError(
                     f"cannot serve the page on {args.host}:{args.page_port}: {exc.strerror or exc} "
                     "(choose another with --page-port, or 0 for no page)"
                 ) from None
             runner.say(f"the page: {server.scheme}://{args.host}:{server.effective_port}/")
+            from senet_pi_web import shared
+
+            board = shared(server.app).board  # the page's board, which the fleet shares
+        else:  # no page: the board's objects without Flask, for the fleet
+            from ..fleet.published import Board
+
+            language = str(config.get("LANGUAGE", DEFAULT))
+            board = Board(service, backend, exhibit=exhibit, language=language, words=verdict_words(language))
+            board.pin_set = bool(config.get("OPERATOR_PIN_HASH"))
+        computer.attach(board)
         if fleet is not None:  # the board on the broker: never waits for it
             from ..fleet.on_run import start_board
 
