@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -122,11 +123,17 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
 
 
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
 def idle(seconds: float, page: bool, mqtt: str | None) -> None:
     with tempfile.TemporaryDirectory() as folder:
         env = dict(os.environ, SENET_PI_INSTANCE=folder, PYTHONPATH=str(ROOT))
         cmd = [sys.executable, "-m", "senet_pi", "run", "--backend", "sim", "--journal", f"{folder}/j.sqlite"]
-        cmd += ["--page-port", "18088" if page else "0"]
+        cmd += ["--page-port", str(_free_port()) if page else "0"]  # a free port: other runs may share the machine
         if mqtt:
             cmd += ["--mqtt", mqtt, "--board", "bench-idle"]
         child = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env)

@@ -10,9 +10,6 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
-from babel import Locale
-from babel.messages.pofile import read_po
-
 from .rules.text import N_, Text, form, joined
 
 __all__ = [
@@ -48,6 +45,8 @@ def catalogue(language: str) -> dict[str, str]:
     or a language without a catalogue."""
     if language == DEFAULT or language not in LANGUAGES:
         return {}
+    from babel.messages.pofile import read_po  # here, not at import: an English board never reads one
+
     po = resources.files("senet_pi") / "locale" / language / "LC_MESSAGES" / f"{DOMAIN}.po"
     try:
         with po.open("rb") as f:
@@ -101,10 +100,14 @@ def _say(msgid: str, template: str | None, params: dict[str, object]) -> str:
 @cache
 def name(language: str) -> str:
     """The language's own name, for the switch: "English", "Deutsch", "العربية"."""
+    from babel import Locale  # Babel's locale data is read when a page is drawn, not at start
+
     return str(Locale.parse(language).display_name)
 
 
 @cache
 def direction(language: str) -> str:
     """ "rtl" or "ltr", for `<html dir>`."""
+    from babel import Locale
+
     return "rtl" if Locale.parse(language).text_direction == "rtl" else "ltr"

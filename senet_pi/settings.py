@@ -1,20 +1,25 @@
 """Every setting a user can put in the instance `config.toml`, and the environment variables read.
 
 One typed table, so the checks at start, the page's defaults and the Configuration page of the
-documentation (rendered from `SETTINGS` and `ENVIRONMENT`) cannot disagree. The page
-(`senet_pi_web`) loads and applies the settings; this module knows no Flask and no files.
+documentation (rendered from `SETTINGS` and `ENVIRONMENT`) cannot disagree. The file is found
+and read here too (`load_instance_config`), so the command line, the server and the page all take
+their settings from this one home; the page (`senet_pi_web`) applies them. No Flask here.
 """
 
 from __future__ import annotations
 
 import difflib
 import math
+import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
+from .errors import SenetError
 from .i18n import LANGUAGES
 from .opponent.levels import LEVEL_RANGE
+from .tomlfile import read_toml
 
 #: A check: the value (already of one of the setting's types) -> what is wrong with it, or None.
 Check = Callable[[object], str | None]
@@ -433,6 +438,29 @@ def problems(data: Mapping[str, object]) -> list[str]:
             if problem:
                 found.append(problem)
     return found
+
+
+def instance_folder() -> Path:
+    """Where the instance config lives: `$SENET_PI_INSTANCE`, else `$XDG_CONFIG_HOME/senet-pi`."""
+    if os.environ.get("SENET_PI_INSTANCE"):
+        return Path(os.environ["SENET_PI_INSTANCE"])
+    return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "senet-pi"
+
+
+class ConfigError(SenetError, ValueError):
+    """An instance `config.toml` that cannot be used; said at startup, not as a 500 later."""
+
+
+def load_instance_config(folder: Path | None = None) -> dict[str, object]:
+    """The settings of the instance `config.toml` (none if there is no file), checked: ConfigError
+    names the file and the problem (not UTF-8, not TOML, nested too deeply, a key of the wrong type
+    or value: the checks of `SETTINGS`)."""
+    path = (folder or instance_folder()) / "config.toml"
+    data = read_toml(path, "the config", ConfigError, missing_ok=True)
+    found = problems(data)
+    if found:
+        raise ConfigError(f"the config {path}: {found[0]}")
+    return {k: v for k, v in data.items() if k.isupper()}
 
 
 @dataclass(frozen=True)

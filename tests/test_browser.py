@@ -17,6 +17,7 @@ from werkzeug.security import generate_password_hash
 from senet_pi.service import Service
 from senet_pi.service.journal import Journal
 from senet_pi.verdicts import Offer
+from senet_pi_web import shared
 from tests.browser_helpers import PIN, LiveBoard, click_move, contrast, locked, piece_on, square, until
 
 pytestmark = pytest.mark.browser
@@ -659,7 +660,7 @@ def test_a_pin_set_while_the_page_is_open_is_taken_without_a_reload(browser):
         expect(page.locator("#link")).to_have_text("live")
         page.locator("#operator summary").click()
         expect(page.locator("#op-help")).to_be_visible()
-        guard = live.server.app.extensions["senet"]["pin_guard"]
+        guard = shared(live.server.app).pin_guard
         guard._hash = generate_password_hash(PIN)  # what set-pin leaves in force
         expect(page.locator("#op-help")).to_be_hidden(timeout=15_000)
         expect(page.locator("#login")).to_be_visible()

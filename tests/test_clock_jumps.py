@@ -17,7 +17,7 @@ from senet_pi.referee.hands import scripted_game
 from senet_pi.service.core import Service
 from senet_pi.service.journal import Journal
 from senet_pi.service.stats import day_stats
-from senet_pi_web import create_app
+from senet_pi_web import create_app, shared
 from tests.journal_helpers import SEVEN_YEARS, ScriptClock, Wall, feed, timed
 from tests.web_helpers import FAST_HASH, PIN, Operator
 
@@ -89,7 +89,7 @@ def test_a_signed_in_operator_stays_signed_in_across_a_wall_clock_jump(monkeypat
 def test_a_sign_in_still_ends_on_the_monotonic_clock(monkeypatch):
     service = Service(None)
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "OPERATOR_PIN_HASH": FAST_HASH}, service=service)
-    guard = app.extensions["senet"]["pin_guard"]
+    guard = shared(app).pin_guard
     now = [1000.0]
     guard.clock = lambda: now[0]
     op = Operator(app.test_client())

@@ -467,3 +467,33 @@ def test_in_the_card_game_the_computer_plays_its_turns_and_a_person_moves_its_pa
         assert not [v for v in said if v["v"] == "illegal"]
     finally:
         computer.close()
+
+
+def test_the_computers_thread_starts_with_its_first_seat_and_not_before():
+    """A board where nobody plays the computer runs no thread for it (it would wake 5 times a second)."""
+    service = Service(None)
+    player = ComputerPlayer(service, {})
+    try:
+        player.start()
+        assert player._thread is None
+        service.new_game("secret", 2)  # verdicts start nothing while it holds no seat
+        assert player._thread is None
+        player.set_seats({"B": 1})
+        thread = player._thread
+        assert thread is not None and thread.is_alive() and thread.name == "senet-pi computer"
+        player.set_seats({"B": 2})
+        assert player._thread is thread  # one thread, whatever the seats
+    finally:
+        player.close()
+        service.close()
+    assert not thread.is_alive()
+
+
+def test_a_computer_never_started_starts_no_thread_for_a_seat():
+    """Tests (and tools) step the computer by hand: a seat given before `start()` starts nothing."""
+    service = Service(None)
+    player = ComputerPlayer(service, {})
+    player.set_seats({"B": 1})
+    assert player._thread is None
+    player.close()
+    service.close()

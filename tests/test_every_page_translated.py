@@ -16,7 +16,7 @@ from werkzeug.security import generate_password_hash
 from senet_pi.i18n import gettext
 from senet_pi.service.core import Service
 from senet_pi.service.journal import Journal
-from senet_pi_web import create_app
+from senet_pi_web import create_app, shared
 from tests.web_helpers import sign_in
 
 PIN = "1357"
@@ -120,7 +120,7 @@ def test_the_staff_tables_durations_in_the_pages_language(app):
 
 
 def test_the_staff_page_refusal_is_in_the_visitors_language(app):
-    client = create_app({"TESTING": True, "SECRET_KEY": "t"}, service=app.extensions["senet"]["service"]).test_client()
+    client = create_app({"TESTING": True, "SECRET_KEY": "t"}, service=shared(app).board.service).test_client()
     page = client.get("/staff?lang=de")
     assert page.status_code == 401
     said = gettext("The statistics are for staff, and no operator PIN is set: set one with `senet-pi set-pin`.", "de")

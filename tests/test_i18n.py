@@ -25,7 +25,7 @@ from senet_pi.referee import Referee
 from senet_pi.rules import Reason, new_game
 from senet_pi.service.core import Service
 from senet_pi.verdicts import Fix, Illegal, Moved
-from senet_pi_web import ConfigError, create_app, load_instance_config
+from senet_pi_web import ConfigError, create_app, load_instance_config, shared
 from senet_pi_web.state import NAMES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -230,8 +230,8 @@ def test_an_unknown_language_in_the_config_is_a_clear_error(tmp_path, page_app):
 
 def test_the_live_stream_says_verdicts_in_each_pages_language(page_app):
     app = page_app()
-    broker = app.extensions["senet"]["broker"]
-    service = app.extensions["senet"]["service"]
+    broker = shared(app).broker
+    service = shared(app).board.service
     with app.app_context():
         stream = broker.stream(lambda: {"names": {"A": NAMES["A"]}}, keepalive=5, language="de")
         assert next(stream) == "retry: 1000\n\n"

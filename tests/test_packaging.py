@@ -197,10 +197,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 EVERY_LAYER = {"senet_pi"}
 #: Imports upward that are known and being taken out, each with why it is still there.
 KNOWN_UPWARD: dict[tuple[str, str], str] = {
-    ("senet_pi.fleet.on_run", "senet_pi_web"): "the run's publisher reads the page's shared objects",
     ("senet_pi.fleet.on_fleet", "senet_pi_web.fleet"): "the dashboard's blueprint lives with the page",
     ("senet_pi.fleet.on_fleet", "senet_pi.server.serve"): "the dashboard is served by the page's server",
-    ("senet_pi.fleet.on_run", "senet_pi_web.published"): "a board's published state is the page's view",
 }
 
 

@@ -15,6 +15,7 @@ from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.pinmap import load_pinmap
 from senet_pi.server.serve import serve, stop_server
 from senet_pi.service.core import Service
+from senet_pi_web import shared
 
 
 @pytest.fixture
@@ -62,7 +63,7 @@ def get(port: int, path: str) -> tuple[int, bytes]:
 
 
 def listeners(server) -> int:
-    return server.app.extensions["senet"]["broker"].listeners
+    return shared(server.app).broker.listeners
 
 
 def test_eighty_live_pages_and_the_api_still_answers(live):

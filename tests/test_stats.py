@@ -350,3 +350,22 @@ def test_a_count_axis_has_gridlines_on_whole_numbers_only(value, top):
     assert got / step <= 5
     assert step >= 1
     assert step == int(step)
+
+
+def test_signed_in_the_staff_page_of_a_service_with_no_journal_says_so():
+    """A service with no journal: the staff page says so in words."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "OPERATOR_PIN_HASH": generate_password_hash(PIN, method="pbkdf2:sha256:1000"),
+            "PIN_DELAY": 0.01,
+            "SECRET_KEY": "t",
+        },
+        service=Service(None),
+    )
+    client = app.test_client()
+    sign_in(client)
+    page = client.get("/staff")
+    assert page.status_code == 503, page.status_code  # nothing to show, said in words
+    assert "This service keeps no journal." in page.get_data(as_text=True)
+    assert client.get("/api/stats").json == {"error": "This service keeps no journal."}

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from senet_pi.service import Service
-from senet_pi_web import create_app
+from senet_pi_web import create_app, shared
 from tests.web_helpers import FAST_HASH, PIN, Operator
 
 
@@ -137,7 +137,7 @@ class Clock:
 
 @pytest.fixture
 def clock(app):
-    guard = app.extensions["senet"]["pin_guard"]
+    guard = shared(app).pin_guard
     guard.clock = Clock()
     guard.first_lockout = 2.0
     return guard.clock
@@ -161,7 +161,7 @@ def test_a_wrong_pin_locks_the_client_out_with_429_and_retry_after(operator, clo
 
 
 def test_lockouts_are_capped_and_per_client(app, operator, clock):
-    guard = app.extensions["senet"]["pin_guard"]
+    guard = shared(app).pin_guard
     for _ in range(19):  # under the limit across all addresses, past the per-client cap
         guard.wrong("127.0.0.1", clock.now)
     assert guard.locked_for("127.0.0.1", clock.now) == 300.0
@@ -177,7 +177,7 @@ def test_lockouts_are_capped_and_per_client(app, operator, clock):
 
 
 def test_only_one_pin_is_checked_at_a_time_the_rest_get_429_at_once(app, operator):
-    guard = app.extensions["senet"]["pin_guard"]
+    guard = shared(app).pin_guard
     assert guard._checking.acquire(blocking=False)  # a check is under way (as in another thread)
     try:
         response = operator.login(PIN)
@@ -376,7 +376,7 @@ def test_a_page_not_found_is_an_html_page_not_json(client):
 
 
 def test_an_internal_error_under_api_is_json_without_a_traceback(app, client):
-    app.extensions["senet"]["service"] = None  # a bug: state() cannot work
+    shared(app).board.service = None  # a bug: state() cannot work
     response = client.get("/api/state")
     assert response.status_code == 500
     assert response.json == {"error": "internal error: the service logged the details"}

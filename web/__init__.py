@@ -16,48 +16,28 @@ if __name__ != "senet_pi_web":  # e.g. `import web` from a checkout: a second co
     )
 
 import logging
-import os
 import secrets
 from pathlib import Path
 
 from flask import Flask
 
 from senet_pi import settings
-from senet_pi.errors import SenetError
+from senet_pi.fleet.published import Board
 from senet_pi.hardware.backend import Backend
 from senet_pi.i18n import LANGUAGES
 from senet_pi.service.core import Service
-from senet_pi.tomlfile import read_toml, write_private
+from senet_pi.settings import ConfigError, instance_folder, load_instance_config
+from senet_pi.tomlfile import write_private
 
 from .live import Broker
+from .shared import Senet, shared
 
-
-def instance_folder() -> Path:
-    """Where the page's config lives: `$SENET_PI_INSTANCE`, else `$XDG_CONFIG_HOME/senet-pi`."""
-    if os.environ.get("SENET_PI_INSTANCE"):
-        return Path(os.environ["SENET_PI_INSTANCE"])
-    return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "senet-pi"
-
-
-class ConfigError(SenetError, ValueError):
-    """An instance `config.toml` that cannot be used; said at startup, not as a 500 later."""
+__all__ = ["ConfigError", "create_app", "instance_folder", "load_instance_config", "shared"]
 
 
 #: The instance config's keys this app reads, with the types they must have and the values they
 #: take in words: a view of the one table, `senet_pi.settings.SETTINGS`.
 CONFIG_TYPES: dict[str, tuple[tuple[type, ...], str]] = {s.name: (s.types, s.wanted) for s in settings.SETTINGS}
-
-
-def load_instance_config(folder: Path | None = None) -> dict[str, object]:
-    """The settings of the instance `config.toml` (none if there is no file), checked: ConfigError
-    names the file and the problem (not UTF-8, not TOML, nested too deeply, a key of the wrong type
-    or value: the checks of `senet_pi.settings`)."""
-    path = (folder or instance_folder()) / "config.toml"
-    data = read_toml(path, "the config", ConfigError, missing_ok=True)
-    found = settings.problems(data)
-    if found:
-        raise ConfigError(f"the config {path}: {found[0]}")
-    return {k: v for k, v in data.items() if k.isupper()}
 
 
 SECRET_FILE = "secret_key"  # the page's signing key, in a file of its own beside config.toml
@@ -93,9 +73,14 @@ def _one_run_key(problem: str, key: str | None = None) -> str:
 
 
 def create_app(
-    test_config: dict | None = None, *, service: Service | None = None, backend: Backend | None = None
+    test_config: dict[str, object] | None = None,
+    *,
+    service: Service | None = None,
+    backend: Backend | None = None,
+    board: Board | None = None,
 ) -> Flask:
-    """The app for one service. Config: defaults, then the instance `config.toml` (or `test_config`)."""
+    """The app for one board: `board` (what `senet-pi run` shares with the fleet), else one made of
+    `service` and `backend`. Config: defaults, then the instance `config.toml` (or `test_config`)."""
     app = Flask(__name__, instance_path=str(instance_folder()), instance_relative_config=True)
     app.config.from_mapping(settings.defaults())  # every setting's default: senet_pi.settings.SETTINGS
     app.config.from_mapping(
@@ -115,17 +100,33 @@ def create_app(
         app.config["SECRET_KEY"] = (
             _lasting_secret(Path(app.instance_path)) if test_config is None else secrets.token_hex(32)
         )
-    if service is None:
-        service = Service(None)
+    if board is None:
+        board = Board(
+            service if service is not None else Service(None),
+            backend,
+            exhibit=bool(app.config.get("EXHIBIT")),
+            language=str(app.config["LANGUAGE"]),
+        )
+    if board.words is None:  # the fleet's summary says verdicts in the page's language
+        from senet_pi.cli.run import verdict_words
+
+        board.words = verdict_words(board.language)
+    service = board.service
     service.question_seconds = float(app.config["QUESTION_SECONDS"])  # the table is never left waiting
-    from . import answers, api, compress, computer, errors, hands, i18n, operator, pages, security, sim, staff
+    from . import answers, api, compress, computer, errors, hands, i18n, operator, pages, security, sim, staff, state
     from .sessions import LastingSessions
 
     pin_file = app.config["PIN_FILE"]
     guard = operator.PinGuard(
         app.config["OPERATOR_PIN_HASH"], Path(pin_file) if pin_file else None, float(app.config["PIN_DELAY"])
     )
-    app.extensions["senet"] = {"service": service, "backend": backend, "broker": Broker(service), "pin_guard": guard}
+    Senet(pin_guard=guard, board=board, broker=Broker(service)).init_app(app)
+
+    def visitor() -> dict[str, object]:  # what the fleet publishes of the operator: a visitor's view
+        with app.app_context():
+            return state.operator_status(signed_in=False)
+
+    board.visitor = visitor
     app.session_interface = LastingSessions()  # sign-ins survive a wall-clock jump
     errors.init_app(app)
     security.init_app(app)

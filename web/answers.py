@@ -9,6 +9,7 @@ staff panel (`/api/op/answer`)."""
 from __future__ import annotations
 
 from flask import Blueprint, jsonify
+from flask.typing import ResponseReturnValue
 
 from senet_pi.errors import SenetError
 from senet_pi.events import Answer
@@ -22,7 +23,7 @@ bp = Blueprint("answers", __name__, url_prefix="/api")
 
 
 @bp.post("/answer")
-def answer() -> object:
+def answer() -> ResponseReturnValue:
     """Answer the open question (or change the answer taken when nobody answered) as a visitor."""
     if not csrf_ok():
         return error(403, Text("missing or wrong CSRF token (reload the page)"))
@@ -37,9 +38,9 @@ def answer() -> object:
         question = service.question()
         assumed = service.assumed
         if question is not None and asked in (None, question["id"]):
-            _option(choice, question["options"])  # type: ignore[arg-type]
+            _option(choice, question["options"])
             return _handled(Answer(choice))
-        if assumed is not None and asked == assumed.question.get("id"):
+        if assumed is not None and isinstance(asked, int) and asked == assumed.question.get("id"):
             index = _option(choice, assumed.question.get("options"))
             try:
                 verdicts = service.change_answer(asked, index)

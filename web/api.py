@@ -12,6 +12,7 @@ from senet_pi.rules.plain import PLAIN
 
 from .errors import error
 from .i18n import language
+from .shared import shared
 from .state import state
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -28,7 +29,7 @@ def events() -> Response | tuple[Response, int]:
 
     Under `senet-pi run` only the headers are answered here and the server's event loop carries
     the stream (see `live.LiveApp`); under plain WSGI this thread streams it."""
-    broker = current_app.extensions["senet"]["broker"]
+    broker = shared().broker
     if broker.listeners >= current_app.config["MAX_LIVE_STREAMS"]:
         return error(503, Text("too many live pages open: this one will try again"), retry_after=10)
     scope = request.environ.get("asgi.scope")
@@ -39,7 +40,7 @@ def events() -> Response | tuple[Response, int]:
     else:
         app = current_app._get_current_object()  # type: ignore[attr-defined]
 
-        def snapshot() -> dict:
+        def snapshot() -> dict[str, object]:
             with app.app_context():
                 return state(for_session=False)
 

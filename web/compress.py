@@ -48,7 +48,7 @@ def _compress(response: Response) -> Response:
     response.set_data(packed)
     response.headers["Content-Encoding"] = "gzip"
     if etag:  # another body, another tag: a cache never serves one as the other
-        response.set_etag(etag + "-gzip", weak=weak)
+        response.set_etag(etag + "-gzip", weak=bool(weak))
     return response
 
 

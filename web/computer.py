@@ -16,14 +16,18 @@ out, in words) and `coach` (what the last person's move cost, when it cost more 
 from __future__ import annotations
 
 import ipaddress
+from typing import cast
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from senet_pi.i18n import Text
-from senet_pi.service.seat import LEVEL_RANGE, PLAYER_IDS, SeatError
+from senet_pi.opponent.levels import LEVEL_RANGE
+from senet_pi.service.coach import Coach
+from senet_pi.service.seat import PLAYER_IDS, ComputerPlayer, SeatError
 
 from .errors import BadInput, error, json_body, message_of
 from .operator import csrf_ok, operator_check, operator_required
+from .shared import shared
 from .state import services, state
 
 bp = Blueprint("computer", __name__, url_prefix="/api")
@@ -32,9 +36,9 @@ bp = Blueprint("computer", __name__, url_prefix="/api")
 HINT_WAIT = 1.5
 
 
-def _parts() -> tuple[object | None, object | None]:
-    senet = current_app.extensions["senet"]
-    return senet.get("computer"), senet.get("coach")
+def _parts() -> tuple[ComputerPlayer | None, Coach | None]:
+    board = shared().board
+    return board.computer, board.coach
 
 
 @bp.get("/hint")
@@ -43,7 +47,7 @@ def hint() -> Response | tuple[Response, int]:
     _, coach = _parts()
     if coach is None:
         return error(404, Text("hints are not available here (senet-pi run gives them)"))
-    found = coach.hint(float(current_app.config.get("HINT_WAIT", HINT_WAIT)))  # type: ignore[attr-defined]
+    found = coach.hint(float(current_app.config.get("HINT_WAIT", HINT_WAIT)))
     if found is None:
         response = jsonify({"thinking": True})
         response.headers["Retry-After"] = "1"
@@ -76,11 +80,11 @@ def alone() -> Response | tuple[Response, int]:
     if not isinstance(on, bool):
         raise BadInput(Text("say {on} or {off}", on='{"on": true}', off='{"on": false}'))
     service, _backend = services()
-    level = int(current_app.extensions["senet"].get("alone_level", 2))
-    players = service.snapshot().to_json()["players"]
+    level = shared().board.alone_level
+    players = cast(list[str], service.snapshot().to_json()["players"])
     # the visitor keeps the first seat (White); the computer takes the others
-    seats = dict.fromkeys(players[1:], level) if on else {}  # type: ignore[index]
-    computer.set_seats(seats)  # type: ignore[attr-defined]
+    seats = dict.fromkeys(players[1:], level) if on else {}
+    computer.set_seats(seats)
     return jsonify({"state": state()})
 
 
@@ -110,7 +114,7 @@ def seats() -> Response | tuple[Response, int]:
                 )
             )
     try:
-        computer.set_seats(wanted)  # type: ignore[attr-defined]
+        computer.set_seats(wanted)
     except SeatError as exc:
         raise BadInput(message_of(exc)) from None
     return jsonify({"state": state()})

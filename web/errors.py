@@ -9,6 +9,8 @@ that none in web/ is a bare string).
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from typing import Any
 
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
@@ -37,7 +39,7 @@ def error(status: int, message: str, retry_after: float | None = None) -> tuple[
     return response, status
 
 
-def json_body() -> dict:
+def json_body() -> dict[str, Any]:
     """The request's JSON object; raises BadInput with a clear message otherwise."""
     if not request.is_json:
         raise BadInput(Text("send JSON (Content-Type: application/json)"))
@@ -50,7 +52,7 @@ def json_body() -> dict:
     return data
 
 
-def square_from(data: dict, key: str = "square", allow_off: bool = False) -> int:
+def square_from(data: Mapping[str, object], key: str = "square", allow_off: bool = False) -> int:
     """A square 1-30 from `data[key]` (31 for "off" when allowed); BadInput otherwise."""
     value = data.get(key)
     if allow_off and value == "off":
@@ -93,7 +95,7 @@ def _bad_input(exc: BadInput) -> tuple[Response, int]:
     return error(400, message_of(exc))
 
 
-def _unexpected(exc: Exception) -> Response | tuple[Response, int]:
+def _unexpected(exc: Exception) -> Response | HTTPException | tuple[Response, int]:
     """A bug: logged with its traceback here, a one-line JSON message to the client under /api."""
     if isinstance(exc, HTTPException):
         return _http_error(exc)

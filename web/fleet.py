@@ -35,6 +35,7 @@ from senet_pi.i18n import Text
 
 from . import ConfigError, _lasting_secret, instance_folder, load_instance_config
 from .errors import error, message_of
+from .shared import Dashboard, dashboard
 
 bp = Blueprint("fleet", __name__)
 
@@ -46,7 +47,7 @@ class FleetStreams:
     """The open live streams of the dashboard: each a queue of board names that changed."""
 
     def __init__(self, watcher: FleetWatcher) -> None:
-        self._queues: list[queue.Queue] = []
+        self._queues: list[queue.Queue[str | None]] = []
         self._lock = threading.Lock()
         self.unsubscribe = watcher.subscribe(self._changed)
 
@@ -60,7 +61,7 @@ class FleetStreams:
         return len(self._queues)
 
     def stream(self, watcher: FleetWatcher, keepalive: float = KEEPALIVE) -> Iterator[str]:
-        q: queue.Queue = queue.Queue()
+        q: queue.Queue[str | None] = queue.Queue()
         with self._lock:
             self._queues.append(q)
         try:
@@ -77,7 +78,7 @@ class FleetStreams:
                     names.add(q.get_nowait())
                 if None in names:
                     return
-                for name in sorted(names):
+                for name in sorted(n for n in names if n is not None):
                     if name == "":
                         yield _event("link", watcher.link())
                     else:
@@ -102,7 +103,7 @@ def _event(name: str, data: object) -> str:
 
 
 def _watcher() -> FleetWatcher:
-    return current_app.extensions["senet"]["watcher"]
+    return dashboard().watcher
 
 
 def _refused() -> tuple[Response, int] | None:
@@ -140,7 +141,7 @@ def events() -> Response | tuple[Response, int]:
     refused = _refused()
     if refused:
         return refused
-    streams: FleetStreams = current_app.extensions["senet"]["broker"]
+    streams = dashboard().broker
     if streams.listeners >= MAX_STREAMS:
         return error(503, Text("too many dashboards open: this one will try again"), retry_after=10)
     response = Response(stream_with_context(streams.stream(_watcher())), mimetype="text/event-stream")
@@ -175,7 +176,7 @@ def command(name: str, action: str) -> Response | tuple[Response, int]:
     return _command(name, action)
 
 
-def create_fleet_app(test_config: dict | None = None, *, watcher: FleetWatcher) -> Flask:
+def create_fleet_app(test_config: dict[str, object] | None = None, *, watcher: FleetWatcher) -> Flask:
     """The dashboard for `watcher`'s boards. Config: defaults, then the instance `config.toml` (or `test_config`)."""
     from . import errors, i18n, operator, security
 
@@ -207,7 +208,7 @@ def create_fleet_app(test_config: dict | None = None, *, watcher: FleetWatcher) 
     guard = operator.PinGuard(
         app.config["OPERATOR_PIN_HASH"], Path(pin_file) if pin_file else None, float(app.config["PIN_DELAY"])
     )
-    app.extensions["senet"] = {"watcher": watcher, "broker": FleetStreams(watcher), "pin_guard": guard}
+    Dashboard(pin_guard=guard, watcher=watcher, broker=FleetStreams(watcher)).init_app(app)
     errors.init_app(app)
     security.init_app(app)
     i18n.init_app(app)

@@ -11,18 +11,19 @@ import hashlib
 import hmac
 import ipaddress
 import socket
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-import segno
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 
 from senet_pi.errors import SenetError
 from senet_pi.i18n import Text, joined, translate
 
 from .errors import BadInput, error, json_body, message_of
 from .i18n import language
-from .operator import is_operator
 from .security import exposed
+from .signin import is_operator
 from .state import PIECES, PLAYERS, for_page, refusals, services
 
 bp = Blueprint("hands", __name__)
@@ -35,7 +36,7 @@ def hand_token(player: str) -> str:
     return hmac.new(current_app.config["SECRET_KEY"].encode(), message, hashlib.sha256).hexdigest()[:24]
 
 
-def _check(player: str, token: str) -> dict:
+def _check(player: str, token: str) -> dict[str, Any]:
     """`player`'s view of their hand, if the link is theirs for this game; 404 otherwise."""
     service, _ = services()
     view = service.hand(player)
@@ -50,6 +51,8 @@ def hands() -> str | tuple[str, int]:
     """Every player's secret link as a QR code: beyond localhost only for the signed-in operator.
 
     The links are built from the request's Host, which `security` has checked is one of ours."""
+    import segno  # here, not at import: its QR tables are for this page only
+
     if exposed() and not is_operator():
         return render_template("hands.html", links=[], csrf="", locked=True), 401
     service, _ = services()
@@ -115,12 +118,13 @@ def hand_state(player: str, token: str) -> Response:
 
 
 @bp.post("/api/hand/<player>/<token>/<action>")
-def act(player: str, token: str, action: str) -> object:
+def act(player: str, token: str, action: str) -> ResponseReturnValue:
     view = _check(player, token)
     if action not in ("play", "exchange", "pass"):
         return error(404, Text("unknown action {action}: use play, exchange or pass", action=repr(action)[:40]))
     if view["to_move"] != player:
         return error(409, Text("it is {player}'s turn", player=PLAYERS.get(view["to_move"], view["to_move"])))
+    value: object  # the card, the cards, or True for a pass
     try:
         body = json_body() if request.content_length else {}
         if action == "play":

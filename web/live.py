@@ -32,6 +32,10 @@ from .state import for_page
 KEEPALIVE = 15.0  # seconds between comments that keep proxies and browsers from closing the stream
 BACKLOG = 64  # updates a slow reader may fall behind before its stream is ended (its browser reconnects)
 
+#: A batch of verdicts as the page says them, and a state: what the threads' queues carry.
+Said = list[dict[str, object]]
+State = dict[str, object]
+
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
@@ -41,11 +45,11 @@ class Broker:
     """Fans the service's verdicts out to every open event stream (threads' queues and the loop's)."""
 
     def __init__(self, service: Service) -> None:
-        self._queues: list[queue.Queue] = []
+        self._queues: list[queue.Queue[Said | None]] = []
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._streams: dict[asyncio.Queue, str] = {}  # stream -> its language; touched only on the loop
-        self._snapshot: Callable[[], dict] | None = None
+        self._streams: dict[asyncio.Queue[bytes | None], str] = {}  # stream -> its language; touched only on the loop
+        self._snapshot: Callable[[], State] | None = None
         self.unsubscribe = service.subscribe(self._publish)
 
     def _publish(self, decided: list[Verdict]) -> None:
@@ -62,12 +66,12 @@ class Broker:
 
     # ------------------------------------------------------------------ streams on the event loop
 
-    def attach(self, loop: asyncio.AbstractEventLoop, snapshot: Callable[[], dict]) -> None:
+    def attach(self, loop: asyncio.AbstractEventLoop, snapshot: Callable[[], State]) -> None:
         """Serve streams on `loop`; `snapshot()` (thread-safe) is the state every page is sent."""
         with self._lock:
             self._loop, self._snapshot = loop, snapshot
 
-    def _fan_out(self, update: tuple[list[dict], dict] | None) -> None:
+    def _fan_out(self, update: tuple[Said, State] | None) -> None:
         """Send `update` (verdicts and state) to every stream, said once per language that has one;
         None ends every stream."""
         said: dict[str, bytes] = {}
@@ -86,7 +90,7 @@ class Broker:
         """One stream on the loop, after its headers have gone: the state, then every update (in
         `language`), until the client leaves, falls BACKLOG updates behind, or the server stops."""
         loop = asyncio.get_running_loop()
-        q: asyncio.Queue = asyncio.Queue(BACKLOG)
+        q: asyncio.Queue[bytes | None] = asyncio.Queue(BACKLOG)
         self._streams[q] = language
         watcher = loop.create_task(_watch(receive, q))
         try:
@@ -113,10 +117,12 @@ class Broker:
 
     # ------------------------------------------------------------------ streams on threads (plain WSGI)
 
-    def stream(self, state: Callable[[], dict], keepalive: float = KEEPALIVE, language: str = DEFAULT) -> Iterator[str]:
+    def stream(
+        self, state: Callable[[], State], keepalive: float = KEEPALIVE, language: str = DEFAULT
+    ) -> Iterator[str]:
         """Server-sent events: the state at once, then each batch of verdicts followed by the new state,
         said in `language`."""
-        q: queue.Queue = queue.Queue()
+        q: queue.Queue[Said | None] = queue.Queue()
         with self._lock:
             self._queues.append(q)
         try:
@@ -159,14 +165,14 @@ class Broker:
         return len(self._queues) + len(self._streams)
 
 
-def _end(q: asyncio.Queue) -> None:
+def _end(q: asyncio.Queue[bytes | None]) -> None:
     """Make `q`'s stream end at its next read, dropping what it has not sent yet."""
     while not q.empty():
         q.get_nowait()
     q.put_nowait(None)
 
 
-async def _watch(receive: Receive, q: asyncio.Queue) -> None:
+async def _watch(receive: Receive, q: asyncio.Queue[bytes | None]) -> None:
     """End the stream as soon as the client disconnects (uvicorn says so through `receive`)."""
     while (await receive())["type"] != "http.disconnect":
         pass
@@ -194,9 +200,12 @@ class LiveApp:
 
         self.flask = app
         self.wsgi = WSGIMiddleware(app, workers=workers)
-        self.broker: Broker = app.extensions["senet"]["broker"]
+        from .shared import Senet, shared_of
 
-    def snapshot(self) -> dict:
+        shared = shared_of(app)  # a board's page streams here; the fleet's dashboard streams through Flask
+        self.broker: Broker | None = shared.broker if isinstance(shared, Senet) else None
+
+    def snapshot(self) -> State:
         """The state every page is sent (without any session's operator status)."""
         from .state import state
 
@@ -205,11 +214,12 @@ class LiveApp:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
-            return await self.wsgi(scope, receive, send)
-        if scope["type"] != "http" or scope["path"] != "/api/events" or scope["method"] != "GET":
-            return await self.wsgi(scope, receive, send)
-        if self.broker._loop is None:
-            self.broker.attach(asyncio.get_running_loop(), self.snapshot)
+            return await self._flask(scope, receive, send)
+        broker = self.broker
+        if broker is None or scope["type"] != "http" or scope["path"] != "/api/events" or scope["method"] != "GET":
+            return await self._flask(scope, receive, send)
+        if broker._loop is None:
+            broker.attach(asyncio.get_running_loop(), self.snapshot)
         scope = {**scope, "senet.live": True}
 
         async def headers_only(message: MutableMapping[str, Any]) -> None:
@@ -219,9 +229,13 @@ class LiveApp:
                 headers = [(k, v) for k, v in message["headers"] if k.lower() != b"content-length"]
                 await send({**message, "headers": headers})
 
-        await self.wsgi(scope, receive, headers_only)
+        await self._flask(scope, receive, headers_only)
         if scope.get("senet.handoff"):
-            await self.broker.serve(receive, send, language=scope.get("senet.language", DEFAULT))
+            await broker.serve(receive, send, language=scope.get("senet.language", DEFAULT))
+
+    async def _flask(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The Flask app on its threads, for one request."""
+        await self.wsgi(scope, receive, send)  # type: ignore[arg-type]  # a2wsgi types ASGI messages as TypedDicts; uvicorn's are the same, as plain mappings
 
     def close(self) -> None:
         """Stop the Flask app's threads once they are idle."""

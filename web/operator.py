@@ -22,8 +22,10 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from pathlib import Path
+from typing import ParamSpec
 
 from flask import Blueprint, Response, jsonify, request, session
+from flask.typing import ResponseReturnValue
 from werkzeug.security import check_password_hash
 
 from senet_pi.errors import SenetError
@@ -34,6 +36,8 @@ from senet_pi.rules import RULESETS
 from .errors import BadInput, error, json_body, message_of, square_from
 from .signin import guard, is_operator
 from .state import for_page, refusals, services, state
+
+P = ParamSpec("P")  # the parameters of a view `operator_required` wraps
 
 bp = Blueprint("operator", __name__, url_prefix="/api/op")
 
@@ -105,7 +109,7 @@ class PinGuard:
         """Count a wrong PIN; returns the lockout it earns: doubling from the first, at most MAX_LOCKOUT."""
         with self._lock:
             count = self._failures.pop(client, (0, 0.0))[0] + 1
-            lockout = min(self.first_lockout * 2 ** min(count - 1, 30), MAX_LOCKOUT)
+            lockout: float = min(self.first_lockout * 2.0 ** min(count - 1, 30), MAX_LOCKOUT)
             self._failures[client] = (count, now + lockout)
             self._recent.append(now)
             while len(self._recent) > GLOBAL_FAILURES:
@@ -165,9 +169,10 @@ class PinGuard:
 
 def csrf_token() -> str:
     """This session's CSRF token (made on first use)."""
-    if not isinstance(session.get("csrf"), str):
-        session["csrf"] = secrets.token_urlsafe(24)
-    return session["csrf"]
+    token = session.get("csrf")
+    if not isinstance(token, str):
+        token = session["csrf"] = secrets.token_urlsafe(24)
+    return token
 
 
 def csrf_ok() -> bool:
@@ -189,11 +194,11 @@ def operator_check() -> tuple[Response, int] | None:
     return None
 
 
-def operator_required(view: Callable) -> Callable:
+def operator_required(view: Callable[P, ResponseReturnValue]) -> Callable[P, ResponseReturnValue]:
     """Like flaskr's login_required: a PIN must be set, the session signed in, the CSRF token sent."""
 
     @functools.wraps(view)
-    def wrapped(*args: object, **kwargs: object) -> object:
+    def wrapped(*args: P.args, **kwargs: P.kwargs) -> ResponseReturnValue:
         refused = operator_check()
         if refused is not None:
             return refused
@@ -208,7 +213,7 @@ def csrf() -> Response:
 
 
 @bp.post("/login")
-def login() -> object:
+def login() -> ResponseReturnValue:
     if not guard().pin_hash:
         return error(403, Text("operator actions are disabled: set a PIN with `senet-pi set-pin`"))
     if not csrf_ok():
@@ -250,9 +255,9 @@ def _handled(entry: Input) -> tuple[Response, int]:
 
 @bp.post("/new_game")
 @operator_required
-def new_game() -> object:
+def new_game() -> ResponseReturnValue:
     data = json_body()
-    service, backend = services()
+    service, _backend = services()
     variant = data.get("variant", service.variant)
     if not isinstance(variant, str) or variant not in RULESETS:
         raise BadInput(Text("variant must be one of {variants}", variants=", ".join(RULESETS)))
@@ -268,27 +273,24 @@ def new_game() -> object:
         raise BadInput(
             Text("cannot start {variant} with these options: {reason}", variant=variant, reason=message_of(exc))
         ) from None
-    sim = getattr(backend, "sim", None)
-    if sim is not None:  # the simulated pieces go back to the start as well
-        sim.set_occupied(service.expected)
     return jsonify({"verdicts": for_page(verdicts), "state": state()})
 
 
 @bp.post("/undo")
 @operator_required
-def undo() -> object:
+def undo() -> ResponseReturnValue:
     return _handled(Undo())
 
 
 @bp.post("/resync")
 @operator_required
-def resync() -> object:
+def resync() -> ResponseReturnValue:
     return _handled(Resync())
 
 
 @bp.post("/throw")
 @operator_required
-def throw() -> object:
+def throw() -> ResponseReturnValue:
     value = json_body().get("value")
     service, _ = services()
     try:
@@ -300,7 +302,7 @@ def throw() -> object:
 
 @bp.post("/move")
 @operator_required
-def move() -> object:
+def move() -> ResponseReturnValue:
     data = json_body()
     from_sq, to_sq = square_from(data, "from"), square_from(data, "to", allow_off=True)
     by = data.get("by", 0)
@@ -311,7 +313,7 @@ def move() -> object:
 
 @bp.post("/answer")
 @operator_required
-def answer() -> object:
+def answer() -> ResponseReturnValue:
     choice = json_body().get("answer")
     service, _ = services()
     question = service.question()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import hashlib
 from pathlib import Path
+from typing import Any
 
 from flask import Blueprint, current_app, make_response, render_template
 from flask.typing import ResponseReturnValue
@@ -44,7 +45,7 @@ def piece_path(owner: str, x: int, y: int) -> str:
     return f"M{cx - 15} {base - 38} h30 v6 q-9 4 -9 13 q0 9 9 13 v6 h-30 v-6 q9 -4 9 -13 q0 -9 -9 -13 z"
 
 
-def first_board(st: dict) -> list[dict[str, object]]:
+def first_board(st: dict[str, Any]) -> list[dict[str, object]]:
     """The board as the page first paints it, before its script runs: each square with its piece as
     it stands on the wood (the state's own drawing, `wood`, during prompts, fixes and setup). The
     script draws the board again at once, with its marks, signs and listeners."""

@@ -67,7 +67,10 @@ def bar_chart(
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     slot = plot_w / max(len(labels), 1)
     bar_w = max(slot * 0.7, 1.0)
-    y_of = lambda v: TOP + plot_h - v / top * plot_h  # noqa: E731
+
+    def y_of(v: float) -> float:
+        return TOP + plot_h - v / top * plot_h
+
     summary = "; ".join(
         f"{label}: " + ", ".join(f"{_number(s.values[i] or 0)} {s.name}" for s in series)
         for i, label in enumerate(labels)

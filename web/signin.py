@@ -10,13 +10,15 @@ from typing import TYPE_CHECKING
 
 from flask import current_app, session
 
+from .shared import shared_of
+
 if TYPE_CHECKING:
     from .operator import PinGuard
 
 
 def guard() -> PinGuard:
     """This app's PinGuard (made by create_app)."""
-    return current_app.extensions["senet"]["pin_guard"]
+    return shared_of(current_app).pin_guard
 
 
 def is_operator() -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 
 from flask import Blueprint, Response, jsonify
+from flask.typing import ResponseReturnValue
 
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.i18n import Text
@@ -28,7 +29,7 @@ def _sim() -> SimBackend | None:
 
 
 @bp.post("/<action>")
-def act(action: str) -> object:
+def act(action: str) -> ResponseReturnValue:
     """One action on the simulated board; beyond localhost only the signed-in operator may act, and on
     localhost too only a page of this service: the session's CSRF token in `X-CSRF-Token`, which a
     cross-site form or `text/plain` POST cannot send."""

@@ -50,7 +50,7 @@ def _refused() -> str | None:
 
 def _rows() -> list[DayStats] | str:
     """The journal's days, or why there are none to show (no journal, or one that cannot be read)."""
-    service, _ = services()
+    service = services()[0]  # not `service, _`: `_` says the page's words here
     if service.journal is None:
         return _("This service keeps no journal.")
     try:
@@ -65,7 +65,7 @@ def plots(rows: list[DayStats]) -> list[Markup]:
 
     shown = rows[-PLOT_DAYS:]
     days = [_("date unknown") if r.date == UNKNOWN_DAY else r.date for r in shown]
-    words = {"none": _("none"), "empty": _("no games yet")}
+    none, empty = _("none"), _("no games yet")
     return [
         bar_chart(
             "games-per-day",
@@ -78,7 +78,8 @@ def plots(rows: list[DayStats]) -> list[Markup]:
             ],
             _("games started"),
             whole=True,
-            **words,
+            none=none,
+            empty=empty,
         ),
         bar_chart(
             "durations",
@@ -92,7 +93,8 @@ def plots(rows: list[DayStats]) -> list[Markup]:
                 )
             ],
             _("minutes"),
-            **words,
+            none=none,
+            empty=empty,
         ),
         bar_chart(
             "warnings",
@@ -100,7 +102,8 @@ def plots(rows: list[DayStats]) -> list[Markup]:
             days,
             [Series(_("warnings per game"), [r.warnings_per_game for r in shown], "#ef6c00")],
             _("warnings per game"),
-            **words,
+            none=none,
+            empty=empty,
         ),
     ]
 

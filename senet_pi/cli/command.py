@@ -41,14 +41,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
     """Start the board, the service, the page and the fleet, and feed the terminal's lines to them.
 
     Complexity: one start-up sequence read top to bottom, each step undone in reverse if a later one fails."""
-    from senet_pi_web import load_instance_config
-
     from ..fleet import fleet_settings
     from ..hardware.backends import make_backend
     from ..service.core import Service
     from ..service.journal import Journal
     from ..service.runlock import RunLock
-    from .run import Runner
+    from ..settings import load_instance_config
+    from .run import Runner, verdict_words
 
     script = _read_script(args.script) if args.script else None  # before anything starts
     config = load_instance_config()  # a bad config is a startup error, said before anything starts
@@ -101,11 +100,20 @@ def _cmd_run(args: argparse.Namespace) -> int:
                     "(choose another with --page-port, or 0 for no page)"
                 ) from None
             runner.say(f"the page: {server.scheme}://{args.host}:{server.effective_port}/")
-            computer.attach(server.app)
+            from senet_pi_web import shared
+
+            board = shared(server.app).board  # the page's board, which the fleet shares
+        else:  # no page: the board's objects without Flask, for the fleet
+            from ..fleet.published import Board
+
+            language = str(config.get("LANGUAGE", DEFAULT))
+            board = Board(service, backend, exhibit=exhibit, language=language, words=verdict_words(language))
+            board.pin_set = bool(config.get("OPERATOR_PIN_HASH"))
+        computer.attach(board)
         if fleet is not None:  # the board on the broker: never waits for it
             from ..fleet.on_run import start_board
 
-            publisher = start_board(service, backend, fleet, server.app if server else None, runner.say)
+            publisher = start_board(service, backend, fleet, board, runner.say)
         runner.ready(f"{backend.name} board" + (f", page on port {server.effective_port}" if server else ", no page"))
         if script is not None:
             runner.feed(script, echo=True)
@@ -195,10 +203,9 @@ def _wait_for_signal() -> None:
 
 def _cmd_fleet(args: argparse.Namespace) -> int:
     """The staff dashboard for every board on a broker."""
-    from senet_pi_web import load_instance_config
-
     from ..fleet.on_fleet import serve_fleet
     from ..server.serve import stop_server
+    from ..settings import load_instance_config
 
     watcher, server = serve_fleet(args.mqtt, args.host, args.port, load_instance_config(), print)
     try:

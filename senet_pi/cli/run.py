@@ -184,10 +184,10 @@ class Runner:
         return True
 
     def _set_up_pieces(self, sim: SimBoard) -> None:
-        """Put the simulated pieces where the new game starts, and wait until the scanner has seen
-        them there: a `lift` right after `new` must find the piece it lifts."""
+        """Wait until the scanner has seen the simulated pieces where the new game starts (`sim`
+        puts them there itself when it hears of the new game): a `lift` right after `new` must
+        find the piece it lifts."""
         expected = self.service.expected
-        sim.set_occupied(expected)
         board = self.backend.board if isinstance(self.backend, SimBackend) else None
         end = time.monotonic() + 5.0
         while board is not None and board.occupied != expected:
@@ -278,3 +278,22 @@ def _whole(args: list[str], i: int, usage: str, least: int, most: int) -> int:
     if not (text.isascii() and text.isdigit()) or len(text) > len(str(most)) or not least <= int(text) <= most:
         raise CommandError(f"usage: {usage}: a whole number from {least} to {most}")
     return int(text)
+
+
+def verdict_words(language: str) -> Callable[[Verdict], str | None]:
+    """A verdict in words, as the terminal says it but with the players by name, in `language`: the
+    fleet summary's "last thing that happened" (None for a verdict said to nobody)."""
+    from ..fleet.published import named
+    from ..i18n import translate
+    from .terminal import MARKS, _words
+
+    def words(verdict: Verdict) -> str | None:
+        text = _words(verdict)
+        if text is None:
+            return None
+        said = str(translate(named(text), language))
+        for mark in {*MARKS.values(), "!! "}:  # the terminal's marks ("?? ", "!! "...) are not words
+            said = said.removeprefix(mark)
+        return said.strip(" *")
+
+    return words

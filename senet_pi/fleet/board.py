@@ -35,13 +35,12 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.packettypes import PacketTypes
-from paho.mqtt.properties import Properties
 
 from ..service.replay import verdict_line
 from ..verdicts import Verdict
 from . import topics
 from .address import FleetSettings
-from .client import connect_in_background, failure_text, make_client, reason_text, refusal_text
+from .client import connect_in_background, failure_text, make_client, properties_for, reason_text, refusal_text
 from .commands import MAX_PAYLOAD, CommandCheck
 from .discovery import discovery_messages
 from .summary import Summary
@@ -66,7 +65,7 @@ class BoardPublisher:
         state: Callable[[], bytes | str],
         *,
         say: Callable[[str], None] | None = None,
-        act: Callable[[str, dict], None] | None = None,
+        act: Callable[[str, dict[str, object]], None] | None = None,
         words: Callable[[Verdict], str | None] | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -81,7 +80,7 @@ class BoardPublisher:
         self._clock = clock
         self._cv = threading.Condition()
         self._held: deque[str] = deque(maxlen=HELD)
-        self._events: deque[dict] = deque(maxlen=HELD)
+        self._events: deque[dict[str, object]] = deque(maxlen=HELD)
         self._summary = Summary(words or (lambda _verdict: None), settings.staff_after)
         self._last_summary: str | None = None
         self._state_due = True
@@ -215,7 +214,7 @@ class BoardPublisher:
 
     def _say_online(self, client: mqtt.Client) -> None:
         """The retained `online`, expiring after LIVENESS s unless said again (the heartbeat)."""
-        properties = Properties(PacketTypes.PUBLISH)
+        properties = properties_for(PacketTypes.PUBLISH)
         properties.MessageExpiryInterval = LIVENESS
         client.publish(topics.status(self.board), "online", qos=1, retain=True, properties=properties)
         self._beat = time.monotonic()
@@ -282,7 +281,7 @@ class BoardPublisher:
         try:
             if message.retain:  # a retained copy is handed to every new subscriber: never an order
                 raise ValueError("a retained command is never carried out: publish commands without retain")
-            command = self._checker.check(message.payload)
+            command = self._checker.check(bytes(message.payload))
             result.update(id=command["id"], action=command["action"])
             if self._act is None:
                 raise ValueError("this board carries out no remote commands")

@@ -94,7 +94,7 @@ def mosquitto_conf(folder: Path, port: int, certfile: str | None = None, keyfile
     return "\n".join(lines) + "\n"
 
 
-def _known(folder: Path) -> dict[str, dict]:
+def _known(folder: Path) -> dict[str, dict[str, object]]:
     """The users of an earlier run (credentials.toml), to keep their passwords."""
     path = folder / "credentials.toml"
     if not path.exists():
@@ -112,7 +112,7 @@ def plan(
 ) -> list[User]:
     """Every user to write: each board's (named PREFIX+BOARD), staff's and Home Assistant's."""
     known = _known(folder)
-    wanted = [(f"{prefix}{check_board_name(b)}", "board", b) for b in boards]
+    wanted: list[tuple[str, str, str | None]] = [(f"{prefix}{check_board_name(b)}", "board", b) for b in boards]
     wanted += [(name, "staff", None) for name in staff] + [(name, "home_assistant", None) for name in home_assistant]
     names = [name for name, _, _ in wanted]
     if not wanted:
@@ -188,7 +188,7 @@ def _cmd_broker_files(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub: argparse._SubParsersAction) -> None:
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `broker-files` to the command line."""
     cmd = sub.add_parser(
         "broker-files",

@@ -17,6 +17,7 @@ import socket
 import ssl
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
@@ -35,7 +36,7 @@ class FleetClient(mqtt.Client):
 
     failure: str = "no broker answers there"
 
-    def reconnect(self) -> mqtt.MQTTErrorCode:
+    def reconnect(self) -> MQTTErrorCode:
         try:
             return super().reconnect()
         except OSError as exc:
@@ -44,11 +45,14 @@ class FleetClient(mqtt.Client):
             raise
 
 
+def properties_for(packet_type: int) -> Properties:
+    """Empty MQTT v5 properties for a packet of `packet_type` (paho's PacketTypes)."""
+    return Properties(packet_type)  # type: ignore[no-untyped-call]  # paho's Properties() has no annotations
+
+
 def make_client(address: BrokerAddress, name: str) -> FleetClient:
     """A client for `address` (not connected yet); `name` starts its client id."""
-    client = FleetClient(
-        mqtt.CallbackAPIVersion.VERSION2, client_id=f"{name}-{secrets.token_hex(3)}", protocol=mqtt.MQTTv5
-    )
+    client = FleetClient(CallbackAPIVersion.VERSION2, client_id=f"{name}-{secrets.token_hex(3)}", protocol=mqtt.MQTTv5)
     if address.username:
         client.username_pw_set(address.username, address.password)
     if address.tls:
@@ -66,7 +70,7 @@ def connect_in_background(client: mqtt.Client, address: BrokerAddress, max_packe
     `max_packet`: the largest message (in bytes, topic and headers included) the broker may send us."""
     properties = None
     if max_packet is not None:
-        properties = Properties(PacketTypes.CONNECT)
+        properties = properties_for(PacketTypes.CONNECT)
         properties.MaximumPacketSize = max_packet
     try:
         client.connect_async(address.host, address.port, keepalive=KEEPALIVE, properties=properties)

@@ -20,6 +20,7 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import Any
 
 ACTIONS = ("new_game", "resync")
 WINDOW = 120.0  # seconds a command stays valid either side of the board's clock
@@ -31,7 +32,9 @@ def _digest(secret: str, fields: dict[str, object]) -> str:
     return hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 
-def sign(secret: str, board: str, action: str, args: dict[str, object] | None = None, at: float | None = None) -> dict:
+def sign(
+    secret: str, board: str, action: str, args: dict[str, object] | None = None, at: float | None = None
+) -> dict[str, object]:
     """A signed command for `board` (its `id` is new and random)."""
     fields: dict[str, object] = {
         "board": board,
@@ -56,7 +59,7 @@ class CommandCheck:
         self._clock = clock
         self._seen: OrderedDict[str, float] = OrderedDict()  # ids carried out within the window
 
-    def check(self, payload: bytes) -> dict:
+    def check(self, payload: bytes) -> dict[str, Any]:
         """The command, checked; ValueError says why it is refused."""
         if len(payload) > MAX_PAYLOAD:
             raise ValueError("the command is too long")

@@ -253,14 +253,24 @@ class SimBackend(GpioBackend):
         pinmap = pinmap or load_pinmap()
         self.sim = SimBoard(pinmap, sim_factory(), occupied or 0)
         self._preset = occupied
+        self._unfollow: Callable[[], None] | None = None
         super().__init__(pinmap, pin_factory=self.sim.factory, **kwargs)
 
     def start(self, service: Service, scan: bool = True) -> None:
+        from .sim import follow_new_games
+
         if self._preset is None:  # the simulated pieces stand where the game says
             self.sim.set_occupied(service.expected)
             assert self.board is not None
             self.board.take_reading()
+        self._unfollow = follow_new_games(self.sim, service)  # and go back to the start at a new game
         super().start(service, scan)
+
+    def close(self) -> None:
+        unfollow, self._unfollow = self._unfollow, None
+        if unfollow is not None:
+            unfollow()
+        super().close()
 
     def describe(self) -> dict[str, object]:
         """The board's view, and the simulated magnets with their move count: where the pieces

@@ -8,11 +8,17 @@ real `ReedSwitchBoard` and `StickThrower` code runs unchanged on top.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from ..rules.board import bit, squares_in
+from ..verdicts import Idle, NewGame, Verdict
 from .pinmap import PinMap
+
+if TYPE_CHECKING:
+    from ..service.core import Service
 
 #: State changes a simulated pin remembers. gpiozero's MockPin keeps every one (for its tests'
 #: assert_states), and the scanner changes each row pin 100 times a second: unbounded, that
@@ -151,3 +157,16 @@ class SimBoard:
 
     def __repr__(self) -> str:
         return f"<SimBoard {len(squares_in(self.magnets))} pieces>"
+
+
+def follow_new_games(sim: SimBoard, service: Service) -> Callable[[], None]:
+    """Put the simulated pieces where each new game starts, as soon as the service says one began
+    (from the page, the terminal, the fleet or the thrower): nobody's hands set a simulated board up.
+    The exhibit's idle reset keeps the pieces where they stand (its setup fixes are the point).
+    Returns the function that stops following."""
+
+    def heard(verdicts: list[Verdict]) -> None:
+        if any(isinstance(v, NewGame) for v in verdicts) and not any(isinstance(v, Idle) for v in verdicts):
+            sim.set_occupied(service.expected)
+
+    return service.subscribe(heard)

@@ -18,12 +18,16 @@ import threading
 import time
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import SenetError
+from ..fleet.published import Board
 from ..hardware.backend import Backend
 from ..service.core import Service
 from .connections import HEADER_TIMEOUT, PER_CLIENT, QuietErrors, guarded_protocol, log, raise_file_limit
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 WORKERS = 16  # threads for the Flask app's requests (the live streams need none)
 MAX_CONNECTIONS = 2000  # open connections at most (each a file descriptor); beyond, 503 at once
@@ -47,9 +51,10 @@ class BodyFirst:
         self._said: float | None = None  # when the last line about cut-offs was logged
         self._since = 0  # cut-offs since then, said with the next line
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
-            return await self.app(scope, receive, send)
+            await self.app(scope, receive, send)
+            return
         limit = int(self.flask.config.get("MAX_CONTENT_LENGTH") or BODY_LIMIT)
         chunks: list[bytes] = []
         size = 0
@@ -71,23 +76,23 @@ class BodyFirst:
         body = b"".join(chunks)
         given = False
 
-        async def replay() -> dict:
+        async def replay() -> dict[str, Any]:
             nonlocal given
             if not given:
                 given = True
                 return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()  # after the body: the disconnect, as the app would have seen it
+            return cast(dict[str, Any], await receive())  # after the body: the disconnect, as the app saw it
 
         await self.app(scope, replay, send)
 
     @staticmethod
-    async def _refuse(scope: dict, send: Any, status: int, text: bytes) -> None:
+    async def _refuse(scope: dict[str, Any], send: Any, status: int, text: bytes) -> None:
         headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"connection", b"close")]
         headers.append((b"content-length", str(len(text) + 1).encode()))
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": text + b"\n", "more_body": False})
 
-    def _cut_off(self, scope: dict, size: int) -> None:
+    def _cut_off(self, scope: dict[str, Any], size: int) -> None:
         """Log a connection cut off for a late body: the first at once, then one line a minute with a count."""
         now = self.clock()
         if self._said is not None and now - self._said < LOG_EVERY:
@@ -131,7 +136,7 @@ class PageServer:
 
     def __init__(
         self,
-        app,
+        app: Flask,
         host: str,
         port: int,
         workers: int = WORKERS,
@@ -197,7 +202,7 @@ class PageServer:
 
     @property
     def effective_port(self) -> int:
-        return self.sock.getsockname()[1]
+        return int(self.sock.getsockname()[1])
 
 
 def _check_tls(cert: str, key: str) -> None:
@@ -212,16 +217,19 @@ def _check_tls(cert: str, key: str) -> None:
         raise SenetError(f"cannot use the HTTPS certificate {cert} with the key {key}: {exc}") from None
 
 
-def serve(service: Service, backend: Backend | None, host: str, port: int) -> PageServer:
-    """Serve the page for `service` on host:port from a background thread."""
+def serve(service: Service, backend: Backend | None, host: str, port: int, board: Board | None = None) -> PageServer:
+    """Serve the page for `service` on host:port from a background thread; `board`: the objects the
+    page shares with the command line and the fleet (made here of `service` and `backend` if None)."""
     from senet_pi_web import create_app
 
-    app = create_app(service=service, backend=backend)
+    app = create_app(service=service, backend=backend, board=board)
     app.config["LISTEN_HOST"] = host
     return start_server(app, host, port)
 
 
-def start_server(app, host: str = "127.0.0.1", port: int = 0, workers: int = WORKERS, **limits: Any) -> PageServer:
+def start_server(
+    app: Flask, host: str = "127.0.0.1", port: int = 0, workers: int = WORKERS, **limits: Any
+) -> PageServer:
     """Serve a Flask app made by `web.create_app` on host:port; `stop_server` ends it cleanly. `limits`:
     `header_timeout` and `per_client` (see senet_pi.server.connections), `body_timeout` (BodyFirst)."""
     return PageServer(app, host, port, workers=workers, **limits)
@@ -229,9 +237,9 @@ def start_server(app, host: str = "127.0.0.1", port: int = 0, workers: int = WOR
 
 def stop_server(server: PageServer, timeout: float = 5.0) -> None:
     """End the live streams at once, then let uvicorn close the connections and its loop."""
-    senet = server.app.extensions.get("senet")
-    if senet is not None:
-        senet["broker"].close()  # the live streams end instead of waiting for their next keepalive
+    shared = server.app.extensions.get("senet")  # the page's (or the dashboard's) shared objects
+    if shared is not None:
+        shared.close()  # the live streams end instead of waiting for their next keepalive
     server.server.should_exit = True
     server.thread.join(timeout)
     if server.thread.is_alive():  # a request that will not finish: stop waiting for it
@@ -247,8 +255,7 @@ def set_pin(pin: str, folder: Path | None = None) -> Path:
     was, when it cannot be written or does not read back as written."""
     from werkzeug.security import generate_password_hash
 
-    from senet_pi_web import instance_folder
-
+    from ..settings import instance_folder
     from ..tomlfile import with_top_level, write_private
 
     problem = pin_problem(pin) if pin else None

@@ -153,6 +153,8 @@ class ComputerPlayer:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._playing = False  # start() was called: the thread runs whenever the computer holds a seat
+        self._thread_lock = threading.Lock()
         self.errors: list[str] = []
         recorded = self._recorded() if seats is None else None
         self.seats: dict[str, int] = dict(recorded if recorded is not None else seats or {})
@@ -191,6 +193,7 @@ class ComputerPlayer:
                 self.seats = dict(seats)
                 self.choice = None
             self._record()
+        self._need_thread()
         self._wake.set()
 
     def _record(self) -> None:
@@ -234,6 +237,7 @@ class ComputerPlayer:
         if any(isinstance(v, Idle) for v in verdicts):  # nobody played for a while: the next visitor starts afresh
             with self._lock:
                 self.seats = dict(self.default)
+            self._need_thread()
         if any(isinstance(v, NewGame) for v in verdicts):
             with self._lock:
                 self.choice = None
@@ -352,13 +356,22 @@ class ComputerPlayer:
     # ------------------------------------------------------------------ the thread
 
     def start(self) -> None:
-        """Play on a thread of its own, woken by every verdict (and every 0.2 s for the pause)."""
-        self._thread = threading.Thread(target=self._run, name="senet-pi computer", daemon=True)
-        self._thread.start()
+        """Play on a thread of its own, woken by every verdict (and every 0.2 s for the pause while it
+        holds a seat). The thread starts with the computer's first seat: a board where nobody plays
+        the computer has none (it would wake five times a second for nothing)."""
+        self._playing = True
+        self._need_thread()
+
+    def _need_thread(self) -> None:
+        """Start the thread, once, if `start()` asked for one and the computer holds a seat."""
+        with self._thread_lock:
+            if self._playing and self._thread is None and self.seats and not self._stop.is_set():
+                self._thread = threading.Thread(target=self._run, name="senet-pi computer", daemon=True)
+                self._thread.start()
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            self._wake.wait(0.2)
+            self._wake.wait(0.2 if self.seats else None)  # no seat: nothing is due until a verdict or a seat
             self._wake.clear()
             if self._stop.is_set():
                 break
@@ -377,8 +390,10 @@ class ComputerPlayer:
         """Stop playing (twice is harmless)."""
         self._stop.set()
         self._wake.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=5)
+        with self._thread_lock:
+            thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=5)
         unsubscribe, self._unsubscribe = self._unsubscribe, lambda: None
         unsubscribe()
 
@@ -420,9 +435,13 @@ class AtTheBoard:
         self.coach = coach
         self.alone_level = alone_level
 
-    def attach(self, app: Any) -> None:
-        """Give the page (a Flask app made by `senet_pi_web.create_app`) the computer and the hints."""
-        app.extensions["senet"].update(computer=self.player, coach=self.coach, alone_level=self.alone_level)
+    def attach(self, board: Any) -> None:
+        """Give a board's shared objects (`senet_pi.fleet.published.Board`, or a page made by
+        `senet_pi_web.create_app`, which holds one) the computer, the hints and the alone level."""
+        shared = getattr(board, "extensions", None)  # a Flask app: its shared value holds the board
+        if shared is not None:
+            board = shared["senet"].board
+        board.computer, board.coach, board.alone_level = self.player, self.coach, self.alone_level
 
     def close(self) -> None:
         self.player.close()
