@@ -40,7 +40,9 @@ def test_the_app_shares_one_typed_value_made_by_create_app():
     app = create_app({"TESTING": True, "SECRET_KEY": "t"}, board=board)
     value = app.extensions["senet"]
     assert isinstance(value, Senet)
-    assert shared(app) is value and value.board is board and value.broker is not None
+    assert shared(app) is value
+    assert value.board is board
+    assert value.broker is not None
     assert board.words is not None  # the fleet's summary says verdicts in the page's language
 
 

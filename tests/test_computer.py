@@ -480,7 +480,9 @@ def test_the_computers_thread_starts_with_its_first_seat_and_not_before():
         assert player._thread is None
         player.set_seats({"B": 1})
         thread = player._thread
-        assert thread is not None and thread.is_alive() and thread.name == "senet-pi computer"
+        assert thread is not None
+        assert thread.is_alive()
+        assert thread.name == "senet-pi computer"
         player.set_seats({"B": 2})
         assert player._thread is thread  # one thread, whatever the seats
     finally:

@@ -71,7 +71,8 @@ def test_the_page_reader_finds_every_row_sqlite_does(built):
     interior = [p for p in range(1, path.stat().st_size // PAGE + 1) if path.read_bytes()[(p - 1) * PAGE] == 0x05]
     root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'events'").fetchone()[0]
     db.close()
-    assert interior and root in interior  # the tables are deep enough to lose a parent and keep its leaves
+    assert interior
+    assert root in interior  # the tables are deep enough to lose a parent and keep its leaves
 
 
 def kept_inputs(path: Path) -> dict[int, list[tuple[int, str, object]]]:
@@ -113,7 +114,8 @@ def test_every_parent_page_lost_keeps_every_row(built, tmp_path):
     parents = {p for p in range(2, len(data) // PAGE + 1) if data[(p - 1) * PAGE] == 0x05} | {1}
     copy = damaged_copy(path, tmp_path, parents, "zero", 0)
     found = recover(copy, tmp_path / "out.sqlite")
-    assert found.games == GAMES and found.inputs == GAMES * INPUTS
+    assert found.games == GAMES
+    assert found.inputs == GAMES * INPUTS
     assert found.lost_inputs <= 1  # SQLite could not read the table through: said as at least one, to be safe
     assert kept_inputs(tmp_path / "out.sqlite") == made
 
@@ -170,8 +172,11 @@ def test_a_service_on_a_journal_whose_event_root_is_lost_resumes_its_game_in_ful
     path.write_bytes(bytes(data))
     resumed = Service(Journal(path))
     try:
-        assert resumed.journal.damaged and resumed.game_id == game and resumed.seq == seq
-        assert resumed.journal.recovery is not None and resumed.journal.recovery.inputs == seq
+        assert resumed.journal.damaged
+        assert resumed.game_id == game
+        assert resumed.seq == seq
+        assert resumed.journal.recovery is not None
+        assert resumed.journal.recovery.inputs == seq
         assert list(tmp_path.glob("j.sqlite.damaged-*")), "the damaged file is kept for inspection"
     finally:
         resumed.close()
@@ -212,7 +217,8 @@ def test_a_flipped_bit_that_still_reads_valid_is_caught_and_costs_nothing_else(t
     with Journal(path) as journal:
         events, why = journal.readable_events(second)
         assert [e.seq for e in events] == list(range(row)), "the inputs before it are kept"
-        assert why is not None and f"input {row + 1} is a damaged row" in why
+        assert why is not None
+        assert f"input {row + 1} is a damaged row" in why
         if still_valid:
             assert "checksum" in why
         assert [e.value for e in journal.events(first)] == [3, 1, 2], "the other game is untouched"
@@ -234,7 +240,8 @@ def test_a_changed_verdict_or_game_row_is_reported_and_recovery_leaves_out_only_
         with pytest.raises(JournalError, match="verdict 1 of game 1 does not match the checksum"):
             journal.verdicts(first)
         stored = journal.verdicts_by_event(first)
-        assert isinstance(stored[1][0], str) and isinstance(stored[0][0], Verdict)  # kept as text: it differs
+        assert isinstance(stored[1][0], str)
+        assert isinstance(stored[0][0], Verdict)  # kept as text: it differs
     found = recover(path, tmp_path / "out.sqlite")
     assert (found.games, found.inputs, found.verdicts, found.unreadable) == (2, 7, 2, 1)
     db = sqlite3.connect(path)
@@ -245,9 +252,12 @@ def test_a_changed_verdict_or_game_row_is_reported_and_recovery_leaves_out_only_
         journal.games()
     service = Service(Journal(path))  # its game in progress resumes; the changed game is left out
     try:
-        assert service.journal.damaged and service.game_id == second and service.seq == 4
+        assert service.journal.damaged
+        assert service.game_id == second
+        assert service.seq == 4
         assert [g.id for g in service.journal.games()] == [second]
-        assert service.journal.recovery is not None and service.journal.recovery.unreadable >= 1
+        assert service.journal.recovery is not None
+        assert service.journal.recovery.unreadable >= 1
     finally:
         service.close()
 
@@ -286,14 +296,17 @@ def test_an_older_journal_without_checksums_opens_read_only_as_it_is_and_gains_t
     assert path.read_bytes() == before, "a reading command leaves an older journal as it was"
     service = Service(Journal(path))
     try:
-        assert service.game_id == 1 and service.seq == 2 and not service.journal.damaged
+        assert service.game_id == 1
+        assert service.seq == 2
+        assert not service.journal.damaged
     finally:
         service.close()
     db = sqlite3.connect(path)
     try:
         assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         rows = db.execute("SELECT game, seq, ms, kind, value, sum FROM events ORDER BY seq").fetchall()
-        assert len(rows) >= 2 and all(r[5] == rowsum(*r[:5]) for r in rows)
+        assert len(rows) >= 2
+        assert all(r[5] == rowsum(*r[:5]) for r in rows)
         game = db.execute(
             "SELECT id, variant, players, options, position, started, ended, winner, sum FROM games"
         ).fetchone()

@@ -6,8 +6,8 @@ import pytest
 
 from senet_pi.events import Answer, Lift, Place, Throw, Tick, read_input, written
 from senet_pi.referee import Mode, Referee
-from tests.conftest import at
 from tests.referee_helpers import Hands, as_json, kinds
+from tests.rules_helpers import at
 
 # An exchange half done (secret, B throws 2 from 14 onto A's 12): the move is accepted and provisional,
 # a step is owed, and the provisional move's evidence is the attempt itself.
@@ -26,22 +26,28 @@ def test_a_snapshot_is_the_whole_state_and_restore_puts_it_back_in_one_step():
     saved = referee.snapshot()
     board = referee.game.board()
     hands.do("place 12", wait=500)  # the owed step done: the state moves on
-    assert referee.state != saved.state and referee.state.owed is None
+    assert referee.state != saved.state
+    assert referee.state.owed is None
     referee.restore(saved)
-    assert referee.state == saved.state and referee.state is not saved.state
-    assert referee.game.board() == board and referee.state.owed is not None
+    assert referee.state == saved.state
+    assert referee.state is not saved.state
+    assert referee.game.board() == board
+    assert referee.state.owed is not None
     hands.do("place 12", wait=500)  # a snapshot stays usable: restored twice, it is the same state again
     referee.restore(saved)
-    assert referee.state == saved.state and referee.mode is Mode.PROMPTS
+    assert referee.state == saved.state
+    assert referee.mode is Mode.PROMPTS
 
 
 def test_restore_keeps_the_provisional_move_sharing_the_attempts_evidence():
     referee = half_exchange().referee
     prov = referee.state.provisional
-    assert prov is not None and prov.attempt is referee.state.attempt
+    assert prov is not None
+    assert prov.attempt is referee.state.attempt
     referee.restore(referee.snapshot())
     prov = referee.state.provisional
-    assert prov is not None and prov.attempt is referee.state.attempt  # one record, not two copies drifting apart
+    assert prov is not None
+    assert prov.attempt is referee.state.attempt  # one record, not two copies drifting apart
 
 
 def test_the_snapshot_is_a_copy_the_referee_does_not_write_to():
@@ -71,7 +77,8 @@ def test_a_typed_input_is_judged_as_the_same_input_by_name():
     typed = Referee(at("secret", A=[12], B=[14, 20], throw=2))
     for t, kind, value in SCRIPT:
         assert as_json(by_name.apply(kind, value, t)) == as_json(typed.take(read_input(kind, value), t)), (kind, value)
-    assert by_name.state == typed.state and by_name.game.board() == typed.game.board()
+    assert by_name.state == typed.state
+    assert by_name.game.board() == typed.game.board()
     assert typed.game.board() == {14: "A", 15: "B", 20: "B"}
 
 
@@ -143,19 +150,27 @@ def test_an_input_the_referee_fails_on_costs_that_input_only(monkeypatch):
     verdicts = as_json(referee.take(Lift(14), 0.0) + referee.take(Tick(), 1.0))
     assert kinds(verdicts) == ["progress", "illegal"]
     assert "could not judge this tick (RuntimeError)" in verdicts[-1]["reason"]
-    assert referee.game.board() == {12: "A", 14: "B", 20: "B"} and referee.state.sensed != saved.state.sensed
+    assert referee.game.board() == {12: "A", 14: "B", 20: "B"}
+    assert referee.state.sensed != saved.state.sensed
     monkeypatch.undo()
     hands.clock = 1.0
     assert kinds(hands.do("place 14", wait=500)) == ["settled"]  # the piece put back: nothing lost, no warning
-    assert referee.mode is Mode.MOVE and referee.game.board() == {12: "A", 14: "B", 20: "B"}
+    assert referee.mode is Mode.MOVE
+    assert referee.game.board() == {12: "A", 14: "B", 20: "B"}
 
 
 def test_the_status_is_a_typed_view_its_callers_turn_into_json():
     hands = Hands(at("secret", A=[12], B=[14, 20], throw=2))
     hands.do("lift 20", "place 25", wait=500)  # 20-25 is no move for a throw of 2
     status = hands.referee.status()
-    assert status.mode is Mode.FIX and status.warning is not None and status.question is None
-    assert status.sensed == (12, 14, 25) and status.expected == (12, 14, 20) and status.faults == {}
+    assert status.mode is Mode.FIX
+    assert status.warning is not None
+    assert status.question is None
+    assert status.sensed == (12, 14, 25)
+    assert status.expected == (12, 14, 20)
+    assert status.faults == {}
     data = status.as_dict()
-    assert data["mode"] == "fix" and data["sensed"] == [12, 14, 25] and data["warning"]["v"] == "illegal"
+    assert data["mode"] == "fix"
+    assert data["sensed"] == [12, 14, 25]
+    assert data["warning"]["v"] == "illegal"
     assert set(data) == {"mode", "sensed", "expected", "in_progress", "prompt", "warning", "question", "faults"}

@@ -38,7 +38,7 @@ def events() -> Response | tuple[Response, int]:
         scope["senet.language"] = language()
         body: Iterator[str] = iter(())
     else:
-        app = current_app._get_current_object()  # type: ignore[attr-defined]
+        app = current_app._get_current_object()  # type: ignore[attr-defined]  # werkzeug's proxy method, absent from its stubs
 
         def snapshot() -> dict[str, object]:
             with app.app_context():

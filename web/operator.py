@@ -22,7 +22,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import ParamSpec
+from typing import ParamSpec, cast
 
 from flask import Blueprint, Response, jsonify, request, session
 from flask.typing import ResponseReturnValue
@@ -321,7 +321,7 @@ def answer() -> ResponseReturnValue:
         return error(409, Text("there is no question to answer"))
     if isinstance(choice, bool) or not isinstance(choice, int | str):
         raise BadInput(Text("answer with an option's number or its text"))
-    options: list[str] = question["options"]  # type: ignore[assignment]
+    options = cast(list[str], question["options"])
     if choice not in options and not (isinstance(choice, int) and 0 <= choice < len(options)):
         raise BadInput(
             Text(

@@ -9,7 +9,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from .. import __version__
 from ..errors import SenetError
@@ -56,13 +56,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from ..service.seat import seats_from_config
 
     seats = seats_from_config(config, args.computer, args.level)  # a bad seat or level too
-    alone_level = int(args.level or config.get("COMPUTER_LEVEL", ALONE_LEVEL))
+    alone_level = int(args.level or cast(int, config.get("COMPUTER_LEVEL", ALONE_LEVEL)))
     backend = make_backend(args.backend, args.pinmap, port=args.port)
     exhibit = bool(config.get("EXHIBIT", False))
     control = getattr(backend, "control", None)
     if control is not None:  # an exhibit has no long presses unless the config asks for them
         control.gestures = bool(config.get("THROWER_GESTURES", not exhibit))
-    idle_minutes = float(config.get("IDLE_MINUTES", 5)) if exhibit else None
+    idle_minutes = float(cast(float, config.get("IDLE_MINUTES", 5))) if exhibit else None
     lock = RunLock(_journal_path(args.journal))
     try:
         lock.acquire()  # one run per journal: a second one is refused, naming the first

@@ -60,7 +60,9 @@ class CommandCheck:
         self._seen: OrderedDict[str, float] = OrderedDict()  # ids carried out within the window
 
     def check(self, payload: bytes) -> dict[str, Any]:
-        """The command, checked; ValueError says why it is refused."""
+        """The command, checked; ValueError says why it is refused.
+
+        Complexity: one check per way a signed command can be wrong, each refused with its own reason."""
         if len(payload) > MAX_PAYLOAD:
             raise ValueError("the command is too long")
         try:

@@ -21,7 +21,8 @@ def serve_fleet(
 
     if url:
         warn_of_password(url)
-    url = url or (config.get("MQTT_URL") if isinstance(config.get("MQTT_URL"), str) else None)  # type: ignore[assignment]
+    configured = config.get("MQTT_URL")
+    url = url or (configured if isinstance(configured, str) else None)
     if not url:
         raise FleetError("the dashboard needs a broker: give --mqtt URL (or MQTT_URL in the config)")
     broker = broker_from(url, config)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 from ..hardware.backend import Backend, SimBackend
 from ..i18n import DEFAULT, Text, translate
 from ..opponent.levels import ALONE_LEVEL
-from ..rules import find_ruleset
+from ..rules import Move, find_ruleset
 from ..rules.effects import KIND_WORDS, kind_word
 from ..rules.random_play import play_random_turn
 from ..service.core import HISTORY_KINDS, Service
@@ -142,7 +142,9 @@ def wooden_board(snapshot: Mapping[str, Any]) -> dict[str, object] | None:
     set a new game up: on each square whose switch is closed, whose piece stands there as the
     referee's evidence tells (the game may already have another there), the pieces lifted drawn
     faded where they stood, and a ghost where the game puts a piece the wood lacks. None in plain
-    play, where the game's board is the wood's but for the pieces in a hand."""
+    play, where the game's board is the wood's but for the pieces in a hand.
+
+    Complexity: the setup and prompt cases of the wooden board, drawn as the people must make it, one per case."""
     if not snapshot.get("owed") and not snapshot.get("warning") and not snapshot.get("setup"):
         return None
     game = {sq: p["owner"] for sq, p in snapshot["squares"].items() if p.get("owner")}
@@ -204,11 +206,11 @@ def demo_game(variant: str, players: int) -> list[dict[str, object]]:
         for kind, move in game.actions[before:]:
             if kind == "throw":
                 thrown = list(move) if isinstance(move, tuple) else move
-            if kind == "move":
+            if kind == "move" and isinstance(move, Move):
                 steps.append(
                     {
-                        "from": move.from_sq,  # type: ignore[attr-defined]
-                        "to": move.to_sq,  # type: ignore[attr-defined]  # beyond 30: borne off
+                        "from": move.from_sq,
+                        "to": move.to_sq,  # beyond 30: borne off
                         "board": {str(sq): owner for sq, owner in game.board().items()},
                         "throw": thrown,
                     }

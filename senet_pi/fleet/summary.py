@@ -65,7 +65,9 @@ class Summary:
         self._count = 0
 
     def heard(self, verdicts: list[Verdict], now: float) -> list[dict[str, Any]]:
-        """Take the service's verdicts; the events they make, to publish."""
+        """Take the service's verdicts; the events they make, to publish.
+
+        Complexity: one case per verdict kind the summary reports."""
         events = []
         for verdict in verdicts:
             kind = verdict.v
@@ -133,16 +135,16 @@ class Summary:
 
     def json(self, state: Mapping[str, Any], now: float) -> dict[str, Any]:
         """The retained summary for the board's `state` (its GET /api/state object)."""
-        names = state.get("player_names") if isinstance(state.get("player_names"), dict) else {}
-        self._names = {str(k): str(v) for k, v in names.items()}  # type: ignore[union-attr]
+        names: dict[str, Any] = state["player_names"] if isinstance(state.get("player_names"), dict) else {}
+        self._names = {str(k): str(v) for k, v in names.items()}
         winner, to_move = state.get("winner"), state.get("to_move")
         game = "won" if winner else "playing" if state.get("touched") or state.get("history") else "waiting"
         staff = self.needs_staff(now)
         return {
             "game": game,
-            "to_move": None if winner or not to_move else names.get(to_move, to_move),  # type: ignore[union-attr]
+            "to_move": None if winner or not to_move else names.get(to_move, to_move),
             "to_move_pieces": None if winner or not to_move else (state.get("pieces") or {}).get(to_move),
-            "winner": names.get(winner, winner) if winner else None,  # type: ignore[union-attr]
+            "winner": names.get(winner, winner) if winner else None,
             "scores": state.get("scores"),
             "variant": state.get("variant"),
             "number": state.get("game"),

@@ -205,17 +205,17 @@ class FleetWatcher:
         view.winner = state.get("winner")
         view.touched = bool(state.get("touched"))
         view.prompt = state.get("prompt") if isinstance(state.get("prompt"), str) else None
-        backend = state.get("backend") if isinstance(state.get("backend"), dict) else {}
+        backend: dict[str, Any] = state["backend"] if isinstance(state.get("backend"), dict) else {}
         squares = [f"switch on square {sq} stuck" for sq in state.get("switch_faults") or []]
-        view.faults = squares + [str(f) for f in backend.get("faults") or []]  # type: ignore[union-attr]
+        view.faults = squares + [str(f) for f in backend.get("faults") or []]
         view.journal = state.get("journal")
-        link = state.get("mqtt") if isinstance(state.get("mqtt"), dict) else {}
-        view.commands = bool(link.get("commands"))  # type: ignore[union-attr]
-        since = link.get("since")  # type: ignore[union-attr]
-        if view.online and not view.since_known and isinstance(since, int | float) and link.get("connected"):  # type: ignore[union-attr]
+        link: dict[str, Any] = state["mqtt"] if isinstance(state.get("mqtt"), dict) else {}
+        view.commands = bool(link.get("commands"))
+        since = link.get("since")
+        if view.online and not view.since_known and isinstance(since, int | float) and link.get("connected"):
             view.since, view.since_known = float(since), True  # the board's own word for when it came online
-        view.broker_link = link.get("problem")  # type: ignore[union-attr]
-        liveness = link.get("liveness")  # type: ignore[union-attr]
+        view.broker_link = link.get("problem")
+        liveness = link.get("liveness")
         view.liveness = float(liveness) if isinstance(liveness, int | float) and liveness > 0 else None
 
     # ------------------------------------------------------------------ listeners and views

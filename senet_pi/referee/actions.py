@@ -229,7 +229,9 @@ class Actions(Part):
         return out
 
     def answer(self, choice: int | str, at: float | None = None) -> list[Verdict]:
-        """The operator's answer to the open question: an option's index or its text."""
+        """The operator's answer to the open question: an option's index or its text.
+
+        Complexity: one branch per question kind, each narrowing the evidence as its answer says."""
         out = self._catch_up(at)
         question = self.state.question
         if question is None:

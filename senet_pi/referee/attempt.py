@@ -202,7 +202,10 @@ class Attempt:
         straight back (the very next change) was swapped for another one in the hand is possible but
         surprising: `likely()` leaves such stories out while a plainer one remains. So is a switch
         closing with no piece (a weld, a foreign piece) while pieces are in the hand: at most once
-        in a story; a piece put down straight after it lets go ends that story (it was a piece)."""
+        in a story; a piece put down straight after it lets go ends that story (it was a piece).
+
+        Complexity: the hand model's transitions for one switch change, a case for each thing the square can have
+        held."""
         if self.lost:
             return
         stranger = UNKNOWN_PIECE + self._strangers

@@ -1,4 +1,4 @@
-"""The referee's state and what it says: its one state as a typed value (`RefereeState`), the
+"""The referee's core: its one state (a `RefereeState`, with the typed values in `state.py`), the
 mode derived from it, the outcomes every part of the referee reaches (a move accepted, a warning,
 a question), and its status as a typed view (`Status`).
 
@@ -10,11 +10,10 @@ them and is the one entry point for inputs.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from ..rules import Game
 from ..rules.board import OFF, bit, squares_in
-from ..rules.core import Snapshot
 from ..rules.reasons import Reason
 from ..rules.text import N_, Text
 from ..verdicts import Cleared, Illegal, Settled, Verdict, from_effects
@@ -23,7 +22,17 @@ from .attempt import Attempt, Identity
 from .candidates import Candidate, candidates
 from .guidance import board_differences, board_fixes, explain, owners_of, swap_reason
 from .physical import HAND, Fix, Step, piece_name
-from .state import Mode, Owed, Provisional, Question, QuestionKind, SwitchFaults, Warning
+from .state import (
+    Mode,
+    Owed,
+    Provisional,
+    Question,
+    QuestionKind,
+    RefereeState,
+    Saved,
+    Status,
+    Warning,
+)
 
 #: Settle time, seconds: long enough for a slide across squares or a piece bouncing into
 #: place, short enough that the verdict feels immediate (e-board companions use 0.25-0.5 s).
@@ -33,91 +42,6 @@ GUIDANCE_DELAY = 3.0
 #: Seconds within which a switch change and the thrower's button count as the same moment (the
 #: board is scanned 50 times a second): a piece lifted as the button is pressed is part of the move.
 SAME_SCAN = 0.05
-
-
-#: A game's state with its history, as `Game.checkpoint` gives it for `Game.rollback`.
-GamePoint = tuple[Snapshot, list[tuple[tuple[str, object], Snapshot]], int]
-
-
-@dataclass
-class RefereeState:
-    """Everything the referee knows besides the game, as one value: what the switches sense and
-    what they should, the hands' evidence, and the open business (owed steps, warning, question,
-    provisional move). The parts read and write its fields; `Core.snapshot` copies it whole and
-    `Core.restore` puts it back with one assignment."""
-
-    sensed: int  # what the switches sense now
-    expected: int  # what the board should show now
-    attempt: Attempt  # the hands' evidence since the board was last trusted
-    sensing: bool = False  # set by the first switch event; a board without sensors gets no prompts
-    now: float = 0.0
-    last_change: float | None = None
-    unsettled_since: float = 0.0  # the first switch change since the board was last judged
-    judged: bool = True
-    in_progress: bool = False
-    owed: Owed | None = None  # steps the people still owe (the rules' own moves, an undo...)
-    warning: Warning | None = None
-    guiding: bool = False  # the warning's fixes are being guided one at a time
-    swapped: tuple[int, int] | None = None  # two pieces believed swapped by hand, to swap back
-    mixed: dict[int, Identity] = field(default_factory=dict)  # pieces known (by answers) to stand on another's square
-    replacing: int | None = None  # a square whose piece must be replaced by the game's (see `_warn_replace`)
-    question: Question | None = None
-    questions: int = 0  # questions asked so far: the next one's id
-    provisional: Provisional | None = None
-    before_last_move: int | None = None
-    accepted: int = 1  # moves accepted together the last time (two dice carried out at once, `modern`)
-    candidates: tuple[int, list[Candidate]] = (-1, [])  # the ways to play the throw, by game version
-    switches: SwitchFaults = field(default_factory=SwitchFaults)
-
-    def copy(self) -> RefereeState:
-        """An independent copy: the evidence, the switch faults, the mixed-up pieces and the
-        provisional move copied (the evidence shared by the provisional move stays shared), the
-        immutable values shared."""
-        attempt = self.attempt.copy()
-        prov = self.provisional
-        if prov is not None:
-            twin = attempt if prov.attempt is self.attempt else prov.attempt.copy()
-            prov = replace(prov, attempt=twin, labels=list(prov.labels))
-        return replace(self, attempt=attempt, provisional=prov, mixed=dict(self.mixed), switches=self.switches.copy())
-
-
-@dataclass(frozen=True)
-class Status:
-    """What `Core.status` shows of the referee's open business, as typed values: what it waits for,
-    the sensed and expected squares, whether a move is under way, the prompt, warning and question
-    open (as the verdicts that say them), and the switches judged faulty by square."""
-
-    mode: Mode
-    sensed: tuple[int, ...]
-    expected: tuple[int, ...]
-    in_progress: bool
-    prompt: Verdict | None
-    warning: Verdict | None
-    question: Verdict | None
-    faults: dict[int, str]
-
-    def as_dict(self) -> dict[str, object]:
-        """The view as JSON-ready data, for the page, the fleet, the journal and `senet-pi status`."""
-        return {
-            "mode": self.mode.value,
-            "sensed": list(self.sensed),
-            "expected": list(self.expected),
-            "in_progress": self.in_progress,
-            "prompt": self.prompt.json() if self.prompt is not None else None,
-            "warning": self.warning.json() if self.warning is not None else None,
-            "question": self.question.json() if self.question is not None else None,
-            "faults": {str(sq): fault for sq, fault in self.faults.items()},
-        }
-
-
-@dataclass(frozen=True)
-class Saved:
-    """The referee as `Core.snapshot` took it: its state (a copy), and the game with its
-    checkpoint; `Core.restore` puts them back."""
-
-    state: RefereeState
-    game: Game
-    point: GamePoint
 
 
 class Core:
@@ -202,7 +126,18 @@ class Core:
 
     @property
     def faults(self) -> dict[int, str]:
+        """The squares whose switch is judged faulty, with the fault in words."""
         return self.state.switches.faults
+
+    @property
+    def owed(self) -> Owed | None:
+        """The steps of the rules' own moves the people still owe, if any."""
+        return self.state.owed
+
+    @property
+    def in_progress(self) -> bool:
+        """Whether the board shows a move part way (pieces in the hand on the way to a legal move)."""
+        return self.state.in_progress
 
     def snapshot(self) -> Saved:
         """Everything an input may change, to put back if judging it fails (`restore`): a copy of
@@ -291,7 +226,9 @@ class Core:
         return False
 
     def _check_swaps(self) -> list[Verdict]:
-        """A board whose occupancy is right: but were two different pieces swapped by hand?"""
+        """A board whose occupancy is right: but were two different pieces swapped by hand?
+
+        Complexity: the cases of two squares lifted together, told apart by the hands' evidence, read top to bottom."""
         ev = self.state.attempt
         if self.state.swapped is not None:
             if ev.empty_together(*self.state.swapped):  # swapped back

@@ -69,7 +69,9 @@ def by_dots(todo: list[Fix], ev: Attempt, dots: dict[int, int | None]) -> list[F
 
 
 def explain(game: Game, board: int, target: int, unknown: int, owed: Step | None) -> tuple[str, str]:
-    """Why this board is wrong, in a player's words, and the ruling that decides it."""
+    """Why this board is wrong, in a player's words, and the ruling that decides it.
+
+    Complexity: one case per kind of wrong board, in the order a person reads them, each with its ruling."""
     missing, extra = board_differences(board, target, unknown)
     owners = game.board()
     if owed is not None:

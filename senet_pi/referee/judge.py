@@ -48,6 +48,10 @@ class Judging(Part):
             self.state.now = now
 
     def _judge(self) -> list[Verdict]:
+        """Judge the settled board: a move, owed steps done, a move taken back, swaps, the end; else a warning.
+
+        Complexity: the order in which a settled board is judged (owed steps, the same board, another way, a move
+        taken back, the end), one table read top to bottom."""
         self.state.judged = True
         out: list[Verdict] = []
         if self.state.question is not None:
@@ -293,7 +297,9 @@ class Judging(Part):
         stray squares are none of its own. The move is accepted and the stray warned with its fixes:
         a stray never turns a legal move into a wrong one. Where the stories disagree on which piece
         went where (the mover and a knocked piece in the air together), whose piece stands on the
-        move's square is asked first. None when no move (or more than one) fits so."""
+        move's square is asked first. None when no move (or more than one) fits so.
+
+        Complexity: each kind of stray beside a certain move (a knock, a weld, a spare piece) checked in turn."""
         ev = self.state.attempt
         if ev.lost or ev.gap or ev.start != self.state.expected:
             return None

@@ -328,7 +328,10 @@ def fixes(
     that came from nowhere (a piece no lift gave), `in_hand` the squares whose own piece may still
     be in the hand. A piece goes back where it came from, else to a square its owner needs, else to the
     closest, a game's piece before a stranger (and a stranger never where the piece in the hand
-    goes back); so owners never end up swapped."""
+    goes back); so owners never end up swapped.
+
+    Complexity: one ordered pass over the kinds of misplaced piece (extras off, pieces home, owners by their dots),
+    so the fixes come one at a time in an order a person can follow."""
     came_from = came_from or {}
     holders = holders or {}
     wrong_owner = [  # the wrong owner's piece, or a piece from nowhere where the game's was lifted

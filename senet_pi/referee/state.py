@@ -9,10 +9,12 @@ from them only when they are said.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum, StrEnum
 
+from ..rules import Game
 from ..rules.board import bit, square_name, squares_in
+from ..rules.core import Snapshot
 from ..verdicts import Illegal, Prompt, Verdict
 from ..verdicts import Question as QuestionLine
 from .attempt import Attempt, Identity
@@ -188,3 +190,88 @@ class SwitchFaults:
     def still_for(self, square: int, now: float) -> float:
         """How long the switch under `square` has not changed (since the start when it never did)."""
         return now - self.changed_at.get(square, float("-inf"))
+
+
+#: A game's state with its history, as `Game.checkpoint` gives it for `Game.rollback`.
+GamePoint = tuple[Snapshot, list[tuple[tuple[str, object], Snapshot]], int]
+
+
+@dataclass
+class RefereeState:
+    """Everything the referee knows besides the game, as one value: what the switches sense and
+    what they should, the hands' evidence, and the open business (owed steps, warning, question,
+    provisional move). The parts read and write its fields; `Core.snapshot` copies it whole and
+    `Core.restore` puts it back with one assignment."""
+
+    sensed: int  # what the switches sense now
+    expected: int  # what the board should show now
+    attempt: Attempt  # the hands' evidence since the board was last trusted
+    sensing: bool = False  # set by the first switch event; a board without sensors gets no prompts
+    now: float = 0.0
+    last_change: float | None = None
+    unsettled_since: float = 0.0  # the first switch change since the board was last judged
+    judged: bool = True
+    in_progress: bool = False
+    owed: Owed | None = None  # steps the people still owe (the rules' own moves, an undo...)
+    warning: Warning | None = None
+    guiding: bool = False  # the warning's fixes are being guided one at a time
+    swapped: tuple[int, int] | None = None  # two pieces believed swapped by hand, to swap back
+    mixed: dict[int, Identity] = field(default_factory=dict)  # pieces known (by answers) to stand on another's square
+    replacing: int | None = None  # a square whose piece must be replaced by the game's (see `_warn_replace`)
+    question: Question | None = None
+    questions: int = 0  # questions asked so far: the next one's id
+    provisional: Provisional | None = None
+    before_last_move: int | None = None
+    accepted: int = 1  # moves accepted together the last time (two dice carried out at once, `modern`)
+    candidates: tuple[int, list[Candidate]] = (-1, [])  # the ways to play the throw, by game version
+    switches: SwitchFaults = field(default_factory=SwitchFaults)
+
+    def copy(self) -> RefereeState:
+        """An independent copy: the evidence, the switch faults, the mixed-up pieces and the
+        provisional move copied (the evidence shared by the provisional move stays shared), the
+        immutable values shared."""
+        attempt = self.attempt.copy()
+        prov = self.provisional
+        if prov is not None:
+            twin = attempt if prov.attempt is self.attempt else prov.attempt.copy()
+            prov = replace(prov, attempt=twin, labels=list(prov.labels))
+        return replace(self, attempt=attempt, provisional=prov, mixed=dict(self.mixed), switches=self.switches.copy())
+
+
+@dataclass(frozen=True)
+class Status:
+    """What `Core.status` shows of the referee's open business, as typed values: what it waits for,
+    the sensed and expected squares, whether a move is under way, the prompt, warning and question
+    open (as the verdicts that say them), and the switches judged faulty by square."""
+
+    mode: Mode
+    sensed: tuple[int, ...]
+    expected: tuple[int, ...]
+    in_progress: bool
+    prompt: Verdict | None
+    warning: Verdict | None
+    question: Verdict | None
+    faults: dict[int, str]
+
+    def as_dict(self) -> dict[str, object]:
+        """The view as JSON-ready data, for the page, the fleet, the journal and `senet-pi status`."""
+        return {
+            "mode": self.mode.value,
+            "sensed": list(self.sensed),
+            "expected": list(self.expected),
+            "in_progress": self.in_progress,
+            "prompt": self.prompt.json() if self.prompt is not None else None,
+            "warning": self.warning.json() if self.warning is not None else None,
+            "question": self.question.json() if self.question is not None else None,
+            "faults": {str(sq): fault for sq, fault in self.faults.items()},
+        }
+
+
+@dataclass(frozen=True)
+class Saved:
+    """The referee as `Core.snapshot` took it: its state (a copy), and the game with its
+    checkpoint; `Core.restore` puts them back."""
+
+    state: RefereeState
+    game: Game
+    point: GamePoint

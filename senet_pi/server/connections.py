@@ -40,7 +40,7 @@ def guarded_protocol(header_timeout: float = HEADER_TIMEOUT, per_client: int = P
         _header_timer: asyncio.TimerHandle | None = None
         _counted: str | None = None
 
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # asyncio's base takes a BaseTransport; uvicorn hands a Transport
             super().connection_made(transport)
             host = self.client[0] if self.client else "?"
             if host not in UNCOUNTED:

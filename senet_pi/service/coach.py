@@ -60,9 +60,9 @@ def engine_analyser(tables: object | None = None, budget: int = PAGE_BUDGET) -> 
         from ..opponent.players import Computer
         from .hint import Hinter
 
-        hinter = Hinter(tables)  # type: ignore[arg-type]
+        hinter = Hinter(tables)  # type: ignore[arg-type]  # the tables or their lazy stand-in (seat.TablesWhenNeeded)
         top = hinter.computer.level  # the strongest level, on the page's budget
-        hinter.computer = Computer(replace(top, budget=min(top.budget, budget)), tables)  # type: ignore[arg-type]
+        hinter.computer = Computer(replace(top, budget=min(top.budget, budget)), tables)  # type: ignore[arg-type]  # the same stand-in for the tables, as above
         mover = game.player_ids.index(game.mover_id)
         out: dict[str, Any] = {"player": game.player_ids[mover]}
         if game.pending is None:

@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from ..errors import SenetError
 from ..events import Input, written
@@ -234,22 +234,23 @@ class Service:
         """Journal one input, judge it, journal and publish the verdicts. An input read where it
         came in (a typed `events.Input`) is judged as it is; one by name is read by the referee."""
         entry = None if isinstance(kind, str) else kind
+        name = kind if isinstance(kind, str) else written(kind)[0]
         if entry is not None:
-            kind, value = written(entry)
+            value = written(entry)[1]
         with self.lock:
             self._keep_assumed()
-            if kind not in NOT_A_PERSON:
+            if name not in NOT_A_PERSON:
                 self.idle.touched()
             ms = self.now_ms()
-            self._log.record_event(self.game_id, self.seq, ms, kind, value)
-            self._inputs.append(EventRecord(self.seq, ms, kind, value))
+            self._log.record_event(self.game_id, self.seq, ms, name, value)
+            self._inputs.append(EventRecord(self.seq, ms, name, value))
             try:
                 if entry is not None:
                     verdicts = self.referee.take(entry, ms / 1000)
                 else:
-                    verdicts = self.referee.apply(kind, value, ms / 1000)
+                    verdicts = self.referee.apply(name, value, ms / 1000)
             except Exception as exc:  # any failure of the referee: this input costs only itself
-                verdicts = self._failed(kind, exc)
+                verdicts = self._failed(name, exc)
             self._after(verdicts)
             self._watch_question()
             self._check_journal()
@@ -322,7 +323,7 @@ class Service:
             assumed = self.assumed
             if assumed is None or assumed.question.get("id") != question_id:
                 raise QuestionClosed(Text("that question is no longer open"))
-            options = list(assumed.question.get("options") or [])  # type: ignore[call-overload]
+            options = list(cast(list[str], assumed.question.get("options") or []))
             if isinstance(choice, bool) or not 0 <= choice < len(options):
                 raise QuestionClosed(Text("choose one of the options: {options}", options=joined(options, ", ")))
             self.assumed = None

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from ..errors import SenetError
 from ..referee import Referee
-from ..referee.core import Saved
+from ..referee.state import Saved
 from ..rules import Game
 from ..verdicts import Verdict
 from .view import AssumedView, QuestionView

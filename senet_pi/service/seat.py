@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import SenetError
 from ..opponent.levels import ALONE_LEVEL, LEVEL_NAMES, LEVEL_RANGE, RETIRED_LEVEL
@@ -29,6 +29,9 @@ from ..rules.board import square_name
 from ..rules.text import Text
 from ..verdicts import Idle, NewGame, Prompt, Refused, Verdict
 from .core import Service
+
+if TYPE_CHECKING:
+    from ..opponent.tables import Tables
 
 PLAYER_IDS = ("A", "B", "C", "D")
 #: Seconds the computer waits before it throws, so people see the board settle and whose turn it is.
@@ -96,18 +99,18 @@ class Choice:
 Chooser = Callable[[Game, int, int], Move]
 
 
-def engine_chooser(tables: object | None = None) -> Chooser:
+def engine_chooser(tables: Tables | None = None) -> Chooser:
     """The opponent's levels, seeded by the decision's place so a game replays the same choices."""
 
     def choose(game: Game, level: int, seed: int) -> Move:
         from ..opponent.players import LEVELS, Computer
 
-        return Computer(LEVELS[level], tables, seed=seed).choose(game)  # type: ignore[arg-type]
+        return Computer(LEVELS[level], tables, seed=seed).choose(game)
 
     return choose
 
 
-def engine_card_turn(tables: object | None = None) -> Callable[[Game, int, int], tuple[str, object]]:
+def engine_card_turn(tables: Tables | None = None) -> Callable[[Game, int, int], tuple[str, object]]:
     """The card the level plays (or an exchange, or a pass), decided on the game given (whose unseen
     cards the caller has dealt anew)."""
 
@@ -115,7 +118,7 @@ def engine_card_turn(tables: object | None = None) -> Callable[[Game, int, int],
         from ..opponent.players import LEVELS, Computer
 
         before = len(game.actions)
-        Computer(LEVELS[level], tables, seed=seed).card_turn(game)  # type: ignore[arg-type]
+        Computer(LEVELS[level], tables, seed=seed).card_turn(game)
         kind, value = game.actions[before] if len(game.actions) > before else ("pass", True)
         return kind, value
 
@@ -132,7 +135,7 @@ class ComputerPlayer:
         seats: Mapping[str, int] | None = None,
         *,
         throw: Callable[[], object] | None = None,
-        tables: object | None = None,
+        tables: Tables | None = None,
         pause: float = PAUSE,
         clock: Callable[[], float] = time.monotonic,
         chooser: Chooser | None = None,
@@ -445,7 +448,7 @@ class AtTheBoard:
 
     def close(self) -> None:
         self.player.close()
-        self.coach.close()  # type: ignore[attr-defined]
+        self.coach.close()  # type: ignore[attr-defined]  # the coach is typed by its view; every coach closes
 
 
 class TablesWhenNeeded:
@@ -453,7 +456,7 @@ class TablesWhenNeeded:
     at rest, with nobody playing the computer or being given hints, does without them."""
 
     def __init__(self) -> None:
-        self._tables: object | None = None
+        self._tables: Tables | None = None
 
     def __getattr__(self, name: str) -> object:
         if self._tables is None:
@@ -468,7 +471,7 @@ def start_computer(
     backend: object,
     seats: Mapping[str, int] | None,
     alone_level: int = ALONE_LEVEL,
-    tables: object | None = None,
+    tables: Tables | None = None,
     pause: float = PAUSE,
 ) -> AtTheBoard:
     """Start the computer (on the seats given, else those journaled for the game in progress) and the
@@ -476,8 +479,8 @@ def start_computer(
     never built here: a missing table costs exactness, not minutes at the board."""
     from .coach import Coach, engine_analyser
 
-    if tables is None:
-        tables = TablesWhenNeeded()
+    if tables is None:  # a stand-in with the tables' methods, reading them at first use
+        tables = cast("Tables", TablesWhenNeeded())
     player = ComputerPlayer(service, seats, throw=backend_thrower(service, backend), tables=tables, pause=pause)
     coach = Coach(service, engine_analyser(tables), lambda: player.seats)
     player.start()
