@@ -20,8 +20,9 @@ the status page now does, keeps its own: only its script is swapped). `--also UR
 served elsewhere, whole (its HTML, scripts and styles): another checkout's `senet-pi run
 --page-port 8081 --journal /tmp/other.jsonl`, say, loaded in turn with this one.
 `--cpu` adds, per round and page, one more load unslowed and traced: the CPU time the page's main
-thread spent in its tasks from the navigation's commit to the first paint. On a machine shared with
-other work the times above swing with its load; this figure (CPU time, not time waited) hardly does.
+thread spent in its tasks from the navigation's commit to its painting of the first frame shown.
+On a machine shared with other work the times above swing with its load; this figure (CPU time,
+not time waited) hardly does.
 """
 
 from __future__ import annotations
@@ -79,22 +80,23 @@ CARRIED = """() => {
 
 def main_thread_cpu(trace: bytes, url: str) -> float:
     """The CPU time (ms) the renderer's main thread spent in its tasks from the commit of `url` (the
-    task that began parsing it) to the first contentful paint, from a DevTools trace."""
+    task that began parsing it) to the end of its painting of the frame first shown with content,
+    from a DevTools trace. Its end is that paint's, not the frame's presentation: the tasks run
+    while a busy machine presents it (the scripts, by then) are not the first paint's work."""
     events = [
         e for e in json.loads(trace)["traceEvents"] if e.get("ph") == "X" or e.get("name") == "firstContentfulPaint"
     ]
     parses = [e for e in events if e.get("name") == "ParseHTML" and url in json.dumps(e.get("args"))]
     main = Counter((e["pid"], e["tid"]) for e in parses).most_common(1)[0][0]
-    paint = max(e["ts"] for e in events if e.get("name") == "firstContentfulPaint" and e["pid"] == main[0])
-    tasks = sorted(
-        (e for e in events if (e["pid"], e["tid"]) == main and e["name"] == "ThreadControllerImpl::RunTask"),
-        key=lambda e: e["ts"],
-    )
+    shown = max(e["ts"] for e in events if e.get("name") == "firstContentfulPaint" and e["pid"] == main[0])
+    on_main = [e for e in events if (e["pid"], e["tid"]) == main]
+    painted = max(e["ts"] + e.get("dur", 0) for e in on_main if e["name"] == "Paint" and e["ts"] < shown)
+    tasks = sorted((e for e in on_main if e["name"] == "ThreadControllerImpl::RunTask"), key=lambda e: e["ts"])
     first = min(e["ts"] for e in parses)
     start = max((t["ts"] for t in tasks if t["ts"] <= first), default=first)  # the task the parse began in
     total, end = 0.0, 0.0
     for task in tasks:  # top-level tasks only: one nested in another is counted with it
-        if start <= task["ts"] < paint and task["ts"] >= end:
+        if start <= task["ts"] < painted and task["ts"] >= end:
             total += task.get("tdur", task.get("dur", 0)) / 1000
             end = task["ts"] + task.get("dur", 0)
     return total
