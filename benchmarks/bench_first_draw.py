@@ -19,15 +19,21 @@ then timed under the same load, load for load (a page that carries its style she
 the status page now does, keeps its own: only its script is swapped). `--also URL` does the same with a page
 served elsewhere, whole (its HTML, scripts and styles): another checkout's `senet-pi run
 --page-port 8081 --journal /tmp/other.jsonl`, say, loaded in turn with this one.
+`--cpu` adds, per round and page, one more load unslowed and traced: the CPU time the page's main
+thread spent in its tasks from the navigation's commit to its painting of the first frame shown.
+On a machine shared with other work the times above swing with its load; this figure (CPU time,
+not time waited) hardly does.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
 import subprocess
+from collections import Counter
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -72,6 +78,30 @@ CARRIED = """() => {
 }"""
 
 
+def main_thread_cpu(trace: bytes, url: str) -> float:
+    """The CPU time (ms) the renderer's main thread spent in its tasks from the commit of `url` (the
+    task that began parsing it) to the end of its painting of the frame first shown with content,
+    from a DevTools trace. Its end is that paint's, not the frame's presentation: the tasks run
+    while a busy machine presents it (the scripts, by then) are not the first paint's work."""
+    events = [
+        e for e in json.loads(trace)["traceEvents"] if e.get("ph") == "X" or e.get("name") == "firstContentfulPaint"
+    ]
+    parses = [e for e in events if e.get("name") == "ParseHTML" and url in json.dumps(e.get("args"))]
+    main = Counter((e["pid"], e["tid"]) for e in parses).most_common(1)[0][0]
+    shown = max(e["ts"] for e in events if e.get("name") == "firstContentfulPaint" and e["pid"] == main[0])
+    on_main = [e for e in events if (e["pid"], e["tid"]) == main]
+    painted = max(e["ts"] + e.get("dur", 0) for e in on_main if e["name"] == "Paint" and e["ts"] < shown)
+    tasks = sorted((e for e in on_main if e["name"] == "ThreadControllerImpl::RunTask"), key=lambda e: e["ts"])
+    first = min(e["ts"] for e in parses)
+    start = max((t["ts"] for t in tasks if t["ts"] <= first), default=first)  # the task the parse began in
+    total, end = 0.0, 0.0
+    for task in tasks:  # top-level tasks only: one nested in another is counted with it
+        if start <= task["ts"] < painted and task["ts"] >= end:
+            total += task.get("tdur", task.get("dur", 0)) / 1000
+            end = task["ts"] + task.get("dur", 0)
+    return total
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=6)
@@ -79,6 +109,9 @@ def main() -> None:
     parser.add_argument("--lang", default="en", choices=["en", "de", "ar"])
     parser.add_argument("--against", metavar="REV", help="also time the page's script and styles of this git revision")
     parser.add_argument("--also", metavar="URL", help="also time the page served at URL (another checkout's), in turn")
+    parser.add_argument(
+        "--cpu", action="store_true", help="also trace an unslowed load: main-thread CPU before the first paint"
+    )
     args = parser.parse_args()
     service = Service(None, variant="secret")
     backend = SimBackend(load_pinmap(), rng=random.Random(1), spin=0, scan_rate=200)
@@ -104,6 +137,7 @@ def main() -> None:
     built: dict[tuple[str, float], list[float]] = {(v, r): [] for v in versions for r in rates}
     painted: dict[tuple[str, float], list[float]] = {(v, r): [] for v in versions for r in rates}
     shown: dict[tuple[str, float], list[float]] = {(v, r): [] for v in versions for r in rates}
+    cpu: dict[str, list[float]] = {v: [] for v in versions}
     load_before = os.getloadavg()[0]
     carried: dict[str, tuple[int, int]] = {}  # each version's (bytes on the wire, requests), its last load
     try:
@@ -132,6 +166,9 @@ def main() -> None:
                     wire, requests = page.evaluate(CARRIED)
                     carried[version] = (wire, requests)
                     context.close()
+                if args.cpu:
+                    for version, files in versions.items():
+                        cpu[version].append(_traced(browser, base, urls[version], files))
             browser.close()
     finally:
         stop_server(server)
@@ -154,8 +191,31 @@ def main() -> None:
                 cells += [f"{median:.0f}", f"{fastest:.0f}", f"{slowest:.0f}"]
                 print("| " + " | ".join(str(c) for c in cells) + " |")
     print()
+    if args.cpu:
+        for version, times in cpu.items():
+            times = times[1:]
+            print(
+                f"{version}: main-thread CPU from the commit to the first paint, unslowed:"
+                f" median {statistics.median(times):.1f} ms ({min(times):.1f}-{max(times):.1f}, {len(times)} loads)"
+            )
+        print()
     for version, (wire, requests) in carried.items():  # another revision's files come through the routing: plain
         print(f"{version}: {requests} requests, {wire / 1024:.1f} KB on the wire (the live stream not counted)")
+
+
+def _traced(browser, base: str, url: str, files: dict[str, str]) -> float:
+    """One unslowed load of `url`, traced: its main thread's CPU time before the first paint."""
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    for name, body in files.items():
+        page.route(f"{base}static/{name}", _serve(body, "text/css" if name.endswith(".css") else "text/javascript"))
+    browser.start_tracing(page=page, categories=["devtools.timeline", "toplevel"])
+    page.goto(url)
+    page.wait_for_function("() => performance.getEntriesByName('first-contentful-paint').length", timeout=60_000)
+    page.wait_for_timeout(200)  # the paint's trace events are written
+    trace = browser.stop_tracing()
+    context.close()
+    return main_thread_cpu(trace, url.split("?")[0])
 
 
 def _serve(body: str, kind: str):

@@ -94,7 +94,7 @@ def inline_style() -> tuple[str, str]:
 @bp.get("/")
 def index() -> ResponseReturnValue:
     """The status page, with the state and the rulings' sentences in it, and the board already drawn
-    in it: the board is painted before any script runs (within 400 ms on a CPU slowed 6 times)."""
+    in it: the board is painted before the page's scripts run (static/later.js runs them after)."""
     st = state()
     style, allowed = inline_style()
     response = make_response(

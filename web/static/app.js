@@ -552,7 +552,7 @@ function afterFirstFrame(work) {  // once the board is on the screen: the frame 
   hidden();
   requestAnimationFrame(() => { framed = true; setTimeout(once, 0); });
 }
-let framed = false;  // a frame has been painted since the page loaded
+let framed = window.senetFramed === true;  // a frame has been painted since the page loaded (the loader waits for one)
 
 function renderSide(state) {  // the move list, the rules, the cards, the staff panel: after the board at the first draw
   text("offboard", state.players.map((p) => TEXT.off(name(p), state.off[p])).join(" · "));
@@ -581,6 +581,7 @@ function renderSide(state) {  // the move list, the rules, the cards, the staff 
   text("op-state", !opState.enabled ? "" : opState.signed_in ? TEXT.signedIn : TEXT.signIn);
   document.getElementById("login").hidden = !opState.enabled || opState.signed_in;
   document.getElementById("op-actions").hidden = !opState.signed_in;
+  document.getElementById("side").hidden = false;  // the page's first paint was the board's alone
 }
 
 // The help says a PIN set with `senet-pi set-pin` is taken at once: the live stream is the same for
