@@ -25,7 +25,7 @@ from senet_pi.service.replay import parse_replay, run_replay
 from senet_pi.service.stats import day_stats
 from senet_pi.verdicts import parse_verdict
 
-WARNING = {"v": "illegal", "reason": "a move is still owed (P2)", "ruling": "P2", "player": "A", "event": 3}
+WARNING = {"v": "illegal", "reason": "a move is still owed (P2)", "ruling": "P2", "player": "A"}
 FAULT = {"v": "switch", "square": 20, "fault": "stuck closed", "text": "the switch under 20 seems stuck closed"}
 
 
@@ -49,7 +49,8 @@ def build(path: Path, games: int, per_day: int) -> float:
             won = game % 4 != 0
             ended = None if game == games else started + 900 + game % 600
             db.execute(
-                "INSERT INTO games VALUES (?, 'secret', 2, '{}', NULL, ?, ?, ?)",
+                "INSERT INTO games (id, variant, players, options, position, started, ended, winner)"
+                " VALUES (?, 'secret', 2, '{}', NULL, ?, ?, ?)",
                 (game, started, ended, "A" if won and ended else None),
             )
             rows = list(verdicts)
@@ -57,7 +58,10 @@ def build(path: Path, games: int, per_day: int) -> float:
                 rows += [json.dumps(WARNING)] * 2
             if game % 50 == 0:
                 rows.append(json.dumps(FAULT))
-            db.executemany("INSERT INTO verdicts VALUES (?, ?, ?, ?)", [(game, i, i, v) for i, v in enumerate(rows)])
+            db.executemany(
+                "INSERT INTO verdicts (game, seq, event, verdict) VALUES (?, ?, ?, ?)",
+                [(game, i, i, v) for i, v in enumerate(rows)],
+            )
     db.close()
     return time.perf_counter() - start
 

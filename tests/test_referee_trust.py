@@ -385,7 +385,7 @@ def test_a_switch_welded_closed_is_found_and_play_goes_on():
     assert faults[0]["square"] == 20
     assert faults[0]["fault"] == "stuck closed"
     assert hands.referee.warning is None
-    assert hands.referee.status().faults == {"20": "stuck closed"}
+    assert hands.referee.status().faults == {20: "stuck closed"}
     assert hands.throw(3)[0]["v"] == "throw"
     assert moves_in(hands.do("lift 10", "place 13", wait=600)) == ["10-13"]
 
@@ -414,7 +414,7 @@ def test_resync_never_invents_a_borne_off_piece():
     assert hands.game.off == [3, 3]  # nobody bore a piece off
     assert hands.game.board()[20] == "B"
     assert "20" in " ".join(resync["assumed"])
-    assert hands.referee.status().faults == {"20": "stuck open"}
+    assert hands.referee.status().faults == {20: "stuck open"}
 
 
 def test_a_faulty_switch_that_changes_again_is_trusted_again():

@@ -63,7 +63,7 @@ def test_K3_green_B_starts_and_players_draw_alternately_to_five():
     assert game.to_move_id == "B"
     assert game.hand("B") == order[0:10:2]
     assert game.hand("A") == order[1:10:2]
-    assert game.cards()["stack"] == 28
+    assert game.cards().to_json()["stack"] == 28
 
 
 def test_K4_play_one_card_then_refill_to_five():
@@ -73,14 +73,14 @@ def test_K4_play_one_card_then_refill_to_five():
     assert effects == (Turn("B"),)
     assert len(game.hand("A")) == 5
     assert game.hand("A")[-1] == "3"
-    assert game.cards()["discard"] == ["2"]
+    assert game.cards().to_json()["discard"] == ["2"]
 
 
 def test_K4_exchange_up_to_two_cards_to_the_dead_pile():
     game = cards_at([12], [20], ["2", "2", "3", "3", "H26"], ["2", "2", "2", "2", "2"], rest=["1", "5"])
     effects = game.push_exchange(["H26", "3"])
     assert effects == (Turn("B"),)
-    assert game.cards()["dead"] == ["H26", "3"]
+    assert game.cards().to_json()["dead"] == ["H26", "3"]
     assert sorted(game.hand("A")) == ["1", "2", "2", "3", "5"]
     with pytest.raises(IllegalMoveError) as err:
         game.push_exchange(["2", "2", "2"])
@@ -95,8 +95,8 @@ def test_K4_an_empty_stack_is_replaced_by_the_shuffled_discard_pile():
     game.push(Move(12, 14, 2))
     # The 2 just played went to the discard pile too: the three were shuffled into a new stack.
     assert game.hand("A")[-1] in ("1", "4", "2")
-    assert game.cards()["discard"] == []
-    assert game.cards()["stack"] == 2
+    assert game.cards().to_json()["discard"] == []
+    assert game.cards().to_json()["stack"] == 2
 
 
 def test_K5_a_bonus_card_draws_one_and_acts_again():

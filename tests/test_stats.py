@@ -364,7 +364,7 @@ def test_signed_in_the_staff_page_of_a_service_with_no_journal_says_so():
         service=Service(None),
     )
     client = app.test_client()
-    sign_in(client)
+    sign_in(client, PIN)
     page = client.get("/staff")
     assert page.status_code == 503, page.status_code  # nothing to show, said in words
     assert "This service keeps no journal." in page.get_data(as_text=True)

@@ -111,7 +111,7 @@ def test_nobody_answers_the_likelier_answer_is_taken_said_and_can_be_changed(tab
     assert state["warning"]["fix"] == ["swap the pieces on 9 and 10 back"]
     again = answer(table, {"question": question["id"], "answer": 0})  # once changed, it stands
     assert again.status_code == 409
-    warning = table.service.snapshot().warning
+    warning = table.service.snapshot().to_json()["warning"]
     table.service.close()
     resumed = Service(Journal(table.path), variant="secret", settle=0.2)
     try:
@@ -147,7 +147,7 @@ def test_hands_on_the_board_start_the_wait_again(table):
     table.service.handle("lift", 1)  # someone is still busy at the table
     table.clock.now += 10
     table.service.tick()
-    snapshot = table.service.snapshot()
+    snapshot = table.service.snapshot().to_json()
     assert snapshot["assumed"] is None
     assert snapshot["question"] is not None  # 25 s since it was asked
     table.clock.now += 20

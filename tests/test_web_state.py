@@ -26,7 +26,7 @@ def client(service):
 
 
 def test_the_snapshot_is_the_services_data_and_the_page_shapes_its_view(service, client):
-    snapshot = service.snapshot()
+    snapshot = service.snapshot().to_json()
     assert not set(PAGE_KEYS) & set(snapshot)  # no page names in the service's snapshot
     service.handle("throw", 3)
     assert service.snapshot().to_json()["moves"] == [[10, 13]]  # the data the page's hints are made from (S2)

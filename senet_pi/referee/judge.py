@@ -62,7 +62,8 @@ class Judging(Part):
             return out + self._judge_prompts(board)
         if self.core._same(board, self.state.expected):
             prov = self.state.provisional
-            if prov is not None and self.state.attempt.lifted:
+            # (a board put right by following the warning's fixes is the fixes done, never another way)
+            if prov is not None and self.state.attempt.lifted and not self._along_the_fixes(board):
                 # taken back, then another way with the same squares; or, without taking it back, the
                 # hands went on to show every stage of another way that ends on the same squares
                 # (a piece held over 29 read as borne off, then put on 26 and sent to the sun: M6)
