@@ -208,3 +208,27 @@ def test_solve_refuses_cards_in_one_line_and_builds_nothing(tmp_path, capsys):
     assert err.count("\n") == 1
     assert "cards has no solved endgames (only secret, houses)" in err
     assert not (tmp_path / "t").exists()
+
+
+def test_moves_kept_in_a_scratch_file_give_the_same_table_and_leave_nothing_behind(tmp_path, monkeypatch):
+    """A large group's moves go to a scratch file on the table's disk (so a 3-piece build stays under
+    400 MB); read back a chunk at a time they give exactly the values kept in memory give."""
+    import tempfile
+
+    from senet_pi.opponent import solve
+
+    memory = build_table(SecretGame, "d6", max_pieces=2, folder=tmp_path / "memory")
+    opened = []
+    real = tempfile.TemporaryFile
+
+    def scratch_file(dir=None):
+        opened.append(dir)
+        return real(dir=dir)
+
+    monkeypatch.setattr(solve, "IN_MEMORY", 0)
+    monkeypatch.setattr(solve.tempfile, "TemporaryFile", scratch_file)
+    on_disk = build_table(SecretGame, "d6", max_pieces=2, folder=tmp_path / "disk")
+    assert opened and all(d == tmp_path / "disk" for d in opened)
+    assert (np.asarray(on_disk.values) == np.asarray(memory.values)).all()
+    assert on_disk.header["residual"] < TOLERANCE
+    assert [p.name for p in (tmp_path / "disk").iterdir()] == ["secret-d6.table"]

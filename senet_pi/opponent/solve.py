@@ -7,12 +7,21 @@ backward moves (S12) and drowning (S7/H6) make positions repeat, so the pair is 
 fixed point (Bellman residual under 1e-9). Each sweep visits the positions in order of how far
 their pieces have come, furthest first, updating in place (Gauss-Seidel): a move mostly leads
 to a position further on, whose value is then already this sweep's.
+
+Memory: what stays in memory is the values and their complements (16 bytes a position: a move
+to where the other side throws next reads 1 - value in one gather) and one group's sweep order
+(4 bytes a position). Where each move leads is written once per group, a chunk at a time, and a
+large group's moves go to a scratch file read back a chunk at a time on every sweep, so the
+3-against-3 group's 570 MB of moves never sit in memory at once (the page cache keeps the file
+when memory is free; a small machine reads it from its card).
 """
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -20,7 +29,9 @@ from .index import RESTING, cells_at, cells_of_masks, group_cells, group_size, l
 from .vector import RuleData, generate
 
 TOLERANCE = 1e-9
-CHUNK = 1 << 19
+CHUNK = 1 << 17
+#: A group's moves up to this many bytes stay in memory; a larger group's go to a scratch file.
+IN_MEMORY = 64 << 20
 
 
 def groups(max_pieces: int) -> list[tuple[int, int]]:
@@ -49,18 +60,56 @@ class Layout:
         self.size = at
         self.win = at  # a sentinel whose value is 1 (the mover bore off the last piece)
         self.none = at + 1  # a sentinel whose value is -1 (no such move)
+        self.again = at + 2  # not a position: the throw is forfeited and the same side throws again (P7)
+        self.span = at + 3  # the values, then their complements (1 - value) from here on, while solving
 
 
-@dataclass
 class Links:
     """Where each move of each throw leads, for the positions of one group in sweep order.
 
-    Kept small (the 3-against-3 group has 9.5 million positions): a successor where the other side
-    throws next is stored as its bitwise complement (~index, negative), so no separate flag is kept."""
+    A successor where the other side throws next is stored as its index + `Layout.span`, where
+    the solver keeps 1 - its value (so a sweep reads each move's value with one gather), a throw
+    forfeited with a bonus throw (P7) as `Layout.again` in its first move's place: one int32 a
+    move. Stored a chunk of positions at a time, chunk after chunk: in memory for a small group,
+    in an unnamed scratch file (gone when closed) for a large one."""
 
-    order: np.ndarray  # (N,) int32: position in sweep order -> index in the group
-    target: np.ndarray  # (throws, pieces, N) int32: flat index after the move; ~index: the other side throws next
-    again: np.ndarray  # (throws, N) bool: no move, and the same side throws again (P7 with a bonus throw)
+    def __init__(self, order: np.ndarray, throws: int, pieces: int, scratch: Path | None = None) -> None:
+        self.order = order  # (N,) int32: position in sweep order -> index in the group
+        self.shape = (throws, pieces)
+        cells = throws * pieces * len(order)
+        self._memory = np.empty(cells, dtype=np.int32) if cells * 4 <= IN_MEMORY else None
+        # kept open across every sweep of the group and closed by close(): no `with` can hold it
+        self._file = tempfile.TemporaryFile(dir=scratch) if self._memory is None else None  # noqa: SIM115
+
+    def put(self, lo: int, block: np.ndarray) -> None:
+        """Store the (throws, pieces, m) targets of the positions lo..lo+m (lo: a multiple of CHUNK)."""
+        data = np.ascontiguousarray(block, dtype=np.int32).ravel()
+        at = lo * self.shape[0] * self.shape[1]
+        if self._memory is not None:
+            self._memory[at : at + len(data)] = data
+        else:
+            assert self._file is not None
+            self._file.seek(at * 4)
+            self._file.write(memoryview(data).cast("B"))
+
+    def get(self, lo: int, hi: int) -> np.ndarray:
+        """The (throws, pieces, hi - lo) targets of the positions lo..hi (sweep order, as `put` stored them)."""
+        per = self.shape[0] * self.shape[1]
+        if self._memory is not None:
+            return self._memory[lo * per : hi * per].reshape(*self.shape, hi - lo)
+        assert self._file is not None
+        out = np.empty(per * (hi - lo), dtype=np.int32)
+        self._file.seek(lo * per * 4)
+        if self._file.readinto(memoryview(out).cast("B")) != out.nbytes:
+            raise OSError("the solver's scratch file came back short")
+        return out.reshape(*self.shape, hi - lo)
+
+    def close(self) -> None:
+        """Free the moves (the scratch file is deleted)."""
+        self._memory = None
+        if self._file is not None:
+            self._file.close()
+            self._file = None
 
 
 def _targets(
@@ -95,43 +144,52 @@ def _targets(
     return target, flip, again
 
 
-def link(rd: RuleData, layout: Layout, a: int, b: int, tick: Callable[[int], None] | None = None) -> Links:
+def link(
+    rd: RuleData,
+    layout: Layout,
+    a: int,
+    b: int,
+    tick: Callable[[int], None] | None = None,
+    scratch: Path | None = None,
+) -> Links:
     """Every position of group (a, b) with where each move of each throw leads (squares a chunk at a time)."""
     size = group_size(a, b)
     progress = np.empty(size, dtype=np.int16)
     for start in range(0, size, CHUNK):
         me_cells, op_cells = group_cells(a, b, start, min(size, start + CHUNK))
         progress[start : start + len(me_cells)] = RESTING[me_cells].sum(axis=1) + RESTING[op_cells].sum(axis=1)
-    order = np.argsort(-progress, kind="stable").astype(np.int32)
+    order = np.empty(size, dtype=np.int32)  # furthest first, by index among equals (a counting sort: no int64 copy)
+    at = 0
+    for value in np.unique(progress)[::-1]:
+        rows = np.flatnonzero(progress == value)
+        order[at : at + len(rows)] = rows
+        at += len(rows)
     del progress
-    throws = len(rd.odds)
-    target = np.empty((throws, a, size), dtype=np.int32)
-    again = np.empty((throws, size), dtype=bool)
+    links = Links(order, len(rd.odds), a, scratch)
     for start in range(0, size, CHUNK):
         rows = order[start : start + CHUNK]
         me_cells, op_cells = cells_at(a, b, rows)
+        block = np.empty((len(rd.odds), a, len(rows)), dtype=np.int32)
         for i, (t, _) in enumerate(rd.odds):
             tg, fl, ag = _targets(rd, layout, a, b, me_cells, op_cells, t)
-            target[i, :, start : start + len(rows)] = np.where(fl, ~tg, tg)
-            again[i, start : start + len(rows)] = ag
+            block[i] = np.where(fl, tg + layout.span, tg)
+            block[i, 0, ag] = layout.again
+        links.put(start, block)
         if tick:
             tick(len(rows))
-    return Links(order, target, again)
+    return links
 
 
-def backup(rd: RuleData, values: np.ndarray, links: Links, lo: int, hi: int) -> np.ndarray:
-    """The Bellman update of the positions lo..hi (sweep order) from `values`."""
+def backup(rd: RuleData, values: np.ndarray, links: Links, lo: int, hi: int, again: int) -> np.ndarray:
+    """The Bellman update of the positions lo..hi (sweep order) from `values` (then their complements;
+    `again`: Layout.again, whose value is 0)."""
+    block = links.get(lo, hi)
     acc = np.zeros(hi - lo)
     looped = np.zeros(hi - lo)  # the chance of a throw that is forfeited with a bonus throw (P7): folded in
     for i, (_, p) in enumerate(rd.odds):
-        t = links.target[i, :, lo:hi]
-        flip = t < 0
-        v = values[np.where(flip, ~t, t)]
-        v = np.where(flip, 1.0 - v, v)
-        best = v.max(axis=0)
-        again = links.again[i, lo:hi]
-        acc += np.where(again, 0.0, p * best)
-        looped += np.where(again, p, 0.0)
+        t = block[i]
+        acc += p * values[t].max(axis=0)  # a forfeited throw's best is the 0 at `again`
+        looped += p * (t[0] == again)
     return acc / (1.0 - looped)
 
 
@@ -146,11 +204,15 @@ class Report:
 Progress = Callable[[str, float], None]
 
 
-def solve(rd: RuleData, max_pieces: int = 3, progress: Progress | None = None) -> tuple[np.ndarray, Report]:
-    """Values of every position with at most `max_pieces` pieces a side, and the report."""
+def solve(
+    rd: RuleData, max_pieces: int = 3, progress: Progress | None = None, scratch: Path | None = None
+) -> tuple[np.ndarray, Report]:
+    """Values of every position with at most `max_pieces` pieces a side, and the report (`scratch`: the
+    folder of the scratch file a large group's moves go to; default the system's temporary folder)."""
     layout = Layout(max_pieces)
-    values = np.zeros(layout.size + 2)
+    values = np.zeros(2 * layout.span)
     values[layout.win], values[layout.none] = 1.0, -1.0
+    values[layout.span : layout.span + layout.size] = 1.0  # 1 - value, kept beside each value
     total = sum(group_size(*g) for g in groups(max_pieces))
     done = 0.0
     report = Report({}, 0.0)
@@ -172,7 +234,7 @@ def solve(rd: RuleData, max_pieces: int = 3, progress: Progress | None = None) -
             say(f"{_name(pair)}: linking positions", done + weight * 0.3 * share)
 
         for g in pair:
-            built.append((g, link(rd, layout, *g, tick)))
+            built.append((g, link(rd, layout, *g, tick, scratch)))
         first = None
         sweep = 0
         while True:
@@ -183,10 +245,11 @@ def solve(rd: RuleData, max_pieces: int = 3, progress: Progress | None = None) -
                 n = group_size(*g)
                 for lo in range(0, n, CHUNK):
                     hi = min(n, lo + CHUNK)
-                    new = backup(rd, values, links, lo, hi)
+                    new = backup(rd, values, links, lo, hi, layout.again)
                     where = base + links.order[lo:hi]
                     change = max(change, float(np.abs(new - values[where]).max()))
                     values[where] = new
+                    values[layout.span + where] = 1.0 - new
             first = first or max(change, TOLERANCE * 10)
             solved = min(1.0, np.log(first / max(change, 1e-300)) / np.log(first / TOLERANCE)) if change else 1.0
             say(f"{_name(pair)}: sweep {sweep}, residual {change:.1e}", done + weight * (0.3 + 0.7 * solved))
@@ -195,6 +258,8 @@ def solve(rd: RuleData, max_pieces: int = 3, progress: Progress | None = None) -
         for g, links in built:
             report.sweeps[g] = sweep
             report.residual = max(report.residual, residual(rd, values, layout, g, links))
+            links.close()
+        del built
         done += weight
     return values[: layout.size], report
 
@@ -205,7 +270,8 @@ def residual(rd: RuleData, values: np.ndarray, layout: Layout, group: tuple[int,
     worst = 0.0
     for lo in range(0, n, CHUNK):
         hi = min(n, lo + CHUNK)
-        worst = max(worst, float(np.abs(backup(rd, values, links, lo, hi) - values[base + links.order[lo:hi]]).max()))
+        new = backup(rd, values, links, lo, hi, layout.again)
+        worst = max(worst, float(np.abs(new - values[base + links.order[lo:hi]]).max()))
     return worst
 
 

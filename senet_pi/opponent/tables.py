@@ -30,6 +30,7 @@ from .vector import RuleData
 MAGIC = b"senet-pi endgame table v1\n"
 MAX_PIECES = 3
 _SCALE = 65535
+_WRITE_CHUNK = 1 << 20
 _INDEX = [int(i) for i in INDEX_OF_SQUARE]
 
 
@@ -120,7 +121,8 @@ def write_table(path: Path, values: np.ndarray, header: dict[str, object]) -> No
     tmp = path.with_suffix(f".tmp{os.getpid()}")
     with tmp.open("wb") as fh:
         fh.write(MAGIC + len(head).to_bytes(8, "little") + head + b"\0" * (-start % 16))
-        fh.write(np.round(np.clip(values, 0.0, 1.0) * _SCALE).astype("<u2").tobytes())
+        for lo in range(0, len(values), _WRITE_CHUNK):  # a chunk at a time: no full-size temporary copies
+            fh.write(np.round(np.clip(values[lo : lo + _WRITE_CHUNK], 0.0, 1.0) * _SCALE).astype("<u2").tobytes())
     os.replace(tmp, path)
 
 
@@ -134,7 +136,9 @@ def build_table(
     """Solve and write the table of a rule set and throw option; returns it, opened."""
     started = time.monotonic()
     rd = RuleData.of(ruleset, throws)
-    values, report = solve(rd, max_pieces, progress)
+    path = table_path(ruleset.name, throws, folder)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    values, report = solve(rd, max_pieces, progress, scratch=path.parent)  # scratch on the table's disk
     header = {
         "ruleset": ruleset.name,
         "throws": throws,
@@ -145,7 +149,6 @@ def build_table(
         "seconds": round(time.monotonic() - started, 1),
         "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
-    path = table_path(ruleset.name, throws, folder)
     write_table(path, values, header)
     return Table(path)
 
