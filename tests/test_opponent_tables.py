@@ -228,7 +228,8 @@ def test_moves_kept_in_a_scratch_file_give_the_same_table_and_leave_nothing_behi
     monkeypatch.setattr(solve, "IN_MEMORY", 0)
     monkeypatch.setattr(solve.tempfile, "TemporaryFile", scratch_file)
     on_disk = build_table(SecretGame, "d6", max_pieces=2, folder=tmp_path / "disk")
-    assert opened and all(d == tmp_path / "disk" for d in opened)
+    assert opened
+    assert all(d == tmp_path / "disk" for d in opened)
     assert (np.asarray(on_disk.values) == np.asarray(memory.values)).all()
     assert on_disk.header["residual"] < TOLERANCE
     assert [p.name for p in (tmp_path / "disk").iterdir()] == ["secret-d6.table"]

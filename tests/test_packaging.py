@@ -195,11 +195,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 ]
 #: The package's root module holds only `__version__`: every layer may read it.
 EVERY_LAYER = {"senet_pi"}
-#: Imports upward that are known and being taken out, each with why it is still there.
-KNOWN_UPWARD: dict[tuple[str, str], str] = {
-    ("senet_pi.fleet.on_fleet", "senet_pi_web.fleet"): "the dashboard's blueprint lives with the page",
-    ("senet_pi.fleet.on_fleet", "senet_pi.server.serve"): "the dashboard is served by the page's server",
-}
+#: Imports upward that are known and being taken out, each with why it is still there (none now:
+#: the list stays so that one, if ever needed, is written down with its reason).
+KNOWN_UPWARD: dict[tuple[str, str], str] = {}
 
 
 def layer_of(module: str) -> int | None:

@@ -203,7 +203,7 @@ def _wait_for_signal() -> None:
 
 def _cmd_fleet(args: argparse.Namespace) -> int:
     """The staff dashboard for every board on a broker."""
-    from ..fleet.on_fleet import serve_fleet
+    from ..server.fleet import serve_fleet
     from ..server.serve import stop_server
     from ..settings import load_instance_config
 

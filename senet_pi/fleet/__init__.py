@@ -2,9 +2,9 @@
 dashboard (`senet-pi fleet`) knows of every board it hears.
 
 paho-mqtt talks to the broker; nothing here is a broker of its own. It may import the hardware, the
-service and everything below it; the web package and the server only where the dashboard is put
-together (`on_fleet`), which tests/test_packaging.py lists one by one. What a board shows (the
-state its page answers and its broker carries) is made here, in `published`, for both.
+service and everything below it, never the front ends: the dashboard's page and its server are
+put together in `senet_pi/server/fleet.py`. What a board shows (the state its page answers and its
+broker carries) is made here, in `published`, for both.
 """
 
 from __future__ import annotations

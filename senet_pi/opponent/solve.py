@@ -90,7 +90,7 @@ class Links:
         else:
             assert self._file is not None
             self._file.seek(at * 4)
-            self._file.write(memoryview(data).cast("B"))
+            self._file.write(data.data.cast("B"))
 
     def get(self, lo: int, hi: int) -> np.ndarray:
         """The (throws, pieces, hi - lo) targets of the positions lo..hi (sweep order, as `put` stored them)."""
@@ -100,7 +100,7 @@ class Links:
         assert self._file is not None
         out = np.empty(per * (hi - lo), dtype=np.int32)
         self._file.seek(lo * per * 4)
-        if self._file.readinto(memoryview(out).cast("B")) != out.nbytes:
+        if self._file.readinto(out.data.cast("B")) != out.nbytes:
             raise OSError("the solver's scratch file came back short")
         return out.reshape(*self.shape, hi - lo)
 
@@ -161,9 +161,9 @@ def link(
     order = np.empty(size, dtype=np.int32)  # furthest first, by index among equals (a counting sort: no int64 copy)
     at = 0
     for value in np.unique(progress)[::-1]:
-        rows = np.flatnonzero(progress == value)
-        order[at : at + len(rows)] = rows
-        at += len(rows)
+        same = np.flatnonzero(progress == value)
+        order[at : at + len(same)] = same
+        at += len(same)
     del progress
     links = Links(order, len(rd.odds), a, scratch)
     for start in range(0, size, CHUNK):

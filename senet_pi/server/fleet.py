@@ -1,4 +1,4 @@
-"""`senet-pi fleet`: the watcher on the broker and the dashboard's page served for it."""
+"""`senet-pi fleet`: the fleet's watcher on the broker, and the staff dashboard's page served for it."""
 
 from __future__ import annotations
 
@@ -6,18 +6,18 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..errors import SenetError
-from .address import FleetError, broker_from, command_secret, warn_of_password
-from .watcher import FleetWatcher
+from ..fleet.address import FleetError, broker_from, command_secret, warn_of_password
+from ..fleet.watcher import FleetWatcher
 
 
 def serve_fleet(
     url: str | None, host: str, port: int, config: Mapping[str, object], say: Callable[[str], None] = print
 ) -> tuple[FleetWatcher, Any]:
     """Follow the boards on the broker (`url`, else the config's MQTT_URL) and serve the dashboard
-    on host:port; returns the watcher and the page server (`page.stop_server` ends it)."""
+    on host:port; returns the watcher and the page server (`serve.stop_server` ends it)."""
     from senet_pi_web.fleet import create_fleet_app
 
-    from ..server.serve import start_server
+    from .serve import start_server
 
     if url:
         warn_of_password(url)
