@@ -120,7 +120,8 @@ class Referee(Core):
     def apply(self, kind: str, value: object, at: float) -> list[Verdict]:
         """Any input by name, as replay files and the journal store them: read into its typed value
         (`events.read_input`) and judged by `take`. A kind the referee does not take, or a value of
-        the wrong shape, comes back as an `illegal` verdict with nothing else changed."""
+        the wrong shape, comes back as an `illegal` verdict with nothing else changed (`refuse`).
+        The adapter for tests, scripts and benchmarks: the package reads its inputs where they enter."""
         try:
             entry = read_input(kind, value)
         except (ValueError, TypeError) as exc:
