@@ -71,18 +71,18 @@ class Boom(Exception):
 
 def restart_failing_at(path, monkeypatch, fail_at: int, error: type[BaseException] = RuntimeError) -> Service:
     """A restart whose referee fails on the `fail_at`-th input it judges again (counting from 1)."""
-    real = Referee.apply
+    real = Referee.take
     calls = {"n": 0}
 
-    def failing(self, kind, value, at):
+    def failing(self, entry, at):
         calls["n"] += 1
         if calls["n"] == fail_at:
             raise error("the referee fails here")
-        return real(self, kind, value, at)
+        return real(self, entry, at)
 
-    monkeypatch.setattr(Referee, "apply", failing)
+    monkeypatch.setattr(Referee, "take", failing)
     service = Service(Journal(path))
-    monkeypatch.setattr(Referee, "apply", real)
+    monkeypatch.setattr(Referee, "take", real)
     return service
 
 

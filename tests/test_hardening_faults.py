@@ -16,6 +16,7 @@ import pytest
 
 from senet_pi.cli.command import main
 from senet_pi.cli.status import journal_checks
+from senet_pi.events import written
 from senet_pi.referee import Referee
 from senet_pi.service import Service
 from senet_pi.service.journal import Journal
@@ -121,14 +122,14 @@ def test_an_input_the_referee_fails_on_while_playing_costs_only_itself(tmp_path,
     """A dice game handed one number made the referee raise TypeError (the fuzz below found it): the
     input was journaled but its number never used up, and every later write of the session failed
     (UNIQUE constraint). Simulated here, so it holds for any referee that fails on an input."""
-    real = Referee.apply
+    real = Referee.take
 
-    def failing(self, kind, value, at):
-        if kind == "throw" and value == 1:
+    def failing(self, entry, at):
+        if written(entry) == ("throw", 1):
             raise TypeError("'int' object is not iterable")
-        return real(self, kind, value, at)
+        return real(self, entry, at)
 
-    monkeypatch.setattr(Referee, "apply", failing)
+    monkeypatch.setattr(Referee, "take", failing)
     path = tmp_path / "j.sqlite"
     service = Service(Journal(path), variant="modern")
     said = [v.json() for v in service.handle("throw", 1)]
@@ -157,23 +158,23 @@ def test_a_failed_input_leaves_the_game_as_if_it_never_came(tmp_path, monkeypatc
     clock = ScriptClock()
     plain = Service(None, clock=clock)
     feed(plain, clock, [i for n, i in enumerate(inputs, 1) if n != fail_at])
-    real = Referee.apply
+    real = Referee.take
 
-    def failing(self, kind, value, at):
-        if kind != "tick" and failing.inputs == fail_at - 1 and not failing.done:
+    def failing(self, entry, at):
+        if entry.kind != "tick" and failing.inputs == fail_at - 1 and not failing.done:
             failing.done = True
             raise error("the referee fails here")
-        failing.inputs += kind != "tick"
-        return real(self, kind, value, at)
+        failing.inputs += entry.kind != "tick"
+        return real(self, entry, at)
 
     failing.inputs, failing.done = 0, False
 
     path = tmp_path / "j.sqlite"
     clock = ScriptClock()
     service = Service(Journal(path), clock=clock)
-    monkeypatch.setattr(Referee, "apply", failing)
+    monkeypatch.setattr(Referee, "take", failing)
     feed(service, clock, inputs[:fail_at])
-    monkeypatch.setattr(Referee, "apply", real)
+    monkeypatch.setattr(Referee, "take", real)
     feed(service, clock, inputs[fail_at:])
     assert failing.done
     assert service.journal.pending == 0
@@ -188,16 +189,16 @@ def test_a_failed_input_leaves_the_game_as_if_it_never_came(tmp_path, monkeypatc
 def test_status_names_the_game_cut_short(two_games, tmp_path, monkeypatch, capsys):
     path = tmp_path / "j.sqlite"
     two_games(path)
-    real = Referee.apply
+    real = Referee.take
     calls = {"n": 0}
 
-    def failing(self, kind, value, at):
+    def failing(self, entry, at):
         calls["n"] += 1
         if calls["n"] == 3:
             raise TypeError("odd input")
-        return real(self, kind, value, at)
+        return real(self, entry, at)
 
-    monkeypatch.setattr(Referee, "apply", failing)
+    monkeypatch.setattr(Referee, "take", failing)
     Service(Journal(path)).close()
     main(["status", "--journal", str(path), "--page-port", "1"])
     out = capsys.readouterr().out

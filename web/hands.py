@@ -18,6 +18,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 from flask.typing import ResponseReturnValue
 
 from senet_pi.errors import SenetError
+from senet_pi.events import CardAction
 from senet_pi.i18n import Text, joined, translate
 
 from .errors import BadInput, error, json_body, message_of
@@ -124,26 +125,26 @@ def act(player: str, token: str, action: str) -> ResponseReturnValue:
         return error(404, Text("unknown action {action}: use play, exchange or pass", action=repr(action)[:40]))
     if view["to_move"] != player:
         return error(409, Text("it is {player}'s turn", player=PLAYERS.get(view["to_move"], view["to_move"])))
-    value: object  # the card, the cards, or True for a pass
+    entry: CardAction  # the card played, the cards exchanged, or a pass: read here, where it comes in
     try:
         body = json_body() if request.content_length else {}
         if action == "play":
             card = body.get("card")
             if not isinstance(card, str) or card not in view["cards"]:
                 raise BadInput(Text("{card} is not in your hand", card=repr(str(card)[:20])))
-            kind, value = "card", card
+            entry = CardAction("card", card)
         elif action == "exchange":
             cards = body.get("cards")
             if not isinstance(cards, list) or not 1 <= len(cards) <= 2 or not all(isinstance(c, str) for c in cards):
                 raise BadInput(Text("exchange one or two cards: {example}", example='{"cards": ["2", "H28"]}'))
-            kind, value = "exchange", cards
+            entry = CardAction("exchange", cards)
         else:
-            kind, value = "pass", True
+            entry = CardAction("pass", True)
     except BadInput as exc:
         return error(400, message_of(exc))
     service, _ = services()
     try:
-        handled = service.handle(kind, value)
+        handled = service.handle(entry)
     except (SenetError, TypeError, ValueError) as exc:
         return error(400, message_of(exc))
     verdicts = for_page(handled)  # the players by name

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from ..errors import BackendError
+from ..events import Lift, NewGame, Place, Sense, Undo
 from ..rules.text import Text
 from ..rules.throws import RandomSource, default_random
 from ..service.core import Service
@@ -94,7 +95,7 @@ class ThrowerControl:
         self.spin = spin
         self._clock = clock
         self.service: Service | None = None
-        self._offer: str | None = None
+        self._offer: NewGame | Undo | None = None  # the input a short press confirms
         self._offer_until = 0.0
         self._unsubscribe: Callable[[], None] | None = None
 
@@ -133,12 +134,12 @@ class ThrowerControl:
         if not self.gestures:  # a long press is just a press that took its time
             self.service.note(Refused(Text("long presses are switched off here: staff use the page")))
             return
-        self._offer = "new_game" if seconds >= VERY_LONG_PRESS else "undo"
+        self._offer = NewGame() if seconds >= VERY_LONG_PRESS else Undo()
         self._offer_until = self._clock() + OFFER_TIME
         self.sticks.offer()
         offer = (
             Text("press the button again within 10 s to start a new game")
-            if self._offer == "new_game"
+            if isinstance(self._offer, NewGame)
             else Text("press the button again within 10 s to undo the last move")
         )
         self.service.note(Offer(offer))
@@ -191,15 +192,15 @@ class GpioBackend(Backend):
         False, when the caller calls `board.scan_once()`) and listen to the button."""
         assert self.board is not None and self.thrower is not None
         self.service = service
-        self.board.when_placed = lambda square: service.handle("place", square)
-        self.board.when_lifted = lambda square: service.handle("lift", square)
+        self.board.when_placed = lambda square: service.handle(Place(square))
+        self.board.when_lifted = lambda square: service.handle(Lift(square))
         self.board.when_fault = self._fault
         self.thrower.when_pressed = self.press
         self.thrower.when_held = self.held
         assert self.control is not None
         self.control.attach(service)
         sensed = self.board.occupied  # the board as it stands (and: this board has sensors)
-        service.handle("sense", [sq for sq in range(1, 31) if sensed >> sq & 1])
+        service.handle(Sense(tuple(sq for sq in range(1, 31) if sensed >> sq & 1)))
         if scan:
             self.board.start()
 

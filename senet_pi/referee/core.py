@@ -310,33 +310,25 @@ class Core:
         return []
 
     def _clear(self) -> Verdict:
-        self.state.warning = None
-        self.state.guiding = False
-        self.state.replacing = None
+        """The warning is over: cleared (`RefereeState.clear_warning`), and said."""
+        self.state.clear_warning()
         return Cleared()
 
     def _forget(self, *, history: bool = False, warning: bool = False, owed: bool = False) -> None:
         """The resets of the open business, in one place. `history`: the last move is no longer open
         to an undo or a revision, no question stands, and pieces believed swapped or mixed up by hand
         are no longer in question (undo, new game, resync); `warning`: no warning stands or is being
-        guided; `owed`: no steps are owed."""
+        guided; `owed`: no steps are owed. The fields each touches are listed in `RefereeState`'s resets."""
         if history:
-            self.state.before_last_move = None
-            self.state.provisional = None
-            self.state.question = None
-            self.state.swapped = None
-            self.state.mixed = {}
-            self.state.replacing = None
+            self.state.forget_history()
         if warning:
-            self.state.warning = None
-            self.state.guiding = False
+            self.state.forget_warning()
         if owed:
-            self.state.owed = None
+            self.state.forget_owed()
 
     def _reset_attempt(self) -> None:
         """The board is trusted as it is: evidence starts afresh from here."""
-        self.state.attempt = self._attempt(self.state.expected if self.state.owed is None else self.state.sensed)
-        self.state.in_progress = False
+        self.state.forget_attempt(self._attempt(self.state.expected if self.state.owed is None else self.state.sensed))
 
     def _guide(self, steps: Sequence[Step], start: int, keep_evidence: bool = False) -> None:
         """The people must carry out `steps` from the board `start`: prompt them one at a time, and

@@ -69,8 +69,7 @@ class Faults(Part):
         self.state.switches.mark(square, fault)
         out: list[Verdict] = [Switch(square, fault, switch_text(square, fault))]
         if self.state.warning is not None and self.state.warning.swap is None:
-            self.state.warning = None
-            self.state.guiding = False
+            self.state.forget_warning()
         self.state.judged = False
         out += rejudge()
         return out

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from ..events import as_input, split
+from ..events import as_input, read_input, split
 from ..rules import Game, Move, find_ruleset, new_game
 from ..rules.board import OFF, bit
 from ..verdicts import Question
@@ -66,7 +66,7 @@ def scripted_game(ruleset: str, seed: int, players: int = 2, max_throws: int = 2
             kind, value, by = split(event)
             if kind == "wait" and isinstance(value, int | float):  # a wait's value is its milliseconds
                 clock_ms += int(value)
-            verdicts = referee.apply(*as_input(kind, value, by), clock_ms / 1000)
+            verdicts = referee.take(read_input(*as_input(kind, value, by)), clock_ms / 1000)
             question = next((v for v in verdicts if isinstance(v, Question)), None)
             if question is not None and intended is not None:
                 feed([{"answer": _answer_for(question, intended)}])

@@ -337,7 +337,7 @@ class Judging(Part):
         ):
             # the stray squares are none of the move's: the hands' stories (narrowed to the move) still
             # say whose piece each stray is and where it came from, for the fixes
-            self.state.attempt, self.state.in_progress = ev, False
+            self.state.forget_attempt(ev)
             out += self.core._warn(self.state.sensed)
         return out
 

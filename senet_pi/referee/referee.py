@@ -120,16 +120,22 @@ class Referee(Core):
     def apply(self, kind: str, value: object, at: float) -> list[Verdict]:
         """Any input by name, as replay files and the journal store them: read into its typed value
         (`events.read_input`) and judged by `take`. A kind the referee does not take, or a value of
-        the wrong shape, comes back as an `illegal` verdict with nothing else changed."""
-        player = self.game.to_move_id
+        the wrong shape, comes back as an `illegal` verdict with nothing else changed (`refuse`).
+        The adapter for tests, scripts and benchmarks: the package reads its inputs where they enter."""
         try:
             entry = read_input(kind, value)
-        except ValueError as exc:
-            return _stamped([Illegal.because(Reason.NOT_NOW, why=str(exc))], player)
-        except TypeError as exc:
-            self.state.now = max(self.state.now, at)
-            return _stamped([_cannot_judge(kind, exc)], player)
+        except (ValueError, TypeError) as exc:
+            return self.refuse(kind, exc, at)
         return self.take(entry, at)
+
+    def refuse(self, kind: str, error: ValueError | TypeError, at: float) -> list[Verdict]:
+        """The refusal of an input by name that does not read (`read_input` raised `error`): an
+        unknown kind is not taken now; a value of the wrong shape cannot be judged, though its time passed."""
+        player = self.game.to_move_id
+        if isinstance(error, TypeError):
+            self.state.now = max(self.state.now, at)
+            return _stamped([_cannot_judge(kind, error)], player)
+        return _stamped([Illegal.because(Reason.NOT_NOW, why=str(error))], player)
 
     def take(self, entry: Input, at: float) -> list[Verdict]:
         """One typed input at time `at` (seconds). Operator mistakes (no question to answer, nothing

@@ -226,6 +226,46 @@ class RefereeState:
     candidates: tuple[int, list[Candidate]] = (-1, [])  # the ways to play the throw, by game version
     switches: SwitchFaults = field(default_factory=SwitchFaults)
 
+    # ------------------------------------------------------------------ the resets, each in one place
+
+    def forget_history(self) -> None:
+        """The last move is no longer open to an undo or a revision, no question stands, and pieces
+        believed swapped or mixed up by hand are no longer in question (undo, new game, resync)."""
+        self.before_last_move = None
+        self.provisional = None
+        self.question = None
+        self.swapped = None
+        self.mixed = {}
+        self.replacing = None
+
+    def forget_warning(self) -> None:
+        """No warning stands or is being guided (a piece to replace, if any, is still owed)."""
+        self.warning = None
+        self.guiding = False
+
+    def clear_warning(self) -> None:
+        """The board is right again: no warning, no guiding, no piece to replace."""
+        self.forget_warning()
+        self.replacing = None
+
+    def forget_owed(self) -> None:
+        """No steps are owed by hand."""
+        self.owed = None
+
+    def forget_attempt(self, attempt: Attempt) -> None:
+        """The board is trusted as it is: the hands' evidence starts afresh from `attempt`."""
+        self.attempt = attempt
+        self.in_progress = False
+
+    def forget_provisional(self, prov: Provisional, version: int) -> None:
+        """The provisional move `prov` is taken back (the game already popped, now at `version`): the
+        board, the evidence and the ways to play are as they were before it, and nothing is owed."""
+        self.provisional = None
+        self.owed = None
+        self.expected = prov.base
+        self.attempt = prov.attempt
+        self.candidates = (version, prov.candidates)
+
     def copy(self) -> RefereeState:
         """An independent copy: the evidence, the switch faults, the mixed-up pieces and the
         provisional move copied (the evidence shared by the provisional move stays shared), the

@@ -193,11 +193,7 @@ class Ways(Part):
             kind, _ = self.game.pop()
             popped += kind == "move"
         player = self.game.mover_id  # the revised move's player (the turn may have passed since)
-        self.state.provisional = None
-        self.state.owed = None
-        self.state.expected = prov.base
-        self.state.attempt = prov.attempt
-        self.state.candidates = (self.game.version, prov.candidates)
+        self.state.forget_provisional(prov, self.game.version)
         text = Text(
             "{player}'s move was {now}, not {was}", player=player, now=cand.label(), was=" then ".join(prov.labels)
         )

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import TypeVar, cast
 
 from ..errors import SenetError
-from ..events import Input, written
+from ..events import Answer, CardAction, Input, MoveEntry, Sense, Tick, written
+from ..events import Throw as ThrowInput
 from ..referee import GUIDANCE_DELAY, SETTLE_TIME, Referee
 from ..rules import Game, find_ruleset
 from ..rules.board import squares_in
@@ -29,7 +30,7 @@ from .journal import EventRecord, GameRecord, Journal
 from .nojournal import NoJournal
 from .questions import QUESTION_SECONDS, Assumed, QuestionClosed, Waiting, likelier
 from .restart import Restart
-from .resume import rejudge
+from .resume import judge_row, read_row, rejudge
 from .stamps import CLOCK_JUMP, Dates, NoDates
 from .view import HISTORY_KINDS, HandView, View, hand_of, setup_step, view_of
 
@@ -203,7 +204,7 @@ class Service:
                 # The pieces stay where they were: the new game's referee is told the board as it
                 # stands (journaled like the backend's own report), so the setup fixes are real.
                 # Only for the idle reset: a new game asked for by hand still assumes the setup.
-                verdicts += self.handle("sense", squares_in(old.sensed))
+                verdicts += self.handle(Sense(tuple(squares_in(old.sensed))))
             return verdicts
 
     def _idle_reset(self) -> list[Verdict]:
@@ -232,7 +233,8 @@ class Service:
 
     def handle(self, kind: str | Input, value: object = True) -> list[Verdict]:
         """Journal one input, judge it, journal and publish the verdicts. An input read where it
-        came in (a typed `events.Input`) is judged as it is; one by name is read by the referee."""
+        came in (a typed `events.Input`) is judged as it is; one by name (tests, scripts) is read
+        here, and refused as the referee refuses it when it does not read."""
         entry = None if isinstance(kind, str) else kind
         name = kind if isinstance(kind, str) else written(kind)[0]
         if entry is not None:
@@ -242,13 +244,11 @@ class Service:
             if name not in NOT_A_PERSON:
                 self.idle.touched()
             ms = self.now_ms()
+            record = EventRecord(self.seq, ms, name, value)
             self._log.record_event(self.game_id, self.seq, ms, name, value)
-            self._inputs.append(EventRecord(self.seq, ms, name, value))
+            self._inputs.append(record)
             try:
-                if entry is not None:
-                    verdicts = self.referee.take(entry, ms / 1000)
-                else:
-                    verdicts = self.referee.apply(name, value, ms / 1000)
+                verdicts = judge_row(self.referee, record, read_row(record) if entry is None else entry)
             except Exception as exc:  # any failure of the referee: this input costs only itself
                 verdicts = self._failed(name, exc)
             self._after(verdicts)
@@ -264,7 +264,7 @@ class Service:
                 self._keep_assumed()
                 return self._idle_reset()
             ms = self.now_ms()
-            verdicts = self.referee.apply("tick", True, ms / 1000)  # as replay judges the journaled tick
+            verdicts = self.referee.take(Tick(), ms / 1000)  # as replay judges the journaled tick
             if verdicts:
                 self._keep_assumed()
             elif self._question_due():
@@ -300,7 +300,7 @@ class Service:
         choice = likelier(question, self.referee.game)
         saved = self.referee.snapshot()
         ms = self.now_ms()
-        verdicts = self.referee.apply("answer", choice, ms / 1000)
+        verdicts = self.referee.take(Answer(choice), ms / 1000)
         self.assumed = Assumed(shown, choice, waited, saved, self.seq, ms, len(self.history), verdicts)
         self._inputs.append(EventRecord(self.seq, ms, "answer", choice))
         self.seq += 1
@@ -331,7 +331,7 @@ class Service:
             self.referee.restore(assumed.saved)
             del self.history[assumed.history :]
             del self._inputs[-1]
-            verdicts = self.referee.apply("answer", choice, assumed.ms / 1000)
+            verdicts = self.referee.take(Answer(choice), assumed.ms / 1000)
             self._inputs.append(EventRecord(assumed.seq, assumed.ms, "answer", choice))
             self._log.record_event(self.game_id, assumed.seq, assumed.ms, "answer", choice)
             self._log.record_verdicts(self.game_id, assumed.seq, verdicts)
@@ -402,16 +402,16 @@ class Service:
             game = self.referee.game
             if game.turn_starts_with == "card":  # the button confirms "no more moves" (K9)
                 if game.phase == "residue":
-                    return Press(verdicts=self.handle("pass"))
+                    return Press(verdicts=self.handle(CardAction("pass", True)))
                 return self._refuse(Text("in the card game, play a card from your hand's page"))
             blocked = self.referee.throw_blocked()
             if blocked is not None:
                 unseen = self.referee.unseen_move()
                 if unseen is not None:  # the button confirms the move the board cannot show (M5's bounce)
-                    return Press(verdicts=self.handle("move", [unseen.from_sq, unseen.to_sq, unseen.by]))
+                    return Press(verdicts=self.handle(MoveEntry(unseen.from_sq, unseen.to_sq, unseen.by)))
                 return self._refuse(Text("the thrower is not taking a throw: {why}", why=blocked))
             throw = game.roll(rng)
-            verdicts = self.handle("throw", list(throw.value) if isinstance(throw.value, tuple) else throw.value)
+            verdicts = self.handle(ThrowInput(list(throw.value) if isinstance(throw.value, tuple) else throw.value))
             refused = [v.reason for v in verdicts if isinstance(v, Illegal)]
             if refused:
                 return Press(refused=joined(refused), verdicts=verdicts)

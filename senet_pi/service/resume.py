@@ -16,6 +16,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..events import Input, read_input
 from ..referee import Referee
 from ..verdicts import JournalNews, Verdict, VerdictJSON
 from .journal import EventRecord
@@ -44,21 +45,44 @@ def rejudge(
     skipped = skipped or {}
     referee = make()
     judged: list[list[Verdict]] = []
+    rows: dict[int, Row] = {}  # each row read once (by its place), as it leaves the journal
     for i, event in enumerate(events):
         if event.seq in skipped:
             judged.append(skipped[event.seq])
             continue
         try:
-            verdicts = referee.apply(event.kind, event.value, event.ms / 1000)
+            rows[i] = read_row(event)
+            verdicts = judge_row(referee, event, rows[i])
         except Exception as exc:  # any failure of the referee: the game stops before this input
             referee = make()
-            for before in events[:i]:
+            for j, before in enumerate(events[:i]):
                 if before.seq not in skipped:
-                    referee.apply(before.kind, before.value, before.ms / 1000)
+                    judge_row(referee, before, rows[j])
             why = f"input {i + 1} ({event.kind} {json.dumps(event.value)[:40]}) could not be judged: "
             return Rejudged(referee, events[:i], judged, why + f"{type(exc).__name__}: {exc}"[:200])
         judged.append(verdicts)
     return Rejudged(referee, list(events), judged, unreadable)
+
+
+#: A journal row read: its typed input, or why it does not read.
+Row = Input | ValueError | TypeError
+
+
+def read_row(event: EventRecord) -> Row:
+    """A journaled input read into its typed value (`read_input`), or the error that says why it
+    does not read: such a row is refused as the referee refuses any input by name that does not read."""
+    try:
+        return read_input(event.kind, event.value)
+    except (ValueError, TypeError) as exc:
+        return exc
+
+
+def judge_row(referee: Referee, event: EventRecord, row: Row) -> list[Verdict]:
+    """Judge one journal row at its time: its typed input taken, or its refusal (`Referee.refuse`)."""
+    at = event.ms / 1000
+    if isinstance(row, ValueError | TypeError):
+        return referee.refuse(event.kind, row, at)
+    return referee.take(row, at)
 
 
 def failed_inputs(stored: dict[int, list[Verdict | str]]) -> dict[int, list[Verdict]]:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import SenetError
+from ..events import CardAction, Undo, read_input
 from ..opponent.levels import ALONE_LEVEL, LEVEL_NAMES, LEVEL_RANGE, RETIRED_LEVEL
 from ..rules import Game, Move
 from ..rules.board import square_name
@@ -260,7 +261,7 @@ class ComputerPlayer:
             if task[0] == "back":
                 return self._take_back(task[1])
             if task[0] == "pass":
-                service.handle("pass")
+                service.handle(CardAction("pass", True))
                 return True
         if task[0] == "none":
             return False
@@ -273,7 +274,7 @@ class ComputerPlayer:
             with service.lock:
                 if self._now() != key:
                     return False
-                service.handle(kind, value)
+                service.handle(read_input(kind, value))  # the engine's action, read as it comes in
             return True
         move = self._choose(view, level, seed)
         with service.lock:
@@ -353,7 +354,7 @@ class ComputerPlayer:
             to=square_name(choice.move.to_sq),
         )
         self.service.note(Refused(text))
-        self.service.handle("undo")
+        self.service.handle(Undo())
         return True
 
     # ------------------------------------------------------------------ the thread
