@@ -235,10 +235,11 @@ class Service:
         """Journal one input, judge it, journal and publish the verdicts. An input read where it
         came in (a typed `events.Input`) is judged as it is; one by name (tests, scripts) is read
         here, and refused as the referee refuses it when it does not read."""
-        entry = None if isinstance(kind, str) else kind
-        name = kind if isinstance(kind, str) else written(kind)[0]
-        if entry is not None:
-            value = written(entry)[1]
+        if isinstance(kind, str):
+            entry, name = None, kind
+        else:
+            entry = kind
+            name, value = written(kind)
         with self.lock:
             self._keep_assumed()
             if name not in NOT_A_PERSON:
