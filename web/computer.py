@@ -16,14 +16,14 @@ out, in words) and `coach` (what the last person's move cost, when it cost more 
 from __future__ import annotations
 
 import ipaddress
-from typing import cast
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from senet_pi.i18n import Text
 from senet_pi.opponent.levels import LEVEL_RANGE
+from senet_pi.rules.core import PLAYER_IDS
 from senet_pi.service.coach import Coach
-from senet_pi.service.seat import PLAYER_IDS, ComputerPlayer, SeatError
+from senet_pi.service.seat import ComputerPlayer, SeatError
 
 from .errors import BadInput, error, json_body, message_of
 from .operator import csrf_ok, operator_check, operator_required
@@ -81,7 +81,7 @@ def alone() -> Response | tuple[Response, int]:
         raise BadInput(Text("say {on} or {off}", on='{"on": true}', off='{"on": false}'))
     service, _backend = services()
     level = shared().board.alone_level
-    players = cast(list[str], service.snapshot().to_json()["players"])
+    players = service.snapshot().players
     # the visitor keeps the first seat (White); the computer takes the others
     seats = dict.fromkeys(players[1:], level) if on else {}
     computer.set_seats(seats)

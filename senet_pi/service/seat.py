@@ -27,6 +27,7 @@ from ..events import CardAction, Undo, read_input
 from ..opponent.levels import ALONE_LEVEL, LEVEL_NAMES, LEVEL_RANGE, RETIRED_LEVEL
 from ..rules import Game, Move
 from ..rules.board import square_name
+from ..rules.core import PLAYER_IDS
 from ..rules.text import Text
 from ..verdicts import Idle, NewGame, Prompt, Refused, Verdict
 from .core import Service
@@ -34,7 +35,6 @@ from .core import Service
 if TYPE_CHECKING:
     from ..opponent.tables import Tables
 
-PLAYER_IDS = ("A", "B", "C", "D")
 #: Seconds the computer waits before it throws, so people see the board settle and whose turn it is.
 PAUSE = 1.0
 
