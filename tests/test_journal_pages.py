@@ -154,6 +154,17 @@ def test_a_file_cut_at_any_page_keeps_the_rows_before_the_cut(built, tmp_path, a
     assert kept_inputs(tmp_path / "out.sqlite") == expected_after(made, where, set(range(cut + 1, count + 1)))
 
 
+def lose_the_events_root(path: Path) -> None:
+    """Zero the events table's root page, an interior page (a parent lost, its leaves kept)."""
+    db = sqlite3.connect(path)
+    root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'events'").fetchone()[0]
+    db.close()
+    data = bytearray(path.read_bytes())
+    assert data[(root - 1) * PAGE] == 0x05
+    data[(root - 1) * PAGE : root * PAGE] = bytes(PAGE)
+    path.write_bytes(bytes(data))
+
+
 def test_a_service_on_a_journal_whose_event_root_is_lost_resumes_its_game_in_full(tmp_path):
     path = tmp_path / "j.sqlite"
     service = Service(Journal(path))
@@ -163,13 +174,7 @@ def test_a_service_on_a_journal_whose_event_root_is_lost_resumes_its_game_in_ful
         service.handle("throw", 2)
     seq = service.seq
     service.close()
-    db = sqlite3.connect(path)
-    root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'events'").fetchone()[0]
-    db.close()
-    data = bytearray(path.read_bytes())
-    assert data[(root - 1) * PAGE] == 0x05
-    data[(root - 1) * PAGE : root * PAGE] = bytes(PAGE)
-    path.write_bytes(bytes(data))
+    lose_the_events_root(path)
     resumed = Service(Journal(path))
     try:
         assert resumed.journal.damaged
@@ -336,13 +341,7 @@ def test_rows_longer_than_a_page_come_back_from_their_overflow_pages(tmp_path):
         game = journal.start_game("secret", 2, {})
         for seq in range(60):
             journal.record_event(game, seq, seq, "sense", big[seq % 2] if seq % 3 == 0 else seq)
-    db = sqlite3.connect(path)
-    root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'events'").fetchone()[0]
-    db.close()
-    data = bytearray(path.read_bytes())
-    assert data[(root - 1) * PAGE] == 0x05
-    data[(root - 1) * PAGE : root * PAGE] = bytes(PAGE)
-    path.write_bytes(bytes(data))
+    lose_the_events_root(path)
     found = recover(path, tmp_path / "out.sqlite")
     assert found.inputs == 60
     values = [e.value for e in kept_inputs_events(tmp_path / "out.sqlite", game)]
