@@ -195,9 +195,6 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 ]
 #: The package's root module holds only `__version__`: every layer may read it.
 EVERY_LAYER = {"senet_pi"}
-#: Imports upward that are known and being taken out, each with why it is still there (none now:
-#: the list stays so that one, if ever needed, is written down with its reason).
-KNOWN_UPWARD: dict[tuple[str, str], str] = {}
 
 
 def layer_of(module: str) -> int | None:
@@ -226,18 +223,11 @@ def test_the_layers_point_one_way():
             continue
         for used in imports(name, path, known) - EVERY_LAYER:
             theirs = layer_of(used)
-            if theirs is not None and theirs > mine and (name, used) not in KNOWN_UPWARD:
+            if theirs is not None and theirs > mine:
                 upward.append(f"{LAYERS[mine][0]}: {name} imports {used} ({LAYERS[theirs][0]})")
         if mine <= 1:
             assert not stdlib_imports(path) & IO_MODULES, f"{name} does I/O"
     assert not upward, "\n".join(sorted(upward))
-
-
-def test_the_known_upward_imports_are_still_there():
-    """An upward import taken out leaves the allowance list too, so it cannot come back unseen."""
-    known = modules()
-    gone = [pair for pair in KNOWN_UPWARD if pair[1] not in imports(pair[0], known[pair[0]], known)]
-    assert not gone, f"no longer imported, remove from KNOWN_UPWARD: {gone}"
 
 
 def test_every_package_says_its_job_and_what_it_may_import():
