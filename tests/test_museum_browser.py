@@ -492,8 +492,14 @@ def test_the_card_game_looks_like_cards_and_each_phone_names_its_pieces(browser,
         cards = phone.locator("#cards button.card .card-face")
         expect(cards).to_have_count(5)
         expect(cards.first).to_be_visible()  # drawn, not only in the DOM: a loaded machine is slower to lay out
-        assert cards.first.bounding_box()["height"] >= 90
-        assert phone.locator("#play").bounding_box()["height"] >= 44  # a finger's size
+        # Measured in the page in one go: the live stream may draw the hand again between two reads
+        # from here, and a card read after it was replaced has no box.
+        heights = phone.evaluate(
+            """() => [document.querySelector("#cards button.card .card-face").getBoundingClientRect().height,
+                     document.querySelector("#play").getBoundingClientRect().height]"""
+        )
+        assert heights[0] >= 90
+        assert heights[1] >= 44  # a finger's size
     finally:
         main.close()
         phone.close()
