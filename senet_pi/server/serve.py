@@ -25,6 +25,7 @@ from ..fleet.published import Board
 from ..hardware.backend import Backend
 from ..service.core import Service
 from .connections import HEADER_TIMEOUT, PER_CLIENT, QuietErrors, guarded_protocol, log, raise_file_limit
+from .listening import check_tls, listen
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -132,7 +133,7 @@ class PageServer:
     """uvicorn serving one Flask app on a background thread; `stop_server` ends it.
 
     The listening socket is bound here, in the caller's thread, so a taken port is an OSError
-    at once; `effective_port` is the port it got (ask for 0 to get a free one)."""
+    at once (or given bound, `sock`); `effective_port` is the port it got (ask for 0 for a free one)."""
 
     def __init__(
         self,
@@ -143,24 +144,20 @@ class PageServer:
         header_timeout: float = HEADER_TIMEOUT,
         per_client: int = PER_CLIENT,
         body_timeout: float = BODY_TIMEOUT,
+        sock: socket.socket | None = None,
     ) -> None:
         import uvicorn
 
         cert, key = app.config.get("TLS_CERT"), app.config.get("TLS_KEY")
         self.scheme = "https" if cert else "http"
         if cert:
-            _check_tls(str(cert), str(key or ""))
+            check_tls(str(cert), str(key or ""))
 
         from senet_pi_web.live import LiveApp
 
         raise_file_limit(MAX_CONNECTIONS + 256)  # the connection limit refuses a crowd, not the file limit
 
-        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
-        self.sock = socket.create_server((host, port), family=family, backlog=1024)
-        # Answers go out as headers then body: without TCP_NODELAY (which asyncio sets only on sockets
-        # whose proto says TCP, not these) Nagle holds the body for the client's delayed ACK, 40 ms.
-        # Accepted connections inherit it from the listening socket.
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock = sock if sock is not None else listen(host, port)  # `sock`: bound already (on_demand)
         self.app = app
         self.asgi = LiveApp(app, workers=workers)
         self.body_first = BodyFirst(self.asgi, app, body_timeout)
@@ -203,18 +200,6 @@ class PageServer:
     @property
     def effective_port(self) -> int:
         return int(self.sock.getsockname()[1])
-
-
-def _check_tls(cert: str, key: str) -> None:
-    """SenetError, one line, for a certificate or key that cannot be used (said before serving)."""
-    import ssl
-
-    if not key:
-        raise SenetError("the config names TLS_CERT but not TLS_KEY: give both for HTTPS, or neither")
-    try:
-        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(cert, key)
-    except (OSError, ssl.SSLError) as exc:
-        raise SenetError(f"cannot use the HTTPS certificate {cert} with the key {key}: {exc}") from None
 
 
 def serve(service: Service, backend: Backend | None, host: str, port: int, board: Board | None = None) -> PageServer:
