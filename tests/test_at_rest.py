@@ -227,3 +227,9 @@ def test_the_boards_threads_carry_their_names_in_the_kernel():
         assert "scanner" in names
     finally:
         runner.close()
+
+
+def test_the_page_asks_glibc_for_few_malloc_arenas():
+    from senet_pi.server.serve import few_arenas
+
+    assert few_arenas()  # glibc (Raspberry Pi OS, Debian): mallopt takes M_ARENA_MAX

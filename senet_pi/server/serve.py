@@ -113,6 +113,24 @@ class BodyFirst:
         self._said, self._since = now, 0
 
 
+M_ARENA_MAX = -8  # glibc's mallopt() parameter number (malloc.h)
+ARENAS = 2
+
+
+def few_arenas(arenas: int = ARENAS) -> bool:
+    """Let glibc's malloc keep at most `arenas` arenas from now on, before the page's worker threads
+    start. Each thread that allocates may otherwise get an arena of its own (up to 8 per core) and
+    keep what it freed for good: after 80 requests at once the board held 0.8 MiB less with 2 (more
+    the more workers a crowd wakes). False where the C library is not glibc (nothing changes there)."""
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return False
+    return bool(mallopt(M_ARENA_MAX, arenas))
+
+
 class PinError(SenetError, ValueError):
     """A PIN that is neither 6-12 digits nor a passphrase of 12-64 characters."""
 
@@ -156,6 +174,7 @@ class PageServer:
         from senet_pi_web.live import LiveApp
 
         raise_file_limit(MAX_CONNECTIONS + 256)  # the connection limit refuses a crowd, not the file limit
+        few_arenas()
 
         self.sock = sock if sock is not None else listen(host, port)  # `sock`: bound already (on_demand)
         self.app = app
