@@ -233,3 +233,27 @@ def test_the_page_asks_glibc_for_few_malloc_arenas():
     from senet_pi.server.serve import few_arenas
 
     assert few_arenas()  # glibc (Raspberry Pi OS, Debian): mallopt takes M_ARENA_MAX
+
+
+def test_the_page_servers_loop_wakes_once_a_second_and_stops_at_once(tmp_path, monkeypatch):
+    from senet_pi.server.serve import CalmServer, start_server, stop_server
+    from senet_pi_web import create_app
+
+    passes: list[int] = []
+    real_on_tick = CalmServer.on_tick
+
+    async def on_tick(self, counter: int) -> bool:
+        passes.append(counter)
+        return await real_on_tick(self, counter)
+
+    monkeypatch.setattr(CalmServer, "on_tick", on_tick)
+    server = start_server(create_app({"SECRET_KEY": "x"}, service=Service(None)))
+    time.sleep(2.5)
+    assert 2 <= len(passes) <= 4  # uvicorn's own loop: 25 in 2.5 s
+    assert all(counter % 10 == 0 for counter in passes)  # each pass dates the answers, as uvicorn does each second
+    assert get(server.effective_port, "/api/state")[0] == 200
+    monkeypatch.setattr(server.server, "period", 60.0)  # a wait stop_server could only end by waking it
+    time.sleep(1.5)  # the loop is in its long wait now
+    stop_server(server, timeout=10)
+    assert not server.thread.is_alive()
+    assert not server.server.force_exit  # stopped gracefully: woken, not given up on
