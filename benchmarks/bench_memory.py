@@ -9,10 +9,12 @@ as they go, for `--seconds` of *simulated* time, and prints RSS every simulated 
 on, a fresh journal, standard input held open) and reads its RSS every 30 s of wall time, then
 fits a line after the first minute and extrapolates it to an hour.
 
-`python benchmarks/bench_memory.py idle [--seconds 30] [--page] [--mqtt URL]` is a board at rest:
-`senet-pi run --backend sim` with no page (unless `--page`), nobody playing, measured after 10 s
-of settling: its share of one core (user + system time from /proc over `--seconds`), its RSS,
-and what wakes it: each thread's context switches a second (from /proc/PID/task), by name.
+`python benchmarks/bench_memory.py idle [--seconds 30] [--page [--visit]] [--mqtt URL] [--repeat N]`
+is a board at rest: `senet-pi run --backend sim` with no page (unless `--page`: served, never
+opened; `--visit`: one visitor loads it, then leaves), nobody playing, measured after 10 s of
+settling: its share of one core (user + system time from /proc over `--seconds`), its RSS, and
+what wakes it: each thread's context switches a second and its share of a core (from
+/proc/PID/task), by the name the board gives it. `--repeat N`: N boards in turn, then medians.
 """
 
 from __future__ import annotations
@@ -20,10 +22,13 @@ from __future__ import annotations
 import argparse
 import os
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -105,20 +110,26 @@ def real(seconds: float) -> None:
     )
 
 
-def _threads(pid: int) -> dict[str, int]:
-    """Context switches (voluntary and not) of each of the process's threads, by tid and name."""
-    out: dict[str, int] = {}
+def _threads(pid: int) -> dict[str, tuple[int, float]]:
+    """Each of the process's threads, by tid and name (the board names them in the kernel too):
+    its context switches (voluntary and not: each wake-up is one) and its CPU seconds."""
+    out: dict[str, tuple[int, float]] = {}
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
             status = dict(line.split(":", 1) for line in (task / "status").read_text().splitlines() if ":" in line)
+            cpu = _cpu_seconds(pid, task.name)
         except OSError:
             continue
         switches = int(status["voluntary_ctxt_switches"]) + int(status["nonvoluntary_ctxt_switches"])
-        out[f"{task.name} {status['Name'].strip()}"] = switches
+        out[f"{task.name} {status['Name'].strip()}"] = (switches, cpu)
     return out
 
 
-def _cpu_seconds(pid: int) -> float:
+def _cpu_seconds(pid: int, tid: str | None = None) -> float:
+    """User + system CPU seconds of the process, from /proc (clock ticks); of one of its threads from
+    its schedstat (nanoseconds: a thread at rest uses less than a tick a second)."""
+    if tid:
+        return int(Path(f"/proc/{pid}/task/{tid}/schedstat").read_text().split()[0]) / 1e9
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
 
@@ -129,16 +140,36 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def idle(seconds: float, page: bool, mqtt: str | None) -> None:
+def _visit(port: int) -> None:
+    """One visitor: the page, its style, script and state, as a browser first loads them; then gone."""
+    for path in ("/", "/static/style.css", "/static/app.js", "/api/state"):
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=30) as answer:
+            answer.read()
+
+
+@dataclass
+class Idle:
+    cpu: float  # % of one core
+    rss: float  # MiB
+    wakes: dict[str, float]  # wake-ups a second, by thread
+    shares: dict[str, float]  # % of one core, by thread
+
+
+def idle_once(seconds: float, page: bool, mqtt: str | None, visit: bool = False) -> Idle:
+    """One board started, left alone 10 s (after one visitor's page load with `visit`), then measured."""
     with tempfile.TemporaryDirectory() as folder:
         env = dict(os.environ, SENET_PI_INSTANCE=folder, PYTHONPATH=str(ROOT))
+        port = _free_port() if page else 0  # a free port: other runs may share the machine
         cmd = [sys.executable, "-m", "senet_pi", "run", "--backend", "sim", "--journal", f"{folder}/j.sqlite"]
-        cmd += ["--page-port", str(_free_port()) if page else "0"]  # a free port: other runs may share the machine
+        cmd += ["--page-port", str(port)]
         if mqtt:
             cmd += ["--mqtt", mqtt, "--board", "bench-idle"]
-        child = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env)
+        child = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env, cwd=folder)
         try:
-            time.sleep(10)  # started, imported, settled
+            time.sleep(3)
+            if visit:
+                _visit(port)
+            time.sleep(7)  # started, imported, settled
             cpu0, wall0, threads0 = _cpu_seconds(child.pid), time.monotonic(), _threads(child.pid)
             time.sleep(seconds)
             cpu1, wall1, threads1 = _cpu_seconds(child.pid), time.monotonic(), _threads(child.pid)
@@ -147,14 +178,36 @@ def idle(seconds: float, page: bool, mqtt: str | None) -> None:
             child.terminate()
             child.wait(10)
     span = wall1 - wall0
-    print(
-        f"idle for {span:.0f} s ({'page' if page else 'no page'}{', mqtt' if mqtt else ''}): "
-        f"{100 * (cpu1 - cpu0) / span:.2f} % of a core, RSS {rss / 1024:.1f} MiB"
-    )
-    wakes = {name: (threads1[name] - threads0.get(name, 0)) / span for name in threads1}
-    for name, rate in sorted(wakes.items(), key=lambda kv: -kv[1]):
-        print(f"  {rate:6.1f} wake-ups/s  thread {name}")
-    print(f"  {sum(wakes.values()):6.1f} wake-ups/s in all")
+    zero = (0, 0.0)
+    wakes = {name: (n - threads0.get(name, zero)[0]) / span for name, (n, _) in threads1.items()}
+    shares = {name: 100 * (c - threads0.get(name, zero)[1]) / span for name, (_, c) in threads1.items()}
+    return Idle(100 * (cpu1 - cpu0) / span, rss / 1024, wakes, shares)
+
+
+def idle(seconds: float, page: bool, mqtt: str | None, visit: bool = False, repeat: int = 1) -> None:
+    """`repeat` boards one after another: each one's figures, then the medians (CPU time is what a
+    busy machine disturbs most; memory hardly at all)."""
+    what = ("page, one visit then none" if visit else "page, never opened") if page else "no page"
+    runs: list[Idle] = []
+    for n in range(repeat):
+        load = os.getloadavg()[0]
+        run = idle_once(seconds, page, mqtt, visit)
+        runs.append(run)
+        print(
+            f"run {n + 1}: idle for {seconds:.0f} s ({what}{', mqtt' if mqtt else ''}, load {load:.1f}): "
+            f"{run.cpu:.2f} % of a core, RSS {run.rss:.1f} MiB",
+            flush=True,
+        )
+        for name, rate in sorted(run.wakes.items(), key=lambda kv: -kv[1]):
+            tid, _, thread = name.partition(" ")
+            print(f"  {rate:6.1f} wake-ups/s  {run.shares[name]:5.2f} % of a core  thread {thread} ({tid})")
+        print(f"  {sum(run.wakes.values()):6.1f} wake-ups/s in all")
+    if repeat > 1:
+        print(
+            f"median of {repeat}: {statistics.median(r.cpu for r in runs):.2f} % of a core "
+            f"(min {min(r.cpu for r in runs):.2f}), RSS {statistics.median(r.rss for r in runs):.1f} MiB, "
+            f"{statistics.median(sum(r.wakes.values()) for r in runs):.1f} wake-ups/s"
+        )
 
 
 def main() -> None:
@@ -162,13 +215,15 @@ def main() -> None:
     parser.add_argument("mode", choices=["accelerated", "real", "idle"])
     parser.add_argument("--page", action="store_true", help="idle: serve the page too")
     parser.add_argument("--mqtt", metavar="URL", help="idle: publish the board on this broker")
+    parser.add_argument("--visit", action="store_true", help="idle, --page: one visitor loads the page first")
+    parser.add_argument("--repeat", type=int, default=1, help="idle: boards measured one after another (medians)")
     parser.add_argument("--seconds", type=float, help="simulated (accelerated) or wall (real) seconds")
     parser.add_argument("--unbounded", action="store_true", help="accelerated: gpiozero's plain MockPins, to compare")
     args = parser.parse_args()
     if args.mode == "accelerated":
         accelerated(args.seconds or 3600, args.unbounded)
     elif args.mode == "idle":
-        idle(args.seconds or 30, args.page, args.mqtt)
+        idle(args.seconds or 30, args.page, args.mqtt, args.visit, max(1, args.repeat))
     else:
         real(args.seconds or 600)
 

@@ -31,6 +31,13 @@ LANGUAGES = ("en", "de", "ar")
 DEFAULT = "en"
 DOMAIN = "senet_pi"
 
+#: Each language's own name and the languages written right to left, as Babel's locale data says
+#: (tests/test_at_rest.py checks they agree for every language in LANGUAGES). Written out because
+#: asking Babel loads its locale data for each language, about 8.5 MiB kept for as long as the
+#: board runs: more than the rest of the page's first view. Babel answers for any other language.
+OWN_NAMES = {"en": "English", "de": "Deutsch", "ar": "العربية"}
+RIGHT_TO_LEFT = frozenset({"ar"})
+
 
 def check(language: str) -> str:
     """`language` if it is one of LANGUAGES, else ValueError naming those there are."""
@@ -100,7 +107,9 @@ def _say(msgid: str, template: str | None, params: dict[str, object]) -> str:
 @cache
 def name(language: str) -> str:
     """The language's own name, for the switch: "English", "Deutsch", "العربية"."""
-    from babel import Locale  # Babel's locale data is read when a page is drawn, not at start
+    if language in OWN_NAMES:
+        return OWN_NAMES[language]
+    from babel import Locale  # a language not written out above: Babel's locale data, read now
 
     return str(Locale.parse(language).display_name)
 
@@ -108,6 +117,8 @@ def name(language: str) -> str:
 @cache
 def direction(language: str) -> str:
     """ "rtl" or "ltr", for `<html dir>`."""
+    if language in OWN_NAMES:
+        return "rtl" if language in RIGHT_TO_LEFT else "ltr"
     from babel import Locale
 
     return "rtl" if Locale.parse(language).text_direction == "rtl" else "ltr"

@@ -77,16 +77,16 @@ def test_a_bad_pin_map_is_one_clear_line_saying_what_is_wrong(tmp_path, capsys, 
 
 @pytest.fixture
 def busy_port(monkeypatch):
-    """A `run` that gets as far as serving its page builds the app (reading the config again) and
-    then stops there, as if its port were taken; no socket is opened."""
-    import senet_pi.server.serve
+    """A `run` that gets as far as serving its page builds the app (reading the config again, as its
+    first visitor would) and then stops there, as if its port were taken; no socket is opened."""
+    import senet_pi.server.on_demand
     import senet_pi_web
 
-    def serve(service, backend, host, port):
-        senet_pi_web.create_app(service=service, backend=backend)
+    def serve_on_demand(board, host, port, config, on_start=None):
+        senet_pi_web.create_app(board=board)
         raise OSError(98, "Address already in use")
 
-    monkeypatch.setattr(senet_pi.server.serve, "serve", serve)
+    monkeypatch.setattr(senet_pi.server.on_demand, "serve_on_demand", serve_on_demand)
     return 8080
 
 

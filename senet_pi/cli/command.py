@@ -89,26 +89,24 @@ def _cmd_run(args: argparse.Namespace) -> int:
         from ..service.seat import start_computer  # the computer's seats and the page's hints
 
         computer = start_computer(service, backend, seats, alone_level)
-        if args.page_port:
-            from ..server.serve import serve
+        from ..fleet.published import Board
 
+        language = str(config.get("LANGUAGE", DEFAULT))
+        board = Board(service, backend, exhibit=exhibit, language=language, words=verdict_words(language))
+        board.pin_set = bool(config.get("OPERATOR_PIN_HASH"))
+        if args.page_port:  # bound now, started by its first visitor: see senet_pi.server.on_demand
+            from ..server.on_demand import serve_on_demand
+            from ..settings import defaults
+
+            service.question_seconds = float(cast(float, {**defaults(), **config}["QUESTION_SECONDS"]))
             try:
-                server = serve(service, backend, args.host, args.page_port)
+                server = serve_on_demand(board, args.host, args.page_port, config, on_start=runner.name_threads)
             except OSError as exc:
                 raise SenetError(
                     f"cannot serve the page on {args.host}:{args.page_port}: {exc.strerror or exc} "
                     "(choose another with --page-port, or 0 for no page)"
                 ) from None
             runner.say(f"the page: {server.scheme}://{args.host}:{server.effective_port}/")
-            from senet_pi_web import shared
-
-            board = shared(server.app).board  # the page's board, which the fleet shares
-        else:  # no page: the board's objects without Flask, for the fleet
-            from ..fleet.published import Board
-
-            language = str(config.get("LANGUAGE", DEFAULT))
-            board = Board(service, backend, exhibit=exhibit, language=language, words=verdict_words(language))
-            board.pin_set = bool(config.get("OPERATOR_PIN_HASH"))
         computer.attach(board)
         if fleet is not None:  # the board on the broker: never waits for it
             from ..fleet.on_run import start_board
@@ -131,9 +129,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if computer is not None:
             computer.close()
         if server is not None:
-            from ..server.serve import stop_server
-
-            stop_server(server)
+            server.close()  # the page if a visitor started it, else only its port
         try:
             runner.close()
         finally:

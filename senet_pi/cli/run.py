@@ -28,7 +28,14 @@ from .status import in_ram
 from .systemd import Notifier, Watchdog, scan_counter
 from .terminal import describe
 
-TICK = 0.05  # seconds between the service's ticks (settle and guidance timing)
+TICK = 0.05  # seconds between the service's ticks while the table is in use (settle and guidance timing)
+#: Seconds between ticks at rest: nothing on the board has changed for LIVELY seconds. What is
+#: due then (a question unanswered, an idle exhibit's reset, the disk retried) is due in seconds or
+#: minutes, so a quarter of a second is soon enough, and the board wakes 4 times a second, not 20:
+#: on a Pi that idles all day this was the largest share of its idle CPU. Any input or verdict
+#: (a switch, a press, the page, the computer) wakes the ticks at once and makes them fast again.
+REST_TICK = 0.25
+LIVELY = 10.0
 HAND_PACE = 0.1  # seconds a simulated hand takes for one lift or place
 MAX_WAIT_MS = 600_000  # `wait` at most ten minutes: a script's pause, not a way to stop the terminal
 MAX_HOLD = 60.0  # seconds the button can be held (5 s offers a new game; longer changes nothing)
@@ -61,6 +68,8 @@ class Runner:
         if self.out is None:
             self.out = sys.stdout
         self._stop = threading.Event()
+        self._stir = threading.Event()  # set by an input or verdict (and by close): tick now, and often
+        self._stirred = time.monotonic()  # when the table was last in use
         self._lock = threading.Lock()
         self._ticker = threading.Thread(target=self._tick, name="senet-pi ticks", daemon=True)
         self._unsubscribe: Callable[[], None] = self.service.subscribe(self._print)
@@ -85,8 +94,16 @@ class Runner:
         self.say(self.board_text())
 
     def _tick(self) -> None:
-        """Tick until closed; an error in one tick is said, never the end of the ticks."""
-        while not self._stop.wait(TICK):
+        """Tick until closed: every TICK while the table is in use, every REST_TICK at rest (at most
+        the watchdog's period); an error in one tick is said, never the end of the ticks."""
+        period = self.watchdog.period
+        rest = min(REST_TICK, period) if period else REST_TICK
+        while not self._stop.is_set():
+            lively = time.monotonic() - self._stirred < LIVELY
+            self._stir.wait(TICK if lively else rest)
+            self._stir.clear()
+            if self._stop.is_set():
+                break
             try:
                 self.service.tick()
             except Exception as exc:  # a bug of ours must not stop settling and guidance
@@ -96,9 +113,26 @@ class Runner:
 
     def ready(self, status: str) -> None:
         """Tell systemd the board and the page are up (READY=1), with a status line."""
+        self.name_threads()
         self.notifier.send("READY=1", f"STATUS={status}")
 
+    @staticmethod
+    def name_threads() -> None:
+        """Give each thread its Python name in the kernel too, so `top -H`, `ps -L` and the idle
+        benchmark say which one wakes the board ("scanner", "ticks"), not "python" for all."""
+        for thread in threading.enumerate():
+            name = thread.name.removeprefix("senet-pi ").encode("ascii", "replace")[:15]  # the kernel keeps 15
+            try:
+                with open(f"/proc/self/task/{thread.native_id}/comm", "wb") as comm:
+                    comm.write(name)
+            except OSError:
+                pass  # not Linux, or the thread has ended: its name is only a help
+
     def _print(self, verdicts: list[Verdict]) -> None:
+        """Say the verdicts; every input publishes (verdicts or none), so this also wakes the ticks."""
+        self._stirred = time.monotonic()
+        if not self._stir.is_set():
+            self._stir.set()
         for verdict in verdicts:
             line = describe(verdict, self.language)
             if line:
@@ -235,6 +269,7 @@ class Runner:
     def close(self) -> None:
         self.notifier.send("STOPPING=1", "STATUS=stopping")
         self._stop.set()
+        self._stir.set()
         if self._ticker.is_alive():
             self._ticker.join(timeout=2)
         self._unsubscribe()

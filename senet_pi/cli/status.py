@@ -16,8 +16,6 @@ import shutil
 import sqlite3
 import subprocess
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -103,6 +101,7 @@ def service_check(
 def page_state(url: str, timeout: float = 2.0) -> JSON | str:
     """The running page's /api/state, or why it could not be had."""
     import ssl
+    import urllib.request  # here: `run` imports this module for in_ram, and a board at rest needs no HTTP client
 
     # This Pi's own page: never a proxy; over HTTPS (TLS_CERT) its certificate is its own, not checked here.
     unchecked = urllib.request.HTTPSHandler(context=ssl._create_unverified_context())

@@ -1,0 +1,259 @@
+"""A board at rest costs little: the page's web stack waits for its first visitor, the ticks slow
+down when the table is still, the language switch needs no locale data, threads carry their names.
+
+The figures themselves (memory, share of a core, wake-ups) are measured by hand with
+`benchmarks/bench_memory.py idle`; these tests check the behaviour the figures rest on."""
+
+from __future__ import annotations
+
+import io
+import json
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from senet_pi import i18n
+from senet_pi.cli import run
+from senet_pi.cli.run import Runner
+from senet_pi.fleet.published import Board
+from senet_pi.hardware.backend import SimBackend
+from senet_pi.hardware.pinmap import load_pinmap
+from senet_pi.server.on_demand import PinOnDisk, exposed, serve_on_demand
+from senet_pi.service.core import Service
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def refused(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
+    except ConnectionRefusedError:
+        return True
+    return False
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def get(port: int, path: str) -> tuple[int, bytes]:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=30) as answer:
+        return answer.status, answer.read()
+
+
+# ------------------------------------------------------------------ the page on demand
+
+
+def test_the_page_starts_with_its_first_visitor_and_answers_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("SENET_PI_INSTANCE", str(tmp_path))
+    board = Board(Service(None))
+    page = serve_on_demand(board, "127.0.0.1", 0, {})
+    port = page.effective_port
+    try:
+        assert page.page is None  # bound, not started: nothing imported or made for it yet
+        assert page.scheme == "http"
+        assert port > 0
+        status, body = get(page.effective_port, "/api/state")  # the very first request is answered
+        assert status == 200
+        assert json.loads(body)["variant"] == board.service.variant
+        assert wait_for(lambda: page.page is not None)  # (set once uvicorn says it has started)
+        assert get(page.effective_port, "/")[0] == 200  # and the page after it
+        assert board.visitor is not None
+        assert board.visitor()["enabled"] is False  # the page's own answer now
+    finally:
+        page.close()
+    assert refused(port)
+    assert not page.thread.is_alive()
+
+
+def test_a_page_nobody_opened_stops_at_once_and_lets_go_of_its_port(tmp_path, monkeypatch):
+    monkeypatch.setenv("SENET_PI_INSTANCE", str(tmp_path))
+    page = serve_on_demand(Board(Service(None)), "127.0.0.1", 0, {})
+    port = page.effective_port
+    began = time.monotonic()
+    page.close()
+    assert time.monotonic() - began < 2  # the waiting thread is woken, not timed out
+    assert not page.thread.is_alive()
+    assert page.page is None
+    assert refused(port)
+
+
+def test_a_taken_port_and_a_certificate_without_its_key_are_said_at_start(tmp_path, monkeypatch):
+    monkeypatch.setenv("SENET_PI_INSTANCE", str(tmp_path))
+    with socket.create_server(("127.0.0.1", 0)) as taken, pytest.raises(OSError):
+        serve_on_demand(Board(Service(None)), "127.0.0.1", taken.getsockname()[1], {})
+    with pytest.raises(Exception, match="TLS_CERT but not TLS_KEY"):
+        serve_on_demand(Board(Service(None)), "127.0.0.1", 0, {"TLS_CERT": str(tmp_path / "cert.pem")})
+
+
+def test_run_imports_no_web_stack_until_a_visitor_comes(tmp_path):
+    """`senet-pi run` with its page: Flask, uvicorn and asyncio are not imported while nobody has
+    connected; the first visitor gets the page."""
+    script = f"""
+import json, os, sys, threading, time, urllib.request
+from senet_pi.cli import main
+sys.stdin = os.fdopen(os.pipe()[0])  # standard input open and silent, as an unused terminal's
+args = ["run", "--backend", "sim", "--journal", {str(tmp_path / "j.sqlite")!r}, "--page-port", "{free_port()}"]
+threading.Thread(target=main, args=(args,), daemon=True).start()
+end = time.monotonic() + 60
+while time.monotonic() < end and not any(t.name == "senet-pi page" for t in threading.enumerate()):
+    time.sleep(0.05)
+time.sleep(0.5)
+before = sorted(m for m in ("flask", "jinja2", "uvicorn", "asyncio", "werkzeug") if m in sys.modules)
+import gc
+page = next(o for o in gc.get_objects() if type(o).__name__ == "LazyPage")
+with urllib.request.urlopen(f"http://127.0.0.1:{{page.effective_port}}/api/state", timeout=30) as answer:
+    status = answer.status
+after = sorted(m for m in ("flask", "uvicorn") if m in sys.modules)
+print(json.dumps({{"before": before, "status": status, "after": after}}))
+sys.stdout.flush()
+os._exit(0)
+"""
+    env = {"SENET_PI_INSTANCE": str(tmp_path), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
+    said = json.loads(result.stdout.strip().splitlines()[-1])
+    assert said == {"before": [], "status": 200, "after": ["flask", "uvicorn"]}, result.stderr
+
+
+def test_before_the_page_starts_a_visitor_is_told_whether_a_pin_is_set(tmp_path):
+    config = tmp_path / "config.toml"
+    visitor = PinOnDisk(config, exposed("0.0.0.0"))
+    assert visitor() == {"enabled": False, "signed_in": False, "needed_for_sim": True}
+    config.write_text('OPERATOR_PIN_HASH = "scrypt:1:2:3$salt$hash"\n', encoding="utf-8")
+    assert visitor()["enabled"] is True  # `set-pin` while the board runs is seen
+    config.write_text('OPERATOR_PIN_HASH = "half written', encoding="utf-8")
+    assert visitor()["enabled"] is True  # a config caught half written: the last reading stands
+    config.unlink()
+    assert visitor()["enabled"] is False
+    assert [exposed(host) for host in ("127.0.0.1", "::1", "[::1]", "localhost")] == [False] * 4
+    assert [exposed(host) for host in ("0.0.0.0", "192.168.1.20", "senet.local")] == [True] * 3
+
+
+# ------------------------------------------------------------------ the ticks at rest
+
+
+class Waits(threading.Event):
+    """An Event that notes the timeout of every wait: how often the ticker means to wake."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.timeouts: list[float | None] = []
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.timeouts.append(timeout)
+        return super().wait(timeout)
+
+
+def wait_for(condition, seconds: float = 10.0) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def test_the_ticks_slow_down_at_rest_and_any_input_wakes_them(monkeypatch):
+    monkeypatch.setattr(run, "LIVELY", 0.3)  # at rest after 0.3 s still, not 10 s
+    service = Service(None)
+    backend = SimBackend(load_pinmap())
+    runner = Runner(service, backend, out=io.StringIO())
+    waits = Waits()
+    runner._stir = waits
+    ticks = []
+    real_tick = service.tick
+    monkeypatch.setattr(service, "tick", lambda: ticks.append(time.monotonic()) or real_tick())
+    runner.start()
+    try:
+        assert wait_for(lambda: run.REST_TICK in waits.timeouts[-3:])  # the table still: slow ticks
+        assert waits.timeouts[-1] == run.REST_TICK
+        before = len(ticks)
+        assert backend.sim is not None
+        backend.sim.lift(1)  # a hand on the board: an input, published to the runner
+        assert wait_for(lambda: len(ticks) > before)  # ticked again at once, not a rest period later
+        assert wait_for(lambda: run.TICK in waits.timeouts[-3:])  # and often while the table is in use
+    finally:
+        runner.close()
+    assert not runner._ticker.is_alive()
+
+
+def test_the_ticks_at_rest_still_feed_a_short_watchdog_in_time(monkeypatch):
+    service = Service(None)
+    runner = Runner(service, SimBackend(load_pinmap()), out=io.StringIO())
+    monkeypatch.setattr(runner.watchdog, "period", 0.1)  # systemd's WatchdogSec=0.2
+    monkeypatch.setattr(run, "LIVELY", 0.0)
+    waits = Waits()
+    runner._stir = waits
+    runner.start()
+    try:
+        assert wait_for(lambda: len(waits.timeouts) >= 3)
+    finally:
+        runner.close()
+    assert max(t for t in waits.timeouts if t is not None) <= 0.1
+
+
+# ------------------------------------------------------------------ names
+
+
+def test_each_language_is_named_and_written_as_babels_locale_data_says():
+    from babel import Locale
+
+    assert set(i18n.OWN_NAMES) == set(i18n.LANGUAGES)  # a language added needs its name written out
+    for language in i18n.LANGUAGES:
+        locale = Locale.parse(language)
+        assert i18n.OWN_NAMES[language] == locale.display_name
+        assert (language in i18n.RIGHT_TO_LEFT) == (locale.text_direction == "rtl")
+        assert i18n.name(language) == locale.display_name
+        assert i18n.direction(language) == locale.text_direction
+
+
+def test_the_boards_threads_carry_their_names_in_the_kernel():
+    service = Service(None)
+    runner = Runner(service, SimBackend(load_pinmap()), out=io.StringIO())
+    runner.start()
+    try:
+        runner.ready("test")
+        comm = Path(f"/proc/self/task/{runner._ticker.native_id}/comm").read_text().strip()
+        assert comm == "ticks"
+        names = {Path(f"/proc/self/task/{t.native_id}/comm").read_text().strip() for t in threading.enumerate()}
+        assert "scanner" in names
+    finally:
+        runner.close()
+
+
+def test_the_page_asks_glibc_for_few_malloc_arenas():
+    from senet_pi.server.serve import few_arenas
+
+    assert few_arenas()  # glibc (Raspberry Pi OS, Debian): mallopt takes M_ARENA_MAX
+
+
+def test_the_page_servers_loop_wakes_once_a_second_and_stops_at_once(tmp_path, monkeypatch):
+    from senet_pi.server.serve import CalmServer, start_server, stop_server
+    from senet_pi_web import create_app
+
+    passes: list[int] = []
+    real_on_tick = CalmServer.on_tick
+
+    async def on_tick(self, counter: int) -> bool:
+        passes.append(counter)
+        return await real_on_tick(self, counter)
+
+    monkeypatch.setattr(CalmServer, "on_tick", on_tick)
+    server = start_server(create_app({"SECRET_KEY": "x"}, service=Service(None)))
+    time.sleep(2.5)
+    assert 2 <= len(passes) <= 4  # uvicorn's own loop: 25 in 2.5 s
+    assert all(counter % 10 == 0 for counter in passes)  # each pass dates the answers, as uvicorn does each second
+    assert get(server.effective_port, "/api/state")[0] == 200
+    monkeypatch.setattr(server.server, "period", 60.0)  # a wait stop_server could only end by waking it
+    time.sleep(1.5)  # the loop is in its long wait now
+    stop_server(server, timeout=10)
+    assert not server.thread.is_alive()
+    assert not server.server.force_exit  # stopped gracefully: woken, not given up on
