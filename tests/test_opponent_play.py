@@ -12,6 +12,7 @@ import pytest
 from opponent_helpers import exact_values, game_at, move_values
 
 from senet_pi.cli.command import main
+from senet_pi.opponent.evaluate import fitted_chance
 from senet_pi.opponent.players import BASELINES, LEVELS, Computer, find_player
 from senet_pi.opponent.search import Search
 from senet_pi.opponent.tables import Tables, build_table
@@ -362,3 +363,24 @@ def test_the_master_stops_at_once_where_the_tables_settle_every_move(folder):
     assert stats.depth == 0
     assert stats.nodes == len(truth) == len(scored)
     assert all(abs(v - truth[str(m)]) < 0.001 for m, v in scored)
+
+
+@pytest.mark.parametrize("cls", [SecretGame, HousesGame])
+def test_the_club_judges_endgames_by_its_evaluation_and_the_expert_by_the_tables(folder, cls):
+    """The club reads no tables, so it is a rung below the expert in every rule set (reading them, it played
+    the expert's endgames and the two were not separated); the expert's values there are the brute force's."""
+    me, op = (24,), (20,)
+    truth = move_values(cls, "sticks", me, op, 2, exact_values(cls, "sticks", [(me, op)]))
+    game = game_at(cls, "sticks", me, op)
+    game.push_throw(2)
+    tables = Tables(folder, build=False)
+    expert, _ = Computer(LEVELS[3], tables).values(game)
+    assert all(abs(v - truth[str(m)]) < 0.001 for m, v in expert)
+    club, _ = Computer(LEVELS[2], tables).values(game)
+    guesses = {}
+    for move in game.legal_moves():
+        game.push(move)
+        guesses[str(move)] = 1.0 if game.is_over else fitted_chance(game)[0]
+        game.pop()
+    assert all(abs(v - guesses[str(m)]) < 1e-9 for m, v in club)
+    assert max(abs(v - truth[str(m)]) for m, v in club) > 0.01  # a guess, not the table's value
