@@ -16,6 +16,7 @@ import ipaddress
 from flask import Flask, Response, current_app, request
 
 from senet_pi.i18n import Text
+from senet_pi.server import listening
 
 from .errors import BadInput
 
@@ -65,13 +66,7 @@ def known_host(host: str) -> bool:
 
 def exposed() -> bool:
     """True when the page listens beyond this machine (not only on a loopback address)."""
-    listen = str(current_app.config.get("LISTEN_HOST") or "127.0.0.1").strip("[]").lower()
-    if listen in ("localhost", "localhost."):
-        return False
-    try:
-        return not ipaddress.ip_address(listen).is_loopback
-    except ValueError:
-        return True  # a name: it may resolve to anything
+    return listening.exposed(str(current_app.config.get("LISTEN_HOST") or "127.0.0.1"))
 
 
 def _check_host() -> None:

@@ -4,6 +4,7 @@ kept apart from uvicorn so that a board whose page nobody opened never imports i
 
 from __future__ import annotations
 
+import ipaddress
 import socket
 
 from ..errors import SenetError
@@ -31,3 +32,14 @@ def check_tls(cert: str, key: str) -> None:
         ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(cert, key)
     except (OSError, ssl.SSLError) as exc:
         raise SenetError(f"cannot use the HTTPS certificate {cert} with the key {key}: {exc}") from None
+
+
+def exposed(host: str) -> bool:
+    """True when a page listening on `host` is reachable beyond this machine (not a loopback address)."""
+    listen_host = (host or "127.0.0.1").strip("[]").lower()
+    if listen_host in ("localhost", "localhost."):
+        return False
+    try:
+        return not ipaddress.ip_address(listen_host).is_loopback
+    except ValueError:
+        return True  # a name: it may resolve to anything

@@ -12,7 +12,6 @@ before, and the page stays up until the board stops.
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import os
 import select
@@ -22,24 +21,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .listening import check_tls, listen
+from .listening import check_tls, exposed, listen
 
 if TYPE_CHECKING:
     from ..fleet.published import Board
     from .serve import PageServer
 
 log = logging.getLogger("senet_pi.server.serve")
-
-
-def exposed(host: str) -> bool:
-    """True when `host` is beyond this machine (not a loopback address), as the page's own check says."""
-    listen_host = (host or "127.0.0.1").strip("[]").lower()
-    if listen_host in ("localhost", "localhost."):
-        return False
-    try:
-        return not ipaddress.ip_address(listen_host).is_loopback
-    except ValueError:
-        return True  # a name: it may resolve to anything
 
 
 class PinOnDisk:
