@@ -96,7 +96,8 @@ def test_a_taken_port_and_a_certificate_without_its_key_are_said_at_start(tmp_pa
 
 def test_run_imports_no_web_stack_until_a_visitor_comes(tmp_path):
     """`senet-pi run` with its page: Flask, uvicorn and asyncio are not imported while nobody has
-    connected; the first visitor gets the page."""
+    connected, yet a question nobody answers is already taken after QUESTION_SECONDS; the first
+    visitor gets the page."""
     script = f"""
 import json, os, sys, threading, time, urllib.request
 from senet_pi.cli import main
@@ -110,17 +111,19 @@ time.sleep(0.5)
 before = sorted(m for m in ("flask", "jinja2", "uvicorn", "asyncio", "werkzeug") if m in sys.modules)
 import gc
 page = next(o for o in gc.get_objects() if type(o).__name__ == "LazyPage")
+waits = page.board.service.question_seconds  # a question nobody answers is taken before any visit too
 with urllib.request.urlopen(f"http://127.0.0.1:{{page.effective_port}}/api/state", timeout=30) as answer:
     status = answer.status
 after = sorted(m for m in ("flask", "uvicorn") if m in sys.modules)
-print(json.dumps({{"before": before, "status": status, "after": after}}))
+print(json.dumps({{"before": before, "status": status, "after": after, "waits": waits}}))
 sys.stdout.flush()
 os._exit(0)
 """
+    (tmp_path / "config.toml").write_text("QUESTION_SECONDS = 45\n", encoding="utf-8")
     env = {"SENET_PI_INSTANCE": str(tmp_path), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
     said = json.loads(result.stdout.strip().splitlines()[-1])
-    assert said == {"before": [], "status": 200, "after": ["flask", "uvicorn"]}, result.stderr
+    assert said == {"before": [], "status": 200, "after": ["flask", "uvicorn"], "waits": 45.0}, result.stderr
 
 
 def test_before_the_page_starts_a_visitor_is_told_whether_a_pin_is_set(tmp_path):

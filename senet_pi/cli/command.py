@@ -46,7 +46,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from ..service.core import Service
     from ..service.journal import Journal
     from ..service.runlock import RunLock
-    from ..settings import load_instance_config
+    from ..settings import defaults, load_instance_config
     from .run import Runner, verdict_words
 
     script = _read_script(args.script) if args.script else None  # before anything starts
@@ -63,6 +63,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if control is not None:  # an exhibit has no long presses unless the config asks for them
         control.gestures = bool(config.get("THROWER_GESTURES", not exhibit))
     idle_minutes = float(cast(float, config.get("IDLE_MINUTES", 5))) if exhibit else None
+    # the page's visitors answer the referee's questions: with a page, one nobody answers is taken
+    # after QUESTION_SECONDS, from the start (the page itself is made only on its first visit)
+    question_seconds = float(cast(float, {**defaults(), **config}["QUESTION_SECONDS"])) if args.page_port else None
     lock = RunLock(_journal_path(args.journal))
     try:
         lock.acquire()  # one run per journal: a second one is refused, naming the first
@@ -73,7 +76,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
         raise
     try:
         variant, players = args.ruleset or "secret", args.players or 2
-        service = Service(journal, variant=variant, players=players, idle_minutes=idle_minutes)
+        service = Service(
+            journal, variant=variant, players=players, idle_minutes=idle_minutes, question_seconds=question_seconds
+        )
     except BaseException:
         journal.close()
         lock.release()
@@ -96,9 +101,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         board.pin_set = bool(config.get("OPERATOR_PIN_HASH"))
         if args.page_port:  # bound now, started by its first visitor: see senet_pi.server.on_demand
             from ..server.on_demand import serve_on_demand
-            from ..settings import defaults
 
-            service.question_seconds = float(cast(float, {**defaults(), **config}["QUESTION_SECONDS"]))
             try:
                 server = serve_on_demand(board, args.host, args.page_port, config, on_start=runner.name_threads)
             except OSError as exc:
