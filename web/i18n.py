@@ -78,9 +78,13 @@ def _texts(lang: str) -> Markup:
     """The catalogue for app.js: JSON with "</" escaped, for <script type="application/json">
     (made once per language, not at every page load). Only the scripts' own texts: the whole
     catalogue (the referee's sentences, the rules) made a German page 51 kB and an Arabic one 74 kB,
-    all parsed before the board is drawn, which held back the first draw on a slow CPU."""
+    all parsed before the board is drawn, which held back the first draw on a slow CPU. English has
+    no catalogue: its page says "{}" without running Babel's extractor (1 MiB a board keeps for good)."""
+    catalogue = i18n.catalogue(lang)
+    if not catalogue:
+        return Markup("{}")
     wanted = script_keys()
-    texts = {key: said for key, said in i18n.catalogue(lang).items() if key in wanted}
+    texts = {key: said for key, said in catalogue.items() if key in wanted}
     return Markup(json.dumps(texts, ensure_ascii=False).replace("</", "<\\/"))
 
 
