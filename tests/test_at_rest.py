@@ -260,3 +260,45 @@ def test_the_page_servers_loop_wakes_once_a_second_and_stops_at_once(tmp_path, m
     stop_server(server, timeout=10)
     assert not server.thread.is_alive()
     assert not server.server.force_exit  # stopped gracefully: woken, not given up on
+
+
+def test_an_english_page_is_drawn_without_babels_extractor(tmp_path):
+    """English has no catalogue, so the page's texts for its scripts are "{}" and Babel (with the
+    email, zipfile and time-zone modules its extractor brings) is never imported; a German page
+    still gets its scripts' texts."""
+    script = """
+import json, sys
+from senet_pi_web import create_app
+from senet_pi.service.core import Service
+client = create_app({"TESTING": True, "SECRET_KEY": "x"}, service=Service(None)).test_client()
+english = client.get("/").get_data(as_text=True)
+quiet = "babel" not in sys.modules
+german = client.get("/?lang=de").get_data(as_text=True)
+print(json.dumps({"english": english, "quiet": quiet, "german": german, "loaded": "babel" in sys.modules}))
+"""
+    env = {"SENET_PI_INSTANCE": str(tmp_path), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
+    said = json.loads(result.stdout.strip().splitlines()[-1])
+    assert said["quiet"] is True, result.stderr
+    assert '<script id="texts" type="application/json">{}</script>' in said["english"]
+    german_texts = said["german"].split('<script id="texts" type="application/json">')[1].split("</script>")[0]
+    assert json.loads(german_texts)  # the scripts' own texts, in German
+    assert said["loaded"] is True  # (read from the German catalogue, with Babel)
+
+
+def test_the_page_gives_back_what_its_first_requests_freed(tmp_path, monkeypatch):
+    from senet_pi.server import on_demand, serve
+
+    given: list[float] = []
+    monkeypatch.setattr(on_demand, "SETTLE", 0.2)
+    monkeypatch.setattr(serve, "give_back", lambda: given.append(time.monotonic()) or True)
+    monkeypatch.setenv("SENET_PI_INSTANCE", str(tmp_path))
+    page = serve_on_demand(Board(Service(None)), "127.0.0.1", 0, {})
+    try:
+        assert get(page.effective_port, "/api/state")[0] == 200
+        assert wait_for(lambda: len(given) == 1)
+        time.sleep(0.5)
+        assert len(given) == 1  # once, after the first visit's burst, not at every request
+    finally:
+        page.close()
+    assert serve.few_arenas() is True  # (the same C library: glibc, where malloc_trim exists)

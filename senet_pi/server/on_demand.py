@@ -7,7 +7,8 @@ of it. So the page's port is bound at start (a taken port is said at once) and o
 on it without a timeout (no wake-ups); the first connection imports the web stack, makes the app
 and hands the socket to uvicorn, which answers that connection from the kernel's backlog. The
 first page takes longer by the import (about 0.5 s on this machine); every later one is as
-before, and the page stays up until the board stops.
+before, and the page stays up until the board stops. Ten seconds after it starts, the memory its
+first requests used and freed is given back to the system (`serve.give_back`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     from .serve import PageServer
 
 log = logging.getLogger("senet_pi.server.serve")
+
+SETTLE = 10.0  # seconds after the page starts before what its first requests freed is given back
 
 
 class PinOnDisk:
@@ -81,6 +84,7 @@ class LazyPage:
         self.on_start = on_start
         self.sock = listen(host, port)
         self.page: PageServer | None = None
+        self.settled: threading.Timer | None = None
         self._lock = threading.Lock()
         self._closing = False
         self._wake_r, self._wake_w = os.pipe()  # close() wakes the waiting thread through this
@@ -109,7 +113,7 @@ class LazyPage:
         try:
             from senet_pi_web import create_app
 
-            from .serve import PageServer
+            from .serve import PageServer, give_back
 
             app = create_app(board=self.board)
             app.config["LISTEN_HOST"] = self.host
@@ -120,6 +124,9 @@ class LazyPage:
             return
         if self.on_start is not None:
             self.on_start()
+        self.settled = threading.Timer(SETTLE, give_back)  # the first visit's page, style, script and state loaded
+        self.settled.name, self.settled.daemon = "senet-pi settle", True
+        self.settled.start()
 
     def close(self, timeout: float = 5.0) -> None:
         """Stop the page if it started, else stop waiting for it; the port is let go of either way."""
@@ -127,6 +134,8 @@ class LazyPage:
             self._closing = True
             os.write(self._wake_w, b"x")
         self.thread.join(timeout)
+        if self.settled is not None:
+            self.settled.cancel()
         if self.page is not None:
             from .serve import stop_server
 

@@ -163,6 +163,22 @@ def few_arenas(arenas: int = ARENAS) -> bool:
     return bool(mallopt(M_ARENA_MAX, arenas))
 
 
+def give_back() -> bool:
+    """Collect garbage, then hand the memory malloc holds free back to the system (glibc's
+    malloc_trim). The page's first requests compile its templates and fill its caches once, and
+    what they used on the way stays with the process unless given back: 0.7 MiB of a board at rest
+    after one visit. False where the C library is not glibc, or nothing was given back."""
+    import ctypes
+    import gc
+
+    gc.collect()
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return False
+    return bool(trim(0))
+
+
 class PinError(SenetError, ValueError):
     """A PIN that is neither 6-12 digits nor a passphrase of 12-64 characters."""
 
