@@ -118,4 +118,11 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     tour.add_argument("--seed", type=int, default=1, help="the first deal's seed (default 1)")
     tour.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     tour.add_argument("--tables", type=Path, metavar="DIR", help=tables_help)
+    tour.add_argument(
+        "--record",
+        type=Path,
+        metavar="FILE",
+        help="keep each finished deal in FILE (a line of JSON each) and count the deals already there instead of "
+        "playing them again: a long match stopped or killed goes on when the same command is run again",
+    )
     tour.set_defaults(func=_cmd_tournament)

@@ -13,14 +13,16 @@ import argparse
 import math
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
+from typing import IO
 
 from ..errors import SenetError
 from ..rules import Game, find_ruleset
 from .players import BASELINES, LEVELS, Computer, Level, find_player
+from .record import Progress, Record, Tally, level_settings, match_key
 from .tables import Tables, has_tables
 
 MAX_THROWS = 20_000  # a guard: no game of these rule sets comes near it
@@ -34,23 +36,6 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return centre - half, centre + half
-
-
-@dataclass
-class Tally:
-    """One player's record in a match, and its chance lost in solved endgames."""
-
-    wins: int = 0
-    games: int = 0
-    lost: float = 0.0
-    decisions: int = 0
-    nodes: int = 0
-    searched: int = 0
-
-    def add(self, other: Tally) -> None:
-        """Add another tally of the same player."""
-        for name in ("wins", "games", "lost", "decisions", "nodes", "searched"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
 @dataclass
@@ -121,8 +106,8 @@ def _tables_in(folder: Path | None) -> Tables:
     return _OPEN[folder]
 
 
-def play_deal(args: tuple[str, dict[str, object], Level, Level, int, Path | None]) -> tuple[Tally, Tally]:
-    """One deal: the same throws played with the first player in each seat; the two players' tallies."""
+def play_deal(args: tuple[str, dict[str, object], Level, Level, int, Path | None]) -> tuple[int, Tally, Tally]:
+    """One deal: the same throws played with the first player in each seat; its seed and the two players' tallies."""
     ruleset, options, first, second, seed, folder = args
     cls = find_ruleset(ruleset)
     tables = _tables_in(folder) if has_tables(cls) else None
@@ -138,21 +123,66 @@ def play_deal(args: tuple[str, dict[str, object], Level, Level, int, Path | None
             seats[seat].games = 1
             seats[seat].wins = int(winner == seat)
             who.add(seats[seat])
-    return out
+    return seed, *out
 
 
-def run_match(match: Match, deals: int, seed: int, folder: Path | None, jobs: int = 1) -> Match:
-    """Play `deals` deals (2 games each) of a match, in `jobs` processes."""
-    work = [(match.ruleset, match.options, match.first, match.second, seed + i, folder) for i in range(deals)]
-    if jobs > 1:
-        with get_context("fork").Pool(jobs) as pool:
-            results = pool.map(play_deal, work, chunksize=max(1, deals // (jobs * 8)))
-    else:
-        results = [play_deal(w) for w in work]
-    for a, b in results:
+def run_match(
+    match: Match,
+    deals: int,
+    seed: int,
+    folder: Path | None,
+    jobs: int = 1,
+    record: Path | None = None,
+    progress: IO[str] | None = None,
+) -> Match:
+    """Play `deals` deals (2 games each) of a match, in `jobs` processes. With `record`, the deals
+    already in that file for this very match are counted, not played, and each new one is added as
+    it ends; with `progress`, a line now and then says how far the match is."""
+    name = f"{match.first.name} v {match.second.name} ({match.ruleset}{_suffix(match.options)}, seed {seed})"
+    kept = Record(record, match_key(_described(match, seed)), name) if record is not None else None
+    done = {d: t for d, t in (kept.done if kept else {}).items() if seed <= d < seed + deals}
+    for a, b in done.values():
         match.tallies[0].add(a)
         match.tallies[1].add(b)
+    work = [
+        (match.ruleset, match.options, match.first, match.second, seed + i, folder)
+        for i in range(deals)
+        if seed + i not in done
+    ]
+    told = Progress(name, deals, len(done), progress) if progress is not None else None
+    try:
+        for i, (deal, a, b) in enumerate(_played(work, jobs)):
+            match.tallies[0].add(a)
+            match.tallies[1].add(b)
+            if kept is not None:
+                kept.add(deal, (a, b))
+            if told is not None:
+                told.tick(match.tallies[0], last=i == len(work) - 1)
+    finally:
+        if kept is not None:
+            kept.close()
     return match
+
+
+def _played(
+    work: list[tuple[str, dict[str, object], Level, Level, int, Path | None]], jobs: int
+) -> Iterator[tuple[int, Tally, Tally]]:
+    """Each deal's result as soon as it is played (in any order with several jobs)."""
+    if jobs > 1 and len(work) > 1:
+        with get_context("fork").Pool(jobs) as pool:
+            yield from pool.imap_unordered(play_deal, work, chunksize=max(1, min(8, len(work) // (jobs * 8))))
+    else:
+        yield from map(play_deal, work)
+
+
+def _described(match: Match, seed: int) -> dict[str, object]:
+    return {
+        "ruleset": match.ruleset,
+        "options": match.options,
+        "first": level_settings(match.first),
+        "second": level_settings(match.second),
+        "seed": seed,
+    }
 
 
 def describe(match: Match) -> list[str]:
@@ -205,7 +235,15 @@ def run_tournament(args: argparse.Namespace, tables: Tables) -> None:
     if has_tables(cls):  # built (or found) before the workers start, with the progress shown here
         tables.for_game(cls(options=options), 3)
     for first, second in pairs:
-        match = run_match(Match(cls.name, options, first, second), args.games // 2, args.seed, tables.folder, args.jobs)
+        match = run_match(
+            Match(cls.name, options, first, second),
+            args.games // 2,
+            args.seed,
+            tables.folder,
+            args.jobs,
+            record=getattr(args, "record", None),
+            progress=sys.stderr,
+        )
         for line in describe(match):
             print(line, flush=True)
     sys.stdout.flush()
