@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import gc
 import re
 import socket
 import threading
@@ -149,18 +151,24 @@ M_ARENA_MAX = -8  # glibc's mallopt() parameter number (malloc.h)
 ARENAS = 2
 
 
+def _libc(name: str) -> Any:
+    """A function of the C library (glibc's `mallopt`, `malloc_trim`), or None where it has none."""
+    try:
+        return getattr(ctypes.CDLL(None), name)
+    except (OSError, AttributeError):
+        return None
+
+
+_MALLOPT = _libc("mallopt")
+_MALLOC_TRIM = _libc("malloc_trim")  # found now, so giving memory back later allocates nothing
+
+
 def few_arenas(arenas: int = ARENAS) -> bool:
     """Let glibc's malloc keep at most `arenas` arenas from now on, before the page's worker threads
     start. Each thread that allocates may otherwise get an arena of its own (up to 8 per core) and
     keep what it freed for good: after 80 requests at once the board held 0.8 MiB less with 2 (more
     the more workers a crowd wakes). False where the C library is not glibc (nothing changes there)."""
-    import ctypes
-
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):
-        return False
-    return bool(mallopt(M_ARENA_MAX, arenas))
+    return _MALLOPT is not None and bool(_MALLOPT(M_ARENA_MAX, arenas))
 
 
 def give_back() -> bool:
@@ -168,15 +176,8 @@ def give_back() -> bool:
     malloc_trim). The page's first requests compile its templates and fill its caches once, and
     what they used on the way stays with the process unless given back: 0.7 MiB of a board at rest
     after one visit. False where the C library is not glibc, or nothing was given back."""
-    import ctypes
-    import gc
-
     gc.collect()
-    try:
-        trim = ctypes.CDLL(None).malloc_trim
-    except (OSError, AttributeError):
-        return False
-    return bool(trim(0))
+    return _MALLOC_TRIM is not None and bool(_MALLOC_TRIM(0))
 
 
 class PinError(SenetError, ValueError):
