@@ -141,3 +141,25 @@ def test_progress_says_how_far_a_match_is_and_about_how_long_is_left():
     now[0] = 61.0
     told.tick(so_far, last=True)  # the last deal is always said
     assert "5/10 deals" in out.getvalue().splitlines()[-1]
+
+
+def test_ctrl_c_keeps_the_deals_played_and_says_how_to_go_on(tmp_path, capsys, monkeypatch):
+    kept = tmp_path / "record.jsonl"
+    real = tournament.play_deal
+    calls = []
+
+    def interrupted_at_the_third(args):
+        calls.append(args[4])
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(args)
+
+    monkeypatch.setattr(tournament, "play_deal", interrupted_at_the_third)
+    assert main([*ARGS, "--tables", str(tmp_path), "--record", str(kept)]) == 130
+    err = capsys.readouterr().err
+    assert f"stopped with 2 deals in {kept}; the same command goes on from there" in err
+    assert "Traceback" not in err
+    assert [json.loads(line)["deal"] for line in kept.read_text().splitlines()] == [300, 301]
+    monkeypatch.setattr(tournament, "play_deal", real)
+    assert main([*ARGS, "--tables", str(tmp_path), "--record", str(kept)]) == 0
+    assert "2 of 4 deals already in the record, going on" in capsys.readouterr().err

@@ -163,7 +163,8 @@ class Progress:
         self._said = self.start
         self.played = 0
         if resumed:
-            print(f"{name}: {resumed} of {total} deals already in the record, going on", file=out, flush=True)
+            more = ", going on" if resumed < total else ""
+            print(f"{name}: {resumed} of {total} deals already in the record{more}", file=out, flush=True)
 
     def tick(self, first: Tally, last: bool = False) -> None:
         """One more deal played; `first`: the first player's tally so far. Says a line if it is time."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import signal
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -158,6 +159,14 @@ def run_match(
                 kept.add(deal, (a, b))
             if told is not None:
                 told.tick(match.tallies[0], last=i == len(work) - 1)
+    except KeyboardInterrupt:
+        if kept is not None and progress is not None:
+            print(
+                f"{name}: stopped with {len(kept.done)} deals in {kept.path}; the same command goes on from there",
+                file=progress,
+                flush=True,
+            )
+        raise
     finally:
         if kept is not None:
             kept.close()
@@ -169,10 +178,15 @@ def _played(
 ) -> Iterator[tuple[int, Tally, Tally]]:
     """Each deal's result as soon as it is played (in any order with several jobs)."""
     if jobs > 1 and len(work) > 1:
-        with get_context("fork").Pool(jobs) as pool:
+        with get_context("fork").Pool(jobs, initializer=_leave_interrupts_to_the_parent) as pool:
             yield from pool.imap_unordered(play_deal, work, chunksize=max(1, min(8, len(work) // (jobs * 8))))
     else:
         yield from map(play_deal, work)
+
+
+def _leave_interrupts_to_the_parent() -> None:
+    """A worker ignores Ctrl-C: the parent stops the match (the deals recorded stay) and ends the workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _described(match: Match, seed: int) -> dict[str, object]:
