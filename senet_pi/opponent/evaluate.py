@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from ..rules import Game
 from ..rules.board import OFF
 from .features import WEIGHTS, Linear
+from .master import Phased
+from .master_weights import MASTER_WEIGHTS
 from .tables import Tables
 
 Evaluation = Callable[[Game], list[float]]
@@ -88,8 +90,27 @@ def fitted_chance(game: Game) -> list[float]:
     return linear.chance(game)
 
 
+_PHASED: dict[str, Phased | None] = {}
+
+
+def master_chance(game: Game) -> list[float]:
+    """The master's phased evaluation (`master.py`) where the rule set has its weights, else `fitted_chance`."""
+    phased = _PHASED.get(game.name, False)
+    if phased is False:
+        weights = MASTER_WEIGHTS.get(game.name)
+        phased = _PHASED[game.name] = Phased(weights) if weights else None
+    if not isinstance(phased, Phased) or game.players != 2:
+        return fitted_chance(game)
+    return phased.chance(game)
+
+
 #: The evaluations a level can name.
-EVALUATIONS: dict[str, Evaluation] = {"fitted": fitted_chance, "race": race_chance, "pip": pip_ratio}
+EVALUATIONS: dict[str, Evaluation] = {
+    "master": master_chance,
+    "fitted": fitted_chance,
+    "race": race_chance,
+    "pip": pip_ratio,
+}
 
 
 def final(game: Game) -> list[float]:

@@ -27,7 +27,8 @@ class Level:
     budget: int
     noise: float = 0.0
     tables: bool = True
-    evaluation: str = "fitted"  # "fitted" (features.py), "race" (the fitted pip curve) or "pip" (Horolsky's pip ratio)
+    # "fitted" (features.py), "master" (master.py), "race" (the fitted pip curve) or "pip" (Horolsky's pip ratio)
+    evaluation: str = "fitted"
     star2: bool = True
     random: bool = False
     samples: int = 4  # the card game: sampled deals of the cards it cannot see
@@ -49,7 +50,8 @@ LEVELS: dict[int, Level] = {
     # (50.8-53.2 % over 2,000-game deal ranges); without them the ladder holds on any deal
     2: Level("club", depth=0, budget=400, tables=False),
     3: Level("expert", depth=1, budget=4_000),
-    4: Level("master", depth=12, budget=MASTER_BUDGET),
+    # the master alone judges by its phased evaluation (master.py): the rungs below were measured with theirs
+    4: Level("master", depth=12, budget=MASTER_BUDGET, evaluation="master"),
 }
 
 #: What the levels are measured against (`senet-pi tournament`).
