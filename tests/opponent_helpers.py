@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
+from senet_pi.rules import new_game
 from senet_pi.rules.board import squares_in
+from senet_pi.rules.random_play import play_random_turn
 
 
 def options_for(cls, throws):
@@ -73,4 +77,17 @@ def move_values(cls, throws, me, op, throw, values):
             a, b = tuple(squares_in(game.occ[0])), tuple(squares_in(game.occ[1]))
             out[str(move)] = values[(a, b)] if game.to_move == 0 else 1.0 - values[(b, a)]
         game.pop()
+    return out
+
+
+def random_positions(name, count, seed):
+    """`count` positions met in random games of `name` (seeded), none of them over."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        game = new_game(name)
+        while not game.is_over and len(out) < count:
+            play_random_turn(game, rng)
+            if not game.is_over:
+                out.append(game.copy(history=False))
     return out

@@ -3,35 +3,21 @@ class (never its name), and the offline fit recovers known weights."""
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
+from opponent_helpers import random_positions
 
 from senet_pi.opponent.evaluate import fitted_chance, race_chance
 from senet_pi.opponent.features import N_FEATURES, NAMES, WEIGHTS, Linear, Shape, feature_vector
 from senet_pi.opponent.fit import fit_logistic
 from senet_pi.rules import new_game
-from senet_pi.rules.random_play import play_random_turn
-
-
-def _positions(name, count, seed):
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        game = new_game(name)
-        while not game.is_over and len(out) < count:
-            play_random_turn(game, rng)
-            if not game.is_over:
-                out.append(game.copy(history=False))
-    return out
 
 
 @pytest.mark.parametrize("name", ["secret", "houses"])
 def test_the_fast_evaluation_equals_bias_plus_weights_times_features(name):
     linear = Linear(WEIGHTS[name])
     w = np.array(WEIGHTS[name])
-    for game in _positions(name, 300, 1):
+    for game in random_positions(name, 300, 1):
         p = game.to_move
         args = (game.occ[p], game.occ[1 - p], game.off[p], game.off[1 - p])
         f = feature_vector(Shape.of(game), *args)
@@ -60,7 +46,7 @@ def test_features_count_protection_blockades_and_attacks_from_the_rule_set():
 
 @pytest.mark.parametrize("name", ["secret", "houses"])
 def test_the_fitted_evaluation_is_a_chance_for_each_player(name):
-    for game in _positions(name, 50, 2):
+    for game in random_positions(name, 50, 2):
         v = fitted_chance(game)
         assert len(v) == 2
         assert abs(sum(v) - 1) < 1e-12

@@ -3,10 +3,9 @@ shipped with the package, read by level 4 alone; a chance for each player, the s
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
+from opponent_helpers import random_positions
 
 from senet_pi.opponent.evaluate import EVALUATIONS, fitted_chance, master_chance
 from senet_pi.opponent.features import N_FEATURES, Shape
@@ -16,19 +15,6 @@ from senet_pi.opponent.master_weights import MASTER_WEIGHTS
 from senet_pi.opponent.players import LEVELS, Computer
 from senet_pi.opponent.tables import Tables
 from senet_pi.rules import find_ruleset, new_game
-from senet_pi.rules.random_play import play_random_turn
-
-
-def _positions(name, count, seed):
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        game = new_game(name)
-        while not game.is_over and len(out) < count:
-            play_random_turn(game, rng)
-            if not game.is_over:
-                out.append(game.copy(history=False))
-    return out
 
 
 def _mask(*squares):
@@ -58,7 +44,7 @@ def test_weights_of_the_wrong_length_or_without_shared_weights_are_refused():
 @pytest.mark.parametrize("name", ["secret", "houses"])
 def test_the_fast_evaluation_equals_bias_plus_weights_times_features_in_the_position_s_phase(name):
     phased = Phased(MASTER_WEIGHTS[name])
-    for game in _positions(name, 300, 1):
+    for game in random_positions(name, 300, 1):
         p = game.to_move
         me, op = game.occ[p], game.occ[1 - p]
         args = (me, op, game.off[p], game.off[1 - p])
@@ -85,7 +71,7 @@ def test_the_added_features_say_whether_the_sides_can_meet_and_who_is_penned():
 @pytest.mark.parametrize("name", ["secret", "houses"])
 def test_the_master_s_evaluation_is_a_chance_for_each_player_the_same_from_either_seat(name):
     cls = find_ruleset(name)
-    for game in _positions(name, 200, 2):
+    for game in random_positions(name, 200, 2):
         v = master_chance(game)
         assert len(v) == 2
         assert abs(sum(v) - 1) < 1e-12
@@ -108,7 +94,7 @@ def test_the_master_judges_by_its_own_evaluation_and_levels_1_to_3_do_not():
     for n in (1, 2, 3):
         assert Computer(LEVELS[n]).evaluator.fallback is not master_chance
     assert EVALUATIONS["fitted"] is fitted_chance
-    differs = [g for g in _positions("houses", 50, 3) if abs(master_chance(g)[0] - fitted_chance(g)[0]) > 1e-6]
+    differs = [g for g in random_positions("houses", 50, 3) if abs(master_chance(g)[0] - fitted_chance(g)[0]) > 1e-6]
     assert differs  # the master's evaluation is not the expert's under another name
 
 
