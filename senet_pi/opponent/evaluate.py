@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from functools import cache
 
 from ..rules import Game
 from ..rules.board import OFF
@@ -76,30 +77,32 @@ def pip_ratio(game: Game) -> list[float]:
     return [i / total for i in inverse]
 
 
-_LINEAR: dict[str, Linear | None] = {}
+@cache
+def _linear(name: str) -> Linear | None:
+    """The fitted evaluation of a rule set, made once; None where it has no weights."""
+    weights = WEIGHTS.get(name)
+    return Linear(weights) if weights else None
+
+
+@cache
+def _phased(name: str) -> Phased | None:
+    """The master's phased evaluation of a rule set, made once; None where it has no weights."""
+    weights = MASTER_WEIGHTS.get(name)
+    return Phased(weights) if weights else None
 
 
 def fitted_chance(game: Game) -> list[float]:
     """The fitted feature evaluation (`features.py`) where the rule set has weights, else the race curve."""
-    linear = _LINEAR.get(game.name, False)
-    if linear is False:
-        weights = WEIGHTS.get(game.name)
-        linear = _LINEAR[game.name] = Linear(weights) if weights else None
-    if not isinstance(linear, Linear) or game.players != 2:  # no weights for this rule set
+    linear = _linear(game.name)
+    if linear is None or game.players != 2:  # no weights for this rule set
         return race_chance(game)
     return linear.chance(game)
 
 
-_PHASED: dict[str, Phased | None] = {}
-
-
 def master_chance(game: Game) -> list[float]:
     """The master's phased evaluation (`master.py`) where the rule set has its weights, else `fitted_chance`."""
-    phased = _PHASED.get(game.name, False)
-    if phased is False:
-        weights = MASTER_WEIGHTS.get(game.name)
-        phased = _PHASED[game.name] = Phased(weights) if weights else None
-    if not isinstance(phased, Phased) or game.players != 2:
+    phased = _phased(game.name)
+    if phased is None or game.players != 2:
         return fitted_chance(game)
     return phased.chance(game)
 
