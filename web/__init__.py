@@ -29,6 +29,7 @@ from senet_pi.service.core import Service
 from senet_pi.settings import ConfigError, instance_folder, load_instance_config
 from senet_pi.tomlfile import write_private
 
+from .app import PageApp
 from .live import Broker
 from .shared import Senet, shared
 
@@ -81,7 +82,7 @@ def create_app(
 ) -> Flask:
     """The app for one board: `board` (what `senet-pi run` shares with the fleet), else one made of
     `service` and `backend`. Config: defaults, then the instance `config.toml` (or `test_config`)."""
-    app = Flask(__name__, instance_path=str(instance_folder()), instance_relative_config=True)
+    app = PageApp(__name__, instance_path=str(instance_folder()), instance_relative_config=True)
     app.config.from_mapping(settings.defaults())  # every setting's default: senet_pi.settings.SETTINGS
     app.config.from_mapping(
         PIN_FILE=None,  # the config.toml the PIN hash is read from again when it changes (set-pin while running)

@@ -34,6 +34,7 @@ from senet_pi.fleet.watcher import FleetWatcher
 from senet_pi.i18n import Text
 
 from . import ConfigError, _lasting_secret, instance_folder, load_instance_config
+from .app import PageApp
 from .errors import error, message_of
 from .shared import Dashboard, dashboard
 
@@ -180,7 +181,7 @@ def create_fleet_app(test_config: dict[str, object] | None = None, *, watcher: F
     """The dashboard for `watcher`'s boards. Config: defaults, then the instance `config.toml` (or `test_config`)."""
     from . import errors, i18n, operator, security
 
-    app = Flask(__name__, instance_path=str(instance_folder()), instance_relative_config=True)
+    app = PageApp(__name__, instance_path=str(instance_folder()), instance_relative_config=True)
     app.config.from_mapping(
         SECRET_KEY=None,
         OPERATOR_PIN_HASH=None,
