@@ -302,3 +302,62 @@ def test_the_page_gives_back_what_its_first_requests_freed(tmp_path, monkeypatch
     finally:
         page.close()
     assert serve.few_arenas() is True  # (the same C library: glibc, where malloc_trim exists)
+
+
+def unit_python_environment() -> dict[str, str]:
+    """The PYTHON* settings senet-pi.service gives the board's interpreter."""
+    found: dict[str, str] = {}
+    for line in (ROOT / "exhibit" / "senet-pi.service").read_text().splitlines():
+        if line.startswith("Environment=PYTHON"):
+            key, value = line.removeprefix("Environment=").split("=", 1)
+            found[key] = value
+    return found
+
+
+def test_the_board_plays_and_serves_its_page_as_the_service_unit_runs_python(tmp_path):
+    """The unit runs Python without docstrings or asserts (the memory of a board at rest), its
+    compiled modules in a cache of their own: the board judges moves and serves every file of its
+    page so, and the modules it ran were compiled that way, into that cache."""
+    python = unit_python_environment()
+    assert python["PYTHONOPTIMIZE"] == "2"
+    cache = tmp_path / "cache"
+    port = free_port()
+    env = {
+        "SENET_PI_INSTANCE": str(tmp_path),
+        "PYTHONPATH": str(ROOT),
+        "PATH": "/usr/bin:/bin",
+        **python,
+        "PYTHONPYCACHEPREFIX": str(cache),  # the unit's /var/cache/senet-pi/python, here
+    }
+    run = [sys.executable, "-m", "senet_pi", "run", "--backend", "sim", "--journal", str(tmp_path / "j.sqlite")]
+    service = subprocess.Popen(
+        [*run, "--page-port", str(port)],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert service.stdin is not None
+        assert service.stdout is not None
+        while "the page:" not in (line := service.stdout.readline()):
+            assert line, "senet-pi run stopped before serving its page"
+        service.stdin.write("throw 1\nlift 10\nplace 11\n")
+        service.stdin.flush()
+        while "B moves 10 -> 11" not in (line := service.stdout.readline()):
+            assert line, "senet-pi run stopped before judging the move"
+        static = sorted(p.name for p in (ROOT / "web" / "static").iterdir() if p.is_file())
+        for path in ["/", "/hardware", "/api/state", *(f"/static/{name}" for name in static)]:
+            assert get(port, path)[0] == 200, path
+        squares = json.loads(get(port, "/api/state")[1])["squares"]
+        assert squares["11"]["owner"] == "B"  # the page shows the move
+        assert "10" not in squares
+    finally:
+        service.kill()
+        _, errors = service.communicate(timeout=10)
+    assert "Traceback" not in errors, errors
+    compiled = [p.name for p in cache.rglob("*.pyc")]
+    assert any(name.startswith("core.") for name in compiled)  # senet_pi's own, among them
+    assert compiled
+    assert all(".opt-2." in name for name in compiled), compiled

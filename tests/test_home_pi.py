@@ -44,7 +44,7 @@ def pi(tmp_path):
         f'echo "python3 $*" >> {log}; mkdir -p {venv_bin}; '
         f"printf '#!/bin/sh\\necho \"pip $*\" >> {log}\\n' > {venv_bin}/pip; "
         f"printf '#!/bin/sh\\necho senet-pi 0.2.0\\n' > {venv_bin}/senet-pi; "
-        f"printf '#!/bin/sh\\n' > {venv_bin}/python; chmod +x {venv_bin}/*",
+        f"printf '#!/bin/sh\\necho \"venv-python $*\" >> {log}\\n' > {venv_bin}/python; chmod +x {venv_bin}/*",
     )
     wheel = tmp_path / "senet_pi-0.2.0-py3-none-any.whl"
     wheel.write_bytes(b"PK")
@@ -149,6 +149,11 @@ def test_the_service_is_the_exhibits_unit_run_as_the_owner(pi, systemd):
     ]:
         assert line in drop_in
     assert "--backend" not in "\n".join(drop_in)  # the real pins by default on a Pi
+    # The unit's Python (no docstrings, modules in its cache) has its modules compiled ahead, as root.
+    compiled = [line for line in log if "-m compileall" in line]
+    assert compiled
+    assert all(line.startswith("venv-python -OO -m compileall -q -j 0 ") for line in compiled), compiled
+    assert "sudo env" in log[log.index(compiled[0]) - 1]
     enabled = [line for line in log if line.startswith("systemctl")]
     assert enabled == (["systemctl daemon-reload", "systemctl enable --now senet-pi.service"] if systemd else [])
 
