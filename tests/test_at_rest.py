@@ -232,6 +232,25 @@ def test_the_boards_threads_carry_their_names_in_the_kernel():
         runner.close()
 
 
+def test_a_board_at_rest_keeps_only_threads_that_have_work():
+    """The scanner, the ticks and the hints' thread: no gpiozero hold thread waking 10 times a
+    second for the thrower's button (its press is timed by the thrower), nothing else polling."""
+    from gpiozero.mixins import HoldThread
+
+    before = set(threading.enumerate())
+    runner = Runner(Service(None), SimBackend(load_pinmap()), out=io.StringIO())
+    runner.start()
+    try:
+        added = set(threading.enumerate()) - before
+        assert not [t for t in added if isinstance(t, HoldThread)]
+        names = {t.name for t in added}
+        assert (
+            {"senet-pi scanner", "senet-pi ticks"} <= names <= {"senet-pi coach", "senet-pi scanner", "senet-pi ticks"}
+        )
+    finally:
+        runner.close()
+
+
 def test_the_page_asks_glibc_for_few_malloc_arenas():
     from senet_pi.server.serve import few_arenas
 

@@ -30,11 +30,11 @@ from .terminal import describe
 
 TICK = 0.05  # seconds between the service's ticks while the table is in use (settle and guidance timing)
 #: Seconds between ticks at rest: nothing on the board has changed for LIVELY seconds. What is
-#: due then (a question unanswered, an idle exhibit's reset, the disk retried) is due in seconds or
-#: minutes, so a quarter of a second is soon enough, and the board wakes 4 times a second, not 20:
-#: on a Pi that idles all day this was the largest share of its idle CPU. Any input or verdict
-#: (a switch, a press, the page, the computer) wakes the ticks at once and makes them fast again.
-REST_TICK = 0.25
+#: due then (a question unanswered, an idle exhibit's reset, the disk retried) is due in tens of
+#: seconds or minutes, so a second is soon enough, and the board wakes once a second, not 20
+#: times: each wake-up of a Pi idling all day costs more than the tick's own work. Any input or
+#: verdict (a switch, a press, the page, the computer) wakes the ticks at once and makes them fast again.
+REST_TICK = 1.0
 LIVELY = 10.0
 HAND_PACE = 0.1  # seconds a simulated hand takes for one lift or place
 MAX_WAIT_MS = 600_000  # `wait` at most ten minutes: a script's pause, not a way to stop the terminal

@@ -18,7 +18,7 @@ from ..hardware.backend import GpioBackend, SimBackend
 from ..rules.board import bit, squares_in
 
 if TYPE_CHECKING:
-    from gpiozero import Button, LEDBoard
+    from gpiozero import DigitalInputDevice, LEDBoard
 
     from ..hardware.board import ReedSwitchBoard
     from ..hardware.serial_link import SerialBackend
@@ -142,15 +142,17 @@ def _check_switch(
     return "ok"
 
 
-def _check_button(button: Button, hands: SimBoard | None, say: Say, wait: float, report: SelfTestReport) -> None:
+def _check_button(
+    button: DigitalInputDevice, hands: SimBoard | None, say: Say, wait: float, report: SelfTestReport
+) -> None:
     """The thrower's button goes down and comes up again."""
     say("Press the thrower's button.")
     if hands:
         hands.press()
-    pressed = _until(lambda: button.is_pressed, wait)
+    pressed = _until(lambda: button.is_active, wait)
     if hands:
         hands.release()
-    released = _until(lambda: not button.is_pressed, wait)
+    released = _until(lambda: not button.is_active, wait)
     report.button = "ok" if pressed and released else ("never pressed" if not pressed else "stuck pressed")
 
 

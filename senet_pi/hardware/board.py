@@ -28,7 +28,9 @@ if TYPE_CHECKING:
 #: Scans per second. Fast enough that a change counts within 40 ms (two scans, see debounce),
 #: slow enough that scanning costs little of a Pi's core (see benchmarks/bench_scanner.py).
 SCAN_RATE = 50.0
-REST_RATE = 10.0  # scans a second once no switch has changed for REST_AFTER s: a board at rest costs little
+#: Scans a second once no switch has changed for REST_AFTER s: a board at rest costs little (each
+#: scan wakes the Pi; the first change after a rest is seen within 0.2 s, then at SCAN_RATE again).
+REST_RATE = 5.0
 REST_AFTER = 5.0
 
 

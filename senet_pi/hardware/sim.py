@@ -139,16 +139,19 @@ class SimBoard:
         return closed
 
     def _drive_columns(self) -> None:
+        """Each column reads high when a driven row's switch on it is closed; only the columns whose
+        level changes are driven (the scanner switches a row on and off 12 times a scan)."""
         closed = self.closed()
-        active = [r for r, pin in enumerate(self._rows) if pin.function == "output" and pin.state]
+        high = 0  # bit c: column c pulled high
+        for r, pin in enumerate(self._rows):
+            if pin.function == "output" and pin.state:
+                for c in range(len(self._columns)):
+                    if closed & bit(self.pinmap.square_at(r, c)):
+                        high |= 1 << c
         for c, pin in enumerate(self._columns):
-            if pin.function != "input":
-                continue
-            high = any(closed & bit(self.pinmap.square_at(r, c)) for r in active)
-            if high:
-                pin.drive_high()
-            else:
-                pin.drive_low()
+            level = bool(high & (1 << c))
+            if pin.function == "input" and bool(pin.state) != level:
+                pin.drive_high() if level else pin.drive_low()
 
     @staticmethod
     def _check(square: int) -> None:

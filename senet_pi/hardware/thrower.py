@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from gpiozero import Button, Buzzer, LEDBoard
+from gpiozero import Buzzer, DigitalInputDevice, LEDBoard
 
 from .device import Device, EventHandler
 
@@ -28,7 +28,7 @@ VERY_LONG_PRESS = 4.0
 class PressTimer:
     """What a press of the thrower's button was, timed from `down()` to `up()` on one clock.
 
-    The one gesture rule for both buttons: the gpiozero `Button` on a Pi's pins and the USB
+    The one gesture rule for both buttons: the push button on a Pi's pins and the USB
     bridge's button frames. The clock is injected (tests step it), so the timing is not
     gpiozero's `hold_time`, which waits on a thread in real time."""
 
@@ -80,9 +80,12 @@ class Sticks:
 
 
 class StickThrower(Sticks, Device):
-    """A `Button` and an `LEDBoard` of four sticks (plus a `Buzzer` if fitted).
+    """A push button and an `LEDBoard` of four sticks (plus a `Buzzer` if fitted).
 
-    `when_pressed()` is called on a short press, `when_held(seconds)` after a long one.
+    `when_pressed()` is called on a short press, `when_held(seconds)` after a long one. The button
+    is a `DigitalInputDevice` (pulled up, pressed when low), not gpiozero's `Button`: a `Button`
+    keeps a thread that wakes 10 times a second for its `hold_time`, all day, and the press is
+    timed here instead (`PressTimer`).
     """
 
     when_pressed = EventHandler()
@@ -98,11 +101,11 @@ class StickThrower(Sticks, Device):
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._timer = PressTimer(clock)
-        self.button: Button | None = None
+        self.button: DigitalInputDevice | None = None
         self.leds: LEDBoard | None = None
         self.buzzer: Buzzer | None = None
         try:
-            self.button = Button(button, pull_up=True, bounce_time=0.02, pin_factory=pin_factory)
+            self.button = DigitalInputDevice(button, pull_up=True, bounce_time=0.02, pin_factory=pin_factory)
             self.leds = LEDBoard(*leds, pin_factory=pin_factory)
             if buzzer is not None:
                 self.buzzer = Buzzer(buzzer, pin_factory=pin_factory)
@@ -111,8 +114,8 @@ class StickThrower(Sticks, Device):
             raise
         self.when_pressed = None
         self.when_held = None
-        self.button.when_pressed = self._timer.down
-        self.button.when_released = self._up
+        self.button.when_activated = self._timer.down
+        self.button.when_deactivated = self._up
 
     def _up(self) -> None:
         self._timer.up(self.when_pressed, self.when_held)

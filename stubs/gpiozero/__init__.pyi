@@ -38,6 +38,8 @@ class DigitalInputDevice(GPIODevice):
     def value(self) -> int: ...
     @property
     def is_active(self) -> bool: ...
+    when_activated: Callable[[], object] | None
+    when_deactivated: Callable[[], object] | None
 
 class Button(DigitalInputDevice):
     def __init__(
