@@ -9,12 +9,16 @@ as they go, for `--seconds` of *simulated* time, and prints RSS every simulated 
 on, a fresh journal, standard input held open) and reads its RSS every 30 s of wall time, then
 fits a line after the first minute and extrapolates it to an hour.
 
-`python benchmarks/bench_memory.py idle [--seconds 30] [--page [--visit]] [--mqtt URL] [--repeat N]`
+`python benchmarks/bench_memory.py idle [--seconds 30] [--page [--visit]] [--mqtt URL] [--repeat N] [--plain]`
 is a board at rest: `senet-pi run --backend sim` with no page (unless `--page`: served, never
-opened; `--visit`: one visitor loads it, then leaves), nobody playing, measured after 10 s of
+opened; `--visit`: one visitor loads it, then leaves), nobody playing, measured after 10 s (15 after a visit) of
 settling: its share of one core (user + system time from /proc over `--seconds`), its RSS, and
 what wakes it: each thread's context switches a second and its share of a core (from
 /proc/PID/task), by the name the board gives it. `--repeat N`: N boards in turn, then medians.
+The board's Python runs as senet-pi.service runs it (its PYTHON* settings, read from the unit;
+its compiled modules in a cache the runs share, made by the first); `--plain`: as `senet-pi run`
+typed by hand runs, to compare. Before and after the boards, the share of a core an empty thread
+waking 10 times a second takes (a wake-up's cost on a virtual machine varies over the day).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 import urllib.request
@@ -155,10 +160,44 @@ class Idle:
     shares: dict[str, float]  # % of one core, by thread
 
 
-def idle_once(seconds: float, page: bool, mqtt: str | None, visit: bool = False) -> Idle:
-    """One board started, left alone 10 s (after one visitor's page load with `visit`), then measured."""
+def unit_python(cache: str) -> dict[str, str]:
+    """The PYTHON* settings exhibit/senet-pi.service gives the board, its module cache at `cache`."""
+    found = {}
+    for line in (ROOT / "exhibit" / "senet-pi.service").read_text().splitlines():
+        if line.startswith("Environment=PYTHON"):
+            key, value = line.removeprefix("Environment=").split("=", 1)
+            found[key] = value
+    return found | ({"PYTHONPYCACHEPREFIX": cache} if "PYTHONPYCACHEPREFIX" in found else {})
+
+
+def compile_ahead(python: dict[str, str]) -> None:
+    """Compile the standard library, the venv and the checkout into the unit's module cache, as
+    exhibit/install.sh does (without that, each board compiles at start and keeps ~4 MiB more)."""
+    env = dict(os.environ, **python)
+    skip = "/(tests?|idlelib|lib2to3|tkinter|turtledemo|ensurepip|site-packages|dist-packages)/"
+    paths = sysconfig.get_paths()
+    for folder, exclude in (
+        (paths["stdlib"], skip),
+        (paths["purelib"], "/tests?/"),
+        (str(ROOT), "/(tests|build|docs)/"),
+    ):
+        subprocess.run(
+            [sys.executable, "-OO", "-m", "compileall", "-q", "-j", "0", "-x", exclude, folder],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            check=False,
+        )
+
+
+def idle_once(seconds: float, page: bool, mqtt: str | None, visit: bool = False, python: dict | None = None) -> Idle:
+    """One board started, left alone 10 s (15 after one visitor's page load with `visit`), then measured;
+    its interpreter with the settings `python` (PYTHONOPTIMIZE...) added to this one's environment."""
     with tempfile.TemporaryDirectory() as folder:
-        env = dict(os.environ, SENET_PI_INSTANCE=folder, PYTHONPATH=str(ROOT))
+        env = dict(os.environ, SENET_PI_INSTANCE=folder, PYTHONPATH=str(ROOT), **(python or {}))
+        if (
+            python
+        ):  # as the unit: its compiled modules are written (a board compiling them at every start keeps ~2 MiB more)
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
         port = _free_port() if page else 0  # a free port: other runs may share the machine
         cmd = [sys.executable, "-m", "senet_pi", "run", "--backend", "sim", "--journal", f"{folder}/j.sqlite"]
         cmd += ["--page-port", str(port)]
@@ -169,6 +208,7 @@ def idle_once(seconds: float, page: bool, mqtt: str | None, visit: bool = False)
             time.sleep(3)
             if visit:
                 _visit(port)
+                time.sleep(5)  # a visit keeps the ticks quick for 10 s (LIVELY), as any input does
             time.sleep(7)  # started, imported, settled
             cpu0, wall0, threads0 = _cpu_seconds(child.pid), time.monotonic(), _threads(child.pid)
             time.sleep(seconds)
@@ -184,14 +224,50 @@ def idle_once(seconds: float, page: bool, mqtt: str | None, visit: bool = False)
     return Idle(100 * (cpu1 - cpu0) / span, rss / 1024, wakes, shares)
 
 
-def idle(seconds: float, page: bool, mqtt: str | None, visit: bool = False, repeat: int = 1) -> None:
+REFERENCE = """
+import threading, time
+stop = threading.Event()
+def loop():
+    while not stop.wait(0.1):
+        pass
+threading.Thread(target=loop, daemon=True).start()
+time.sleep(%r)
+"""
+
+
+def reference(seconds: float) -> float:
+    """The share of a core an empty Python thread waking 10 times a second takes here, now: on a
+    virtual machine a wake-up's cost varies several times over the day, so the boards' figures are
+    read beside it."""
+    child = subprocess.Popen([sys.executable, "-c", REFERENCE % (seconds + 3)])
+    try:
+        time.sleep(2)
+        cpu0, wall0 = _cpu_seconds(child.pid), time.monotonic()
+        time.sleep(seconds)
+        cpu1, wall1 = _cpu_seconds(child.pid), time.monotonic()
+    finally:
+        child.kill()
+        child.wait(10)
+    return 100 * (cpu1 - cpu0) / (wall1 - wall0)
+
+
+def idle(
+    seconds: float, page: bool, mqtt: str | None, visit: bool = False, repeat: int = 1, plain: bool = False
+) -> None:
     """`repeat` boards one after another: each one's figures, then the medians (CPU time is what a
     busy machine disturbs most; memory hardly at all)."""
     what = ("page, one visit then none" if visit else "page, never opened") if page else "no page"
+    cache = tempfile.TemporaryDirectory()  # the unit's module cache, shared by the runs
+    python = {} if plain else unit_python(cache.name)
+    if python.get("PYTHONPYCACHEPREFIX"):  # compiled ahead, as the installers do
+        compile_ahead(python)
+    print(f"python as {'typed by hand' if plain else 'senet-pi.service runs it'}: {python or 'no settings'}")
     runs: list[Idle] = []
+    calm = reference(seconds)
+    print(f"reference: an empty thread waking 10 times a second takes {calm:.2f} % of a core here now", flush=True)
     for n in range(repeat):
         load = os.getloadavg()[0]
-        run = idle_once(seconds, page, mqtt, visit)
+        run = idle_once(seconds, page, mqtt, visit, python)
         runs.append(run)
         print(
             f"run {n + 1}: idle for {seconds:.0f} s ({what}{', mqtt' if mqtt else ''}, load {load:.1f}): "
@@ -208,6 +284,8 @@ def idle(seconds: float, page: bool, mqtt: str | None, visit: bool = False, repe
             f"(min {min(r.cpu for r in runs):.2f}), RSS {statistics.median(r.rss for r in runs):.1f} MiB, "
             f"{statistics.median(sum(r.wakes.values()) for r in runs):.1f} wake-ups/s"
         )
+    print(f"reference again: {reference(seconds):.2f} % of a core (before the boards: {calm:.2f} %)")
+    cache.cleanup()
 
 
 def main() -> None:
@@ -219,11 +297,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="idle: boards measured one after another (medians)")
     parser.add_argument("--seconds", type=float, help="simulated (accelerated) or wall (real) seconds")
     parser.add_argument("--unbounded", action="store_true", help="accelerated: gpiozero's plain MockPins, to compare")
+    parser.add_argument("--plain", action="store_true", help="idle: Python as typed by hand, not as the unit runs it")
     args = parser.parse_args()
     if args.mode == "accelerated":
         accelerated(args.seconds or 3600, args.unbounded)
     elif args.mode == "idle":
-        idle(args.seconds or 30, args.page, args.mqtt, args.visit, max(1, args.repeat))
+        idle(args.seconds or 30, args.page, args.mqtt, args.visit, max(1, args.repeat), args.plain)
     else:
         real(args.seconds or 600)
 
