@@ -32,8 +32,11 @@ LOG_EVERY = 60.0  # seconds between two reports of the same loop error
 log = logging.getLogger("senet_pi.server.serve")
 
 
-def guarded_protocol(header_timeout: float = HEADER_TIMEOUT, per_client: int = PER_CLIENT) -> type[H11Protocol]:
-    """uvicorn's h11 protocol with a header-read timeout and a cap per client (one count per server)."""
+def guarded_protocol(
+    header_timeout: float = HEADER_TIMEOUT, per_client: int = PER_CLIENT, on_connect: Callable[[], None] | None = None
+) -> type[H11Protocol]:
+    """uvicorn's h11 protocol with a header-read timeout and a cap per client (one count per server);
+    `on_connect()` is called as each connection is made, on the server's loop."""
     counts: dict[str, int] = {}
 
     class Guarded(H11Protocol):
@@ -42,6 +45,8 @@ def guarded_protocol(header_timeout: float = HEADER_TIMEOUT, per_client: int = P
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # asyncio's base takes a BaseTransport; uvicorn hands a Transport
             super().connection_made(transport)
+            if on_connect is not None:
+                on_connect()
             host = self.client[0] if self.client else "?"
             if host not in UNCOUNTED:
                 self._counted = host

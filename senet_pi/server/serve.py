@@ -119,10 +119,12 @@ class BodyFirst:
 
 
 class CalmServer(uvicorn.Server):
-    """uvicorn's server, its housekeeping once a second instead of ten times. uvicorn's loop wakes
-    every 0.1 s to see whether it should stop and to date its answers once a second; on a board at
-    rest those 10 wake-ups were the page's whole idle cost. Here it waits a second (the Date header
-    as fresh as before), and `wake()` (stop_server) ends the wait at once, so stopping is as quick."""
+    """uvicorn's server, its housekeeping once a second instead of ten times, and none while nobody
+    is connected. uvicorn's loop wakes every 0.1 s to see whether it should stop and to date its
+    answers once a second; on a board at rest those wake-ups were the page's whole idle cost. Here
+    it waits a second while a connection is open (the Date header as fresh as before) and, with
+    none open, until one comes (`connected()`, whose pass dates the answers before its request is
+    read); `wake()` (stop_server) ends any wait at once, so stopping is as quick."""
 
     period = 1.0  # seconds between two passes of the loop's housekeeping
     _loop: asyncio.AbstractEventLoop | None = None
@@ -134,10 +136,18 @@ class CalmServer(uvicorn.Server):
         should_exit = await self.on_tick(counter)
         while not should_exit:
             counter = (counter + 10) % 864000  # each pass is uvicorn's tenth tick: the once-a-second work
+            resting = not self.server_state.connections
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(self.period):
+                async with asyncio.timeout(None if resting else self.period):
                     await self._woken.wait()
+            self._woken.clear()
             should_exit = await self.on_tick(counter)
+
+    def connected(self) -> None:
+        """A connection came (called on the loop's thread): end a resting wait, so the next pass
+        dates the answers and the passes come once a second again."""
+        if self._woken is not None:
+            self._woken.set()
 
     def wake(self) -> None:
         """End the loop's wait now (from any thread): it sees `should_exit` at once."""
@@ -229,7 +239,8 @@ class PageServer:
         self.body_first = BodyFirst(self.asgi, app, body_timeout)
         config = uvicorn.Config(
             self.body_first,
-            http=guarded_protocol(header_timeout, per_client),  # h11, with a header timeout and a cap per client
+            # h11, with a header timeout and a cap per client; a connection ends the loop's rest
+            http=guarded_protocol(header_timeout, per_client, on_connect=lambda: self.server.connected()),
             loop="asyncio",
             ws="none",
             lifespan="off",
