@@ -1,8 +1,8 @@
 """The page's Flask class: Flask with the page's own table of file types for its static files.
 
 Why: Flask asks Python's `mimetypes` for a static file's type, and its first answer reads the
-system's whole table (`/etc/mime.types`, about 2,000 types, 0.4 MiB that the board then keeps for
-good). The page serves only its own scripts and styles, so it names their types itself: the
+system's whole table (`/etc/mime.types`, about 2,000 types, 0.2-0.4 MiB that the board then keeps
+for good). The page serves only its own scripts and styles, so it names their types itself: the
 same on every machine, and nothing read from the system.
 """
 

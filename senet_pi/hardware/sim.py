@@ -150,8 +150,12 @@ class SimBoard:
                         high |= 1 << c
         for c, pin in enumerate(self._columns):
             level = bool(high & (1 << c))
-            if pin.function == "input" and bool(pin.state) != level:
-                pin.drive_high() if level else pin.drive_low()
+            if pin.function != "input" or bool(pin.state) == level:
+                continue
+            if level:
+                pin.drive_high()
+            else:
+                pin.drive_low()
 
     @staticmethod
     def _check(square: int) -> None:
