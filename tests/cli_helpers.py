@@ -31,3 +31,28 @@ def assert_one_line(result: subprocess.CompletedProcess, status: int, *words: st
     for word in words:
         assert word in err
     return err
+
+
+def start_board(
+    journal: Path, port: int, env: dict[str, str], stderr: int | None = subprocess.PIPE
+) -> subprocess.Popen:
+    """`senet-pi run` on the simulated board with its page on `port`, commands on its standard input,
+    once it serves its page and has judged B's first move, 10 -> 11 (a throw of 1)."""
+    run = [sys.executable, "-m", "senet_pi", "run", "--backend", "sim", "--journal", str(journal)]
+    board = subprocess.Popen(
+        [*run, "--page-port", str(port)],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        text=True,
+    )
+    assert board.stdin is not None
+    assert board.stdout is not None
+    while "the page:" not in (line := board.stdout.readline()):
+        assert line, "senet-pi run stopped before serving its page"
+    board.stdin.write("throw 1\nlift 10\nplace 11\n")
+    board.stdin.flush()
+    while "B moves 10 -> 11" not in (line := board.stdout.readline()):
+        assert line, "senet-pi run stopped before judging the move"
+    return board

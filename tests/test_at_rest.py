@@ -28,6 +28,7 @@ from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.pinmap import load_pinmap
 from senet_pi.server.on_demand import PinOnDisk, exposed, serve_on_demand
 from senet_pi.service.core import Service
+from tests.cli_helpers import start_board
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -362,24 +363,8 @@ def test_the_board_plays_and_serves_its_page_as_the_service_unit_runs_python(tmp
         **python,
         "PYTHONPYCACHEPREFIX": str(cache),  # the unit's /var/cache/senet-pi/python, here
     }
-    run = [sys.executable, "-m", "senet_pi", "run", "--backend", "sim", "--journal", str(tmp_path / "j.sqlite")]
-    service = subprocess.Popen(
-        [*run, "--page-port", str(port)],
-        env=env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    service = start_board(tmp_path / "j.sqlite", port, env)
     try:
-        assert service.stdin is not None
-        assert service.stdout is not None
-        while "the page:" not in (line := service.stdout.readline()):
-            assert line, "senet-pi run stopped before serving its page"
-        service.stdin.write("throw 1\nlift 10\nplace 11\n")
-        service.stdin.flush()
-        while "B moves 10 -> 11" not in (line := service.stdout.readline()):
-            assert line, "senet-pi run stopped before judging the move"
         static = sorted(p.name for p in (ROOT / "web" / "static").iterdir() if p.is_file())
         for path in ["/", "/hardware", "/api/state", *(f"/static/{name}" for name in static)]:
             assert get(port, path)[0] == 200, path

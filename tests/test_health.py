@@ -19,6 +19,7 @@ import pytest
 from senet_pi.cli.command import main
 from senet_pi.cli.status import journal_checks, page_port, service_check, switch_and_link_checks
 from senet_pi.service.journal import Journal
+from tests.cli_helpers import start_board
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -169,25 +170,11 @@ def test_status_beside_a_running_service_reads_its_page_and_journal_and_blocks_n
     journal, port = tmp_path / "j.sqlite", free_port()
     env = {**os.environ, "SENET_PI_INSTANCE": str(tmp_path / "instance"), "PYTHONPATH": str(ROOT)}
     env.pop("NOTIFY_SOCKET", None)
-    run = [sys.executable, "-m", "senet_pi", "run", "--backend", "sim", "--journal", str(journal)]
-    service = subprocess.Popen(
-        [*run, "--page-port", str(port)],
-        env=env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
+    service = start_board(journal, port, env, stderr=subprocess.DEVNULL)
     try:
         assert service.stdin is not None
         assert service.stdout is not None
-        while "the page:" not in (line := service.stdout.readline()):
-            assert line, "senet-pi run stopped before serving its page"
-        service.stdin.write("throw 1\nlift 10\nplace 11\nwait 600\n")
-        service.stdin.flush()
-        while "B moves 10 -> 11" not in (line := service.stdout.readline()):
-            assert line, "senet-pi run stopped before judging the move"
-        argv = [*run[:3], "status", "--journal", str(journal), "--page-port", str(port)]
+        argv = [sys.executable, "-m", "senet_pi", "status", "--journal", str(journal), "--page-port", str(port)]
         result = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60)
         rows = lines_of(result.stdout)
         assert result.returncode == 0, result.stdout
