@@ -161,16 +161,16 @@ M_ARENA_MAX = -8  # glibc's mallopt() parameter number (malloc.h)
 ARENAS = 2
 
 
-def _libc(name: str) -> Any:
-    """A function of the C library (glibc's `mallopt`, `malloc_trim`), or None where it has none."""
+def _libc(*names: str) -> list[Any]:
+    """Functions of the C library (glibc's `mallopt`, `malloc_trim`), None for each it has not."""
     try:
-        return getattr(ctypes.CDLL(None), name)
-    except (OSError, AttributeError):
-        return None
+        libc = ctypes.CDLL(None)
+    except OSError:
+        return [None for _ in names]
+    return [getattr(libc, name, None) for name in names]
 
 
-_MALLOPT = _libc("mallopt")
-_MALLOC_TRIM = _libc("malloc_trim")  # found now, so giving memory back later allocates nothing
+_MALLOPT, _MALLOC_TRIM = _libc("mallopt", "malloc_trim")  # found now: giving memory back later allocates nothing
 
 
 def few_arenas(arenas: int = ARENAS) -> bool:
