@@ -165,19 +165,10 @@ else
   "$PREFIX/bin/pip" install -q --upgrade "${SOURCE}[pi]"
 fi
 install -m 0644 "$SOURCE/README.md" "$PREFIX/README.md"
-# The service's Python runs without docstrings and keeps its compiled modules in its cache
-# (PYTHONOPTIMIZE, PYTHONPYCACHEPREFIX in the unit): compiled here once, so no start compiles
-# them again, which would keep about 4 MiB more until the next restart (and every boot, under
-# the read-only root's overlay).
+# The service's Python runs without docstrings, its compiled modules in its cache (PYTHONOPTIMIZE,
+# PYTHONPYCACHEPREFIX in the unit): compiled here once (and read from the card under the overlay).
 say "compiling the venv and Python's library as the service runs them, into $PYCACHE"
-python=$PREFIX/bin/python
-stdlib=$("$python" -c 'import sysconfig; print(sysconfig.get_path("stdlib"))')
-purelib=$("$python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')
-# (what a board never imports is left out: tests, IDLE, Tk, lib2to3, other site-packages)
-if ! PYTHONPYCACHEPREFIX=$PYCACHE "$python" -OO -m compileall -q -j 0 -x '/(tests?|idlelib|lib2to3|tkinter|turtledemo|ensurepip|site-packages|dist-packages)/' "$stdlib" >/dev/null ||
-  ! PYTHONPYCACHEPREFIX=$PYCACHE "$python" -OO -m compileall -q -j 0 -x '/tests?/' "$purelib" >/dev/null; then
-  say "some modules were not compiled ahead (not Python 3?): the service compiles those it uses at start"
-fi
+"$SOURCE/exhibit/compile-ahead" "$PREFIX/bin/python" "$PYCACHE"
 install -m 0755 "$SOURCE/exhibit/kiosk-session" "$PREFIX/kiosk-session"
 
 # `senet-pi` for the technician, with the service's config and journal: sudo senet-pi set-pin, senet-pi status

@@ -104,7 +104,7 @@ def test_install_puts_everything_where_the_units_look() -> None:
 
 def test_the_scripts_pass_shellcheck() -> None:
     result = subprocess.run(
-        ["shellcheck", str(EXHIBIT / "install.sh"), str(EXHIBIT / "kiosk-session")],
+        ["shellcheck", str(EXHIBIT / "install.sh"), str(EXHIBIT / "kiosk-session"), str(EXHIBIT / "compile-ahead")],
         capture_output=True,
         text=True,
         timeout=120,
@@ -199,3 +199,24 @@ def test_install_refuses_a_bad_broker_or_board_in_one_line(args: list[str], said
     assert result.returncode == 1
     assert said in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_compile_ahead_fills_the_units_cache_with_a_boards_modules_without_docstrings(tmp_path: Path) -> None:
+    """The installers' compile step, run for real: Python's library and the venv, compiled as the
+    service runs them (`-OO`), into the cache named; tests and IDLE left out."""
+    cache = tmp_path / "cache"
+    result = subprocess.run(
+        [str(EXHIBIT / "compile-ahead"), sys.executable, str(cache)], capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 0, result.stderr
+    compiled = [p.relative_to(cache).as_posix() for p in cache.rglob("*.pyc")]
+    assert all(".opt-2." in name for name in compiled), [n for n in compiled if ".opt-2." not in n][:5]
+    assert any(name.endswith(f"/asyncio/base_events.{sys.implementation.cache_tag}.opt-2.pyc") for name in compiled)
+    assert any("/flask/app." in name for name in compiled)  # the venv's packages
+    assert not [name for name in compiled if "/idlelib/" in name or "/tests/" in name or "/test/" in name]
+
+
+def test_compile_ahead_says_how_it_is_used() -> None:
+    result = subprocess.run([str(EXHIBIT / "compile-ahead")], capture_output=True, text=True, timeout=30)
+    assert result.returncode == 2
+    assert result.stderr == "usage: compile-ahead PYTHON CACHE\n"
