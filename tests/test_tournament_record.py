@@ -128,7 +128,7 @@ def test_progress_says_how_far_a_match_is_and_about_how_long_is_left():
     out = io.StringIO()
     now = [0.0]
     told = Progress("master v expert", total=10, resumed=2, out=out, every=30.0, clock=lambda: now[0])
-    so_far = Tally(wins=3, games=4)
+    so_far = Tally(wins=3, games=4, adjusted=2.5)
     now[0] = 10.0
     told.tick(so_far)  # too soon for a line
     assert out.getvalue().count("\n") == 1  # only the line about the resumed deals
@@ -136,7 +136,7 @@ def test_progress_says_how_far_a_match_is_and_about_how_long_is_left():
     told.tick(so_far)  # two deals in 60 s: six left, about three minutes
     line = out.getvalue().splitlines()[-1]
     assert "4/10 deals (40%)" in line
-    assert "first player 75.0% of 4 games" in line
+    assert "first player 75.0% of 4 games (luck-adjusted 62.5%)" in line
     assert "0:01:00 so far, about 0:03:00 left" in line
     now[0] = 61.0
     told.tick(so_far, last=True)  # the last deal is always said

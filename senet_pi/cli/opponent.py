@@ -105,7 +105,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "tournament",
         help="measure the computer's levels against each other and baselines",
         description="Play duplicate-throw matches (each deal of throws played with seats swapped) and print win rates "
-        "with Wilson 95 % intervals and the chance lost per decision in solved endgames.",
+        "with Wilson 95 % intervals, the luck-adjusted win rate (each throw's luck taken off: the same expected "
+        "value, a far narrower interval) and the chance lost per decision in solved endgames.",
     )
     tour.add_argument(
         "players", nargs="*", default=[], help="players (levels 1-4, random, greedy, pip3); default: the ladder"

@@ -31,7 +31,7 @@ DATA_SUFFIXES = (".py", ".json", ".npz", ".npy")
 
 @dataclass
 class Tally:
-    """One player's record in a match, and its chance lost in solved endgames."""
+    """One player's record in a match, its chance lost in solved endgames and its luck-adjusted score."""
 
     wins: int = 0
     games: int = 0
@@ -39,6 +39,8 @@ class Tally:
     decisions: int = 0
     nodes: int = 0
     searched: int = 0
+    adjusted: float = 0.0  # the sum of each game's result (1 or 0) less the luck of its throws (luck.py)
+    adjusted_sq: float = 0.0  # the sum over deals of the square of a deal's adjusted score: its spread
 
     def add(self, other: Tally) -> None:
         """Add another tally of the same player."""
@@ -176,7 +178,11 @@ class Progress:
         done = self.resumed + self.played
         elapsed = now - self.start
         left = elapsed / self.played * (self.total - done)
-        score = f"{first.wins / first.games:.1%} of {first.games} games" if first.games else "no games yet"
+        score = (
+            f"{first.wins / first.games:.1%} of {first.games} games (luck-adjusted {first.adjusted / first.games:.1%})"
+            if first.games
+            else "no games yet"
+        )
         print(
             f"{self.name}: {done}/{self.total} deals ({done / self.total:.0%}), first player {score}; "
             f"{_clock(elapsed)} so far, about {_clock(left)} left",

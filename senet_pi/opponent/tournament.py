@@ -22,6 +22,7 @@ from typing import IO
 
 from ..errors import SenetError
 from ..rules import Game, find_ruleset
+from .luck import LuckJudge
 from .players import BASELINES, LEVELS, Computer, Level, find_player
 from .record import Progress, Record, Tally, level_settings, match_key
 from .tables import Tables, has_tables
@@ -55,13 +56,25 @@ def _options(cls: type[Game], throws: str | None) -> dict[str, object]:
 
 
 def play(
-    game: Game, players: Sequence[Computer], throws: random.Random, tables: Tables | None, tallies: Sequence[Tally]
+    game: Game,
+    players: Sequence[Computer],
+    throws: random.Random,
+    tables: Tables | None,
+    tallies: Sequence[Tally],
+    judge: LuckJudge | None = None,
 ) -> int | None:
-    """Play `game` to its end with throws from `throws`; returns the winner's seat (None past the guard)."""
+    """Play `game` to its end with throws from `throws`; returns the winner's seat (None past the guard).
+
+    With `judge`, each throw's luck is taken off its thrower's adjusted score and added to the other's."""
     for _ in range(MAX_THROWS):
         if game.is_over:
             return game.winner
-        game.push_throw(game.random_throw(throws))
+        throw = game.random_throw(throws)
+        if judge is not None:
+            luck = judge.luck(game, throw)
+            tallies[game.to_move].adjusted -= luck
+            tallies[1 - game.to_move].adjusted += luck
+        game.push_throw(throw)
         while game.pending is not None and not game.is_over:
             moves = game.legal_moves()
             seat = game.to_move
@@ -118,12 +131,15 @@ def play_deal(args: tuple[str, dict[str, object], Level, Level, int, Path | None
         levels = (second, first) if swap else (first, second)
         players = [Computer(level, tables, seed * 4 + 2 * swap + seat) for seat, level in enumerate(levels)]
         seats = (Tally(), Tally())
-        winner = play(game, players, random.Random(seed), tables, seats)
+        winner = play(game, players, random.Random(seed), tables, seats, LuckJudge(tables))
         for seat in range(2):
             who = out[(seat + swap) % 2]
             seats[seat].games = 1
             seats[seat].wins = int(winner == seat)
+            seats[seat].adjusted += seats[seat].wins
             who.add(seats[seat])
+    for who in out:
+        who.adjusted_sq = who.adjusted**2
     return seed, *out
 
 
@@ -199,13 +215,28 @@ def _described(match: Match, seed: int) -> dict[str, object]:
     }
 
 
+def adjusted_interval(tally: Tally, z: float = 1.96) -> tuple[float, float, float]:
+    """A player's luck-adjusted win rate with its 95 % interval (normal, over its deals' scores)."""
+    deals = tally.games // 2
+    if deals == 0:
+        return 0.0, 0.0, 1.0
+    mean = tally.adjusted / tally.games
+    if deals == 1:
+        return mean, 0.0, 1.0
+    variance = max(0.0, (tally.adjusted_sq / 4 - deals * mean * mean) / (deals - 1))
+    half = z * math.sqrt(variance / deals)
+    return mean, mean - half, mean + half
+
+
 def describe(match: Match) -> list[str]:
-    """The match in a few lines: win rate with its Wilson interval, and chance lost per decision."""
+    """The match in a few lines: win rate with its Wilson interval, luck-adjusted, and chance lost per decision."""
     a, b = match.tallies
     lo, hi = wilson(a.wins, a.games)
+    mean, alo, ahi = adjusted_interval(a)
     lines = [
         f"{match.first.name} v {match.second.name} ({match.ruleset}{_suffix(match.options)}, {a.games} games): "
-        f"{match.first.name} wins {a.wins}/{a.games} = {a.wins / max(1, a.games):.1%} (95 % CI {lo:.1%}-{hi:.1%})"
+        f"{match.first.name} wins {a.wins}/{a.games} = {a.wins / max(1, a.games):.1%} (95 % CI {lo:.1%}-{hi:.1%})",
+        f"  luck-adjusted (each throw's luck taken off): {match.first.name} {mean:.1%} (95 % CI {alo:.1%}-{ahi:.1%})",
     ]
     for level, t in ((match.first, a), (match.second, b)):
         lost = f"{100 * t.lost / t.decisions:.2f} pp over {t.decisions}" if t.decisions else "no"
