@@ -12,6 +12,7 @@ import pytest
 from opponent_helpers import exact_values, game_at, move_values
 
 from senet_pi.cli.command import main
+from senet_pi.opponent import search
 from senet_pi.opponent.evaluate import fitted_chance
 from senet_pi.opponent.players import BASELINES, LEVELS, Computer, find_player
 from senet_pi.opponent.search import Search
@@ -350,6 +351,24 @@ def test_the_master_spends_its_node_budget_and_replays_the_same_choice(folder, r
     again = Computer(LEVELS[4], tables, 1)
     assert again.choose(game) == move
     assert again.last.nodes == master.last.nodes
+
+
+@pytest.mark.parametrize(("ruleset", "seed"), [("secret", 4), ("houses", 4), ("houses", 5)])
+def test_the_master_starts_no_depth_it_cannot_finish_and_chooses_as_if_it_had_tried(folder, ruleset, seed, monkeypatch):
+    """A search one throw deeper costs 10-15 times the last: the master foresees it and does not start
+    one that would run out of nodes and be thrown away, so it spends less and chooses the same."""
+    game = _midgame(ruleset, seed)
+    tables = Tables(folder, build=False)
+    master = Computer(LEVELS[4], tables, 1)
+    move = master.choose(game)
+    foreseeing = master.last
+    monkeypatch.setattr(search, "FORESEEN_FROM", 99)  # every depth tried until the nodes run out
+    trying = Computer(LEVELS[4], tables, 1)
+    assert trying.choose(game) == move
+    assert trying.last.depth == foreseeing.depth
+    assert trying.last.values == foreseeing.values
+    assert trying.last.nodes == LEVELS[4].budget
+    assert foreseeing.nodes < LEVELS[4].budget
 
 
 def test_the_master_stops_at_once_where_the_tables_settle_every_move(folder):

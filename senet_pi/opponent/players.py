@@ -43,7 +43,8 @@ MASTER_BUDGET = 34_000
 
 #: The levels a person can choose, weakest first: only levels the ladder separates (see
 #: benchmarks/RESULTS-opponent.md). The master deepens one throw at a time while its budget lasts
-#: (most decisions finish 3 throws deep; endgames the tables settle stop at once).
+#: (most decisions finish 3 throws deep; endgames the tables settle stop at once), and starts no
+#: fourth throw it foresees it cannot finish (search.py: one costs 10-15 times the third).
 LEVELS: dict[int, Level] = {
     1: Level("beginner", depth=0, budget=200, noise=0.3, tables=False, evaluation="pip"),
     # the club reads no tables: with them it played level 3's endgames and was not separated from it

@@ -19,6 +19,10 @@ from fractions import Fraction
 from ..rules import Game, Move
 from .evaluate import Evaluation
 
+#: The first depth (throws after the move) whose cost is foreseen before it is started: only the
+#: master searches so deep (levels 1-3 stop at one throw).
+FORESEEN_FROM = 4
+
 
 class OutOfNodes(Exception):
     """The node budget of a decision ran out: the deepening stops at the last finished depth."""
@@ -220,14 +224,23 @@ class Search:
         return out
 
     def deepen(self, max_depth: int) -> tuple[list[tuple[Move, float]], SearchStats]:
-        """Search depth 0, 1, ... max_depth while the budget lasts; the deepest finished values."""
+        """Search depth 0, 1, ... max_depth while the budget lasts; the deepest finished values.
+
+        A search four or more throws deep is started only if it may finish: its cost is foreseen from
+        how the last two depths grew, and a search that could not end within the budget would only be
+        thrown away."""
         best: list[tuple[Move, float]] = []
         stats = SearchStats()
+        spent: list[int] = []  # nodes each finished depth took
         for depth in range(max_depth + 1):
+            if depth >= FORESEEN_FROM and not self._may_finish(spent):
+                break
+            started = self.nodes
             self.cache.clear()
             self.guessed = False
             try:
                 best = self.root_values(depth)
+                spent.append(self.nodes - started)
             except OutOfNodes:
                 if not best:  # even depth 0 ran out: values from the evaluation alone, uncounted
                     self.budget = 1 << 62
@@ -238,3 +251,9 @@ class Search:
                 break
         stats.nodes = self.nodes
         return best, stats
+
+    def _may_finish(self, spent: list[int]) -> bool:
+        """Whether the next depth may finish in the budget left: it costs about what the last did times
+        the growth from the one before (some 10-15 times a throw in the middle game)."""
+        last, before = spent[-1], max(1, spent[-2])
+        return self.nodes + last * last / before <= self.budget
