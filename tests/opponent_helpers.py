@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import random
 
-from senet_pi.rules import new_game
+from senet_pi.opponent.tables import build_table
+from senet_pi.rules import HousesGame, SecretGame, new_game
 from senet_pi.rules.board import squares_in
 from senet_pi.rules.random_play import play_random_turn
+
+
+def small_tables(path, pieces):
+    """`path` with the secret and houses stick tables of up to `pieces` pieces a side (1: a blink, 2: seconds)."""
+    build_table(SecretGame, "sticks", max_pieces=pieces, folder=path)
+    build_table(HousesGame, "sticks", max_pieces=pieces, folder=path)
+    return path
 
 
 def options_for(cls, throws):
@@ -80,12 +88,12 @@ def move_values(cls, throws, me, op, throw, values):
     return out
 
 
-def random_positions(name, count, seed):
+def random_positions(name, count, seed, options=None):
     """`count` positions met in random games of `name` (seeded), none of them over."""
     rng = random.Random(seed)
     out = []
     while len(out) < count:
-        game = new_game(name)
+        game = new_game(name, options=options)
         while not game.is_over and len(out) < count:
             play_random_turn(game, rng)
             if not game.is_over:

@@ -3,49 +3,31 @@ reach, and takes most of the spread out of a match's result without moving its e
 
 from __future__ import annotations
 
-import random
 import statistics
 
 import pytest
-from opponent_helpers import game_at
+from opponent_helpers import game_at, random_positions, small_tables
 
 from senet_pi.opponent.luck import LuckJudge
 from senet_pi.opponent.players import find_player
 from senet_pi.opponent.record import Tally
 from senet_pi.opponent.search import throw_odds
-from senet_pi.opponent.tables import Tables, build_table
+from senet_pi.opponent.tables import Tables
 from senet_pi.opponent.tournament import Match, adjusted_interval, describe, play_deal, run_match
-from senet_pi.rules import HousesGame, SecretGame, new_game
-from senet_pi.rules.random_play import play_random_turn
+from senet_pi.rules import SecretGame
 
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
     """Tables of up to two pieces a side for secret and houses (sticks): a few seconds each."""
-    path = tmp_path_factory.mktemp("tables")
-    build_table(SecretGame, "sticks", max_pieces=2, folder=path)
-    build_table(HousesGame, "sticks", max_pieces=2, folder=path)
-    return path
-
-
-def _positions(name, options, count, seed):
-    """`count` positions with a throw awaited, met in seeded random games."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        game = new_game(name, options=options)
-        while not game.is_over and len(out) < count:
-            play_random_turn(game, rng)
-            if not game.is_over and game.pending is None:
-                out.append(game.copy(history=False))
-    return out
+    return small_tables(tmp_path_factory.mktemp("tables"), 2)
 
 
 @pytest.mark.parametrize(("name", "options"), [("secret", {}), ("secret", {"throws": "d6"}), ("houses", {})])
 def test_every_throws_luck_averages_zero_at_the_throws_odds(folder, name, options):
     """What makes the adjusted result unbiased: whatever the judge, the luck to come averages zero."""
     judge = LuckJudge(Tables(folder, build=False))
-    for game in _positions(name, options, 12, seed=7):
+    for game in [g for g in random_positions(name, 14, seed=7, options=options) if g.pending is None][:12]:
         odds = throw_odds(game)
         lucks = [judge.luck(game, t) for t, _ in odds]
         assert abs(sum(p * luck for (_, p), luck in zip(odds, lucks, strict=True))) < 1e-12

@@ -9,7 +9,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from opponent_helpers import exact_values, game_at, move_values
+from opponent_helpers import exact_values, game_at, move_values, small_tables
 
 from senet_pi.cli.command import main
 from senet_pi.opponent import search
@@ -24,10 +24,7 @@ from senet_pi.rules import CardsGame, HousesGame, SecretGame, new_game
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
     """Tables of one piece a side (tiny, built in a blink) for secret and houses."""
-    path = tmp_path_factory.mktemp("tables")
-    build_table(SecretGame, "sticks", max_pieces=1, folder=path)
-    build_table(HousesGame, "sticks", max_pieces=1, folder=path)
-    return path
+    return small_tables(tmp_path_factory.mktemp("tables"), 1)
 
 
 def _play(game, players, seed, decisions):
