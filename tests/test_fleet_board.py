@@ -125,7 +125,7 @@ def test_the_last_will_says_offline_when_senet_pi_run_is_killed(mosquitto, tmp_p
 
 def test_the_board_reconnects_and_republishes_its_state_after_the_broker_restarts(mosquitto, boards):
     service, _, publisher = boards(mosquitto.url, "phoenix")
-    wait_until(lambda: publisher.connected)
+    wait_until(lambda: publisher.listening)
     mosquitto.stop()
     wait_until(lambda: not publisher.connected)
     service.press(random.Random(2))  # the game goes on while the broker is away
@@ -265,7 +265,7 @@ def test_a_board_publishes_over_tls_with_the_configs_ca_and_refuses_an_unknown_c
             app = create_app({"TESTING": True}, service=service)
             made.append((service, start_board(service, None, settings, app)))  # type: ignore[arg-type]
         (_, trusted), (service, unsure) = made
-        wait_until(lambda: trusted.connected)
+        wait_until(lambda: trusted.listening)
         assert trusted.describe()["broker"] == f"mqtts://127.0.0.1:{broker.port}"
         wait_until(lambda: unsure.problem != "not connected yet")
         assert not unsure.connected

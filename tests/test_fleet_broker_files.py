@@ -70,7 +70,7 @@ def test_each_board_writes_only_its_own_topics_and_home_assistant_presses_the_bu
     url = f"mqtt://board-hall-1:{passwords['board-hall-1']}@127.0.0.1:{broker.port}"
     publisher = start_board(service, None, FleetSettings(parse_broker_url(url), "hall-1", buttons=BUTTONS), app)
     made.append(publisher)
-    wait_until(lambda: publisher.connected)
+    wait_until(lambda: publisher.listening)
     assert ha.last("senet-pi/hall-1/status").payload == b"online"
     ha.last("homeassistant/sensor/senet-pi_hall-1/game_state/config")  # its discovery went through
     ha.last("senet-pi/hall-1/summary")

@@ -54,7 +54,7 @@ def board(mosquitto):
         app = create_app({"TESTING": True}, service=service)
         publisher = start_board(service, None, FleetSettings(parse_broker_url(mosquitto.url), name, **settings), app)
         made.append(publisher)
-        wait_until(lambda: publisher.connected)
+        wait_until(lambda: publisher.listening)
         return service, app, publisher
 
     yield start

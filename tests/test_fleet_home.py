@@ -30,7 +30,7 @@ def board(mosquitto):
         app = create_app({"TESTING": True, "LANGUAGE": language}, service=service)
         publisher = start_board(service, None, FleetSettings(parse_broker_url(mosquitto.url), name, **settings), app)
         made.append(publisher)
-        wait_until(lambda: publisher.connected)
+        wait_until(lambda: publisher.listening)
         return service, publisher
 
     yield start

@@ -193,7 +193,7 @@ def test_a_command_whose_time_is_no_number_is_refused(at):
 
 def test_an_oversized_command_is_never_delivered_to_the_board(mosquitto, boards):
     _, publisher = boards.board(mosquitto.url, "hall-big", commands=True, command_secret=SECRET)
-    wait_until(lambda: publisher.connected)
+    wait_until(lambda: publisher.listening)
     ear = Ear(mosquitto.port, "senet-pi/+/command/result")
     sender = _publisher(mosquitto.port)
     try:
@@ -210,7 +210,7 @@ def test_an_oversized_command_is_never_delivered_to_the_board(mosquitto, boards)
 
 def test_a_flood_of_forged_commands_never_crowds_out_the_boards_verdicts(mosquitto, boards):
     service, publisher = boards.board(mosquitto.url, "hall-f", commands=True, command_secret=SECRET)
-    wait_until(lambda: publisher.connected)
+    wait_until(lambda: publisher.listening)
     ear = Ear(mosquitto.port, "senet-pi/hall-f/verdicts", "senet-pi/hall-f/command/result")
     sender = _publisher(mosquitto.port)
     forged = json.dumps(sign("another-secret-of-some-length", "hall-f", "new_game")).encode()
@@ -240,7 +240,7 @@ def test_the_board_reconnects_within_the_capped_backoff_after_a_long_outage(tmp_
     broker.start()
     try:
         _, publisher = boards.board(broker.url, "hall-b")
-        wait_until(lambda: publisher.connected)
+        wait_until(lambda: publisher.listening)
         broker.stop()
         time.sleep(7)  # long enough for a doubling backoff to reach 8 s
         broker.start()

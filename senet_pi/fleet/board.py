@@ -88,6 +88,8 @@ class BoardPublisher:
         self._last_state: bytes | str | None = None
         self._closing = False
         self.connected = False
+        self.listening = False  # connected and every subscription (commands, buttons) acknowledged
+        self._awaited: set[int] = set()  # subscriptions of this connection not acknowledged yet
         self.since: float | None = None  # when `connected` last changed
         self.problem: str | None = "not connected yet"
         self.dropped = 0  # verdicts dropped while the broker was away (more than HELD)
@@ -110,6 +112,7 @@ class BoardPublisher:
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
         self.client.on_publish = self._on_publish
+        self.client.on_subscribe = self._on_subscribe
         self._sender = threading.Thread(target=self._run, name="senet-pi mqtt", daemon=True)
         self._unsubscribe = service.subscribe(self._listen)
 
@@ -228,16 +231,22 @@ class BoardPublisher:
         self._say_online(client)
         for topic, config in discovery_messages(self.settings):
             client.publish(topic, json.dumps(config) if config else b"", qos=1, retain=True)
-        if self._checker is not None:
-            client.subscribe(topics.command(self.board), qos=1)
-        if self.settings.buttons:
-            client.subscribe(topics.button(self.board), qos=1)
+        wanted = [topics.command(self.board)] if self._checker is not None else []
+        wanted += [topics.button(self.board)] if self.settings.buttons else []
+        awaited = {mid for topic in wanted if (mid := client.subscribe(topic, qos=1)[1]) is not None}
         self._last_summary = None  # said again on every connection
         with self._cv:
             self.connected, self.since, self.problem = True, self._clock(), None
+            self._awaited, self.listening = awaited, not awaited
             self._state_due = True
             self._cv.notify()
         self._tell(f"mqtt: connected to {self.settings.broker.shown} as board {self.board}")
+
+    def _on_subscribe(self, _client: mqtt.Client, _data: object, mid: int, _reasons: object, _props: object) -> None:
+        """The broker took a subscription: once all of this connection's are, commands and buttons arrive."""
+        with self._cv:
+            self._awaited.discard(mid)
+            self.listening = self.connected and not self._awaited
 
     def _on_publish(self, _client: mqtt.Client, _data: object, _mid: int, reason: Any, _props: object) -> None:
         """A message the broker refused (MQTT 5 says why): its access list, said as such."""
@@ -261,7 +270,7 @@ class BoardPublisher:
         with self._cv:
             if self.connected or self.since is None:
                 self.since = self._clock()
-            self.connected, self.problem = False, problem
+            self.connected, self.listening, self.problem = False, False, problem
             self._state_due = True  # the state says so once the broker is back
         self._tell(f"mqtt: {problem} at {self.settings.broker.shown}; the game goes on and the board retries")
 
@@ -364,4 +373,4 @@ class BoardPublisher:
                     info.wait_for_publish(timeout)
         self.client.disconnect()
         self.client.loop_stop()
-        self.connected = False
+        self.connected = self.listening = False
