@@ -318,3 +318,52 @@ def test_a_change_no_verdict_tells_of_is_published_within_a_second_and_no_change
     finally:
         publisher.close()
         ear.close()
+
+
+class _Client:
+    """Stands in for paho's client in the connect and subscribe callbacks: counts what is asked of it."""
+
+    def __init__(self) -> None:
+        self.mids = iter(range(1, 100))
+        self.subscribed: dict[str, int] = {}
+
+    def publish(self, *_args, **_kwargs) -> None:
+        return None
+
+    def subscribe(self, topic: str, qos: int = 0) -> tuple[int, int]:
+        self.subscribed[topic] = next(self.mids)
+        return 0, self.subscribed[topic]
+
+
+class _Accepted:
+    is_failure = False
+
+
+def test_a_board_listens_only_once_the_broker_has_taken_every_subscription_of_this_connection():
+    """Connected is not listening: a button pressed before the broker acknowledges the board's
+    subscriptions is never delivered, so `listening` waits for each acknowledgement, afresh on
+    every connection (an old one does not count), and ends with the connection."""
+    from senet_pi.fleet.address import BUTTONS
+    from senet_pi.fleet.board import BoardPublisher
+
+    settings = FleetSettings(
+        parse_broker_url("mqtt://localhost:1"), "hall-c", buttons=BUTTONS, commands=True, command_secret="s" * 32
+    )
+    publisher = BoardPublisher(Service(None), settings, lambda: "{}")
+    client = _Client()
+    publisher._on_connect(client, None, None, _Accepted(), None)
+    command, button = client.subscribed["senet-pi/hall-c/command"], client.subscribed["senet-pi/hall-c/button"]
+    assert publisher.connected
+    assert not publisher.listening
+    publisher._on_subscribe(client, None, command, [], None)
+    assert not publisher.listening  # the buttons' subscription is not taken yet
+    publisher._on_subscribe(client, None, button, [], None)
+    assert publisher.listening
+    publisher._lost("the broker went away")
+    assert not publisher.listening
+    publisher._on_connect(client, None, None, _Accepted(), None)  # connected again: new subscriptions
+    publisher._on_subscribe(client, None, button, [], None)  # a late acknowledgement of the old ones
+    assert not publisher.listening
+    publisher._on_subscribe(client, None, client.subscribed["senet-pi/hall-c/command"], [], None)
+    publisher._on_subscribe(client, None, client.subscribed["senet-pi/hall-c/button"], [], None)
+    assert publisher.listening
