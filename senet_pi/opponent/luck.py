@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..rules import Game
 from .evaluate import Evaluation, fitted_chance
 from .light import light_copy
-from .search import Search, throw_odds
+from .search import Search
 from .tables import Tables
 
 #: No budget: a judgement one throw deep is a few hundred nodes at most.
@@ -33,11 +33,11 @@ class LuckJudge:
 
         A throw the player chose rather than threw (modern's single die, M3) counts no luck: the dice
         thrown otherwise still average zero, so the adjusted result stays unbiased."""
-        odds = throw_odds(game)
+        exact = self.tables.exact if self.tables is not None else None
+        search = Search(light_copy(game), self.evaluation, UNBOUNDED, exact=exact)
+        odds = search.odds  # the throws' odds, as the search has them
         key = tuple(sorted(throw)) if isinstance(throw, tuple) else throw
         if key not in dict(odds):  # not a throw of the odds (M3: one die by choice): no luck counted
             return 0.0
-        exact = self.tables.exact if self.tables is not None else None
-        search = Search(light_copy(game), self.evaluation, UNBOUNDED, exact=exact)
         values = {t: search.throw(t, 1, 0.0, 1.0) for t, _ in odds}
         return values[key] - sum(p * values[t] for t, p in odds)
