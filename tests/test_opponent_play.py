@@ -14,11 +14,14 @@ from opponent_helpers import exact_values, game_at, move_values, small_tables
 from senet_pi.cli.command import main
 from senet_pi.opponent import search
 from senet_pi.opponent.evaluate import fitted_chance
+from senet_pi.opponent.light import light_copy
 from senet_pi.opponent.players import BASELINES, LEVELS, Computer, find_player
 from senet_pi.opponent.search import Search
 from senet_pi.opponent.tables import Tables, build_table
 from senet_pi.opponent.tournament import ladder, wilson
 from senet_pi.rules import CardsGame, HousesGame, SecretGame, new_game
+from senet_pi.service import hint
+from senet_pi.service.hint import Hinter
 
 
 @pytest.fixture(scope="module")
@@ -366,6 +369,41 @@ def test_the_master_starts_no_depth_it_cannot_finish_and_chooses_as_if_it_had_tr
     assert trying.last.values == foreseeing.values
     assert trying.last.nodes == LEVELS[4].budget
     assert foreseeing.nodes < LEVELS[4].budget
+
+
+@pytest.mark.parametrize(("ruleset", "seed"), [("secret", 4), ("houses", 5)])
+def test_a_hint_before_the_throw_starts_no_depth_it_cannot_finish_and_says_the_same(folder, ruleset, seed, monkeypatch):
+    """The chance before a throw is deepened as the master deepens its moves: a throw it foresees it
+    could not finish is not started, so it spends less of the budget and the chance is the same."""
+    game = _midgame(ruleset, seed)
+    game.push(game.legal_moves()[0])
+    while game.pending is not None and not game.is_over:
+        game.push(game.legal_moves()[0])
+    assert game.turn_starts_with == "throw" and not game.is_over
+    tables = Tables(folder, build=False)
+    master = Computer(LEVELS[4], tables)
+    level = LEVELS[4]
+
+    def searched():
+        s = Search(light_copy(game), master.evaluator, level.budget, level.star2, tables.exact)
+        return s.deepen_chance(level.depth, -1.0), s.nodes
+
+    made = []
+
+    class Kept(Search):
+        def __init__(self, *args):
+            super().__init__(*args)
+            made.append(self)
+
+    foreseen, spent = searched()
+    monkeypatch.setattr(hint, "Search", Kept)
+    hinted, exact = Hinter(tables).chance(game, game.to_move)
+    assert [s.nodes for s in made] == [spent]  # the hint searched once and spent what foresight spends
+    monkeypatch.setattr(search, "FORESEEN_FROM", 99)  # every depth tried until the nodes run out
+    tried, spent_trying = searched()
+    assert not exact and hinted == foreseen == tried
+    assert 0.0 < foreseen < 1.0
+    assert spent < spent_trying == level.budget
 
 
 def test_the_master_stops_at_once_where_the_tables_settle_every_move(folder):

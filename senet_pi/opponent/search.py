@@ -252,6 +252,26 @@ class Search:
         stats.nodes = self.nodes
         return best, stats
 
+    def deepen_chance(self, max_depth: int, first: float) -> float:
+        """The value for the side about to throw, searched 1, 2, ... `max_depth` throws deep while the
+        budget lasts (`first` if not even one throw fits), with `deepen`'s foresight and early stop."""
+        v = first
+        spent: list[int] = []
+        for depth in range(1, max_depth + 1):
+            if depth >= FORESEEN_FROM and not self._may_finish(spent):
+                break
+            started = self.nodes
+            self.cache.clear()
+            self.guessed = False
+            try:
+                v = self.chance(depth, 0.0, 1.0)
+            except OutOfNodes:
+                break
+            spent.append(self.nodes - started)
+            if not self.guessed:
+                break
+        return v
+
     def _may_finish(self, spent: list[int]) -> bool:
         """Whether the next depth may finish in the budget left: it costs about what the last did times
         the growth from the one before (some 10-15 times a throw in the middle game)."""

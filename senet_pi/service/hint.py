@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import ReplayError
 from ..opponent.light import light_copy
 from ..opponent.players import LEVELS, Computer
-from ..opponent.search import OutOfNodes, Search
+from ..opponent.search import Search
 from ..opponent.tables import Tables
 from ..referee import Referee
 from ..rules import Game
@@ -52,12 +52,7 @@ class Hinter:
         level = self.computer.level
         v = self.computer.evaluator(game)[game.to_move]
         search = Search(light_copy(game), self.computer.evaluator, level.budget, level.star2, self.tables.exact)
-        for depth in range(1, level.depth + 1):
-            search.cache.clear()
-            try:
-                v = search.chance(depth, 0.0, 1.0)
-            except OutOfNodes:
-                break
+        v = search.deepen_chance(level.depth, v)
         return v if game.to_move == player else 1.0 - v
 
     def moves(self, game: Game) -> tuple[list[tuple[str, float]], bool]:
