@@ -379,7 +379,8 @@ def test_a_hint_before_the_throw_starts_no_depth_it_cannot_finish_and_says_the_s
     game.push(game.legal_moves()[0])
     while game.pending is not None and not game.is_over:
         game.push(game.legal_moves()[0])
-    assert game.turn_starts_with == "throw" and not game.is_over
+    assert game.turn_starts_with == "throw"
+    assert not game.is_over
     tables = Tables(folder, build=False)
     master = Computer(LEVELS[4], tables)
     level = LEVELS[4]
@@ -401,7 +402,8 @@ def test_a_hint_before_the_throw_starts_no_depth_it_cannot_finish_and_says_the_s
     assert [s.nodes for s in made] == [spent]  # the hint searched once and spent what foresight spends
     monkeypatch.setattr(search, "FORESEEN_FROM", 99)  # every depth tried until the nodes run out
     tried, spent_trying = searched()
-    assert not exact and hinted == foreseen == tried
+    assert not exact
+    assert hinted == foreseen == tried
     assert 0.0 < foreseen < 1.0
     assert spent < spent_trying == level.budget
 
