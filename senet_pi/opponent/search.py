@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TypeVar
 
 from ..rules import Game, Move
 from .evaluate import Evaluation
@@ -22,6 +23,8 @@ from .evaluate import Evaluation
 #: The first depth (throws after the move) whose cost is foreseen before it is started: only the
 #: master searches so deep (levels 1-3 stop at one throw).
 FORESEEN_FROM = 4
+
+T = TypeVar("T")
 
 
 class OutOfNodes(Exception):
@@ -229,48 +232,40 @@ class Search:
         A search four or more throws deep is started only if it may finish: its cost is foreseen from
         how the last two depths grew, and a search that could not end within the budget would only be
         thrown away."""
-        best: list[tuple[Move, float]] = []
-        stats = SearchStats()
-        spent: list[int] = []  # nodes each finished depth took
-        for depth in range(max_depth + 1):
-            if depth >= FORESEEN_FROM and not self._may_finish(spent):
-                break
-            started = self.nodes
-            self.cache.clear()
-            self.guessed = False
-            try:
-                best = self.root_values(depth)
-                spent.append(self.nodes - started)
-            except OutOfNodes:
-                if not best:  # even depth 0 ran out: values from the evaluation alone, uncounted
-                    self.budget = 1 << 62
-                    best = self.root_values(0)
-                break
-            stats.depth = depth
-            if not self.guessed:  # every leaf was exact (tables, games over): looking deeper changes nothing
-                break
-        stats.nodes = self.nodes
-        return best, stats
+        best, depth = self._deepened(range(max_depth + 1), self.root_values)
+        if best is None:  # even depth 0 ran out: values from the evaluation alone, uncounted
+            self.budget = 1 << 62
+            best = self.root_values(0)
+        return best, SearchStats(nodes=self.nodes, depth=max(depth, 0))
 
     def deepen_chance(self, max_depth: int, first: float) -> float:
         """The value for the side about to throw, searched 1, 2, ... `max_depth` throws deep while the
         budget lasts (`first` if not even one throw fits), with `deepen`'s foresight and early stop."""
-        v = first
-        spent: list[int] = []
-        for depth in range(1, max_depth + 1):
+        value, _ = self._deepened(range(1, max_depth + 1), lambda depth: self.chance(depth, 0.0, 1.0))
+        return first if value is None else value
+
+    def _deepened(self, depths: range, search: Callable[[int], T]) -> tuple[T | None, int]:
+        """The deepest `search(depth)` that finished within the budget and its depth (None, -1 if none).
+        A depth from the fourth throw on is started only if it may finish; one whose every leaf was
+        exact (tables, games over) ends the deepening, as looking deeper would change nothing."""
+        found: T | None = None
+        reached = -1
+        spent: list[int] = []  # nodes each finished depth took
+        for depth in depths:
             if depth >= FORESEEN_FROM and not self._may_finish(spent):
                 break
             started = self.nodes
             self.cache.clear()
             self.guessed = False
             try:
-                v = self.chance(depth, 0.0, 1.0)
+                found = search(depth)
             except OutOfNodes:
                 break
             spent.append(self.nodes - started)
+            reached = depth
             if not self.guessed:
                 break
-        return v
+        return found, reached
 
     def _may_finish(self, spent: list[int]) -> bool:
         """Whether the next depth may finish in the budget left: it costs about what the last did times
