@@ -88,7 +88,6 @@ class BoardPublisher:
         self._last_state: bytes | str | None = None
         self._closing = False
         self.connected = False
-        self.listening = False  # connected and every subscription (commands, buttons) acknowledged
         self._awaited: set[int] = set()  # subscriptions of this connection not acknowledged yet
         self.since: float | None = None  # when `connected` last changed
         self.problem: str | None = "not connected yet"
@@ -236,17 +235,22 @@ class BoardPublisher:
         awaited = {mid for topic in wanted if (mid := client.subscribe(topic, qos=1)[1]) is not None}
         self._last_summary = None  # said again on every connection
         with self._cv:
+            self._awaited = awaited
             self.connected, self.since, self.problem = True, self._clock(), None
-            self._awaited, self.listening = awaited, not awaited
             self._state_due = True
             self._cv.notify()
         self._tell(f"mqtt: connected to {self.settings.broker.shown} as board {self.board}")
+
+    @property
+    def listening(self) -> bool:
+        """Connected and every subscription of this connection (commands, buttons) acknowledged."""
+        with self._cv:
+            return self.connected and not self._awaited
 
     def _on_subscribe(self, _client: mqtt.Client, _data: object, mid: int, _reasons: object, _props: object) -> None:
         """The broker took a subscription: once all of this connection's are, commands and buttons arrive."""
         with self._cv:
             self._awaited.discard(mid)
-            self.listening = self.connected and not self._awaited
 
     def _on_publish(self, _client: mqtt.Client, _data: object, _mid: int, reason: Any, _props: object) -> None:
         """A message the broker refused (MQTT 5 says why): its access list, said as such."""
@@ -270,7 +274,7 @@ class BoardPublisher:
         with self._cv:
             if self.connected or self.since is None:
                 self.since = self._clock()
-            self.connected, self.listening, self.problem = False, False, problem
+            self.connected, self.problem = False, problem
             self._state_due = True  # the state says so once the broker is back
         self._tell(f"mqtt: {problem} at {self.settings.broker.shown}; the game goes on and the board retries")
 
@@ -373,4 +377,4 @@ class BoardPublisher:
                     info.wait_for_publish(timeout)
         self.client.disconnect()
         self.client.loop_stop()
-        self.connected = self.listening = False
+        self.connected = False
