@@ -208,7 +208,7 @@ def test_the_signed_in_operator_gives_the_computer_any_seat_and_level(endgame, t
     try:
         assert client.post("/api/op/computer", json={"seats": {"A": 3}}, headers=token).status_code == 401
         assert client.post("/api/op/login", json={"pin": "135792"}, headers=token).status_code == 200
-        for bad in ({"seats": {"E": 2}}, {"seats": {"B": 4}}, {"seats": ["B"]}, {"seats": {"B": True}}):
+        for bad in ({"seats": {"E": 2}}, {"seats": {"B": 5}}, {"seats": ["B"]}, {"seats": {"B": True}}):
             answer = client.post("/api/op/computer", json=bad, headers=token)
             assert answer.status_code == 400
             assert answer.get_json()["error"]
@@ -225,12 +225,15 @@ def test_the_signed_in_operator_gives_the_computer_any_seat_and_level(endgame, t
         player.close()
 
 
-@pytest.mark.parametrize("level", [4, 7, 0])
-def test_a_computer_level_in_the_config_outside_1_to_3_is_a_startup_error(tmp_path, level):
-    """Level 4 (the depth-2 search the ladder could not tell from level 3) is gone: the config names 1-3."""
+@pytest.mark.parametrize("level", [5, 7, 0])
+def test_a_computer_level_in_the_config_outside_1_to_4_is_a_startup_error(tmp_path, level):
+    """The config names a level 1-4 (4, the master) or the board does not start."""
     from senet_pi_web import ConfigError, load_instance_config
 
     (tmp_path / "config.toml").write_text(f"COMPUTER_LEVEL = {level}\n", encoding="utf-8")
-    wanted = r"COMPUTER_LEVEL must be the computer's level: 1 \(beginner\), 2 \(club\) or 3 \(expert\), not "
+    wanted = (
+        r"COMPUTER_LEVEL must be the computer's level: "
+        r"1 \(beginner\), 2 \(club\), 3 \(expert\) or 4 \(master\), not "
+    )
     with pytest.raises(ConfigError, match=wanted + str(level)):
         load_instance_config(tmp_path)

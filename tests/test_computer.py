@@ -225,20 +225,21 @@ def test_a_restarted_service_gives_the_computer_its_journaled_seats_back(tmp_pat
         journal.close()
 
 
-def test_a_game_journaled_with_the_retired_level_4_resumes_at_level_3(tmp_path):
-    """Level 4 (depth 2) was merged into level 3: a game begun against it before an update goes on
-    against the strongest level there is now, not against nobody."""
+@pytest.mark.parametrize("level", [4, 5])
+def test_a_game_journaled_against_the_master_resumes_against_it_and_an_unknown_level_against_nobody(tmp_path, level):
+    """Level 4 is the master again (once a depth-2 search, merged into level 3 and retired): a game begun
+    against it goes on against it; a level no version offers leaves the seat to a person."""
     journal = Journal(tmp_path / "j.sqlite")
     service = Service(journal, variant="secret")
-    journal.record_seats(service.game_id, {"A": ["human"], "B": ["computer 4"]})
+    journal.record_seats(service.game_id, {"A": ["human"], "B": [f"computer {level}"]})
     try:
-        assert ComputerPlayer(service, None).seats == {"B": 3}
+        assert ComputerPlayer(service, None).seats == ({"B": 4} if level == 4 else {})
     finally:
         journal.close()
 
 
-@pytest.mark.parametrize("args", [["--computer", "B", "--level", "4"], ["--level", "4"], ["--level", "0"]])
-def test_run_refuses_a_level_outside_1_to_3_in_one_line(tmp_path, monkeypatch, capsys, args):
+@pytest.mark.parametrize("args", [["--computer", "B", "--level", "5"], ["--level", "5"], ["--level", "0"]])
+def test_run_refuses_a_level_outside_1_to_4_in_one_line(tmp_path, monkeypatch, capsys, args):
     """Also `--level` alone (the exhibit's "play alone" level): nothing starts, one line names the levels."""
     from senet_pi.cli.command import main
 
@@ -248,7 +249,7 @@ def test_run_refuses_a_level_outside_1_to_3_in_one_line(tmp_path, monkeypatch, c
     assert code == 1
     assert err.count("\n") == 1
     assert "Traceback" not in err
-    assert "level must be 1 (beginner), 2 (club) or 3 (expert), not " in err
+    assert "level must be 1 (beginner), 2 (club), 3 (expert) or 4 (master), not " in err
     assert not (tmp_path / "j.sqlite").exists()
 
 
@@ -273,13 +274,13 @@ def test_games_and_export_say_who_played_and_replay_reads_it(tmp_path):
 
 @pytest.mark.parametrize(
     ("seats", "level", "expected"),
-    [("B", 3, {"B": 3}), ("b, c", 1, {"B": 1, "C": 1}), ("none", 2, {}), ("", 3, {})],
+    [("B", 3, {"B": 3}), ("B", 4, {"B": 4}), ("b, c", 1, {"B": 1, "C": 1}), ("none", 2, {}), ("", 3, {})],
 )
 def test_the_computer_takes_the_seats_named(seats, level, expected):
     assert parse_seats(seats, level) == expected
 
 
-@pytest.mark.parametrize(("seats", "level"), [("E", 3), ("B", 4), ("B", 0), ("white", 2)])
+@pytest.mark.parametrize(("seats", "level"), [("E", 3), ("B", 5), ("B", 0), ("white", 2)])
 def test_a_seat_or_level_that_cannot_be_is_one_clear_error(seats, level):
     with pytest.raises(SeatError):
         parse_seats(seats, level)

@@ -39,7 +39,11 @@ BAD = [
         "IDLE_MINUTES must be a number of minutes more than 0 (exhibit mode: idle time before a new game), not",
     ),
     ("COMPUTER", "2", "COMPUTER must be the seats the computer plays"),
-    ("COMPUTER_LEVEL", "4", "COMPUTER_LEVEL must be the computer's level: 1 (beginner), 2 (club) or 3 (expert), not 4"),
+    (
+        "COMPUTER_LEVEL",
+        "5",
+        "COMPUTER_LEVEL must be the computer's level: 1 (beginner), 2 (club), 3 (expert) or 4 (master), not 5",
+    ),
     ("HINT_WAIT", "-1", "HINT_WAIT must be a number of seconds from 0 to 60, not -1"),
     ("QUESTION_SECONDS", "4", "QUESTION_SECONDS must be a number of seconds from 5 to 600"),
     ("QUESTION_SECONDS", '"soon"', "QUESTION_SECONDS must be a number of seconds from 5 to 600"),

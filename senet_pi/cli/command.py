@@ -306,7 +306,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SEATS",
         help="the computer plays these seats, e.g. B (or B,C in modern; none = nobody); default: the config's COMPUTER",
     )
-    run.add_argument("--level", type=int, metavar="N", help="the computer's level: 1 beginner, 2 club, 3 expert")
+    run.add_argument(
+        "--level", type=int, metavar="N", help="the computer's level: 1 beginner, 2 club, 3 expert, 4 master"
+    )
     run.set_defaults(func=_cmd_run)
     test = sub.add_parser("selftest", help="walk through every square and the thrower, and say what works")
     test.add_argument("--backend", choices=["sim", "gpio", "serial"], help="the board: gpio on a Pi, sim elsewhere")

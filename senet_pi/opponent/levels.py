@@ -2,10 +2,7 @@
 can check a level without importing the opponent's search (or numpy)."""
 
 #: The levels offered (their players: `senet_pi.opponent.players.LEVELS`).
-LEVEL_RANGE = range(1, 4)
-LEVEL_NAMES = {1: "beginner", 2: "club", 3: "expert"}
-#: The old level 4 (a depth-2 search, merged into level 3 because the ladder could not separate them):
-#: a game journaled with it resumes at the strongest level there is now.
-RETIRED_LEVEL = 4
+LEVEL_RANGE = range(1, 5)
+LEVEL_NAMES = {1: "beginner", 2: "club", 3: "expert", 4: "master"}
 #: The level the exhibit's "play alone against the computer" gives a visitor when the config names none.
 ALONE_LEVEL = 2

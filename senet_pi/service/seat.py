@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import SenetError
 from ..events import CardAction, Undo, read_input
-from ..opponent.levels import ALONE_LEVEL, LEVEL_NAMES, LEVEL_RANGE, RETIRED_LEVEL
+from ..opponent.levels import ALONE_LEVEL, LEVEL_NAMES, LEVEL_RANGE
 from ..rules import Game, Move
 from ..rules.board import square_name
 from ..rules.core import PLAYER_IDS
@@ -40,7 +40,7 @@ PAUSE = 1.0
 
 
 class SeatError(SenetError, ValueError):
-    """A --computer or COMPUTER value that names no seat, or a level outside 1-3."""
+    """A --computer or COMPUTER value that names no seat, or a level outside 1-4."""
 
 
 def parse_seats(text: str, level: int) -> dict[str, int]:
@@ -66,7 +66,7 @@ def check_level(level: object) -> int:
 
 
 def level_names() -> str:
-    """The valid levels in words, for a message: "1 (beginner), 2 (club) or 3 (expert)"."""
+    """The valid levels in words, for a message: "1 (beginner), 2 (club), 3 (expert) or 4 (master)"."""
     named = [f"{n} ({LEVEL_NAMES[n]})" for n in LEVEL_RANGE]
     return ", ".join(named[:-1]) + " or " + named[-1]
 
@@ -181,8 +181,6 @@ class ComputerPlayer:
             last = entries[-1] if entries else "human"
             if last.startswith("computer ") and last[9:].isdigit():
                 level = int(last[9:])
-                if level == RETIRED_LEVEL:  # journaled before level 4 was merged into level 3
-                    level = LEVEL_RANGE[-1]
                 if level in LEVEL_RANGE:
                     out[pid] = level
         return out
