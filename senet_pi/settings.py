@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .errors import SenetError
 from .i18n import LANGUAGES
-from .opponent.levels import LEVEL_RANGE
+from .opponent.levels import LEVEL_RANGE, level_names
 from .tomlfile import read_toml
 
 #: A check: the value (already of one of the setting's types) -> what is wrong with it, or None.
@@ -125,7 +125,7 @@ def _hint_wait(value: object) -> str | None:
 
 _PIN_DELAY = "a number of seconds from 0 to 30"
 _LANGUAGE = f"one of {', '.join(LANGUAGES)} (the page's and the terminal's default language)"
-_LEVEL = "the computer's level: 1 (beginner), 2 (club), 3 (expert) or 4 (master)"
+_LEVEL = f"the computer's level: {level_names()}"
 _IDLE = "a number of minutes more than 0 (exhibit mode: idle time before a new game)"
 _HOSTS = "a host name, or a list of the names the page is reached by"
 _SERVER_NAME = "a host name, with :PORT if not the usual one (e.g. senet.local:8080)"

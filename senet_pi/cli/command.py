@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, cast
 from .. import __version__
 from ..errors import SenetError
 from ..i18n import DEFAULT, LANGUAGES
+from ..opponent.levels import level_names
 from ..rules import RULESETS
 from .machine import journal_given, machine_cause, machine_error, said_error
 from .reading import (
@@ -306,9 +307,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SEATS",
         help="the computer plays these seats, e.g. B (or B,C in modern; none = nobody); default: the config's COMPUTER",
     )
-    run.add_argument(
-        "--level", type=int, metavar="N", help="the computer's level: 1 beginner, 2 club, 3 expert, 4 master"
-    )
+    run.add_argument("--level", type=int, metavar="N", help=f"the computer's level: {level_names()}")
     run.set_defaults(func=_cmd_run)
     test = sub.add_parser("selftest", help="walk through every square and the thrower, and say what works")
     test.add_argument("--backend", choices=["sim", "gpio", "serial"], help="the board: gpio on a Pi, sim elsewhere")

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import SenetError
 from ..events import CardAction, Undo, read_input
-from ..opponent.levels import ALONE_LEVEL, LEVEL_NAMES, LEVEL_RANGE
+from ..opponent.levels import ALONE_LEVEL, LEVEL_RANGE, level_names
 from ..rules import Game, Move
 from ..rules.board import square_name
 from ..rules.core import PLAYER_IDS
@@ -63,12 +63,6 @@ def check_level(level: object) -> int:
     if isinstance(level, bool) or not isinstance(level, int) or level not in LEVEL_RANGE:
         raise SeatError(f"the computer's level must be {level_names()}, not {level!r}")
     return level
-
-
-def level_names() -> str:
-    """The valid levels in words, for a message: "1 (beginner), 2 (club), 3 (expert) or 4 (master)"."""
-    named = [f"{n} ({LEVEL_NAMES[n]})" for n in LEVEL_RANGE]
-    return ", ".join(named[:-1]) + " or " + named[-1]
 
 
 def who(level: int | None) -> str:
