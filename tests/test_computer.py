@@ -13,6 +13,7 @@ import sys
 import pytest
 
 from senet_pi.hardware.backend import SimBackend
+from senet_pi.opponent.levels import LEVEL_NAMES, LEVEL_RANGE
 from senet_pi.opponent.tables import Tables
 from senet_pi.referee.hands import switch_events
 from senet_pi.referee.physical import play_out
@@ -500,3 +501,12 @@ def test_a_computer_never_started_starts_no_thread_for_a_seat():
     assert player._thread is None
     player.close()
     service.close()
+
+
+def test_the_operators_level_list_offers_every_level_by_its_name(client):
+    """The page's level list, written out for the translations, names each level a person can choose."""
+    page = client.get("/").get_data(as_text=True)
+    select = re.search(r'<select name="level">(.*?)</select>', page, re.S)
+    assert select is not None
+    offered = re.findall(r'<option value="(\d+)"[^>]*>\1 ([^<]+)</option>', select.group(1))
+    assert [(int(n), name) for n, name in offered] == [(n, LEVEL_NAMES[n]) for n in LEVEL_RANGE]
