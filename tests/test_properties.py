@@ -16,7 +16,7 @@ from senet_pi.errors import IllegalMoveError
 from senet_pi.rules import Game, ModernGame, Move, new_game
 from senet_pi.rules.board import OFF, squares_in
 from senet_pi.rules.cards import CardsGame, default_deck
-from senet_pi.rules.random_play import play_random_card_turn, play_random_game
+from senet_pi.rules.random_play import play_random_card_turn, play_random_turn
 from senet_pi.service.replay import load_replay, run_replay
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
@@ -39,14 +39,16 @@ def seeded_game(name: str, players: int, options: dict, seed: int) -> Game:
 
 
 def play_to_the_end(game: Game, rng: random.Random) -> None:
-    """Random play until the game is over: throws, or cards played and exchanged."""
-    if isinstance(game, CardsGame):
-        for _ in range(MAX_THROWS):
-            if game.is_over:
-                return
+    """Random play through `push` until the game is over (throws, or cards played and exchanged),
+    so the history is kept (`play_random_game` plays `secret` and `houses` on the fast path, which
+    keeps none)."""
+    for _ in range(MAX_THROWS):
+        if game.is_over:
+            return
+        if isinstance(game, CardsGame):
             play_random_card_turn(game, rng)
-    else:
-        play_random_game(game, rng, max_throws=MAX_THROWS)
+        else:
+            play_random_turn(game, rng)
 
 
 def check_invariants(game: Game) -> None:

@@ -23,6 +23,7 @@ from .board import (
     squares_in,
 )
 from .effects import Bonus, Effect, Effects, Exchanged, Forfeit, Relocated, Turn, Win
+from .fast import FastPath, Record
 from .legality import Legality
 from .move import Move, cached_move, parse_square
 from .reasons import Reason
@@ -33,6 +34,8 @@ if TYPE_CHECKING:
     from .cards import Cards
 
 PLAYER_IDS = ("A", "B", "C", "D")
+#: What a rule set must leave as the core has them for the fast path to play it (fast.py).
+_FLOW = ("push", "push_throw", "_relocate", "_forfeit", "_snapshot", "random_throw")
 _MAX_THROW = 12
 
 # What push/pop saves: opaque to the stack; each rule set's `_restore` reads back what its `_snapshot` made.
@@ -49,7 +52,7 @@ class Special:
     text: str
 
 
-class Game(Legality):
+class Game(Legality, FastPath):
     """A game of Senet under one rule set: the position, whose turn it is, the throw to play."""
 
     #: Name used in config files, replay files and on the page.
@@ -110,6 +113,7 @@ class Game(Legality):
         cls.summary = joined(cls.how_to_play, " ")
         cls._safe_mask = mask(cls.safe_squares)
         plain, bent, forward, backward = [], [], [], []
+        cls._core_flow = cls.turn_starts_with == "throw" and all(getattr(cls, n) is getattr(Game, n) for n in _FLOW)
         for throw in range(_MAX_THROW + 1):
             p = b = 0
             row: list[Move | None] = [None] * (OFF + 1)
@@ -131,6 +135,8 @@ class Game(Legality):
             backward.append(tuple(back))
         cls._plain_sources, cls._bent_sources = tuple(plain), tuple(bent)
         cls._forward_table, cls._backward_table = tuple(forward), tuple(backward)
+        cls._forward_dest = tuple(tuple(m.to_sq if m else 0 for m in row) for row in cls._forward_table)
+        cls._backward_dest = tuple(tuple(m.to_sq if m else 0 for m in row) for row in cls._backward_table)
 
     def __init__(
         self,
@@ -153,6 +159,7 @@ class Game(Legality):
         self.winner: int | None = None
         self.effects: Effects = ()
         self._stack: list[tuple[tuple[str, object], Snapshot]] = []
+        self._fast: list[Record] = []  # the fast path's undo records (fast.py)
         self._version = 0
         self._cache: tuple[int, list[Move]] = (-1, [])
         self._turn = tuple(Turn(pid) for pid in self.player_ids)
@@ -386,14 +393,18 @@ class Game(Legality):
         """P7: nobody can move; a bonus value still lets the same player throw again."""
         p = self.to_move
         self.pending = None
+        passed = value not in self.bonus_throws
+        if passed:
+            self.to_move = (p + 1) % self.players
+        self.effects = self._forfeit_effects(p, value, passed)
+
+    def _forfeit_effects(self, p: int, value: object, passed: bool) -> Effects:
+        """P7's effects: the forfeit, then the same player's bonus throw or the next player's turn."""
         reason = Text(
             "{player} has no legal move with {throw} (P7)", player=self.player_ids[p], throw=self.throw_text(value)
         )
-        if value in self.bonus_throws:
-            self.effects = (Forfeit(self.player_ids[p], value, reason), self._bonus[p])
-        else:
-            self.to_move = (p + 1) % self.players
-            self.effects = (Forfeit(self.player_ids[p], value, reason), self._turn[self.to_move])
+        after = self._turn[(p + 1) % self.players] if passed else self._bonus[p]
+        return (Forfeit(self.player_ids[p], value, reason), after)
 
     @staticmethod
     def throw_text(value: object) -> str:

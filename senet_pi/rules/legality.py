@@ -28,6 +28,9 @@ from .board import (
 from .move import Move, cached_move
 from .reasons import Reason
 
+#: S12: the squares a piece may move back by t from (index t): above t, below 26.
+_BACK_FROM = tuple(mask(range(t + 1, 26)) for t in range(32))
+
 
 def count_of(throw: object) -> int:
     """A throw the core's rules play: a count of squares (sticks, a die, a stick card's value)."""
@@ -156,7 +159,7 @@ class Legality:
         if blk:
             for k in range(1, t):
                 crossed |= blk << k
-        candidates = me & mask(range(t + 1, 26))
+        candidates = me & _BACK_FROM[t]
         m = candidates & ~crossed & ~((me | self._protected(q)) << t)
         return self._restrict_sources(p, m, -t) if m else 0
 

@@ -7,17 +7,56 @@ here, so a rule set depends on nothing generic about random play, never the reve
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import cast
+
 from .core import Game
+from .fast import BACKWARD
 from .throws import RandomSource
 
 
 def play_random_game(game: Game, rng: RandomSource, max_throws: int = 100_000) -> int:
     """Play `game` to its end (or `max_throws`) with random throws and moves; returns the throws made
-    (in the card game, the turns: a card played or exchanged)."""
+    (in the card game, the turns: a card played or exchanged).
+
+    Rule sets with a fast path (`Game.has_fast_path`) are played on it: the same throws and moves
+    for the same `rng` as turn by turn, but no history is kept (`pop()` cannot undo them)."""
+    if game.has_fast_path:
+        return _play_fast(game, rng, max_throws)
     throws = 0
     while game.winner is None and throws < max_throws:
         throws += 1
         play_random_turn(game, rng)
+    return throws
+
+
+def _play_fast(game: Game, rng: RandomSource, max_throws: int) -> int:
+    """`play_random_game` on the fast path: the k-th legal move is the k-th bit of the source mask."""
+    value = cast(Callable[[RandomSource], int], game.throw_kind.value)  # the core's throws are counts
+    random = rng.random
+    throw, move = game.fast_throw, game.fast_move
+    forward, backward = game._forward_dest, game._backward_dest
+    records = game._fast  # the undo records: not kept, as no history is
+    throws = 0
+    while game.winner is None and throws < max_throws:
+        throws += 1
+        t = value(rng)
+        srcs = throw(t)
+        if not srcs:
+            continue
+        dests = backward[t] if srcs & BACKWARD else forward[t]
+        srcs &= ~BACKWARD
+        k = int(random() * srcs.bit_count())
+        while k:
+            srcs &= srcs - 1
+            k -= 1
+        f = (srcs & -srcs).bit_length() - 1
+        move(f, dests[f])
+        if len(records) > 64:
+            del records[:-1]
+    if records:
+        game.effects = game.fast_effects()
+        del records[:]
     return throws
 
 

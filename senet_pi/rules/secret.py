@@ -77,7 +77,7 @@ class SecretGame(Game):
             m &= bit(self.opening_square)  # S2 (as in the core)
         row1 = self.occ[p] & ROW1
         if row1:
-            m &= ~ROW1 | bit(highest(row1))  # S3
+            m &= ~ROW1 | 1 << (row1.bit_length() - 1)  # S3: only the highest piece of row 1
             if t > 0:
                 m &= ~bit(OFF - t)  # S11: no bearing off while row 1 holds a piece
         return m

@@ -1,0 +1,187 @@
+"""The fast path: throws and moves over plain integers, for playouts and the search.
+
+`Game.push`/`pop` build a `Move` for every legal move, an effects tuple for every action and a
+snapshot of the whole state for every undo: what the referee, the page and people need, and most
+of the time of a random playout (about 32 Python calls a ply). The fast path plays the same rules
+with less: a throw gives the legal moves as a mask of source squares (`fast_throw`; the k-th
+legal move is the k-th bit of the mask, in `legal_moves()` order), a move is a source and a
+destination (`fast_move`), undo is a record of what changed, XOR masks of the two boards and the
+few scalars before it (`fast_pop`), and effects are built only when asked (`fast_effects`).
+
+It is not a second copy of the rules: the sources come from the same bit-parallel generator and
+hooks as `legal_moves()` (`_forward_sources`, `_backward_sources`, each rule set's
+`_restrict_sources`, `destination` and checks), and a move reads the same class attributes as
+`Game.push` (bonus throws and landings, `_extra_bonus`, the water square and `_relocate`'s
+`_free_square_from`). It serves the rule sets whose turn is the core's (`secret` and `houses`, two
+players, a throw a turn); `modern` (two dice, up to four players) and `cards` (a hand of cards,
+hidden from the other player) keep `Game`'s path (`has_fast_path` says which). The property tests
+play the same seeded games through both paths and compare every position, move list and effect.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from .board import OFF, bit
+from .effects import Bonus, Effect, Effects, Exchanged, Relocated, Turn, Win
+
+#: One action's undo record: (mover, the throw (waiting before a move; made, for a throw), from,
+#: to, XOR of the mover's board, XOR of the other board, opening before, whether the turn passed).
+#: A throw's record has from = to = 0.
+Record = tuple[int, object, int, int, int, int, bool, bool]
+
+#: Set in a source mask from `fast_throw` when its moves go backward (S12); bit 0 is no square.
+BACKWARD = 1
+
+
+class FastPath:
+    """The fast path over the state a `Game` holds (mixed into `Game`)."""
+
+    # What the fast path reads of the game (set by `Game`).
+    occ: list[int]
+    off: list[int]
+    to_move: int
+    pending: object
+    opening: bool
+    winner: int | None
+    players: int
+    pieces: ClassVar[int]
+    player_ids: tuple[str, ...]
+    effects: Effects
+    bonus_throws: ClassVar[frozenset[int]]
+    bonus_landings: ClassVar[dict[int, str]]
+    backward_moves: ClassVar[bool]
+    water_square: ClassVar[int | None]
+    water_kind: ClassVar[str]
+    water_ruling: ClassVar[str]
+    rebirth_square: ClassVar[int]
+    _version: int
+    _fast: list[Record]
+    _turn: tuple[Turn, ...]
+    _bonus: tuple[Bonus, ...]
+    #: Whether the rule set's turn flow is the core's (set by `Game.__init_subclass__`).
+    _core_flow: ClassVar[bool] = False
+    #: The destination of a move by t from each square (0: none), forward and backward (S12).
+    _forward_dest: ClassVar[tuple[tuple[int, ...], ...]] = ()
+    _backward_dest: ClassVar[tuple[tuple[int, ...], ...]] = ()
+
+    if TYPE_CHECKING:  # Game's and Legality's, read here
+
+        def _forward_sources(self, p: int, t: int) -> int: ...
+        def _backward_sources(self, p: int, t: int) -> int: ...
+        def _extra_bonus(self, from_sq: int, to_sq: int) -> bool: ...
+        def _free_square_from(self, square: int) -> int | None: ...
+        def _forfeit_effects(self, p: int, value: object, passed: bool) -> Effects: ...
+
+    @property
+    def has_fast_path(self) -> bool:
+        """Whether this game can be played on the fast path (two players, the core's turn flow)."""
+        return self._core_flow and self.players == 2
+
+    def destinations(self, t: int, backward: bool = False) -> tuple[int, ...]:
+        """Where a move by `t` from each square ends (index = square; 0 where none can), as the
+        rule set's `destination` says (forward) or S12 (backward)."""
+        return (self._backward_dest if backward else self._forward_dest)[t]
+
+    def fast_sources(self, t: int) -> int:
+        """The squares of the player to move whose piece may move by `t`, as a mask, with `BACKWARD`
+        set when they must move backward (S12): the moves of `legal_moves()`, in the same order."""
+        p = self.to_move
+        srcs = self._forward_sources(p, t)
+        if srcs or not self.backward_moves:
+            return srcs
+        srcs = self._backward_sources(p, t)
+        return srcs | BACKWARD if srcs else 0
+
+    def fast_throw(self, t: int) -> int:
+        """Play throw `t` for the player to move, like `push_throw`: returns `fast_sources(t)`; with
+        no legal move the throw is forfeited (P7) and 0 is returned."""
+        p = self.to_move
+        srcs = self._forward_sources(p, t)  # fast_sources(t), one call fewer
+        if not srcs and self.backward_moves:
+            srcs = self._backward_sources(p, t)
+            if srcs:
+                srcs |= BACKWARD
+        passed = False
+        if srcs:
+            self.pending = t
+        elif t not in self.bonus_throws:
+            self.to_move = 1 - p
+            passed = True
+        self._fast.append((p, t, 0, 0, 0, 0, self.opening, passed))
+        self._version += 1
+        return srcs
+
+    def fast_move(self, f: int, to: int) -> None:
+        """Move the piece on `f` to `to` (a legal move of the throw waiting), like `push`."""
+        p, t, occ = self.to_move, self.pending, self.occ
+        q = 1 - p
+        fb = 1 << f
+        dme = fb
+        dop = 0
+        if to == OFF:
+            self.off[p] += 1
+            occ[p] ^= fb
+        else:
+            tb = 1 << to
+            if occ[q] & tb:  # P4: attack = exchange
+                dop = tb | fb
+                occ[q] ^= dop
+            dme |= tb
+            occ[p] ^= dme
+            if to == self.water_square:  # S7/H6
+                dest = self._free_square_from(self.rebirth_square)
+                assert dest is not None  # ten pieces never fill 1-15 while one of them is on the water
+                back = tb | (1 << dest)
+                occ[p] ^= back
+                dme ^= back
+        opening = self.opening
+        self.pending = None
+        self.opening = False
+        passed = False
+        if self.off[p] == self.pieces:  # P8
+            self.winner = p
+        elif not (t in self.bonus_throws or to in self.bonus_landings or self._extra_bonus(f, to)):  # P6
+            self.to_move = q
+            passed = True
+        self._fast.append((p, t, f, to, dme, dop, opening, passed))
+        self._version += 1
+
+    def fast_pop(self) -> None:
+        """Undo the last `fast_throw` or `fast_move`."""
+        p, t, f, to, dme, dop, self.opening, _ = self._fast.pop()
+        if f:
+            occ = self.occ
+            occ[p] ^= dme
+            occ[1 - p] ^= dop
+            if to == OFF:
+                self.off[p] -= 1
+        self.to_move = p
+        self.pending = t if f else None
+        self.winner = None
+        self._version += 1
+
+    def fast_effects(self) -> Effects:
+        """The effects of the last fast action, as `push`/`push_throw` return them (built only now)."""
+        p, t, f, to, dme, dop, _, passed = self._fast[-1]
+        if not f:
+            if self.pending is not None:
+                return ()
+            return self._forfeit_effects(p, t, passed)
+        return self._move_effects(p, f, to, dme, dop, passed)
+
+    def _move_effects(self, p: int, f: int, to: int, dme: int, dop: int, passed: bool) -> Effects:
+        effects: list[Effect] = []
+        ids = self.player_ids
+        if dop:
+            effects.append(Exchanged(ids[1 - p], to, f))
+        if to == self.water_square:
+            dest = (dme ^ bit(f)).bit_length() - 1
+            effects.append(Relocated(ids[p], to, dest, self.water_kind, self.water_ruling))
+        if self.winner == p:
+            effects.append(Win(ids[p]))
+        elif passed:
+            effects.append(self._turn[1 - p])
+        else:
+            effects.append(self._bonus[p])
+        return tuple(effects)
