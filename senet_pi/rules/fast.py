@@ -20,10 +20,11 @@ play the same seeded games through both paths and compare every position, move l
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from .board import OFF, bit
 from .effects import Bonus, Effect, Effects, Exchanged, Relocated, Turn, Win
+from .move import Move
 
 #: One action's undo record: (mover, the throw (waiting before a move; made, for a throw), from,
 #: to, XOR of the mover's board, XOR of the other board, opening before, whether the turn passed).
@@ -64,6 +65,8 @@ class FastPath:
     #: The destination of a move by t from each square (0: none), forward and backward (S12).
     _forward_dest: ClassVar[tuple[tuple[int, ...], ...]] = ()
     _backward_dest: ClassVar[tuple[tuple[int, ...], ...]] = ()
+    _forward_table: ClassVar[tuple[tuple[Move | None, ...], ...]]
+    _backward_table: ClassVar[tuple[tuple[Move | None, ...], ...]]
 
     if TYPE_CHECKING:  # Game's and Legality's, read here
 
@@ -82,6 +85,21 @@ class FastPath:
         """Where a move by `t` from each square ends (index = square; 0 where none can), as the
         rule set's `destination` says (forward) or S12 (backward)."""
         return (self._backward_dest if backward else self._forward_dest)[t]
+
+    def fast_moves(self, srcs: int) -> list[Move]:
+        """The moves a source mask of `fast_throw` stands for, in `legal_moves()` order (the shared
+        `Move` objects of the rule set's tables: nothing is built)."""
+        if not srcs:
+            return []
+        t = cast(int, self.pending)  # a mask from fast_throw: its throw waits
+        table = (self._backward_table if srcs & BACKWARD else self._forward_table)[t]
+        srcs &= ~BACKWARD
+        moves: list[Move] = []
+        while srcs:
+            low = srcs & -srcs
+            moves.append(cast(Move, table[low.bit_length() - 1]))  # a source always has its table's move
+            srcs ^= low
+        return moves
 
     def fast_sources(self, t: int) -> int:
         """The squares of the player to move whose piece may move by `t`, as a mask, with `BACKWARD`
@@ -139,7 +157,7 @@ class FastPath:
         self.pending = None
         self.opening = False
         passed = False
-        if self.off[p] == self.pieces:  # P8
+        if to == OFF and self.off[p] == self.pieces:  # P8
             self.winner = p
         elif not (t in self.bonus_throws or to in self.bonus_landings or self._extra_bonus(f, to)):  # P6
             self.to_move = q

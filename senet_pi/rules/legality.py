@@ -134,8 +134,8 @@ class Legality:
 
     def _forward_sources(self, p: int, t: int) -> int:
         """The squares whose piece can move forward by t, for all pieces at once (bit-parallel)."""
-        me = self.occ[p]
-        op = self.occ[1 - p]
+        occ = self.occ
+        me, op = occ[p], occ[1 - p]
         m = me & self._plain_sources[t] & ~(((op & ((op << 1) | (op >> 1))) | (op & self._safe_mask) | me) >> t)
         if m and self.blockade_starts:
             r = op & (op >> 1) & (op >> 2) & self.blockade_starts
@@ -166,7 +166,7 @@ class Legality:
     def _restrict_sources(self, p: int, m: int, t: int) -> int:
         """Rules that forbid some pieces from moving at all (S2/H2 opening; S3 and S11 in `secret`)."""
         if self.opening and self.opening_square is not None:  # `opening` is only ever set with a square
-            m &= bit(self.opening_square)
+            m &= 1 << self.opening_square
         return m
 
     def _passes_checks(self, p: int, f: int, to: int) -> bool:

@@ -33,14 +33,15 @@ def play_random_game(game: Game, rng: RandomSource, max_throws: int = 100_000) -
 def _play_fast(game: Game, rng: RandomSource, max_throws: int) -> int:
     """`play_random_game` on the fast path: the k-th legal move is the k-th bit of the source mask."""
     value = cast(Callable[[RandomSource], int], game.throw_kind.value)  # the core's throws are counts
-    random = rng.random
+    bits, table = game.throw_kind.count_table() or (0, ())  # sticks: a lookup of random bits, no call
+    random, getrandbits = rng.random, rng.getrandbits
     throw, move = game.fast_throw, game.fast_move
     forward, backward = game._forward_dest, game._backward_dest
     records = game._fast  # the undo records: not kept, as no history is
     throws = 0
     while game.winner is None and throws < max_throws:
         throws += 1
-        t = value(rng)
+        t = table[getrandbits(bits)] if bits else value(rng)
         srcs = throw(t)
         if not srcs:
             continue
@@ -52,7 +53,7 @@ def _play_fast(game: Game, rng: RandomSource, max_throws: int) -> int:
             k -= 1
         f = (srcs & -srcs).bit_length() - 1
         move(f, dests[f])
-        if len(records) > 64:
+        if not throws & 63:
             del records[:-1]
     if records:
         game.effects = game.fast_effects()

@@ -74,12 +74,12 @@ class SecretGame(Game):
 
     def _restrict_sources(self, p: int, m: int, t: int) -> int:
         if self.opening and self.opening_square is not None:
-            m &= bit(self.opening_square)  # S2 (as in the core)
+            m &= 1 << self.opening_square  # S2 (as in the core)
         row1 = self.occ[p] & ROW1
         if row1:
             m &= ~ROW1 | 1 << (row1.bit_length() - 1)  # S3: only the highest piece of row 1
             if t > 0:
-                m &= ~bit(OFF - t)  # S11: no bearing off while row 1 holds a piece
+                m &= ~(1 << (OFF - t))  # S11: no bearing off while row 1 holds a piece
         return m
 
     def _check_source(self, p: int, from_sq: int, t: int) -> None:

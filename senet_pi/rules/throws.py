@@ -61,6 +61,11 @@ class ThrowKind:
         """Throw once and return only the value: the fast path for simulations."""
         return self.throw(rng).value
 
+    def count_table(self) -> tuple[int, tuple[int, ...]] | None:
+        """(k, table) when a throw's value is `table[rng.getrandbits(k)]` (what `value` does), so a
+        playout can throw without a call; None for kinds thrown otherwise."""
+        return None
+
     def is_valid(self, value: object) -> bool:
         """Whether `value` is a value this kind can produce."""
         return isinstance(value, int) and not isinstance(value, bool) and value in self.odds()
@@ -91,6 +96,9 @@ class Sticks(ThrowKind):
 
     def value(self, rng: RandomSource) -> int:
         return self.table[rng.getrandbits(4)]
+
+    def count_table(self) -> tuple[int, tuple[int, ...]]:
+        return 4, self.table
 
     def describe(self) -> str:
         values = super().describe()  # whole sentences for each side: its word changes with the sentence (de)
