@@ -99,10 +99,18 @@ class Phased:
 
     def logit(self, shape: Shape, me: int, op: int, off_me: int, off_op: int) -> float:
         """The weighted sum for the mover (bias + weights . master_vector, in the position's phase)."""
-        linear, extra = self.models.get(phase_of(me, op)) or self.models[(0, 0)]
+        linear, extra = self.models.get((me.bit_count(), op.bit_count())) or self.models[(0, 0)]  # phase_of
         x = linear.logit(shape, me, op, off_me, off_op)
-        e = extra_vector(shape, me, op)
-        return x + extra[0] * e[0] + extra[1] * e[1] + extra[2] * e[2] + extra[3] * e[3] + extra[4] * e[4]
+        # extra_vector's features, summed as they are found (no list: this runs at every leaf)
+        pm, po = _pips(me), _pips(op)
+        total = pm + po + 10.0
+        x += extra[4] * (po - pm) / total
+        if not (me and op) or (me & -me).bit_length() > op.bit_length() or (op & -op).bit_length() > me.bit_length():
+            x += extra[0] + extra[1] * (po - pm) / math.sqrt(total)  # no contact
+        starts = shape.blockade_starts
+        if starts:
+            x += extra[2] * _penned(me, op, starts) + extra[3] * _penned(op, me, starts)
+        return x
 
     def chance(self, game: Game) -> list[float]:
         """Each player's chance (two players, no throw waiting) from the side about to throw."""

@@ -135,6 +135,7 @@ class Game(Legality, FastPath):
             backward.append(tuple(back))
         cls._plain_sources, cls._bent_sources = tuple(plain), tuple(bent)
         cls._forward_table, cls._backward_table = tuple(forward), tuple(backward)
+        cls._move_lists = {}
         cls._forward_dest = tuple(tuple(m.to_sq if m else 0 for m in row) for row in cls._forward_table)
         cls._backward_dest = tuple(tuple(m.to_sq if m else 0 for m in row) for row in cls._backward_table)
 

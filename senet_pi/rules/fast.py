@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, cast
 
-from .board import OFF, bit
+from .board import OFF, bit, squares_in
 from .effects import Bonus, Effect, Effects, Exchanged, Relocated, Turn, Win
 from .move import Move
 
@@ -33,6 +33,8 @@ Record = tuple[int, object, int, int, int, int, bool, bool]
 
 #: Set in a source mask from `fast_throw` when its moves go backward (S12); bit 0 is no square.
 BACKWARD = 1
+#: How many lists of moves a rule set keeps (a few thousand meet in practice; each is a few pointers).
+_MOVE_LISTS = 50_000
 
 
 class FastPath:
@@ -66,6 +68,8 @@ class FastPath:
     _forward_dest: ClassVar[tuple[tuple[int, ...], ...]] = ()
     _backward_dest: ClassVar[tuple[tuple[int, ...], ...]] = ()
     _forward_table: ClassVar[tuple[tuple[Move | None, ...], ...]]
+    #: Lists of moves by sources and throw, per rule set (set by `Game.__init_subclass__`).
+    _move_lists: ClassVar[dict[int, list[Move]]] = {}
     _backward_table: ClassVar[tuple[tuple[Move | None, ...], ...]]
 
     if TYPE_CHECKING:  # Game's and Legality's, read here
@@ -87,18 +91,20 @@ class FastPath:
         return (self._backward_dest if backward else self._forward_dest)[t]
 
     def fast_moves(self, srcs: int) -> list[Move]:
-        """The moves a source mask of `fast_throw` stands for, in `legal_moves()` order (the shared
-        `Move` objects of the rule set's tables: nothing is built)."""
+        """The moves a source mask of `fast_throw` stands for, in `legal_moves()` order: the shared
+        `Move` objects of the rule set's tables, in a list kept for the next time the same sources
+        and throw come (do not change it)."""
         if not srcs:
             return []
         t = cast(int, self.pending)  # a mask from fast_throw: its throw waits
-        table = (self._backward_table if srcs & BACKWARD else self._forward_table)[t]
-        srcs &= ~BACKWARD
-        moves: list[Move] = []
-        while srcs:
-            low = srcs & -srcs
-            moves.append(cast(Move, table[low.bit_length() - 1]))  # a source always has its table's move
-            srcs ^= low
+        key = srcs | t << 32
+        cache = self._move_lists
+        moves = cache.get(key)
+        if moves is None:
+            if len(cache) > _MOVE_LISTS:
+                cache.clear()
+            table = (self._backward_table if srcs & BACKWARD else self._forward_table)[t]
+            moves = cache[key] = [cast(Move, table[sq]) for sq in squares_in(srcs & ~BACKWARD)]
         return moves
 
     def fast_sources(self, t: int) -> int:
