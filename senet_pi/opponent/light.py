@@ -6,14 +6,14 @@ reads. `light_copy` gives the position as an instance of a subclass of its own r
 push, push_throw and pop are the rules' fast path (`senet_pi/rules/fast.py`: the legal moves from
 one mask of source squares, undo by XOR records, no effects), so the rules stay in one place; tests
 check it against the engine on random games. Rule sets without a fast path (`modern`'s dice,
-`cards`) get an ordinary copy.
+`cards`) get an ordinary copy. What push and push_throw return here is not effects: a search
+reads the position, never the effects.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..rules import Game, Move
+from ..rules.fast import FastPath
 
 _LIGHT: dict[type[Game], type[Game]] = {}
 
@@ -26,28 +26,14 @@ def _light_class(cls: type[Game]) -> type[Game]:
     class Light(cls):  # type: ignore[valid-type,misc]  # a subclass made per rule set
         """`cls`'s rules with push and pop on the fast path (no effects, no history of actions)."""
 
-        _moves: list[Move] | None
-
-        def pop(self) -> tuple[str, object]:
-            self.fast_pop()
-            self._moves = None
-            return ("", None)
+        # The fast path's own methods, not wrappers: a search calls them some 100,000 times a decision.
+        push = FastPath.fast_push
+        push_throw = FastPath.fast_throw
+        pop = FastPath.fast_pop
 
         def legal_moves(self) -> list[Move]:
-            if self._moves is None:
-                waiting = self.pending is not None and self.winner is None
-                self._moves = self.fast_moves(self.fast_sources(self.pending)) if waiting else []
-            return self._moves
-
-        def push_throw(self, value: object) -> Any:
-            srcs = self.fast_throw(value)
-            self._moves = self.fast_moves(srcs) if srcs else None
-            return ()
-
-        def push(self, move: Move) -> Any:
-            self.fast_move(move.from_sq, move.to_sq)
-            self._moves = None
-            return ()
+            moves: list[Move] = self.fast_moves(self.last_sources())
+            return moves
 
     Light.__name__ = Light.__qualname__ = f"Light{cls.__name__}"
     _LIGHT[cls] = Light
@@ -60,7 +46,7 @@ def light_copy(game: Game) -> Game:
         return game.copy(history=False)
     light = _light_class(type(game))
     out = light.__new__(light)
-    out.__dict__.update(game.__dict__, _moves=None)  # the light kind's own move cache starts empty
+    out.__dict__.update(game.__dict__)
     out.occ, out.off = list(game.occ), list(game.off)
     out._stack = []
     out._fast = []

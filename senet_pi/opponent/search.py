@@ -81,9 +81,6 @@ class Search:
             raise OutOfNodes
         self.nodes += 1
 
-    def _ours(self, player: int | None) -> bool:
-        return player == self.root
-
     def leaf(self) -> float:
         """The evaluation, for the side of the player to throw (each position judged once a decision)."""
         g = self.game
@@ -98,7 +95,7 @@ class Search:
         guessed = v is None
         if v is None:
             v = self.evaluate(g)[self.root]
-            if not self._ours(g.to_move):
+            if g.to_move != self.root:
                 v = 1.0 - v
         self.guessed = self.guessed or guessed
         if key is not None:
@@ -107,10 +104,10 @@ class Search:
 
     def after(self, mover: int, depth: int, alpha: float, beta: float) -> float:
         """The value for `mover`'s side of the position just reached."""
-        g = self.game
-        if g.is_over:
-            return 1.0 if self._ours(g.winner) == self._ours(mover) else 0.0
-        same = self._ours(g.to_move) == self._ours(mover)
+        g, root = self.game, self.root
+        if g.winner is not None:  # is_over
+            return 1.0 if (g.winner == root) == (mover == root) else 0.0
+        same = (g.to_move == root) == (mover == root)  # _ours, inline: this runs at every node
         a, b = (alpha, beta) if same else (1.0 - beta, 1.0 - alpha)
         v = self.choose_value(depth, a, b) if g.pending is not None else self.chance(depth, a, b)
         return v if same else 1.0 - v
@@ -125,7 +122,7 @@ class Search:
         for m in moves:
             g.push(m)
             v = self.leaf() if not g.is_over else (1.0 if g.winner == mover else 0.0)
-            same = g.is_over or self._ours(g.to_move) == self._ours(mover)
+            same = g.is_over or (g.to_move == self.root) == (mover == self.root)
             g.pop()
             scored.append((-(v if same else 1.0 - v), m))
         scored.sort(key=lambda sm: sm[0])

@@ -28,7 +28,7 @@ from .move import Move
 
 #: One action's undo record: (mover, the throw (waiting before a move; made, for a throw), from,
 #: to, XOR of the mover's board, XOR of the other board, opening before, whether the turn passed).
-#: A throw's record has from = to = 0.
+#: A throw's record has from = to = 0 and, in place of the first XOR, the throw's source mask.
 Record = tuple[int, object, int, int, int, int, bool, bool]
 
 #: Set in a source mask from `fast_throw` when its moves go backward (S12); bit 0 is no square.
@@ -132,12 +132,28 @@ class FastPath:
         elif t not in self.bonus_throws:
             self.to_move = 1 - p
             passed = True
-        self._fast.append((p, t, 0, 0, 0, 0, self.opening, passed))
+        self._fast.append((p, t, 0, 0, srcs, 0, self.opening, passed))
         self._version += 1
         return srcs
 
+    def last_sources(self) -> int:
+        """The source mask of the throw waiting (as `fast_throw` gave it), from its record if the
+        throw was the last action, else found afresh; 0 when no throw waits."""
+        if self.pending is None or self.winner is not None:
+            return 0
+        if self._fast:
+            _, t, f, _, srcs, _, _, _ = self._fast[-1]
+            if not f and t == self.pending:
+                return srcs
+        return self.fast_sources(cast(int, self.pending))
+
     def fast_move(self, f: int, to: int) -> None:
         """Move the piece on `f` to `to` (a legal move of the throw waiting), like `push`."""
+        self.fast_push(Move(f, to))
+
+    def fast_push(self, move: Move) -> None:
+        """Play `move` (a legal move of the throw waiting, e.g. from `fast_moves`), like `push`."""
+        f, to = move.from_sq, move.to_sq
         p, t, occ = self.to_move, self.pending, self.occ
         q = 1 - p
         fb = 1 << f
