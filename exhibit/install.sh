@@ -182,18 +182,24 @@ EOF
 chmod 0755 "$WRAPPER"
 
 # ---------------------------------------------------------------- config (kept when it exists)
+# Every write goes through `senet-pi config set`: checked as the service checks it at start, at the
+# top of the file (never inside a [contacts] table of the museum's), comments, owner and mode kept.
+settings=("$PREFIX/bin/senet-pi" config set --config "$CONFIG/config.toml")
 if [ ! -e "$CONFIG/config.toml" ]; then
   # A lasting secret key written now: with the read-only root the service could not keep one.
   key=$("$PREFIX/bin/python" -c 'import secrets; print(secrets.token_hex(32))')
-  cat >"$CONFIG/config.toml" <<EOF
-# senet-pi's page (see the README, "The page"). Set the operator PIN with: sudo senet-pi set-pin
-SECRET_KEY = "$key"
-EXHIBIT = true
-IDLE_MINUTES = 5
-THROWER_GESTURES = false
-HOSTS = ["$(hostname).local"]
+  install -m 0640 -o root -g senet /dev/null "$CONFIG/config.toml"
+  cat >"$CONFIG/config.toml" <<'EOF'
+# senet-pi's settings (docs: "Configuration"). Set the operator PIN with: sudo senet-pi set-pin
+# Change a setting with: sudo senet-pi config set KEY VALUE (it keeps this file's comments and tables)
 EOF
+  "${settings[@]}" SECRET_KEY "$key" EXHIBIT true IDLE_MINUTES 5 THROWER_GESTURES false >/dev/null
+  say "wrote $CONFIG/config.toml: exhibit mode, a new secret key"
+else
+  say "kept $CONFIG/config.toml as it is (its settings, the PIN, the secret key)"
 fi
+chown root:senet "$CONFIG/config.toml"
+chmod 0640 "$CONFIG/config.toml"  # readable by the service only: it may hold the broker's password
 if [ "$https" = yes ]; then
   # Staff sign in over the museum's Wi-Fi: HTTPS with Secure cookies. A self-signed certificate for
   # this host's names, made once and kept (put your own tls.crt and tls.key in its place to use it).
@@ -203,16 +209,19 @@ if [ "$https" = yes ]; then
       -addext "subjectAltName=DNS:$(hostname).local,DNS:localhost,IP:127.0.0.1" \
       -keyout "$CONFIG/tls.key" -out "$CONFIG/tls.crt" 2>/dev/null
     say "made a self-signed HTTPS certificate for $(hostname).local: $CONFIG/tls.crt"
+  else
+    say "kept the HTTPS certificate $CONFIG/tls.crt and its key"
   fi
   chown root:senet "$CONFIG/tls.key"
   chmod 0640 "$CONFIG/tls.key"
-  grep -q '^TLS_CERT' "$CONFIG/config.toml" || printf 'TLS_CERT = "%s"\nTLS_KEY = "%s"\n' \
-    "$CONFIG/tls.crt" "$CONFIG/tls.key" >>"$CONFIG/config.toml"
+  if "$PREFIX/bin/senet-pi" config get --config "$CONFIG/config.toml" TLS_CERT >/dev/null 2>&1; then
+    say "kept TLS_CERT and TLS_KEY in $CONFIG/config.toml"
+  else
+    "${settings[@]}" TLS_CERT "$CONFIG/tls.crt" TLS_KEY "$CONFIG/tls.key" >/dev/null
+  fi
 fi
-chown root:senet "$CONFIG/config.toml"
-chmod 0640 "$CONFIG/config.toml"  # readable by the service only: it may hold the broker's password
 if [ -n "$mqtt" ]; then
-  "$SOURCE/exhibit/fleet-settings" "$CONFIG/config.toml" "$mqtt" "$board"
+  PATH="$PREFIX/bin:$PATH" "$SOURCE/exhibit/fleet-settings" "$CONFIG/config.toml" "$mqtt" "$board"
 fi
 if [ ! -e "$CONFIG/senet-pi.env" ]; then
   cat >"$CONFIG/senet-pi.env" <<'EOF'
@@ -220,6 +229,8 @@ if [ ! -e "$CONFIG/senet-pi.env" ]; then
 # Serial bridge instead of the pins: SENET_PI_ARGS="--host 0.0.0.0 --backend serial"
 SENET_PI_ARGS="--host 0.0.0.0"
 EOF
+else
+  say "kept $CONFIG/senet-pi.env (the service's arguments)"
 fi
 
 # ---------------------------------------------------------------- units

@@ -11,7 +11,9 @@ through it, the card image's technician file) goes through :func:`write_settings
 - is atomic: a temporary file in the same folder, flushed to the disk, renamed over the old one (a
   power cut leaves the old file or the new one, never half of one); the folder is synced after;
 - keeps the file's owner, group and mode (a config that is root:senet 0640 stays so after
-  ``sudo senet-pi set-pin``, so the service can still read it).
+  ``sudo senet-pi set-pin``, so the service can still read it), except that a file given a secret
+  (`SECRETS`: the PIN's hash, the signing key, the broker's password) is never left readable or
+  writable by others.
 
 API (stable; other modules and helpers build on it)::
 
@@ -41,7 +43,11 @@ import tomlkit.exceptions
 from .errors import ConfigWriteError
 from .settings import BY_NAME, unknown
 
-__all__ = ["ConfigWriteError", "parse_value", "value_problem", "write_settings"]
+__all__ = ["SECRETS", "ConfigWriteError", "parse_value", "value_problem", "write_settings"]
+
+#: Settings that are secrets (or may hold one: a broker URL with its password): a file given one of
+#: them loses any read or write bit for others.
+SECRETS = frozenset({"OPERATOR_PIN_HASH", "SECRET_KEY", "MQTT_PASSWORD", "MQTT_COMMAND_SECRET", "MQTT_URL"})
 
 
 def value_problem(key: str, value: object) -> str | None:
@@ -76,9 +82,12 @@ def write_settings(
 ) -> Path:
     """Set (or, for None, remove) top-level settings in the config file at `path`, everything else
     kept; returns the path written (a symbolic link's target). A missing file is made with `mode`
-    and, when given, `owner` (uid, gid); an existing one keeps its own. ConfigWriteError, and the
+    and, when given, `owner` (uid, gid); an existing one keeps its own (less the bits for others
+    when a secret is written). ConfigWriteError, and the
     file as it was, when a value is refused or the file cannot be read, understood or written."""
-    target = Path(os.path.realpath(path))
+    target = Path(path)
+    if target.is_symlink():  # the file it points to is changed; the link stays
+        target = Path(os.path.realpath(target))
     for key, value in changes.items():
         problem = value_problem(key, value)
         if problem:
@@ -91,6 +100,8 @@ def write_settings(
     _check_readback(new_text, wanted, target)
     if old is not None:
         mode, owner = stat.S_IMODE(old.st_mode), (old.st_uid, old.st_gid)
+    if any(changes.get(key) is not None for key in SECRETS):
+        mode &= ~0o007
     _replace(target, new_text, mode, owner)
     return target
 
