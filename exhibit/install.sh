@@ -13,6 +13,8 @@
 #                                          (docs: "Fleet"; written to config.toml, kept on updates)
 #   sudo exhibit/install.sh --anywhere     on Debian 12 that is not on a Pi too (a test bench, the
 #                                          arm64 check): the simulated board
+# The journal's own partition (ext4, label senet-journal), now or made later, is mounted on
+# /var/lib/senet-pi at boot by senet-pi-journal.service; a journal already there is moved onto it.
 # Where no systemd runs (a container, a chroot) the units are installed but not enabled nor started.
 #
 # The internet is used here only by apt and pip (or not at all with --wheels and a local apt
@@ -39,7 +41,7 @@ board=""
 say() { printf 'senet-pi install: %s\n' "$*"; }
 die() { printf 'senet-pi install: %s\n' "$*" >&2; exit 1; }
 
-usage() { sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -90,7 +92,7 @@ systemd=no
 
 # ---------------------------------------------------------------- uninstall
 if [ "$uninstall" = yes ]; then
-  for unit in senet-pi-kiosk.service senet-pi.service; do
+  for unit in senet-pi-kiosk.service senet-pi.service senet-pi-journal.service; do
     systemctl disable --now "$unit" 2>/dev/null || true
     rm -f "$UNITS/$unit"
   done
@@ -135,6 +137,8 @@ fi
 # ---------------------------------------------------------------- the user and its folders
 if ! id senet >/dev/null 2>&1; then
   adduser --quiet --system --group --home "$STATE" --no-create-home senet
+else
+  say "kept the user senet"
 fi
 for group in gpio dialout; do
   getent group "$group" >/dev/null || groupadd --system "$group"
@@ -143,22 +147,16 @@ done
 install -d -m 0750 -o senet -g senet "$STATE"
 install -d -m 0750 -o root -g senet "$CONFIG"
 
-# The journal's own partition (ext4, labelled senet-journal): mounted on $STATE, so it stays
-# writable when the root file system is the read-only overlay.
-if blkid -L "$JOURNAL_LABEL" >/dev/null 2>&1 && ! grep -q "^LABEL=$JOURNAL_LABEL " /etc/fstab; then
-  say "mounting the partition labelled $JOURNAL_LABEL on $STATE (fstab)"
-  printf 'LABEL=%s %s ext4 defaults,noatime,commit=5,nofail 0 2\n' "$JOURNAL_LABEL" "$STATE" >>/etc/fstab
-  [ "$systemd" = no ] || systemctl daemon-reload
-  mount "$STATE"
-  chown senet:senet "$STATE"
-  chmod 0750 "$STATE"
-fi
 
 # ---------------------------------------------------------------- the venv with senet-pi[pi]
 # --system-site-packages: lgpio comes from Debian (python3-lgpio, built for this kernel and Pi)
 # where apt has it; pip then leaves it be, and takes PyPI's wheel only where it is missing.
-[ -x "$PREFIX/bin/python" ] || python3 -m venv --system-site-packages "$PREFIX"
-say "installing senet-pi[pi] into the venv $PREFIX (pip)"
+if [ -x "$PREFIX/bin/python" ]; then
+  say "kept the venv $PREFIX: updating senet-pi[pi] in it (pip)"
+else
+  python3 -m venv --system-site-packages "$PREFIX"
+  say "installing senet-pi[pi] into the venv $PREFIX (pip)"
+fi
 if [ -n "$wheels" ]; then
   "$PREFIX/bin/pip" install -q --no-index --find-links "$wheels" --upgrade "senet-pi[pi]"
 else
@@ -233,6 +231,32 @@ else
   say "kept $CONFIG/senet-pi.env (the service's arguments)"
 fi
 
+# ---------------------------------------------------------------- the journal's own partition
+# ext4, labelled senet-journal: mounted on $STATE by senet-pi-journal.service at every boot (and when
+# it appears later), so the journal stays writable under the read-only overlay. Never over a journal
+# in use: exhibit/journal-partition moves the journal onto an empty partition, or refuses.
+install -m 0755 "$SOURCE/exhibit/journal-partition" "$PREFIX/journal-partition"
+install -m 0644 "$SOURCE/exhibit/senet-pi-journal.service" "$UNITS/senet-pi-journal.service"
+if grep -q "^LABEL=$JOURNAL_LABEL " /etc/fstab 2>/dev/null; then  # an older installer's line
+  sed -i "/^LABEL=$JOURNAL_LABEL /d" /etc/fstab
+  say "removed the journal partition's line from /etc/fstab: senet-pi-journal.service mounts it now"
+fi
+if ! blkid -L "$JOURNAL_LABEL" >/dev/null 2>&1; then
+  say "no partition labelled $JOURNAL_LABEL: the journal is in $STATE on the root (one made later is used from the next boot)"
+elif mountpoint -q "$STATE"; then
+  say "kept the journal partition mounted on $STATE, and the journal on it"
+else
+  if [ "$systemd" = yes ] && systemctl is-active --quiet senet-pi.service; then
+    say "stopping senet-pi to move its journal onto the partition labelled $JOURNAL_LABEL"
+    systemctl stop senet-pi.service
+  fi
+  "$SOURCE/exhibit/journal-partition" "$STATE" ||
+    say "warning: the journal stays in $STATE on the root (what to do: docs, Troubleshooting)"
+fi
+if [ -e "$STATE/journal.sqlite" ]; then
+  say "kept the journal $STATE/journal.sqlite"
+fi
+
 # ---------------------------------------------------------------- units
 install -m 0644 "$SOURCE/exhibit/senet-pi.service" "$UNITS/senet-pi.service"
 if [ "$kiosk" = yes ]; then
@@ -251,7 +275,7 @@ if [ "$systemd" = no ]; then
   exit 0
 fi
 systemctl daemon-reload
-systemctl enable senet-pi.service
+systemctl enable senet-pi-journal.service senet-pi.service
 systemctl restart senet-pi.service
 if [ "$kiosk" = yes ]; then
   systemctl enable senet-pi-kiosk.service
