@@ -11,6 +11,8 @@
 #                                          (keeps /etc/senet-pi and the journal in /var/lib/senet-pi)
 #   sudo exhibit/install.sh --mqtt URL --board NAME   put the board on the fleet's MQTT broker
 #                                          (docs: "Fleet"; written to config.toml, kept on updates)
+#   sudo exhibit/install.sh --backup-daily DIR   a backup every night into DIR (a USB stick, a share;
+#                                          the 14 newest kept): senet-pi-backup.timer
 #   sudo exhibit/install.sh --anywhere     on Debian 12 that is not on a Pi too (a test bench, the
 #                                          arm64 check): the simulated board
 # The journal's own partition (ext4, label senet-journal), now or made later, is mounted on
@@ -37,11 +39,12 @@ anywhere=no
 wheels=""
 mqtt=""
 board=""
+backup_dir=""
 
 say() { printf 'senet-pi install: %s\n' "$*"; }
 die() { printf 'senet-pi install: %s\n' "$*" >&2; exit 1; }
 
-usage() { sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -52,6 +55,11 @@ while [ $# -gt 0 ]; do
     --wheels)
       [ $# -ge 2 ] || die "--wheels needs a folder of wheels"
       wheels=$2
+      shift
+      ;;
+    --backup-daily)
+      [ $# -ge 2 ] || die "--backup-daily needs a folder (see --help)"
+      backup_dir=$2
       shift
       ;;
     --mqtt | --board)
@@ -71,6 +79,9 @@ if [ -n "$mqtt" ] || [ -n "$board" ]; then  # the fleet's settings, checked as f
   [ -n "$board" ] || board=$(hostname -s)
   [[ "$mqtt" =~ ^mqtts?://[^[:space:]\'\"\\]+$ ]] || die "--mqtt must be mqtt://HOST[:PORT] or mqtts://..., with no spaces or quotes"
   [[ "$board" =~ ^[A-Za-z0-9_-]{1,64}$ ]] || die "--board may hold only letters, digits, - and _ (1 to 64 of them)"
+fi
+if [ -n "$backup_dir" ]; then
+  [[ "$backup_dir" =~ ^/[^[:space:]\'\"\\]*$ ]] || die "--backup-daily needs a full path with no spaces or quotes, like /media/backup"
 fi
 [ "$(id -u)" -eq 0 ] || die "run it as root: sudo $0"
 [ -r /etc/os-release ] || die "this is not Raspberry Pi OS (no /etc/os-release)"
@@ -92,7 +103,7 @@ systemd=no
 
 # ---------------------------------------------------------------- uninstall
 if [ "$uninstall" = yes ]; then
-  for unit in senet-pi-kiosk.service senet-pi.service senet-pi-journal.service; do
+  for unit in senet-pi-kiosk.service senet-pi-backup.timer senet-pi-backup.service senet-pi.service senet-pi-journal.service; do
     systemctl disable --now "$unit" 2>/dev/null || true
     rm -f "$UNITS/$unit"
   done
@@ -268,6 +279,21 @@ if [ "$kiosk" = yes ]; then
   done
   install -m 0644 "$SOURCE/exhibit/senet-pi-kiosk.service" "$UNITS/senet-pi-kiosk.service"
 fi
+# ---------------------------------------------------------------- the daily backup (optional)
+if [ -n "$backup_dir" ]; then
+  install -d -m 0700 "$backup_dir"
+  cat >"$CONFIG/backup.env" <<EOF
+# Written by exhibit/install.sh --backup-daily: where senet-pi-backup.service writes, and how many it keeps.
+SENET_PI_BACKUP_ARGS="$backup_dir --keep 14"
+EOF
+  say "a backup every night into $backup_dir, the 14 newest kept (senet-pi-backup.timer)"
+elif [ -e "$UNITS/senet-pi-backup.timer" ]; then
+  say "kept the daily backup ($CONFIG/backup.env says where)"
+fi
+if [ -e "$CONFIG/backup.env" ]; then
+  install -m 0644 "$SOURCE/exhibit/senet-pi-backup.service" "$UNITS/senet-pi-backup.service"
+  install -m 0644 "$SOURCE/exhibit/senet-pi-backup.timer" "$UNITS/senet-pi-backup.timer"
+fi
 if [ "$systemd" = no ]; then
   say "no systemd runs here (a container or a chroot): the units are in $UNITS, neither enabled nor started"
   say "done: $("$WRAPPER" --version) is installed; see: senet-pi status"
@@ -277,6 +303,9 @@ fi
 systemctl daemon-reload
 systemctl enable senet-pi-journal.service senet-pi.service
 systemctl restart senet-pi.service
+if [ -e "$UNITS/senet-pi-backup.timer" ]; then
+  systemctl enable --now senet-pi-backup.timer
+fi
 if [ "$kiosk" = yes ]; then
   systemctl enable senet-pi-kiosk.service
   systemctl restart senet-pi-kiosk.service

@@ -531,6 +531,12 @@ ENVIRONMENT: tuple[Variable, ...] = (
         "exhibit service",
     ),
     Variable(
+        "SENET_PI_BACKUP_ARGS",
+        "The arguments of `senet-pi backup` for the daily backup (in /etc/senet-pi/backup.env): a folder, --keep N.",
+        "set by the installer's --backup-daily",
+        "exhibit backup",
+    ),
+    Variable(
         "SENET_PI_URL",
         "The address the exhibit's kiosk browser opens.",
         "http://127.0.0.1:8080/",

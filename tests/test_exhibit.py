@@ -13,37 +13,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-EXHIBIT = ROOT / "exhibit"
-SENET_PI = Path(sys.executable).with_name("senet-pi")  # the venv's console script, as pip writes it
-
-
-def unit(name: str) -> dict[str, list[str]]:
-    """A unit file's settings, every value of each key in order (comments and sections dropped)."""
-    settings: dict[str, list[str]] = {}
-    for line in (EXHIBIT / name).read_text().splitlines():
-        if "=" in line and not line.startswith(("#", "[")):
-            key, value = line.split("=", 1)
-            settings.setdefault(key, []).append(value)
-    return settings
-
-
-def verify(tmp_path: Path, name: str, rewrite: dict[str, str]) -> subprocess.CompletedProcess:
-    """`systemd-analyze verify` on a copy of the unit whose executables point at ones that exist here.
-
-    verify refuses an ExecStart that is not executable, and there is no /opt/senet-pi here: the
-    copy runs this venv's `senet-pi` (the same console script the installed venv has), and for the
-    kiosk xinit (a Debian package, not ours) the real one if installed, else a stand-in script.
-    Everything else (every directive, its value, the sandboxing, the dependencies) is checked as is."""
-    text = (EXHIBIT / name).read_text()
-    for old, new in rewrite.items():
-        assert old in text, f"{name} no longer runs {old}"
-        text = text.replace(old, new)
-    copy = tmp_path / name
-    copy.write_text(text)
-    return subprocess.run(
-        ["systemd-analyze", "verify", str(copy)], capture_output=True, text=True, cwd=tmp_path, timeout=120
-    )
+from tests.exhibit_helpers import EXHIBIT, SENET_PI, unit, verify
 
 
 def test_the_service_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_exhibit import EXHIBIT, SENET_PI, verify
+from tests.exhibit_helpers import EXHIBIT, SENET_PI, verify
 
 SCRIPT = EXHIBIT / "journal-partition"
 
