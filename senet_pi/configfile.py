@@ -82,9 +82,9 @@ def write_settings(
 ) -> Path:
     """Set (or, for None, remove) top-level settings in the config file at `path`, everything else
     kept; returns the path written (a symbolic link's target). A missing file is made with `mode`
-    and, when given, `owner` (uid, gid); an existing one keeps its own (less the bits for others
-    when a secret is written). ConfigWriteError, and the
-    file as it was, when a value is refused or the file cannot be read, understood or written."""
+    and `owner` (uid, gid), which is by default this process's, or as root the folder's; an existing
+    one keeps its own (less the bits for others when a secret is written). ConfigWriteError, and
+    the file as it was, when a value is refused or the file cannot be read, understood or written."""
     target = Path(path)
     if target.is_symlink():  # the file it points to is changed; the link stays
         target = Path(os.path.realpath(target))
@@ -100,10 +100,21 @@ def write_settings(
     _check_readback(new_text, wanted, target)
     if old is not None:
         mode, owner = stat.S_IMODE(old.st_mode), (old.st_uid, old.st_gid)
+    elif owner is None and os.geteuid() == 0:  # `sudo senet-pi set-pin` in a user's folder: the file is theirs
+        owner = _folder_owner(target)
     if any(changes.get(key) is not None for key in SECRETS):
         mode &= ~0o007
     _replace(target, new_text, mode, owner)
     return target
+
+
+def _folder_owner(path: Path) -> tuple[int, int] | None:
+    """The owner and group of the folder a new file goes into (None when it cannot be read)."""
+    try:
+        st = path.parent.stat()
+    except OSError:
+        return None
+    return st.st_uid, st.st_gid
 
 
 def _check_readback(text: str, wanted: Mapping[str, object], path: Path) -> None:

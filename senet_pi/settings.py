@@ -530,12 +530,7 @@ ENVIRONMENT: tuple[Variable, ...] = (
         "set by the installer",
         "exhibit service",
     ),
-    Variable(
-        "SENET_PI_BACKUP_ARGS",
-        "The arguments of `senet-pi backup` for the daily backup (in /etc/senet-pi/backup.env): a folder, --keep N.",
-        "set by the installer's --backup-daily",
-        "exhibit backup",
-    ),
+    Variable("SENET_PI_BACKUP_ARGS", "The daily backup's arguments (in backup.env).", "install.sh's", "exhibit backup"),
     Variable(
         "SENET_PI_URL",
         "The address the exhibit's kiosk browser opens.",
@@ -571,6 +566,9 @@ ENVIRONMENT: tuple[Variable, ...] = (
         "Where the home-Pi installer writes its systemd unit (for its tests).",
         "/etc/systemd/system",
         "scripts/install-pi, tests",
+    ),
+    Variable(
+        "SENET_PI_SUDO_BIN", "Where install-pi writes sudo's senet-pi.", "/usr/local/bin", "scripts/install-pi, tests"
     ),
     Variable(
         "SENET_PI_APT_WAIT",
