@@ -372,3 +372,17 @@ def test_an_exhibits_senet_pi_in_usr_local_bin_is_kept(pi):
     assert "exhibit/install.sh" in exhibits.read_text()
     assert "sudo tee" not in log
     assert any(line.startswith(f"senet-pi install-pi: kept {exhibits}") for line in log)
+
+
+def test_a_second_run_says_what_it_kept(pi):
+    config = pi.home / ".config" / "senet-pi" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('LANGUAGE = "de"\n')
+    assert pi("--wheel", str(pi.wheel))[0] == 0
+    status, log, err = pi("--wheel", str(pi.wheel))
+    assert status == 0, err
+    venv = pi.home / ".local" / "share" / "senet-pi" / "venv"
+    assert f"senet-pi install-pi: kept the venv {venv}: updating senet-pi in it" in log
+    assert f"senet-pi install-pi: kept your config {config}" in log
+    assert config.read_text() == 'LANGUAGE = "de"\n'
+    assert not [line for line in log if line.startswith("python3 -m venv")]  # not made again
