@@ -65,11 +65,12 @@ def parse_value(text: str) -> object:
     """A value typed on the command line: a TOML literal where it reads as one (a number, true or
     false, a "quoted string", a [list]), else the text itself as a string (a name, a URL, a path)."""
     try:
-        value = tomllib.loads(f"v = {text}")["v"]
+        data = tomllib.loads(f"v = {text}")
     except tomllib.TOMLDecodeError:
         return text
-    if isinstance(value, dict) or not isinstance(value, str | int | float | bool | list):
-        return text  # an inline table, a date: no setting takes one, so keep what was typed
+    value = data["v"]
+    if set(data) != {"v"} or isinstance(value, dict) or not isinstance(value, str | int | float | bool | list):
+        return text  # more than one value (a line break and a key), a table, a date: kept as typed
     return value
 
 

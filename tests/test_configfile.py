@@ -217,6 +217,8 @@ def test_configfile_value_problem_is_the_settings_tables_line():
         ("", ""),
         ("{ a = 1 }", "{ a = 1 }"),
         ("1979-05-27", "1979-05-27"),
+        ("1\n[evil]", "1\n[evil]"),  # one value or none: never a second key or table slipped in
+        ("2\nEXHIBIT = false", "2\nEXHIBIT = false"),
     ],
 )
 def test_configfile_a_typed_value_is_toml_where_it_reads_as_toml_else_a_string(typed, value):
