@@ -11,8 +11,12 @@
 #                                          (keeps /etc/senet-pi and the journal in /var/lib/senet-pi)
 #   sudo exhibit/install.sh --mqtt URL --board NAME   put the board on the fleet's MQTT broker
 #                                          (docs: "Fleet"; written to config.toml, kept on updates)
+#   sudo exhibit/install.sh --backup-daily DIR   a backup every night into DIR (a USB stick, a share;
+#                                          the 14 newest kept): senet-pi-backup.timer
 #   sudo exhibit/install.sh --anywhere     on Debian 12 that is not on a Pi too (a test bench, the
 #                                          arm64 check): the simulated board
+# The journal's own partition (ext4, label senet-journal), now or made later, is mounted on
+# /var/lib/senet-pi at boot by senet-pi-journal.service; a journal already there is moved onto it.
 # Where no systemd runs (a container, a chroot) the units are installed but not enabled nor started.
 #
 # The internet is used here only by apt and pip (or not at all with --wheels and a local apt
@@ -35,11 +39,12 @@ anywhere=no
 wheels=""
 mqtt=""
 board=""
+backup_dir=""
 
 say() { printf 'senet-pi install: %s\n' "$*"; }
 die() { printf 'senet-pi install: %s\n' "$*" >&2; exit 1; }
 
-usage() { sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -50,6 +55,11 @@ while [ $# -gt 0 ]; do
     --wheels)
       [ $# -ge 2 ] || die "--wheels needs a folder of wheels"
       wheels=$2
+      shift
+      ;;
+    --backup-daily)
+      [ $# -ge 2 ] || die "--backup-daily needs a folder (see --help)"
+      backup_dir=$2
       shift
       ;;
     --mqtt | --board)
@@ -69,6 +79,9 @@ if [ -n "$mqtt" ] || [ -n "$board" ]; then  # the fleet's settings, checked as f
   [ -n "$board" ] || board=$(hostname -s)
   [[ "$mqtt" =~ ^mqtts?://[^[:space:]\'\"\\]+$ ]] || die "--mqtt must be mqtt://HOST[:PORT] or mqtts://..., with no spaces or quotes"
   [[ "$board" =~ ^[A-Za-z0-9_-]{1,64}$ ]] || die "--board may hold only letters, digits, - and _ (1 to 64 of them)"
+fi
+if [ -n "$backup_dir" ]; then
+  [[ "$backup_dir" =~ ^/[^[:space:]\'\"\\]*$ ]] || die "--backup-daily needs a full path with no spaces or quotes, like /media/backup"
 fi
 [ "$(id -u)" -eq 0 ] || die "run it as root: sudo $0"
 [ -r /etc/os-release ] || die "this is not Raspberry Pi OS (no /etc/os-release)"
@@ -90,7 +103,7 @@ systemd=no
 
 # ---------------------------------------------------------------- uninstall
 if [ "$uninstall" = yes ]; then
-  for unit in senet-pi-kiosk.service senet-pi.service; do
+  for unit in senet-pi-kiosk.service senet-pi-backup.timer senet-pi-backup.service senet-pi.service senet-pi-journal.service; do
     systemctl disable --now "$unit" 2>/dev/null || true
     rm -f "$UNITS/$unit"
   done
@@ -135,6 +148,8 @@ fi
 # ---------------------------------------------------------------- the user and its folders
 if ! id senet >/dev/null 2>&1; then
   adduser --quiet --system --group --home "$STATE" --no-create-home senet
+else
+  say "kept the user senet"
 fi
 for group in gpio dialout; do
   getent group "$group" >/dev/null || groupadd --system "$group"
@@ -143,22 +158,16 @@ done
 install -d -m 0750 -o senet -g senet "$STATE"
 install -d -m 0750 -o root -g senet "$CONFIG"
 
-# The journal's own partition (ext4, labelled senet-journal): mounted on $STATE, so it stays
-# writable when the root file system is the read-only overlay.
-if blkid -L "$JOURNAL_LABEL" >/dev/null 2>&1 && ! grep -q "^LABEL=$JOURNAL_LABEL " /etc/fstab; then
-  say "mounting the partition labelled $JOURNAL_LABEL on $STATE (fstab)"
-  printf 'LABEL=%s %s ext4 defaults,noatime,commit=5,nofail 0 2\n' "$JOURNAL_LABEL" "$STATE" >>/etc/fstab
-  [ "$systemd" = no ] || systemctl daemon-reload
-  mount "$STATE"
-  chown senet:senet "$STATE"
-  chmod 0750 "$STATE"
-fi
 
 # ---------------------------------------------------------------- the venv with senet-pi[pi]
 # --system-site-packages: lgpio comes from Debian (python3-lgpio, built for this kernel and Pi)
 # where apt has it; pip then leaves it be, and takes PyPI's wheel only where it is missing.
-[ -x "$PREFIX/bin/python" ] || python3 -m venv --system-site-packages "$PREFIX"
-say "installing senet-pi[pi] into the venv $PREFIX (pip)"
+if [ -x "$PREFIX/bin/python" ]; then
+  say "kept the venv $PREFIX: updating senet-pi[pi] in it (pip)"
+else
+  python3 -m venv --system-site-packages "$PREFIX"
+  say "installing senet-pi[pi] into the venv $PREFIX (pip)"
+fi
 if [ -n "$wheels" ]; then
   "$PREFIX/bin/pip" install -q --no-index --find-links "$wheels" --upgrade "senet-pi[pi]"
 else
@@ -182,18 +191,24 @@ EOF
 chmod 0755 "$WRAPPER"
 
 # ---------------------------------------------------------------- config (kept when it exists)
+# Every write goes through `senet-pi config set`: checked as the service checks it at start, at the
+# top of the file (never inside a [contacts] table of the museum's), comments, owner and mode kept.
+settings=("$PREFIX/bin/senet-pi" config set --config "$CONFIG/config.toml")
 if [ ! -e "$CONFIG/config.toml" ]; then
   # A lasting secret key written now: with the read-only root the service could not keep one.
   key=$("$PREFIX/bin/python" -c 'import secrets; print(secrets.token_hex(32))')
-  cat >"$CONFIG/config.toml" <<EOF
-# senet-pi's page (see the README, "The page"). Set the operator PIN with: sudo senet-pi set-pin
-SECRET_KEY = "$key"
-EXHIBIT = true
-IDLE_MINUTES = 5
-THROWER_GESTURES = false
-HOSTS = ["$(hostname).local"]
+  install -m 0640 -o root -g senet /dev/null "$CONFIG/config.toml"
+  cat >"$CONFIG/config.toml" <<'EOF'
+# senet-pi's settings (docs: "Configuration"). Set the operator PIN with: sudo senet-pi set-pin
+# Change a setting with: sudo senet-pi config set KEY VALUE (it keeps this file's comments and tables)
 EOF
+  "${settings[@]}" SECRET_KEY "$key" EXHIBIT true IDLE_MINUTES 5 THROWER_GESTURES false >/dev/null
+  say "wrote $CONFIG/config.toml: exhibit mode, a new secret key"
+else
+  say "kept $CONFIG/config.toml as it is (its settings, the PIN, the secret key)"
 fi
+chown root:senet "$CONFIG/config.toml"
+chmod 0640 "$CONFIG/config.toml"  # readable by the service only: it may hold the broker's password
 if [ "$https" = yes ]; then
   # Staff sign in over the museum's Wi-Fi: HTTPS with Secure cookies. A self-signed certificate for
   # this host's names, made once and kept (put your own tls.crt and tls.key in its place to use it).
@@ -203,16 +218,19 @@ if [ "$https" = yes ]; then
       -addext "subjectAltName=DNS:$(hostname).local,DNS:localhost,IP:127.0.0.1" \
       -keyout "$CONFIG/tls.key" -out "$CONFIG/tls.crt" 2>/dev/null
     say "made a self-signed HTTPS certificate for $(hostname).local: $CONFIG/tls.crt"
+  else
+    say "kept the HTTPS certificate $CONFIG/tls.crt and its key"
   fi
   chown root:senet "$CONFIG/tls.key"
   chmod 0640 "$CONFIG/tls.key"
-  grep -q '^TLS_CERT' "$CONFIG/config.toml" || printf 'TLS_CERT = "%s"\nTLS_KEY = "%s"\n' \
-    "$CONFIG/tls.crt" "$CONFIG/tls.key" >>"$CONFIG/config.toml"
+  if "$PREFIX/bin/senet-pi" config get --config "$CONFIG/config.toml" TLS_CERT >/dev/null 2>&1; then
+    say "kept TLS_CERT and TLS_KEY in $CONFIG/config.toml"
+  else
+    "${settings[@]}" TLS_CERT "$CONFIG/tls.crt" TLS_KEY "$CONFIG/tls.key" >/dev/null
+  fi
 fi
-chown root:senet "$CONFIG/config.toml"
-chmod 0640 "$CONFIG/config.toml"  # readable by the service only: it may hold the broker's password
 if [ -n "$mqtt" ]; then
-  "$SOURCE/exhibit/fleet-settings" "$CONFIG/config.toml" "$mqtt" "$board"
+  PATH="$PREFIX/bin:$PATH" "$SOURCE/exhibit/fleet-settings" "$CONFIG/config.toml" "$mqtt" "$board"
 fi
 if [ ! -e "$CONFIG/senet-pi.env" ]; then
   cat >"$CONFIG/senet-pi.env" <<'EOF'
@@ -220,6 +238,34 @@ if [ ! -e "$CONFIG/senet-pi.env" ]; then
 # Serial bridge instead of the pins: SENET_PI_ARGS="--host 0.0.0.0 --backend serial"
 SENET_PI_ARGS="--host 0.0.0.0"
 EOF
+else
+  say "kept $CONFIG/senet-pi.env (the service's arguments)"
+fi
+
+# ---------------------------------------------------------------- the journal's own partition
+# ext4, labelled senet-journal: mounted on $STATE by senet-pi-journal.service at every boot (and when
+# it appears later), so the journal stays writable under the read-only overlay. Never over a journal
+# in use: exhibit/journal-partition moves the journal onto an empty partition, or refuses.
+install -m 0755 "$SOURCE/exhibit/journal-partition" "$PREFIX/journal-partition"
+install -m 0644 "$SOURCE/exhibit/senet-pi-journal.service" "$UNITS/senet-pi-journal.service"
+if grep -q "^LABEL=$JOURNAL_LABEL " /etc/fstab 2>/dev/null; then  # an older installer's line
+  sed -i "/^LABEL=$JOURNAL_LABEL /d" /etc/fstab
+  say "removed the journal partition's line from /etc/fstab: senet-pi-journal.service mounts it now"
+fi
+if ! blkid -L "$JOURNAL_LABEL" >/dev/null 2>&1; then
+  say "no partition labelled $JOURNAL_LABEL: the journal is in $STATE on the root (one made later is used from the next boot)"
+elif mountpoint -q "$STATE"; then
+  say "kept the journal partition mounted on $STATE, and the journal on it"
+else
+  if [ "$systemd" = yes ] && systemctl is-active --quiet senet-pi.service; then
+    say "stopping senet-pi to move its journal onto the partition labelled $JOURNAL_LABEL"
+    systemctl stop senet-pi.service
+  fi
+  "$SOURCE/exhibit/journal-partition" "$STATE" ||
+    say "warning: the journal stays in $STATE on the root (what to do: docs, Troubleshooting)"
+fi
+if [ -e "$STATE/journal.sqlite" ]; then
+  say "kept the journal $STATE/journal.sqlite"
 fi
 
 # ---------------------------------------------------------------- units
@@ -233,6 +279,21 @@ if [ "$kiosk" = yes ]; then
   done
   install -m 0644 "$SOURCE/exhibit/senet-pi-kiosk.service" "$UNITS/senet-pi-kiosk.service"
 fi
+# ---------------------------------------------------------------- the daily backup (optional)
+if [ -n "$backup_dir" ]; then
+  install -d -m 0700 "$backup_dir"
+  cat >"$CONFIG/backup.env" <<EOF
+# Written by exhibit/install.sh --backup-daily: where senet-pi-backup.service writes, and how many it keeps.
+SENET_PI_BACKUP_ARGS="$backup_dir --keep 14"
+EOF
+  say "a backup every night into $backup_dir, the 14 newest kept (senet-pi-backup.timer)"
+elif [ -e "$UNITS/senet-pi-backup.timer" ]; then
+  say "kept the daily backup ($CONFIG/backup.env says where)"
+fi
+if [ -e "$CONFIG/backup.env" ]; then
+  install -m 0644 "$SOURCE/exhibit/senet-pi-backup.service" "$UNITS/senet-pi-backup.service"
+  install -m 0644 "$SOURCE/exhibit/senet-pi-backup.timer" "$UNITS/senet-pi-backup.timer"
+fi
 if [ "$systemd" = no ]; then
   say "no systemd runs here (a container or a chroot): the units are in $UNITS, neither enabled nor started"
   say "done: $("$WRAPPER" --version) is installed; see: senet-pi status"
@@ -240,8 +301,11 @@ if [ "$systemd" = no ]; then
   exit 0
 fi
 systemctl daemon-reload
-systemctl enable senet-pi.service
+systemctl enable senet-pi-journal.service senet-pi.service
 systemctl restart senet-pi.service
+if [ -e "$UNITS/senet-pi-backup.timer" ]; then
+  systemctl enable --now senet-pi-backup.timer
+fi
 if [ "$kiosk" = yes ]; then
   systemctl enable senet-pi-kiosk.service
   systemctl restart senet-pi-kiosk.service

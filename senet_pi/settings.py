@@ -251,7 +251,8 @@ SETTINGS: tuple[Setting, ...] = (
         (str, list),
         _HOSTS,
         [],
-        'Names the page answers to besides localhost and IP addresses, e.g. `["senet.local"]`.',
+        "Names the page answers to besides localhost, IP addresses and the machine's own name (`hall-1`, "
+        '`hall-1.local`), e.g. `["senet.museum.example"]`.',
         _hosts,
     ),
     Setting(
@@ -529,6 +530,7 @@ ENVIRONMENT: tuple[Variable, ...] = (
         "set by the installer",
         "exhibit service",
     ),
+    Variable("SENET_PI_BACKUP_ARGS", "The daily backup's arguments (in backup.env).", "install.sh's", "exhibit backup"),
     Variable(
         "SENET_PI_URL",
         "The address the exhibit's kiosk browser opens.",
@@ -564,6 +566,9 @@ ENVIRONMENT: tuple[Variable, ...] = (
         "Where the home-Pi installer writes its systemd unit (for its tests).",
         "/etc/systemd/system",
         "scripts/install-pi, tests",
+    ),
+    Variable(
+        "SENET_PI_SUDO_BIN", "Where install-pi writes sudo's senet-pi.", "/usr/local/bin", "scripts/install-pi, tests"
     ),
     Variable(
         "SENET_PI_APT_WAIT",

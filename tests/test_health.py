@@ -122,6 +122,26 @@ def test_a_journal_in_ram_fails_it_would_be_lost_at_power_off() -> None:
     assert "in RAM" in journal.text
 
 
+def test_a_journal_partition_that_is_not_mounted_on_the_journals_folder_fails(tmp_path, monkeypatch) -> None:
+    """A partition labelled senet-journal, and the journal beside it on the root (made after the
+    games began, or refused as two journals): said, with where to look."""
+    from senet_pi.cli import status as status_module
+
+    path = tmp_path / "j.sqlite"
+    a_finished_game(path, "A")
+    label = tmp_path / "by-label" / "senet-journal"
+    monkeypatch.setattr(status_module, "JOURNAL_PARTITION", label)
+    checks, _ = journal_checks(path)
+    assert next(c for c in checks if c.name == "journal").ok is True  # no such partition: nothing said
+    label.parent.mkdir()
+    label.write_text("")
+    checks, _ = journal_checks(path)
+    journal = next(c for c in checks if c.name == "journal")
+    assert journal.ok is False
+    assert f"the partition labelled senet-journal is not mounted on {tmp_path}" in journal.text
+    assert "journalctl -u senet-pi-journal -b" in journal.text
+
+
 def test_no_journal_yet_is_information_not_a_failure(tmp_path) -> None:
     checks, recent = journal_checks(tmp_path / "none" / "j.sqlite")
     assert [c.ok for c in checks] == [None, None, None]

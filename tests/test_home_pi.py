@@ -29,7 +29,8 @@ def stub(path: Path, body: str) -> None:
 def pi(tmp_path):
     """install-pi on a machine of stubs: apt, sudo, python3 (its venv), systemctl; a home of its own."""
     bin_, home, units, log = tmp_path / "bin", tmp_path / "home", tmp_path / "units", tmp_path / "log"
-    for folder in (bin_, home, units):
+    sudo_bin = tmp_path / "usr-local-bin"
+    for folder in (bin_, home, units, sudo_bin):
         folder.mkdir()
     stub(bin_ / "id", 'case "$1" in -u) echo "$FAKE_UID" ;; -un) echo pi ;; -gn) echo pi ;; *) echo pi ;; esac')
     stub(bin_ / "sudo", f'echo "sudo $1" >> {log}; exec "$@"')
@@ -56,6 +57,7 @@ def pi(tmp_path):
             "FAKE_UID": str(uid),
             "HAS_LGPIO": "0" if has_lgpio else "100",
             "SENET_PI_UNITS": str(units),
+            "SENET_PI_SUDO_BIN": str(sudo_bin),
             "SENET_PI_SYSTEMD_RUNNING": str(units if systemd else tmp_path / "no-systemd"),
         }
         with open(log, "a") as out:
@@ -72,7 +74,7 @@ def pi(tmp_path):
         log.unlink(missing_ok=True)
         return result.returncode, lines, result.stderr
 
-    run.home, run.units, run.wheel = home, units, wheel  # type: ignore[attr-defined]
+    run.home, run.units, run.wheel, run.sudo_bin = home, units, wheel, sudo_bin  # type: ignore[attr-defined]
     return run
 
 
@@ -88,6 +90,8 @@ def test_raspberry_pi_os_gets_debians_pin_library_and_a_venv_that_sees_it(pi):
         "apt-get install -y -q --no-install-recommends python3-venv python3-lgpio",
         f"python3 -m venv --system-site-packages {venv}",
         f"pip install -q --prefer-binary --upgrade {pi.wheel}[pi]",
+        "sudo tee",
+        "sudo chmod",
     ]
     said = log.index(
         "senet-pi install-pi: installing python3-venv python3-lgpio (Debian packages: the venv and the "
@@ -341,3 +345,44 @@ def test_the_home_service_passes_systemd_analyze_verify(pi):
     assert result.returncode == 0, result.stderr
     assert "Unknown" not in result.stderr
     assert "more than one ExecStart" not in result.stderr
+
+
+def test_sudo_senet_pi_runs_the_venvs_with_the_owners_config_and_journal(pi):
+    """The docs' `sudo senet-pi ...`: sudo's PATH has /usr/local/bin, where a wrapper runs this venv's
+    senet-pi with the owner's folders (never root's, which sudo's HOME would give)."""
+    status, log, err = pi("--wheel", str(pi.wheel))
+    assert status == 0, err
+    wrapper = pi.sudo_bin / "senet-pi"
+    assert os.access(wrapper, os.X_OK)
+    env = {"PATH": "/usr/bin:/bin", "HOME": "/root"}
+    shown = subprocess.run([str(wrapper), "--version"], capture_output=True, text=True, env=env, timeout=30)
+    assert shown.stdout == "senet-pi 0.2.0\n"  # the venv's (the stub's) senet-pi ran
+    text = wrapper.read_text()
+    assert f'SENET_PI_INSTANCE="${{SENET_PI_INSTANCE:-{pi.home}/.config/senet-pi}}"' in text
+    assert f'SENET_PI_JOURNAL="${{SENET_PI_JOURNAL:-{pi.home}/.local/state/senet-pi/journal.sqlite}}"' in text
+    assert (pi.home / ".config" / "senet-pi").is_dir()  # made as the user, before any sudo could
+    assert any(f"sudo senet-pi runs {pi.home}" in line for line in log)
+
+
+def test_an_exhibits_senet_pi_in_usr_local_bin_is_kept(pi):
+    exhibits = pi.sudo_bin / "senet-pi"
+    exhibits.write_text("#!/bin/sh\n# Written by exhibit/install.sh: senet-pi with the exhibit's config and journal.\n")
+    status, log, _ = pi("--wheel", str(pi.wheel))
+    assert status == 0
+    assert "exhibit/install.sh" in exhibits.read_text()
+    assert "sudo tee" not in log
+    assert any(line.startswith(f"senet-pi install-pi: kept {exhibits}") for line in log)
+
+
+def test_a_second_run_says_what_it_kept(pi):
+    config = pi.home / ".config" / "senet-pi" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('LANGUAGE = "de"\n')
+    assert pi("--wheel", str(pi.wheel))[0] == 0
+    status, log, err = pi("--wheel", str(pi.wheel))
+    assert status == 0, err
+    venv = pi.home / ".local" / "share" / "senet-pi" / "venv"
+    assert f"senet-pi install-pi: kept the venv {venv}: updating senet-pi in it" in log
+    assert f"senet-pi install-pi: kept your config {config}" in log
+    assert config.read_text() == 'LANGUAGE = "de"\n'
+    assert not [line for line in log if line.startswith("python3 -m venv")]  # not made again

@@ -127,8 +127,9 @@ def test_selftest_on_a_good_simulated_board_finds_everything_working():
     finally:
         backend.close()
     assert report.ok, report.summary()
-    assert "switches: 30 of 30 work" in out[-1]
-    assert "stick LEDs: all 4 work" in out[-1]
+    assert "switches: 30 of 30 work" in out[-2]
+    assert "stick LEDs: all 4 work" in out[-2]
+    assert out[-1].startswith("This checked the simulated board")  # said plainly: no real board was checked
 
 
 def test_selftest_reports_stuck_switches():

@@ -16,7 +16,7 @@ from ..errors import SenetError
 from ..i18n import DEFAULT, LANGUAGES
 from ..opponent.levels import level_names
 from ..rules import RULESETS
-from .machine import journal_given, machine_cause, machine_error, said_error
+from .machine import JOURNAL_HELP, journal_given, machine_cause, machine_error, said_error
 from .reading import (
     cmd_export,
     cmd_games,
@@ -253,9 +253,6 @@ def _cmd_selftest(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-JOURNAL_HELP = "the journal file (default: $SENET_PI_JOURNAL, else ~/.local/state/senet-pi/journal.sqlite)"
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser, with one subparser per command."""
     parser = argparse.ArgumentParser(
@@ -381,6 +378,12 @@ def build_parser() -> argparse.ArgumentParser:
     from .opponent import add_commands  # hint, solve, tournament: the computer opponent's commands
 
     add_commands(sub)
+    from .config import add_commands as add_config  # config set, unset, get, check
+
+    add_config(sub)
+    from .restore import add_commands as add_backup  # backup, restore
+
+    add_backup(sub)
     return parser
 
 
@@ -392,7 +395,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command is None:
         parser.error(
-            "a command is needed: run, status, selftest, replay, games, export, stats, rules, fleet or set-pin "
+            "a command is needed: run, status, selftest, replay, games, export, stats, rules, fleet, set-pin, config, "
+            "backup or restore "
             "(see --help)"
         )
     try:

@@ -12,6 +12,8 @@ import sqlite3
 import stat
 from pathlib import Path
 
+#: The --journal option's help, for every command that takes one.
+JOURNAL_HELP = "the journal file (default: $SENET_PI_JOURNAL, else ~/.local/state/senet-pi/journal.sqlite)"
 #: SQLite's names for errors of the folder or the disk (not of senet-pi, nor of the file's contents).
 _SQLITE_MACHINE = ("SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_READONLY", "SQLITE_FULL", "SQLITE_IOERR", "SQLITE_AUTH")
 #: Errors of the machine even when no file is named: a missing permission, a read-only or full disk.

@@ -95,7 +95,21 @@ def selftest(
         thrower.buzzer.off()
         report.buzzer = "ok" if _yes(answer) else "silent"
     say(report.summary())
+    if sim is not None:
+        say(simulated_note())
     return report
+
+
+def simulated_note() -> str:
+    """The last line of a self test of the simulated board: what it did not check, said plainly."""
+    from ..hardware.backend import on_a_pi
+
+    if on_a_pi():
+        return "This checked the simulated board, not the wooden one: run senet-pi selftest without --backend sim."
+    return (
+        "This checked the simulated board: this machine is not a Raspberry Pi, so no switch, wire or LED of a real "
+        "board was checked. Run senet-pi selftest on the Pi that the board is wired to."
+    )
 
 
 def _check_lines(board: ReedSwitchBoard, report: SelfTestReport) -> None:

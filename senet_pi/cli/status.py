@@ -163,6 +163,10 @@ def broker_checks(state: JSON | str) -> list[Check]:
     return [Check("broker", False, f"{where}: not connected ({link.get('problem') or 'no answer'}){held}")]
 
 
+#: The journal's own partition, when the machine has one (exhibit/journal-partition mounts it).
+JOURNAL_PARTITION = Path("/dev/disk/by-label/senet-journal")
+
+
 def _mount_of(path: Path) -> tuple[str, str]:
     """The mount point and file system type holding `path`, from /proc/mounts (('', '') if unknown)."""
     best = ("", "")
@@ -225,6 +229,11 @@ def journal_checks(path: Path) -> tuple[list[Check], list[JSON]]:
     writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
     if in_ram(path.parent):
         problems.append(f"on {fstype}, in RAM: lost at power off (see the README: read-only root)")
+    if JOURNAL_PARTITION.exists() and point != str(path.parent.resolve()):
+        problems.append(
+            f"the partition labelled senet-journal is not mounted on {path.parent} (see Troubleshooting: the journal's "
+            "partition; journalctl -u senet-pi-journal -b says why)"
+        )
     try:
         # With a -wal (a service has it open, or was killed): mode=ro, reading the -wal too, as a WAL
         # reader that never blocks the writer. Without one (closed cleanly, nobody writing): immutable,

@@ -286,6 +286,9 @@ def _default_pin_factory() -> Factory:
     from gpiozero import Device
     from gpiozero.exc import BadPinFactory, PinFactoryFallback
 
+    from .pinaccess import lgpio_work_dir, pin_access_problem
+
+    lgpio_work_dir()  # `sudo -u senet senet-pi selftest` from a folder senet may not write
     causes: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PinFactoryFallback)
@@ -299,6 +302,9 @@ def _default_pin_factory() -> Factory:
     lgpio = next((c for c in causes if c.startswith("lgpio:")), "lgpio: not loaded")
     if not on_a_pi():
         raise BackendError(NO_PINS.format(cause="this is not a Raspberry Pi", fix=OFF_A_PI))
+    denied = pin_access_problem()
+    if denied:  # the library is there; the user's groups are not (yet)
+        raise BackendError(f"the gpio backend cannot open the pins: {denied}")
     fix = INSTALL_PINS.format(python=shlex.quote(sys.executable))
     raise BackendError(NO_PINS.format(cause=f"no pin library loads ({lgpio})", fix=fix))
 
