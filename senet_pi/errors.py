@@ -58,3 +58,8 @@ class DeviceClosed(SenetError, RuntimeError):
 
 class BadEventHandler(SenetError, TypeError):
     """A `when_*` handler that is neither callable nor None (gpiozero's BadEventHandler)."""
+
+
+class TableError(SenetError, ValueError):
+    """An endgame table that fails a check (its header, its size or a block's checksum): it is never
+    read; the board plays on by search alone and the table is rebuilt."""

@@ -755,6 +755,8 @@ function renderHardware(state) {
     about += " · " + (m.connected ? _("board {board} on {broker}: connected", { board: m.board, broker: m.broker })
       : _("board {board} on {broker}: not connected ({problem})", { board: m.board, broker: m.broker, problem: m.problem || _("no answer") }));
   }
+  const refused = (state.computer && state.computer.tables) || [];  // an endgame table that failed a check
+  if (refused.length) about += " · " + refused.join("; ");
   text("backend", about);
 }
 
