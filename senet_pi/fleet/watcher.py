@@ -131,9 +131,8 @@ class FleetWatcher:
                 alive = self._alive.get(view.name)
                 if view.online and view.liveness and alive is not None and tick - alive > view.liveness:
                     view.online, view.since, view.since_known = False, now, True
-                    view.alert = Text(
-                        "board {board} stopped answering at {time}", board=view.name, time=_clock_text(view.alive or now)
-                    )
+                    last = _clock_text(view.alive or now)
+                    view.alert = Text("board {board} stopped answering at {time}", board=view.name, time=last)
                     gone.append(view.name)
         return gone
 

@@ -498,6 +498,7 @@ function render(state) {
   hand.textContent = kind !== "hand" ? "" : (state.lifted || []).map((l) => TEXT.inHand(name(l.owner), l.square)
     + (state.throw == null ? "" : l.targets.length ? TEXT.mayGo(l.targets.join(", ")) : TEXT.nowhere)).join("; ");
   renderQuestion(state);
+  askJoin(state);
   const compare = document.getElementById("compare");
   // Both boards only for a warning, and only while they differ (a piece in the hand is no news)
   const differ = Boolean(state.warning) && !state.setup && String(state.sensed) !== String(state.expected);
@@ -685,7 +686,37 @@ function renderQuestion(state) {
 async function answer(id, i) {  // a visitor's answer: the question's id keeps a late tap off a newer question
   const result = await post("/api/answer", { question: id, answer: i });
   if (!result.ok) { refusal = result.data.error || (result.data.verdicts || []).filter((v) => v.v === "illegal").map((v) => v.reason).join("; "); showRefusal(); }
+  if (result.data.join) showJoin(true);  // a phone that has not joined the table: its code field
   if (result.data.state) render(result.data.state);
+}
+
+// Who answers: the table's own screen shows the join code (new with every game); a phone types it
+// in once a game. The code is never in the state everyone hears, only in /api/join's answer to the screen.
+let joinedGame = null;  // the game the join status was last asked for
+async function askJoin(state) {
+  const round = `${state.game}:${state.join_round}`;  // a new game: a new code
+  if (!document.getElementById("join") || round === joinedGame) return;
+  joinedGame = round;
+  let data = {};
+  try { data = await (await fetch("/api/join", { credentials: "same-origin" })).json(); } catch (e) { return; }
+  const code = document.getElementById("table-code");
+  code.hidden = !data.code;
+  code.textContent = data.code ? _("Phones join this table with the code {code}", { code: data.code }) : "";
+  showJoin(!data.may_answer && Boolean(state.question || state.assumed));
+}
+
+function showJoin(shown) { document.getElementById("join").hidden = !shown; }
+
+function setUpJoin() {
+  const form = document.getElementById("join");
+  if (!form) return;
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const result = await post("/api/join", { code: document.getElementById("join-code").value.trim() });
+    refusal = result.ok ? "" : result.data.error || "";
+    showRefusal();
+    if (result.ok) showJoin(false);
+  });
 }
 
 function showRefusal() {
@@ -836,6 +867,7 @@ function wire() {
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") hideTip(); });
   const press = document.getElementById("press");
   if (press) press.addEventListener("click", () => post("/api/sim/press"));
+  setUpJoin();
   const login = document.getElementById("login");
   if (!login) return;
   login.addEventListener("submit", async (e) => {
