@@ -53,12 +53,14 @@ def test_the_screen_shows_the_code_and_a_phone_joins_with_it_to_answer(browser, 
     screen, phone = browser.new_page(), browser.new_page()
     try:
         screen.goto(screen_url)
-        code_line = screen.locator("#table-code")
+        phone.goto(phone_url)
+        expect(screen.locator("#table-code")).to_have_count(0)  # no question: nothing to join for
+        _ask(service, clock)
+        code_line = screen.locator("#table-code")  # shown with the question's answers
         expect(code_line).to_have_text(re.compile(r"Phones join this table with the code \d{6}"))
         code = re.search(r"\d{6}", code_line.text_content() or "").group(0)  # type: ignore[union-attr]
-        phone.goto(phone_url)
-        expect(phone.locator("#table-code")).to_be_hidden()  # a phone never sees the code
-        _ask(service, clock)
+        expect(phone.locator("#question button.answer")).to_have_count(2)
+        expect(phone.locator("#table-code")).to_have_count(0)  # a phone never sees the code
         phone.locator("#question button.answer").first.click()
         expect(phone.locator("#refusal")).to_contain_text("join with the code shown on the table's screen")
         expect(phone.locator("#join")).to_be_visible()

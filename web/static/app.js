@@ -676,6 +676,13 @@ function renderQuestion(state) {
     ? (state.question.wait ? TEXT.willTake(Math.round(state.question.wait), state.question.options[state.question.likelier]) : "")
     : TEXT.changeIt;
   q.appendChild(note);
+  if (tableCode) {  // the exhibit's own screen: how a phone joins to answer
+    const code = document.createElement("p");
+    code.id = "table-code";
+    code.className = "table-code";
+    code.textContent = _("Phones join this table with the code {code}", { code: tableCode });
+    q.appendChild(code);
+  }
   const key = state.question ? `q${open.id}:${open.text}` : `a${open.id}:${open.chosen}`;
   if (key !== saidQuestion) {
     saidQuestion = key;
@@ -693,16 +700,16 @@ async function answer(id, i) {  // a visitor's answer: the question's id keeps a
 // Who answers: the table's own screen shows the join code (new with every game); a phone types it
 // in once a game. The code is never in the state everyone hears, only in /api/join's answer to the screen.
 let joinedGame = null;  // the game the join status was last asked for
+let tableCode = "";  // the join code, on the exhibit's own screen only: shown with a question
 async function askJoin(state) {
   const round = `${state.game}:${state.join_round}`;  // a new game: a new code
   if (!document.getElementById("join") || round === joinedGame) return;
   joinedGame = round;
   let data = {};
   try { data = await (await fetch("/api/join", { credentials: "same-origin" })).json(); } catch (e) { return; }
-  const code = document.getElementById("table-code");
-  code.hidden = !data.code;
-  code.textContent = data.code ? _("Phones join this table with the code {code}", { code: data.code }) : "";
+  tableCode = data.code || "";
   showJoin(!data.may_answer && Boolean(state.question || state.assumed));
+  if (current) renderQuestion(current);  // the code under the question's answers
 }
 
 function showJoin(shown) { document.getElementById("join").hidden = !shown; }
