@@ -14,6 +14,8 @@ from senet_pi.server.serve import start_server, stop_server
 from senet_pi.service import Service
 from senet_pi_web import create_app
 
+pytestmark = pytest.mark.browser
+
 
 def _lan_address() -> str | None:
     """This machine's address on its network (no packet is sent: a UDP socket only picks a route)."""

@@ -56,12 +56,6 @@ class TableDoor:
             with self._lock:
                 self._games += 1
 
-    @property
-    def round(self) -> int:
-        """How many new games since the start: the page asks for the code again when it changes."""
-        with self._lock:
-            return self._games
-
     def code(self, game: int) -> str:
         """The code of the game in progress (`game`: the service's game id; without a journal every
         game is 0, so the count of new games since the start is part of it too)."""

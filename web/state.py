@@ -52,7 +52,6 @@ def state(for_session: bool = True) -> dict[str, object]:
     """The whole state the page needs; `for_session` adds this session's operator status (the live
     stream, shared by all pages, leaves it out)."""
     out = board_state(shared().board)
-    out["join_round"] = shared().door.round  # the table's join code changed when this did (never the code)
     if for_session:
         from .signin import is_operator
 

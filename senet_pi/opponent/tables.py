@@ -454,4 +454,7 @@ class Tables:
             return table.value(me, op)
         except TableError as exc:
             self.refuse((game.name, throws_of(game)), exc)
-            return self.exact(game) if self.build else None
+        if not self.build:
+            return None
+        table = self.for_game(game, need)  # built again at once; a second failure is said, not retried
+        return table.value(me, op) if table is not None and table.covers(me, op) else None

@@ -699,12 +699,11 @@ async function answer(id, i) {  // a visitor's answer: the question's id keeps a
 
 // Who answers: the table's own screen shows the join code (new with every game); a phone types it
 // in once a game. The code is never in the state everyone hears, only in /api/join's answer to the screen.
-let joinedGame = null;  // the game the join status was last asked for
+let joinedGame = null;  // the game the join status was last asked for (null: ask at the next state)
 let tableCode = "";  // the join code, on the exhibit's own screen only: shown with a question
 async function askJoin(state) {
-  const round = `${state.game}:${state.join_round}`;  // a new game: a new code
-  if (!document.getElementById("join") || round === joinedGame) return;
-  joinedGame = round;
+  if (!document.getElementById("join") || state.game === joinedGame) return;
+  joinedGame = state.game;
   let data = {};
   try { data = await (await fetch("/api/join", { credentials: "same-origin" })).json(); } catch (e) { return; }
   tableCode = data.code || "";
@@ -734,6 +733,7 @@ function showRefusal() {
 }
 
 function onVerdicts(verdicts) {  // a refused throw or move is said where the visitor looks, until the game goes on
+  if (verdicts.some((v) => v.v === "new_game")) { joinedGame = null; if (current) askJoin(current); }  // a new code
   const said = verdicts.filter((v) => v.v === "refused" || (v.v === "illegal" && !v.missing)).map((v) => v.text || v.reason);
   if (said.length) refusal = said.join("; ");
   for (const v of verdicts) if (v.fix && v.fix.length) saidFix = TEXT.fix + v.fix.join("; ");  // said with its verdict
