@@ -394,3 +394,12 @@ def test_the_dashboard_signs_with_the_nonce_the_board_said(monkeypatch):
     watcher._heard("hall-n", "command/nonce", board.nonce.encode(), True)
     watcher.send("hall-n", "resync")
     assert board.check(sent[0].encode())["action"] == "resync"
+
+
+def test_the_dashboard_shows_a_refused_endgame_table_among_the_boards_faults():
+    watcher = FleetWatcher(parse_broker_url("mqtt://localhost:1"))
+    said = "the endgame table houses-sticks.table is not used (block 2 fails its checksum (the file is damaged)): ..."
+    watcher._heard("hall-t", "state", json.dumps({"computer": {"seats": {}, "tables": [said]}}).encode(), False)
+    assert watcher.view("hall-t")["faults"] == [said]
+    watcher._heard("hall-t", "state", json.dumps({"computer": {"seats": {}, "tables": []}}).encode(), False)
+    assert watcher.view("hall-t")["faults"] == []

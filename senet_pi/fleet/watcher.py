@@ -219,7 +219,9 @@ class FleetWatcher:
         view.prompt = state.get("prompt") if isinstance(state.get("prompt"), str) else None
         backend: dict[str, Any] = state["backend"] if isinstance(state.get("backend"), dict) else {}
         squares = [f"switch on square {sq} stuck" for sq in state.get("switch_faults") or []]
-        view.faults = squares + [str(f) for f in backend.get("faults") or []]
+        computer: dict[str, Any] = state["computer"] if isinstance(state.get("computer"), dict) else {}
+        tables = [str(t) for t in computer.get("tables") or []]  # endgame tables refused by a check
+        view.faults = squares + [str(f) for f in backend.get("faults") or []] + tables
         view.journal = state.get("journal")
         link: dict[str, Any] = state["mqtt"] if isinstance(state.get("mqtt"), dict) else {}
         view.commands = bool(link.get("commands"))
