@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -276,3 +277,14 @@ def test_the_page_state_and_the_fleet_name_a_refused_table_in_the_page_language(
     finally:
         player.close()
         journal.close()
+
+
+def test_the_background_rebuild_really_builds_the_table_at_nice_19(tmp_path):
+    from senet_pi.service.rebuild import rebuild_in_background
+
+    process = rebuild_in_background("houses", "sticks", 1, tmp_path)
+    nice = int((Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split())[16])
+    assert process.wait(timeout=120) == 0
+    assert nice == 19
+    Table(table_path("houses", "sticks", tmp_path), "houses", "sticks").verify()
+    assert [p.name for p in tmp_path.iterdir()] == ["houses-sticks.table"]
