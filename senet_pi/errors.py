@@ -62,3 +62,8 @@ class BadEventHandler(SenetError, TypeError):
 
 class ConfigWriteError(SenetError, ValueError):
     """A change to a config.toml that was refused or could not be written; the file is as it was."""
+
+
+class TableError(SenetError, ValueError):
+    """An endgame table that fails a check (its header, its size or a block's checksum): it is never
+    read; the board plays on by search alone and the table is rebuilt."""

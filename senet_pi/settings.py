@@ -215,6 +215,13 @@ SETTINGS: tuple[Setting, ...] = (
         _hint_wait,
     ),
     Setting(
+        "ANSWERS_FROM_ANY_PHONE",
+        (bool,),
+        "true or false",
+        False,
+        "Whether any page may answer the referee's questions, not only the exhibit's screen and phones that joined.",
+    ),
+    Setting(
         "QUESTION_SECONDS",
         (int, float),
         _QUESTION,

@@ -142,7 +142,7 @@ def test_a_signed_command_starts_a_new_game_and_a_forged_or_copied_one_is_refuse
     service, _, publisher = board("clubroom", commands=True, command_secret=SECRET)
     assert publisher.describe()["commands"] is True
     service.press(random.Random(4))
-    command = sign(SECRET, "clubroom", "new_game", {"variant": "houses", "players": 2})
+    command = sign(SECRET, "clubroom", "new_game", {"variant": "houses", "players": 2}, nonce=publisher.command_nonce)
     ear.client.publish("senet-pi/clubroom/command", json.dumps(command), qos=1)
     result = ear.last("senet-pi/clubroom/command/result").json()
     assert result == {"ok": True, "id": command["id"], "action": "new_game"}
@@ -152,7 +152,7 @@ def test_a_signed_command_starts_a_new_game_and_a_forged_or_copied_one_is_refuse
     ear.client.publish("senet-pi/clubroom/command", json.dumps(command), qos=1)  # the same message again
     copied = ear.last("senet-pi/clubroom/command/result", where=lambda h: not h.json()["ok"]).json()
     assert "already carried out" in copied["error"]
-    forged = sign("another-secret-of-some-length", "clubroom", "resync")
+    forged = sign("another-secret-of-some-length", "clubroom", "resync", nonce=publisher.command_nonce)
     ear.client.publish("senet-pi/clubroom/command", json.dumps(forged), qos=1)
     wrong = ear.last(
         "senet-pi/clubroom/command/result",
@@ -167,7 +167,7 @@ def test_a_board_without_mqtt_commands_does_not_listen_for_them(mosquitto, board
     ear = Ear(mosquitto.port, "senet-pi/#")
     service, _, publisher = board("shy")
     assert publisher.describe()["commands"] is False
-    ear.client.publish("senet-pi/shy/command", json.dumps(sign(SECRET, "shy", "new_game")), qos=1)
+    ear.client.publish("senet-pi/shy/command", json.dumps(sign(SECRET, "shy", "new_game", nonce="n")), qos=1)
     variant, game = service.variant, service.game_id
     service.press(random.Random(1))  # something to wait for that comes after the command
     ear.last("senet-pi/shy/verdicts")
@@ -181,19 +181,22 @@ def test_a_board_without_mqtt_commands_does_not_listen_for_them(mosquitto, board
     [
         (lambda c: {**c, "board": "other"}, "signature"),  # changed after signing
         (lambda c: {**c, "hmac": "0" * 64}, "signature"),
-        (lambda c: {k: v for k, v in c.items() if k != "at"}, "must have"),
+        (lambda c: {k: v for k, v in c.items() if k != "nonce"}, "must have"),
     ],
 )
 def test_a_changed_command_is_refused(change, why):
     check = CommandCheck(SECRET, "b1")
     with pytest.raises(ValueError, match=why):
-        check.check(json.dumps(change(sign(SECRET, "b1", "resync"))).encode())
+        check.check(json.dumps(change(sign(SECRET, "b1", "resync", nonce=check.nonce))).encode())
 
 
 def test_a_stale_command_or_one_for_another_board_is_refused():
-    check = CommandCheck(SECRET, "b1", clock=lambda: 10_000.0)
-    with pytest.raises(ValueError, match="stale"):
-        check.check(json.dumps(sign(SECRET, "b1", "resync", at=10_000.0 - WINDOW - 1)).encode())
+    now = [10_000.0]
+    check = CommandCheck(SECRET, "b1", clock=lambda: now[0])
+    old = sign(SECRET, "b1", "resync", nonce=check.nonce)
+    now[0] += 2 * WINDOW + 1  # two nonces later, on the monotonic clock
+    with pytest.raises(ValueError, match="nonce is not this board's current one"):
+        check.check(json.dumps(old).encode())
     with pytest.raises(ValueError, match="for board 'b2'"):
-        check.check(json.dumps(sign(SECRET, "b2", "resync", at=10_000.0)).encode())
-    assert check.check(json.dumps(sign(SECRET, "b1", "resync", at=10_000.0)).encode())["action"] == "resync"
+        check.check(json.dumps(sign(SECRET, "b2", "resync", nonce=check.nonce)).encode())
+    assert check.check(json.dumps(sign(SECRET, "b1", "resync", nonce=check.nonce)).encode())["action"] == "resync"

@@ -152,7 +152,7 @@ def test_a_command_is_carried_out_once_and_never_again_from_a_retained_copy_afte
     wait_until(lambda: first.connected)
     ear = Ear(mosquitto.port, "senet-pi/+/command/result")
     sender = _publisher(mosquitto.port)
-    command = sign(SECRET, "hall-c", "new_game")
+    command = sign(SECRET, "hall-c", "new_game", nonce=first.command_nonce)
     sender.publish("senet-pi/hall-c/command", json.dumps(command), qos=1, retain=True).wait_for_publish(5)
     assert ear.last("senet-pi/hall-c/command/result").json()["ok"] is True  # type: ignore[index]
     assert len(new_games) == 1
@@ -172,22 +172,69 @@ def test_a_command_is_carried_out_once_and_never_again_from_a_retained_copy_afte
         ear.close()
 
 
-def test_a_command_sent_before_the_board_started_is_refused():
-    now = [1000.0]
-    check = CommandCheck(SECRET, "b", lambda: now[0], not_before=1000.0)
-    with pytest.raises(ValueError, match="before this board started"):
-        check.check(json.dumps(sign(SECRET, "b", "new_game", at=990.0)).encode())
-    assert check.check(json.dumps(sign(SECRET, "b", "new_game", at=1000.5)).encode())["action"] == "new_game"
+def test_a_copied_command_is_refused_after_a_restart_whatever_the_clocks_say(monkeypatch):
+    """A Pi without a real-time clock: restarted an hour behind, then set right by NTP. The copy of a
+    command carried out before the restart is refused both before and after the clock is set, since
+    the board reads no wall clock; a command made with the new start's nonce is carried out."""
+    wall = [1_796_083_200.0]
+    monkeypatch.setattr(time, "time", lambda: wall[0])
+    first = CommandCheck(SECRET, "b", lambda: 50.0)
+    command = json.dumps(sign(SECRET, "b", "new_game", nonce=first.nonce)).encode()
+    assert first.check(command)["action"] == "new_game"
+    with pytest.raises(ValueError, match="already carried out"):
+        first.check(command)  # the same start: its id
+    wall[0] -= 3600  # the restart: the clock an hour behind, the monotonic clock from zero again
+    again = CommandCheck(SECRET, "b", lambda: 3.0)
+    with pytest.raises(ValueError, match="made before this board started"):
+        again.check(command)
+    wall[0] += 3600 + 30  # NTP sets the clock
+    with pytest.raises(ValueError, match="made before this board started"):
+        again.check(command)
+    assert again.check(json.dumps(sign(SECRET, "b", "new_game", nonce=again.nonce)).encode())["action"] == "new_game"
+
+
+@pytest.mark.parametrize("jump", [-30 * 86400.0, 30 * 86400.0])
+def test_a_clock_jump_either_way_neither_takes_a_copy_nor_refuses_a_fresh_command(monkeypatch, jump):
+    wall = [1_796_083_200.0]
+    monkeypatch.setattr(time, "time", lambda: wall[0])
+    tick = [100.0]
+    check = CommandCheck(SECRET, "b", lambda: tick[0])
+    copy = json.dumps(sign(SECRET, "b", "resync", nonce=check.nonce)).encode()
+    assert check.check(copy)["action"] == "resync"
+    wall[0] += jump
+    tick[0] += 1.0
+    with pytest.raises(ValueError, match="already carried out"):
+        check.check(copy)
+    fresh = json.dumps(sign(SECRET, "b", "resync", nonce=check.nonce)).encode()
+    assert check.check(fresh)["action"] == "resync"
+    tick[0] += 3 * 120.0  # minutes later on the monotonic clock: the nonce is gone
+    with pytest.raises(ValueError, match="more than 2 minutes ago"):
+        check.check(copy)
+
+
+def test_a_nonce_rotates_on_the_monotonic_clock_and_the_previous_one_still_counts():
+    tick = [0.0]
+    names = iter(["n1", "n2", "n3"])
+    check = CommandCheck(SECRET, "b", lambda: tick[0], token=lambda: next(names))
+    assert check.nonce == "n1"
+    made = json.dumps(sign(SECRET, "b", "resync", nonce="n1")).encode()
+    tick[0] = 121.0
+    assert check.nonce == "n2"
+    assert check.check(made)["action"] == "resync"  # made just before the change: still taken
+    tick[0] = 242.0
+    assert check.nonce == "n3"
+    with pytest.raises(ValueError, match="nonce"):
+        check.check(json.dumps(sign(SECRET, "b", "resync", nonce="n1")).encode())
 
 
 @pytest.mark.parametrize("at", [float("nan"), float("inf"), float("-inf")])
-def test_a_command_whose_time_is_no_number_is_refused(at):
+def test_a_command_holding_no_number_is_refused(at):
     check = CommandCheck(SECRET, "b", lambda: 1000.0)
-    fields = {"board": "b", "action": "new_game", "args": {}, "id": "x1", "at": at}
+    fields = {"board": "b", "action": "new_game", "args": {"players": at}, "id": "x1", "nonce": check.nonce}
     from senet_pi.fleet.commands import _digest
 
     payload = json.dumps({**fields, "hmac": _digest(SECRET, fields)}).encode()  # signed, NaN and all
-    with pytest.raises(ValueError, match="must be a number of seconds"):
+    with pytest.raises(ValueError, match="NaN or an infinity"):
         check.check(payload)
 
 
@@ -213,7 +260,7 @@ def test_a_flood_of_forged_commands_never_crowds_out_the_boards_verdicts(mosquit
     wait_until(lambda: publisher.listening)
     ear = Ear(mosquitto.port, "senet-pi/hall-f/verdicts", "senet-pi/hall-f/command/result")
     sender = _publisher(mosquitto.port)
-    forged = json.dumps(sign("another-secret-of-some-length", "hall-f", "new_game")).encode()
+    forged = json.dumps(sign("another-secret-of-some-length", "hall-f", "new_game", nonce="n")).encode()
     made = 0
     try:
         for n in range(3000):
@@ -287,3 +334,72 @@ def test_a_password_on_the_command_line_is_warned_of_and_one_in_the_config_is_no
     said: list[str] = []
     assert warn_of_password("mqtts://u:p@h", said.append)
     assert said == [PASSWORD_WARNING]
+
+
+# ---------------------------------------------------------------------- timers on the monotonic clock
+
+
+def _clocks():
+    return [1_796_083_200.0], [500.0]  # the wall clock, the monotonic clock
+
+
+@pytest.mark.parametrize("jump", [30 * 86400.0, -30 * 86400.0])
+def test_needs_staff_follows_the_monotonic_clock_not_a_wall_clock_jump(jump):
+    """+30 days on the wall clock calls nobody; -30 days does not keep staff from being called."""
+    from senet_pi.verdicts import Question
+
+    wall, tick = _clocks()
+    settings = FleetSettings(parse_broker_url("mqtt://localhost:1"), "hall-t", staff_after=60.0)
+    publisher = board_module.BoardPublisher(
+        Service(None), settings, lambda: "{}", words=str, clock=lambda: wall[0], monotonic=lambda: tick[0]
+    )
+    publisher._listen([Question(1, "capture", "Which piece?", ["a", "b"])])
+    wall[0] += jump
+    tick[0] += 3.6
+    assert publisher._summary.due(tick[0]) == []
+    assert publisher._summary.json({}, tick[0])["needs_staff"] is False
+    tick[0] += 60.0
+    [called] = publisher._summary.due(tick[0])
+    assert called["reason"] == "question"
+    assert publisher._summary.last_at == wall[0] - jump  # the time shown to people is the wall clock's
+
+
+@pytest.mark.parametrize("jump", [30 * 86400.0, -30 * 86400.0])
+def test_the_dashboard_counts_a_board_offline_by_the_monotonic_clock(jump):
+    wall, tick = _clocks()
+    watcher = FleetWatcher(parse_broker_url("mqtt://localhost:1"), clock=lambda: wall[0], monotonic=lambda: tick[0])
+    watcher._heard("hall-m", "status", b"online", False)
+    watcher._heard("hall-m", "state", json.dumps({"mqtt": {"liveness": 60}}).encode(), False)
+    wall[0] += jump
+    tick[0] += 3.6
+    assert watcher.sweep() == []
+    assert watcher.view("hall-m")["online"] is True
+    tick[0] += 60.0
+    assert watcher.sweep() == ["hall-m"]
+
+
+def test_the_dashboard_signs_with_the_nonce_the_board_said(monkeypatch):
+    watcher = FleetWatcher(parse_broker_url("mqtt://localhost:1"), secret=SECRET)
+    sent = []
+
+    class Info:
+        rc = mqtt.MQTT_ERR_SUCCESS
+
+    monkeypatch.setattr(watcher.client, "publish", lambda topic, payload, qos: sent.append(payload) or Info())
+    watcher._heard("hall-n", "status", b"online", False)
+    watcher._heard("hall-n", "state", json.dumps({"mqtt": {"commands": True}}).encode(), False)
+    with pytest.raises(Exception, match="has not said its command nonce yet"):
+        watcher.send("hall-n", "resync")
+    board = CommandCheck(SECRET, "hall-n")
+    watcher._heard("hall-n", "command/nonce", board.nonce.encode(), True)
+    watcher.send("hall-n", "resync")
+    assert board.check(sent[0].encode())["action"] == "resync"
+
+
+def test_the_dashboard_shows_a_refused_endgame_table_among_the_boards_faults():
+    watcher = FleetWatcher(parse_broker_url("mqtt://localhost:1"))
+    said = "the endgame table houses-sticks.table is not used (block 2 fails its checksum (the file is damaged)): ..."
+    watcher._heard("hall-t", "state", json.dumps({"computer": {"seats": {}, "tables": [said]}}).encode(), False)
+    assert watcher.view("hall-t")["faults"] == [said]
+    watcher._heard("hall-t", "state", json.dumps({"computer": {"seats": {}, "tables": []}}).encode(), False)
+    assert watcher.view("hall-t")["faults"] == []

@@ -121,7 +121,9 @@ def create_app(
     guard = operator.PinGuard(
         app.config["OPERATOR_PIN_HASH"], Path(pin_file) if pin_file else None, float(app.config["PIN_DELAY"])
     )
-    Senet(pin_guard=guard, board=board, broker=Broker(service)).init_app(app)
+    senet = Senet(pin_guard=guard, board=board, broker=Broker(service))
+    senet.door.watch(service)  # the table's join code changes with every game
+    senet.init_app(app)
 
     def visitor() -> dict[str, object]:  # what the fleet publishes of the operator: a visitor's view
         with app.app_context():

@@ -1,25 +1,74 @@
 """The people at the table answer the referee's questions themselves: no sign-in, only the page's
-CSRF token (a page on another site cannot answer for them).
+CSRF token (a page on another site cannot answer for them), from the table: the exhibit's own
+screen, or a phone that joined with the code that screen shows (`door`), unless the config opens
+answering to any page (`ANSWERS_FROM_ANY_PHONE`). Each client's answers are rate limited.
 
 `POST /api/answer` takes `{"answer": option index or text, "question": its id}`: the open question's
 answer, or another answer to one the service took for nobody (open to change until the next input).
-The id keeps a late tap from answering a newer question it never saw. Staff still answer from the
-staff panel (`/api/op/answer`)."""
+The id keeps a late tap from answering a newer question it never saw. `GET /api/join` says whether
+this page may answer (and, to the exhibit's own screen, the code); `POST /api/join` takes
+`{"code": "123456"}`. Staff still answer from the staff panel (`/api/op/answer`). Nobody has to
+answer: a question left alone takes its likelier answer after QUESTION_SECONDS."""
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, current_app, jsonify, request, session
 from flask.typing import ResponseReturnValue
 
 from senet_pi.errors import SenetError
 from senet_pi.events import Answer
 from senet_pi.i18n import Text, joined
 
+from .door import on_the_screen
 from .errors import BadInput, error, json_body, message_of
 from .operator import _handled, csrf_ok
+from .shared import shared
+from .signin import is_operator
 from .state import for_page, services, state
 
 bp = Blueprint("answers", __name__, url_prefix="/api")
+
+
+def _code() -> str:
+    service, _ = services()
+    return shared().door.code(service.game_id)
+
+
+def may_answer() -> bool:
+    """Whether this request may answer: any page where the config says so, else the exhibit's own
+    screen, a signed-in operator, or a phone that joined with this game's code."""
+    if current_app.config.get("ANSWERS_FROM_ANY_PHONE") or on_the_screen() or is_operator():
+        return True
+    return session.get("joined") == _code()
+
+
+def _too_many() -> ResponseReturnValue | None:
+    """429 once this client has used its allowance of answers (and tries at the code)."""
+    wait = shared().door.wait(request.remote_addr or "?")
+    if wait <= 0:
+        return None
+    return error(429, Text("too many answers from this page: wait {seconds} s", seconds=max(1, round(wait))), wait)
+
+
+@bp.get("/join")
+def join_status() -> ResponseReturnValue:
+    """Whether this page may answer the table's questions; the code itself only to the table's screen."""
+    return jsonify({"may_answer": may_answer(), "code": _code() if on_the_screen() else None})
+
+
+@bp.post("/join")
+def join() -> ResponseReturnValue:
+    """A phone joins the table with the code its screen shows (for this game)."""
+    if not csrf_ok():
+        return error(403, Text("missing or wrong CSRF token (reload the page)"))
+    limited = _too_many()
+    if limited is not None:
+        return limited
+    code = json_body().get("code")
+    if not isinstance(code, str | int) or isinstance(code, bool) or str(code).strip() != _code():
+        return error(403, Text("that is not the table's code: type the code shown on the table's screen"))
+    session["joined"] = _code()
+    return jsonify({"may_answer": True})
 
 
 @bp.post("/answer")
@@ -27,6 +76,12 @@ def answer() -> ResponseReturnValue:
     """Answer the open question (or change the answer taken when nobody answered) as a visitor."""
     if not csrf_ok():
         return error(403, Text("missing or wrong CSRF token (reload the page)"))
+    limited = _too_many()
+    if limited is not None:
+        return limited
+    if not may_answer():
+        said = Text("the table answers its questions: join with the code shown on the table's screen")
+        return jsonify({"error": said, "join": True}), 403  # `join`: the page shows its code field
     data = json_body()
     choice, asked = data.get("answer"), data.get("question")
     if isinstance(choice, bool) or not isinstance(choice, int | str):

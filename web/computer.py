@@ -15,9 +15,7 @@ out, in words) and `coach` (what the last person's move cost, when it cost more 
 
 from __future__ import annotations
 
-import ipaddress
-
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify
 
 from senet_pi.i18n import Text
 from senet_pi.opponent.levels import LEVEL_RANGE
@@ -25,6 +23,7 @@ from senet_pi.rules.core import PLAYER_IDS
 from senet_pi.service.coach import Coach
 from senet_pi.service.seat import ComputerPlayer, SeatError
 
+from .door import on_the_screen
 from .errors import BadInput, error, json_body, message_of
 from .operator import csrf_ok, operator_check, operator_required
 from .shared import shared
@@ -55,18 +54,10 @@ def hint() -> Response | tuple[Response, int]:
     return jsonify(found)
 
 
-def _on_the_screen() -> bool:
-    """The request comes from this machine (the exhibit's own screen), not a phone."""
-    try:
-        return ipaddress.ip_address((request.remote_addr or "").split("%")[0]).is_loopback
-    except ValueError:
-        return False
-
-
 @bp.post("/computer/alone")
 def alone() -> Response | tuple[Response, int]:
     """A visitor plays alone against the computer (or, `"on": false`, with another person again)."""
-    if _on_the_screen():
+    if on_the_screen():
         if not csrf_ok():
             return error(403, Text("missing or wrong CSRF token (reload the page)"))
     else:

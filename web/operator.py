@@ -314,18 +314,23 @@ def move() -> ResponseReturnValue:
 @bp.post("/answer")
 @operator_required
 def answer() -> ResponseReturnValue:
-    choice = json_body().get("answer")
+    """Staff answer the open question; `question` (its id, as for `/api/answer`) keeps a late tap
+    from answering a newer question it never saw."""
+    data = json_body()
+    choice, asked = data.get("answer"), data.get("question")
+    if asked is not None and (isinstance(asked, bool) or not isinstance(asked, int)):
+        raise BadInput(Text("question must be the question's id, a whole number"))
     service, _ = services()
-    question = service.question()
-    if question is None:
-        return error(409, Text("there is no question to answer"))
-    if isinstance(choice, bool) or not isinstance(choice, int | str):
-        raise BadInput(Text("answer with an option's number or its text"))
-    options = cast(list[str], question["options"])
-    if choice not in options and not (isinstance(choice, int) and 0 <= choice < len(options)):
-        raise BadInput(
-            Text(
-                "{choice} is not one of the options: {options}", choice=repr(choice)[:40], options=joined(options, ", ")
-            )
-        )
-    return _handled(Answer(choice))
+    with service.lock:  # the question cannot change between the check and the answer
+        question = service.question()
+        if question is None:
+            return error(409, Text("there is no question to answer"))
+        if asked is not None and asked != question["id"]:
+            return error(409, Text("that question is no longer open"))
+        if isinstance(choice, bool) or not isinstance(choice, int | str):
+            raise BadInput(Text("answer with an option's number or its text"))
+        options = cast(list[str], question["options"])
+        if choice not in options and not (isinstance(choice, int) and 0 <= choice < len(options)):
+            listed, shown = joined(options, ", "), repr(choice)[:40]
+            raise BadInput(Text("{choice} is not one of the options: {options}", choice=shown, options=listed))
+        return _handled(Answer(choice))

@@ -7,12 +7,14 @@ A board's page shares its `Board` (the service, backend, computer, hints and pub
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from flask import Flask, current_app
 
 from senet_pi.fleet.published import Board
+
+from .door import TableDoor
 
 if TYPE_CHECKING:
     from senet_pi.fleet.watcher import FleetWatcher
@@ -41,10 +43,11 @@ class Shared:
 
 @dataclass(eq=False)
 class Senet(Shared):
-    """A board's page: its board, and the live streams' broker."""
+    """A board's page: its board, the live streams' broker, and who may answer its questions."""
 
     board: Board
     broker: Broker
+    door: TableDoor = field(default_factory=TableDoor)
 
     def close(self) -> None:
         self.broker.close()

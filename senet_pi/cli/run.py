@@ -319,11 +319,12 @@ def verdict_words(language: str) -> Callable[[Verdict], str | None]:
     """A verdict in words, as the terminal says it but with the players by name, in `language`: the
     fleet summary's "last thing that happened" (None for a verdict said to nobody)."""
     from ..fleet.published import named
+    from ..fleet.words import summary_words
     from ..i18n import translate
     from .terminal import MARKS, _words
 
     def words(verdict: Verdict) -> str | None:
-        text = _words(verdict)
+        text = summary_words(verdict) or _words(verdict)  # a sentence for the kinds the terminal lists as fields
         if text is None:
             return None
         said = str(translate(named(text), language))

@@ -167,6 +167,16 @@ def broker_checks(state: JSON | str) -> list[Check]:
 JOURNAL_PARTITION = Path("/dev/disk/by-label/senet-journal")
 
 
+def table_checks(state: JSON | str) -> list[Check]:
+    """The endgame tables the running service refused (a failed check): play goes on by search
+    alone, so the board is not healthy until each is rebuilt; nothing when all are in use."""
+    computer = state.get("computer") if isinstance(state, dict) else None
+    refused = computer.get("tables") if isinstance(computer, dict) else None
+    if not isinstance(refused, list) or not refused:
+        return []
+    return [Check("tables", False, "; ".join(str(t) for t in refused))]
+
+
 def _mount_of(path: Path) -> tuple[str, str]:
     """The mount point and file system type holding `path`, from /proc/mounts (('', '') if unknown)."""
     best = ("", "")
@@ -354,7 +364,8 @@ def report(journal: Path, url: str) -> tuple[list[Check], bool]:
         else Check("page", False if service.ok else None, state)
     )
     stored, recent = journal_checks(journal)
-    checks = [service, page, *switch_and_link_checks(state, recent), *broker_checks(state), *stored]
+    checks = [service, page, *switch_and_link_checks(state, recent), *broker_checks(state), *table_checks(state)]
+    checks += stored
     return checks, all(c.ok is not False for c in checks)
 
 

@@ -17,8 +17,8 @@ Trust: every verdict carries a `verdict_id` (this run's token and a count) so th
 a copy (QoS 1 may deliver one twice when the broker restarts). The retained `online` is said
 again every HEARTBEAT s with an expiry of LIVENESS s, so a board that died while the broker was
 away does not stay online: the dashboard and Home Assistant count it offline when the
-heartbeats stop. A command is never taken from a retained message nor from before this board
-started (a copy replayed after a restart), and refusals are answered at most REFUSALS a second,
+heartbeats stop. A command is never taken from a retained message nor without this start's current
+nonce (a copy replayed after a restart or a clock jump), and refusals are answered at most REFUSALS a second,
 at QoS 0, so a flood of forged commands never crowds the board's own messages out of the queue.
 """
 
@@ -68,20 +68,24 @@ class BoardPublisher:
         act: Callable[[str, dict[str, object]], None] | None = None,
         words: Callable[[Verdict], str | None] | None = None,
         clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         """`state()`: the state's JSON text; `say`: where connection news is told (the terminal);
         `act(action, args)`: carries out a checked remote command or a pressed button;
-        `words(verdict)`: a verdict in words in the board's language (the summary's last thing)."""
+        `words(verdict)`: a verdict in words in the board's language (the summary's last thing);
+        `clock`: the wall clock, for times shown to people; `monotonic`: every timer (staff called,
+        command nonces), so a clock set by NTP after a boot without a real-time clock changes none."""
         self.settings = settings
         self.board = settings.board
         self._state = state
         self._say = say or (lambda _text: None)
         self._act = act
         self._clock = clock
+        self._monotonic = monotonic
         self._cv = threading.Condition()
         self._held: deque[str] = deque(maxlen=HELD)
         self._events: deque[dict[str, object]] = deque(maxlen=HELD)
-        self._summary = Summary(words or (lambda _verdict: None), settings.staff_after)
+        self._summary = Summary(words or (lambda _verdict: None), settings.staff_after, wall=clock)
         self._last_summary: str | None = None
         self._state_due = True
         self._only_if_changed = False  # the next state goes out only if it differs from the last one
@@ -99,8 +103,9 @@ class BoardPublisher:
         self._beat = 0.0  # when `online` was last said
         self._allowance, self._allowance_at = float(REFUSAL_BURST), time.monotonic()
         self._told: str | None = None
+        self._nonce_said: str | None = None  # the command nonce last published (None: say it again)
         self._checker = (
-            CommandCheck(settings.command_secret, self.board, clock, not_before=clock())
+            CommandCheck(settings.command_secret, self.board, monotonic)
             if settings.commands and settings.command_secret
             else None
         )
@@ -131,7 +136,7 @@ class BoardPublisher:
                     self.dropped += 1
                 self._count += 1
                 self._held.append(verdict_line({**verdict.json(), "verdict_id": f"{self._run_id}-{self._count}"}))
-            self._events.extend(self._summary.heard(verdicts, self._clock()))
+            self._events.extend(self._summary.heard(verdicts, self._monotonic()))
             self._state_due = True
             self._cv.notify()
 
@@ -150,9 +155,10 @@ class BoardPublisher:
                     if not self.connected:
                         continue
                     self._state_due = self._only_if_changed = True
-                    self._events.extend(self._summary.due(self._clock()))  # staff called after a wait
+                    self._events.extend(self._summary.due(self._monotonic()))  # staff called after a wait
             if time.monotonic() - self._beat >= HEARTBEAT:
                 self._say_online(self.client)
+            self._say_nonce()
             if ready:
                 time.sleep(STATE_SPACING)  # let a burst (a whole move) gather into one state
             self._flush()
@@ -197,7 +203,7 @@ class BoardPublisher:
         except ValueError:
             return
         with self._cv:
-            summary = json.dumps(self._summary.json(state, self._clock()))
+            summary = json.dumps(self._summary.json(state, self._monotonic()))
         if summary != self._last_summary and self._publish(topics.summary(self.board), summary, qos=1, retain=True):
             self._last_summary = summary
 
@@ -221,6 +227,19 @@ class BoardPublisher:
         client.publish(topics.status(self.board), "online", qos=1, retain=True, properties=properties)
         self._beat = time.monotonic()
 
+    @property
+    def command_nonce(self) -> str | None:
+        """The nonce a signed command must carry now (None: this board takes no commands)."""
+        return self._checker.nonce if self._checker is not None else None
+
+    def _say_nonce(self) -> None:
+        """The command nonce, retained, whenever it is new (a start, every WINDOW s, a new connection)."""
+        if self._checker is None:
+            return
+        nonce = self._checker.nonce
+        if nonce != self._nonce_said and self._publish(topics.command_nonce(self.board), nonce, qos=1, retain=True):
+            self._nonce_said = nonce
+
     # ------------------------------------------------------------------ paho's thread
 
     def _on_connect(self, client: mqtt.Client, _userdata: object, _flags: object, reason: Any, _props: object) -> None:
@@ -234,6 +253,7 @@ class BoardPublisher:
         wanted += [topics.button(self.board)] if self.settings.buttons else []
         awaited = {mid for topic in wanted if (mid := client.subscribe(topic, qos=1)[1]) is not None}
         self._last_summary = None  # said again on every connection
+        self._nonce_said = None
         with self._cv:
             self._awaited = awaited
             self.connected, self.since, self.problem = True, self._clock(), None

@@ -60,6 +60,7 @@ def acl_text(users: Iterable[User], discovery_prefix: str = "homeassistant") -> 
             for topic in (topics.status, topics.state, topics.summary, topics.verdicts, topics.event):
                 lines.append(f"topic write {topic(board)}")
             lines.append(f"topic write {topics.command_result(board)}")
+            lines.append(f"topic write {topics.command_nonce(board)}")
             lines.append(f"topic read {topics.command(board)}")
             lines.append(f"topic read {topics.button(board)}")
             lines.append(f"topic write {discovery_prefix}/+/senet-pi_{board}/#")

@@ -13,6 +13,7 @@ or a fix not followed for `staff_after` seconds, or a switch gone faulty.
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -47,11 +48,19 @@ class Summary:
     """The board's summary and events, fed the service's verdicts (`heard`) and its state (`json`).
 
     `words(verdict)`: the verdict in words in the board's language, the players by name (or None).
+    Every `now` given is the monotonic clock's (how long a question has waited must not follow a
+    wall clock that NTP sets after a boot); `wall()` only dates the last thing for people (`last_at`).
     Not thread-safe: the board's publisher calls it under its own lock.
     """
 
-    def __init__(self, words: Callable[[Verdict], str | None], staff_after: float = STAFF_AFTER) -> None:
+    def __init__(
+        self,
+        words: Callable[[Verdict], str | None],
+        staff_after: float = STAFF_AFTER,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
         self._words = words
+        self._wall = wall
         self.staff_after = staff_after
         self.last: str | None = None
         self.last_kind: str | None = None
@@ -73,7 +82,7 @@ class Summary:
             kind = verdict.v
             text = self._words(verdict) if kind in NOTABLE else None
             if text:
-                self.last, self.last_kind, self.last_at = text, kind, now
+                self.last, self.last_kind, self.last_at = text, kind, self._wall()
             if isinstance(verdict, Win):
                 winner = self._names.get(verdict.player, verdict.player)
                 events.append(self._event("win", text, player=verdict.player, winner=winner, scores=verdict.scores))

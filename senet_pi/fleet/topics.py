@@ -32,6 +32,11 @@ def command_result(board: str) -> str:
     return f"{ROOT}/{board}/command/result"
 
 
+def command_nonce(board: str) -> str:
+    """An addition: the nonce a signed command must carry now, retained (see `commands`)."""
+    return f"{ROOT}/{board}/command/nonce"
+
+
 def summary(board: str) -> str:
     """An addition, retained: the board in a few readable fields (see `summary`), for Home Assistant and people."""
     return f"{ROOT}/{board}/summary"
@@ -47,12 +52,18 @@ def button(board: str) -> str:
     return f"{ROOT}/{board}/button"
 
 
-#: What the dashboard subscribes to: every board's status, state, verdicts and command results.
-WATCHED = [f"{ROOT}/+/status", f"{ROOT}/+/state", f"{ROOT}/+/verdicts", f"{ROOT}/+/command/result"]
+#: What the dashboard subscribes to: every board's status, state, verdicts, command results and command nonce.
+WATCHED = [
+    f"{ROOT}/+/status",
+    f"{ROOT}/+/state",
+    f"{ROOT}/+/verdicts",
+    f"{ROOT}/+/command/result",
+    f"{ROOT}/+/command/nonce",
+]
 
 
 def split(topic: str) -> tuple[str, str] | None:
-    """(board, what) for a fleet topic (`what`: status, state, verdicts or command/result), else None."""
+    """(board, what) for a fleet topic (`what`: status, state, verdicts, command/result...), else None."""
     parts = topic.split("/")
     if len(parts) < 3 or parts[0] != ROOT or not parts[1]:
         return None

@@ -79,11 +79,21 @@ class FleetWatcher:
     """Follows the boards on one broker; thread-safe (paho's thread writes, the page's threads read)."""
 
     def __init__(
-        self, broker: BrokerAddress, *, secret: str | None = None, clock: Callable[[], float] = time.time
+        self,
+        broker: BrokerAddress,
+        *,
+        secret: str | None = None,
+        clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
+        """`clock`: the wall clock, for the times shown; `monotonic`: the heartbeats' timer (a clock jump
+        neither counts a live board offline nor keeps a dead one online)."""
         self.broker = broker
         self._secret = secret
         self._clock = clock
+        self._monotonic = monotonic
+        self._alive: dict[str, float] = {}  # each board's last `online`, on the monotonic clock
+        self._nonces: dict[str, str] = {}  # each board's command nonce, as it last said
         self._lock = threading.Lock()
         self._boards: dict[str, BoardView] = {}
         self._seen: dict[str, deque[str]] = {}  # each board's last verdict ids
@@ -115,14 +125,14 @@ class FleetWatcher:
 
     def sweep(self) -> list[str]:
         """Count offline every board whose heartbeat stopped for longer than its liveness; their names."""
-        now, gone = self._clock(), []
+        now, tick, gone = self._clock(), self._monotonic(), []
         with self._lock:
             for view in self._boards.values():
-                if view.online and view.liveness and view.alive is not None and now - view.alive > view.liveness:
+                alive = self._alive.get(view.name)
+                if view.online and view.liveness and alive is not None and tick - alive > view.liveness:
                     view.online, view.since, view.since_known = False, now, True
-                    view.alert = Text(
-                        "board {board} stopped answering at {time}", board=view.name, time=_clock_text(view.alive)
-                    )
+                    last = _clock_text(view.alive or now)
+                    view.alert = Text("board {board} stopped answering at {time}", board=view.name, time=last)
                     gone.append(view.name)
         return gone
 
@@ -166,10 +176,12 @@ class FleetWatcher:
                     return
                 view = self._boards[name] = BoardView(name)
             view.heard = now
-            if what == "status":
+            if what == "command/nonce":
+                self._nonces[name] = payload.decode("ascii")[:64]
+            elif what == "status":
                 online = payload == b"online"
                 if online:
-                    view.alive = now
+                    view.alive, self._alive[name] = now, self._monotonic()
                 if online != view.online:
                     if view.online and not online:
                         view.alert = Text("board {board} went down at {time}", board=name, time=_clock_text(now))
@@ -207,7 +219,9 @@ class FleetWatcher:
         view.prompt = state.get("prompt") if isinstance(state.get("prompt"), str) else None
         backend: dict[str, Any] = state["backend"] if isinstance(state.get("backend"), dict) else {}
         squares = [f"switch on square {sq} stuck" for sq in state.get("switch_faults") or []]
-        view.faults = squares + [str(f) for f in backend.get("faults") or []]
+        computer: dict[str, Any] = state["computer"] if isinstance(state.get("computer"), dict) else {}
+        tables = [str(t) for t in computer.get("tables") or []]  # endgame tables refused by a check
+        view.faults = squares + [str(f) for f in backend.get("faults") or []] + tables
         view.journal = state.get("journal")
         link: dict[str, Any] = state["mqtt"] if isinstance(state.get("mqtt"), dict) else {}
         view.commands = bool(link.get("commands"))
@@ -270,7 +284,10 @@ class FleetWatcher:
                 raise FleetError(f"board {name} does not take remote commands (MQTT_COMMANDS is not set there)")
             if not board.online:
                 raise FleetError(f"board {name} is not online")
-        command = sign(self._secret, name, action, args)
+            nonce = self._nonces.get(name)
+        if nonce is None:
+            raise FleetError(f"board {name} has not said its command nonce yet: try again in a moment")
+        command = sign(self._secret, name, action, args, nonce=nonce)
         info = self.client.publish(topics.command(name), json.dumps(command), qos=1)
         if info.rc != mqtt.MQTT_ERR_SUCCESS:
             raise FleetError("the dashboard is not connected to the broker: try again in a moment")

@@ -318,10 +318,11 @@ class CardsGame(HousesGame):
         self.effects = tuple(effects)
         return self.effects
 
-    def redeal_unseen(self, viewer: str, rng: RandomSource) -> None:
-        v = self.player_ids.index(viewer)
+    def redeal_unseen(self, viewer: str | None, rng: RandomSource) -> None:
+        v = self.player_ids.index(viewer) if viewer is not None else None
         others = [q for q in range(self.players) if q != v]
-        pool = [card for q in others for card in self.hands[q]] + self.stack + self.dead
+        # sorted first: what is dealt depends on which cards are hidden, never on where they were
+        pool = sorted([card for q in others for card in self.hands[q]] + self.stack + self.dead)
         for i in range(len(pool) - 1, 0, -1):  # Fisher-Yates with the injected source
             j = rng.randrange(i + 1)
             pool[i], pool[j] = pool[j], pool[i]

@@ -345,9 +345,10 @@ class Game(Legality, FastPath):
         """Decline an optional move (K9); in a game without cards, IllegalMoveError."""
         raise IllegalMoveError(Reason.NOT_A_CARD_GAME, game=self.name)
 
-    def redeal_unseen(self, viewer: str, rng: RandomSource) -> None:
+    def redeal_unseen(self, viewer: str | None, rng: RandomSource) -> None:
         """Deal anew, at random, every card `viewer` cannot see (K10), keeping each pile's size: what a
-        computer player looks ahead on instead of the real hands. Nothing in a game without cards."""
+        computer player looks ahead on instead of the real hands; `viewer` None: someone who sees no
+        hand at all (a hint on the shared screen). Nothing in a game without cards."""
 
     # ------------------------------------------------------------------ throws
 

@@ -7,8 +7,10 @@ copy of the game taken when the throw came. So the page's "hint" button usually 
 answer ready, and once the move is made its cost is known: more than `LITTLE` below the best
 move's chance and the page says "this move lost 9 % of your chances: 24-26 kept them". Nothing
 here holds the service's lock while it searches, and the request that asks waits at most a
-moment (the live stream never waits at all). In the card game the copy has the cards the
-player cannot see dealt anew before it is analysed: a hint never tells what a hidden hand holds.
+moment (the live stream never waits at all). In the card game the copy has every hidden card
+dealt anew before it is analysed, the mover's own hand too: the hint and the move's cost are
+shown on the shared screen to anyone, so they are worked out from public information only (the
+cards played and the pieces), never from a hand that screen does not show.
 """
 
 from __future__ import annotations
@@ -84,6 +86,15 @@ def engine_analyser(tables: object | None = None, budget: int = PAGE_BUDGET) -> 
     return analyse
 
 
+def public_copy(game: Game, seed: int) -> Game:
+    """A copy of `game` holding only what the shared screen shows: in the card game every hidden
+    card (the mover's hand too) dealt anew from the cards nobody has seen, by `seed`."""
+    copy = game.copy(history=False)
+    if game.turn_starts_with == "card":
+        copy.redeal_unseen(None, random.Random(seed))
+    return copy
+
+
 class Coach:
     """Analyses the people's decisions off the service's threads, keeps the answers, and says what a
     move cost. `step()` analyses what is waiting (tests call it); `start()` runs it on a thread."""
@@ -123,16 +134,13 @@ class Coach:
         mover = game.mover_id
         if mover in self.computer_seats() or len(game.legal_moves()) < 2:
             return None
-        return self._queue(game, mover)
+        return self._queue(game)
 
-    def _queue(self, game: Game, mover: str) -> Key:
+    def _queue(self, game: Game) -> Key:
         key = self._key(game)
         with self._cond:
             if key not in self._done and key not in self._waiting:
-                copy = game.copy(history=False)
-                if game.turn_starts_with == "card":  # the cards this player cannot see, dealt anew
-                    copy.redeal_unseen(mover, random.Random(key[1]))
-                self._waiting[key] = copy
+                self._waiting[key] = public_copy(game, key[1])
                 self._cond.notify_all()
         return key
 
@@ -226,7 +234,7 @@ class Coach:
         """The analysis of the position on the board now, waiting at most `timeout` seconds for it;
         None while it is still being worked out (ask again), {"over": true} when the game is over."""
         service = self.service
-        key = service.read(lambda game: None if game.is_over else self._queue(game, game.mover_id))
+        key = service.read(lambda game: None if game.is_over else self._queue(game))
         if key is None:
             return {"over": True}
         with self._cond:

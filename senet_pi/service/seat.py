@@ -141,6 +141,7 @@ class ComputerPlayer:
         game in progress (a restart), else nobody."""
         self.service = service
         self._throw = throw or (lambda: service.press())
+        self.tables = tables
         self._choose = chooser or engine_chooser(tables)
         self._card_turn = card_turn or engine_card_turn(tables)
         self.pause = pause
@@ -217,7 +218,7 @@ class ComputerPlayer:
             with self._lock:
                 seats, choice = dict(self.seats), self.choice
             now = self._now()
-        out: dict[str, object] = {"seats": seats, "move": None}
+        out: dict[str, object] = {"seats": seats, "move": None, "tables": self._table_problems()}
         if choice is not None and (choice.game, choice.at) == now:  # not yet carried out
             out["move"] = {
                 "player": choice.player,
@@ -226,6 +227,11 @@ class ComputerPlayer:
                 "text": choice.text(len(seats) > 1),
             }
         return out
+
+    def _table_problems(self) -> list[object]:
+        """Each endgame table refused by a check, in words (the page, `status` and the fleet show them)."""
+        problems = getattr(self.tables, "problems", None)
+        return [p["text"] for p in problems()] if problems is not None else []
 
     # ------------------------------------------------------------------ playing
 
@@ -454,9 +460,14 @@ class TablesWhenNeeded:
     def __getattr__(self, name: str) -> object:
         if self._tables is None:
             from ..opponent.tables import Tables
+            from .rebuild import rebuild_in_background
 
-            self._tables = Tables(build=False)
+            self._tables = Tables(build=False, rebuild=rebuild_in_background)  # a refused table is rebuilt
         return getattr(self._tables, name)
+
+    def problems(self) -> list[dict[str, object]]:
+        """The refused tables (none while no table was read: numpy stays unloaded)."""
+        return self._tables.problems() if self._tables is not None else []
 
 
 def start_computer(

@@ -498,6 +498,7 @@ function render(state) {
   hand.textContent = kind !== "hand" ? "" : (state.lifted || []).map((l) => TEXT.inHand(name(l.owner), l.square)
     + (state.throw == null ? "" : l.targets.length ? TEXT.mayGo(l.targets.join(", ")) : TEXT.nowhere)).join("; ");
   renderQuestion(state);
+  askJoin(state);
   const compare = document.getElementById("compare");
   // Both boards only for a warning, and only while they differ (a piece in the hand is no news)
   const differ = Boolean(state.warning) && !state.setup && String(state.sensed) !== String(state.expected);
@@ -675,6 +676,13 @@ function renderQuestion(state) {
     ? (state.question.wait ? TEXT.willTake(Math.round(state.question.wait), state.question.options[state.question.likelier]) : "")
     : TEXT.changeIt;
   q.appendChild(note);
+  if (tableCode) {  // the exhibit's own screen: how a phone joins to answer
+    const code = document.createElement("p");
+    code.id = "table-code";
+    code.className = "table-code";
+    code.textContent = _("Phones join this table with the code {code}", { code: tableCode });
+    q.appendChild(code);
+  }
   const key = state.question ? `q${open.id}:${open.text}` : `a${open.id}:${open.chosen}`;
   if (key !== saidQuestion) {
     saidQuestion = key;
@@ -685,7 +693,36 @@ function renderQuestion(state) {
 async function answer(id, i) {  // a visitor's answer: the question's id keeps a late tap off a newer question
   const result = await post("/api/answer", { question: id, answer: i });
   if (!result.ok) { refusal = result.data.error || (result.data.verdicts || []).filter((v) => v.v === "illegal").map((v) => v.reason).join("; "); showRefusal(); }
+  if (result.data.join) showJoin(true);  // a phone that has not joined the table: its code field
   if (result.data.state) render(result.data.state);
+}
+
+// Who answers: the table's own screen shows the join code (new with every game); a phone types it
+// in once a game. The code is never in the state everyone hears, only in /api/join's answer to the screen.
+let joinedGame = null;  // the game the join status was last asked for (null: ask at the next state)
+let tableCode = "";  // the join code, on the exhibit's own screen only: shown with a question
+async function askJoin(state) {
+  if (!document.getElementById("join") || state.game === joinedGame) return;
+  joinedGame = state.game;
+  let data = {};
+  try { data = await (await fetch("/api/join", { credentials: "same-origin" })).json(); } catch (e) { return; }
+  tableCode = data.code || "";
+  showJoin(!data.may_answer && Boolean(state.question || state.assumed));
+  if (current) renderQuestion(current);  // the code under the question's answers
+}
+
+function showJoin(shown) { document.getElementById("join").hidden = !shown; }
+
+function setUpJoin() {
+  const form = document.getElementById("join");
+  if (!form) return;
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const result = await post("/api/join", { code: document.getElementById("join-code").value.trim() });
+    refusal = result.ok ? "" : result.data.error || "";
+    showRefusal();
+    if (result.ok) showJoin(false);
+  });
 }
 
 function showRefusal() {
@@ -696,6 +733,7 @@ function showRefusal() {
 }
 
 function onVerdicts(verdicts) {  // a refused throw or move is said where the visitor looks, until the game goes on
+  if (verdicts.some((v) => v.v === "new_game")) { joinedGame = null; if (current) askJoin(current); }  // a new code
   const said = verdicts.filter((v) => v.v === "refused" || (v.v === "illegal" && !v.missing)).map((v) => v.text || v.reason);
   if (said.length) refusal = said.join("; ");
   for (const v of verdicts) if (v.fix && v.fix.length) saidFix = TEXT.fix + v.fix.join("; ");  // said with its verdict
@@ -755,6 +793,8 @@ function renderHardware(state) {
     about += " · " + (m.connected ? _("board {board} on {broker}: connected", { board: m.board, broker: m.broker })
       : _("board {board} on {broker}: not connected ({problem})", { board: m.board, broker: m.broker, problem: m.problem || _("no answer") }));
   }
+  const refused = (state.computer && state.computer.tables) || [];  // an endgame table that failed a check
+  if (refused.length) about += " · " + refused.join("; ");
   text("backend", about);
 }
 
@@ -834,6 +874,7 @@ function wire() {
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") hideTip(); });
   const press = document.getElementById("press");
   if (press) press.addEventListener("click", () => post("/api/sim/press"));
+  setUpJoin();
   const login = document.getElementById("login");
   if (!login) return;
   login.addEventListener("submit", async (e) => {
