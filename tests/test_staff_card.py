@@ -41,7 +41,8 @@ def test_the_card_carries_the_address_its_qr_code_and_the_contact(sim_service):
     assert html.count('class="segno"') == 1
     assert CONTACT in html
     assert "after 30 seconds" in html  # the table's own QUESTION_SECONDS
-    assert "card.css" in html and "<script" not in html
+    assert "card.css" in html
+    assert "<script" not in html  # printed as it is: nothing runs
 
 
 def test_a_kiosk_at_127_0_0_1_prints_the_boards_lan_address(sim_service, monkeypatch):

@@ -1,5 +1,6 @@
 """Staff at a kiosk with no keyboard: the PIN typed on the on-screen keypad signs in, "sign out" signs
-out again, the panel's link opens the staff card, and the card prints as exactly one A5 page (Debian's chromium, its PDF)."""
+out again, the panel's link opens the staff card, and the card prints as exactly one A5 page
+(Debian's chromium, its PDF)."""
 
 from __future__ import annotations
 
