@@ -185,7 +185,7 @@ SETTINGS: tuple[Setting, ...] = (
         (int, float),
         _IDLE,
         5,
-        "In exhibit mode, the minutes without a move after which the game is abandoned and a new one waits.",
+        "In exhibit mode, the minutes with nobody at the table (no piece moved, press or answer) before a new game.",
         _idle,
     ),
     Setting(
