@@ -115,3 +115,16 @@ def test_no_generated_block_is_empty_in_the_markdown():
 
 def test_the_staff_panel_links_the_manual(client):
     assert 'href="/manual/"' in client.get("/").get_data(as_text=True)
+
+
+def test_senet_pi_docs_names_the_pages_and_the_address(capsys):
+    import argparse
+
+    from senet_pi.cli.docs import cmd_docs
+
+    assert cmd_docs(argparse.Namespace(page_port=8123)) == 0
+    said = capsys.readouterr().out.splitlines()
+    folder = Path(said[0].split(": ", 1)[1].split(" (")[0])
+    assert (folder / "index.md").is_file()
+    assert said[1].endswith("http://127.0.0.1:8123/manual/")
+    assert re.search(r"http://[\w-]+\.local:8123/manual/$", said[2])
