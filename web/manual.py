@@ -12,7 +12,7 @@ rendered (escaped), so a page can carry nothing the Content-Security-Policy woul
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -111,7 +111,14 @@ def _renderer() -> Any:
 
 
 def render_page(path: Path) -> tuple[str, Markup]:
-    """A page of the manual as (title, HTML)."""
+    """A page of the manual as (title, HTML): rendered once per version of the file, since filling
+    Troubleshooting's lists reads the code (about a second on a development machine)."""
+    return _rendered(str(path), path.stat().st_mtime_ns)
+
+
+@lru_cache(maxsize=64)
+def _rendered(name: str, _mtime_ns: int) -> tuple[str, Markup]:
+    path = Path(name)
     text = path.read_text(encoding="utf-8")
     title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), path.stem)
     return title, Markup(_renderer().render(text, {"page": path}))
