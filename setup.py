@@ -1,8 +1,12 @@
-"""One build step pyproject.toml cannot say: the pin map goes into the package as data.
+"""The build steps pyproject.toml cannot say: files kept elsewhere in the checkout go into the package.
 
-`hardware/pinmap.toml` stays the one file people edit; a built wheel (or a plain `pip install .`)
-gets a copy at `senet_pi/hardware/pinmap.toml`, read with importlib.resources. An editable
-install reads the checkout's file instead (see senet_pi/hardware/pinmap.py).
+- `hardware/pinmap.toml` stays the one file people edit; a built wheel (or a plain `pip install .`)
+  gets a copy at `senet_pi/hardware/pinmap.toml`, read with importlib.resources.
+- The manual: the Markdown pages of `docs/` (with their pictures) and the hardware's files they
+  show, copied as they are to `senet_pi_web/manual/docs` and `.../hardware`, which the board serves
+  at /manual/ (web/manual.py). No Sphinx at build time: the pages are rendered when asked for.
+
+An editable install reads the checkout's files instead.
 """
 
 from pathlib import Path
@@ -11,22 +15,35 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 PINMAP = Path("hardware") / "pinmap.toml"
+#: The manual's files: the pages and pictures of docs/ and the hardware's files they link to.
+MANUAL = ("docs/**/*.md", "docs/images/*", "hardware/*.md", "hardware/*.svg", "hardware/*.toml")
+
+
+def manual_files() -> list[Path]:
+    """The manual's files in the checkout (never a built site under docs/_build)."""
+    found = {p for pattern in MANUAL for p in Path().glob(pattern) if p.is_file() and "_build" not in p.parts}
+    return sorted(found)
 
 
 class BuildPyWithPinmap(build_py):
-    """`build_py`, plus the pin map copied into the built `senet_pi.hardware` package."""
+    """`build_py`, plus the pin map copied into `senet_pi.hardware` and the manual into `senet_pi_web`."""
+
+    def _copies(self) -> list[tuple[Path, Path]]:
+        built = Path(self.build_lib)
+        manual = [(path, built / "senet_pi_web" / "manual" / path) for path in manual_files()]
+        return [(PINMAP, built / "senet_pi" / "hardware" / PINMAP.name), *manual]
 
     def run(self) -> None:
         super().run()
         if not getattr(self, "editable_mode", False):
-            target = Path(self.build_lib) / "senet_pi" / "hardware" / PINMAP.name
-            self.mkpath(str(target.parent))
-            self.copy_file(str(PINMAP), str(target))
+            for source, target in self._copies():
+                self.mkpath(str(target.parent))
+                self.copy_file(str(source), str(target))
 
     def get_outputs(self, include_bytecode: bool = True) -> list[str]:
         outputs = super().get_outputs(include_bytecode)
         if not getattr(self, "editable_mode", False):
-            outputs.append(str(Path(self.build_lib) / "senet_pi" / "hardware" / PINMAP.name))
+            outputs.extend(str(target) for _source, target in self._copies())
         return outputs
 
 

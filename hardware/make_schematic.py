@@ -79,9 +79,9 @@ def draw() -> str:
         parts.append(text(tx, y, f"GPIO{pins.buzzer} --[1 k]-- NPN base;", 13))
         parts.append(text(tx, y + 18, "buzzer from 5 V to collector,", 13))
         parts.append(text(tx, y + 36, "emitter to GND (optional)", 13))
-    parts.append(text(tx, y + 80, "Each square: reed switch in series", 13, weight="bold"))
-    parts.append(text(tx, y + 98, "with a 1N4148, anode to the switch,", 13))
-    parts.append(text(tx, y + 116, "cathode (band) to the column line.", 13))
+    parts.append(text(tx, y + 80, "Each square: its reed switch and a", 13, weight="bold"))
+    parts.append(text(tx, y + 98, "1N4148 in series, the diode as drawn", 13))
+    parts.append(text(tx, y + 116, "(which way: Building the board).", 13))
     parts.append(text(tx, y + 134, "Square = 5 x (row - 1) + column.", 13))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

@@ -119,6 +119,11 @@ def _question(value: object) -> str | None:
     return None if _within(value, 5, 600) else f"QUESTION_SECONDS must be {_QUESTION}, not {value}"
 
 
+def _contact(value: object) -> str | None:
+    fits = isinstance(value, str) and value.strip() and value.isprintable() and len(value) <= 200
+    return None if fits else f"STAFF_CONTACT must be {_CONTACT}, not {value!r}"
+
+
 def _hint_wait(value: object) -> str | None:
     return None if _within(value, 0, 60) else f"HINT_WAIT must be {_HINT_WAIT}, not {value}"
 
@@ -132,6 +137,7 @@ _SERVER_NAME = "a host name, with :PORT if not the usual one (e.g. senet.local:8
 _SAMESITE = '"Strict" or "Lax"'
 _STREAMS = "a whole number of live streams, 1 or more"
 _HINT_WAIT = "a number of seconds from 0 to 60"
+_CONTACT = 'one line of up to 200 characters: whom staff call, e.g. "Technik: Ana Weber, 0171 234 5678"'
 _QUESTION = "a number of seconds from 5 to 600 (how long a question waits before the likelier answer is taken)"
 
 #: Every key of config.toml the board and its page read, in the order the documentation lists them.
@@ -179,7 +185,7 @@ SETTINGS: tuple[Setting, ...] = (
         (int, float),
         _IDLE,
         5,
-        "In exhibit mode, the minutes without a move after which the game is abandoned and a new one waits.",
+        "In exhibit mode, the minutes with nobody at the table (no piece moved, press or answer) before a new game.",
         _idle,
     ),
     Setting(
@@ -253,6 +259,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Seconds a client is locked out after a wrong PIN, doubling with each wrong one (at most 300 s).",
         _pin_delay,
     ),
+    Setting("STAFF_CONTACT", (str,), _CONTACT, None, "Whom staff call: on the staff card (/staff/card).", _contact),
     Setting(
         "HOSTS",
         (str, list),

@@ -48,7 +48,7 @@ def sign_in(page) -> None:
     """Sign in as the operator through the page's own panel."""
     page.locator("#operator summary").click()
     page.locator("#pin").fill(PIN)
-    page.locator("#login button").click()
+    page.locator("#login > button").click()
     expect(page.locator("#op-state")).to_have_text("Signed in as operator.")
 
 
@@ -163,10 +163,10 @@ def _answers(port: int) -> bool:
 def test_the_operator_signs_in_with_the_pin_and_undoes_a_move(page, board):
     page.locator("#operator summary").click()
     page.locator("#pin").fill("0000")
-    page.locator("#login button").click()
+    page.locator("#login > button").click()
     expect(page.locator("#op-error")).to_contain_text("wrong PIN")
     page.locator("#pin").fill(PIN)
-    page.locator("#login button").click()
+    page.locator("#login > button").click()
     expect(page.locator("#op-state")).to_have_text("Signed in as operator.")
     page.locator("#op-throw input").fill("3")
     page.locator("#op-throw button").click()

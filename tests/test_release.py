@@ -1,6 +1,7 @@
 """A release as `python -m build` makes it: an sdist and a wheel that `twine check` passes, a wheel
-that carries the pin map, the message catalogues, the page's templates and static files and no
-tests, and that installs into a fresh venv where `senet-pi selftest` passes away from any checkout."""
+that carries the pin map, the message catalogues, the page's templates and static files, the
+manual's pages and pictures, and no tests, and that installs into a fresh venv where
+`senet-pi selftest` passes away from any checkout and `senet-pi docs` names the wheel's own manual."""
 
 from __future__ import annotations
 
@@ -21,7 +22,17 @@ import senet_pi
 
 ROOT = Path(__file__).resolve().parents[1]
 #: What a release is built from (git's files would do too; a copy keeps .venv and build/ out).
-SOURCES = ["pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "senet_pi", "web", "firmware_bridge", "hardware"]
+SOURCES = [
+    "pyproject.toml",
+    "setup.py",
+    "MANIFEST.in",
+    "README.md",
+    "senet_pi",
+    "web",
+    "firmware_bridge",
+    "hardware",
+    "docs",
+]
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +44,7 @@ def release(tmp_path_factory) -> tuple[Path, Path]:
     for name in SOURCES:
         path = ROOT / name
         if path.is_dir():
-            ignore = shutil.ignore_patterns("__pycache__", "*.egg-info")
+            ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "_build")
             shutil.copytree(path, source / name, ignore=ignore)
         else:
             shutil.copy2(path, source / name)
@@ -82,6 +93,12 @@ def test_the_wheel_carries_the_data_and_no_tests(release):
     for folder in ("templates", "static"):
         for file in (ROOT / "web" / folder).iterdir():
             assert f"senet_pi_web/{folder}/{file.name}" in names, f"web/{folder}/{file.name} is not in the wheel"
+    manual = {n.removeprefix("senet_pi_web/manual/") for n in names if n.startswith("senet_pi_web/manual/")}
+    pages = {p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md") if "_build" not in p.parts}
+    assert pages <= manual, f"pages missing from the wheel's manual: {sorted(pages - manual)}"
+    pictures = {p.relative_to(ROOT).as_posix() for p in (ROOT / "docs" / "images").iterdir()}
+    assert pictures | {"hardware/bom.md", "hardware/pinmap.toml", "hardware/schematic.svg"} <= manual
+    assert not [n for n in manual if n.endswith(".py") or "_build/" in n]  # pages and pictures only
     assert not [n for n in names if n.startswith(("tests/", "test/")) or "/tests/" in n or "conftest" in n]
     assert not [n for n in names if n.startswith(("web/", "docs/", "benchmarks/", "scripts/", "exhibit/"))]
 
@@ -143,3 +160,6 @@ def test_the_wheel_installs_into_a_fresh_venv_and_passes_its_selftest(release, t
     assert selftest.returncode == 0, selftest.stdout + selftest.stderr
     assert selftest.stdout.splitlines()[0].startswith("Self test of the simulated board")
     assert "all good" in selftest.stdout
+    docs = subprocess.run([senet, "docs"], capture_output=True, text=True, env=env, cwd=tmp_path, check=True)
+    folder = Path(docs.stdout.split(": ", 1)[1].split(" (")[0])
+    assert folder.is_relative_to(fresh) and (folder / "index.md").is_file(), docs.stdout  # the wheel's own copy

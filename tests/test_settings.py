@@ -60,6 +60,8 @@ BAD = [
     ("TLS_KEY", "1", "TLS_KEY must be the path of the HTTPS certificate's private key"),
     ("MQTT_URL", "1883", "MQTT_URL must be a broker URL"),
     ("BOARD", "7", "BOARD must be the board's name on the broker"),
+    ("STAFF_CONTACT", '""', "STAFF_CONTACT must be one line of up to 200 characters"),
+    ("STAFF_CONTACT", '"Ana\\nWeber"', "STAFF_CONTACT must be one line of up to 200 characters"),
     ("MQTT_USERNAME", "7", "MQTT_USERNAME must be a string (the broker's user name), not a int"),
     ("MQTT_PASSWORD", "7", "MQTT_PASSWORD must be a string (the broker's password), not a int"),
     ("MQTT_CA_FILE", "false", "MQTT_CA_FILE must be the path of a CA bundle"),

@@ -114,7 +114,22 @@ def create_app(
         board.words = verdict_words(board.language)
     service = board.service
     service.question_seconds = float(app.config["QUESTION_SECONDS"])  # the table is never left waiting
-    from . import answers, api, compress, computer, errors, hands, i18n, operator, pages, security, sim, staff, state
+    from . import (
+        answers,
+        api,
+        compress,
+        computer,
+        errors,
+        hands,
+        i18n,
+        manual,
+        operator,
+        pages,
+        security,
+        sim,
+        staff,
+        state,
+    )
     from .sessions import LastingSessions
 
     pin_file = app.config["PIN_FILE"]
@@ -143,5 +158,6 @@ def create_app(
     app.register_blueprint(operator.bp)
     app.register_blueprint(sim.bp)
     app.register_blueprint(staff.bp)
+    app.register_blueprint(manual.bp)  # the manual, served by the board itself
     app.register_blueprint(computer.bp)  # playing against the computer, hints
     return app

@@ -1,5 +1,6 @@
 """The staff page, behind the operator PIN: games per day, durations and warnings as plots, a table,
-and the same numbers as CSV (`/staff/stats.csv`) and JSON (`/api/stats`).
+and the same numbers as CSV (`/staff/stats.csv`) and JSON (`/api/stats`); and the staff card
+(`/staff/card`), one A5 page to print and leave by the table.
 
 Everything is read from the journal on a read-only connection of its own (`senet_pi.service.stats`), so
 a staff member looking at months of games never holds up the referee. These answers only read,
@@ -10,13 +11,14 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from flask import Blueprint, Response, jsonify, render_template
+from flask import Blueprint, Response, current_app, jsonify, render_template, url_for
 from markupsafe import Markup
 
 from senet_pi import i18n
 from senet_pi.service.stats import UNKNOWN_DAY, DayStats, StatsError, day_stats, to_csv
 
 from .errors import error, message_of
+from .hands import reachable
 from .i18n import language
 from .operator import csrf_token
 from .signin import guard, is_operator
@@ -159,3 +161,23 @@ def stats_json() -> Response | tuple[Response, int]:
     if not isinstance(rows, list):
         return rows
     return jsonify({"days": [asdict(r) for r in rows]})
+
+
+@bp.get("/staff/card")
+def card() -> str | tuple[str, int]:
+    """The staff card: this board's address and its QR code, what the screen's colours mean, what to
+    do when something is wrong and whom to call (STAFF_CONTACT), as one A5 page to print."""
+    import segno  # here, not at import: its QR tables are for this page and /hands only
+
+    refused = _refused()
+    if refused:
+        return render_template("staff.html", refused=refused, csrf=csrf_token()), 401
+    address = reachable(url_for("pages.index", _external=True))
+    return render_template(
+        "staff_card.html",
+        address=address,
+        qr=Markup(segno.make(address, error="m").svg_inline(scale=4)),
+        contact=current_app.config.get("STAFF_CONTACT"),
+        seconds=round(float(current_app.config["QUESTION_SECONDS"])),
+        csrf=csrf_token(),
+    )

@@ -6,6 +6,12 @@
 - ``senet-command NAME``: one subcommand's usage, description and every option.
 - ``senet-modules``: every package and module of senet_pi and the page, layer by layer, with the
   first sentence of its docstring (the module map of Development).
+- ``senet-include FILE`` and ``senet-literalinclude FILE``: MyST's ``include`` and Sphinx's
+  ``literalinclude``, with a note for a code host as their content.
+
+Every directive here and in troubleshooting.py takes content: a sentence saying what the code
+fills in and where to read it, which a code host (or the Markdown on a Pi) shows in place of the
+block, and which is not rendered here (tests/test_docs.py checks that no block is left empty).
 """
 
 from __future__ import annotations
@@ -16,7 +22,9 @@ import re
 from pathlib import Path
 
 from docutils import nodes
+from docutils.parsers.rst.directives.misc import Include
 from sphinx.application import Sphinx
+from sphinx.directives.code import LiteralInclude
 from sphinx.util.docutils import SphinxDirective
 
 _CODE = re.compile(r"`([^`]+)`")
@@ -68,6 +76,8 @@ def _code(text: str) -> list[nodes.Node]:
 class SettingsTable(SphinxDirective):
     """Every config.toml key: key, type, default, meaning (and the values it takes)."""
 
+    has_content = True  # the note for a code host: not rendered
+
     def run(self) -> list[nodes.Node]:
         from senet_pi.settings import SETTINGS
 
@@ -79,6 +89,8 @@ class SettingsTable(SphinxDirective):
 
 class EnvironmentTable(SphinxDirective):
     """Every environment variable read: name, default, meaning, who reads it."""
+
+    has_content = True  # the note for a code host: not rendered
 
     def run(self) -> list[nodes.Node]:
         from senet_pi.settings import ENVIRONMENT
@@ -111,6 +123,8 @@ def _summaries() -> dict[str, str]:
 class CommandsTable(SphinxDirective):
     """Every subcommand with its one-line help."""
 
+    has_content = True  # the note for a code host: not rendered
+
     def run(self) -> list[nodes.Node]:
         summaries = _summaries()
         rows: list[list[str | list[nodes.Node]]] = [
@@ -130,6 +144,7 @@ def _option_help(parser: argparse.ArgumentParser, action: argparse.Action) -> st
 class CommandOptions(SphinxDirective):
     """One subcommand: its usage line, its description and a table of every argument and option."""
 
+    has_content = True  # the note for a code host: not rendered
     required_arguments = 1
     final_argument_whitespace = True  # `journal recover`: a subcommand's own subcommand
 
@@ -200,6 +215,8 @@ def _module_lines(folder: Path, prefix: str, indent: str) -> list[str]:
 class ModuleMap(SphinxDirective):
     """Every package and module with what it is for, read from the docstrings: the map never drifts."""
 
+    has_content = True  # the note for a code host: not rendered
+
     def run(self) -> list[nodes.Node]:
         lines = ["senet_pi/          " + _first_sentence(_ROOT / "senet_pi" / "__init__.py")]
         for name in _PACKAGES:
@@ -218,10 +235,24 @@ class ModuleMap(SphinxDirective):
         return [block]
 
 
+class IncludeWithNote(Include):
+    """MyST's `include` (it reads the file as Markdown), with a note for a code host as content."""
+
+    has_content = True
+
+
+class LiteralIncludeWithNote(LiteralInclude):
+    """Sphinx's `literalinclude`, with a note for a code host as content."""
+
+    has_content = True
+
+
 def setup(app: Sphinx) -> dict[str, object]:
     app.add_directive("senet-settings", SettingsTable)
     app.add_directive("senet-environment", EnvironmentTable)
     app.add_directive("senet-commands", CommandsTable)
     app.add_directive("senet-command", CommandOptions)
     app.add_directive("senet-modules", ModuleMap)
+    app.add_directive("senet-include", IncludeWithNote)
+    app.add_directive("senet-literalinclude", LiteralIncludeWithNote)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -14,7 +14,6 @@ Placeholders stay as ``{name}``: the real message fills them in (a square, a pat
 
 from __future__ import annotations
 
-import ast
 import re
 import sys
 from pathlib import Path
@@ -30,8 +29,10 @@ if str(ROOT) not in sys.path:
 #: A reference to the project's history in a description ("the fleet, issue 25"): not for a user's page.
 HISTORY = re.compile(r",? issue \d+")
 
-#: Exceptions that are programming mistakes or internal signals, never a message for a user.
-NOT_FOR_USERS = {"AssertionError", "NotImplementedError", "IndexError", "ImportError", "_Down", "DeviceClosed"}
+# The messages are read by the page's manual module, which fills the same blocks for the manual
+# the board serves: one reading for both.
+from senet_pi_web.manual_blocks import catalogue_messages, raised_messages  # noqa: E402
+from senet_pi_web.manual_blocks import source_files as _source_files  # noqa: E402
 
 
 def _literal_item(text: str) -> nodes.list_item:
@@ -61,84 +62,12 @@ def _table(header: list[str], rows: list[list[nodes.Node]], widths: list[int]) -
     return table
 
 
-def _source_files(arguments: list[str]) -> list[Path]:
-    """The Python files named (a file, or every file under a folder), relative to the repository."""
-    files: list[Path] = []
-    for name in arguments:
-        path = ROOT / name
-        if not path.exists():
-            raise ValueError(f"{name} does not exist in the repository")
-        files.extend(sorted(path.rglob("*.py")) if path.is_dir() else [path])
-    return files
-
-
-def _placeholder(expr: ast.expr) -> str:
-    """A short name for an f-string's value: `{path}` for `path`, `exc.strerror`, or `str(path)`."""
-    match expr:
-        case ast.Name(id=name):
-            return name
-        case ast.Attribute(attr=attr):
-            return attr
-        case ast.Call(args=[first, *_]):
-            return _placeholder(first)
-        case ast.Subscript(slice=ast.Constant(value=str(key))):
-            return key
-        case ast.BoolOp(values=[first, *_]):
-            return _placeholder(first)
-    return "value"
-
-
-def _message(node: ast.expr) -> str | None:
-    """The words of a message written in the code (a string or f-string), placeholders as `{name}`."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.JoinedStr):
-        parts = []
-        for value in node.values:
-            if isinstance(value, ast.Constant):
-                parts.append(str(value.value))
-            elif isinstance(value, ast.FormattedValue):
-                parts.append("{" + _placeholder(value.value) + "}")
-        return "".join(parts)
-    return None
-
-
-def raised_messages(files: list[Path]) -> list[str]:
-    """Every message `raise SomeError("...")` carries in `files`, once each, in the order of the code."""
-    seen: dict[str, None] = {}
-    for path in files:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args):
-                continue
-            func = node.exc.func
-            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-            text = _message(node.exc.args[0])
-            if text and name not in NOT_FOR_USERS:
-                seen.setdefault(text, None)
-    return list(seen)
-
-
-def catalogue_messages(prefixes: list[str]) -> list[str]:
-    """The catalogue's English sentences used in any source file under `prefixes`, sorted."""
-    from babel.messages.pofile import read_po
-
-    with (ROOT / "senet_pi" / "locale" / "senet_pi.pot").open("rb") as pot:
-        catalogue = read_po(pot)
-    found = set()
-    for message in catalogue:
-        if not message.id:
-            continue
-        if any(location.startswith(tuple(prefixes)) for location, _line in message.locations):
-            found.add(message.id if isinstance(message.id, str) else message.id[0])
-    return sorted(found, key=str.lower)
-
-
 class SenetRaised(Directive):
     """``senet-raised FILE ...``: the error messages those files raise."""
 
     required_arguments = 1
     final_argument_whitespace = True
-    has_content = False
+    has_content = True  # a note for a code host, where the list does not show: not rendered here
 
     def run(self) -> list[nodes.Node]:
         try:
@@ -155,7 +84,7 @@ class SenetCatalogue(Directive):
 
     required_arguments = 1
     final_argument_whitespace = True
-    has_content = False
+    has_content = True  # a note for a code host, where the list does not show: not rendered here
 
     def run(self) -> list[nodes.Node]:
         messages = catalogue_messages(self.arguments[0].split())
@@ -167,7 +96,7 @@ class SenetCatalogue(Directive):
 class SenetReasons(Directive):
     """``senet-reasons``: each reason a move is refused, its ruling and that ruling in plain words."""
 
-    has_content = False
+    has_content = True  # a note for a code host, where the list does not show: not rendered here
 
     def run(self) -> list[nodes.Node]:
         from senet_pi.rules.plain import PLAIN
@@ -192,7 +121,7 @@ class SenetReasons(Directive):
 class SenetConfigKeys(Directive):
     """``senet-config-keys``: each config.toml key and the values it takes, in the words of its message."""
 
-    has_content = False
+    has_content = True  # a note for a code host, where the list does not show: not rendered here
 
     def run(self) -> list[nodes.Node]:
         from senet_pi_web import CONFIG_TYPES

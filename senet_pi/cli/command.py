@@ -375,6 +375,9 @@ def build_parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="show the rule sets in plain words")
     rules.add_argument("ruleset", nargs="?", help=f"one of {', '.join(RULESETS)}")
     rules.set_defaults(func=cmd_rules)
+    docs = sub.add_parser("docs", help="say where the manual is: its pages on this machine and on the board's page")
+    docs.add_argument("--page-port", type=_port, help="the page's port (default: as for status)")
+    docs.set_defaults(func=lambda args: __import__("senet_pi.cli.docs", fromlist=["_"]).cmd_docs(args))
     from .opponent import add_commands  # hint, solve, tournament: the computer opponent's commands
 
     add_commands(sub)

@@ -877,6 +877,11 @@ function wire() {
   setUpJoin();
   const login = document.getElementById("login");
   if (!login) return;
+  // the on-screen keypad: a digit appends to the PIN, the last key takes one off
+  document.querySelectorAll("#pin-pad [data-digit]").forEach((b) => b.addEventListener("click", () => {
+    const pin = document.getElementById("pin");
+    pin.value = b.dataset.digit ? pin.value + b.dataset.digit : pin.value.slice(0, -1);
+  }));
   login.addEventListener("submit", async (e) => {
     e.preventDefault();
     const result = await post("/api/op/login", { pin: document.getElementById("pin").value });
@@ -885,6 +890,8 @@ function wire() {
     refresh();
   });
   document.querySelectorAll("[data-op]").forEach((b) => b.addEventListener("click", () => op(b.dataset.op)));
+  // a kiosk's browser is shared with the visitors: staff sign out when done (a sign-in lasts 12 hours)
+  document.getElementById("op-logout").addEventListener("click", async () => { await post("/api/op/logout"); refresh(); });
   document.getElementById("op-throw").addEventListener("submit", (e) => {
     e.preventDefault();
     const parts = e.target.value.value.trim().split(/[\s,]+/).map(Number);
