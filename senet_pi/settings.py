@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from .errors import SenetError
 from .i18n import LANGUAGES
@@ -121,6 +122,17 @@ def _question(value: object) -> str | None:
 
 def _hint_wait(value: object) -> str | None:
     return None if _within(value, 0, 60) else f"HINT_WAIT must be {_HINT_WAIT}, not {value}"
+
+
+def _lights(name: str) -> Check:
+    """A check the lights' vocabulary owns (`service/lights.py`, where its names live), imported when it runs."""
+
+    def check(value: object) -> str | None:
+        from .service import lights
+
+        return cast(Check, getattr(lights, name))(value)
+
+    return check
 
 
 _PIN_DELAY = "a number of seconds from 0 to 30"
@@ -383,6 +395,12 @@ SETTINGS: tuple[Setting, ...] = (
         "decides who may).",
         _buttons,
     ),
+    Setting("LIGHTS", (bool,), "true or false", True, "Whether the lights under the squares show."),
+    Setting(
+        "LIGHTS_BRIGHTNESS", (int,), "1 to 100", 25, "The strip's brightness cap, percent.", _lights("check_percent")
+    ),
+    Setting("LIGHTS_OFF", (list,), "a list of kinds", [], "Kinds of light left dark.", _lights("check_kinds")),
+    Setting("LIGHTS_COLOURS", (list,), '["kind=RRGGBB"]', [], "Colours by kind.", _lights("check_colours")),
     Setting("MQTT_AREA", (str,), "a room's name", None, "The room Home Assistant suggests for the board's device."),
     Setting(
         "MQTT_PAGE_URL",
@@ -511,18 +529,8 @@ ENVIRONMENT: tuple[Variable, ...] = (
         "~/.config",
         "senet-pi",
     ),
-    Variable(
-        "XDG_STATE_HOME",
-        "Where the journal is when SENET_PI_JOURNAL is not set.",
-        "~/.local/state",
-        "senet-pi",
-    ),
-    Variable(
-        "XDG_CACHE_HOME",
-        "Where the endgame tables are when SENET_PI_TABLES is not set.",
-        "~/.cache",
-        "senet-pi",
-    ),
+    Variable("XDG_STATE_HOME", "Where the journal is when SENET_PI_JOURNAL is not set.", "~/.local/state", "senet-pi"),
+    Variable("XDG_CACHE_HOME", "Where the endgame tables are when SENET_PI_TABLES is not set.", "~/.cache", "senet-pi"),
     Variable(
         "SENET_PI_ARGS",
         "The arguments of `senet-pi run` for the exhibit's service (in /etc/senet-pi/senet-pi.env).",
@@ -565,12 +573,7 @@ ENVIRONMENT: tuple[Variable, ...] = (
         "/etc/systemd/system",
         "scripts/install-pi, tests",
     ),
-    Variable(
-        "SENET_PI_APT_WAIT",
-        "Seconds scripts/test waits between tries while apt is busy.",
-        "10",
-        "scripts/test",
-    ),
+    Variable("SENET_PI_APT_WAIT", "Seconds scripts/test waits between tries while apt is busy.", "10", "scripts/test"),
     Variable(
         "SENET_PI_ARM64",
         "1: CI runs scripts/arm64-check (a Debian 12 arm64 root under emulation) before the suite.",

@@ -46,6 +46,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from ..hardware.backends import make_backend
     from ..service.core import Service
     from ..service.journal import Journal
+    from ..service.lights import LightSettings
     from ..service.runlock import RunLock
     from ..settings import defaults, load_instance_config
     from .run import Runner, verdict_words
@@ -78,7 +79,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
     try:
         variant, players = args.ruleset or "secret", args.players or 2
         service = Service(
-            journal, variant=variant, players=players, idle_minutes=idle_minutes, question_seconds=question_seconds
+            journal,
+            variant=variant,
+            players=players,
+            idle_minutes=idle_minutes,
+            question_seconds=question_seconds,
+            lights=LightSettings.from_config({**defaults(), **config}),
         )
     except BaseException:
         journal.close()
@@ -272,6 +278,11 @@ def build_parser() -> argparse.ArgumentParser:
         "replay",
         help="judge a replay file and print one JSON verdict per line",
         description="Feed a replay file through the rules and the referee; prints one JSON verdict a line.",
+    )
+    replay.add_argument(
+        "--lights",
+        action="store_true",
+        help='also print {"lights": {...}} after an event\'s verdicts whenever the lights under the squares change',
     )
     replay.add_argument("file", metavar="FILE", help="the replay file, or - for standard input")
     replay.set_defaults(func=cmd_replay)
