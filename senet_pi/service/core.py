@@ -501,6 +501,10 @@ class Service:
                 lights=self.lights,
             )
 
+    def light_looks(self) -> dict[str, dict[str, str]]:
+        """How each kind of light shows with this board's settings: {kind: {"colour": "#RRGGBB", "pattern": ...}}."""
+        return self.light_settings.looks()
+
     def hand(self, player: str) -> HandView | None:
         """One player's view of their cards in the card game (K10), or None when `player` holds no
         hand here (not a player, or not a card game)."""

@@ -131,6 +131,10 @@ class LightSettings:
         colour = self.colours.get(kind)
         return replace(look, colour=colour) if colour else look
 
+    def looks(self) -> dict[str, dict[str, str]]:
+        """Every kind's look as the page draws it: {kind: {"colour": "#RRGGBB", "pattern": name}}."""
+        return {str(k): {"colour": "#" + self.look(k).colour, "pattern": str(self.look(k).pattern)} for k in Kind}
+
     @classmethod
     def from_config(cls, config: Mapping[str, object]) -> LightSettings:
         """The settings from checked config values (`LIGHTS`, `LIGHTS_OFF`, `LIGHTS_COLOURS`, `LIGHTS_BRIGHTNESS`)."""

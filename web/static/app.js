@@ -103,6 +103,18 @@ function el(name, attrs, parent) {
   return node;
 }
 
+// The light under a square, as the strip shows it (senet_pi/service/lights.py): its kind's colour
+// and pattern, a "from" square also dashed, so neither colour nor motion is the only cue.
+function glow(layer, kind, sq, x, y, looks) {
+  const look = (looks || {})[kind] || {};
+  const r = el("rect", { x: x + 4, y: y + 4, width: 50, height: 50, rx: 6, class: `glow pattern-${look.pattern || "steady"}`,
+    stroke: look.colour || "#0072B2", "data-light": kind, "data-square": sq }, layer);
+  if (kind.endsWith("_from")) r.classList.add("from");
+  r.style.animationDelay = look.pattern === "alternate" ? `${(sq % 2) * -0.4}s` : look.pattern === "wave" ? `${(sq - 1) * 0.15}s`
+    : look.pattern === "chase" ? `${(sq - 1) * 0.125}s` : "0s";
+  return r;
+}
+
 function symbol(g, key, x, y) {  // the traditional signs, drawn with a few strokes each
   const s = { class: "glyph" };
   const cx = x + 29;
@@ -285,6 +297,8 @@ function drawSquares(svg, state, opts) {
       if (p.dots) el("text", { x: x + 31, y: y + 46, class: "piece-label owner-" + p.owner }, pieceAt[sq]).textContent = p.dots;
     }
     if (wood && !p && wood.ghosts[sq]) piece(top, wood.ghosts[sq], x, y, "ghost").setAttribute("data-goes", sq);  // where the game puts it
+    const light = svg.id === "board" && !opts.plain && !occupied ? (state.lights || {})[String(sq)] : null;
+    if (light) glow(overlay, light, sq, x, y, state.light_looks);  // what the wooden board's light under sq shows
     if (targets.has(sq)) el("circle", { cx: x + 29, cy: y + 32, r: 7, class: "target-dot" }, top);
     if (targets.has(sq) && !p && !stray.has(sq)) {  // a ghost of the piece in the hand, where it may go
       const from = [...lifted.values()].find((l) => l.targets.includes(sq));
@@ -508,6 +522,9 @@ function render(state) {
   }
   const sticks = document.getElementById("sticks");
   drawSticks(sticks, state);
+  const lights = state.lights || {};  // the stick LEDs' and the button ring's light (a bonus throw owed)
+  sticks.dataset.light = lights.sticks || "";
+  document.getElementById("press").dataset.light = lights.button || "";
   sticks.classList.toggle("unseen", state.turn_starts_with === "card" && state.throw == null);  // cards, not sticks, until one is played
   const throwKey = state.throw == null ? null : `${state.game}:${state.history.length}:${state.throw}`;
   if (throwKey !== null && throwKey !== thrown && thrown !== null) {  // a new throw: the sticks fall and land (not at page load)
