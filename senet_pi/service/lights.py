@@ -13,11 +13,12 @@ colour is never the only cue; `LightSettings` turns kinds off, recolours them, c
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+
+from firmware_bridge.glow import level as glow_level
 
 from ..referee import Referee
 from ..referee.physical import HAND
@@ -343,25 +344,18 @@ def _all(kind: Kind) -> dict[str, Kind]:
 # ---------------------------------------------------------------------- the colour of a light at a moment
 
 
+#: Each pattern as the firmware's letter (`firmware_bridge/glow.py`, the one implementation of the patterns).
+LETTERS = {
+    Pattern.STEADY: "S", Pattern.BLINK: "B", Pattern.SLOW: "L", Pattern.ALTERNATE: "A",
+    Pattern.DOUBLE: "D", Pattern.PULSE: "P", Pattern.WAVE: "W", Pattern.CHASE: "C",
+}  # fmt: skip
+
+
 def level(pattern: Pattern, t: float, index: int = 0) -> float:
     """How bright a light of `pattern` is at `t` seconds (0 dark .. 1 full); `index` is its place on
-    the strip (0-31), for the patterns that run along the board. The strip and the page share it."""
-    if pattern is Pattern.STEADY:
-        return 1.0
-    if pattern is Pattern.BLINK:
-        return 1.0 if t % 0.5 < 0.25 else 0.0
-    if pattern is Pattern.SLOW:
-        return 1.0 if t % 1.0 < 0.5 else 0.0
-    if pattern is Pattern.ALTERNATE:
-        return 1.0 if (t % 0.8 < 0.4) == (index % 2 == 0) else 0.0
-    if pattern is Pattern.DOUBLE:
-        phase = t % 1.2
-        return 1.0 if phase < 0.12 or 0.24 <= phase < 0.36 else 0.0
-    if pattern is Pattern.PULSE:
-        return 0.15 + 0.85 * (0.5 - 0.5 * math.cos(2 * math.pi * t / 1.6))
-    if pattern is Pattern.WAVE:
-        return 0.2 + 0.8 * (0.5 - 0.5 * math.cos(2 * math.pi * (t / 1.5 - index / 10)))
-    return 1.0 if int(t * 8) % 30 == index % 30 else 0.1  # CHASE
+    the strip (0-31), for the patterns that run along the board. The Pico, the Pi's strip and this
+    share the firmware's implementation."""
+    return glow_level(LETTERS[pattern], int(t * 1000), index) / 255
 
 
 def colours(lights: Mapping[str, str], t: float, settings: LightSettings = LightSettings()) -> dict[str, int]:
