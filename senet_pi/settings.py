@@ -9,6 +9,7 @@ their settings from this one home; the page (`senet_pi_web`) applies them. No Fl
 from __future__ import annotations
 
 import difflib
+import importlib
 import math
 import os
 import re
@@ -124,13 +125,11 @@ def _hint_wait(value: object) -> str | None:
     return None if _within(value, 0, 60) else f"HINT_WAIT must be {_HINT_WAIT}, not {value}"
 
 
-def _lights(name: str) -> Check:
-    """A check the lights' vocabulary owns (`service/lights.py`, where its names live), imported when it runs."""
+def _owned(module: str, name: str) -> Check:
+    """A check a service module owns (`service/lights.py`, `service/speech.py`), imported when it runs."""
 
     def check(value: object) -> str | None:
-        from .service import lights
-
-        return cast(Check, getattr(lights, name))(value)
+        return cast(Check, getattr(importlib.import_module(f"senet_pi.service.{module}"), name))(value)
 
     return check
 
@@ -397,10 +396,13 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting("LIGHTS", (bool,), "true or false", True, "Whether the lights under the squares show."),
     Setting(
-        "LIGHTS_BRIGHTNESS", (int,), "1 to 100", 25, "The strip's brightness cap, percent.", _lights("check_percent")
+        "LIGHTS_BRIGHTNESS", (int,), "1 to 100", 25, "The strip's cap, percent.", _owned("lights", "check_percent")
     ),
-    Setting("LIGHTS_OFF", (list,), "a list of kinds", [], "Kinds of light left dark.", _lights("check_kinds")),
-    Setting("LIGHTS_COLOURS", (list,), '["kind=RRGGBB"]', [], "Colours by kind.", _lights("check_colours")),
+    Setting("LIGHTS_OFF", (list,), "a list of kinds", [], "Kinds of light left dark.", _owned("lights", "check_kinds")),
+    Setting("LIGHTS_COLOURS", (list,), '["kind=RRGGBB"]', [], "Colours by kind.", _owned("lights", "check_colours")),
+    Setting("SPEAK", (bool,), "true or false", False, "Whether the board says what matters (espeak-ng)."),
+    Setting("SPEAK_VOLUME", (int,), "0 to 100", 80, "The voice's volume, percent.", _owned("speech", "check_volume")),
+    Setting("SPEAK_QUIET", (str,), '"HH:MM-HH:MM"', "", "The voice's quiet hours.", _owned("speech", "check_quiet")),
     Setting("MQTT_AREA", (str,), "a room's name", None, "The room Home Assistant suggests for the board's device."),
     Setting(
         "MQTT_PAGE_URL",

@@ -50,6 +50,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from ..service.runlock import RunLock
     from ..settings import defaults, load_instance_config
     from .run import Runner, verdict_words
+    from .voice import start_voice
 
     script = _read_script(args.script) if args.script else None  # before anything starts
     config = load_instance_config()  # a bad config is a startup error, said before anything starts
@@ -106,6 +107,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         language = str(config.get("LANGUAGE", DEFAULT))
         board = Board(service, backend, exhibit=exhibit, language=language, words=verdict_words(language))
         board.pin_set = bool(config.get("OPERATOR_PIN_HASH"))
+        runner.voice = start_voice(service, config, language)  # SPEAK = true: the board says what matters
         if args.page_port:  # bound now, started by its first visitor: see senet_pi.server.on_demand
             from ..server.on_demand import serve_on_demand
 
@@ -345,6 +347,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--pin", help="6-12 digits or a 12+ character passphrase (asked for when not given); empty disables the actions"
     )
     pin.set_defaults(func=_cmd_set_pin)
+    from .voice import add_say
+
+    add_say(sub)
     export = sub.add_parser(
         "export",
         help="write a journaled game as a replay file",
