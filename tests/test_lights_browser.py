@@ -53,3 +53,26 @@ def test_a_bonus_throw_lights_the_sticks_and_the_button(page, board):
     square(page, 11).click()
     expect(page.locator("#sticks")).to_have_attribute("data-light", "bonus")
     expect(page.locator("#press")).to_have_attribute("data-light", "bonus")
+
+
+def test_a_phone_speaks_only_when_its_visitor_asks(browser, board):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.add_init_script(
+        "window.__said = []; if (window.speechSynthesis) { speechSynthesis.speak = (u) => window.__said.push(u.text);"
+        " speechSynthesis.cancel = () => {}; }"
+    )
+    page.goto(board.url)
+    expect(page.locator("#link")).to_have_text("live")
+    speak = page.locator("#speak")
+    expect(speak).to_have_attribute("aria-pressed", "false")  # off by default
+    board.service.handle("throw", 3)
+    expect(page.locator("#throw-text")).to_have_text("= 3")
+    assert page.evaluate("window.__said") == []
+    speak.click()
+    expect(speak).to_have_attribute("aria-pressed", "true")
+    board.service.new_game("secret")
+    board.service.handle("throw", 2)
+    expect(page.locator("#throw-text")).to_have_text("= 2")
+    page.wait_for_function("window.__said.length > 0")
+    assert page.evaluate("window.__said") == ["Green throws 2"]
+    page.close()

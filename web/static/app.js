@@ -12,7 +12,8 @@ let animated = -1;  // the history length whose last move was last animated
 let saidFix = "";  // the fix last announced: each is said once, not at every state update
 let thrown = null;  // the throw whose sticks last fell: they fall once per throw
 let sideLater = true;  // the page's first draw: the board first, the side panel a moment later
-const prefs = { hints: localStorage.getItem("senet-hints") !== "off", theme: localStorage.getItem("senet-theme") || "" };
+const prefs = { hints: localStorage.getItem("senet-hints") !== "off", theme: localStorage.getItem("senet-theme") || "",
+  speak: localStorage.getItem("senet-speak") === "on" };  // Web Speech on this phone: off unless asked
 
 // The page's language: its catalogue is embedded in the page (<script id="texts">, from the server's
 // .po files); `_("{player} to move", { player: p })` says a sentence in it, English where it has none.
@@ -44,6 +45,7 @@ const TEXT = {
   inHand: (p, sq) => _("{player}'s piece from {square} is in the hand", { player: p, square: sq }),
   mayGo: (list) => _(" — it may go to {squares}", { squares: list }), nowhere: _(" — it cannot move with this throw: put it back"),
   movable: _("pieces that may move"), hintsOn: _("hide the hints"), hintsOff: _("show the hints"),
+  speakOn: _("stop speaking"), speakOff: _("speak aloud"),
   refused: _("not taken: "), themeDark: _("dark theme"), themeLight: _("light theme"),
   signedIn: _("Signed in as operator."), signIn: _("Sign in with the operator PIN."),
   boardRefused: _("the board did not take that"), noPieces: _("no pieces"),
@@ -720,6 +722,34 @@ function onVerdicts(verdicts) {  // a refused throw or move is said where the vi
   if (document.getElementById("refusal")) showRefusal();
   heardMove = [...verdicts].reverse().find((v) => v.v === "move") || heardMove;
   say(verdicts.map(spoken).filter(Boolean).join(". "));
+  speakAloud(verdicts);
+}
+
+// What the board's voice says (SPEAK, senet_pi/service/speech.py), said by this phone's browser when
+// its visitor asked ("speak aloud"): a throw, a bonus, an illegal move with its first fix, a question,
+// a move to carry out, a win. The newest line cuts off an older one: never two at once.
+const ALOUD = new Set(["throw", "bonus", "illegal", "question", "prompt", "win"]);
+function speakAloud(verdicts) {
+  if (!prefs.speak || !window.speechSynthesis) return;
+  const line = (v) => (v.v === "question" ? v.text : v.v === "illegal" ? unruled(v.reason + (v.fix && v.fix.length ? ". " + v.fix[0] : "")) : spoken(v));
+  const words = verdicts.filter((v) => ALOUD.has(v.v)).map(line).filter(Boolean).join(". ");
+  if (!words) return;
+  speechSynthesis.cancel();
+  const utterance = new SpeechSynthesisUtterance(words);
+  utterance.lang = LANG;
+  speechSynthesis.speak(utterance);
+}
+
+function wireSpeak() {  // the "speak aloud" toggle, on the board's page and on a hand's
+  const aloud = document.getElementById("speak");
+  if (!aloud) return;
+  aloud.hidden = !window.speechSynthesis;
+  aloud.addEventListener("click", () => {
+    prefs.speak = !prefs.speak;
+    localStorage.setItem("senet-speak", prefs.speak ? "on" : "off");
+    if (!prefs.speak && window.speechSynthesis) speechSynthesis.cancel();
+    applyPrefs();
+  });
 }
 
 // Verdicts a screen reader need not hear: the board's own bookkeeping, said again by the next verdict.
@@ -827,6 +857,8 @@ function applyPrefs() {
   document.cookie = `senet-theme=${prefs.theme}; max-age=31536000; path=/; samesite=strict`;
   const hints = document.getElementById("hints");
   if (hints) { hints.textContent = prefs.hints ? TEXT.hintsOn : TEXT.hintsOff; hints.setAttribute("aria-pressed", String(!prefs.hints)); }
+  const aloud = document.getElementById("speak");
+  if (aloud) { aloud.textContent = prefs.speak ? TEXT.speakOn : TEXT.speakOff; aloud.setAttribute("aria-pressed", String(prefs.speak)); }
   const theme = document.getElementById("theme");
   const dark = prefs.theme ? prefs.theme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
   if (theme) theme.textContent = dark ? TEXT.themeLight : TEXT.themeDark;
@@ -841,6 +873,7 @@ function wire() {
     localStorage.setItem("senet-theme", prefs.theme);
     applyPrefs();
   });
+  wireSpeak();
   const hints = document.getElementById("hints");
   if (hints) hints.addEventListener("click", () => {
     prefs.hints = !prefs.hints;
@@ -941,8 +974,11 @@ if (handBox) {
   document.getElementById("exchange").addEventListener("click", () => handAction("exchange", { cards: chosen.map((i) => cardsOf()[i]) }));
   document.getElementById("pass").addEventListener("click", () => handAction("pass"));
   refreshHand();
+  applyPrefs();
+  wireSpeak();
   const source = new EventSource(`/api/events?lang=${LANG}`);
   source.addEventListener("state", () => { document.getElementById("link").textContent = TEXT.live; refreshHand(); });
+  source.addEventListener("verdicts", (e) => speakAloud(JSON.parse(e.data)));
 } else {
   // The state and the rulings' sentences come in the page itself: the board is drawn at once, with
   // no request to wait for; the live stream then keeps it up to date. The board before
