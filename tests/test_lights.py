@@ -29,7 +29,7 @@ from senet_pi.service.lights import (
 )
 from senet_pi.verdicts import parse_verdict
 from tests.referee_physical_play import Play, pick_piece, truthful_swap_answer, truthful_whose_answer
-from tests.referee_replay_helpers import RULE_SETS, SETTLE_MS, Session
+from tests.referee_replay_helpers import GUIDE_MS, RULE_SETS, SETTLE_MS, Session
 
 
 def prepare(rule_set: tuple[str, int], seed: int) -> Play:
@@ -289,3 +289,13 @@ def test_the_computers_move_shows_from_blinking_to_steady_until_it_is_made():
     s.wait(SETTLE_MS)
     memory = memory.took(parse_verdict(v) for v in s.seen[-3:])
     assert "computer_from" not in shown(s.referee, memory).values()
+
+
+def test_after_an_idle_reset_a_board_left_wrong_shows_its_fix_not_the_attract_pattern():
+    memory = Memory().took([parse_verdict({"v": "idle", "text": "idle", "game": 1, "minutes": 5})])
+    s = Session("secret")
+    s.feed({"lift": 10})
+    s.wait(SETTLE_MS + GUIDE_MS)
+    assert s.warning is not None, "a piece missing from the setup"
+    assert set(shown(s.referee, memory).values()) <= {"fix_to", "fix_from"}
+    assert shown(s.referee, memory) != {}

@@ -234,8 +234,8 @@ def _warns(verdict: Illegal) -> bool:
 def shown(referee: Referee, memory: Memory, settings: LightSettings = LightSettings()) -> Lights:
     """The lights for the referee's state now and what the verdicts said: {square or "sticks"/"button": kind}.
 
-    The most pressing business shows alone (the winner, an idle exhibit, a question, a wrong board,
-    the rules' own moves, the computer's move, a lifted piece), with the faulty switches and a bonus
+    The most pressing business shows alone (the winner, a question, a wrong board, the rules' own
+    moves, an idle exhibit's set board, the computer's move, a lifted piece), with the faulty switches and a bonus
     throw owed beside it; kinds turned off in `settings` are left dark."""
     if not settings.on:
         return {}
@@ -252,8 +252,6 @@ def _business(referee: Referee, memory: Memory) -> dict[str, Kind]:
     game = referee.game
     if game.winner_id is not None:
         return _all(Kind.WINNER)
-    if memory.idle:
-        return _all(Kind.ATTRACT)
     mode = referee.mode
     if mode is Mode.ANSWER:
         return _lit(_question_squares(referee), Kind.QUESTION)
@@ -262,6 +260,8 @@ def _business(referee: Referee, memory: Memory) -> dict[str, Kind]:
     if mode is Mode.PROMPTS:
         step = referee.steps_left[0]
         return _pair(step.from_sq, step.to_sq, Kind.RULES_FROM, Kind.RULES_TO)
+    if memory.idle and mode is Mode.THROW:  # an idle exhibit's board, set up again: come and play
+        return _all(Kind.ATTRACT)
     if memory.computer is not None and mode is Mode.MOVE:
         move = memory.computer
         return _pair(move.from_sq, move.to, Kind.COMPUTER_FROM, Kind.COMPUTER_TO)
