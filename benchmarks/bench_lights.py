@@ -3,7 +3,7 @@
 firmware under CPython on a pseudo-terminal, its `neopixel` stand-in); and from a verdict to the
 first sound espeak-ng makes. Run by hand: `python benchmarks/bench_lights.py [--trials 40]`.
 
-Targets (issue 51): the lights follow a lift or a place within 50 ms, the voice starts within 300 ms.
+Targets: the lights follow a lift or a place within 50 ms, the voice starts within 300 ms.
 """
 
 from __future__ import annotations

@@ -170,3 +170,24 @@ def test_without_python3_spidev_the_board_runs_on_and_says_what_to_install(monke
     writer, problem = open_spi()
     assert writer is None
     assert "sudo apt install python3-spidev" in str(problem)
+
+
+def test_a_pi_that_cannot_drive_the_strip_runs_on_and_its_hardware_view_says_why(monkeypatch):
+    import sys
+
+    from gpiozero.pins.mock import MockFactory
+
+    from senet_pi.hardware.backend import GpioBackend
+
+    monkeypatch.setitem(sys.modules, "spidev", None)  # no python3-spidev
+    backend = GpioBackend(load_pinmap(), pin_factory=MockFactory(), spin=0)
+    service = Service(None, variant="secret")
+    try:
+        backend.start(service, scan=False)
+        service.handle("throw", 3)
+        described = backend.describe()
+        assert backend.strip is None
+        said = "lights: python3-spidev is not installed: sudo apt install python3-spidev (see Building)"
+        assert described["faults"] == [said]
+    finally:
+        backend.close()

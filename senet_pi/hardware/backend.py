@@ -250,7 +250,8 @@ class GpioBackend(Backend):
             "backend": self.name,
             "switches": [sq for sq in range(1, 31) if board and board.occupied >> sq & 1],
             "leds": list(self.thrower.leds.value) if self.thrower and self.thrower.leds else [],
-            "faults": [f.text for f in self.faults.values()],
+            # the strip the pin map names but the Pi cannot drive, with the command that fixes it
+            "faults": [f.text for f in self.faults.values()] + [f"lights: {p}" for p in [self.strip_problem] if p],
             "strip": self.strip_problem or ("ok" if self.strip is not None else "none"),
         }
 
