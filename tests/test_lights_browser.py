@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_helpers import LiveBoard, square
+from tests.browser_helpers import LiveBoard, locked, piece_on, square, until
 
 pytestmark = pytest.mark.browser
 
@@ -76,3 +76,51 @@ def test_a_phone_speaks_only_when_its_visitor_asks(browser, board):
     page.wait_for_function("window.__said.length > 0")
     assert page.evaluate("window.__said") == ["Green throws 2"]
     page.close()
+
+
+def glowing_squares(page, *kinds: str) -> list[int]:
+    """The squares the page's board glows with one of `kinds`, read from the page alone."""
+    found = page.locator("#board rect.glow").evaluate_all("(rs) => rs.map((r) => [r.dataset.square, r.dataset.light])")
+    return [int(sq) for sq, kind in found if kind in kinds]
+
+
+def test_a_family_plays_by_the_glow_alone(page, board):
+    """Twelve throws played as a family would, reading nothing: lift one of your pieces; if squares
+    glow, put it on one; if none does, put it back and try another; carry out the rules' own moves
+    where the board glows purple (lift the blinking one, put it on the steady one)."""
+    service = board.service
+    for _ in range(12):
+        if locked(service, lambda: service.referee.game.is_over):
+            break
+        mover, before = locked(service, lambda: (service.to_move, len(service.referee.game.actions)))
+        page.locator("#press").click()
+        until(lambda before=before: locked(service, lambda: len(service.referee.game.actions)) > before)
+        if locked(service, lambda: service.referee.game.pending is None):
+            continue  # no move for that throw (P7): the turn passed
+        mine = locked(service, lambda mover=mover: [sq for sq, o in service.referee.game.board().items() if o == mover])
+        for sq in mine:  # the family's own pieces, as they see them on the board
+            square(page, sq).click()  # lifted: the page draws it faded, and the glow comes with it
+            expect(page.locator(f'#board .piece.lifted[data-on="{sq}"]')).to_have_count(1)
+            targets = glowing_squares(page, "move")
+            if targets:
+                if piece_on(page, targets[0]).count():  # another's piece there: lift it first (an exchange)
+                    square(page, targets[0]).click()
+                    expect(page.locator(f'#board .piece.lifted[data-on="{targets[0]}"]')).to_have_count(1)
+                square(page, targets[0]).click()
+                break
+            square(page, sq).click()  # no glow: put it back
+            expect(page.locator(f'#board .piece.lifted[data-on="{sq}"]')).to_have_count(0)
+            expect(page.locator("#board rect.glow")).to_have_count(0)  # a piece that may not move: its fix glowed
+            until(lambda: locked(service, lambda: service.referee.mode.value) != "fix")  # a breath: the board judged
+        until(lambda: locked(service, lambda: service.referee.mode.value) in ("throw", "prompts"), timeout=10)
+        while locked(service, lambda: service.referee.mode.value) == "prompts":
+            expect(page.locator('#board rect.glow[data-light="rules_to"]')).to_have_count(1)
+            (source,) = glowing_squares(page, "rules_from") or [0]
+            (target,) = glowing_squares(page, "rules_to")
+            if source:
+                square(page, source).click()
+            square(page, target).click()
+            until(lambda: locked(service, lambda: service.referee.mode.value) != "prompts", timeout=10)
+        expect(page.locator("#board rect.glow")).to_have_count(0)
+    moves = locked(service, lambda: [a for a in service.referee.game.actions if a[0] == "move"])
+    assert len(moves) >= 6, f"the glow led to {len(moves)} moves in twelve throws"

@@ -257,9 +257,10 @@ def _business(referee: Referee, memory: Memory) -> dict[str, Kind]:
         return _lit(_question_squares(referee), Kind.QUESTION)
     if mode is Mode.FIX:
         return _fix(referee, memory)
-    if mode is Mode.PROMPTS:
+    if mode is Mode.PROMPTS:  # the rules' own move: its piece already in a hand needs only where it goes
         step = referee.steps_left[0]
-        return _pair(step.from_sq, step.to_sq, Kind.RULES_FROM, Kind.RULES_TO)
+        held = step.from_sq in SQUARES and bool(referee.attempt.in_hand() >> step.from_sq & 1)
+        return _pair(HAND if held else step.from_sq, step.to_sq, Kind.RULES_FROM, Kind.RULES_TO)
     if memory.idle and mode is Mode.THROW:  # an idle exhibit's board, set up again: come and play
         return _all(Kind.ATTRACT)
     if memory.computer is not None and mode is Mode.MOVE:
