@@ -6,6 +6,7 @@ import time
 import config
 from bridge import Bridge
 from codec import square_at
+from glow import Glow
 from machine import Pin, unique_id
 
 try:
@@ -24,7 +25,7 @@ def main(stdin=None, stdout=None, running=None):
         try:
             import neopixel
 
-            strip = neopixel.NeoPixel(Pin(config.STRIP, Pin.OUT), 30)
+            strip = neopixel.NeoPixel(Pin(config.STRIP, Pin.OUT), 30 + config.STRIP_STICKS + config.STRIP_RING)
         except ImportError:
             strip = None
     stdin = stdin or sys.stdin.buffer
@@ -52,13 +53,20 @@ def main(stdin=None, stdout=None, running=None):
             strip[square - 1] = ((colour >> 16) & 0xFF, (colour >> 8) & 0xFF, colour & 0xFF)
             strip.write()
 
+    def write_strip(colours):
+        if strip is not None:
+            for i in range(len(colours)):
+                strip[i] = colours[i]
+            strip.write()
+
     def write(data):
         stdout.write(data)
         if hasattr(stdout, "flush"):
             stdout.flush()
 
     board_id = "".join("%02x" % b for b in unique_id())
-    bridge = Bridge(read_matrix, read_button, write, board_id, set_leds, set_square)
+    glow = Glow(config.STRIP_STICKS, config.STRIP_RING)
+    bridge = Bridge(read_matrix, read_button, write, board_id, set_leds, set_square, write_strip, glow)
     poll = select.poll()
     poll.register(stdin, select.POLLIN)
     period = 1000 // config.SCAN_RATE

@@ -44,6 +44,11 @@ class SimulatedBoard:
         """The four stick LEDs as the firmware drives them (1 lit, 0 dark)."""
         return [int(v) for v in self._firmware._ask("leds").split()]
 
+    def strip(self) -> tuple[list[int], float]:
+        """The LED strip as the firmware last wrote it (each LED 0xRRGGBB), and when (time.monotonic())."""
+        *colours, written = self._firmware._ask("strip").split()
+        return [int(c, 16) for c in colours], float(written)
+
 
 class SimulatedFirmware:
     """The firmware in a child process on a pty pair; `port` is a stable path (a symlink) that

@@ -12,7 +12,7 @@ from xml.sax.saxutils import escape
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from senet_pi.hardware.pinmap import load_pinmap  # noqa: E402
+from senet_pi.hardware.pinmap import StripPins, load_pinmap  # noqa: E402
 
 CELL_W, CELL_H = 120, 78
 LEFT, TOP = 190, 90
@@ -43,10 +43,27 @@ def switch_and_diode(x: float, y: float, square: int) -> list[str]:
     return out
 
 
+def strip_block(lights: StripPins, x: float, y: float) -> list[str]:
+    """The LED strip under the squares: SPI0 MOSI through a 74AHCT125 buffer, its own 5 V supply."""
+    count = 30 + lights.sticks + lights.ring
+    rows = [
+        (f"GPIO{lights.data} (SPI0 MOSI) -- 74AHCT125 1A (pin 2)", 13, "normal"),
+        ("74AHCT125: VCC 5 V, 1OE (pin 1) and GND to GND", 13, "normal"),
+        ("1Y (pin 3) --[330 R]-- strip DIN", 13, "normal"),
+        (f"strip: {count} x WS2812B/SK6812, squares 1-30 in the S order,", 13, "normal"),
+        (f"then {lights.sticks} under the sticks, {lights.ring} round the button", 13, "normal"),
+        ("own 5 V 2 A supply, 1000 uF across it; GND to the Pi's GND,", 13, "normal"),
+        ("5 V not to the Pi's; brightness capped at 25 % (0.67 A worst case)", 13, "normal"),
+    ]
+    out = [text(x, y, "Lights under the squares (optional)", 15, weight="bold")]
+    out += [text(x, y + 24 + 18 * n, words, size, weight=weight) for n, (words, size, weight) in enumerate(rows)]
+    return out
+
+
 def draw() -> str:
     pins = load_pinmap(HERE / "pinmap.toml")
-    width = LEFT + CELL_W * len(pins.columns) + 380
-    height = TOP + CELL_H * len(pins.rows) + 120
+    width = LEFT + CELL_W * len(pins.columns) + (520 if pins.lights is not None else 380)
+    height = TOP + CELL_H * len(pins.rows) + 120 + (170 if pins.lights is not None else 0)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
@@ -83,6 +100,8 @@ def draw() -> str:
     parts.append(text(tx, y + 98, "1N4148 in series, the diode as drawn", 13))
     parts.append(text(tx, y + 116, "(which way: Building the board).", 13))
     parts.append(text(tx, y + 134, "Square = 5 x (row - 1) + column.", 13))
+    if pins.lights is not None:
+        parts += strip_block(pins.lights, tx, y + 180)
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 

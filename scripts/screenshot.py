@@ -1,6 +1,7 @@
 """Make the documentation's screenshots in docs/images/: the exhibit screen at kiosk size during a game
 (kiosk.png), a phone (phone.png), an illegal move (illegal.png), a win (win.png), the set-the-board mode
-after an idle reset (setup.png); the official 7-inch touchscreen, 800x480, during a game (seven-inch.png)
+after an idle reset (setup.png), the board's lights for a lifted piece and for a fix (lights-move.png,
+lights-fix.png); the official 7-inch touchscreen, 800x480, during a game (seven-inch.png)
 and with the referee's question for the table (question.png); the exhibit's set-the-board overlay at
 800x480 (seven-inch-setup.png) and 1366x768 (laptop-setup.png); the kiosk in the dark theme (kiosk-dark.png).
 Run from the checkout: `.venv/bin/python scripts/screenshot.py [FOLDER [NAME...]]`.
@@ -80,6 +81,12 @@ def illegal(service: Service, clock: Clock) -> None:
     settle(service, clock)
 
 
+def lifted(service: Service, clock: Clock) -> None:
+    """A throw of 3 and Green's piece on 10 in the hand: the board glows where it may go (13)."""
+    service.handle("throw", 3)
+    service.handle("lift", 10)
+
+
 def win(service: Service, clock: Clock) -> None:
     """A whole game played at random by the rules, to its end."""
     rng = random.Random(3)
@@ -123,7 +130,11 @@ SCENES: dict[str, tuple[Callable[[Service, Clock], None], dict[str, int], str, d
     "question": (question, SEVEN_INCH, "#question button.answer", {}, "light"),
     "seven-inch-setup": (idle_reset, SEVEN_INCH, "#attract-setup:not([hidden])", EXHIBIT, "light"),
     "laptop-setup": (idle_reset, SMALL_LAPTOP, "#attract-setup:not([hidden])", EXHIBIT, "light"),
+    "lights-move": (lifted, LAPTOP, "#board rect.glow", {}, "light"),
+    "lights-fix": (illegal, LAPTOP, "#board rect.glow", {}, "light"),
 }
+#: The scenes photographed as the board alone: what the lights under the squares show.
+BOARD_ONLY = ("lights-move", "lights-fix")
 
 
 def shoot(browser, name: str, folder: Path) -> Path:
@@ -137,7 +148,7 @@ def shoot(browser, name: str, folder: Path) -> Path:
         expect(page.locator("#link")).to_have_text("live")
         expect(page.locator(ready).first).to_be_visible()
         out = folder / f"{name}.png"
-        page.screenshot(path=str(out))
+        (page.locator("#board") if name in BOARD_ONLY else page).screenshot(path=str(out))
         page.close()
         return out
     finally:

@@ -9,12 +9,14 @@ their settings from this one home; the page (`senet_pi_web`) applies them. No Fl
 from __future__ import annotations
 
 import difflib
+import importlib
 import math
 import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from .errors import SenetError
 from .i18n import LANGUAGES
@@ -126,6 +128,15 @@ def _contact(value: object) -> str | None:
 
 def _hint_wait(value: object) -> str | None:
     return None if _within(value, 0, 60) else f"HINT_WAIT must be {_HINT_WAIT}, not {value}"
+
+
+def _owned(module: str, name: str) -> Check:
+    """A check a service module owns (`service/lights.py`, `service/speech.py`), imported when it runs."""
+
+    def check(value: object) -> str | None:
+        return cast(Check, getattr(importlib.import_module(f"senet_pi.service.{module}"), name))(value)
+
+    return check
 
 
 _PIN_DELAY = "a number of seconds from 0 to 30"
@@ -398,6 +409,15 @@ SETTINGS: tuple[Setting, ...] = (
         "decides who may).",
         _buttons,
     ),
+    Setting("LIGHTS", (bool,), "true or false", True, "Whether the lights under the squares show."),
+    Setting(
+        "LIGHTS_BRIGHTNESS", (int,), "1 to 100", 25, "The strip's cap, percent.", _owned("lights", "check_percent")
+    ),
+    Setting("LIGHTS_OFF", (list,), "a list of kinds", [], "Kinds of light left dark.", _owned("lights", "check_kinds")),
+    Setting("LIGHTS_COLOURS", (list,), '["kind=RRGGBB"]', [], "Colours by kind.", _owned("lights", "check_colours")),
+    Setting("SPEAK", (bool,), "true or false", False, "Whether the board says what matters (espeak-ng)."),
+    Setting("SPEAK_VOLUME", (int,), "0 to 100", 80, "The voice's volume, percent.", _owned("speech", "check_volume")),
+    Setting("SPEAK_QUIET", (str,), '"HH:MM-HH:MM"', "", "The voice's quiet hours.", _owned("speech", "check_quiet")),
     Setting("MQTT_AREA", (str,), "a room's name", None, "The room Home Assistant suggests for the board's device."),
     Setting(
         "MQTT_PAGE_URL",
@@ -526,18 +546,8 @@ ENVIRONMENT: tuple[Variable, ...] = (
         "~/.config",
         "senet-pi",
     ),
-    Variable(
-        "XDG_STATE_HOME",
-        "Where the journal is when SENET_PI_JOURNAL is not set.",
-        "~/.local/state",
-        "senet-pi",
-    ),
-    Variable(
-        "XDG_CACHE_HOME",
-        "Where the endgame tables are when SENET_PI_TABLES is not set.",
-        "~/.cache",
-        "senet-pi",
-    ),
+    Variable("XDG_STATE_HOME", "Where the journal is when SENET_PI_JOURNAL is not set.", "~/.local/state", "senet-pi"),
+    Variable("XDG_CACHE_HOME", "Where the endgame tables are when SENET_PI_TABLES is not set.", "~/.cache", "senet-pi"),
     Variable(
         "SENET_PI_ARGS",
         "The arguments of `senet-pi run` for the exhibit's service (in /etc/senet-pi/senet-pi.env).",

@@ -22,8 +22,9 @@ ROOT = Path(__file__).resolve().parents[1]
         ["bench_stats.py", "--games", "200", "--per-day", "20", "--repeat", "1"],
         ["bench_first_draw.py", "--runs", "1"],
         ["bench_hints.py", "--quick"],
+        ["bench_lights.py", "--trials", "1"],
     ],
-    ids=["rules", "opponent", "scanner", "page", "stats", "first-draw", "hints"],
+    ids=["rules", "opponent", "scanner", "page", "stats", "first-draw", "hints", "lights"],
 )
 def test_benchmark_scripts_run(args):
     env = dict(os.environ, PYTHONPATH=str(ROOT))

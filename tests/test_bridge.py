@@ -228,25 +228,47 @@ def test_run_with_the_serial_backend_on_the_simulated_firmware(tmp_path):
     assert "B throws" in out
 
 
-def test_the_square_leds_show_what_to_fix_and_go_dark_when_the_board_is_right():
+def test_the_strip_gets_the_palette_then_the_lights_and_goes_dark_when_the_board_is_right():
     port, clock, service, backend = bridged_service()
     try:
+        palette = [w for w in port.written if b",V," in w]
+        assert len(palette) == 13  # one look a kind, before any lights
+        assert any(b",V,1,001C2C,S*" in w for w in palette)  # "move": blue 0072B2 at 25 %, steady
         service.handle("throw", 3)
         service.handle("lift", 10)
+        assert frames_of(port, "G")[-1] == "0" * 12 + "1" + "0" * 19  # 13, where the lifted piece may go
         service.handle("place", 14)
         clock.t += 1
-        service.tick()  # settled: a wrong move
-        lights = [w for w in port.written if b",P," in w]
-        assert any(b",P,10,FF0000*" in w for w in lights)
-        assert any(b",P,14,FF0000*" in w for w in lights)
-        port.written.clear()
+        service.tick()  # settled: a wrong move; its fix: from 14 (blinking), to 10 (steady)
+        fix = frames_of(port, "G")[-1]
+        assert fix[13] == "2" and fix[9] == "3", fix  # fix_from, fix_to in the palette's order
         service.handle("lift", 14)
         service.handle("place", 13)
         clock.t += 1
         service.tick()  # the move is right now: the lights go out
-        assert any(b",P,14,000000*" in w for w in port.written)
+        assert frames_of(port, "G")[-1] == "0" * 32
     finally:
         backend.close()
+
+
+def frames_of(port: FakePort, kind: str) -> list[str]:
+    """The first field of each frame of `kind` the host wrote to the bridge."""
+    found = [codec.parse(w.rstrip(b"\n")) for w in port.written]
+    return [f[2][0] for f in found if f is not None and f[1] == kind]
+
+
+def test_the_simulated_firmware_lights_its_strip_and_refuses_a_malformed_lights_frame(rig):
+    rig.service.handle("throw", 3)
+    rig.firmware.board.lift(10)
+    until(lambda: rig.firmware.board.strip()[0][12] != 0)  # square 13: where the lifted piece may go
+    colours, _ = rig.firmware.board.strip()
+    assert colours[12] == 0x001C2C, "blue at 25 %"
+    assert sum(1 for c in colours if c) == 1, "one light only"
+    before = colours
+    rig.backend.command("G", ("12",))  # too short: refused, nothing changes
+    rig.backend.command("G", ("Z" * 32,))  # no such palette index
+    until(lambda: sum("bad command G" in str(v.get("text")) for v in rig.verdicts) == 2)
+    assert rig.firmware.board.strip()[0] == before
 
 
 def test_importing_the_firmware_simulation_patches_nothing(tmp_path):

@@ -416,7 +416,11 @@ def test_an_idle_reset_ends_a_visitors_choice_to_play_alone(tmp_path):
 
 
 def test_the_usb_bridge_lights_the_two_squares_of_the_computers_move():
-    """Where the board has the bridge's square LEDs, the computer's move lights its squares amber."""
+    """Where the board has the bridge's strip, the computer's move lights its squares: from blinking,
+    to steady (the lights' `computer_from` and `computer_to`, in a `G` frame)."""
+    from firmware_bridge import codec
+    from senet_pi.hardware.strip import INDEX
+    from senet_pi.service.lights import Kind
     from tests.bridge_helpers import bridged_service
 
     port, clock, service, backend = bridged_service()
@@ -426,9 +430,10 @@ def test_the_usb_bridge_lights_the_two_squares_of_the_computers_move():
         assert player.step()
         assert player.step()  # Green (the computer) begins: it throws, then chooses
         shown = player.view()["move"]
-        lit = b"".join(port.written)
-        for square in (shown["from"], shown["to"]):
-            assert f",P,{square},FF8800*".encode() in lit
+        frames = [codec.parse(w.rstrip(b"\n")) for w in port.written]
+        lit = [f[2][0] for f in frames if f is not None and f[1] == "G"][-1]
+        assert lit[shown["from"] - 1] == INDEX[Kind.COMPUTER_FROM], lit
+        assert lit[shown["to"] - 1] == INDEX[Kind.COMPUTER_TO], lit
     finally:
         player.close()
         backend.close()

@@ -18,7 +18,7 @@ from tests.npm_helpers import npm_install
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRMWARE = ROOT / "firmware_bridge"
-DEVICE_MODULES = ["codec.py", "debounce.py", "bridge.py", "main.py"]
+DEVICE_MODULES = ["codec.py", "debounce.py", "glow.py", "bridge.py", "main.py"]
 MICROPYTHON_PACKAGE = "@micropython/micropython-webassembly-pyscript@1.27.0"
 
 sys.path.insert(0, str(FIRMWARE))

@@ -47,9 +47,12 @@ def sim_board(pinmap):
 # ---------------------------------------------------------------------- the pin map
 
 
-def test_the_pin_map_uses_17_distinct_header_gpios(pinmap):
+def test_the_pin_map_uses_18_distinct_header_gpios(pinmap):
+    """The matrix (11), the button, four stick LEDs, the buzzer, and the strip's data on SPI0 MOSI."""
     pins = pinmap.all_pins()
-    assert len(pins) == len(set(pins)) == 17
+    assert len(pins) == len(set(pins)) == 18
+    assert pinmap.lights is not None, "the pin map has a strip"
+    assert pinmap.lights.data == 10
     assert all(2 <= p <= 27 for p in pins)
     assert pinmap.square_at(0, 0) == 1
     assert pinmap.square_at(5, 4) == 30

@@ -72,6 +72,14 @@ BAD = [
     ("MQTT_AREA", "3", "MQTT_AREA must be a room's name, not a int"),
     ("MQTT_PAGE_URL", '"hall-1:8080"', "MQTT_PAGE_URL must be the board page's address"),
     ("MQTT_STAFF_AFTER", "0", "MQTT_STAFF_AFTER must be a number of seconds from 5 to 3600"),
+    ("LIGHTS", '"on"', "LIGHTS must be true or false, not a str"),
+    ("SPEAK", "1", "SPEAK must be true or false, not a int"),
+    ("SPEAK_VOLUME", "120", "SPEAK_VOLUME must be a whole number of percent from 0 to 100, not 120"),
+    ("SPEAK_QUIET", '"late"', 'SPEAK_QUIET must be hours like "22:00-08:00" (or ""), not \'late\''),
+    ("LIGHTS_BRIGHTNESS", "0", "LIGHTS_BRIGHTNESS must be a whole number of percent from 1 to 100, not 0"),
+    ("LIGHTS_BRIGHTNESS", "50.5", "LIGHTS_BRIGHTNESS must be 1 to 100, not a float"),
+    ("LIGHTS_OFF", '["sparkle"]', "LIGHTS_OFF must list kinds of light (move, fix_from"),
+    ("LIGHTS_COLOURS", '["move=red"]', 'LIGHTS_COLOURS must be a list of "kind=RRGGBB"'),
 ]
 
 

@@ -25,6 +25,8 @@ class SimBoard:
         self.button_down = False
         self.button_reads = 0  # how often the firmware read the button since it last changed
         self.outputs: dict[int, int] = {}
+        self.strip: list[tuple[int, int, int]] = []  # the LED strip as the firmware last wrote it (sim/neopixel.py)
+        self.strip_written = 0.0  # when, on time.monotonic()
         self.lock = threading.Lock()
 
     def place(self, square: int) -> None:

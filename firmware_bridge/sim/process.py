@@ -4,7 +4,7 @@
 firmware's, as a Pico would be: its modules are found by their Pico names (`import main`,
 `import machine` finds the stand-in beside this file) and `time` gets MicroPython's ticks.
 It reads one command a line on standard input and answers each with one line:
-`place N`, `lift N`, `set MASK`, `press SECONDS`, `leds`, `unplug`, `plug`, `quit`;
+`place N`, `lift N`, `set MASK`, `press SECONDS`, `leds`, `strip`, `unplug`, `plug`, `quit`;
 `ok [...]` or `error TEXT`. It says `ok ready` once the port is there.
 """
 
@@ -110,6 +110,9 @@ def answer(firmware: Firmware, verb: str, args: list[str]) -> str:
         getattr(firmware, verb)()
     elif verb == "leds":
         return " ".join(str(led) for led in firmware.board.leds)
+    elif verb == "strip":  # the LED strip: each LED as RRGGBB, then when it was last written
+        board = firmware.board
+        return " ".join(["%02X%02X%02X" % rgb for rgb in board.strip] + [repr(board.strip_written)])
     else:
         raise ValueError(f"unknown command {verb!r}")
     return ""

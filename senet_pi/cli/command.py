@@ -46,9 +46,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from ..hardware.backends import make_backend
     from ..service.core import Service
     from ..service.journal import Journal
+    from ..service.lights import LightSettings
     from ..service.runlock import RunLock
     from ..settings import defaults, load_instance_config
     from .run import Runner, verdict_words
+    from .voice import start_voice
 
     script = _read_script(args.script) if args.script else None  # before anything starts
     config = load_instance_config()  # a bad config is a startup error, said before anything starts
@@ -78,7 +80,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
     try:
         variant, players = args.ruleset or "secret", args.players or 2
         service = Service(
-            journal, variant=variant, players=players, idle_minutes=idle_minutes, question_seconds=question_seconds
+            journal,
+            variant=variant,
+            players=players,
+            idle_minutes=idle_minutes,
+            question_seconds=question_seconds,
+            lights=LightSettings.from_config({**defaults(), **config}),
         )
     except BaseException:
         journal.close()
@@ -100,6 +107,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         language = str(config.get("LANGUAGE", DEFAULT))
         board = Board(service, backend, exhibit=exhibit, language=language, words=verdict_words(language))
         board.pin_set = bool(config.get("OPERATOR_PIN_HASH"))
+        runner.voice = start_voice(service, config, language)  # SPEAK = true: the board says what matters
         if args.page_port:  # bound now, started by its first visitor: see senet_pi.server.on_demand
             from ..server.on_demand import serve_on_demand
 
@@ -270,6 +278,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="judge a replay file and print one JSON verdict per line",
         description="Feed a replay file through the rules and the referee; prints one JSON verdict a line.",
     )
+    replay.add_argument(
+        "--lights",
+        action="store_true",
+        help='also print {"lights": {...}} after an event\'s verdicts whenever the lights under the squares change',
+    )
     replay.add_argument("file", metavar="FILE", help="the replay file, or - for standard input")
     replay.set_defaults(func=cmd_replay)
     run = sub.add_parser(
@@ -331,6 +344,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--pin", help="6-12 digits or a 12+ character passphrase (asked for when not given); empty disables the actions"
     )
     pin.set_defaults(func=_cmd_set_pin)
+    from .voice import add_say
+
+    add_say(sub)
     export = sub.add_parser(
         "export",
         help="write a journaled game as a replay file",

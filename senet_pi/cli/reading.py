@@ -21,7 +21,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from ..service.replay import read_replay_file, replay_lines
 
     replay = read_replay_file(args.file)
-    for line in replay_lines(replay):
+    for line in replay_lines(replay, lights=args.lights):
         print(line, flush=False)
     return 0
 

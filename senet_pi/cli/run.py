@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Protocol, TextIO
 
 from ..errors import InvalidThrowError, SenetError
 from ..events import Answer, MoveEntry, Resync, Throw, Undo
@@ -51,6 +51,12 @@ commands (one per line):
   wait MS | status | help | quit"""
 
 
+class Closeable(Protocol):
+    """Something the runner closes when it stops (the voice)."""
+
+    def close(self) -> None: ...
+
+
 class CommandError(SenetError, ValueError):
     """A line typed at `senet-pi run` that it cannot carry out."""
 
@@ -75,6 +81,7 @@ class Runner:
         self._unsubscribe: Callable[[], None] = self.service.subscribe(self._print)
         self.notifier = Notifier()  # systemd's Type=notify; does nothing when not under systemd
         self.watchdog = Watchdog(self.notifier, scan_counter(self.backend))
+        self.voice: Closeable | None = None  # the board's voice (cli/voice.py), when SPEAK = true
 
     def start(self) -> None:
         for note in self.service.notes:
@@ -273,6 +280,8 @@ class Runner:
         if self._ticker.is_alive():
             self._ticker.join(timeout=2)
         self._unsubscribe()
+        if self.voice is not None:
+            self.voice.close()
         self.backend.close()
         self.service.close()
         self.notifier.close()

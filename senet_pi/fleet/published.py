@@ -91,6 +91,7 @@ def board_state(board: Board) -> dict[str, object]:
     out["names"] = {pid: NAMES[pid] for pid in players}
     out["player_names"] = {pid: PLAYERS[pid] for pid in players}
     out["pieces"] = {pid: PIECES[pid] for pid in players}
+    out["light_looks"] = service.light_looks()  # how the page's board glows each kind of light
     out["backend"] = backend.describe() if backend is not None else {"backend": "none"}
     out["sim"] = isinstance(backend, SimBackend)
     out["mqtt"] = board.fleet.describe() if board.fleet is not None else None

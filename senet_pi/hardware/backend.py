@@ -25,6 +25,7 @@ from ..verdicts import Bonus, Offer, Refused, Switch, Verdict
 from .board import SCAN_RATE, ReedSwitchBoard
 from .debounce import SwitchFault
 from .pinmap import PinMap, load_pinmap
+from .strip import FakeSpi, SpiStrip, SpiWriter, open_spi
 from .thrower import VERY_LONG_PRESS, Sticks, StickThrower
 
 if TYPE_CHECKING:
@@ -163,8 +164,12 @@ class GpioBackend(Backend):
         scan_rate: float = SCAN_RATE,
         spin: float = 0.6,
         clock: Callable[[], float] = time.monotonic,
+        spi: SpiWriter | None = None,
     ) -> None:
         self.pinmap = pinmap or load_pinmap()
+        self.strip: SpiStrip | None = None
+        self.strip_problem: str | None = None  # why the pin map's strip cannot be driven (no SPI, no spidev)
+        self._spi = spi
         self.rng = rng or default_random()
         self.spin = spin
         self._clock = clock
@@ -199,10 +204,26 @@ class GpioBackend(Backend):
         self.thrower.when_held = self.held
         assert self.control is not None
         self.control.attach(service)
+        self._start_strip(service, scan)
         sensed = self.board.occupied  # the board as it stands (and: this board has sensors)
         service.handle(Sense(tuple(sq for sq in range(1, 31) if sensed >> sq & 1)))
         if scan:
             self.board.start()
+
+    def _start_strip(self, service: Service, animate: bool) -> None:
+        """The strip under the squares, when the pin map has one: it shows the service's lights."""
+        lights = self.pinmap.lights
+        if lights is None or not service.light_settings.on:
+            return
+        if self._spi is None:
+            self._spi, self.strip_problem = open_spi()
+        if self._spi is None:
+            return
+        strip = self.strip = SpiStrip(self._spi, service.light_settings, lights.sticks, lights.ring)
+        service.subscribe(lambda verdicts: strip.show(service.lights))
+        strip.show(service.lights)
+        if animate:
+            strip.start()
 
     # ------------------------------------------------------------------ the button
 
@@ -229,12 +250,17 @@ class GpioBackend(Backend):
             "backend": self.name,
             "switches": [sq for sq in range(1, 31) if board and board.occupied >> sq & 1],
             "leds": list(self.thrower.leds.value) if self.thrower and self.thrower.leds else [],
-            "faults": [f.text for f in self.faults.values()],
+            # the strip the pin map names but the Pi cannot drive, with the command that fixes it
+            "faults": [f.text for f in self.faults.values()] + [f"lights: {p}" for p in [self.strip_problem] if p],
+            "strip": self.strip_problem or ("ok" if self.strip is not None else "none"),
         }
 
     def close(self) -> None:
         if self.control is not None:
             self.control.detach()
+        strip, self.strip = self.strip, None
+        if strip is not None:
+            strip.close()
         for device in (self.board, self.thrower):
             if device is not None:
                 device.close()
@@ -255,7 +281,8 @@ class SimBackend(GpioBackend):
         self.sim = SimBoard(pinmap, sim_factory(), occupied or 0)
         self._preset = occupied
         self._unfollow: Callable[[], None] | None = None
-        super().__init__(pinmap, pin_factory=self.sim.factory, **kwargs)
+        self.spi = FakeSpi()  # the simulated board's strip: its bytes, as a Pi's SPI would send them
+        super().__init__(pinmap, pin_factory=self.sim.factory, spi=self.spi, **kwargs)
 
     def start(self, service: Service, scan: bool = True) -> None:
         from .sim import follow_new_games

@@ -29,6 +29,19 @@ def default_pinmap_path() -> Path:
     return Path(__file__).resolve().parents[2] / "hardware" / "pinmap.toml"
 
 
+#: SPI0's MOSI: the one GPIO the strip's data can come from (the SPI block drives it).
+SPI0_MOSI = 10
+
+
+@dataclass(frozen=True)
+class StripPins:
+    """The LED strip under the squares: its data GPIO (SPI0 MOSI) and the LEDs after square 30's."""
+
+    data: int = SPI0_MOSI
+    sticks: int = 4
+    ring: int = 0
+
+
 @dataclass(frozen=True)
 class PinMap:
     """GPIO numbers of the switch matrix and the thrower."""
@@ -38,13 +51,15 @@ class PinMap:
     button: int
     leds: tuple[int, ...]
     buzzer: int | None = None
+    lights: StripPins | None = None
 
     def square_at(self, row: int, column: int) -> int:
         """The board square wired at (row, column) of the matrix: rows hold five squares each."""
         return square_at(row, column)
 
     def all_pins(self) -> list[int]:
-        return [*self.rows, *self.columns, self.button, *self.leds, *([self.buzzer] if self.buzzer is not None else [])]
+        optional = [p for p in (self.buzzer, self.lights.data if self.lights else None) if p is not None]
+        return [*self.rows, *self.columns, self.button, *self.leds, *optional]
 
 
 def load_pinmap(path: str | Path | None = None) -> PinMap:
@@ -64,13 +79,31 @@ def pinmap_from(data: dict[str, object], where: str = "pin map") -> PinMap:
     leds = _gpios(thrower, "leds", 4, where)
     button = _gpio(thrower.get("button"), "thrower.button", where)
     buzzer = None if thrower.get("buzzer") is None else _gpio(thrower["buzzer"], "thrower.buzzer", where)
-    pinmap = PinMap(rows, columns, button, leds, buzzer)
+    pinmap = PinMap(rows, columns, button, leds, buzzer, _strip(data.get("lights"), where))
     seen: set[int] = set()
     for pin in pinmap.all_pins():
         if pin in seen:
             raise PinMapError(f"{where}: GPIO {pin} is used twice")
         seen.add(pin)
     return pinmap
+
+
+def _strip(section: object, where: str) -> StripPins | None:
+    """The optional [lights] section: data on SPI0 MOSI, 0-4 stick LEDs, 0-24 LEDs round the button."""
+    if section is None:
+        return None
+    if not isinstance(section, dict):
+        raise PinMapError(f"{where}: [lights] must be a section with data, sticks and ring")
+    data = _gpio(section.get("data", SPI0_MOSI), "lights.data", where)
+    if data != SPI0_MOSI:
+        raise PinMapError(f"{where}: lights.data must be GPIO {SPI0_MOSI}, SPI0's MOSI (the strip is driven over SPI)")
+    counts = []
+    for key, most in (("sticks", 4), ("ring", 24)):
+        value = section.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
+            raise PinMapError(f"{where}: lights.{key} must be a whole number of LEDs from 0 to {most}")
+        counts.append(value)
+    return StripPins(data, counts[0], counts[1])
 
 
 def _gpios(section: dict[str, object], key: str, count: int, where: str) -> tuple[int, ...]:

@@ -21,14 +21,14 @@ from firmware_bridge import codec
 from ..events import Lift, Place, Sense
 from ..rules.throws import RandomSource, default_random
 from ..service.core import Service
-from ..verdicts import Cleared, Illegal, Link, Moved, NewGame, Prompt, Resynced, Undone, Verdict
+from ..verdicts import Link, Verdict
 from .backend import Backend, ThrowerControl
+from .strip import glow_frame, palette_frames
 from .thrower import PressTimer, Sticks
 
 #: The Raspberry Pi Pico's USB ids when it runs MicroPython.
 PICO_VID, PICO_PID = 0x2E8A, 0x0005
 BAUD = 115200
-RED, AMBER = "FF0000", "FF8800"  # the square LEDs: fix this square / a piece is wanted here
 KNOWN_PROTOCOLS = (1,)
 SILENT_AFTER = 3.5  # seconds without a frame (the bridge's heartbeat comes every second): the link is down
 WRITE_TIMEOUT = 0.5  # seconds a frame to the bridge may wait to be written: a bridge that stops reading
@@ -129,7 +129,7 @@ class SerialBackend(Backend):
         self._resyncing = True
         self._button = PressTimer(clock)
         self._sent = 0
-        self._lit: set[int] = set()
+        self._lit: str | None = None  # the last `G` frame sent on this connection
         self._unsubscribe_lights: Callable[[], None] | None = None
 
     # ------------------------------------------------------------------ the link
@@ -256,10 +256,10 @@ class SerialBackend(Backend):
         self.firmware, self.board_id = info.get("fw"), info.get("board")
         self.problem = None
         self._resyncing = True
-        if not self.connected:
-            self.connected = True
-            if self.service is not None:
-                self.service.note(Link(True, f"bridge {self.board_id} firmware {self.firmware}"))
+        was, self.connected = self.connected, True
+        self._send_palette()  # before anything is lit: a `G` frame names the palette's indexes
+        if not was and self.service is not None:
+            self.service.note(Link(True, f"bridge {self.board_id} firmware {self.firmware}"))
 
     def _on_S(self, fields: list[str]) -> None:
         occupied = codec.occupancy_from_hex(fields[0])
@@ -317,24 +317,24 @@ class SerialBackend(Backend):
         }
 
     def _square_lights(self, verdicts: list[Verdict]) -> None:
-        """The optional LED under each square: red where the board must be fixed, amber where a
-        prompt wants a piece, dark again once the board matches the game."""
-        for verdict in verdicts:
-            if isinstance(verdict, Cleared | Moved | NewGame | Resynced | Undone):
-                self._light({})
-            if isinstance(verdict, Illegal) and (verdict.missing is not None or verdict.extra is not None):
-                squares = [*(verdict.missing or []), *(verdict.extra or [])]
-                self._light(dict.fromkeys(squares, RED))
-            elif isinstance(verdict, Prompt):
-                wanted = {sq: AMBER for sq in (verdict.from_sq, verdict.to) if isinstance(sq, int)}
-                self._light(wanted)
+        """The strip under the squares shows the service's lights (service/lights.py): a `G` frame
+        whenever they change; the palette (`V` frames) first on each connection."""
+        service = self.service
+        if service is None or not self.connected:
+            return
+        frame = glow_frame(service.lights)
+        if frame != self._lit:
+            self._lit = frame
+            self.command("G", (frame,))
 
-    def _light(self, colours: dict[int, str]) -> None:
-        for square in self._lit - colours.keys():
-            self.command("P", (square, "000000"))
-        for square, colour in colours.items():
-            self.command("P", (square, colour))
-        self._lit = set(colours)
+    def _send_palette(self) -> None:
+        """The looks of every kind, with this board's colours and brightness cap, then the lights."""
+        if self.service is None:
+            return
+        for fields in palette_frames(self.service.light_settings):
+            self.command("V", fields)
+        self._lit = None
+        self._square_lights([])
 
     def close(self) -> None:
         self._stop.set()

@@ -27,6 +27,7 @@ from ..rules.throws import RandomSource, Throw
 from ..verdicts import Idle, Illegal, JournalNews, NewGame, Refused, Verdict, Win
 from .idle import IdleReset
 from .journal import EventRecord, GameRecord, Journal
+from .lights import Lights, LightSettings, Memory, shown
 from .nojournal import NoJournal
 from .questions import QUESTION_SECONDS, Assumed, QuestionClosed, Waiting, likelier
 from .restart import Restart
@@ -81,10 +82,15 @@ class Service:
         idle_minutes: float | None = None,
         wall: Callable[[], float] = lambda: time.time(),
         question_seconds: float | None = None,
+        lights: LightSettings | None = None,
     ) -> None:
         """`idle_minutes`: an exhibit's idle reset (IdleReset), None = never reset by itself. `wall`:
         the clock the journal's dates come from, watched for being set (a jump). `question_seconds`:
-        how long a question waits before its likelier answer is taken (None = it waits for people)."""
+        how long a question waits before its likelier answer is taken (None = it waits for people).
+        `lights`: which lights under the squares show (config.toml's LIGHTS_* settings)."""
+        self.light_settings = lights or LightSettings()
+        self._memory = Memory()  # what the lights need that only the verdicts said
+        self.lights: Lights = {}  # the lights on show, as `lights.shown` derives them at each batch
         self.question_seconds = question_seconds
         self._waiting = Waiting(clock)  # how long the open question has waited with the board still
         self.assumed: Assumed | None = None  # an answer taken for nobody, open to change until the next input
@@ -492,7 +498,12 @@ class Service:
                 # what the resume found (a game not resumed to its end, a changed record), for its game only
                 journal_notes=self.resume_notes if self.game_id == self._resumed_game else [],
                 touched=not self.idle.fresh,  # a person did something since the game began
+                lights=self.lights,
             )
+
+    def light_looks(self) -> dict[str, dict[str, str]]:
+        """How each kind of light shows with this board's settings: {kind: {"colour": "#RRGGBB", "pattern": ...}}."""
+        return self.light_settings.looks()
 
     def hand(self, player: str) -> HandView | None:
         """One player's view of their cards in the card game (K10), or None when `player` holds no
@@ -520,6 +531,9 @@ class Service:
         return lambda: self._listeners.remove(listener)
 
     def _publish(self, verdicts: list[Verdict]) -> None:
+        """Work out the lights for this batch, then tell every listener (under the lock)."""
+        self._memory = self._memory.took(verdicts)
+        self.lights = shown(self.referee, self._memory, self.light_settings)
         for listener in list(self._listeners):
             listener(verdicts)
 

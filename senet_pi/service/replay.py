@@ -16,7 +16,8 @@ from ..errors import InvalidOptionError, ReplayError, SenetError
 from ..events import EVENT_KINDS, Event, parse_event
 from ..referee import Referee
 from ..rules import RULESETS, Game, find_ruleset
-from ..verdicts import Illegal, VerdictJSON
+from ..verdicts import Illegal, Verdict, VerdictJSON
+from .lights import Memory, changed, lights_line, shown
 
 
 @dataclass
@@ -105,23 +106,41 @@ def run_replay(replay: Replay, referee: Referee | None = None) -> Iterator[Verdi
     the JSON form the replay contract prints (an `illegal` one names the event it refused).
 
     The clock starts at 0 and moves only with `wait`; the end of the events counts as settled."""
-    referee = referee or Referee(replay.new_game())
+    for _, lines in judged(replay, referee or Referee(replay.new_game())):
+        yield from lines
+
+
+def judged(replay: Replay, referee: Referee) -> Iterator[tuple[list[Verdict], list[VerdictJSON]]]:
+    """Each event's verdicts (then the final flush's), typed and in their JSON form, as `referee` decides them."""
     clock_ms: float = 0
     for event in replay.events:
         if event.kind == "wait" and isinstance(event.value, int | float):  # parse_event checked it is a number
             clock_ms += event.value
-        for verdict in referee.take(event.input(), clock_ms / 1000):
+        verdicts = referee.take(event.input(), clock_ms / 1000)
+        lines = []
+        for verdict in verdicts:
             line = verdict.json()
             if isinstance(verdict, Illegal):
                 line["event"] = event.index
-            yield line
-    yield from (verdict.json() for verdict in referee.flush())
+            lines.append(line)
+        yield verdicts, lines
+    flushed = referee.flush()
+    yield flushed, [verdict.json() for verdict in flushed]
 
 
-def replay_lines(replay: Replay) -> Iterator[str]:
-    """The output lines of `senet-pi replay`: one compact JSON object each."""
-    for verdict in run_replay(replay):
-        yield verdict_line(verdict)
+def replay_lines(replay: Replay, lights: bool = False) -> Iterator[str]:
+    """The output lines of `senet-pi replay`: one compact JSON object each. With `lights`, after the
+    verdict lines of each event, one `{"lights": {...}}` line whenever the lights under the squares change."""
+    referee = Referee(replay.new_game())
+    memory, before = Memory(), shown(referee, Memory())
+    for verdicts, lines in judged(replay, referee):
+        yield from (verdict_line(line) for line in lines)
+        if lights:
+            memory = memory.took(verdicts)
+            now = shown(referee, memory)
+            if changed(before, now):
+                yield verdict_line(lights_line(now))
+            before = now
 
 
 def verdict_line(verdict: VerdictJSON) -> str:

@@ -167,6 +167,7 @@ class View:
     touched: bool  # a person did something since the game began
     setup: SetupStep | None
     cards: CardsView | None
+    lights: Mapping[str, str]  # the lights under the squares (service/lights.py): "1".."30", sticks, button -> kind
 
     def to_json(self) -> dict[str, object]:
         """The view as `GET /api/state` answers it (before the page adds its own parts): plain
@@ -202,6 +203,7 @@ class View:
             "history": [verdict.json() for verdict in self.history],
             "touched": self.touched,
             "setup": self.setup.to_json() if self.setup is not None else None,
+            "lights": dict(self.lights),
         }
         if self.cards is not None:
             out["cards"] = self.cards.to_json()
@@ -218,6 +220,7 @@ def view_of(
     journal: str | None,
     journal_notes: Sequence[Text],
     touched: bool,
+    lights: Mapping[str, str] | None = None,
 ) -> View:
     """The view of `referee`'s game and board with the service's own parts (called under its lock)."""
     game = referee.game
@@ -261,6 +264,7 @@ def view_of(
         touched=touched,
         setup=setup_step(game, referee),
         cards=cards_view(game),
+        lights=dict(lights or {}),
     )
 
 

@@ -1,6 +1,7 @@
 # Run under MicroPython (WebAssembly) and under CPython: the two outputs must be the same, byte for byte.
 import codec
 from debounce import Debouncer
+from glow import PATTERNS, Glow, level
 
 
 def hexlify(data):
@@ -35,3 +36,24 @@ debouncer = Debouncer(0x7FE, samples=3)
 raw = [0x7FE, 0x3FE, 0x7FE, 0x3FE, 0x3FE, 0x3FE, 0x3FE | (1 << 13), 0x3FE | (1 << 13), 0x3FE | (1 << 13)]
 for n, scan in enumerate(raw):
     print("scan", n, debouncer.update(scan))
+
+for pattern in PATTERNS:  # the lights' patterns: the same levels on the Pico as on the Pi
+    moments = (0, 130, 260, 499, 777, 1201, 4000)
+    print("level", pattern, [level(pattern, ms, index) for ms in moments for index in (0, 5)])
+glow = Glow(4, 2)
+glow.define("1", "0072B2", "S")
+glow.define("2", "D55E00", "B")
+shown = "0" * 9 + "1" + "0" * 3 + "2" + "0" * 16 + "1" + "2"
+glow.show(shown)
+print("glow", glow.colours(0), glow.colours(300))
+malformed = [("G", "0" * 31), ("G", "3" + "0" * 31)]
+malformed += [("V", "0", "", "S"), ("V", "1", "12345", "S"), ("V", "1", "0072B2", "Q")]
+for bad in malformed:
+    try:
+        if bad[0] == "G":
+            glow.show(bad[1])
+        else:
+            glow.define(bad[1], bad[2], bad[3])
+        print("accepted", bad)
+    except ValueError:
+        print("refused", bad[0], glow.shown == shown)

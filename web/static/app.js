@@ -12,7 +12,8 @@ let animated = -1;  // the history length whose last move was last animated
 let saidFix = "";  // the fix last announced: each is said once, not at every state update
 let thrown = null;  // the throw whose sticks last fell: they fall once per throw
 let sideLater = true;  // the page's first draw: the board first, the side panel a moment later
-const prefs = { hints: localStorage.getItem("senet-hints") !== "off", theme: localStorage.getItem("senet-theme") || "" };
+const prefs = { hints: localStorage.getItem("senet-hints") !== "off", theme: localStorage.getItem("senet-theme") || "",
+  speak: localStorage.getItem("senet-speak") === "on" };  // Web Speech on this phone: off unless asked
 
 // The page's language: its catalogue is embedded in the page (<script id="texts">, from the server's
 // .po files); `_("{player} to move", { player: p })` says a sentence in it, English where it has none.
@@ -44,6 +45,7 @@ const TEXT = {
   inHand: (p, sq) => _("{player}'s piece from {square} is in the hand", { player: p, square: sq }),
   mayGo: (list) => _(" — it may go to {squares}", { squares: list }), nowhere: _(" — it cannot move with this throw: put it back"),
   movable: _("pieces that may move"), hintsOn: _("hide the hints"), hintsOff: _("show the hints"),
+  speakOn: _("stop speaking"), speakOff: _("speak aloud"),
   refused: _("not taken: "), themeDark: _("dark theme"), themeLight: _("light theme"),
   signedIn: _("Signed in as operator."), signIn: _("Sign in with the operator PIN."),
   boardRefused: _("the board did not take that"), noPieces: _("no pieces"),
@@ -101,6 +103,18 @@ function el(name, attrs, parent) {
   for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
   if (parent) parent.appendChild(node);
   return node;
+}
+
+// The light under a square, as the strip shows it (senet_pi/service/lights.py): its kind's colour
+// and pattern, a "from" square also dashed, so neither colour nor motion is the only cue.
+function glow(layer, kind, sq, x, y, looks) {
+  const look = (looks || {})[kind] || {};
+  const r = el("rect", { x: x + 4, y: y + 4, width: 50, height: 50, rx: 6, class: `glow pattern-${look.pattern || "steady"}`,
+    stroke: look.colour || "#0072B2", "data-light": kind, "data-square": sq }, layer);
+  if (kind.endsWith("_from")) r.classList.add("from");
+  r.style.animationDelay = look.pattern === "alternate" ? `${(sq % 2) * -0.4}s` : look.pattern === "wave" ? `${(sq - 1) * 0.15}s`
+    : look.pattern === "chase" ? `${(sq - 1) * 0.125}s` : "0s";
+  return r;
 }
 
 function symbol(g, key, x, y) {  // the traditional signs, drawn with a few strokes each
@@ -285,6 +299,8 @@ function drawSquares(svg, state, opts) {
       if (p.dots) el("text", { x: x + 31, y: y + 46, class: "piece-label owner-" + p.owner }, pieceAt[sq]).textContent = p.dots;
     }
     if (wood && !p && wood.ghosts[sq]) piece(top, wood.ghosts[sq], x, y, "ghost").setAttribute("data-goes", sq);  // where the game puts it
+    const light = svg.id === "board" && !opts.plain && !occupied ? (state.lights || {})[String(sq)] : null;
+    if (light) glow(overlay, light, sq, x, y, state.light_looks);  // what the wooden board's light under sq shows
     if (targets.has(sq)) el("circle", { cx: x + 29, cy: y + 32, r: 7, class: "target-dot" }, top);
     if (targets.has(sq) && !p && !stray.has(sq)) {  // a ghost of the piece in the hand, where it may go
       const from = [...lifted.values()].find((l) => l.targets.includes(sq));
@@ -509,6 +525,9 @@ function render(state) {
   }
   const sticks = document.getElementById("sticks");
   drawSticks(sticks, state);
+  const lights = state.lights || {};  // the stick LEDs' and the button ring's light (a bonus throw owed)
+  sticks.dataset.light = lights.sticks || "";
+  document.getElementById("press").dataset.light = lights.button || "";
   sticks.classList.toggle("unseen", state.turn_starts_with === "card" && state.throw == null);  // cards, not sticks, until one is played
   const throwKey = state.throw == null ? null : `${state.game}:${state.history.length}:${state.throw}`;
   if (throwKey !== null && throwKey !== thrown && thrown !== null) {  // a new throw: the sticks fall and land (not at page load)
@@ -741,6 +760,34 @@ function onVerdicts(verdicts) {  // a refused throw or move is said where the vi
   if (document.getElementById("refusal")) showRefusal();
   heardMove = [...verdicts].reverse().find((v) => v.v === "move") || heardMove;
   say(verdicts.map(spoken).filter(Boolean).join(". "));
+  speakAloud(verdicts);
+}
+
+// What the board's voice says (SPEAK, senet_pi/service/speech.py), said by this phone's browser when
+// its visitor asked ("speak aloud"): a throw, a bonus, an illegal move with its first fix, a question,
+// a move to carry out, a win. The newest line cuts off an older one: never two at once.
+const ALOUD = new Set(["throw", "bonus", "illegal", "question", "prompt", "win"]);
+function speakAloud(verdicts) {
+  if (!prefs.speak || !window.speechSynthesis) return;
+  const line = (v) => (v.v === "question" ? v.text : v.v === "illegal" ? unruled(v.reason + (v.fix && v.fix.length ? ". " + v.fix[0] : "")) : spoken(v));
+  const words = verdicts.filter((v) => ALOUD.has(v.v)).map(line).filter(Boolean).join(". ");
+  if (!words) return;
+  speechSynthesis.cancel();
+  const utterance = new SpeechSynthesisUtterance(words);
+  utterance.lang = LANG;
+  speechSynthesis.speak(utterance);
+}
+
+function wireSpeak() {  // the "speak aloud" toggle, on the board's page and on a hand's
+  const aloud = document.getElementById("speak");
+  if (!aloud) return;
+  aloud.hidden = !window.speechSynthesis;
+  aloud.addEventListener("click", () => {
+    prefs.speak = !prefs.speak;
+    localStorage.setItem("senet-speak", prefs.speak ? "on" : "off");
+    if (!prefs.speak && window.speechSynthesis) speechSynthesis.cancel();
+    applyPrefs();
+  });
 }
 
 // Verdicts a screen reader need not hear: the board's own bookkeeping, said again by the next verdict.
@@ -850,6 +897,8 @@ function applyPrefs() {
   document.cookie = `senet-theme=${prefs.theme}; max-age=31536000; path=/; samesite=strict`;
   const hints = document.getElementById("hints");
   if (hints) { hints.textContent = prefs.hints ? TEXT.hintsOn : TEXT.hintsOff; hints.setAttribute("aria-pressed", String(!prefs.hints)); }
+  const aloud = document.getElementById("speak");
+  if (aloud) { aloud.textContent = prefs.speak ? TEXT.speakOn : TEXT.speakOff; aloud.setAttribute("aria-pressed", String(prefs.speak)); }
   const theme = document.getElementById("theme");
   const dark = prefs.theme ? prefs.theme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
   if (theme) theme.textContent = dark ? TEXT.themeLight : TEXT.themeDark;
@@ -864,6 +913,7 @@ function wire() {
     localStorage.setItem("senet-theme", prefs.theme);
     applyPrefs();
   });
+  wireSpeak();
   const hints = document.getElementById("hints");
   if (hints) hints.addEventListener("click", () => {
     prefs.hints = !prefs.hints;
@@ -972,8 +1022,11 @@ if (handBox) {
   document.getElementById("exchange").addEventListener("click", () => handAction("exchange", { cards: chosen.map((i) => cardsOf()[i]) }));
   document.getElementById("pass").addEventListener("click", () => handAction("pass"));
   refreshHand();
+  applyPrefs();
+  wireSpeak();
   const source = new EventSource(`/api/events?lang=${LANG}`);
   source.addEventListener("state", () => { document.getElementById("link").textContent = TEXT.live; refreshHand(); });
+  source.addEventListener("verdicts", (e) => speakAloud(JSON.parse(e.data)));
 } else {
   // The state and the rulings' sentences come in the page itself: the board is drawn at once, with
   // no request to wait for; the live stream then keeps it up to date. The board before
