@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pytest
 
-from senet_pi import settings
+from senet_pi import environment, settings
 from senet_pi.cli.command import build_parser
 from senet_pi.hardware.pinmap import pinmap_from
 
@@ -130,7 +130,7 @@ def test_the_configuration_page_lists_every_setting_and_variable(built):
     page = (out / "configuration.html").read_text(encoding="utf-8")
     for setting in settings.SETTINGS:
         assert f">{setting.name}<" in page, setting.name
-    for variable in settings.ENVIRONMENT:
+    for variable in environment.ENVIRONMENT:
         assert f">{variable.name}<" in page, variable.name
 
 

@@ -190,7 +190,14 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("the opponent", ("senet_pi.opponent",)),
     (
         "the service",
-        ("senet_pi.service", "senet_pi.settings", "senet_pi.i18n", "senet_pi.tomlfile", "senet_pi.configfile"),
+        (
+            "senet_pi.service",
+            "senet_pi.settings",
+            "senet_pi.i18n",
+            "senet_pi.tomlfile",
+            "senet_pi.configfile",
+            "senet_pi.environment",
+        ),
     ),
     ("the hardware", ("senet_pi.hardware",)),
     ("the fleet", ("senet_pi.fleet",)),

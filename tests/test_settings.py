@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from senet_pi import settings
+from senet_pi import environment, settings
 from senet_pi_web import CONFIG_TYPES, ConfigError, create_app, load_instance_config
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,6 +72,7 @@ BAD = [
     ("MQTT_AREA", "3", "MQTT_AREA must be a room's name, not a int"),
     ("MQTT_PAGE_URL", '"hall-1:8080"', "MQTT_PAGE_URL must be the board page's address"),
     ("MQTT_STAFF_AFTER", "0", "MQTT_STAFF_AFTER must be a number of seconds from 5 to 3600"),
+    ("ANSWERS_FROM_ANY_PHONE", '"yes"', "ANSWERS_FROM_ANY_PHONE must be true or false, not a str"),
     ("LIGHTS", '"on"', "LIGHTS must be true or false, not a str"),
     ("SPEAK", "1", "SPEAK must be true or false, not a int"),
     ("SPEAK_VOLUME", "120", "SPEAK_VOLUME must be a whole number of percent from 0 to 100, not 120"),
@@ -214,7 +215,7 @@ def test_every_environment_variable_the_code_reads_is_in_the_table():
                 text = path.read_text(encoding="utf-8", errors="replace")
                 named |= set(re.findall(r"SENET_PI_[A-Z0-9_]*[A-Z0-9]", text))
     assert "SENET_PI_JOURNAL" in named
-    assert named <= {v.name for v in settings.ENVIRONMENT}, named - {v.name for v in settings.ENVIRONMENT}
+    assert named <= {v.name for v in environment.ENVIRONMENT}, named - {v.name for v in environment.ENVIRONMENT}
 
 
 def test_every_setting_says_what_it_means_in_the_docs_words():

@@ -130,7 +130,7 @@ def _settings(_argument: str) -> str:
 
 
 def _environment(_argument: str) -> str:
-    from senet_pi.settings import ENVIRONMENT
+    from senet_pi.environment import ENVIRONMENT
 
     return _table(
         ["variable", "default", "meaning", "read by"],

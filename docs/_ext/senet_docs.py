@@ -1,7 +1,7 @@
 """Sphinx directives that render pages from the code's own tables, so the docs cannot drift.
 
 - ``senet-settings``: every config.toml key of `senet_pi.settings.SETTINGS` (key, type, default, meaning).
-- ``senet-environment``: every environment variable of `senet_pi.settings.ENVIRONMENT`.
+- ``senet-environment``: every environment variable of `senet_pi.environment.ENVIRONMENT`.
 - ``senet-commands``: every subcommand of `senet_pi.cli.command.build_parser()` with what it does.
 - ``senet-command NAME``: one subcommand's usage, description and every option.
 - ``senet-modules``: every package and module of senet_pi and the page, layer by layer, with the
@@ -93,7 +93,7 @@ class EnvironmentTable(SphinxDirective):
     has_content = True  # the note for a code host: not rendered
 
     def run(self) -> list[nodes.Node]:
-        from senet_pi.settings import ENVIRONMENT
+        from senet_pi.environment import ENVIRONMENT
 
         rows: list[list[str | list[nodes.Node]]] = [
             [_code(v.name), v.default, v.meaning, v.used_by] for v in ENVIRONMENT
