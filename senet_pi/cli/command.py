@@ -70,7 +70,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     lock = RunLock(_journal_path(args.journal))
     try:
         lock.acquire()  # one run per journal: a second one is refused, naming the first
-        journal = Journal(lock.journal)
+        journal = Journal(lock.journal, background=True)  # a damaged one's games come back while play goes on
     except BaseException:
         lock.release()
         backend.close()
@@ -175,6 +175,22 @@ def _not_applied(service: Service, ruleset: str | None, players: int | None) -> 
         f"{asked} not applied: game {game} ({variant}, {count} players) is in progress and was resumed; "
         f"type `new {ruleset or variant} {players or count}` (or use the page's new game) to start the game asked for"
     )
+
+
+def cmd_dismiss(args: argparse.Namespace) -> int:
+    """`senet-pi journal dismiss [NAME]`: with the service stopped (it holds the journal's lock)."""
+    from ..service.journal.aside import dismiss
+    from ..service.runlock import RunLock
+
+    lock = RunLock(_journal_path(args.journal))
+    lock.acquire()  # the service recovering it must be stopped first: refused, naming it, if it runs
+    try:
+        print(dismiss(lock.journal, args.name))
+    except (ValueError, OSError) as exc:
+        raise SenetError(str(exc)) from None
+    finally:
+        lock.release()
+    return 0
 
 
 def _read_script(name: str) -> list[str]:
@@ -351,6 +367,12 @@ def build_parser() -> argparse.ArgumentParser:
     recover.add_argument("file", type=Path, metavar="FILE", help="the damaged journal (its -wal beside it is read too)")
     recover.add_argument("-o", "--output", type=Path, metavar="OUT", help="the new journal (default: FILE.recovered)")
     recover.set_defaults(func=lambda args: __import__("senet_pi.service.journal", fromlist=["_"]).recover_cli(args))
+    dismiss = journal_sub.add_parser(
+        "dismiss", help="stop waiting for a journal set aside as damaged: its games are not recovered"
+    )
+    dismiss.add_argument("name", nargs="?", metavar="NAME", help="the file set aside (needed when there are several)")
+    dismiss.add_argument("--journal", type=Path, metavar="PATH", help=JOURNAL_HELP)
+    dismiss.set_defaults(func=cmd_dismiss)
     games = sub.add_parser("games", help="list the games in the journal")
     games.add_argument("--journal", type=Path, metavar="PATH", help=JOURNAL_HELP)
     games.set_defaults(func=cmd_games)

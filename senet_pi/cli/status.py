@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..service.journal import losses
+from ..service.journal.aside import pending
 
 #: A JSON object as read from the page or the journal: its fields are checked where they are used.
 JSON = dict[str, Any]
@@ -218,6 +219,9 @@ def journal_checks(path: Path) -> tuple[list[Check], list[JSON]]:
     """The journal, the disk it is on and its last game; and that game's last verdicts."""
     point, fstype = _mount_of(path.parent)
     disk = _disk_check(path, point, fstype)
+    out = _set_aside(path)
+    if not path.exists() and out:
+        return [Check("journal", False, f"{path}: none yet; " + "; ".join(out)), disk, NO_GAME], []
     if not path.exists():
         return [Check("journal", None, f"no journal yet at {path} (no game played with it)"), disk, NO_GAME], []
     problems: list[str] = []
@@ -236,6 +240,7 @@ def journal_checks(path: Path) -> tuple[list[Check], list[JSON]]:
     game: tuple[Any, ...] | None = None
     found: Check | None = None
     recent: list[JSON] = []
+    problems += out
     try:
         _damage(db, path, problems, remarks)
         found = _resume_note(db)
@@ -290,6 +295,18 @@ def _damage(db: sqlite3.Connection, path: Path, problems: list[str], remarks: li
         kept = f"kept as {aside.name}: remove it once looked at" if aside.exists() else "since removed"
         text = f"recovered from damage at {when}: lost {loss['lost']} writes or inputs ({kept})"
         (problems if aside.exists() else remarks).append(text)
+
+
+def _set_aside(path: Path) -> list[str]:
+    """Each journal set aside as damaged whose games are not back yet: history out of service."""
+    lines = []
+    for entry in pending(path):
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(entry.get("when") or 0)))
+        lines.append(
+            f"history out of service: {entry['aside']} set aside at {when} ({entry.get('why')}), its games not "
+            f"recovered yet (the service goes on with it while it runs; `senet-pi journal dismiss` gives it up)"
+        )
+    return lines
 
 
 def _resume_note(db: sqlite3.Connection) -> Check | None:
