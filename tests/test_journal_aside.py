@@ -13,9 +13,8 @@ import pytest
 
 from senet_pi.cli.command import main
 from senet_pi.cli.status import journal_checks
-from senet_pi.service.journal import Journal, recover
+from senet_pi.service.journal import Journal, recover, salvage
 from senet_pi.service.journal import aside as asides
-from senet_pi.service.journal import salvage
 from tests.test_journal_pages import build, kept_inputs, lose_the_events_root
 
 

@@ -29,6 +29,7 @@ from .reading import (
 
 if TYPE_CHECKING:
     from ..service.core import Service
+    from .systemd import Keepalive
 
 
 def _port(text: str) -> int:
@@ -42,6 +43,19 @@ def _cmd_run(args: argparse.Namespace) -> int:
     """Start the board, the service, the page and the fleet, and feed the terminal's lines to them.
 
     Complexity: one start-up sequence read top to bottom, each step undone in reverse if a later one fails."""
+    from .systemd import Keepalive, Notifier
+
+    # A first line in the log before anything slow, and signs of life to systemd while the start works.
+    print(f"senet-pi {__version__} starting", flush=True)
+    keepalive = Keepalive(Notifier()).start("starting: opening the journal")
+    try:
+        return _run_started(args, keepalive)
+    finally:
+        keepalive.stop()
+
+
+def _run_started(args: argparse.Namespace, keepalive: Keepalive) -> int:
+    """`_cmd_run` once its first line is said: `keepalive` stops when the board is about to be ready."""
     from ..fleet import fleet_settings
     from ..hardware.backends import make_backend
     from ..service.core import Service
@@ -91,6 +105,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     runner = Runner(service, backend, language=args.language or str(config.get("LANGUAGE", DEFAULT)))
     server = publisher = computer = None
     try:
+        keepalive.stop()  # READY=1 follows, from the runner
         runner.start()
         from ..service.seat import start_computer  # the computer's seats and the page's hints
 
@@ -191,6 +206,15 @@ def cmd_dismiss(args: argparse.Namespace) -> int:
     finally:
         lock.release()
     return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """`senet-pi journal check`: SQLite's check of the whole file, read-only; exit status 1 if damaged."""
+    from ..service.journal.check import check_command
+
+    fine, line = check_command(_journal_path(args.journal))
+    print(line, file=sys.stdout if fine else sys.stderr)
+    return 0 if fine else 1
 
 
 def _read_script(name: str) -> list[str]:
@@ -373,6 +397,11 @@ def build_parser() -> argparse.ArgumentParser:
     dismiss.add_argument("name", nargs="?", metavar="NAME", help="the file set aside (needed when there are several)")
     dismiss.add_argument("--journal", type=Path, metavar="PATH", help=JOURNAL_HELP)
     dismiss.set_defaults(func=cmd_dismiss)
+    check = journal_sub.add_parser(
+        "check", help="check the whole journal file now (a start checks only a big one's games)"
+    )
+    check.add_argument("--journal", type=Path, metavar="PATH", help=JOURNAL_HELP)
+    check.set_defaults(func=cmd_check)
     games = sub.add_parser("games", help="list the games in the journal")
     games.add_argument("--journal", type=Path, metavar="PATH", help=JOURNAL_HELP)
     games.set_defaults(func=cmd_games)

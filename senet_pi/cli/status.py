@@ -86,7 +86,7 @@ def service_check(
             "service", None, "not under systemd (no systemctl here): only the page and the journal are checked"
         )
     try:
-        argv = ["systemctl", "show", "--property=LoadState,ActiveState,SubState", UNIT]
+        argv = ["systemctl", "show", "--property=LoadState,ActiveState,SubState,Result", UNIT]
         result = run(argv, capture_output=True, text=True, timeout=5, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return Check("service", False, f"systemctl did not answer: {exc}")
@@ -96,6 +96,13 @@ def service_check(
     state = f"{props.get('ActiveState', 'unknown')} ({props.get('SubState', '?')})"
     if props.get("ActiveState") == "active":
         return Check("service", True, f"{UNIT} {state}")
+    if props.get("Result") == "start-limit-hit":
+        return Check(
+            "service",
+            False,
+            f"{UNIT} failed to start 5 times in 10 minutes and systemd stopped trying: journalctl -u senet-pi -n 50 "
+            "says why; once fixed: systemctl reset-failed senet-pi && systemctl start senet-pi",
+        )
     return Check("service", False, f"{UNIT} {state}: journalctl -u senet-pi -n 50 says why")
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import aside as asides
+from .check import check_in_background, forget_damage, found_damage, small
 from .reading import Reading
 from .records import (
     DEEPEST,
@@ -122,7 +123,11 @@ class Journal(SideFiles, Reading):
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             lost = self._lost_writes()
-            if lost:
+            marked = found_damage(self.path) if self.path.exists() else None
+            if marked:  # what a check found while it ran, or `senet-pi journal check`
+                self._damaged(f"a check found it damaged: {marked}")
+                forget_damage(self.path)
+            elif lost:
                 self._damaged(lost)
             else:
                 self.notice = self._unclean_without_evidence()
@@ -137,6 +142,8 @@ class Journal(SideFiles, Reading):
             self._db = self._open()
         except OSError as exc:
             raise JournalError(f"cannot open the journal {self.path}: {exc.strerror or exc}") from None
+        if background and not small(self.path):  # checked whole while the board plays, not before
+            check_in_background(self.path, self._stop_recovery)
         try:
             self._recover_pending()
         except (OSError, sqlite3.Error) as exc:
@@ -246,6 +253,9 @@ class Journal(SideFiles, Reading):
     def history_out(self) -> list[str]:
         """One line for each journal set aside whose history is not back yet (empty: all is there)."""
         lines = []
+        found = found_damage(self.path)
+        if found:
+            lines.append(f"the journal is damaged ({found}): restart the service to set it aside and recover it")
         for entry in asides.pending(self.path):
             done = self.recovery_failed or "being recovered in the background"
             lines.append(f"history out of service: the damaged journal {entry['aside']} is set aside, {done}")
@@ -280,7 +290,8 @@ class Journal(SideFiles, Reading):
         db.text_factory = text_factory
         summing(db)
         try:
-            check = db.execute("PRAGMA quick_check").fetchone()[0]
+            # Whole only while small: a start's cost does not grow with the journal (see `check`).
+            check = db.execute("PRAGMA quick_check").fetchone()[0] if small(self.path) else "ok"
             if check != "ok":
                 raise sqlite3.DatabaseError(check)
             if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import mmap
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from .schema import SUMMED, TABLES
 
@@ -142,11 +142,15 @@ def _payload(data: Buffer, page: int, at: int, size: int, usable: int) -> tuple[
     return rowid, bytes(out)
 
 
-def leaf_rows(data: Buffer, first: int = 1) -> Iterator[tuple[int, int, tuple[object, ...]]]:
+def leaf_rows(
+    data: Buffer, first: int = 1, known: Callable[[str, int, int], bool] | None = None
+) -> Iterator[tuple[int, int, tuple[object, ...]]]:
     """(page, rowid, values) of every cell that reads on every table-leaf page of a database file's
     bytes (a file cut short: its whole pages), the freelist's pages left out; and (page, -1, ())
     for each cell that does not read, so it can be counted. From page `first` on (a scan resumed);
-    `data` may be a memory map of the file, so no more of it is in memory than the page read."""
+    `data` may be a memory map of the file, so no more of it is in memory than the page read.
+    `known(table, low, high)`: whether the rows of `table` with rowids low..high were all read already
+    (through SQLite): such a page is passed over, only its first cell read (to know its table)."""
     size, usable = _geometry(data)
     free = _free_pages(data, size, usable)
     for page in range(first, len(data) // size + 1):
@@ -159,8 +163,10 @@ def leaf_rows(data: Buffer, first: int = 1) -> Iterator[tuple[int, int, tuple[ob
         cells = int.from_bytes(data[head + 3 : head + 5], "big")
         if cells > (usable - 8) // 2:
             continue  # not a leaf after all: a damaged header, or bytes that happen to start with 0x0D
-        for i in range(cells):
-            pointer = int.from_bytes(data[head + 8 + 2 * i : head + 10 + 2 * i], "big")
+        pointers = [int.from_bytes(data[head + 8 + 2 * i : head + 10 + 2 * i], "big") for i in range(cells)]
+        if known is not None and _known(data, page, pointers, size, usable, known):
+            continue
+        for pointer in pointers:
             try:
                 if not head - base + 8 + 2 * cells <= pointer < usable:
                     raise BadCell("a cell pointer outside its page")
@@ -168,6 +174,25 @@ def leaf_rows(data: Buffer, first: int = 1) -> Iterator[tuple[int, int, tuple[ob
                 yield page, rowid, record(payload)
             except BadCell:
                 yield page, -1, ()
+
+
+def _known(
+    data: Buffer, page: int, pointers: list[int], size: int, usable: int, known: Callable[[str, int, int], bool]
+) -> bool:
+    """Whether every cell of a leaf page is a row already read (see `leaf_rows`)."""
+    base = (page - 1) * size
+    if not pointers or not all(0 < p < usable for p in pointers):
+        return False
+    try:
+        rowid, payload = _payload(data, page, base + pointers[0], size, usable)
+        table = table_of(record(payload))
+        rowids = [rowid]
+        for pointer in pointers[1:]:
+            _, at = _varint(data, base + pointer, base + usable)
+            rowids.append(_varint(data, at, base + usable)[0])
+    except BadCell:
+        return False
+    return table is not None and known(table, min(rowids), max(rowids))
 
 
 #: What the journal's rows look like as stored: a type per column (None allowed where marked), the

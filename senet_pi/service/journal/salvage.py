@@ -10,6 +10,8 @@ Nothing is judged here: `recovery` keeps the rows that pass the journal's checks
 
 from __future__ import annotations
 
+import bisect
+import json
 import mmap
 import os
 import sqlite3
@@ -27,6 +29,7 @@ Row = tuple[Any, ...]  # one table row as read, its columns in TABLES order, the
 
 PROBE = 2000  # rows looked up one by one past a damaged page before giving up on a table
 BATCH = 4000  # rows gathered per committed batch
+TOP = 2**63  # above every rowid
 WIDTH = 9  # columns kept per row: the widest table (games) and its checksum
 
 SCRATCH = f"""
@@ -56,7 +59,7 @@ class Scratch:
         self.db = sqlite3.connect(path, isolation_level=None)
         self.db.text_factory = text_factory
         self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")  # a lost last batch is read again: its progress went with it
+        self.db.execute("PRAGMA synchronous=OFF")  # never fsynced: a scratch file that does not read is begun again
         self.db.executescript(SCRATCH)
 
     def get(self, key: str, default: Any = None) -> Any:
@@ -132,6 +135,7 @@ def _gather_table(db: sqlite3.Connection, table: str, scratch: Scratch) -> None:
     if done == "done":
         return
     failed = int(scratch.get(f"failed:{table}", 0))
+    runs: list[list[int]] = json.loads(scratch.get(f"runs:{table}", "[]"))
     batch: list[Row] = []
     last = int(done)
     for rowid, row in _scan(db, table, last):
@@ -140,10 +144,16 @@ def _gather_table(db: sqlite3.Connection, table: str, scratch: Scratch) -> None:
             failed += 1
             continue
         batch.append(row)
+        if runs and runs[-1][1] == rowid - 1:
+            runs[-1][1] = rowid
+        else:
+            runs.append([rowid, rowid])
         if len(batch) >= BATCH:
-            scratch.commit({table: batch}, {f"sqlite:{table}": last, f"failed:{table}": failed})
+            progress = {f"sqlite:{table}": last, f"failed:{table}": failed, f"runs:{table}": json.dumps(runs)}
+            scratch.commit({table: batch}, progress)
             batch = []
-    scratch.commit({table: batch}, {f"sqlite:{table}": "done", f"failed:{table}": failed})
+    progress = {f"sqlite:{table}": "done", f"failed:{table}": failed, f"runs:{table}": json.dumps(runs)}
+    scratch.commit({table: batch}, progress)
 
 
 def _gather_sqlite(uri: str, scratch: Scratch) -> None:
@@ -226,7 +236,13 @@ def _read_pages(data: mmap.mmap | bytes, start: int, scratch: Scratch, meta_too:
     found = {table: int(scratch.get(f"loose:{table}", 0)) for table in TABLES}
     batch: dict[str, list[Row]] = {table: [] for table in TABLES}
     count, current = 0, start
-    for page, rowid, values in leaf_rows(data, start):
+    runs = {table: json.loads(scratch.get(f"runs:{table}", "[]")) for table in TABLES}
+
+    def known(table: str, low: int, high: int) -> bool:  # rows SQLite read already: a page of them is passed over
+        at = bisect.bisect_right(runs[table], [low, TOP]) - 1
+        return at >= 0 and runs[table][at][0] <= low and high <= runs[table][at][1]
+
+    for page, rowid, values in leaf_rows(data, start, known):
         if page != current and count >= BATCH:
             scratch.commit(batch, {"loose": page, "cells": cells, **_counts(found)})
             batch = {table: [] for table in TABLES}
