@@ -108,3 +108,38 @@ def test_dismiss_forgets_a_set_aside_journal_and_keeps_its_file(damaged, tmp_pat
     assert asides.pending(path) == [] and (tmp_path / entry["aside"]).exists()
     assert main(["journal", "dismiss", "--journal", str(path)]) != 0
     assert "no journal set aside" in capsys.readouterr().err
+
+
+def test_a_big_journal_is_checked_in_the_background_and_set_aside_at_the_next_start(damaged, tmp_path, monkeypatch):
+    from senet_pi.service.journal import check
+
+    path = fresh(damaged, tmp_path)
+    monkeypatch.setattr(check, "CHECK_AT_START", 0)  # every journal "big": not checked whole on the way up
+    journal = Journal(path)  # the games table reads: opened, the damage in its inputs not seen yet
+    assert journal.damaged is None
+    journal.close()
+    assert main(["journal", "check", "--journal", str(path)]) == 1  # on demand: found and kept
+    assert check.found_damage(path)
+    checks, _ = journal_checks(path)
+    assert checks[0].ok is False and "damaged" in checks[0].text
+    again = Journal(path)  # the next start sets it aside and recovers it
+    assert again.damaged and "a check found it damaged" in again.damaged
+    assert check.found_damage(path) is None and asides.pending(path) == []
+    again.close()
+    assert {g: v for g, v in kept_inputs(path).items() if g <= 24} == damaged[1]
+
+
+def test_the_service_checks_a_big_journal_in_a_thread(damaged, tmp_path, monkeypatch):
+    from senet_pi.service.journal import check
+
+    path = fresh(damaged, tmp_path)
+    monkeypatch.setattr(check, "CHECK_AT_START", 0)
+    threads = []
+    real = check.check_in_background
+    monkeypatch.setattr(
+        "senet_pi.service.journal.check_in_background", lambda *a: threads.append(real(*a)) or threads[-1]
+    )
+    journal = Journal(path, background=True)
+    threads[0].join(30)
+    assert check.found_damage(path) and "restart the service" in journal.history_out()[0]
+    journal.close()

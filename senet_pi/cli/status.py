@@ -23,6 +23,7 @@ from typing import Any
 
 from ..service.journal import losses
 from ..service.journal.aside import pending
+from ..service.journal.check import found_damage, small
 
 #: A JSON object as read from the page or the journal: its fields are checked where they are used.
 JSON = dict[str, Any]
@@ -288,9 +289,15 @@ def _disk_check(path: Path, point: str | None, fstype: str | None) -> Check:
 
 
 def _damage(db: sqlite3.Connection, path: Path, problems: list[str], remarks: list[str]) -> None:
-    """SQLite's own check, writes lost since the last mark, and damaged journals recovered from."""
-    check = db.execute("PRAGMA quick_check").fetchone()[0]
-    if check != "ok":
+    """SQLite's own check (of a big journal: what the service's check in the background or `senet-pi
+    journal check` found), writes lost since the last mark, and damaged journals recovered from."""
+    check = db.execute("PRAGMA quick_check").fetchone()[0] if small(path) else "ok"
+    if not small(path):
+        remarks.append("too big to check whole here: `senet-pi journal check` does")
+    found = found_damage(path)
+    if found:
+        problems.append(f"damaged ({found}); {ON_NEXT_START}")
+    elif check != "ok":
         first = [line for line in check.splitlines() if not line.startswith("***")][:1]
         problems.append(f"damaged ({''.join(first)}); {ON_NEXT_START}")
     lost = _lost_writes(db, Path(f"{path}-mark"))

@@ -24,6 +24,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ... import __version__
 from . import aside as asides
 from .check import check_in_background, forget_damage, found_damage, small
 from .reading import Reading
@@ -46,6 +47,8 @@ from .schema import (
     SCHEMA_VERSION,
     TABLES,
     check_schema,
+    file_schema,
+    keep_before_migration,
     migrate,
     not_damage,
     reason,
@@ -53,6 +56,7 @@ from .schema import (
     summing,
     tables,
     text_factory,
+    written_by,
 )
 from .sidefiles import KEEP_FOR_STOP, RESERVE, SideFiles
 
@@ -109,6 +113,7 @@ class Journal(SideFiles, Reading):
         self._stop_recovery = threading.Event()
         self._recovering: threading.Thread | None = None
         self.recovery_failed: str | None = None  # why the last recovery tried could not finish
+        self.migrated: str | None = None  # a schema brought up to date, and where the copy before is kept
         self.damaged: str | None = None
         self.recovery: Recovery | None = None  # what was kept of a damaged journal, and what was lost
         self.notice: str | None = None  # writes that may be lost though nothing looks damaged (no -wal, no -mark)
@@ -120,6 +125,7 @@ class Journal(SideFiles, Reading):
         if readonly:
             self._db = self._open_readonly()
             return
+        self._refuse_newer()  # before anything: a newer release's journal is left exactly as it is
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             lost = self._lost_writes()
@@ -149,6 +155,19 @@ class Journal(SideFiles, Reading):
         except (OSError, sqlite3.Error) as exc:
             said = exc.strerror if isinstance(exc, OSError) else None
             raise JournalError(f"cannot open the journal {self.path}: {said or exc}") from None
+
+    def _refuse_newer(self) -> None:
+        """JournalError, the file untouched (nothing opened for writing, nothing made beside it), for a
+        journal a newer release wrote: this one cannot read it, and setting it aside would hide it."""
+        version = file_schema(self.path)
+        if version <= SCHEMA_VERSION:
+            return
+        who = written_by(self.path) or f"a newer release (schema {version})"
+        raise JournalError(
+            f"the journal {self.path} was written by senet-pi {who}, newer than this {__version__} (schema "
+            f"{SCHEMA_VERSION}): update senet-pi, or restore the copy kept when it was updated "
+            f"({self.path.name}.schema-{SCHEMA_VERSION}) in its place; the journal is left as it is"
+        )
 
     def _damaged(self, why: str, keep: bool = True) -> None:
         """Set the damaged file aside (kept for inspection) and, with `keep`, record it in
@@ -286,6 +305,8 @@ class Journal(SideFiles, Reading):
         return db
 
     def _open(self) -> sqlite3.Connection:
+        before = file_schema(self.path)  # an older schema: copied as it is, before anything changes it
+        kept = keep_before_migration(self.path, before) if 0 < before < SCHEMA_VERSION else None
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         db.text_factory = text_factory
         summing(db)
@@ -308,6 +329,13 @@ class Journal(SideFiles, Reading):
             check_schema(db)
             if version != SCHEMA_VERSION or not set(TABLES) <= tables(db):
                 migrate(db, version)
+                if kept is not None:
+                    self.migrated = (
+                        f"the journal was brought from schema {version} to {SCHEMA_VERSION}; a copy the release "
+                        f"before reads is kept as {kept} (to go back to it: stop the service, put the copy in "
+                        "place of the journal)"
+                    )
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('written_by', ?)", (__version__,))
             self._writes = int(db.execute("SELECT value FROM meta WHERE key = 'writes'").fetchone()[0])
             self._id = str(db.execute("SELECT value FROM meta WHERE key = 'id'").fetchone()[0])
             self._last_game = int(db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0])
