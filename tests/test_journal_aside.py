@@ -143,3 +143,18 @@ def test_the_service_checks_a_big_journal_in_a_thread(damaged, tmp_path, monkeyp
     threads[0].join(30)
     assert check.found_damage(path) and "restart the service" in journal.history_out()[0]
     journal.close()
+
+
+def test_the_state_the_page_and_the_fleet_publish_says_history_is_out_of_service(damaged, tmp_path, monkeypatch):
+    import json
+
+    from senet_pi.fleet.published import Board, state_json
+    from senet_pi.service.core import Service
+
+    path = fresh(damaged, tmp_path)
+    monkeypatch.setattr(Journal, "_recover_all", lambda self: None)  # still waiting to be recovered
+    service = Service(Journal(path, background=True))
+    notes = json.loads(state_json(Board(service)))["journal_notes"]
+    assert any("history out of service" in note and ".damaged-" in note for note in notes)
+    assert service.game_id > 24 and any("damaged" in note for note in service.notes)
+    service.journal.close()
