@@ -45,9 +45,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     Complexity: one start-up sequence read top to bottom, each step undone in reverse if a later one fails."""
     from .systemd import Keepalive, Notifier
 
-    # A first line in the log before anything slow, and signs of life to systemd while the start works.
-    print(f"senet-pi {__version__} starting", flush=True)
-    keepalive = Keepalive(Notifier()).start("starting: opening the journal")
+    keepalive = Keepalive(Notifier())  # signs of life to systemd while the start works, from the journal on
     try:
         return _run_started(args, keepalive)
     finally:
@@ -55,7 +53,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _run_started(args: argparse.Namespace, keepalive: Keepalive) -> int:
-    """`_cmd_run` once its first line is said: `keepalive` stops when the board is about to be ready."""
+    """`_cmd_run`'s start: the arguments and config checked (a mistake is one line, nothing started),
+    then a first line in the log before anything slow; `keepalive` runs until the board is about to be ready."""
     from ..fleet import fleet_settings
     from ..hardware.backends import make_backend
     from ..service.core import Service
@@ -81,6 +80,8 @@ def _run_started(args: argparse.Namespace, keepalive: Keepalive) -> int:
     # the page's visitors answer the referee's questions: with a page, one nobody answers is taken
     # after QUESTION_SECONDS, from the start (the page itself is made only on its first visit)
     question_seconds = float(cast(float, {**defaults(), **config}["QUESTION_SECONDS"])) if args.page_port else None
+    print(f"senet-pi {__version__} starting", flush=True)
+    keepalive.start("starting: opening the journal")
     lock = RunLock(_journal_path(args.journal))
     try:
         lock.acquire()  # one run per journal: a second one is refused, naming the first
