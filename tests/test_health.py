@@ -149,7 +149,9 @@ def test_the_service_under_systemd_inactive_is_a_failure_and_not_installed_is_in
     assert service_check(systemctl(""), booted=False).ok is None
     gave_up = "LoadState=loaded\nActiveState=failed\nSubState=failed\nResult=start-limit-hit\n"
     stopped = service_check(systemctl(gave_up), booted=True)
-    assert stopped.ok is False and "systemd stopped trying" in stopped.text and "reset-failed" in stopped.text
+    assert stopped.ok is False
+    assert "systemd stopped trying" in stopped.text
+    assert "reset-failed" in stopped.text
 
 
 def test_switch_faults_and_a_lost_bridge_fail() -> None:

@@ -381,4 +381,5 @@ def test_the_staff_page_says_while_a_damaged_journal_s_games_are_not_back(staff_
         service.journal.path, [{"aside": "j.sqlite.damaged-20260301-120000", "why": "t", "when": 1, "first": 9}]
     )
     html = staff_client.get("/staff").get_data(as_text=True)
-    assert "History out of service" in html and "j.sqlite.damaged-20260301-120000" in html
+    assert "History out of service" in html
+    assert "j.sqlite.damaged-20260301-120000" in html

@@ -241,7 +241,8 @@ def test_a_start_that_works_long_keeps_asking_for_more_time_until_stopped(tmp_pa
         first, second = notify.next(5), notify.next(5)
         keepalive.stop()
         for message in (first, second):
-            assert message is not None and "STATUS=starting" in message
+            assert message is not None
+            assert "STATUS=starting" in message
             assert "EXTEND_TIMEOUT_USEC=150000" in message.split("\n")
         notify.drain()
         assert notify.next(0.3) is None  # nothing once stopped

@@ -40,9 +40,7 @@ def _port(text: str) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    """Start the board, the service, the page and the fleet, and feed the terminal's lines to them.
-
-    Complexity: one start-up sequence read top to bottom, each step undone in reverse if a later one fails."""
+    """Start the board, the service, the page and the fleet, and feed the terminal's lines to them."""
     from .systemd import Keepalive, Notifier
 
     keepalive = Keepalive(Notifier())  # signs of life to systemd while the start works, from the journal on
@@ -54,7 +52,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 def _run_started(args: argparse.Namespace, keepalive: Keepalive) -> int:
     """`_cmd_run`'s start: the arguments and config checked (a mistake is one line, nothing started),
-    then a first line in the log before anything slow; `keepalive` runs until the board is about to be ready."""
+    then a first line in the log before anything slow; `keepalive` runs until the board is about to be ready.
+
+    Complexity: one start-up sequence read top to bottom, each step undone in reverse if a later one fails."""
     from ..fleet import fleet_settings
     from ..hardware.backends import make_backend
     from ..service.core import Service

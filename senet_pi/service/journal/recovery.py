@@ -70,6 +70,12 @@ def valid(table: str, row: Row) -> bool:
         return False
     if stored is not None and all(isinstance(v, int) for v in row[: 1 if table == "games" else 2]):
         return True  # the journal's own row, as it wrote it (checked then): the checksum says so
+    return _reads_as_written(table, row)
+
+
+def _reads_as_written(table: str, row: Row) -> bool:
+    """Whether a row without a checksum passes the journal's checks (its JSON decodes to what the
+    readers expect, values of the types it writes)."""
     try:
         if table == "games":
             options, position = json.loads(row[3]), None if row[4] is None else json.loads(row[4])
