@@ -178,3 +178,21 @@ def test_the_state_the_page_and_the_fleet_publish_says_history_is_out_of_service
     assert service.game_id > 24
     assert any("damaged" in note for note in service.notes)
     service.journal.close()
+
+
+def test_status_says_how_far_a_recovery_got(tmp_path):
+    import json
+    import sqlite3
+
+    path = tmp_path / "j.sqlite"
+    Journal(path).close()
+    name = "j.sqlite.damaged-20261206-030000"
+    asides.write(path, [{"aside": name, "why": "a test", "when": 1.0, "first": 40}])
+    db = sqlite3.connect(path)
+    db.execute("INSERT INTO meta VALUES (?, ?)", (f"recovering:{name}", json.dumps({"games": 3})))
+    db.commit()
+    db.close()
+    checks, _ = journal_checks(path)
+    assert checks[0].ok is False
+    assert f"{name} set aside at" in checks[0].text
+    assert "3 of its games copied back so far" in checks[0].text

@@ -248,8 +248,8 @@ def journal_checks(path: Path) -> tuple[list[Check], list[JSON]]:
     game: tuple[Any, ...] | None = None
     found: Check | None = None
     recent: list[JSON] = []
-    problems += out
     try:
+        problems += _with_progress(db, out)
         _damage(db, path, problems, remarks)
         found = _resume_note(db)
         game = db.execute(
@@ -321,6 +321,20 @@ def _set_aside(path: Path) -> list[str]:
             f"recovered yet (the service goes on with it while it runs; `senet-pi journal dismiss` gives it up)"
         )
     return lines
+
+
+def _with_progress(db: sqlite3.Connection, lines: list[str]) -> list[str]:
+    """The set-aside lines, each with how many of its games a recovery has copied back so far."""
+    out = []
+    for line in lines:
+        name = line.split(": ", 1)[1].split(" ", 1)[0]
+        row = db.execute("SELECT value FROM meta WHERE key = ?", (f"recovering:{name}",)).fetchone()
+        try:
+            games = int(json.loads(row[0])["games"]) if row else 0
+        except (TypeError, ValueError, KeyError):
+            games = 0
+        out.append(f"{line}; {games} of its games copied back so far" if row else line)
+    return out
 
 
 def _resume_note(db: sqlite3.Connection) -> Check | None:
