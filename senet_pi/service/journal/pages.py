@@ -16,6 +16,7 @@ from .schema import SUMMED, TABLES
 HEADER = b"SQLite format 3\x00"
 Buffer = bytes | mmap.mmap  # a file's bytes, or a memory map of it
 LEAF = 0x0D  # a table b-tree leaf page
+GIVE_BACK = 2048  # pages of a memory map read between two gives back to the kernel
 FREELIST_LIMIT = 1_000_000  # freelist entries followed at most (a damaged header could loop)
 
 
@@ -148,12 +149,14 @@ def leaf_rows(
     """(page, rowid, values) of every cell that reads on every table-leaf page of a database file's
     bytes (a file cut short: its whole pages), the freelist's pages left out; and (page, -1, ())
     for each cell that does not read, so it can be counted. From page `first` on (a scan resumed);
-    `data` may be a memory map of the file, so no more of it is in memory than the page read.
+    `data` may be a memory map of the file: what of it was read is given back every GIVE_BACK pages.
     `known(table, low, high)`: whether the rows of `table` with rowids low..high were all read already
     (through SQLite): such a page is passed over, only its first cell read (to know its table)."""
     size, usable = _geometry(data)
     free = _free_pages(data, size, usable)
     for page in range(first, len(data) // size + 1):
+        if isinstance(data, mmap.mmap) and page % GIVE_BACK == 0:
+            data.madvise(mmap.MADV_DONTNEED)  # the pages read so far leave this process's memory
         if page in free:
             continue
         base = (page - 1) * size

@@ -247,8 +247,6 @@ def _read_pages(data: mmap.mmap | bytes, start: int, scratch: Scratch, meta_too:
             scratch.commit(batch, {"loose": page, "cells": cells, **_counts(found)})
             batch = {table: [] for table in TABLES}
             count = 0
-            if isinstance(data, mmap.mmap):  # the pages read so far leave this process's memory
-                data.madvise(mmap.MADV_DONTNEED)
         current = page
         table = table_of(values) if rowid != -1 else None
         if table is None or (table == "meta" and not meta_too):
