@@ -90,6 +90,7 @@ __all__ = [
 
 WAL_PAGES = 16  # the -wal is checkpointed after this many pages (SQLite's default 1000 is 4 MB)
 WAL_LIMIT = 64 * 1024  # bytes the -wal is cut back to after a checkpoint
+HISTORY_READ = 2.0  # seconds between two readings of the set-aside record for the page's state
 
 
 class Journal(SideFiles, Reading):
@@ -114,6 +115,7 @@ class Journal(SideFiles, Reading):
         self._recovering: threading.Thread | None = None
         self.recovery_failed: str | None = None  # why the last recovery tried could not finish
         self.migrated: str | None = None  # a schema brought up to date, and where the copy before is kept
+        self._history: tuple[float, list[str]] | None = None  # history_out's last reading, and when
         self.damaged: str | None = None
         self.recovery: Recovery | None = None  # what was kept of a damaged journal, and what was lost
         self.notice: str | None = None  # writes that may be lost though nothing looks damaged (no -wal, no -mark)
@@ -221,9 +223,16 @@ class Journal(SideFiles, Reading):
         if self.background:
             with suppress(OSError, AttributeError):
                 os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
-        for entry in asides.pending(self.path):
-            if self._stop_recovery.is_set() or not self._recover_one(entry):
-                return
+        try:
+            for entry in asides.pending(self.path):
+                if self._stop_recovery.is_set() or not self._recover_one(entry):
+                    return
+        except Exception as exc:  # a bug of ours: said where the history is said to be out, never lost
+            self.recovery_failed = f"it stopped on an internal error ({type(exc).__name__}: {exc})"
+            if not self.background:
+                raise
+        finally:
+            self._history = None  # read afresh next time
 
     def _recover_one(self, entry: dict[str, Any]) -> bool:
         """Recover one journal set aside; False when stopped or it failed (its entry then stays)."""
@@ -270,7 +279,14 @@ class Journal(SideFiles, Reading):
         return recovery
 
     def history_out(self) -> list[str]:
-        """One line for each journal set aside whose history is not back yet (empty: all is there)."""
+        """One line for each journal set aside whose history is not back yet (empty: all is there).
+        Read from the side files at most every HISTORY_READ seconds (the page's state asks often)."""
+        now = time.monotonic()
+        if self._history is None or now - self._history[0] >= HISTORY_READ:
+            self._history = (now, self._history_lines())
+        return list(self._history[1])
+
+    def _history_lines(self) -> list[str]:
         lines = []
         found = found_damage(self.path)
         if found:
