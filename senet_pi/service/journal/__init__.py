@@ -22,6 +22,7 @@ import time
 from collections.abc import Sequence
 from contextlib import suppress
 from pathlib import Path
+from time import monotonic  # by name: tests stand in a wall clock for this module's `time`
 from typing import TYPE_CHECKING, Any
 
 from ... import __version__
@@ -281,7 +282,7 @@ class Journal(SideFiles, Reading):
     def history_out(self) -> list[str]:
         """One line for each journal set aside whose history is not back yet (empty: all is there).
         Read from the side files at most every HISTORY_READ seconds (the page's state asks often)."""
-        now = time.monotonic()
+        now = monotonic()
         if self._history is None or now - self._history[0] >= HISTORY_READ:
             self._history = (now, self._history_lines())
         return list(self._history[1])
