@@ -4,4 +4,4 @@ Layers point one way: `rules` (pure game logic) <- `replay` / the referee <- har
 backends and the web page.
 """
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"

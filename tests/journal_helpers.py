@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import time
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from senet_pi.referee import Referee
 from senet_pi.referee.hands import scripted_game
 from senet_pi.service import Service
 from senet_pi.service.journal import Journal
+from senet_pi.verdicts import Progress, Thrown
 
 
 class ScriptClock:
@@ -108,3 +110,42 @@ class Wall:
 
     def __call__(self) -> float:
         return self.real() - self.behind
+
+
+# A journal of several b-tree levels, for damage by page (test_journal_pages, test_journal_aside).
+PAGED_GAMES, PAGED_INPUTS = 24, 40  # enough rows for tables of several levels: interior pages above the leaves
+PAGE = 4096
+
+
+def build(path: Path) -> dict[int, list[tuple[int, str, object]]]:
+    """A journal of PAGED_GAMES games of PAGED_INPUTS inputs each (with a verdict each), closed (no -wal): what a
+    journal is after its last checkpoint. The inputs by game: (seq, kind, value)."""
+    made: dict[int, list[tuple[int, str, object]]] = {}
+    with Journal(path) as journal:
+        for g in range(PAGED_GAMES):
+            game = journal.start_game("secret", 2, {"game": g})
+            for seq in range(PAGED_INPUTS):
+                value: object = [seq % 30, (seq * 7 + g) % 30] if seq % 3 else (seq + g) % 5 + 1
+                kind = "move" if seq % 3 else "throw"
+                journal.record_event(game, seq, seq * 700, kind, value)
+                journal.record_verdicts(game, seq, [Thrown("A", value)] if kind == "throw" else [Progress()])
+                made.setdefault(game, []).append((seq, kind, value))
+            journal.end_game(game, "A" if g % 2 else None)
+    assert not Path(f"{path}-wal").exists()
+    return made
+
+
+def kept_inputs(path: Path) -> dict[int, list[tuple[int, str, object]]]:
+    with Journal(path, readonly=True) as journal:
+        return {g.id: [(e.seq, e.kind, e.value) for e in journal.events(g.id)] for g in journal.games()}
+
+
+def lose_the_events_root(path: Path) -> None:
+    """Zero the events table's root page, an interior page (a parent lost, its leaves kept)."""
+    db = sqlite3.connect(path)
+    root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'events'").fetchone()[0]
+    db.close()
+    data = bytearray(path.read_bytes())
+    assert data[(root - 1) * PAGE] == 0x05
+    data[(root - 1) * PAGE : root * PAGE] = bytes(PAGE)
+    path.write_bytes(bytes(data))

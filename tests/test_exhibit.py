@@ -53,6 +53,12 @@ def test_the_service_is_notify_with_a_watchdog_and_restarts() -> None:
     assert service["RequiresMountsFor"] == ["/var/lib/senet-pi"]
 
 
+def test_restarts_that_never_succeed_stop_instead_of_looping() -> None:
+    service = unit("senet-pi.service")
+    assert int(service["StartLimitBurst"][0]) >= 3
+    assert service["StartLimitIntervalSec"][0] not in ("0", "infinity")
+
+
 def test_the_kiosk_opens_the_page_full_screen_without_a_cursor_or_crash_dialog() -> None:
     kiosk = unit("senet-pi-kiosk.service")
     assert "-nocursor" in kiosk["ExecStart"][0].split()

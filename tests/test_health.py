@@ -151,7 +151,7 @@ def test_no_journal_yet_is_information_not_a_failure(tmp_path) -> None:
 def test_the_service_under_systemd_inactive_is_a_failure_and_not_installed_is_information() -> None:
     def systemctl(stdout: str):
         def run(argv, **_):
-            assert argv == ["systemctl", "show", "--property=LoadState,ActiveState,SubState", "senet-pi.service"]
+            assert argv == ["systemctl", "show", "--property=LoadState,ActiveState,SubState,Result", "senet-pi.service"]
             return subprocess.CompletedProcess(argv, 0, stdout=stdout, stderr="")
 
         return run
@@ -167,6 +167,11 @@ def test_the_service_under_systemd_inactive_is_a_failure_and_not_installed_is_in
     assert missing.ok is None
     assert "not installed" in missing.text
     assert service_check(systemctl(""), booted=False).ok is None
+    gave_up = "LoadState=loaded\nActiveState=failed\nSubState=failed\nResult=start-limit-hit\n"
+    stopped = service_check(systemctl(gave_up), booted=True)
+    assert stopped.ok is False
+    assert "systemd stopped trying" in stopped.text
+    assert "reset-failed" in stopped.text
 
 
 def test_switch_faults_and_a_lost_bridge_fail() -> None:

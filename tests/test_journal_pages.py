@@ -20,28 +20,10 @@ from senet_pi.service.core import Service
 from senet_pi.service.journal import Journal, JournalError, recover
 from senet_pi.service.journal.pages import leaf_rows, table_of
 from senet_pi.service.journal.schema import SCHEMA_VERSION, rowsum
-from senet_pi.verdicts import Progress, Thrown, Verdict
-
-GAMES, INPUTS = 24, 40  # enough rows for tables of several levels: interior pages above the leaves
-PAGE = 4096
-
-
-def build(path: Path) -> dict[int, list[tuple[int, str, object]]]:
-    """A journal of GAMES games of INPUTS inputs each (with a verdict each), closed (no -wal): what a
-    journal is after its last checkpoint. The inputs by game: (seq, kind, value)."""
-    made: dict[int, list[tuple[int, str, object]]] = {}
-    with Journal(path) as journal:
-        for g in range(GAMES):
-            game = journal.start_game("secret", 2, {"game": g})
-            for seq in range(INPUTS):
-                value: object = [seq % 30, (seq * 7 + g) % 30] if seq % 3 else (seq + g) % 5 + 1
-                kind = "move" if seq % 3 else "throw"
-                journal.record_event(game, seq, seq * 700, kind, value)
-                journal.record_verdicts(game, seq, [Thrown("A", value)] if kind == "throw" else [Progress()])
-                made.setdefault(game, []).append((seq, kind, value))
-            journal.end_game(game, "A" if g % 2 else None)
-    assert not Path(f"{path}-wal").exists()
-    return made
+from senet_pi.verdicts import Thrown, Verdict
+from tests.journal_helpers import PAGE, build, kept_inputs, lose_the_events_root
+from tests.journal_helpers import PAGED_GAMES as GAMES
+from tests.journal_helpers import PAGED_INPUTS as INPUTS
 
 
 @pytest.fixture(scope="module")
@@ -73,11 +55,6 @@ def test_the_page_reader_finds_every_row_sqlite_does(built):
     db.close()
     assert interior
     assert root in interior  # the tables are deep enough to lose a parent and keep its leaves
-
-
-def kept_inputs(path: Path) -> dict[int, list[tuple[int, str, object]]]:
-    with Journal(path, readonly=True) as journal:
-        return {g.id: [(e.seq, e.kind, e.value) for e in journal.events(g.id)] for g in journal.games()}
 
 
 def expected_after(made: dict, where: dict, lost_pages: set[int]) -> dict[int, list]:
@@ -152,17 +129,6 @@ def test_a_file_cut_at_any_page_keeps_the_rows_before_the_cut(built, tmp_path, a
     copy.write_bytes(path.read_bytes()[: cut * PAGE])
     recover(copy, tmp_path / "out.sqlite")
     assert kept_inputs(tmp_path / "out.sqlite") == expected_after(made, where, set(range(cut + 1, count + 1)))
-
-
-def lose_the_events_root(path: Path) -> None:
-    """Zero the events table's root page, an interior page (a parent lost, its leaves kept)."""
-    db = sqlite3.connect(path)
-    root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'events'").fetchone()[0]
-    db.close()
-    data = bytearray(path.read_bytes())
-    assert data[(root - 1) * PAGE] == 0x05
-    data[(root - 1) * PAGE : root * PAGE] = bytes(PAGE)
-    path.write_bytes(bytes(data))
 
 
 def test_a_service_on_a_journal_whose_event_root_is_lost_resumes_its_game_in_full(tmp_path):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from senet_pi import __version__
 from senet_pi.cli.run import CommandError, Runner
 from senet_pi.cli.selftest import selftest
 from senet_pi.hardware.backend import SimBackend
@@ -50,6 +51,7 @@ def test_run_plays_moves_on_the_simulated_board_from_a_script(tmp_path):
     result = run_cli(tmp_path, "throw 3\nlift 10\nplace 13\nwait 700\nstatus\n")
     assert result.returncode == 0, result.stderr
     out = result.stdout
+    assert out.splitlines()[0] == f"senet-pi {__version__} starting"  # first, before anything slow
     assert "B moves 10 -> 13" in out
     assert "A to throw" in out
     assert "13B" in out.split("> status")[1]  # the board drawn after the move

@@ -369,3 +369,17 @@ def test_signed_in_the_staff_page_of_a_service_with_no_journal_says_so():
     assert page.status_code == 503, page.status_code  # nothing to show, said in words
     assert "This service keeps no journal." in page.get_data(as_text=True)
     assert client.get("/api/stats").json == {"error": "This service keeps no journal."}
+
+
+def test_the_staff_page_says_while_a_damaged_journal_s_games_are_not_back(staff_client, journal_of_three_days):
+    from senet_pi.service.journal import aside
+
+    _, service = journal_of_three_days
+    sign_in(staff_client, PIN)
+    assert "History out of service" not in staff_client.get("/staff").get_data(as_text=True)
+    aside.write(
+        service.journal.path, [{"aside": "j.sqlite.damaged-20260301-120000", "why": "t", "when": 1, "first": 9}]
+    )
+    html = staff_client.get("/staff").get_data(as_text=True)
+    assert "History out of service" in html
+    assert "j.sqlite.damaged-20260301-120000" in html

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from senet_pi.cli.systemd import Notifier, Watchdog
+from senet_pi.cli.systemd import Keepalive, Notifier, Watchdog
 
 ROOT = Path(__file__).resolve().parents[1]
 WATCHDOG_USEC = 400_000  # WatchdogSec=0.4 here (the unit's is 10 s): fed every 0.2 s
@@ -123,6 +123,8 @@ def test_ready_then_watchdog_pings_and_none_once_the_tick_loop_hangs(tmp_path: P
     try:
         seen = notify.wait_for("READY=1")
         assert any(line.startswith("STATUS=sim board") for m in seen for line in m.split("\n"))
+        # While it started: alive, with more time asked for, before READY=1 (a big journal, a recovery).
+        assert any(line.startswith("EXTEND_TIMEOUT_USEC=") for line in seen[0].split("\n"))
         for _ in range(3):  # fed again and again while the ticks go on
             notify.wait_for("WATCHDOG=1", timeout=10)
         (tmp_path / "hang").touch()
@@ -230,3 +232,19 @@ def test_a_stuck_scanner_stops_the_feeding_even_while_the_ticks_go_on(tmp_path: 
     finally:
         notifier.close()
         server.close()
+
+
+def test_a_start_that_works_long_keeps_asking_for_more_time_until_stopped(tmp_path: Path) -> None:
+    notify = FakeSystemd(tmp_path)
+    try:
+        keepalive = Keepalive(Notifier({"NOTIFY_SOCKET": notify.path}), period=0.05).start("starting")
+        first, second = notify.next(5), notify.next(5)
+        keepalive.stop()
+        for message in (first, second):
+            assert message is not None
+            assert "STATUS=starting" in message
+            assert "EXTEND_TIMEOUT_USEC=150000" in message.split("\n")
+        notify.drain()
+        assert notify.next(0.3) is None  # nothing once stopped
+    finally:
+        notify.close()

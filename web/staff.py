@@ -15,6 +15,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, ur
 from markupsafe import Markup
 
 from senet_pi import i18n
+from senet_pi.service.journal.aside import pending
 from senet_pi.service.stats import UNKNOWN_DAY, DayStats, StatsError, day_stats, to_csv
 
 from .errors import error, message_of
@@ -126,8 +127,15 @@ def staff() -> str | tuple[str, int]:
         minutes=minutes,
         plot_days=PLOT_DAYS,
         unknown_day=UNKNOWN_DAY,
+        set_aside=_set_aside(),
         csrf=csrf_token(),
     )
+
+
+def _set_aside() -> list[str]:
+    """The damaged journals set aside whose games are not back yet: history out of service."""
+    journal = services()[0].journal
+    return [] if journal is None else [str(e["aside"]) for e in pending(journal.path)]
 
 
 def _rows_for_api() -> list[DayStats] | tuple[Response, int]:

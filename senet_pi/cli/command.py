@@ -29,6 +29,7 @@ from .reading import (
 
 if TYPE_CHECKING:
     from ..service.core import Service
+    from .systemd import Keepalive
 
 
 def _port(text: str) -> int:
@@ -39,7 +40,19 @@ def _port(text: str) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    """Start the board, the service, the page and the fleet, and feed the terminal's lines to them.
+    """Start the board, the service, the page and the fleet, and feed the terminal's lines to them."""
+    from .systemd import Keepalive, Notifier
+
+    keepalive = Keepalive(Notifier())  # signs of life to systemd while the start works, from the journal on
+    try:
+        return _run_started(args, keepalive)
+    finally:
+        keepalive.stop()
+
+
+def _run_started(args: argparse.Namespace, keepalive: Keepalive) -> int:
+    """`_cmd_run`'s start: the arguments and config checked (a mistake is one line, nothing started),
+    then a first line in the log before anything slow; `keepalive` runs until the board is about to be ready.
 
     Complexity: one start-up sequence read top to bottom, each step undone in reverse if a later one fails."""
     from ..fleet import fleet_settings
@@ -69,10 +82,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
     # the page's visitors answer the referee's questions: with a page, one nobody answers is taken
     # after QUESTION_SECONDS, from the start (the page itself is made only on its first visit)
     question_seconds = float(cast(float, {**defaults(), **config}["QUESTION_SECONDS"])) if args.page_port else None
+    print(f"senet-pi {__version__} starting", flush=True)
+    keepalive.start("starting: opening the journal")
     lock = RunLock(_journal_path(args.journal))
     try:
         lock.acquire()  # one run per journal: a second one is refused, naming the first
-        journal = Journal(lock.journal)
+        journal = Journal(lock.journal, background=True)  # a damaged one's games come back while play goes on
     except BaseException:
         lock.release()
         backend.close()
@@ -98,6 +113,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     runner = Runner(service, backend, language=args.language or str(config.get("LANGUAGE", DEFAULT)))
     server = publisher = computer = None
     try:
+        keepalive.stop()  # READY=1 follows, from the runner
         runner.start()
         from ..service.seat import start_computer  # the computer's seats and the page's hints
 
@@ -183,6 +199,31 @@ def _not_applied(service: Service, ruleset: str | None, players: int | None) -> 
         f"{asked} not applied: game {game} ({variant}, {count} players) is in progress and was resumed; "
         f"type `new {ruleset or variant} {players or count}` (or use the page's new game) to start the game asked for"
     )
+
+
+def cmd_dismiss(args: argparse.Namespace) -> int:
+    """`senet-pi journal dismiss [NAME]`: with the service stopped (it holds the journal's lock)."""
+    from ..service.journal.aside import dismiss
+    from ..service.runlock import RunLock
+
+    lock = RunLock(_journal_path(args.journal))
+    lock.acquire()  # the service recovering it must be stopped first: refused, naming it, if it runs
+    try:
+        print(dismiss(lock.journal, args.name))
+    except (ValueError, OSError) as exc:
+        raise SenetError(str(exc)) from None
+    finally:
+        lock.release()
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """`senet-pi journal check`: SQLite's check of the whole file, read-only; exit status 1 if damaged."""
+    from ..service.journal.check import check_command
+
+    fine, line = check_command(_journal_path(args.journal))
+    print(line, file=sys.stdout if fine else sys.stderr)
+    return 0 if fine else 1
 
 
 def _read_script(name: str) -> list[str]:
@@ -364,6 +405,17 @@ def build_parser() -> argparse.ArgumentParser:
     recover.add_argument("file", type=Path, metavar="FILE", help="the damaged journal (its -wal beside it is read too)")
     recover.add_argument("-o", "--output", type=Path, metavar="OUT", help="the new journal (default: FILE.recovered)")
     recover.set_defaults(func=lambda args: __import__("senet_pi.service.journal", fromlist=["_"]).recover_cli(args))
+    dismiss = journal_sub.add_parser(
+        "dismiss", help="stop waiting for a journal set aside as damaged: its games are not recovered"
+    )
+    dismiss.add_argument("name", nargs="?", metavar="NAME", help="the file set aside (needed when there are several)")
+    dismiss.add_argument("--journal", type=Path, metavar="PATH", help=JOURNAL_HELP)
+    dismiss.set_defaults(func=cmd_dismiss)
+    check = journal_sub.add_parser(
+        "check", help="check the whole journal file now (a start checks only a big one's games)"
+    )
+    check.add_argument("--journal", type=Path, metavar="PATH", help=JOURNAL_HELP)
+    check.set_defaults(func=cmd_check)
     games = sub.add_parser("games", help="list the games in the journal")
     games.add_argument("--journal", type=Path, metavar="PATH", help=JOURNAL_HELP)
     games.set_defaults(func=cmd_games)

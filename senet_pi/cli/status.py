@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from ..service.journal import losses
+from ..service.journal.aside import pending
+from ..service.journal.check import found_damage, small
 
 #: A JSON object as read from the page or the journal: its fields are checked where they are used.
 JSON = dict[str, Any]
@@ -85,7 +87,7 @@ def service_check(
             "service", None, "not under systemd (no systemctl here): only the page and the journal are checked"
         )
     try:
-        argv = ["systemctl", "show", "--property=LoadState,ActiveState,SubState", UNIT]
+        argv = ["systemctl", "show", "--property=LoadState,ActiveState,SubState,Result", UNIT]
         result = run(argv, capture_output=True, text=True, timeout=5, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return Check("service", False, f"systemctl did not answer: {exc}")
@@ -95,6 +97,13 @@ def service_check(
     state = f"{props.get('ActiveState', 'unknown')} ({props.get('SubState', '?')})"
     if props.get("ActiveState") == "active":
         return Check("service", True, f"{UNIT} {state}")
+    if props.get("Result") == "start-limit-hit":
+        return Check(
+            "service",
+            False,
+            f"{UNIT} failed to start 5 times in 10 minutes and systemd stopped trying: journalctl -u senet-pi -n 50 "
+            "says why; once fixed: systemctl reset-failed senet-pi && systemctl start senet-pi",
+        )
     return Check("service", False, f"{UNIT} {state}: journalctl -u senet-pi -n 50 says why")
 
 
@@ -232,6 +241,9 @@ def journal_checks(path: Path) -> tuple[list[Check], list[JSON]]:
     """The journal, the disk it is on and its last game; and that game's last verdicts."""
     point, fstype = _mount_of(path.parent)
     disk = _disk_check(path, point, fstype)
+    out = _set_aside(path)
+    if not path.exists() and out:
+        return [Check("journal", False, f"{path}: none yet; " + "; ".join(out)), disk, NO_GAME], []
     if not path.exists():
         return [Check("journal", None, f"no journal yet at {path} (no game played with it)"), disk, NO_GAME], []
     problems: list[str] = []
@@ -256,6 +268,7 @@ def journal_checks(path: Path) -> tuple[list[Check], list[JSON]]:
     found: Check | None = None
     recent: list[JSON] = []
     try:
+        problems += _with_progress(db, out)
         _damage(db, path, problems, remarks)
         found = _resume_note(db)
         game = db.execute(
@@ -295,9 +308,15 @@ def _disk_check(path: Path, point: str | None, fstype: str | None) -> Check:
 
 
 def _damage(db: sqlite3.Connection, path: Path, problems: list[str], remarks: list[str]) -> None:
-    """SQLite's own check, writes lost since the last mark, and damaged journals recovered from."""
-    check = db.execute("PRAGMA quick_check").fetchone()[0]
-    if check != "ok":
+    """SQLite's own check (of a big journal: what the service's check in the background or `senet-pi
+    journal check` found), writes lost since the last mark, and damaged journals recovered from."""
+    check = db.execute("PRAGMA quick_check").fetchone()[0] if small(path) else "ok"
+    if not small(path):
+        remarks.append("too big to check whole here: `senet-pi journal check` does")
+    found = found_damage(path)
+    if found:
+        problems.append(f"damaged ({found}); {ON_NEXT_START}")
+    elif check != "ok":
         first = [line for line in check.splitlines() if not line.startswith("***")][:1]
         problems.append(f"damaged ({''.join(first)}); {ON_NEXT_START}")
     lost = _lost_writes(db, Path(f"{path}-mark"))
@@ -309,6 +328,32 @@ def _damage(db: sqlite3.Connection, path: Path, problems: list[str], remarks: li
         kept = f"kept as {aside.name}: remove it once looked at" if aside.exists() else "since removed"
         text = f"recovered from damage at {when}: lost {loss['lost']} writes or inputs ({kept})"
         (problems if aside.exists() else remarks).append(text)
+
+
+def _set_aside(path: Path) -> list[str]:
+    """Each journal set aside as damaged whose games are not back yet: history out of service."""
+    lines = []
+    for entry in pending(path):
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(entry.get("when") or 0)))
+        lines.append(
+            f"history out of service: {entry['aside']} set aside at {when} ({entry.get('why')}), its games not "
+            f"recovered yet (the service goes on with it while it runs; `senet-pi journal dismiss` gives it up)"
+        )
+    return lines
+
+
+def _with_progress(db: sqlite3.Connection, lines: list[str]) -> list[str]:
+    """The set-aside lines, each with how many of its games a recovery has copied back so far."""
+    out = []
+    for line in lines:
+        name = line.split(": ", 1)[1].split(" ", 1)[0]
+        row = db.execute("SELECT value FROM meta WHERE key = ?", (f"recovering:{name}",)).fetchone()
+        try:
+            games = int(json.loads(row[0])["games"]) if row else 0
+        except (TypeError, ValueError, KeyError):
+            games = 0
+        out.append(f"{line}; {games} of its games copied back so far" if row else line)
+    return out
 
 
 def _resume_note(db: sqlite3.Connection) -> Check | None:

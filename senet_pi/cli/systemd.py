@@ -105,3 +105,36 @@ def scan_counter(backend: object) -> Callable[[], int | None]:
         return getattr(board, "scans", None)
 
     return scans
+
+
+class Keepalive:
+    """While a start works (the journal opened, a damaged one set aside), tell systemd it is alive:
+    EXTEND_TIMEOUT_USEC every `period` seconds, so TimeoutStartSec counts from the last sign of life,
+    not from the start; `stop()` once READY=1 is near. A no-op when not under systemd."""
+
+    def __init__(self, notifier: Notifier, period: float = 10.0) -> None:
+        self.notifier = notifier
+        self.period = period
+        self._done = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self, status: str) -> Keepalive:
+        if self.notifier.enabled:
+            self._beat(status)
+            self._thread = threading.Thread(target=self._run, args=(status,), name="senet-pi start", daemon=True)
+            self._thread.start()
+        return self
+
+    def _beat(self, status: str) -> None:
+        self.notifier.send(f"STATUS={status}", f"EXTEND_TIMEOUT_USEC={int(self.period * 3 * 1_000_000)}")
+
+    def _run(self, status: str) -> None:
+        while not self._done.wait(self.period):
+            self._beat(status)
+
+    def stop(self) -> None:
+        """No more signs of life from here (the runner's READY=1 follows); its socket closed."""
+        self._done.set()
+        if self._thread is not None:
+            self._thread.join()
+        self.notifier.close()

@@ -84,6 +84,8 @@ def board_state(board: Board) -> dict[str, object]:
     if recovery is not None and recovery.lost:
         notes = cast(list[object], out["journal_notes"])
         out["journal_notes"] = [f"the journal was damaged and {recovery.said()}", *notes]
+    if service.journal is not None:  # a damaged journal set aside, its games not back yet
+        out["journal_notes"] = [*service.journal.history_out(), *cast(list[object], out["journal_notes"])]
     out["computer"] = board.computer.view() if board.computer is not None else None
     out["coach"] = board.coach.view() if board.coach is not None else None
     players = cast(list[str], out["players"])

@@ -106,6 +106,11 @@ class Service:
         self._listeners: list[Listener] = []
         if self._log.damaged:
             self.notes.append(self._log.damaged)
+        if journal is not None:  # every start: a damaged journal set aside whose games are not back yet
+            self.notes.extend(journal.history_out())
+        migrated = getattr(self._log, "migrated", None)  # a schema brought up to date: where the copy before is
+        if migrated:
+            self.notes.append(str(migrated))
         self._journal_trouble: str | None = None
         self._next_retry = 0.0
         self.resume_notes: list[Text] = []  # what the page says about the resume, while that game is on

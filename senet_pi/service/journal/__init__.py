@@ -15,13 +15,19 @@ takes), `schema` (its tables and migrations), `reading`, `sidefiles` (the `-mark
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import threading
 import time
 from collections.abc import Sequence
 from contextlib import suppress
 from pathlib import Path
+from time import monotonic  # by name: tests stand in a wall clock for this module's `time`
 from typing import TYPE_CHECKING, Any
 
+from ... import __version__
+from . import aside as asides
+from .check import check_in_background, forget_damage, found_damage, small
 from .reading import Reading
 from .records import (
     DEEPEST,
@@ -35,13 +41,15 @@ from .records import (
     default_path,
     seats_said,
 )
-from .recovery import PROBE, Recovery, losses, recover, recover_cli, recover_command, valid
+from .recovery import PROBE, Recovery, losses, recover, recover_cli, recover_command, recover_into, valid
 from .schema import (
     NOT_OURS,
     SCHEMA,
     SCHEMA_VERSION,
     TABLES,
     check_schema,
+    file_schema,
+    keep_before_migration,
     migrate,
     not_damage,
     reason,
@@ -49,6 +57,7 @@ from .schema import (
     summing,
     tables,
     text_factory,
+    written_by,
 )
 from .sidefiles import KEEP_FOR_STOP, RESERVE, SideFiles
 
@@ -82,6 +91,7 @@ __all__ = [
 
 WAL_PAGES = 16  # the -wal is checkpointed after this many pages (SQLite's default 1000 is 4 MB)
 WAL_LIMIT = 64 * 1024  # bytes the -wal is cut back to after a checkpoint
+HISTORY_READ = 2.0  # seconds between two readings of the set-aside record for the page's state
 
 
 class Journal(SideFiles, Reading):
@@ -94,15 +104,21 @@ class Journal(SideFiles, Reading):
     file) lost committed writes: it is set aside, and the journal starts again from what of it is
     intact (`recovery` says what was kept and lost), instead of silently resumed."""
 
-    def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
+    def __init__(self, path: str | Path, *, readonly: bool = False, background: bool = False) -> None:
         """`readonly`: for the commands that only read (games, export): the file is opened with
         SQLite's `mode=ro` and never changed, set aside nor created; a file that is not a journal
-        is a JournalError, one line."""
+        is a JournalError, one line. `background`: a damaged journal's games are recovered in a
+        thread at low priority while the new journal is in use (the service), not before this returns."""
         self.path = Path(path)
         self.readonly = readonly
+        self.background = background
+        self._stop_recovery = threading.Event()
+        self._recovering: threading.Thread | None = None
+        self.recovery_failed: str | None = None  # why the last recovery tried could not finish
+        self.migrated: str | None = None  # a schema brought up to date, and where the copy before is kept
+        self._history: tuple[float, list[str]] | None = None  # history_out's last reading, and when
         self.damaged: str | None = None
         self.recovery: Recovery | None = None  # what was kept of a damaged journal, and what was lost
-        self._unrecorded_loss = False  # a loss nothing was recovered from, to record in the new journal
         self.notice: str | None = None  # writes that may be lost though nothing looks damaged (no -wal, no -mark)
         self.trouble: str | None = None  # why the queued writes cannot be written now
         self._pending: list[list[tuple[str, tuple[Any, ...]]]] = []
@@ -112,10 +128,15 @@ class Journal(SideFiles, Reading):
         if readonly:
             self._db = self._open_readonly()
             return
+        self._refuse_newer()  # before anything: a newer release's journal is left exactly as it is
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             lost = self._lost_writes()
-            if lost:
+            marked = found_damage(self.path) if self.path.exists() else None
+            if marked:  # what a check found while it ran, or `senet-pi journal check`
+                self._damaged(f"a check found it damaged: {marked}")
+                forget_damage(self.path)
+            elif lost:
                 self._damaged(lost)
             else:
                 self.notice = self._unclean_without_evidence()
@@ -130,37 +151,151 @@ class Journal(SideFiles, Reading):
             self._db = self._open()
         except OSError as exc:
             raise JournalError(f"cannot open the journal {self.path}: {exc.strerror or exc}") from None
+        if background and not small(self.path):  # checked whole while the board plays, not before
+            check_in_background(self.path, self._stop_recovery)
         try:
-            self._record_loss()
+            self._recover_pending()
         except (OSError, sqlite3.Error) as exc:
             said = exc.strerror if isinstance(exc, OSError) else None
             raise JournalError(f"cannot open the journal {self.path}: {said or exc}") from None
 
+    def _refuse_newer(self) -> None:
+        """JournalError, the file untouched (nothing opened for writing, nothing made beside it), for a
+        journal a newer release wrote: this one cannot read it, and setting it aside would hide it."""
+        version = file_schema(self.path)
+        if version <= SCHEMA_VERSION:
+            return
+        who = written_by(self.path) or f"a newer release (schema {version})"
+        raise JournalError(
+            f"the journal {self.path} was written by senet-pi {who}, newer than this {__version__} (schema "
+            f"{SCHEMA_VERSION}): update senet-pi, or restore the copy kept when it was updated "
+            f"({self.path.name}.schema-{SCHEMA_VERSION}) in its place; the journal is left as it is"
+        )
+
     def _damaged(self, why: str, keep: bool = True) -> None:
-        """Set the damaged file aside (kept for inspection) and, with `keep`, start the journal again
-        from what of it is intact: its games, and each game's inputs up to the first one that cannot
-        be read (see `recover`)."""
+        """Set the damaged file aside (kept for inspection) and, with `keep`, record it in
+        `<journal>-aside` (durably, before anything else) for its games to be recovered into the new
+        journal: each game, with its inputs up to the first one that cannot be read (see `recover_into`)."""
         mark = self._read_mark()
         aside = self._set_aside()
         if not keep:
             self.damaged = f"the journal {self.path} is damaged ({why}); kept it as {aside.name} and started a new one"
             return
+        entry = {
+            "aside": aside.name,
+            "why": why,
+            "when": time.time(),
+            "first": asides.first_free_game(aside, mark),
+            "mark": mark,
+        }
         try:
-            self.recovery = recover(aside, self.path, mark)
-        except (sqlite3.Error, OSError) as exc:
-            with suppress(OSError):
-                self.path.unlink()  # a half-written recovery: start empty instead
-            # Nothing kept, all lost: counted (every write its mark counted, else at least the file), so
-            # status, stats and the page say so once the new journal is open (see _record_loss).
-            writes = int(mark["writes"]) if mark else None
-            self.recovery = Recovery(aside.name, 0, 0, 0, writes, 0, 0 if writes else 1)
-            self._unrecorded_loss = True
-            self.damaged = (
-                f"the journal {self.path} is damaged ({why}); kept it as {aside.name} and started a new one "
-                f"(nothing could be recovered from it: {exc})"
-            )
+            asides.update(self.path, aside.name, entry)
+        except OSError as exc:
+            raise JournalError(f"cannot record the damaged journal {aside.name} set aside: {exc.strerror}") from None
+        self.damaged = f"the journal {self.path} is damaged ({why}); kept it as {aside.name}"
+
+    def _recover_pending(self) -> None:
+        """Go on with the recovery of every journal set aside and not yet recovered: now, or (the
+        service) in a thread at low priority, the new journal's games numbered above the old ones'."""
+        if not asides.pending(self.path):
             return
-        self.damaged = f"the journal {self.path} is damaged ({why}); kept it as {aside.name}; {self.recovery.said()}"
+        if self.background:
+            self._number_above_pending()
+            if self._recovering is None:
+                self._recovering = threading.Thread(target=self._recover_all, name="senet-pi recovery", daemon=True)
+                self._recovering.start()
+            if self.damaged:
+                self.damaged += "; its games are recovered in the background while a new game is played"
+            return
+        self._recover_all()
+        self._last_game = int(self._db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0])
+        self._number_above_pending()
+        if self.damaged and self.recovery is not None:
+            self.damaged += f"; {self.recovery.said()}"
+
+    def _number_above_pending(self) -> None:
+        """New games numbered above every game of a journal still to be recovered."""
+        for entry in asides.pending(self.path):
+            first = entry.get("first", 1)
+            self._last_game = max(self._last_game, (first if isinstance(first, int) else 1) - 1)
+
+    def _recover_all(self) -> None:
+        """Recover each journal set aside in turn (in the background: at the lowest priority)."""
+        if self.background:
+            with suppress(OSError, AttributeError):
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+        try:
+            for entry in asides.pending(self.path):
+                if self._stop_recovery.is_set() or not self._recover_one(entry):
+                    return
+        except Exception as exc:  # a bug of ours: said where the history is said to be out, never lost
+            self.recovery_failed = f"it stopped on an internal error ({type(exc).__name__}: {exc})"
+            if not self.background:
+                raise
+        finally:
+            self._history = None  # read afresh next time
+
+    def _recover_one(self, entry: dict[str, Any]) -> bool:
+        """Recover one journal set aside; False when stopped or it failed (its entry then stays)."""
+        name = str(entry["aside"])
+        source = self.path.with_name(name)
+        mark = entry.get("mark") if isinstance(entry.get("mark"), dict) else None
+        scratch = asides.scratch_path(self.path, name)
+        if not source.is_file():
+            self.recovery_failed = f"{name} is not there any more (moved or removed by hand)"
+            return False
+        try:
+            recovery = recover_into(source, self.path, scratch, mark, self._stop_recovery)
+        except sqlite3.DatabaseError as exc:
+            if not_damage(exc):
+                self.recovery_failed = f"cannot recover {name}: {reason(exc)}"
+                return False
+            recovery = self._nothing_recovered(name, mark, exc)
+        except (sqlite3.Error, OSError) as exc:
+            said = exc.strerror if isinstance(exc, OSError) else reason(exc)
+            self.recovery_failed = f"cannot recover {name}: {said}"
+            return False
+        if recovery is None:
+            return False  # stopped: the next start goes on from here
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{scratch}{suffix}").unlink(missing_ok=True)
+        asides.update(self.path, name, None)
+        self.recovery = recovery
+        return True
+
+    def _nothing_recovered(self, name: str, mark: dict[str, Any] | None, exc: Exception) -> Recovery:
+        """Nothing kept, all lost: counted (every write its mark counted, else at least the file), so
+        status, stats and the page say so (its `lost:` row, as a recovery that keeps something writes)."""
+        writes = int(mark["writes"]) if mark else None
+        recovery = Recovery(name, 0, 0, 0, writes, 0, 0 if writes else 1)
+        db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+        try:
+            with db:
+                db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"lost:{name}", recovery.record(time.time())))
+        finally:
+            db.close()
+        if self.damaged:
+            self.damaged = self.damaged.replace(f"kept it as {name}", f"kept it as {name} and started a new one")
+            self.damaged += f" (nothing could be recovered from it: {exc})"
+        return recovery
+
+    def history_out(self) -> list[str]:
+        """One line for each journal set aside whose history is not back yet (empty: all is there).
+        Read from the side files at most every HISTORY_READ seconds (the page's state asks often)."""
+        now = monotonic()
+        if self._history is None or now - self._history[0] >= HISTORY_READ:
+            self._history = (now, self._history_lines())
+        return list(self._history[1])
+
+    def _history_lines(self) -> list[str]:
+        lines = []
+        found = found_damage(self.path)
+        if found:
+            lines.append(f"the journal is damaged ({found}): restart the service to set it aside and recover it")
+        for entry in asides.pending(self.path):
+            done = self.recovery_failed or "being recovered in the background"
+            lines.append(f"history out of service: the damaged journal {entry['aside']} is set aside, {done}")
+        return lines
 
     def _open_readonly(self) -> sqlite3.Connection:
         """A connection that cannot write: `mode=ro`, and `immutable` when no `-wal` is beside the file
@@ -187,11 +322,14 @@ class Journal(SideFiles, Reading):
         return db
 
     def _open(self) -> sqlite3.Connection:
+        before = file_schema(self.path)  # an older schema: copied as it is, before anything changes it
+        kept = keep_before_migration(self.path, before) if 0 < before < SCHEMA_VERSION else None
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         db.text_factory = text_factory
         summing(db)
         try:
-            check = db.execute("PRAGMA quick_check").fetchone()[0]
+            # Whole only while small: a start's cost does not grow with the journal (see `check`).
+            check = db.execute("PRAGMA quick_check").fetchone()[0] if small(self.path) else "ok"
             if check != "ok":
                 raise sqlite3.DatabaseError(check)
             if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
@@ -208,6 +346,13 @@ class Journal(SideFiles, Reading):
             check_schema(db)
             if version != SCHEMA_VERSION or not set(TABLES) <= tables(db):
                 migrate(db, version)
+                if kept is not None:
+                    self.migrated = (
+                        f"the journal was brought from schema {version} to {SCHEMA_VERSION}; a copy the release "
+                        f"before reads is kept as {kept} (to go back to it: stop the service, put the copy in "
+                        "place of the journal)"
+                    )
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('written_by', ?)", (__version__,))
             self._writes = int(db.execute("SELECT value FROM meta WHERE key = 'writes'").fetchone()[0])
             self._id = str(db.execute("SELECT value FROM meta WHERE key = 'id'").fetchone()[0])
             self._last_game = int(db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0])
@@ -225,18 +370,6 @@ class Journal(SideFiles, Reading):
             raise sqlite3.DatabaseError(f"a damaged bookkeeping row: {exc}") from None
         return db
 
-    def _record_loss(self) -> None:
-        """A damaged journal nothing could be recovered from is still a loss on record (the meta
-        table's `lost:` row, as `recover` writes when it keeps something): never "healthy" after it."""
-        if not self._unrecorded_loss or self.recovery is None:
-            return
-        self._unrecorded_loss = False
-        with self._db:
-            self._db.execute(
-                "INSERT OR REPLACE INTO meta VALUES (?, ?)",
-                (f"lost:{self.recovery.aside}", self.recovery.record(time.time())),
-            )
-
     def start_over(self, why: str) -> None:
         """Set this journal aside as damaged (a row the service cannot resume from) and open a new one
         with what of it passes the checks (see `recover`)."""
@@ -246,6 +379,7 @@ class Journal(SideFiles, Reading):
         self._damaged(why)  # a recovery keeps the games that pass its checks and leaves out the rest
         self._db = self._open()
         self._mark_open()
+        self._recover_pending()
 
     # ------------------------------------------------------------------ writing
 
@@ -414,7 +548,11 @@ class Journal(SideFiles, Reading):
         self._submit([("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (f"seats:{game}", json.dumps(seats)))])
 
     def close(self) -> None:
-        """Write what is queued if the disk lets us, then close; JournalError if writes stay unsaved."""
+        """Write what is queued if the disk lets us, then close; JournalError if writes stay unsaved.
+        A recovery in the background stops after its batch (the next start goes on with it)."""
+        self._stop_recovery.set()
+        if self._recovering is not None:
+            self._recovering.join()
         self.flush()
         if self._pending:  # the disk is full at a clean stop: the reserve's last room keeps them
             while self._release_reserve(stopping=True):

@@ -7,13 +7,16 @@ page or cell is skipped, never trusted. Only reads bytes; knows nothing of the j
 
 from __future__ import annotations
 
+import mmap
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from .schema import SUMMED, TABLES
 
 HEADER = b"SQLite format 3\x00"
+Buffer = bytes | mmap.mmap  # a file's bytes, or a memory map of it
 LEAF = 0x0D  # a table b-tree leaf page
+GIVE_BACK = 2048  # pages of a memory map read between two gives back to the kernel
 FREELIST_LIMIT = 1_000_000  # freelist entries followed at most (a damaged header could loop)
 
 
@@ -21,7 +24,7 @@ class BadCell(ValueError):
     """A cell or record that does not read as SQLite writes one."""
 
 
-def _varint(data: bytes, at: int, end: int) -> tuple[int, int]:
+def _varint(data: Buffer, at: int, end: int) -> tuple[int, int]:
     """The varint at `at` (at most 9 bytes, before `end`) and where the next byte is."""
     value = 0
     for i in range(9):
@@ -79,10 +82,10 @@ def record(payload: bytes) -> tuple[object, ...]:
     return tuple(values)
 
 
-def _geometry(data: bytes) -> tuple[int, int]:
+def _geometry(data: Buffer) -> tuple[int, int]:
     """The page size and usable bytes per page from the header, or SQLite's defaults (4096, no
     reserved bytes) when the header itself is damaged."""
-    if data.startswith(HEADER) and len(data) >= 100:
+    if len(data) >= 100 and data[: len(HEADER)] == HEADER:
         size = int.from_bytes(data[16:18], "big")
         size = 65536 if size == 1 else size
         reserved = data[20]
@@ -91,9 +94,9 @@ def _geometry(data: bytes) -> tuple[int, int]:
     return 4096, 4096
 
 
-def _free_pages(data: bytes, size: int, usable: int) -> set[int]:
+def _free_pages(data: Buffer, size: int, usable: int) -> set[int]:
     """The pages the header's freelist names (stale copies of rows since rewritten): never read for rows."""
-    if not data.startswith(HEADER) or len(data) < 100:
+    if len(data) < 100 or data[: len(HEADER)] != HEADER:
         return set()
     free: set[int] = set()
     trunk = int.from_bytes(data[32:36], "big")
@@ -108,7 +111,7 @@ def _free_pages(data: bytes, size: int, usable: int) -> set[int]:
     return free
 
 
-def _payload(data: bytes, page: int, at: int, size: int, usable: int) -> tuple[int, bytes]:
+def _payload(data: Buffer, page: int, at: int, size: int, usable: int) -> tuple[int, bytes]:
     """The rowid and whole payload of the table-leaf cell at `at` of `page` (following its overflow
     pages when it has any); BadCell when it does not read."""
     base = (page - 1) * size
@@ -140,13 +143,20 @@ def _payload(data: bytes, page: int, at: int, size: int, usable: int) -> tuple[i
     return rowid, bytes(out)
 
 
-def leaf_rows(data: bytes) -> Iterator[tuple[int, int, tuple[object, ...]]]:
+def leaf_rows(
+    data: Buffer, first: int = 1, known: Callable[[str, int, int], bool] | None = None
+) -> Iterator[tuple[int, int, tuple[object, ...]]]:
     """(page, rowid, values) of every cell that reads on every table-leaf page of a database file's
     bytes (a file cut short: its whole pages), the freelist's pages left out; and (page, -1, ())
-    for each cell that does not read, so it can be counted."""
+    for each cell that does not read, so it can be counted. From page `first` on (a scan resumed);
+    `data` may be a memory map of the file: what of it was read is given back every GIVE_BACK pages.
+    `known(table, low, high)`: whether the rows of `table` with rowids low..high were all read already
+    (through SQLite): such a page is passed over, only its first cell read (to know its table)."""
     size, usable = _geometry(data)
     free = _free_pages(data, size, usable)
-    for page in range(1, len(data) // size + 1):
+    for page in range(first, len(data) // size + 1):
+        if isinstance(data, mmap.mmap) and page % GIVE_BACK == 0:
+            data.madvise(mmap.MADV_DONTNEED)  # the pages read so far leave this process's memory
         if page in free:
             continue
         base = (page - 1) * size
@@ -156,8 +166,10 @@ def leaf_rows(data: bytes) -> Iterator[tuple[int, int, tuple[object, ...]]]:
         cells = int.from_bytes(data[head + 3 : head + 5], "big")
         if cells > (usable - 8) // 2:
             continue  # not a leaf after all: a damaged header, or bytes that happen to start with 0x0D
-        for i in range(cells):
-            pointer = int.from_bytes(data[head + 8 + 2 * i : head + 10 + 2 * i], "big")
+        pointers = [int.from_bytes(data[head + 8 + 2 * i : head + 10 + 2 * i], "big") for i in range(cells)]
+        if known is not None and _known(data, page, pointers, size, usable, known):
+            continue
+        for pointer in pointers:
             try:
                 if not head - base + 8 + 2 * cells <= pointer < usable:
                     raise BadCell("a cell pointer outside its page")
@@ -165,6 +177,25 @@ def leaf_rows(data: bytes) -> Iterator[tuple[int, int, tuple[object, ...]]]:
                 yield page, rowid, record(payload)
             except BadCell:
                 yield page, -1, ()
+
+
+def _known(
+    data: Buffer, page: int, pointers: list[int], size: int, usable: int, known: Callable[[str, int, int], bool]
+) -> bool:
+    """Whether every cell of a leaf page is a row already read (see `leaf_rows`)."""
+    base = (page - 1) * size
+    if not pointers or not all(0 < p < usable for p in pointers):
+        return False
+    try:
+        rowid, payload = _payload(data, page, base + pointers[0], size, usable)
+        table = table_of(record(payload))
+        rowids = [rowid]
+        for pointer in pointers[1:]:
+            _, at = _varint(data, base + pointer, base + usable)
+            rowids.append(_varint(data, at, base + usable)[0])
+    except BadCell:
+        return False
+    return table is not None and known(table, min(rowids), max(rowids))
 
 
 #: What the journal's rows look like as stored: a type per column (None allowed where marked), the

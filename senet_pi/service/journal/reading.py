@@ -71,13 +71,15 @@ class Reading:
 
     # ------------------------------------------------------------------ reading
 
-    def games(self) -> list[GameRecord]:
-        """Every game, oldest first; JournalError names a damaged row (one that does not decode, or
-        does not match the checksum written with it)."""
+    def games(self, where: str = "1", args: tuple[object, ...] = ()) -> list[GameRecord]:
+        """Every game (or those `where` picks), oldest first; JournalError names a damaged row (one that
+        does not decode, or does not match the checksum written with it)."""
         with self._reading("games"):
             rows = self._db.execute(
                 "SELECT g.id, variant, players, options, position, started, ended, winner, "
-                f"{self._sum('games')}, (SELECT COUNT(*) FROM events e WHERE e.game = g.id) FROM games g ORDER BY g.id"
+                f"{self._sum('games')}, (SELECT COUNT(*) FROM events e WHERE e.game = g.id) FROM games g "
+                f"WHERE {where} ORDER BY g.id",
+                args,
             ).fetchall()
             for r in rows:
                 if not sums_ok("games", r[:8], r[8]):
@@ -116,15 +118,15 @@ class Reading:
 
     def game(self, game: int) -> GameRecord:
         """One game by id; JournalError if there is none."""
-        for record in self.games():
-            if record.id == game:
-                return record
+        for record in self.games("g.id = ?", (game,)):
+            return record
         raise JournalError(f"there is no game {game} in the journal {self.path}")
 
     def game_in_progress(self) -> GameRecord | None:
-        """The newest game that has not ended, to resume on start."""
-        open_games = [g for g in self.games() if g.ended is None]
-        return open_games[-1] if open_games else None
+        """The newest game that has not ended, to resume on start (that game's row alone is read: a
+        start's cost does not grow with the journal; every start reads the games' rows once, see `_open`)."""
+        newest = self._db.execute("SELECT MAX(id) FROM games WHERE ended IS NULL").fetchone()[0]
+        return None if newest is None else self.game(int(newest))
 
     def events(self, game: int) -> list[EventRecord]:
         """A game's inputs in order, as journaled; JournalError names a damaged row (one that does not

@@ -1,26 +1,29 @@
-"""Recovery from damage: what of a damaged journal can be read (through SQLite, from a copy of a file
-cut short, and from its table pages read directly) written as a new journal, with what was lost counted."""
+"""Recovery from damage: what of a damaged journal can be read (gathered by `salvage`: through SQLite,
+from a copy of a file cut short, and from its table pages read directly) written into a journal game by
+game, with what was lost counted. Time grows with the file, memory with a batch only, and a recovery
+stopped part-way goes on from where it stopped (its progress is committed with its rows)."""
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from threading import Event
 from typing import Any
 
 from ...verdicts import parse_verdict
-from .pages import as_row, leaf_rows, table_of
 from .records import JournalError, check_value
+from .salvage import PROBE, Row, Scratch, Stopped, gather, key_of
 from .schema import SCHEMA, SCHEMA_VERSION, TABLES, resum, summing, sums_ok, text_factory
 
-Row = tuple[Any, ...]  # one table row as read, its columns in TABLES order
+__all__ = ["PROBE", "Recovery", "losses", "recover", "recover_cli", "recover_command", "recover_into", "valid"]
 
-PROBE = 2000  # rows looked up one by one past a damaged page before giving up on a table
+STEP = 25  # games copied per committed batch
+TOP = 2**63 - 1  # the largest game id SQLite can hold
 
 
 @dataclass(frozen=True)
@@ -58,105 +61,21 @@ class Recovery:
         return json.dumps({**self.__dict__, "when": when, "lost": self.lost})
 
 
-def _salvage(db: sqlite3.Connection, table: str) -> tuple[list[Row], int]:
-    """The rows of `table` that can be read, in rowid order, and how many reads failed: a scan up to
-    the first damaged page, then rows looked up one by one past it (at most PROBE misses in a row)."""
-    found = [r[1] for r in db.execute(f"PRAGMA table_info({table})")]
-    columns = ", ".join([*TABLES[table], "sum" if "sum" in found else "NULL"])
-    rows: dict[int, Row] = {}
-    try:
-        for row in db.execute(f"SELECT rowid, {columns} FROM {table} ORDER BY rowid"):
-            rows[row[0]] = row[1:]
-        return list(rows.values()), 0
-    except sqlite3.DatabaseError:
-        failed = 1
-    try:
-        top = db.execute(f"SELECT MAX(rowid) FROM {table}").fetchone()[0]
-    except sqlite3.DatabaseError:
-        top = None
-    rowid, misses = (max(rows) if rows else 0) + 1, 0
-    while misses < PROBE and (top is None or rowid <= top):
-        try:
-            row = db.execute(f"SELECT rowid, {columns} FROM {table} WHERE rowid = ?", (rowid,)).fetchone()
-        except sqlite3.DatabaseError:
-            row, failed = None, failed + 1
-        if row is None:
-            misses += 1
-        else:
-            rows[row[0]], misses = row[1:], 0
-        rowid += 1
-    return [rows[k] for k in sorted(rows)], failed
-
-
-def _salvage_all(uri: str) -> dict[str, tuple[list[Row], int]]:
-    """Every journal table's readable rows (see `_salvage`) from the database at `uri`."""
-    db = sqlite3.connect(uri, uri=True)
-    db.text_factory = text_factory
-    try:
-        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        return {t: _salvage(db, t) if t in tables else ([], 0) for t in TABLES}
-    finally:
-        db.close()
-
-
-@contextmanager
-def _cut_file_opened(source: Path, folder: Path) -> Iterator[str]:
-    """A copy of a journal cut short (a torn write, a card that lost its last sectors) that SQLite
-        will open: whole pages only, the header's page count what is there, and the schema rows whose
-        pages are gone (and every index: the tables are read by rowid) dropped, made in `folder` (the
-    new journal's, not a RAM disk). The source is only read."""
-    data = bytearray(source.read_bytes())
-    if len(data) < 100 or not data.startswith(b"SQLite format 3\x00"):
-        raise sqlite3.DatabaseError("file is not a database")
-    size = int.from_bytes(data[16:18], "big")
-    size = 65536 if size == 1 else size
-    pages = len(data) // size
-    del data[pages * size :]
-    data[28:32] = pages.to_bytes(4, "big")
-    copy = folder / f".senet-pi-recover-{os.getpid()}-{time.monotonic_ns()}.sqlite"
-    try:
-        copy.write_bytes(bytes(data))
-        db = sqlite3.connect(copy)
-        try:
-            db.execute("PRAGMA writable_schema=ON")
-            db.execute("DELETE FROM sqlite_master WHERE type = 'index' OR rootpage > ?", (pages,))
-            db.commit()
-        finally:
-            db.close()
-        yield f"{copy.resolve().as_uri()}?mode=ro"
-    finally:
-        for suffix in ("", "-wal", "-shm", "-journal"):
-            Path(f"{copy}{suffix}").unlink(missing_ok=True)
-
-
-def _loose(source: Path) -> dict[str, list[Row]]:
-    """The rows on the main file's table-leaf pages (`pages.leaf_rows`), by the table their shape fits,
-    as SQLite would read them (TABLES' columns, then the checksum); `cells`: every cell read, for
-    telling a file with no page of ours from one whose rows all failed their checks."""
-    found: dict[str, list[Row]] = {table: [] for table in [*TABLES, "cells"]}
-    try:
-        data = source.read_bytes()
-    except OSError:
-        return found
-    for _, rowid, values in leaf_rows(data):
-        table = table_of(values) if rowid != -1 else None
-        if table is not None:
-            found[table].append(as_row(table, rowid, values))
-            found["cells"].append(())
-    return found
-
-
-def _key(table: str, row: Row) -> object:
-    """What names a row of `table` (the same row on two pages, or read twice, is one row)."""
-    return row[0] if table in ("games", "meta") else (row[0], row[1])
-
-
 def valid(table: str, row: Row) -> bool:
     """Whether a row read back is one the journal wrote: it matches its checksum (when it has one) and
     passes the journal's own checks (its JSON decodes to what the readers expect, values in range)."""
     width = len(TABLES[table])
-    if not sums_ok(table, row[:width], row[width] if len(row) > width else None):
+    stored = row[width] if len(row) > width else None
+    if not sums_ok(table, row[:width], stored):
         return False
+    if stored is not None and all(isinstance(v, int) for v in row[: 1 if table == "games" else 2]):
+        return True  # the journal's own row, as it wrote it (checked then): the checksum says so
+    return _reads_as_written(table, row)
+
+
+def _reads_as_written(table: str, row: Row) -> bool:
+    """Whether a row without a checksum passes the journal's checks (its JSON decodes to what the
+    readers expect, values of the types it writes)."""
     try:
         if table == "games":
             options, position = json.loads(row[3]), None if row[4] is None else json.loads(row[4])
@@ -173,20 +92,13 @@ def valid(table: str, row: Row) -> bool:
         return False
 
 
-def _order(key: object) -> tuple[Any, ...]:
-    """A key as a tuple, to sort by (a game's id; a game and seq)."""
-    return key if isinstance(key, tuple) else (key,)
-
-
-def _merge(table: str, read: list[Row], failed: int, loose: list[Row]) -> tuple[list[Row], int]:
-    """The valid rows of `table`, those SQLite read first, then those only its loose pages hold, in key
-    order; and how many were lost: rows that fail their checks, else, when SQLite could not read the
-    table through, at least one (the rows of a lost leaf page past the last one found leave no gap to
-    count), or every failed read when no page of it was found."""
+def _first_valid(table: str, rows: list[Row]) -> tuple[dict[object, Row], int]:
+    """The first valid row read of each key of `table` (SQLite's read before loose pages'), by key as
+    read, and how many keys have no valid row."""
     kept: dict[object, Row] = {}
     bad: set[object] = set()
-    for row in [*read, *loose]:
-        key = _key(table, row)
+    for row in rows:
+        key = key_of(table, row)
         if key in kept:
             continue
         if valid(table, row):
@@ -194,41 +106,187 @@ def _merge(table: str, read: list[Row], failed: int, loose: list[Row]) -> tuple[
             bad.discard(key)
         else:
             bad.add(key)
-    rows = list(kept.values()) if table == "meta" else [kept[k] for k in sorted(kept, key=_order)]
-    return rows, len(bad) or (min(failed, 1) if loose else failed)
+    return kept, len(bad)
 
 
-def _read(source: Path, folder: Path) -> dict[str, tuple[list[Row], int]]:
-    """What SQLite reads of `source`, through its b-trees (see `_salvage`): as it is, else from a copy
-    cut to whole pages (made in `folder`), else nothing (its header or schema damaged)."""
-    try:
-        return _salvage_all(f"{source.resolve().as_uri()}?mode=ro")
-    except sqlite3.DatabaseError:  # a file cut short: its header and schema name pages it lacks
-        try:
-            with _cut_file_opened(source, folder) as uri:
-                return _salvage_all(uri)
-        except sqlite3.DatabaseError:  # its header or schema damaged: its pages are all there is
-            return {table: ([], 1) for table in TABLES}
+@dataclass
+class _Tally:
+    """A recovery's counts so far, kept with its progress in the new journal (`recovering:<aside>`)."""
+
+    next: int = 0  # the first game id not yet looked at
+    games: int = 0
+    inputs: int = 0
+    verdicts: int = 0
+    lost_inputs: int = 0
+    bad: dict[str, int] = field(default_factory=dict)  # keys of a table with no valid row
+    low: int | None = None  # the lowest and highest game ids kept (a gap between is a lost game)
+    high: int | None = None
+    found: int = 0  # valid rows of games and events (none, no meta and no cell: not a journal)
+
+    def add_bad(self, table: str, n: int) -> None:
+        self.bad[table] = self.bad.get(table, 0) + n
+
+    def keep(self, game: int) -> None:
+        self.games += 1
+        self.low = game if self.low is None else min(self.low, game)
+        self.high = game if self.high is None else max(self.high, game)
 
 
-def _in_order(games: list[Row], events: list[Row]) -> tuple[list[Row], dict[int, int], int]:
-    """Each game's inputs from its first up to the first missing one (those after it could not be
-    judged in order), the seq of each game's last input kept, and how many inputs are missing
-    though a later one of their game was found."""
+def _game(
+    tally: _Tally, game: int, row: Row | None, events: list[Row], verdicts: list[Row]
+) -> tuple[list[Row], list[Row]]:
+    """One game's inputs from its first up to the first missing one (those after it could not be
+    judged in order) and the verdicts on them, counted into `tally`; nothing of a game whose own row
+    is lost, its inputs counted lost."""
+    tally.found += len(events) + (row is not None)
+    if row is None:
+        tally.lost_inputs += len(events)
+        return [], []
+    tally.keep(game)
     kept: list[Row] = []
-    last: dict[int, int] = {}
-    missing = 0
-    for game in sorted(row[0] for row in games):
-        seqs = sorted((row for row in events if row[0] == game), key=lambda r: r[1])
-        expected = 0
-        for row in seqs:
-            if row[1] != expected:
-                break
-            kept.append(row)
-            expected += 1
-        last[game] = expected - 1
-        missing += (seqs[-1][1] + 1 - len(seqs)) if seqs else 0
-    return kept, last, missing
+    for event in events:  # in seq order
+        if event[1] != len(kept):
+            break
+        kept.append(event)
+    if events:
+        tally.lost_inputs += len(events) - len(kept) + events[-1][1] + 1 - len(events)
+    said = [v for v in verdicts if v[2] < len(kept)]
+    tally.inputs += len(kept)
+    tally.verdicts += len(said)
+    return kept, said
+
+
+def _next_game(scratch: Scratch, after: int) -> int | None:
+    """The lowest game id gathered from `after` on, in any of the game tables (None: no more)."""
+    lows = []
+    for table in ("games", "events", "verdicts"):
+        row = scratch.db.execute(
+            "SELECT MIN(a) FROM rows WHERE tbl = ? AND a BETWEEN ? AND ?", (table, after, TOP)
+        ).fetchone()
+        if row[0] is not None:
+            lows.append(math.floor(row[0]))
+    return min(lows) if lows else None
+
+
+def _copy_batch(scratch: Scratch, out: sqlite3.Connection, tally: _Tally, low: int, high: int) -> None:
+    """Copy the valid rows of games `low`..`high` into `out`, with the progress, in one transaction."""
+    picked = {}
+    for table in ("games", "events", "verdicts"):
+        picked[table], bad = _first_valid(table, scratch.rows(table, low, high))
+        tally.add_bad(table, bad)
+    ids = sorted({int(row[0]) for rows in picked.values() for row in rows.values()})
+    games: list[Row] = []
+    events: list[Row] = []
+    verdicts: list[Row] = []
+    by_game: dict[str, dict[int, list[Row]]] = {"events": {}, "verdicts": {}}
+    for table in by_game:
+        for row in picked[table].values():
+            by_game[table].setdefault(row[0], []).append(row)
+    for game in ids:
+        found = picked["games"].get((game, 0))
+        kept, said = _game(tally, game, found, by_game["events"].get(game, []), by_game["verdicts"].get(game, []))
+        games += [found] if found is not None else []
+        events += kept
+        verdicts += said
+    tally.next = high + 1
+    with out:
+        out.execute("BEGIN")
+        for table, rows in (("games", games), ("events", events), ("verdicts", verdicts)):
+            columns = TABLES[table]
+            sql = f"INSERT OR IGNORE INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+            out.executemany(sql, (row[: len(columns)] for row in rows))
+            first = "id" if table == "games" else "game"
+            out.execute(resum(table, f"sum IS NULL AND {first} BETWEEN ? AND ?"), (low, high))
+        out.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (tally_key(scratch), json.dumps(tally.__dict__)))
+
+
+def tally_key(scratch: Scratch) -> str:
+    """The meta key a recovery's progress is kept under in the new journal."""
+    return f"recovering:{scratch.aside}"
+
+
+def _unkeyed(scratch: Scratch, table: str) -> int:
+    """Rows gathered whose key is not a number (damage): each a row lost."""
+    sql = "SELECT COUNT(*) FROM (SELECT DISTINCT a, b FROM rows WHERE tbl = ? AND typeof(a) NOT IN ('integer', 'real'))"
+    return int(scratch.db.execute(sql, (table,)).fetchone()[0])
+
+
+def _lost_rows(scratch: Scratch, tally: _Tally, bad_meta: int) -> int:
+    """Rows of games, verdicts and bookkeeping lost: rows that fail their checks, else, when SQLite could
+    not read a table through, at least one (the rows of a lost leaf page past the last one found leave
+    no gap to count), or every failed read when no page of it was found; and the games between the
+    first and last kept that are missing (ids are given in turn)."""
+    total = 0
+    for table in ("games", "verdicts", "meta"):
+        bad = bad_meta if table == "meta" else tally.bad.get(table, 0) + _unkeyed(scratch, table)
+        failed = int(scratch.get(f"failed:{table}", 0))
+        total += bad or (min(failed, 1) if int(scratch.get(f"loose:{table}", 0)) else failed)
+    if tally.low is not None and tally.high is not None:
+        total += tally.high - tally.low + 1 - tally.games
+    return total
+
+
+def _lost_events(scratch: Scratch, tally: _Tally) -> int:
+    bad = tally.bad.get("events", 0) + _unkeyed(scratch, "events")
+    failed = int(scratch.get("failed:events", 0))
+    return tally.lost_inputs + (bad or (min(failed, 1) if int(scratch.get("loose:events", 0)) else failed))
+
+
+def recover_into(
+    source: Path, dest: Path, scratch_path: Path, mark: dict[str, Any] | None = None, stop: Event | None = None
+) -> Recovery | None:
+    """Copy what of the journal `source` (and its `-wal`) can be read into the journal at `dest` (open,
+    perhaps in use by the service: its own games have higher ids), game by game, each batch committed
+    with how far it got, so a run stopped part-way goes on from there; the rows first gathered into
+    `scratch_path` (see `salvage`). None when `stop` was set before the end; sqlite3.Error or OSError
+    if nothing can be read. `source` is only read; memory stays bounded by a batch."""
+    scratch = Scratch(scratch_path, source.name)
+    scratch.stop = stop
+    out = sqlite3.connect(dest, isolation_level=None, timeout=30.0, check_same_thread=False)
+    out.text_factory = text_factory
+    summing(out)
+    try:
+        out.execute("PRAGMA synchronous=NORMAL")  # each batch and its progress commit together
+        gather(source, scratch)
+        row = out.execute("SELECT value FROM meta WHERE key = ?", (tally_key(scratch),)).fetchone()
+        tally = _Tally(**json.loads(row[0])) if row else _Tally()
+        while (low := _next_game(scratch, tally.next)) is not None:
+            if stop is not None and stop.is_set():
+                return None
+            _copy_batch(scratch, out, tally, low, min(low + STEP - 1, TOP))
+        return _finish(scratch, out, tally, mark)
+    except Stopped:
+        return None
+    finally:
+        out.close()
+        scratch.close()
+
+
+def _finish(scratch: Scratch, out: sqlite3.Connection, tally: _Tally, mark: dict[str, Any] | None) -> Recovery:
+    """The bookkeeping copied, the loss recorded (`lost:<aside>`) and the progress removed, in one
+    transaction: the recovery is over."""
+    meta, bad_meta = _first_valid("meta", scratch.rows("meta", "", "\U0010ffff"))
+    meta_rows = list(meta.values())
+    cells = int(scratch.get("cells", 0))
+    if not tally.found and not meta_rows and not cells:
+        raise sqlite3.DatabaseError("no page of it reads as a journal's")
+    recovery = Recovery(
+        scratch.aside,
+        tally.games,
+        tally.inputs,
+        tally.verdicts,
+        _lost_writes(meta_rows, mark),
+        _lost_events(scratch, tally),
+        _lost_rows(scratch, tally, bad_meta),
+    )
+    with out:
+        out.execute("BEGIN")
+        ours = [row[:2] for row in meta_rows if row[0] not in ("writes", "id", "open")]
+        out.executemany("INSERT OR IGNORE INTO meta VALUES (?, ?)", ours)
+        loss = (f"lost:{scratch.aside}", recovery.record(time.time()))
+        out.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", loss)
+        out.execute("DELETE FROM meta WHERE key = ?", (tally_key(scratch),))
+    return recovery
 
 
 def _lost_writes(meta: list[Row], mark: dict[str, Any] | None) -> int | None:
@@ -242,6 +300,23 @@ def _lost_writes(meta: list[Row], mark: dict[str, Any] | None) -> int | None:
     return None
 
 
+def new_journal(path: Path) -> None:
+    """An empty journal file at `path` (its tables, bookkeeping and schema version), for a recovery
+    to write into."""
+    out = sqlite3.connect(path, isolation_level=None)
+    try:
+        out.execute("BEGIN")
+        for statement in SCHEMA.split(";"):
+            out.execute(statement)
+        out.execute("INSERT INTO meta VALUES ('writes', 0)")
+        out.execute("INSERT INTO meta VALUES ('id', ?)", (os.urandom(8).hex(),))
+        out.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        out.execute("COMMIT")
+        out.execute("PRAGMA journal_mode=WAL")
+    finally:
+        out.close()
+
+
 def recover(source: str | Path, dest: str | Path, mark: dict[str, Any] | None = None) -> Recovery:
     """Write a new journal at `dest` (which must not exist) with what of the journal `source` (and its
     `-wal`) can be read: every game, each game's inputs up to the first that cannot be read (a resume
@@ -252,65 +327,29 @@ def recover(source: str | Path, dest: str | Path, mark: dict[str, Any] | None = 
     source, dest = Path(source), Path(dest)
     if dest.exists():
         raise OSError(f"{dest} already exists")
-    found = _read(source, dest.parent)
-    loose = _loose(source)
-    games, bad_games = _merge("games", *found["games"], loose["games"])
-    events, bad_events = _merge("events", *found["events"], loose["events"])
-    verdicts, bad_verdicts = _merge("verdicts", *found["verdicts"], loose["verdicts"])
-    meta, bad_meta = _merge("meta", *found["meta"], loose["meta"] if found["meta"][1] else [])
-    if not games and not events and not meta and not loose["cells"]:
-        raise sqlite3.DatabaseError("no page of it reads as a journal's")
-    kept_events, last, missing = _in_order(games, events)
-    kept_verdicts = [row for row in verdicts if row[0] in last and row[2] <= last[row[0]]]
-    ids = sorted(last)
-    lost_games = (ids[-1] - ids[0] + 1 - len(ids)) if ids else 0  # ids are given in turn: a gap is a lost row
-    recovery = Recovery(
-        source.name,
-        len(games),
-        len(kept_events),
-        len(kept_verdicts),
-        _lost_writes(meta, mark),
-        len(events) - len(kept_events) + missing + bad_events,
-        bad_games + lost_games + bad_verdicts + bad_meta,
-    )
     tmp = dest.with_name(dest.name + ".recovering")
-    tmp.unlink(missing_ok=True)
+    scratch = dest.with_name(dest.name + ".scratch")
     try:
-        _write_recovered(tmp, games, kept_events, kept_verdicts, meta, source.name, recovery)
+        for stale in (tmp, scratch):
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{stale}{suffix}").unlink(missing_ok=True)
+        new_journal(tmp)
+        recovery = recover_into(source, tmp, scratch, mark)
+        assert recovery is not None  # nothing stops it
+        db = sqlite3.connect(tmp)
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        db.close()
+        with open(tmp, "rb+") as f:
+            os.fsync(f.fileno())
         os.replace(tmp, dest)
     except BaseException:
-        tmp.unlink(missing_ok=True)  # a disk that filled half way: nothing half-written is left
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{tmp}{suffix}").unlink(missing_ok=True)  # a disk that filled half way: nothing half-written
         raise
-    return recovery
-
-
-def _write_recovered(
-    tmp: Path, games: list[Row], events: list[Row], verdicts: list[Row], meta: list[Row], aside: str, recovery: Recovery
-) -> None:
-    """The recovered journal's file, written in one transaction and fsynced."""
-    out = sqlite3.connect(tmp, isolation_level=None)
-    summing(out)
-    try:
-        out.execute("BEGIN")
-        for statement in SCHEMA.split(";"):
-            out.execute(statement)
-        for table, rows in (("games", games), ("events", events), ("verdicts", verdicts)):
-            columns = TABLES[table]
-            sql = f"INSERT OR IGNORE INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
-            out.executemany(sql, (row[: len(columns)] for row in rows))
-            out.execute(resum(table, "1"))  # every row kept was checked: its checksum is as it was
-        ours = [row[:2] for row in meta if row[0] not in ("writes", "id", "open")]
-        out.executemany("INSERT OR IGNORE INTO meta VALUES (?, ?)", ours)
-        out.execute("INSERT INTO meta VALUES ('writes', 0)")
-        out.execute("INSERT INTO meta VALUES ('id', ?)", (os.urandom(8).hex(),))
-        out.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"lost:{aside}", recovery.record(time.time())))
-        out.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        out.execute("COMMIT")
-        out.execute("PRAGMA journal_mode=WAL")
     finally:
-        out.close()
-    with open(tmp, "rb+") as f:
-        os.fsync(f.fileno())
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{scratch}{suffix}").unlink(missing_ok=True)
+    return recovery
 
 
 def recover_command(source: Path, output: Path | None = None) -> str:

@@ -4,13 +4,17 @@ brings an older journal's schema up to date."""
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import zlib
 from collections.abc import Sequence
 from contextlib import suppress
+from pathlib import Path
 
 #: 1: the four tables; 2: a `sum` column on games, events and verdicts (`rowsum` of the row's content).
 SCHEMA_VERSION = 2
+#: The schema each release (major.minor) writes: a schema change is a new release (tests/test_journal_versions.py).
+RELEASES = {"0.2": 2, "0.3": 2}
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
@@ -119,6 +123,48 @@ def resum(table: str, where: str) -> str:
 def summing(db: sqlite3.Connection) -> None:
     """Teach a connection that writes the journal its `rowsum` function."""
     db.create_function("rowsum", -1, rowsum, deterministic=True)
+
+
+def file_schema(path: Path) -> int:
+    """The schema number in a journal file's header (SQLite's user_version, bytes 60-63), read without
+    opening it through SQLite (so nothing is written beside it); 0 for a new or short file."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(100)
+    except FileNotFoundError:
+        return 0
+    if len(head) < 100 or not head.startswith(b"SQLite format 3\x00"):
+        return 0
+    return int.from_bytes(head[60:64], "big", signed=True)
+
+
+def written_by(path: Path) -> str | None:
+    """The release that last wrote a journal (its meta `written_by`), read-only; None if not said."""
+    quiet = "" if Path(f"{path}-wal").exists() else "&immutable=1"
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro{quiet}", uri=True)
+        try:
+            row = db.execute("SELECT value FROM meta WHERE key = 'written_by'").fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return None
+    return str(row[0]) if row else None
+
+
+def keep_before_migration(path: Path, version: int) -> Path | None:
+    """A copy of a journal of an older schema, made before it is migrated, for the release before
+    to read after a rollback: `<journal>.schema-<N>` beside it (never replaced once made)."""
+    if version == 0 or not path.is_file():
+        return None
+    copy = path.with_name(f"{path.name}.schema-{version}")
+    if not copy.exists():
+        tmp = copy.with_name(copy.name + ".tmp")
+        shutil.copyfile(path, tmp)
+        with open(tmp, "rb+") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, copy)
+    return copy
 
 
 def migrate(db: sqlite3.Connection, version: int) -> None:

@@ -172,7 +172,12 @@ class SideFiles:
         """Best effort, no fsync: a mark behind the journal raises no alarm; only one ahead does."""
         tmp = self.mark_path.with_name(self.mark_path.name + ".tmp")
         try:
-            tmp.write_text(json.dumps({"id": self._id, "writes": self._writes}), encoding="utf-8")
+            mark = {
+                "id": self._id,
+                "writes": self._writes,
+                "games": self._last_game,
+            }  # games: ids a recovery leaves free
+            tmp.write_text(json.dumps(mark), encoding="utf-8")
             os.replace(tmp, self.mark_path)
         except OSError:
             pass
