@@ -17,7 +17,6 @@ from ..rules.board import OFF, bit, squares_in
 from ..rules.reasons import Reason
 from ..rules.text import N_, Text
 from ..verdicts import Cleared, Illegal, Settled, Verdict, from_effects
-from ..verdicts import Fix as FixLine
 from .attempt import Attempt, Identity
 from .candidates import Candidate, candidates
 from .guidance import board_differences, board_fixes, explain, owners_of, swap_reason
@@ -460,19 +459,18 @@ class Core:
     def _next_fix(self) -> list[Verdict]:
         if self.state.swapped is not None and self.state.warning is not None and self.state.warning.swap:
             a, b = self.state.swapped
-            return [FixLine(Fix(a, b, swap=True).text(), a, b)]
+            return [Fix(a, b, swap=True).line()]
         if (
             self.state.replacing is not None
             and self.state.warning is not None
             and self._same(self.state.sensed, self.state.expected)
         ):
             first = self.state.warning.fixes[0]  # the piece to take off: the switches cannot tell it from the game's
-            return [FixLine(first.text(), first.from_sq, None)]
+            return [first.line()]
         todo = self._fixes(self.state.sensed, self._target())
         if not todo:
             return []
-        fix = todo[0]
-        return [FixLine(fix.text(), fix.from_sq or None, fix.to_sq or None)]
+        return [todo[0].line()]
 
     # ------------------------------------------------------------------ questions
 

@@ -19,6 +19,7 @@ from ..rules import Game, Move
 from ..rules.board import OFF, bit, squares_in
 from ..rules.effects import Exchanged, Relocated, Removed, kind_word
 from ..rules.text import Text
+from ..verdicts import Fix as FixLine
 from .attempt import Identity
 
 HAND = 0  # where a piece is while someone holds it (or off the board)
@@ -309,6 +310,10 @@ class Fix:
                 "put {player}'s piece on {from_sq} back on {to}", player=self.owner, from_sq=self.from_sq, to=self.to_sq
             )
         return Text("put the piece on {from_sq} back on {to}", from_sq=self.from_sq, to=self.to_sq)
+
+    def line(self) -> FixLine:
+        """The `fix` verdict that says this correction (a swap says so in its `swap` field)."""
+        return FixLine(self.text(), self.from_sq or None, self.to_sq or None, swap=self.swap)
 
 
 def fixes(
