@@ -158,7 +158,7 @@ class Actions(Part):
             self.core._guide(steps, start)
             out.append(self._prompt())
         elif steps:
-            self.state.expected = self.state.sensed = self.game.occupied()
+            self.core._unsensed()
         return out
 
     def play_card(self, kind: str, value: object, at: float | None = None) -> list[Verdict]:
@@ -225,7 +225,7 @@ class Actions(Part):
             self.core._guide(steps, before, keep_evidence=True)  # the hands may have moved it already
             out += self._recheck_owed()
         else:
-            self.state.expected = self.state.sensed = self.game.occupied()
+            self.core._unsensed()
         return out
 
     def answer(self, choice: int | str, at: float | None = None) -> list[Verdict]:
@@ -315,7 +315,7 @@ class Actions(Part):
         self.core._forget(history=True, warning=True, owed=True)
         out.append(Undone(game.to_move_id, " then ".join(str(m) for m in moves)))
         if not self.state.sensing:
-            self.state.expected = self.state.sensed = game.occupied()
+            self.core._unsensed()
             return out
         self.core._guide(reversed_steps(done) + back, self.state.expected, keep_evidence=True)
         return out + self._recheck_owed()
@@ -387,7 +387,7 @@ class Actions(Part):
         self.core._forget(warning=True, owed=True)
         self.core._reset_attempt()
         if not self.state.sensing:
-            self.state.expected = self.state.sensed = target
+            self.core._unsensed()
             return []
         owners = self.game.board()
         steps = [

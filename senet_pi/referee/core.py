@@ -329,6 +329,13 @@ class Core:
         """The board is trusted as it is: evidence starts afresh from here."""
         self.state.forget_attempt(self._attempt(self.state.expected if self.state.owed is None else self.state.sensed))
 
+    def _unsensed(self) -> None:
+        """A board without sensors (yet) follows the game: what it shows and should show is the game's
+        position, and the hands' evidence, should its switches start reporting (a bridge plugged in
+        late), starts from that position, never from the setup (class 1)."""
+        self.state.expected = self.state.sensed = self.game.occupied()
+        self._reset_attempt()
+
     def _guide(self, steps: Sequence[Step], start: int, keep_evidence: bool = False) -> None:
         """The people must carry out `steps` from the board `start`: prompt them one at a time, and
         count each done only once the hands were seen to do it."""
