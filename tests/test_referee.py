@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from senet_pi.referee import Referee, RefereeError
+from senet_pi.errors import RefereeError
+from senet_pi.referee import Referee
 from senet_pi.rules import new_game
 from senet_pi.verdicts import Sensor
 from tests.referee_helpers import Hands, as_json, kinds, moves_in

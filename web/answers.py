@@ -11,11 +11,11 @@ from __future__ import annotations
 from flask import Blueprint, jsonify
 from flask.typing import ResponseReturnValue
 
-from senet_pi.errors import SenetError
+from senet_pi.errors import BadInput, SenetError
 from senet_pi.events import Answer
 from senet_pi.i18n import Text, joined
 
-from .errors import BadInput, error, json_body, message_of
+from .errors import error, json_body, message_of
 from .operator import _handled, csrf_ok
 from .state import for_page, services, state
 

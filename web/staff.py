@@ -14,7 +14,8 @@ from flask import Blueprint, Response, jsonify, render_template
 from markupsafe import Markup
 
 from senet_pi import i18n
-from senet_pi.service.stats import UNKNOWN_DAY, DayStats, StatsError, day_stats, to_csv
+from senet_pi.errors import StatsError
+from senet_pi.service.stats import UNKNOWN_DAY, DayStats, day_stats, to_csv
 
 from .errors import error, message_of
 from .i18n import language

@@ -43,12 +43,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     Complexity: one start-up sequence read top to bottom, each step undone in reverse if a later one fails."""
     from ..fleet import fleet_settings
+    from ..fleet.published import verdict_words
     from ..hardware.backends import make_backend
     from ..service.core import Service
     from ..service.journal import Journal
     from ..service.runlock import RunLock
     from ..settings import defaults, load_instance_config
-    from .run import Runner, verdict_words
+    from .run import Runner
 
     script = _read_script(args.script) if args.script else None  # before anything starts
     config = load_instance_config()  # a bad config is a startup error, said before anything starts

@@ -411,6 +411,24 @@ class Attempt:
             out |= before & ~after
         return out & boards[min(seen, len(boards) - 1)]
 
+    def carried(self, origin: int, square: int) -> bool | None:
+        """Whether the piece from `origin` was carried to `square` on purpose: lifted with an empty
+        hand, put down the very next change and held for BUMP_TIME or longer (a hand takes hundreds of
+        milliseconds). False for a knock: quicker than that, or beside another piece in the hand (a
+        neighbour brushed while the mover was lifted). None when the switch times cannot tell (a
+        script's events, or no times given)."""
+        boards = [self.start, *self.history]
+        full = self.start.bit_count()
+        for before, held, after in zip(boards, boards[1:], boards[2:], strict=False):
+            if before ^ held == bit(origin) and held ^ after == bit(square) and after & bit(square):
+                if before.bit_count() != full or self.gap:
+                    return False  # another piece was in the hand: brushed beside a lift
+                lifted, placed = self.lifted_at.get(origin), self.placed_at.get(square)
+                if lifted is None or placed is None or placed - lifted < SCAN_TIME:
+                    return None
+                return placed - lifted >= BUMP_TIME
+        return False
+
     def empty_together(self, a: int, b: int) -> bool:
         """Whether squares `a` and `b` (both occupied at the start) were empty at the same moment."""
         return (min(a, b), max(a, b)) in self.together

@@ -208,6 +208,21 @@ class Core:
             out += self._check_swaps()
         return out
 
+    def _accept_beside_strays(self, cand: Candidate, stage: int) -> list[Verdict]:
+        """Accept a move made with stray changes beside it (a knock, a spare, a weld), and warn the
+        strays with their fixes: the hands' stories (narrowed to the move) still say whose piece
+        each stray is and where it came from."""
+        ev = self.state.attempt
+        out = self._accept(cand, stage)
+        if (
+            not self._same(self.state.sensed, self.state.expected)
+            and self.state.owed is None
+            and self.state.question is None
+        ):
+            self.state.forget_attempt(ev)
+            out += self._warn(self.state.sensed)
+        return out
+
     def _owners_in_doubt(self) -> bool:
         """Whether, the move's own pieces placed, the hands' stories still leave a piece on the board
         unsure or known to be another than the game's (two pieces swapped while the move was made)."""

@@ -25,6 +25,9 @@ from .physical import HAND, Outcome, StepWhy, touched
 from .state import Owed, QuestionKind
 from .ways import Ways
 
+#: A move certain beside strays: the way to play, its last stage, its pieces' placing, the likeliest stories.
+_Certain = tuple[Candidate, int, list[tuple[int, Identity]], list[tuple[int, ...]]]
+
 
 class Judging(Part):
     """The referee's judgement of a board that has been still for the settle time.
@@ -124,8 +127,8 @@ class Judging(Part):
                 Text("The pieces stand as at the start. Start a new game?"),
                 [Text("new game"), Text("keep")],
             )
-        if self._on_the_way(board) and not self._along_the_fixes(board):
-            return out  # on the way to a legal move: still in progress
+        if (self._on_the_way(board) or self._held_by_the_mover(board)) and not self._along_the_fixes(board):
+            return out  # on the way to a legal move, or the mover's pieces in the hand: still in progress
         # (a board the warning's fixes lead to is guided on, even when it could also be a move under way:
         # the piece in the hand is the one the next fix puts back, not a person thinking)
         return out + (self.faults._faults_seen(self.state.expected, self._judge) or self.core._warn(board))
@@ -156,6 +159,23 @@ class Judging(Part):
             and self._whose_fit(c, board)
             for c in self.core._cands()
         )
+
+    def _held_by_the_mover(self, board: int) -> bool:
+        """Whether `board` lacks only pieces of the player to move, lifted by the hands and held, one of
+        them a piece a way to play the throw moves (two weighed in the hand while choosing a move):
+        pieces held are never flagged, however long (class 4); nothing was put down anywhere. (A
+        piece the throw cannot move, held alone, is explained: it cannot be the move.)"""
+        if self.game.pending is None or self.game.is_over:
+            return False
+        trusted = ~self.core.unknown
+        held = self.state.expected & ~board & trusted
+        if not held or board & ~self.state.expected & trusted or held & ~self.state.attempt.lifted:
+            return False
+        movable = 0
+        for cand in self.core._cands():
+            movable |= sum(bit(s.from_sq) for s in cand.steps if s.why is StepWhy.MOVE and s.from_sq != OFF)
+        owners = self.game.board()
+        return bool(held & movable) and all(owners.get(sq) == self.game.mover_id for sq in squares_in(held))
 
     def _lifted_what_the_move_put(self) -> bool:
         """Whether the hands lifted a piece from a square the last move put a piece on: a move taken
@@ -298,29 +318,16 @@ class Judging(Part):
         stray squares are none of its own. The move is accepted and the stray warned with its fixes:
         a stray never turns a legal move into a wrong one. Where the stories disagree on which piece
         went where (the mover and a knocked piece in the air together), whose piece stands on the
-        move's square is asked first. None when no move (or more than one) fits so.
-
-        Complexity: each kind of stray beside a certain move (a knock, a weld, a spare piece) checked in turn."""
+        move's square is asked first. None when no move (or more than one) fits so."""
         ev = self.state.attempt
         if ev.lost or ev.gap or ev.start != self.state.expected:
             return None
-        found: dict[Outcome, tuple[Candidate, int, list[tuple[int, Identity]], list[tuple[int, ...]]]] = {}
+        found: dict[Outcome, _Certain] = {}
         for cand in self.core._cands():
-            k = len(cand.boards) - 1
-            if not cand.visible or not cand.whole or cand.outcome in found:
-                continue
-            stray = (cand.boards[k] ^ board) & ~self.core.unknown
-            if not stray or stray & cand.touched or not self._shown_beside(cand, k, ev):
-                continue
-            # a piece the move takes off the board has no square to show it: were it standing on a
-            # stray square in some story, the stray may be that piece put down wrong
-            gone = {o for st, o in zip(cand.steps, cand.origins, strict=True) if st.to_sq == OFF and o != OFF}
-            if any(on[sq] in gone for on, _ in ev.worlds for sq in squares_in(stray)):
-                continue
-            mine = [(sq, piece) for sq, piece in placing(cand, k, ev, self.core.unknown) if cand.touched & bit(sq)]
-            stories = self._likeliest_with_pieces_on([sq for sq, _ in mine])
-            if any(all(ev.piece(on[sq]) == piece for sq, piece in mine) for on in stories):
-                found[cand.outcome] = (cand, k, mine, stories)
+            if cand.outcome not in found:
+                certain = self._certain(cand, board, ev)
+                if certain is not None:
+                    found[cand.outcome] = certain
         if len(found) != 1:
             return None
         ((cand, k, mine, stories),) = found.values()
@@ -328,18 +335,48 @@ class Judging(Part):
             pieces = sorted({ev.piece(on[sq]) for on in stories}, key=repr)
             if len(pieces) > 1:
                 return self.core._ask_whose(sq, pieces)
+        carry = self._carried_beside(cand, k, board)
+        if carry is True:
+            return None  # a second piece carried on purpose: a move attempt, not a stray (class 2)
         ev.keep(mine)
-        out = self.core._accept(cand, k)
-        if (
-            not self.core._same(self.state.sensed, self.state.expected)
-            and self.state.owed is None
-            and self.state.question is None
-        ):
-            # the stray squares are none of the move's: the hands' stories (narrowed to the move) still
-            # say whose piece each stray is and where it came from, for the fixes
-            self.state.forget_attempt(ev)
-            out += self.core._warn(self.state.sensed)
-        return out
+        if carry is None:  # a knock or a carry? the switch times cannot tell: ask
+            text = Text("Another piece was carried as well. Which move was played?")
+            return self.core._ask(QuestionKind.WHICH, text, [cand.label(), Text("no move")], [(cand, k)])
+        return self.core._accept_beside_strays(cand, k)
+
+    def _certain(self, cand: Candidate, board: int, ev: Attempt) -> _Certain | None:
+        """`cand` played whole, its squares as it leaves them and shown by the hands, with stray changes
+        beside it on none of its squares, and its pieces there in the likeliest stories: the move, its
+        pieces' placing and those stories; else None."""
+        k = len(cand.boards) - 1
+        if not cand.visible or not cand.whole:
+            return None
+        stray = (cand.boards[k] ^ board) & ~self.core.unknown
+        if not stray or stray & cand.touched or not self._shown_beside(cand, k, ev):
+            return None
+        # a piece the move takes off the board has no square to show it: were it standing on a
+        # stray square in some story, the stray may be that piece put down wrong
+        gone = {o for st, o in zip(cand.steps, cand.origins, strict=True) if st.to_sq == OFF and o != OFF}
+        if any(on[sq] in gone for on, _ in ev.worlds for sq in squares_in(stray)):
+            return None
+        mine = [(sq, piece) for sq, piece in placing(cand, k, ev, self.core.unknown) if cand.touched & bit(sq)]
+        stories = self._likeliest_with_pieces_on([sq for sq, _ in mine])
+        if any(all(ev.piece(on[sq]) == piece for sq, piece in mine) for on in stories):
+            return cand, k, mine, stories
+        return None
+
+    def _carried_beside(self, cand: Candidate, k: int, board: int) -> bool | None:
+        """Whether a piece on a stray square beside `cand` (stage `k`) was carried there on purpose
+        (`Attempt.carried`: True), or the times cannot tell (None); False when every stray is a knock,
+        a spare or a weld. Only a piece that moved with no hand is a stray (class 2)."""
+        ev = self.state.attempt
+        stray = (cand.boards[k] ^ board) & ~self.core.unknown
+        verdicts = set()
+        for square in squares_in(board & stray & ~cand.boards[k]):
+            origin = ev.origin(square)
+            if origin is not None and stray & ev.start & bit(origin):
+                verdicts.add(ev.carried(origin, square))
+        return True if True in verdicts else None if None in verdicts else False
 
     def _likeliest_with_pieces_on(self, squares: list[int]) -> list[tuple[int, ...]]:
         """The likeliest stories of the hands with a piece of the game's on each of `squares`: a piece

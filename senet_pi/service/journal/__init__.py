@@ -22,19 +22,9 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ...errors import JournalError, UnjournalableError
 from .reading import Reading
-from .records import (
-    DEEPEST,
-    LARGEST,
-    LONGEST,
-    EventRecord,
-    GameRecord,
-    JournalError,
-    UnjournalableError,
-    check_value,
-    default_path,
-    seats_said,
-)
+from .records import DEEPEST, LARGEST, LONGEST, EventRecord, GameRecord, check_value, default_path, seats_said
 from .recovery import PROBE, Recovery, losses, recover, recover_cli, recover_command, valid
 from .schema import (
     NOT_OURS,

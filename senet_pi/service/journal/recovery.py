@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ...errors import JournalError
 from ...verdicts import parse_verdict
 from .pages import as_row, leaf_rows, table_of
-from .records import JournalError, check_value
+from .records import check_value
 from .schema import SCHEMA, SCHEMA_VERSION, TABLES, resum, summing, sums_ok, text_factory
 
 Row = tuple[Any, ...]  # one table row as read, its columns in TABLES order
