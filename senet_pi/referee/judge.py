@@ -51,10 +51,9 @@ class Judging(Part):
             self.state.now = now
 
     def _judge(self) -> list[Verdict]:
-        """Judge the settled board: a move, owed steps done, a move taken back, swaps, the end; else a warning.
-
-        Complexity: the order in which a settled board is judged (owed steps, the same board, another way, a move
-        taken back, the end), one table read top to bottom."""
+        """Judge the settled board, a ladder of named checks read top to bottom: owed steps done, the
+        same board as expected (another way, an exchange, swaps), a move of the throw waiting, another
+        way to play an accepted throw, a move taken back, the end, the setup again; else a warning."""
         self.state.judged = True
         out: list[Verdict] = []
         if self.state.question is not None:
@@ -64,74 +63,85 @@ class Judging(Part):
         if self.state.owed is not None:
             return out + self._judge_prompts(board)
         if self.core._same(board, self.state.expected):
-            prov = self.state.provisional
-            # (a board put right by following the warning's fixes is the fixes done, never another way)
-            if prov is not None and self.state.attempt.lifted and not self._along_the_fixes(board):
-                # taken back, then another way with the same squares; or, without taking it back, the
-                # hands went on to show every stage of another way that ends on the same squares
-                # (a piece held over 29 read as borne off, then put on 26 and sent to the sun: M6)
-                revised = self.ways._revise(board, whole=not prov.taken_back)
-                if revised is not None:
-                    return out + revised
-            # two pieces swapped back as a swap warning asked is that fix followed, never a move (even
-            # where the swap back is also a legal exchange)
-            swapping_back = self.state.swapped is not None and self.state.attempt.empty_together(*self.state.swapped)
-            if (
-                self.state.attempt.lifted
-                and self.game.pending is not None
-                and not self.game.is_over
-                and not swapping_back
-            ):
-                verdicts = self._unchanged_board()
-                if verdicts:
-                    return out + verdicts
-            return out + self.core._check_swaps()
+            return out + self._judge_same(board)
         if self.state.replacing is not None:  # the wrong piece taken off, or other slips: guided back, never a move
             return out + self.core._warn(board)
-        if self.game.pending is not None and not self.game.is_over:
-            other = self.ways._another_whole_way(board)
-            if other is not None:
-                return out + other
-            matched = self._match(board)
-            if matched is not None:
-                return out + matched
-            certain = self._certain_beside_strays(board)
-            if certain is not None:
-                return out + certain
-        revised = None if self._going_on_holding_a_piece(board) else self.ways._revise(board)
-        if revised is not None:
-            return out + revised
-        if (
+        found = self._a_move(board)
+        if found is None:
+            found = None if self._going_on_holding_a_piece(board) else self.ways._revise(board)
+        if found is None:
+            found = self._taken_back(board)
+        return out + (found if found is not None else self._no_move(board))
+
+    def _judge_same(self, board: int) -> list[Verdict]:
+        """The board as the game expects it: another way to play with the same squares, a move that
+        changes no square (an exchange), or who stands where (`Core._check_swaps`)."""
+        prov = self.state.provisional
+        # (a board put right by following the warning's fixes is the fixes done, never another way)
+        if prov is not None and self.state.attempt.lifted and not self._along_the_fixes(board):
+            # taken back, then another way with the same squares; or, without taking it back, the
+            # hands went on to show every stage of another way that ends on the same squares
+            # (a piece held over 29 read as borne off, then put on 26 and sent to the sun: M6)
+            revised = self.ways._revise(board, whole=not prov.taken_back)
+            if revised is not None:
+                return revised
+        # two pieces swapped back as a swap warning asked is that fix followed, never a move (even
+        # where the swap back is also a legal exchange)
+        swapping_back = self.state.swapped is not None and self.state.attempt.empty_together(*self.state.swapped)
+        if self.state.attempt.lifted and self.game.pending is not None and not self.game.is_over and not swapping_back:
+            verdicts = self._unchanged_board()
+            if verdicts:
+                return verdicts
+        return self.core._check_swaps()
+
+    def _a_move(self, board: int) -> list[Verdict] | None:
+        """A move of the throw waiting that the board shows: another whole way than the one under way,
+        the fits, or a certain move beside strays; None when there is no throw or no such move."""
+        if self.game.pending is None or self.game.is_over:
+            return None
+        found = self.ways._another_whole_way(board)
+        if found is None:
+            found = self._match(board)
+        return found if found is not None else self._certain_beside_strays(board)
+
+    def _taken_back(self, board: int) -> list[Verdict] | None:
+        """The board as before the last move, whose pieces the hands lifted: ask whether to undo it."""
+        if not (
             self.state.before_last_move is not None
             and self.core._same(board, self.state.before_last_move)
             and self._undoable()
             and self._lifted_what_the_move_put()
             and not self._along_the_fixes(board)
         ):
-            prov = self.state.provisional
-            if prov is not None:  # what the hands do next is judged from here, the move taken back
-                prov.attempt = Attempt(board, owners=prov.attempt.owners, pieces=prov.attempt.pieces)
-                prov.taken_back = True
-            return out + self.core._ask(
-                QuestionKind.UNDO,
-                Text("The board is as it was before the last move. Undo that move?"),
-                [Text("undo"), Text("keep")],
-            )
+            return None
+        prov = self.state.provisional
+        if prov is not None:  # what the hands do next is judged from here, the move taken back
+            prov.attempt = Attempt(board, owners=prov.attempt.owners, pieces=prov.attempt.pieces)
+            prov.taken_back = True
+        return self.core._ask(
+            QuestionKind.UNDO,
+            Text("The board is as it was before the last move. Undo that move?"),
+            [Text("undo"), Text("keep")],
+        )
+
+    def _no_move(self, board: int) -> list[Verdict]:
+        """No move explains the board: the end of the game being cleared, the setup again (a new game
+        offered), a move under way or pieces in the hand (nothing said), a faulty switch, or a warning."""
         if self.game.is_over:  # not another way to play the winning throw: the board is being cleared
-            return out + self._after_the_end(board)
+            return self._after_the_end(board)
         taken_back = self.state.before_last_move is not None and self.core._same(board, self.state.before_last_move)
         at_start = self.core._same(board, self.core.start_board) and not self._along_the_fixes(board)
         if at_start and self.game.actions and not taken_back:
-            return out + self.core._ask(
+            return self.core._ask(
                 QuestionKind.NEW_GAME,
                 Text("The pieces stand as at the start. Start a new game?"),
                 [Text("new game"), Text("keep")],
             )
         if (self._on_the_way(board) or self._held_by_the_mover(board)) and not self._along_the_fixes(board):
-            return out  # on the way to a legal move, or the mover's pieces in the hand: still in progress
+            return []  # on the way to a legal move, or the mover's pieces in the hand: still in progress
         # (a board the warning's fixes lead to is guided on, even when it could also be a move under way:
         # the piece in the hand is the one the next fix puts back, not a person thinking)
-        return out + (self.faults._faults_seen(self.state.expected, self._judge) or self.core._warn(board))
+        return self.faults._faults_seen(self.state.expected, self._judge) or self.core._warn(board)
 
     def _going_on_holding_a_piece(self, board: int) -> bool:
         """Whether the hands, since the move was accepted, lifted pieces that are still held, and the
