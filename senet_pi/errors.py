@@ -60,6 +60,62 @@ class BadEventHandler(SenetError, TypeError):
     """A `when_*` handler that is neither callable nor None (gpiozero's BadEventHandler)."""
 
 
+# ---------------------------------------------------------------------- the service, the fleet and the front ends
+
+
+class ConfigError(SenetError, ValueError):
+    """An instance `config.toml` that cannot be used; said at startup, not as a 500 later."""
+
+
+class JournalError(SenetError, OSError):
+    """The journal file cannot be opened or written (a full disk, a read-only folder...)."""
+
+
+class UnjournalableError(SenetError, ValueError):
+    """An input whose value no referee could judge again (not finite, too large, nested too deep):
+    refused before it is journaled, so a resume never meets it."""
+
+
+class StatsError(JournalError):
+    """The journal cannot be read for statistics: missing, damaged, or not a senet-pi journal."""
+
+
+class JournalInUse(SenetError, RuntimeError):
+    """Another `senet-pi run` has this journal open."""
+
+
+class QuestionClosed(SenetError, ValueError):
+    """An answer to a question that is not open (answered already, withdrawn) or not an option."""
+
+
+class SeatError(SenetError, ValueError):
+    """A --computer or COMPUTER value that names no seat, or a level outside 1-4."""
+
+
+class RefereeError(SenetError, ValueError):
+    """An operator action that makes no sense now (no question to answer, nothing to undo...)."""
+
+
+class FleetError(SenetError, ValueError):
+    """A broker URL, board name or fleet setting that cannot be used."""
+
+
+class PinError(SenetError, ValueError):
+    """A PIN that is neither 6-12 digits nor a passphrase of 12-64 characters."""
+
+
+class CommandError(SenetError, ValueError):
+    """A line typed at `senet-pi run` that it cannot carry out."""
+
+
+class SelfTestError(SenetError, ValueError):
+    """A self test that cannot be carried out as asked."""
+
+
+class BadInput(ValueError):
+    """A request the API cannot use; becomes a 400 with this message (a `Text`)."""
+
+
 class ConfigWriteError(SenetError, ValueError):
     """A change to a config.toml that was refused or could not be written; the file is as it was."""
 
@@ -67,3 +123,11 @@ class ConfigWriteError(SenetError, ValueError):
 class TableError(SenetError, ValueError):
     """An endgame table that fails a check (its header, its size or a block's checksum): it is never
     read; the board plays on by search alone and the table is rebuilt."""
+
+
+class BackupError(SenetError, ValueError):
+    """A backup that cannot be made, or an archive that is not a senet-pi backup or cannot be restored."""
+
+
+class SpeechError(SenetError, RuntimeError):
+    """espeak-ng is missing or failed: the board goes on without its voice."""

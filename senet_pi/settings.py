@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
-from .errors import SenetError
+from .errors import ConfigError
 from .i18n import LANGUAGES
 from .opponent.levels import LEVEL_RANGE, level_names
 from .tomlfile import read_toml
@@ -480,10 +480,6 @@ def instance_folder() -> Path:
     if os.environ.get("SENET_PI_INSTANCE"):
         return Path(os.environ["SENET_PI_INSTANCE"])
     return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "senet-pi"
-
-
-class ConfigError(SenetError, ValueError):
-    """An instance `config.toml` that cannot be used; said at startup, not as a 500 later."""
 
 
 def load_instance_config(folder: Path | None = None) -> dict[str, object]:

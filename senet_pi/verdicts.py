@@ -4,9 +4,9 @@ Each kind is a frozen dataclass. The referee returns them, the service journals 
 them, and its listeners (the terminal, the sticks, the bridge's lights) read them as typed
 values; `json()` turns one into the line the journal, `senet-pi replay`, the page and the fleet
 read (the replay format, docs/reference/replay-files.md): `{"v": kind, ...}` with the fields in
-order, optional ones left out when empty. The kinds outside tests read are `move`, `illegal`, `bonus`, `turn` and
-`win`; the rest are this project's additions. What the rules did by themselves after a move
-rides on the move line as `effects`.
+order, optional ones left out when empty (None, or False for a flag). The kinds outside tests read
+are `move`, `illegal`, `bonus`, `turn` and `win`; the rest are this project's additions. What the
+rules did by themselves after a move rides on the move line as `effects`.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ class Verdict:
     """A verdict kind. Subclasses name their kind in `v` and list their fields in JSON order."""
 
     v: ClassVar[str] = ""
-    #: Fields left out of the JSON form when they are None.
+    #: Fields left out of the JSON form when they are None (or False: a flag said only when set).
     optional: ClassVar[frozenset[str]] = frozenset()
     #: Fields whose JSON key is not a Python name.
     keys: ClassVar[dict[str, str]] = {"from_sq": "from"}
@@ -42,7 +42,7 @@ class Verdict:
         out: VerdictJSON = {"v": self.v}
         for f in fields(self):
             value = getattr(self, f.name)
-            if value is None and f.name in self.optional:
+            if (value is None or value is False) and f.name in self.optional:
                 continue
             out[self.keys.get(f.name, f.name)] = value
         return out
@@ -233,12 +233,16 @@ class Prompt(Verdict):
 
 @dataclass(frozen=True)
 class Fix(Verdict):
-    """One thing to do to put the board right."""
+    """One thing to do to put the board right: carry a piece from `from` to `to` (None on either
+    side: take it off, or put one on), or, with `swap`, let the pieces on `from` and `to` change
+    places (two pieces swapped by hand, to swap back). `swap` is in the JSON form only when set."""
 
     v: ClassVar[str] = "fix"
+    optional: ClassVar[frozenset[str]] = frozenset({"swap"})
     text: str
     from_sq: int | None = None
     to: int | str | None = None
+    swap: bool = False
 
 
 @dataclass(frozen=True)

@@ -57,7 +57,7 @@ def test_selftest_of_a_real_board_says_what_it_waits_for_and_takes_eof_as_no():
 
 
 def test_selftest_auto_on_a_real_board_is_one_line(tmp_path):
-    from senet_pi.cli.selftest import SelfTestError
+    from senet_pi.errors import SelfTestError
 
     backend = SimBackend(load_pinmap(), occupied=0)
     backend.sim = None  # type: ignore[assignment]  # what a real board lacks

@@ -134,8 +134,8 @@ def test_the_exhibits_unit_allows_what_the_clock_check_reads():
 
 
 def test_an_old_row_that_cannot_be_read_leaves_the_dates_for_later_and_the_service_starts(pi, tmp_path, monkeypatch):
+    from senet_pi.errors import JournalError
     from senet_pi.service import dates
-    from senet_pi.service.journal import JournalError
 
     path = tmp_path / "j.sqlite"
     pi.synced, pi.wall.behind = False, SEVEN_YEARS

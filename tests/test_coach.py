@@ -229,7 +229,8 @@ def test_the_signed_in_operator_gives_the_computer_any_seat_and_level(endgame, t
 @pytest.mark.parametrize("level", [5, 7, 0])
 def test_a_computer_level_in_the_config_outside_1_to_4_is_a_startup_error(tmp_path, level):
     """The config names a level 1-4 (4, the master) or the board does not start."""
-    from senet_pi_web import ConfigError, load_instance_config
+    from senet_pi.errors import ConfigError
+    from senet_pi_web import load_instance_config
 
     (tmp_path / "config.toml").write_text(f"COMPUTER_LEVEL = {level}\n", encoding="utf-8")
     wanted = (

@@ -12,6 +12,7 @@ import sys
 
 import pytest
 
+from senet_pi.errors import SeatError
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.opponent.levels import LEVEL_NAMES, LEVEL_RANGE
 from senet_pi.opponent.tables import Tables
@@ -23,14 +24,7 @@ from senet_pi.service.coach import Coach, engine_analyser
 from senet_pi.service.core import Service
 from senet_pi.service.journal import Journal
 from senet_pi.service.replay import load_replay, replay_lines
-from senet_pi.service.seat import (
-    ComputerPlayer,
-    SeatError,
-    backend_thrower,
-    engine_card_turn,
-    parse_seats,
-    seats_from_config,
-)
+from senet_pi.service.seat import ComputerPlayer, backend_thrower, engine_card_turn, parse_seats, seats_from_config
 from tests.journal_helpers import ScriptClock
 
 

@@ -19,7 +19,8 @@ import pytest
 from mqtt_helpers import Ear, Mosquitto, free_port, wait_until
 
 from senet_pi.cli.command import main
-from senet_pi.fleet import FleetError, FleetSettings, parse_broker_url
+from senet_pi.errors import FleetError
+from senet_pi.fleet import FleetSettings, parse_broker_url
 from senet_pi.fleet.address import check_board_name, fleet_settings
 from senet_pi.fleet.on_run import start_board
 from senet_pi.service.core import Service

@@ -12,8 +12,9 @@ import time
 import pytest
 from mqtt_helpers import Ear, wait_until
 
+from senet_pi.errors import FleetError
 from senet_pi.fleet import FleetSettings, parse_broker_url
-from senet_pi.fleet.address import BUTTONS, FleetError, fleet_settings
+from senet_pi.fleet.address import BUTTONS, fleet_settings
 from senet_pi.fleet.on_run import start_board
 from senet_pi.fleet.summary import Summary
 from senet_pi.service.core import Service

@@ -9,7 +9,7 @@ from dataclasses import fields
 import pytest
 
 from senet_pi import verdicts
-from senet_pi.cli.run import verdict_words
+from senet_pi.fleet.published import verdict_words
 from senet_pi.fleet.summary import NOTABLE, Summary
 from senet_pi.verdicts import KINDS
 

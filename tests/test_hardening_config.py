@@ -13,8 +13,9 @@ import pytest
 from werkzeug.security import check_password_hash
 
 from senet_pi.cli.command import main
-from senet_pi.server.serve import PinError, set_pin
-from senet_pi_web import SECRET_FILE, ConfigError, create_app
+from senet_pi.errors import ConfigError, PinError
+from senet_pi.server.serve import set_pin
+from senet_pi_web import SECRET_FILE, create_app
 
 PIN = "482913"
 SHAPES = {

@@ -13,11 +13,12 @@ from hypothesis import strategies as st
 
 from senet_pi.cli import run as run_module
 from senet_pi.cli.run import Runner
+from senet_pi.errors import UnjournalableError
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.referee import Referee
 from senet_pi.rules import find_ruleset
 from senet_pi.service.core import Service
-from senet_pi.service.journal import Journal, UnjournalableError, check_value
+from senet_pi.service.journal import Journal, check_value
 from senet_pi.service.resume import rejudge
 
 

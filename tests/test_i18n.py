@@ -20,12 +20,13 @@ import pytest
 
 from senet_pi import i18n
 from senet_pi.cli.terminal import describe
+from senet_pi.errors import ConfigError
 from senet_pi.i18n import Text, translate
 from senet_pi.referee import Referee
 from senet_pi.rules import Reason, new_game
 from senet_pi.service.core import Service
 from senet_pi.verdicts import Fix, Illegal, Moved
-from senet_pi_web import ConfigError, create_app, load_instance_config, shared
+from senet_pi_web import create_app, load_instance_config, shared
 from senet_pi_web.state import NAMES
 
 ROOT = Path(__file__).resolve().parents[1]

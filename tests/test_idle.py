@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from senet_pi.errors import ConfigError
 from senet_pi.referee import Referee
 from senet_pi.rules.board import OFF
 from senet_pi.service.core import Service
@@ -14,7 +15,7 @@ from senet_pi.service.idle import IdleReset
 from senet_pi.service.journal import Journal
 from senet_pi.service.stats import day_stats
 from senet_pi.verdicts import Verdict
-from senet_pi_web import ConfigError, load_instance_config
+from senet_pi_web import load_instance_config
 from tests.journal_helpers import ScriptClock
 from tests.referee_helpers import run_with_config
 from tests.rules_helpers import at

@@ -16,8 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from senet_pi.cli.command import main
+from senet_pi.errors import JournalError
 from senet_pi.service.core import Service
-from senet_pi.service.journal import Journal, JournalError, recover
+from senet_pi.service.journal import Journal, recover
 from senet_pi.service.journal.pages import leaf_rows, table_of
 from senet_pi.service.journal.schema import SCHEMA_VERSION, rowsum
 from senet_pi.verdicts import Thrown, Verdict

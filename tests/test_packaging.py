@@ -288,3 +288,25 @@ def test_no_caller_asks_which_rule_set_it_holds():
 def _is_a_game(node: ast.expr) -> bool:
     """Whether an expression names a game (`game`, `self.game`...), not something of it."""
     return ast.unparse(node).split(".")[-1] == "game"
+
+
+#: Exception classes that never reach a user, each caught where it is raised: a journal page's
+#: unreadable cell (read as damage), the search's node budget (the best move so far is played), a
+#: journal recovery asked to stop (its work is kept and a later start goes on).
+INTERNAL_EXCEPTIONS = {"BadCell", "OutOfNodes", "Stopped"}
+
+
+def test_every_error_a_user_can_meet_lives_in_errors_py():
+    """One place to find what senet-pi may say went wrong: every exception class of the package and
+    the page is in senet_pi/errors.py, but private ones and the few that never leave their module."""
+    elsewhere = []
+    for path in sorted([*(ROOT / "senet_pi").rglob("*.py"), *(ROOT / "web").rglob("*.py")]):
+        if path == ROOT / "senet_pi" / "errors.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ClassDef) or node.name.startswith("_") or node.name in INTERNAL_EXCEPTIONS:
+                continue
+            bases = {ast.unparse(b) for b in node.bases}
+            if any(b.endswith(("Error", "Exception")) or b == "SenetError" for b in bases):
+                elsewhere.append(f"{path.relative_to(ROOT)}: {node.name}")
+    assert not elsewhere, "\n".join(elsewhere)

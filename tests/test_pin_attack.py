@@ -10,13 +10,13 @@ import ssl
 
 import pytest
 
-from senet_pi.errors import SenetError
+from senet_pi.errors import PinError, SenetError
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.pinmap import load_pinmap
-from senet_pi.server.serve import PinError, set_pin, start_server, stop_server
+from senet_pi.server.serve import set_pin, start_server, stop_server
 from senet_pi.service.core import Service
 from senet_pi_web import create_app
-from senet_pi_web.operator import GLOBAL_FAILURES
+from senet_pi_web.pin import GLOBAL_FAILURES
 from tests.web_helpers import FAST_HASH, PIN, Operator, make_certificate
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from senet_pi.referee import Referee, RefereeError
+from senet_pi.errors import RefereeError
+from senet_pi.referee import Referee
 from senet_pi.rules import new_game
 from senet_pi.verdicts import Sensor
 from tests.referee_helpers import Hands, as_json, kinds, moves_in
@@ -62,6 +63,7 @@ def test_a_wrong_move_is_flagged_after_the_settle_time_then_guided_then_cleared(
     assert warning["extra"] == [14]
     assert warning["fix"] == ["put B's piece on 14 back on 10"]
     assert hands.wait(1000) == []  # guidance only after a few seconds more
+    # a carry, not a swap: the `swap` field is left out (as every optional field that is not set)
     assert hands.wait(2000) == [{"v": "fix", "text": "put B's piece on 14 back on 10", "from": 14, "to": 10}]
     verdicts = hands.do("lift 14", "place 13", wait=500)
     assert kinds(verdicts) == ["cleared", "move", "turn"]

@@ -40,6 +40,9 @@ def test_an_illegal_attack_done_as_a_swap_is_flagged(order):
     assert "swapped" in warning[0]["reason"]
     assert "11" in warning[0]["reason"]
     assert warning[0]["fix"] == ["swap the pieces on 9 and 12 back"]
+    # guided: the fix line says it is a swap in a field a program reads, not only in words
+    guided = [v for v in hands.wait(3000) if v["v"] == "fix"]
+    assert guided == [{"v": "fix", "text": "swap the pieces on 9 and 12 back", "from": 9, "to": 12, "swap": True}]
     assert hands.game.board() == {9: "A", 12: "B", 14: "B"}  # the game did not move
     assert hands.throw(3)[0]["v"] == "illegal"  # the swap blocks the next throw until undone
     # Following the fix (swapping them back) clears the warning; then the real move is taken.

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from senet_pi import __version__
-from senet_pi.cli.run import CommandError, Runner
+from senet_pi.cli.run import Runner
 from senet_pi.cli.selftest import selftest
+from senet_pi.errors import CommandError
 from senet_pi.hardware.backend import SimBackend
 from senet_pi.hardware.backends import make_backend
 from senet_pi.hardware.pinmap import load_pinmap

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from senet_pi import environment, settings
-from senet_pi_web import CONFIG_TYPES, ConfigError, create_app, load_instance_config
+from senet_pi.errors import ConfigError
+from senet_pi_web import CONFIG_TYPES, create_app, load_instance_config
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -18,10 +18,11 @@ from werkzeug.security import generate_password_hash
 
 import senet_pi.service.journal as journal_module
 from senet_pi.cli.command import main
+from senet_pi.errors import StatsError
 from senet_pi.referee.hands import scripted_game
 from senet_pi.service.core import Service
 from senet_pi.service.journal import Journal
-from senet_pi.service.stats import COLUMNS, StatsError, day_stats, to_csv
+from senet_pi.service.stats import COLUMNS, day_stats, to_csv
 from senet_pi_web import create_app
 from senet_pi_web.plots import nice_top
 from tests.journal_helpers import ScriptClock, feed, timed

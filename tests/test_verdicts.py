@@ -11,7 +11,7 @@ from senet_pi.events import timed_inputs
 from senet_pi.referee import Referee
 from senet_pi.referee.hands import scripted_game
 from senet_pi.rules import Reason, new_game
-from senet_pi.verdicts import KINDS, Illegal, Moved, Prompt, parse_verdict
+from senet_pi.verdicts import KINDS, Fix, Illegal, Moved, Prompt, parse_verdict
 
 RULING = re.compile(r"[PSHMK]\d+$")
 
@@ -26,6 +26,15 @@ def test_each_kind_has_its_own_name_and_a_line_starts_with_it():
 def test_optional_fields_are_left_out_and_names_that_are_keywords_are_spelled_as_in_json():
     assert Illegal("x", "P3").json() == {"v": "illegal", "reason": "x", "ruling": "P3"}
     assert Prompt("move 27 to 15", "A", 27, 15).json()["from"] == 27
+
+
+def test_a_fix_tells_a_swap_from_a_carry_in_a_field_and_old_lines_read_back_as_carries():
+    swap = Fix("swap the pieces on 9 and 12 back", 9, 12, swap=True)
+    assert swap.json() == {"v": "fix", "text": "swap the pieces on 9 and 12 back", "from": 9, "to": 12, "swap": True}
+    carry = Fix("put B's piece on 14 back on 10", 14, 10)
+    assert "swap" not in carry.json()  # a journal's fix lines from before the field read back equal
+    assert parse_verdict(carry.json()) == carry
+    assert parse_verdict(swap.json()) == swap
 
 
 def test_a_reasons_refusal_carries_its_ruling_in_a_field_not_in_the_sentence():

@@ -346,7 +346,8 @@ def test_the_operator_answers_a_question(operator, sim_service):
 
 
 def test_set_pin_stores_only_a_hash(tmp_path):
-    from senet_pi.server.serve import PinError, set_pin
+    from senet_pi.errors import PinError
+    from senet_pi.server.serve import set_pin
 
     path = set_pin("135791", tmp_path)
     text = path.read_text()

@@ -8,10 +8,11 @@ from types import SimpleNamespace
 
 import pytest
 
+from senet_pi.errors import ConfigError
 from senet_pi.rules import find_ruleset
 from senet_pi.service.core import Service, likelier
 from senet_pi.service.journal import Journal
-from senet_pi_web import ConfigError, create_app, load_instance_config
+from senet_pi_web import create_app, load_instance_config
 
 
 class Clock:

@@ -22,11 +22,12 @@ from pathlib import Path
 from flask import Flask
 
 from senet_pi import settings
+from senet_pi.errors import ConfigError
 from senet_pi.fleet.published import Board
 from senet_pi.hardware.backend import Backend
 from senet_pi.i18n import LANGUAGES
 from senet_pi.service.core import Service
-from senet_pi.settings import ConfigError, instance_folder, load_instance_config
+from senet_pi.settings import instance_folder, load_instance_config
 from senet_pi.tomlfile import write_private
 
 from .app import PageApp
@@ -109,7 +110,7 @@ def create_app(
             language=str(app.config["LANGUAGE"]),
         )
     if board.words is None:  # the fleet's summary says verdicts in the page's language
-        from senet_pi.cli.run import verdict_words
+        from senet_pi.fleet.published import verdict_words
 
         board.words = verdict_words(board.language)
     service = board.service
@@ -130,10 +131,11 @@ def create_app(
         staff,
         state,
     )
+    from .pin import PinGuard
     from .sessions import LastingSessions
 
     pin_file = app.config["PIN_FILE"]
-    guard = operator.PinGuard(
+    guard = PinGuard(
         app.config["OPERATOR_PIN_HASH"], Path(pin_file) if pin_file else None, float(app.config["PIN_DELAY"])
     )
     senet = Senet(pin_guard=guard, board=board, broker=Broker(service))

@@ -15,12 +15,12 @@ from __future__ import annotations
 from flask import Blueprint, current_app, jsonify, request, session
 from flask.typing import ResponseReturnValue
 
-from senet_pi.errors import SenetError
+from senet_pi.errors import BadInput, SenetError
 from senet_pi.events import Answer
 from senet_pi.i18n import Text, joined
 
 from .door import on_the_screen
-from .errors import BadInput, error, json_body, message_of
+from .errors import error, json_body, message_of
 from .operator import _handled, csrf_ok
 from .shared import shared
 from .signin import is_operator

@@ -17,14 +17,15 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify
 
+from senet_pi.errors import BadInput, SeatError
 from senet_pi.i18n import Text
 from senet_pi.opponent.levels import LEVEL_RANGE
 from senet_pi.rules.core import PLAYER_IDS
 from senet_pi.service.coach import Coach
-from senet_pi.service.seat import ComputerPlayer, SeatError
+from senet_pi.service.seat import ComputerPlayer
 
 from .door import on_the_screen
-from .errors import BadInput, error, json_body, message_of
+from .errors import error, json_body, message_of
 from .operator import csrf_ok, operator_check, operator_required
 from .shared import shared
 from .state import services, state

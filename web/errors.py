@@ -15,13 +15,10 @@ from typing import Any
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from senet_pi.errors import BadInput
 from senet_pi.i18n import Text
 
 log = logging.getLogger(__name__)
-
-
-class BadInput(ValueError):
-    """A request the API cannot use; becomes a 400 with this message (a `Text`)."""
 
 
 def message_of(exc: BaseException, limit: int = 300) -> str:

@@ -28,12 +28,12 @@ from flask import (
     stream_with_context,
 )
 
-from senet_pi.fleet.address import FleetError
+from senet_pi.errors import ConfigError, FleetError
 from senet_pi.fleet.commands import ACTIONS
 from senet_pi.fleet.watcher import FleetWatcher
 from senet_pi.i18n import Text
 
-from . import ConfigError, _lasting_secret, instance_folder, load_instance_config
+from . import _lasting_secret, instance_folder, load_instance_config
 from .app import PageApp
 from .errors import error, message_of
 from .shared import Dashboard, dashboard
@@ -179,7 +179,7 @@ def command(name: str, action: str) -> Response | tuple[Response, int]:
 
 def create_fleet_app(test_config: dict[str, object] | None = None, *, watcher: FleetWatcher) -> Flask:
     """The dashboard for `watcher`'s boards. Config: defaults, then the instance `config.toml` (or `test_config`)."""
-    from . import errors, i18n, operator, security
+    from . import errors, i18n, operator, pin, security
 
     app = PageApp(__name__, instance_path=str(instance_folder()), instance_relative_config=True)
     app.config.from_mapping(
@@ -206,7 +206,7 @@ def create_fleet_app(test_config: dict[str, object] | None = None, *, watcher: F
     if not isinstance(app.config["PIN_DELAY"], int | float):
         raise ConfigError("PIN_DELAY must be a number of seconds")
     pin_file = app.config["PIN_FILE"]
-    guard = operator.PinGuard(
+    guard = pin.PinGuard(
         app.config["OPERATOR_PIN_HASH"], Path(pin_file) if pin_file else None, float(app.config["PIN_DELAY"])
     )
     Dashboard(pin_guard=guard, watcher=watcher, broker=FleetStreams(watcher)).init_app(app)

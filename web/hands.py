@@ -17,11 +17,11 @@ from urllib.parse import urlsplit, urlunsplit
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from senet_pi.errors import SenetError
+from senet_pi.errors import BadInput, SenetError
 from senet_pi.events import CardAction
 from senet_pi.i18n import Text, joined, translate
 
-from .errors import BadInput, error, json_body, message_of
+from .errors import error, json_body, message_of
 from .i18n import language
 from .security import exposed
 from .signin import is_operator

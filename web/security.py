@@ -17,10 +17,9 @@ import socket
 
 from flask import Flask, Response, current_app, request
 
+from senet_pi.errors import BadInput
 from senet_pi.i18n import Text
 from senet_pi.server import listening
-
-from .errors import BadInput
 
 #: No inline script or style, nothing from another origin, never inside a frame.
 CSP = (

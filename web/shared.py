@@ -15,13 +15,13 @@ from flask import Flask, current_app
 from senet_pi.fleet.published import Board
 
 from .door import TableDoor
+from .pin import PinGuard
 
 if TYPE_CHECKING:
     from senet_pi.fleet.watcher import FleetWatcher
 
     from .fleet import FleetStreams
     from .live import Broker
-    from .operator import PinGuard
 
 #: The key of `app.extensions` the shared value is kept under.
 KEY = "senet"

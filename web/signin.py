@@ -6,14 +6,10 @@ imports the other.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from flask import current_app, session
 
+from .pin import PinGuard
 from .shared import shared_of
-
-if TYPE_CHECKING:
-    from .operator import PinGuard
 
 
 def guard() -> PinGuard:

@@ -15,8 +15,9 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, ur
 from markupsafe import Markup
 
 from senet_pi import i18n
+from senet_pi.errors import StatsError
 from senet_pi.service.journal.aside import pending
-from senet_pi.service.stats import UNKNOWN_DAY, DayStats, StatsError, day_stats, to_csv
+from senet_pi.service.stats import UNKNOWN_DAY, DayStats, day_stats, to_csv
 
 from .errors import error, message_of
 from .hands import reachable

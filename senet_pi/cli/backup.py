@@ -32,17 +32,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import __version__
-from ..errors import SenetError
+from ..errors import BackupError
 
 FORMAT = "senet-pi backup"
 VERSION = 1
 NAMED_FILES = ("TLS_CERT", "TLS_KEY", "MQTT_CA_FILE")  #: settings that name a file the board needs
 MAX_FILE = 16 * 1024 * 1024  #: an instance file bigger than this is not a board's (a stray download)
 JOURNAL_SIDES = ("-wal", "-shm", "-mark", "-held")  #: what belongs to a journal file and goes with it
-
-
-class BackupError(SenetError, ValueError):
-    """A backup that cannot be made, or an archive that is not a senet-pi backup or cannot be restored."""
 
 
 @dataclass(frozen=True)
@@ -149,7 +145,7 @@ def journal_copy(journal: Path) -> bytes:
 def collect(instance: Path, journal: Path) -> list[Member]:
     """Every member of a backup of this board: the instance folder, the files its config names, the
     journal (when there is one)."""
-    from ..settings import ConfigError
+    from ..errors import ConfigError
     from ..tomlfile import read_toml
 
     members = _instance_members(instance)

@@ -56,13 +56,14 @@ def _run_started(args: argparse.Namespace, keepalive: Keepalive) -> int:
 
     Complexity: one start-up sequence read top to bottom, each step undone in reverse if a later one fails."""
     from ..fleet import fleet_settings
+    from ..fleet.published import verdict_words
     from ..hardware.backends import make_backend
     from ..service.core import Service
     from ..service.journal import Journal
     from ..service.lights import LightSettings
     from ..service.runlock import RunLock
     from ..settings import defaults, load_instance_config
-    from .run import Runner, verdict_words
+    from .run import Runner
     from .voice import start_voice
 
     script = _read_script(args.script) if args.script else None  # before anything starts

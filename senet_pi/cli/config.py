@@ -9,8 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..configfile import parse_value, write_settings
-from ..errors import SenetError
-from ..settings import BY_NAME, ConfigError, problems, unknown
+from ..errors import ConfigError, SenetError
+from ..settings import BY_NAME, problems, unknown
 from ..tomlfile import read_toml
 
 VALUE_RULE = (

@@ -27,7 +27,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def open_journal(args: argparse.Namespace) -> Journal:
-    from ..service.journal import Journal, JournalError, default_path
+    from ..errors import JournalError
+    from ..service.journal import Journal, default_path
 
     path = args.journal or default_path()
     if not path.exists():

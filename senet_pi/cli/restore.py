@@ -24,7 +24,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .backup import FORMAT, JOURNAL_SIDES, NAMED_FILES, VERSION, BackupError, games_in
+from ..errors import BackupError
+from .backup import FORMAT, JOURNAL_SIDES, NAMED_FILES, VERSION, games_in
 
 
 def read_archive(path: Path) -> tuple[dict[str, Any], dict[str, bytes]]:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol, TextIO
 
-from ..errors import InvalidThrowError, SenetError
+from ..errors import CommandError, InvalidThrowError, SenetError
 from ..events import Answer, MoveEntry, Resync, Throw, Undo
 from ..hardware.backend import Backend, SimBackend
 from ..hardware.serial_link import SerialBackend
@@ -55,10 +55,6 @@ class Closeable(Protocol):
     """Something the runner closes when it stops (the voice)."""
 
     def close(self) -> None: ...
-
-
-class CommandError(SenetError, ValueError):
-    """A line typed at `senet-pi run` that it cannot carry out."""
 
 
 @dataclass
@@ -322,23 +318,3 @@ def _whole(args: list[str], i: int, usage: str, least: int, most: int) -> int:
     if not (text.isascii() and text.isdigit()) or len(text) > len(str(most)) or not least <= int(text) <= most:
         raise CommandError(f"usage: {usage}: a whole number from {least} to {most}")
     return int(text)
-
-
-def verdict_words(language: str) -> Callable[[Verdict], str | None]:
-    """A verdict in words, as the terminal says it but with the players by name, in `language`: the
-    fleet summary's "last thing that happened" (None for a verdict said to nobody)."""
-    from ..fleet.published import named
-    from ..fleet.words import summary_words
-    from ..i18n import translate
-    from .terminal import MARKS, _words
-
-    def words(verdict: Verdict) -> str | None:
-        text = summary_words(verdict) or _words(verdict)  # a sentence for the kinds the terminal lists as fields
-        if text is None:
-            return None
-        said = str(translate(named(text), language))
-        for mark in {*MARKS.values(), "!! "}:  # the terminal's marks ("?? ", "!! "...) are not words
-            said = said.removeprefix(mark)
-        return said.strip(" *")
-
-    return words

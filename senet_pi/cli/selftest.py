@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..errors import SenetError
+from ..errors import SelfTestError
 from ..hardware.backend import GpioBackend, SimBackend
 from ..rules.board import bit, squares_in
 
@@ -26,10 +26,6 @@ if TYPE_CHECKING:
 
 Say = Callable[[str], None]
 Ask = Callable[[str], str]
-
-
-class SelfTestError(SenetError, ValueError):
-    """A self test that cannot be carried out as asked."""
 
 
 @dataclass

@@ -9,12 +9,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import cast
 
-from ..errors import SenetError
+from ..errors import SenetError, SpeechError
+from ..fleet.published import verdict_words
 from ..i18n import DEFAULT, LANGUAGES
 from ..service.core import Service
-from ..service.speech import Speaker, SpeechError, speak, worth_saying
+from ..service.speech import Speaker, speak, worth_saying
 from ..verdicts import Verdict
-from .run import verdict_words
 
 
 class Voice:

@@ -9,6 +9,7 @@ broker carries) is made here, in `published`, for both.
 
 from __future__ import annotations
 
-from .address import BrokerAddress, FleetError, FleetSettings, fleet_settings, parse_broker_url
+from ..errors import FleetError
+from .address import BrokerAddress, FleetSettings, fleet_settings, parse_broker_url
 
 __all__ = ["BrokerAddress", "FleetError", "FleetSettings", "fleet_settings", "parse_broker_url"]

@@ -14,14 +14,10 @@ import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from ..errors import SenetError
+from ..errors import FleetError
 
 BOARD_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 DEFAULT_PORTS = {"mqtt": 1883, "mqtts": 8883}
-
-
-class FleetError(SenetError, ValueError):
-    """A broker URL, board name or fleet setting that cannot be used."""
 
 
 @dataclass(frozen=True)

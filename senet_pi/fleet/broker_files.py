@@ -26,8 +26,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import FleetError
 from . import topics
-from .address import FleetError, check_board_name
+from .address import check_board_name
 
 ITERATIONS = 101  # what mosquitto_passwd uses for its $7$ (PBKDF2-SHA512) hashes
 MESSAGE_SIZE_LIMIT = 1024 * 1024  # bytes: a board's state is far smaller; a bigger message is refused by the broker

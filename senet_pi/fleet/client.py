@@ -21,7 +21,8 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from .address import BrokerAddress, FleetError
+from ..errors import FleetError
+from .address import BrokerAddress
 
 MIN_BACKOFF = 1  # seconds before the first retry of a missing broker
 MAX_BACKOFF = 3  # seconds between retries at most: a broker up for 3 s in 6 is still caught

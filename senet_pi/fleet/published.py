@@ -21,7 +21,9 @@ from ..rules import Move, find_ruleset
 from ..rules.effects import KIND_WORDS, kind_word
 from ..rules.random_play import play_random_turn
 from ..service.core import HISTORY_KINDS, Service
+from ..service.wording import unmarked, words
 from ..verdicts import Verdict
+from .words import summary_words
 
 if TYPE_CHECKING:
     from ..service.coach import Coach
@@ -186,6 +188,17 @@ def named(value: object) -> object:
     if isinstance(value, list):
         return [named(v) for v in value]
     return value
+
+
+def verdict_words(language: str) -> Callable[[Verdict], str | None]:
+    """A verdict in words, as the terminal says it but with the players by name, in `language`: the
+    fleet summary's "last thing that happened" (None for a verdict said to nobody)."""
+
+    def said(verdict: Verdict) -> str | None:
+        text = summary_words(verdict) or words(verdict)  # a sentence for the kinds the terminal lists as fields
+        return None if text is None else unmarked(str(translate(named(text), language)))
+
+    return said
 
 
 #: How many moves the attract loop's demo game plays.

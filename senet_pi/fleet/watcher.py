@@ -25,9 +25,10 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from ..errors import FleetError
 from ..rules.text import Text
 from . import topics
-from .address import BrokerAddress, FleetError
+from .address import BrokerAddress
 from .client import connect_in_background, failure_text, make_client, reason_text, refusal_text
 from .commands import ACTIONS, sign
 

@@ -3,7 +3,7 @@ answers to the referee's questions, undo, a new game and a resync (the board win
 
 from __future__ import annotations
 
-from ..errors import IllegalMoveError, SenetError
+from ..errors import IllegalMoveError, RefereeError
 from ..rules import Move
 from ..rules.board import OFF
 from ..rules.text import Text
@@ -28,14 +28,10 @@ from .core import SAME_SCAN, Core, Part
 from .faults import STILL_TIME, Faults, switch_text
 from .judge import Judging
 from .physical import HAND, Step, StepWhy, effect_steps, fixes, held, play_out, reversed_steps
-from .state import FLICKER_GRACE, Mode, QuestionKind
+from .state import FLICKER_GRACE, Mode, Question, QuestionKind
 from .ways import Ways
 
 _EPS = 1e-6  # times are milliseconds turned into seconds: compare without float noise
-
-
-class RefereeError(SenetError, ValueError):
-    """An operator action that makes no sense now (no question to answer, nothing to undo...)."""
 
 
 class Actions(Part):
@@ -158,7 +154,7 @@ class Actions(Part):
             self.core._guide(steps, start)
             out.append(self._prompt())
         elif steps:
-            self.state.expected = self.state.sensed = self.game.occupied()
+            self.core._unsensed()
         return out
 
     def play_card(self, kind: str, value: object, at: float | None = None) -> list[Verdict]:
@@ -225,58 +221,62 @@ class Actions(Part):
             self.core._guide(steps, before, keep_evidence=True)  # the hands may have moved it already
             out += self._recheck_owed()
         else:
-            self.state.expected = self.state.sensed = self.game.occupied()
+            self.core._unsensed()
         return out
 
     def answer(self, choice: int | str, at: float | None = None) -> list[Verdict]:
-        """The operator's answer to the open question: an option's index or its text.
-
-        Complexity: one branch per question kind, each narrowing the evidence as its answer says."""
+        """The operator's answer to the open question: an option's index or its text. Each kind of
+        question takes its answer in its own method, the evidence narrowed as the answer says."""
         out = self._catch_up(at)
         question = self.state.question
         if question is None:
             raise RefereeError("there is no question to answer")
-        if isinstance(choice, str):
-            if choice not in question.options:
-                raise RefereeError(f"{choice!r} is not an answer to this question: {', '.join(question.options)}")
-            choice = question.options.index(choice)
-        if isinstance(choice, bool) or not 0 <= choice < len(question.options):
-            raise RefereeError(f"answer {choice!r}: choose 0-{len(question.options) - 1}")
+        index = _option(question, choice)
         self.state.question = None
-        out.append(Answered(question.id, question.options[choice]))
-        if question.kind is QuestionKind.WHICH and choice < len(question.candidates):
-            if question.revise:
-                return out + self.ways._revise_to(*question.candidates[choice])
-            return out + self.core._accept(*question.candidates[choice])
-        if question.kind is QuestionKind.UNDO and choice == 0:
-            return out + self.undo()
-        if question.kind is QuestionKind.NEW_GAME and choice == 0:
-            return out + self.new_game()
-        if question.kind in (QuestionKind.SWAP, QuestionKind.BACK):  # each piece where it was, or not: judged again
-            swap = question.kind is QuestionKind.SWAP and question.swap is not None
-            squares = question.swap if swap and question.swap is not None else question.squares
-            own = [(sq, self.game.piece_at(sq)) for sq in squares]
-            crossed = [(a, self.game.piece_at(b)) for a, b in zip(squares, reversed(squares), strict=True)]
-            for attempt in self._evidence():
-                if choice == 0:
-                    attempt.keep(own)
-                elif question.kind is QuestionKind.SWAP:
-                    attempt.keep(crossed)
-                else:
-                    attempt.drop(own)
-            self.state.judged = False
-            return out + self.judging._judge()
+        out.append(Answered(question.id, question.options[index]))
+        if question.kind is QuestionKind.WHICH and index < len(question.candidates):
+            return out + self._which(question, index)
+        if question.kind in (QuestionKind.UNDO, QuestionKind.NEW_GAME) and index == 0:
+            return out + (self.undo() if question.kind is QuestionKind.UNDO else self.new_game())
+        if question.kind in (QuestionKind.SWAP, QuestionKind.BACK):
+            return out + self._where_they_stand(question, index)
         if question.kind is QuestionKind.WHOSE:  # the hands' stories narrowed to the answer; the board judged again
             for attempt in self._evidence():
-                attempt.narrow(question.square, question.pieces[choice])
+                attempt.narrow(question.square, question.pieces[index])
             self.state.judged = False
             return out + self.judging._judge()
-        if not self.core._same(self.state.sensed, self.state.expected):  # kept: fixes follow the pieces moved
-            return out + self.core._warn(self.state.sensed)
+        return out + self._kept()
+
+    def _which(self, question: Question, index: int) -> list[Verdict]:
+        """A way to play chosen: accepted (with any stray beside it warned), or revising the provisional move."""
+        if question.revise:
+            return self.ways._revise_to(*question.candidates[index])
+        return self.core._accept_beside_strays(*question.candidates[index])
+
+    def _where_they_stand(self, question: Question, index: int) -> list[Verdict]:
+        """Swapped or put back (two pieces), each back or some mixed up (three or more): the hands'
+        stories narrowed to the answer, and the board judged again."""
+        swap = question.kind is QuestionKind.SWAP and question.swap is not None
+        squares = question.swap if swap and question.swap is not None else question.squares
+        own = [(sq, self.game.piece_at(sq)) for sq in squares]
+        crossed = [(a, self.game.piece_at(b)) for a, b in zip(squares, reversed(squares), strict=True)]
+        for attempt in self._evidence():
+            if index == 0:
+                attempt.keep(own)
+            elif question.kind is QuestionKind.SWAP:
+                attempt.keep(crossed)
+            else:
+                attempt.drop(own)
+        self.state.judged = False
+        return self.judging._judge()
+
+    def _kept(self) -> list[Verdict]:
+        """ "no move", "keep": the game stays; a board that differs is warned (fixes follow the pieces
+        moved), a board that stands as the game has it ends a warning from the way there."""
+        if not self.core._same(self.state.sensed, self.state.expected):
+            return self.core._warn(self.state.sensed)
         self.core._reset_attempt()
-        if self.state.warning is not None:  # the board stands as the game has it: a warning from the way there is done
-            out.append(self.core._clear())
-        return out
+        return [self.core._clear()] if self.state.warning is not None else []
 
     def _evidence(self) -> list[Attempt]:
         """The hands' evidence an answer narrows: since the board was last trusted, and since the
@@ -315,7 +315,7 @@ class Actions(Part):
         self.core._forget(history=True, warning=True, owed=True)
         out.append(Undone(game.to_move_id, " then ".join(str(m) for m in moves)))
         if not self.state.sensing:
-            self.state.expected = self.state.sensed = game.occupied()
+            self.core._unsensed()
             return out
         self.core._guide(reversed_steps(done) + back, self.state.expected, keep_evidence=True)
         return out + self._recheck_owed()
@@ -387,7 +387,7 @@ class Actions(Part):
         self.core._forget(warning=True, owed=True)
         self.core._reset_attempt()
         if not self.state.sensing:
-            self.state.expected = self.state.sensed = target
+            self.core._unsensed()
             return []
         owners = self.game.board()
         steps = [
@@ -430,3 +430,14 @@ class Actions(Part):
                 throw=self.game.throw_text(self.game.pending),
             )
         return None
+
+
+def _option(question: Question, choice: int | str) -> int:
+    """The index of the option `choice` names (its index or its text); RefereeError for neither."""
+    if isinstance(choice, str):
+        if choice not in question.options:
+            raise RefereeError(f"{choice!r} is not an answer to this question: {', '.join(question.options)}")
+        choice = question.options.index(choice)
+    if isinstance(choice, bool) or not 0 <= choice < len(question.options):
+        raise RefereeError(f"answer {choice!r}: choose 0-{len(question.options) - 1}")
+    return choice

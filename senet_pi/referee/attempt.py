@@ -202,53 +202,20 @@ class Attempt:
         straight back (the very next change) was swapped for another one in the hand is possible but
         surprising: `likely()` leaves such stories out while a plainer one remains. So is a switch
         closing with no piece (a weld, a foreign piece) while pieces are in the hand: at most once
-        in a story; a piece put down straight after it lets go ends that story (it was a piece).
-
-        Complexity: the hand model's transitions for one switch change, a case for each thing the square can have
-        held."""
+        in a story; a piece put down straight after it lets go ends that story (it was a piece)."""
         if self.lost:
             return
         stranger = UNKNOWN_PIECE + self._strangers
-        knock = closed and self._last_lift == square
         after: dict[World, int] = {}
-
-        def add(world: World, surprise: int) -> None:
-            after[world] = min(surprise, after.get(world, surprise))
-
         least = min(self.surprise.values(), default=0)
-        # a piece put down straight after a weld let go: it was a piece carried from there (unless no
-        # other story is left)
-        carried = (
-            {w for w, p in self._lifted.items() if p == NO_PIECE and w in self.surprise}
-            if closed and self._last_lift
-            else set()
-        )
-        if carried and carried == set(self.surprise):
-            carried = set()
+        carried = self._weld_let_go(closed)
         for (on, hand), surprise in self.surprise.items():
-            board = list(on)
             if (on, hand) in carried:
                 continue
             if closed:
-                if board[square]:  # a switch that was open under a piece in this story: it goes to the hand
-                    hand = tuple(sorted((*hand, board[square])))
-                for piece in set(hand) - {NO_PIECE} or {stranger}:
-                    board[square] = piece
-                    rest = list(hand)
-                    if piece in rest:
-                        rest.remove(piece)
-                    swapped = knock and self._lifted.get((on, hand), piece) != piece
-                    add((tuple(board), tuple(rest)), surprise + swapped)
-                welded = NO_PIECE in on or NO_PIECE in hand
-                if hand and not knock and surprise == least and not welded:
-                    board[square] = NO_PIECE
-                    add((tuple(board), hand), surprise + 1)
+                self._put_down(after, (on, hand), surprise, square, stranger, surprise == least)
             else:
-                piece = board[square] or stranger
-                board[square] = 0
-                world = (tuple(board), tuple(sorted((*hand, piece))))
-                add(world, surprise)
-                self._lifted[world] = piece
+                self._picked_up(after, (on, hand), surprise, square, stranger)
         if not closed:
             self._lifted = {w: p for w, p in self._lifted.items() if w in after}
         if any(stranger in on or stranger in hand for on, hand in after):
@@ -259,6 +226,46 @@ class Attempt:
             self.lost = True
         self.surprise = after
         self.worlds = set(after)
+
+    def _weld_let_go(self, closed: bool) -> set[World]:
+        """The stories a piece put down straight after a weld let go ends: it was a piece carried from
+        there (unless no other story is left)."""
+        if not (closed and self._last_lift):
+            return set()
+        carried = {w for w, p in self._lifted.items() if p == NO_PIECE and w in self.surprise}
+        return set() if carried == set(self.surprise) else carried
+
+    def _put_down(
+        self, after: dict[World, int], world: World, surprise: int, square: int, stranger: int, least: bool
+    ) -> None:
+        """A switch closed, in one story: each piece in the hand may be the one put down (one swapped
+        for the piece lifted the change before is a surprise), or, once in a story, no piece at all."""
+        on, hand = world
+        board = list(on)
+        knock = self._last_lift == square
+        if board[square]:  # a switch that was open under a piece in this story: it goes to the hand
+            hand = tuple(sorted((*hand, board[square])))
+        for piece in set(hand) - {NO_PIECE} or {stranger}:
+            board[square] = piece
+            rest = list(hand)
+            if piece in rest:
+                rest.remove(piece)
+            swapped = knock and self._lifted.get((on, hand), piece) != piece
+            _add(after, (tuple(board), tuple(rest)), surprise + swapped)
+        welded = NO_PIECE in on or NO_PIECE in hand
+        if hand and not knock and least and not welded:
+            board[square] = NO_PIECE
+            _add(after, (tuple(board), hand), surprise + 1)
+
+    def _picked_up(self, after: dict[World, int], world: World, surprise: int, square: int, stranger: int) -> None:
+        """A switch opened, in one story: its piece (or one from nowhere) goes into the hand."""
+        on, hand = world
+        board = list(on)
+        piece = board[square] or stranger
+        board[square] = 0
+        lifted = (tuple(board), tuple(sorted((*hand, piece))))
+        _add(after, lifted, surprise)
+        self._lifted[lifted] = piece
 
     def likely(self) -> set[World]:
         """The stories with the fewest surprises (see `_follow`)."""
@@ -411,6 +418,24 @@ class Attempt:
             out |= before & ~after
         return out & boards[min(seen, len(boards) - 1)]
 
+    def carried(self, origin: int, square: int) -> bool | None:
+        """Whether the piece from `origin` was carried to `square` on purpose: lifted with an empty
+        hand, put down the very next change and held for BUMP_TIME or longer (a hand takes hundreds of
+        milliseconds). False for a knock: quicker than that, or beside another piece in the hand (a
+        neighbour brushed while the mover was lifted). None when the switch times cannot tell (a
+        script's events, or no times given)."""
+        boards = [self.start, *self.history]
+        full = self.start.bit_count()
+        for before, held, after in zip(boards, boards[1:], boards[2:], strict=False):
+            if before ^ held == bit(origin) and held ^ after == bit(square) and after & bit(square):
+                if before.bit_count() != full or self.gap:
+                    return False  # another piece was in the hand: brushed beside a lift
+                lifted, placed = self.lifted_at.get(origin), self.placed_at.get(square)
+                if lifted is None or placed is None or placed - lifted < SCAN_TIME:
+                    return None
+                return placed - lifted >= BUMP_TIME
+        return False
+
     def empty_together(self, a: int, b: int) -> bool:
         """Whether squares `a` and `b` (both occupied at the start) were empty at the same moment."""
         return (min(a, b), max(a, b)) in self.together
@@ -418,3 +443,8 @@ class Attempt:
     def put_down_after(self, square: int, lifted_from: int) -> bool:
         """Whether a piece was put on `square` after `lifted_from` first opened."""
         return self.last_place.get(square, -1) > self.first_lift.get(lifted_from, NEVER)
+
+
+def _add(after: dict[World, int], world: World, surprise: int) -> None:
+    """A story kept with the fewest surprises any way to it took."""
+    after[world] = min(surprise, after.get(world, surprise))

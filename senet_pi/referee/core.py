@@ -17,8 +17,7 @@ from ..rules.board import OFF, bit, squares_in
 from ..rules.reasons import Reason
 from ..rules.text import N_, Text
 from ..verdicts import Cleared, Illegal, Settled, Verdict, from_effects
-from ..verdicts import Fix as FixLine
-from .attempt import Attempt, Identity
+from .attempt import Attempt, Identity, Piece
 from .candidates import Candidate, candidates
 from .guidance import board_differences, board_fixes, explain, owners_of, swap_reason
 from .physical import HAND, Fix, Step, piece_name
@@ -209,6 +208,21 @@ class Core:
             out += self._check_swaps()
         return out
 
+    def _accept_beside_strays(self, cand: Candidate, stage: int) -> list[Verdict]:
+        """Accept a move made with stray changes beside it (a knock, a spare, a weld), and warn the
+        strays with their fixes: the hands' stories (narrowed to the move) still say whose piece
+        each stray is and where it came from."""
+        ev = self.state.attempt
+        out = self._accept(cand, stage)
+        if (
+            not self._same(self.state.sensed, self.state.expected)
+            and self.state.owed is None
+            and self.state.question is None
+        ):
+            self.state.forget_attempt(ev)
+            out += self._warn(self.state.sensed)
+        return out
+
     def _owners_in_doubt(self) -> bool:
         """Whether, the move's own pieces placed, the hands' stories still leave a piece on the board
         unsure or known to be another than the game's (two pieces swapped while the move was made)."""
@@ -226,31 +240,15 @@ class Core:
         return False
 
     def _check_swaps(self) -> list[Verdict]:
-        """A board whose occupancy is right: but were two different pieces swapped by hand?
-
-        Complexity: the cases of two squares lifted together, told apart by the hands' evidence, read top to bottom."""
-        ev = self.state.attempt
+        """A board whose occupancy is right: but were two different pieces swapped by hand? The open
+        repairs first (a swap to undo, a piece to replace), then who stands where: sure (warned),
+        unsure between one pair lifted together (asked, or warned when it crossed or was an attack),
+        or among three or more (asked)."""
         if self.state.swapped is not None:
-            if ev.empty_together(*self.state.swapped):  # swapped back
-                a, b = self.state.swapped
-                self.state.swapped = None
-                mixed, self.state.mixed = self.state.mixed, {}
-                if mixed:  # three or more were mixed up: the next pair, if any is still wrong
-                    mixed[a], mixed[b] = mixed.get(b, self.game.piece_at(b)), mixed.get(a, self.game.piece_at(a))
-                    left = {sq: real for sq, real in mixed.items() if real != self.game.piece_at(sq)}
-                    if left:
-                        return self._warn_mixed(left)
-                return self._board_good(force=True)
-            self._reset_attempt()
-            standing = self.state.warning is not None and self.state.warning.swap is not None
-            return [] if standing else self._warn_swap(*self.state.swapped)
-        if self.state.replacing is not None:  # a piece to replace by the game's: done once that square was lifted
-            square = self.state.replacing
-            if not ev.lifted & bit(square):
-                return []  # the warning stands (the switches cannot see which piece it is)
-            self.state.replacing = None
-            left, self.state.mixed = {sq: real for sq, real in self.state.mixed.items() if sq != square}, {}
-            return self._warn_mixed(left) if left else self._board_good(force=True)
+            return self._swapping_back(self.state.swapped)
+        if self.state.replacing is not None:
+            return self._replaced(self.state.replacing)
+        ev = self.state.attempt
         pieces = {sq: piece for sq in self.game.board() if (piece := self.game.piece_at(sq)) is not None}
         unsure = self._unsure_identities(pieces, likely=False)  # an owner swapped in silence is worse than a question
         mixed = {  # sure, not the game's: the people's answers (or the order of the hands) said so
@@ -268,27 +266,58 @@ class Core:
             and ev.empty_together(*unsure)
             and all(set(self._identities_on(sq, likely=False)) <= {pieces[sq] for sq in unsure} for sq in unsure)
         )
-        if not pair:
-            # three or more pieces went through the hands together: no one pair to ask about. Most
-            # often each went back where it was: ask that once; else whose piece is on each square
-            # (and once all are known, the mixed-up ones are swapped back a pair at a time). One
-            # square alone (its partner left the board) is asked about by name: "whose piece?".
-            out = [self._clear()] if self.state.warning is not None else []
-            if len(unsure) > 1 and ev.could_be((sq, pieces[sq]) for sq in unsure):
-                listed = ", ".join(str(sq) for sq in unsure)
-                text = Text(
-                    "The pieces on {squares} were in the hand together. Is each back on its own square?", squares=listed
-                )
-                options: list[str] = [Text("each on its own square"), Text("some were mixed up")]
-                return out + self._ask(QuestionKind.BACK, text, options, squares=tuple(unsure))
-            return out + self._ask_whose(unsure[0], self._identities_on(unsure[0], likely=False))
-        a, b = unsure  # two pieces lifted together, either may stand on either square
+        return self._one_pair(unsure[0], unsure[1], pieces) if pair else self._many_in_the_hand(unsure, pieces)
+
+    def _swapping_back(self, swapped: tuple[int, int]) -> list[Verdict]:
+        """Two pieces believed swapped by hand: swapped back (the next mixed-up pair, if any, or the
+        board good), or the swap warning stands."""
+        if not self.state.attempt.empty_together(*swapped):
+            self._reset_attempt()
+            standing = self.state.warning is not None and self.state.warning.swap is not None
+            return [] if standing else self._warn_swap(*swapped)
+        a, b = swapped
+        self.state.swapped = None
+        mixed, self.state.mixed = self.state.mixed, {}
+        if mixed:  # three or more were mixed up: the next pair, if any is still wrong
+            mixed[a], mixed[b] = mixed.get(b, self.game.piece_at(b)), mixed.get(a, self.game.piece_at(a))
+            left = {sq: real for sq, real in mixed.items() if real != self.game.piece_at(sq)}
+            if left:
+                return self._warn_mixed(left)
+        return self._board_good(force=True)
+
+    def _replaced(self, square: int) -> list[Verdict]:
+        """A piece to replace by the game's: done once that square was lifted (the switches cannot see
+        which piece it is, so until then the warning stands)."""
+        if not self.state.attempt.lifted & bit(square):
+            return []
+        self.state.replacing = None
+        left, self.state.mixed = {sq: real for sq, real in self.state.mixed.items() if sq != square}, {}
+        return self._warn_mixed(left) if left else self._board_good(force=True)
+
+    def _many_in_the_hand(self, unsure: list[int], pieces: dict[int, Piece]) -> list[Verdict]:
+        """Three or more pieces went through the hands together: no one pair to ask about. Most often
+        each went back where it was: ask that once; else whose piece is on each square (and once all
+        are known, the mixed-up ones are swapped back a pair at a time). One square alone (its
+        partner left the board) is asked about by name: "whose piece?"."""
+        out = [self._clear()] if self.state.warning is not None else []
+        if len(unsure) > 1 and self.state.attempt.could_be((sq, pieces[sq]) for sq in unsure):
+            listed = ", ".join(str(sq) for sq in unsure)
+            text = Text(
+                "The pieces on {squares} were in the hand together. Is each back on its own square?", squares=listed
+            )
+            options: list[str] = [Text("each on its own square"), Text("some were mixed up")]
+            return out + self._ask(QuestionKind.BACK, text, options, squares=tuple(unsure))
+        return out + self._ask_whose(unsure[0], self._identities_on(unsure[0], likely=False))
+
+    def _one_pair(self, a: int, b: int, pieces: dict[int, Piece]) -> list[Verdict]:
+        """Two pieces lifted together, either may stand on either square: the same piece (nothing to
+        ask), crossed over or an attack by the mover (a swap warned), else asked."""
         if pieces[a] == pieces[b]:
             return self._board_good()
-        mover = self.game.to_move_id
+        ev = self.state.attempt
         crossed = ev.origin(a) == b and ev.origin(b) == a
         owners = {pieces[a][0], pieces[b][0]}
-        attack = self.game.pending is not None and mover in owners and len(owners) == 2
+        attack = self.game.pending is not None and self.game.to_move_id in owners and len(owners) == 2
         if crossed or attack:
             self._reset_attempt()
             return self._warn_swap(a, b)
@@ -329,6 +358,13 @@ class Core:
     def _reset_attempt(self) -> None:
         """The board is trusted as it is: evidence starts afresh from here."""
         self.state.forget_attempt(self._attempt(self.state.expected if self.state.owed is None else self.state.sensed))
+
+    def _unsensed(self) -> None:
+        """A board without sensors (yet) follows the game: what it shows and should show is the game's
+        position, and the hands' evidence, should its switches start reporting (a bridge plugged in
+        late), starts from that position, never from the setup (class 1)."""
+        self.state.expected = self.state.sensed = self.game.occupied()
+        self._reset_attempt()
 
     def _guide(self, steps: Sequence[Step], start: int, keep_evidence: bool = False) -> None:
         """The people must carry out `steps` from the board `start`: prompt them one at a time, and
@@ -460,19 +496,18 @@ class Core:
     def _next_fix(self) -> list[Verdict]:
         if self.state.swapped is not None and self.state.warning is not None and self.state.warning.swap:
             a, b = self.state.swapped
-            return [FixLine(Fix(a, b, swap=True).text(), a, b)]
+            return [Fix(a, b, swap=True).line()]
         if (
             self.state.replacing is not None
             and self.state.warning is not None
             and self._same(self.state.sensed, self.state.expected)
         ):
             first = self.state.warning.fixes[0]  # the piece to take off: the switches cannot tell it from the game's
-            return [FixLine(first.text(), first.from_sq, None)]
+            return [first.line()]
         todo = self._fixes(self.state.sensed, self._target())
         if not todo:
             return []
-        fix = todo[0]
-        return [FixLine(fix.text(), fix.from_sq or None, fix.to_sq or None)]
+        return [todo[0].line()]
 
     # ------------------------------------------------------------------ questions
 

@@ -14,7 +14,7 @@ from ..rules.board import OFF, bit, squares_in
 from ..rules.reasons import Reason
 from ..rules.text import Text, joined
 from .attempt import Attempt
-from .physical import HAND, Fix, Step, fixes, piece_name
+from .physical import HAND, Evidence, Fix, Step, fixes, piece_name
 
 
 def board_differences(board: int, target: int, unknown: int = 0) -> tuple[list[int], list[int]]:
@@ -37,11 +37,21 @@ def board_fixes(
     board: int, target: int, owners: dict[int, str], ev: Attempt, unknown: int, dots: dict[int, int | None]
 ) -> list[Fix]:
     """How to put `board` right, each piece back where the hands showed it came from."""
-    came_from = {sq: ev.origin(sq) for sq in squares_in(board)}
-    holders = {sq: ev.holder(sq) for sq in squares_in(board)}
-    strangers = sum(bit(sq) for sq in squares_in(board) if ev.stranger(sq))
-    todo = fixes(board & ~unknown, target & ~unknown, owners, came_from, holders, strangers, ev.in_hand(), dots)
+    todo = fixes(board & ~unknown, target & ~unknown, owners, evidence_on(board, ev), dots)
     return by_dots(todo, ev, dots)
+
+
+def evidence_on(board: int, ev: Attempt) -> Evidence:
+    """What the hands' stories `ev` tell of the pieces standing on `board`, as `fixes` reads it."""
+    on = squares_in(board)
+    known = {sq: ids[0] for sq in on if len(ids := ev.identities(sq)) == 1 and ids[0] is not None and not ev.lost}
+    return Evidence(
+        came_from={sq: ev.origin(sq) for sq in on},
+        holders={sq: ev.holder(sq) for sq in on},
+        pieces=known,
+        strangers=sum(bit(sq) for sq in on if ev.stranger(sq)),
+        in_hand=ev.in_hand(),
+    )
 
 
 def by_dots(todo: list[Fix], ev: Attempt, dots: dict[int, int | None]) -> list[Fix]:
@@ -69,9 +79,8 @@ def by_dots(todo: list[Fix], ev: Attempt, dots: dict[int, int | None]) -> list[F
 
 
 def explain(game: Game, board: int, target: int, unknown: int, owed: Step | None) -> tuple[str, str]:
-    """Why this board is wrong, in a player's words, and the ruling that decides it.
-
-    Complexity: one case per kind of wrong board, in the order a person reads them, each with its ruling."""
+    """Why this board is wrong, in a player's words, and the ruling that decides it: one case per
+    kind of wrong board, in the order a person reads them, each with its ruling."""
     missing, extra = board_differences(board, target, unknown)
     owners = game.board()
     if owed is not None:
@@ -90,30 +99,9 @@ def explain(game: Game, board: int, target: int, unknown: int, owed: Step | None
             err = IllegalMoveError(Reason.NO_THROW, player=game.to_move_id)
         return err.text, err.ruling
     if game.pending is not None and len(missing) == 1 and len(extra) <= 1:
-        from_sq = missing[0]
-        unreachable: IllegalMoveError | None = None
-        reach: int | None = None
-        try:
-            reach = reachable(game, from_sq)
-        except IllegalMoveError as err:  # the throw takes this piece nowhere (S11's exact bear-off...)
-            unreachable = err
-        except ValueError:
-            pass  # a card that moves by no count
-        aim = extra[0] if extra else reach
-        try:
-            if reach is not None and aim != reach:
-                game.check_move(from_sq, reach)  # the real obstacle, if the piece cannot move at all
-            if aim is not None:
-                game.check_move(from_sq, aim)
-        except IllegalMoveError as err:
-            return err.text, err.ruling
-        if aim is None and owners.get(from_sq) != game.to_move_id:  # lifted and held: whose piece?
-            theirs = IllegalMoveError(
-                Reason.NOT_YOUR_PIECE, square=from_sq, owner=owners.get(from_sq), player=game.to_move_id
-            )
-            return str(theirs), theirs.ruling
-        if aim is None and unreachable is not None:
-            return str(unreachable), unreachable.ruling
+        off = _one_piece_off(game, missing[0], extra[0] if extra else None)
+        if off is not None:
+            return off
     unmoved = must_move(game, board)
     if unmoved is not None and missing:
         text = Text(
@@ -124,6 +112,36 @@ def explain(game: Game, board: int, target: int, unknown: int, owed: Step | None
         )
         return text, Reason.MUST_LEAVE_SAFE_TILE.ruling
     return Reason.BOARD_DIFFERS.sentence(detail=differences_text(missing, extra)), Reason.BOARD_DIFFERS.ruling
+
+
+def _one_piece_off(game: Game, from_sq: int, to_sq: int | None) -> tuple[str, str] | None:
+    """Why the one piece lifted from `from_sq` (put down on `to_sq`, or held) is no move of the throw
+    waiting: the rules' own reason for that move, or for the piece not moving at all; None when the
+    rules find nothing against it (the board is wrong for another reason)."""
+    owners = game.board()
+    unreachable: IllegalMoveError | None = None
+    reach: int | None = None
+    try:
+        reach = reachable(game, from_sq)
+    except IllegalMoveError as err:  # the throw takes this piece nowhere (S11's exact bear-off...)
+        unreachable = err
+    except ValueError:
+        pass  # a card that moves by no count
+    aim = to_sq if to_sq is not None else reach
+    try:
+        if reach is not None and aim != reach:
+            game.check_move(from_sq, reach)  # the real obstacle, if the piece cannot move at all
+        if aim is not None:
+            game.check_move(from_sq, aim)
+    except IllegalMoveError as err:
+        return err.text, err.ruling
+    if aim is None and owners.get(from_sq) != game.to_move_id:  # lifted and held: whose piece?
+        owner = owners.get(from_sq)
+        theirs = IllegalMoveError(Reason.NOT_YOUR_PIECE, square=from_sq, owner=owner, player=game.to_move_id)
+        return str(theirs), theirs.ruling
+    if aim is None and unreachable is not None:
+        return str(unreachable), unreachable.ruling
+    return None
 
 
 def must_move(game: Game, board: int) -> int | None:

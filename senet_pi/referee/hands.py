@@ -46,10 +46,15 @@ def switch_events(start: int, steps: Sequence[Step], victim_first: bool = False,
     return events
 
 
-def scripted_game(ruleset: str, seed: int, players: int = 2, max_throws: int = 2_000) -> dict[str, object]:
+def scripted_game(
+    ruleset: str, seed: int, players: int = 2, max_throws: int = 2_000, entered: int = 0, late: bool = False
+) -> dict[str, object]:
     """A whole random game as a replay file of throws and switch events only: moves done by hand in
     varied ways (all at once, or step by step after the referee's prompts), now and then a piece
-    knocked and put back, and the referee's questions answered as the people would."""
+    knocked and put back, and the referee's questions answered as the people would. With `entered`,
+    the moves of the first that many throws are entered on the page instead, on a board whose
+    switches report nothing yet; with `late`, the board then starts reporting with a snapshot of
+    its switches (a USB bridge plugged in mid-game) before its first move by hand."""
     from .referee import Referee
 
     rng = random.Random(seed)
@@ -71,7 +76,14 @@ def scripted_game(ruleset: str, seed: int, players: int = 2, max_throws: int = 2
             if question is not None and intended is not None:
                 feed([{"answer": _answer_for(question, intended)}])
 
+    throws = 0
+
     def by_hand(moves: Sequence[Move]) -> None:
+        if throws <= entered:  # no switch reports yet: the moves are entered on the page
+            for move in moves:
+                feed([{"move": [move.from_sq, move.to_sq], "by": move.by}])
+                game.push(move)
+            return
         if any(m.from_sq == m.to_sq for m in moves):  # a bounce onto its own square is entered (M5)
             for move in moves:
                 if move.from_sq == move.to_sq:
@@ -89,6 +101,9 @@ def scripted_game(ruleset: str, seed: int, players: int = 2, max_throws: int = 2
     for _ in range(max_throws):
         if game.is_over:
             break
+        throws += 1
+        if throws == entered + 1 and entered and late:  # the board's first report, mid-game
+            feed([{"sense": [sq for sq in range(1, 31) if game.occupied() & bit(sq)]}])
         if game.turn_starts_with == "card":
             _card_turn(game, rng, feed, by_hand)
             continue
@@ -96,12 +111,12 @@ def scripted_game(ruleset: str, seed: int, players: int = 2, max_throws: int = 2
         feed([{"throw": list(value) if isinstance(value, tuple) else value}])
         start = game.occupied()
         steps = effect_steps(game.push_throw(value))  # M9: a player who leaves takes their pieces off
-        if steps:
+        if steps and throws > entered:
             feed([*switch_events(start, steps), {"wait": 600}])
         sequences = game.move_sequences()
         if not sequences:
             continue
-        if rng.random() < 0.1:  # a sleeve brushes a piece, which is put straight back
+        if throws > entered and rng.random() < 0.1:  # a sleeve brushes a piece, which is put straight back
             knocked = rng.choice([sq for sq in range(1, 31) if game.occupied() & bit(sq)])
             feed([{"lift": knocked}, {"place": knocked}, {"wait": 100}])
         by_hand(rng.choice(sequences))

@@ -25,6 +25,9 @@ from .physical import HAND, Outcome, StepWhy, touched
 from .state import Owed, QuestionKind
 from .ways import Ways
 
+#: A move certain beside strays: the way to play, its last stage, its pieces' placing, the likeliest stories.
+_Certain = tuple[Candidate, int, list[tuple[int, Identity]], list[tuple[int, ...]]]
+
 
 class Judging(Part):
     """The referee's judgement of a board that has been still for the settle time.
@@ -48,10 +51,9 @@ class Judging(Part):
             self.state.now = now
 
     def _judge(self) -> list[Verdict]:
-        """Judge the settled board: a move, owed steps done, a move taken back, swaps, the end; else a warning.
-
-        Complexity: the order in which a settled board is judged (owed steps, the same board, another way, a move
-        taken back, the end), one table read top to bottom."""
+        """Judge the settled board, a ladder of named checks read top to bottom: owed steps done, the
+        same board as expected (another way, an exchange, swaps), a move of the throw waiting, another
+        way to play an accepted throw, a move taken back, the end, the setup again; else a warning."""
         self.state.judged = True
         out: list[Verdict] = []
         if self.state.question is not None:
@@ -61,74 +63,85 @@ class Judging(Part):
         if self.state.owed is not None:
             return out + self._judge_prompts(board)
         if self.core._same(board, self.state.expected):
-            prov = self.state.provisional
-            # (a board put right by following the warning's fixes is the fixes done, never another way)
-            if prov is not None and self.state.attempt.lifted and not self._along_the_fixes(board):
-                # taken back, then another way with the same squares; or, without taking it back, the
-                # hands went on to show every stage of another way that ends on the same squares
-                # (a piece held over 29 read as borne off, then put on 26 and sent to the sun: M6)
-                revised = self.ways._revise(board, whole=not prov.taken_back)
-                if revised is not None:
-                    return out + revised
-            # two pieces swapped back as a swap warning asked is that fix followed, never a move (even
-            # where the swap back is also a legal exchange)
-            swapping_back = self.state.swapped is not None and self.state.attempt.empty_together(*self.state.swapped)
-            if (
-                self.state.attempt.lifted
-                and self.game.pending is not None
-                and not self.game.is_over
-                and not swapping_back
-            ):
-                verdicts = self._unchanged_board()
-                if verdicts:
-                    return out + verdicts
-            return out + self.core._check_swaps()
+            return out + self._judge_same(board)
         if self.state.replacing is not None:  # the wrong piece taken off, or other slips: guided back, never a move
             return out + self.core._warn(board)
-        if self.game.pending is not None and not self.game.is_over:
-            other = self.ways._another_whole_way(board)
-            if other is not None:
-                return out + other
-            matched = self._match(board)
-            if matched is not None:
-                return out + matched
-            certain = self._certain_beside_strays(board)
-            if certain is not None:
-                return out + certain
-        revised = None if self._going_on_holding_a_piece(board) else self.ways._revise(board)
-        if revised is not None:
-            return out + revised
-        if (
+        found = self._a_move(board)
+        if found is None:
+            found = None if self._going_on_holding_a_piece(board) else self.ways._revise(board)
+        if found is None:
+            found = self._taken_back(board)
+        return out + (found if found is not None else self._no_move(board))
+
+    def _judge_same(self, board: int) -> list[Verdict]:
+        """The board as the game expects it: another way to play with the same squares, a move that
+        changes no square (an exchange), or who stands where (`Core._check_swaps`)."""
+        prov = self.state.provisional
+        # (a board put right by following the warning's fixes is the fixes done, never another way)
+        if prov is not None and self.state.attempt.lifted and not self._along_the_fixes(board):
+            # taken back, then another way with the same squares; or, without taking it back, the
+            # hands went on to show every stage of another way that ends on the same squares
+            # (a piece held over 29 read as borne off, then put on 26 and sent to the sun: M6)
+            revised = self.ways._revise(board, whole=not prov.taken_back)
+            if revised is not None:
+                return revised
+        # two pieces swapped back as a swap warning asked is that fix followed, never a move (even
+        # where the swap back is also a legal exchange)
+        swapping_back = self.state.swapped is not None and self.state.attempt.empty_together(*self.state.swapped)
+        if self.state.attempt.lifted and self.game.pending is not None and not self.game.is_over and not swapping_back:
+            verdicts = self._unchanged_board()
+            if verdicts:
+                return verdicts
+        return self.core._check_swaps()
+
+    def _a_move(self, board: int) -> list[Verdict] | None:
+        """A move of the throw waiting that the board shows: another whole way than the one under way,
+        the fits, or a certain move beside strays; None when there is no throw or no such move."""
+        if self.game.pending is None or self.game.is_over:
+            return None
+        found = self.ways._another_whole_way(board)
+        if found is None:
+            found = self._match(board)
+        return found if found is not None else self._certain_beside_strays(board)
+
+    def _taken_back(self, board: int) -> list[Verdict] | None:
+        """The board as before the last move, whose pieces the hands lifted: ask whether to undo it."""
+        if not (
             self.state.before_last_move is not None
             and self.core._same(board, self.state.before_last_move)
             and self._undoable()
             and self._lifted_what_the_move_put()
             and not self._along_the_fixes(board)
         ):
-            prov = self.state.provisional
-            if prov is not None:  # what the hands do next is judged from here, the move taken back
-                prov.attempt = Attempt(board, owners=prov.attempt.owners, pieces=prov.attempt.pieces)
-                prov.taken_back = True
-            return out + self.core._ask(
-                QuestionKind.UNDO,
-                Text("The board is as it was before the last move. Undo that move?"),
-                [Text("undo"), Text("keep")],
-            )
+            return None
+        prov = self.state.provisional
+        if prov is not None:  # what the hands do next is judged from here, the move taken back
+            prov.attempt = Attempt(board, owners=prov.attempt.owners, pieces=prov.attempt.pieces)
+            prov.taken_back = True
+        return self.core._ask(
+            QuestionKind.UNDO,
+            Text("The board is as it was before the last move. Undo that move?"),
+            [Text("undo"), Text("keep")],
+        )
+
+    def _no_move(self, board: int) -> list[Verdict]:
+        """No move explains the board: the end of the game being cleared, the setup again (a new game
+        offered), a move under way or pieces in the hand (nothing said), a faulty switch, or a warning."""
         if self.game.is_over:  # not another way to play the winning throw: the board is being cleared
-            return out + self._after_the_end(board)
+            return self._after_the_end(board)
         taken_back = self.state.before_last_move is not None and self.core._same(board, self.state.before_last_move)
         at_start = self.core._same(board, self.core.start_board) and not self._along_the_fixes(board)
         if at_start and self.game.actions and not taken_back:
-            return out + self.core._ask(
+            return self.core._ask(
                 QuestionKind.NEW_GAME,
                 Text("The pieces stand as at the start. Start a new game?"),
                 [Text("new game"), Text("keep")],
             )
-        if self._on_the_way(board) and not self._along_the_fixes(board):
-            return out  # on the way to a legal move: still in progress
+        if (self._on_the_way(board) or self._held_by_the_mover(board)) and not self._along_the_fixes(board):
+            return []  # on the way to a legal move, or the mover's pieces in the hand: still in progress
         # (a board the warning's fixes lead to is guided on, even when it could also be a move under way:
         # the piece in the hand is the one the next fix puts back, not a person thinking)
-        return out + (self.faults._faults_seen(self.state.expected, self._judge) or self.core._warn(board))
+        return self.faults._faults_seen(self.state.expected, self._judge) or self.core._warn(board)
 
     def _going_on_holding_a_piece(self, board: int) -> bool:
         """Whether the hands, since the move was accepted, lifted pieces that are still held, and the
@@ -156,6 +169,23 @@ class Judging(Part):
             and self._whose_fit(c, board)
             for c in self.core._cands()
         )
+
+    def _held_by_the_mover(self, board: int) -> bool:
+        """Whether `board` lacks only pieces of the player to move, lifted by the hands and held, one of
+        them a piece a way to play the throw moves (two weighed in the hand while choosing a move):
+        pieces held are never flagged, however long (class 4); nothing was put down anywhere. (A
+        piece the throw cannot move, held alone, is explained: it cannot be the move.)"""
+        if self.game.pending is None or self.game.is_over:
+            return False
+        trusted = ~self.core.unknown
+        held = self.state.expected & ~board & trusted
+        if not held or board & ~self.state.expected & trusted or held & ~self.state.attempt.lifted:
+            return False
+        movable = 0
+        for cand in self.core._cands():
+            movable |= sum(bit(s.from_sq) for s in cand.steps if s.why is StepWhy.MOVE and s.from_sq != OFF)
+        owners = self.game.board()
+        return bool(held & movable) and all(owners.get(sq) == self.game.mover_id for sq in squares_in(held))
 
     def _lifted_what_the_move_put(self) -> bool:
         """Whether the hands lifted a piece from a square the last move put a piece on: a move taken
@@ -298,29 +328,16 @@ class Judging(Part):
         stray squares are none of its own. The move is accepted and the stray warned with its fixes:
         a stray never turns a legal move into a wrong one. Where the stories disagree on which piece
         went where (the mover and a knocked piece in the air together), whose piece stands on the
-        move's square is asked first. None when no move (or more than one) fits so.
-
-        Complexity: each kind of stray beside a certain move (a knock, a weld, a spare piece) checked in turn."""
+        move's square is asked first. None when no move (or more than one) fits so."""
         ev = self.state.attempt
         if ev.lost or ev.gap or ev.start != self.state.expected:
             return None
-        found: dict[Outcome, tuple[Candidate, int, list[tuple[int, Identity]], list[tuple[int, ...]]]] = {}
+        found: dict[Outcome, _Certain] = {}
         for cand in self.core._cands():
-            k = len(cand.boards) - 1
-            if not cand.visible or not cand.whole or cand.outcome in found:
-                continue
-            stray = (cand.boards[k] ^ board) & ~self.core.unknown
-            if not stray or stray & cand.touched or not self._shown_beside(cand, k, ev):
-                continue
-            # a piece the move takes off the board has no square to show it: were it standing on a
-            # stray square in some story, the stray may be that piece put down wrong
-            gone = {o for st, o in zip(cand.steps, cand.origins, strict=True) if st.to_sq == OFF and o != OFF}
-            if any(on[sq] in gone for on, _ in ev.worlds for sq in squares_in(stray)):
-                continue
-            mine = [(sq, piece) for sq, piece in placing(cand, k, ev, self.core.unknown) if cand.touched & bit(sq)]
-            stories = self._likeliest_with_pieces_on([sq for sq, _ in mine])
-            if any(all(ev.piece(on[sq]) == piece for sq, piece in mine) for on in stories):
-                found[cand.outcome] = (cand, k, mine, stories)
+            if cand.outcome not in found:
+                certain = self._certain(cand, board, ev)
+                if certain is not None:
+                    found[cand.outcome] = certain
         if len(found) != 1:
             return None
         ((cand, k, mine, stories),) = found.values()
@@ -328,18 +345,48 @@ class Judging(Part):
             pieces = sorted({ev.piece(on[sq]) for on in stories}, key=repr)
             if len(pieces) > 1:
                 return self.core._ask_whose(sq, pieces)
+        carry = self._carried_beside(cand, k, board)
+        if carry is True:
+            return None  # a second piece carried on purpose: a move attempt, not a stray (class 2)
         ev.keep(mine)
-        out = self.core._accept(cand, k)
-        if (
-            not self.core._same(self.state.sensed, self.state.expected)
-            and self.state.owed is None
-            and self.state.question is None
-        ):
-            # the stray squares are none of the move's: the hands' stories (narrowed to the move) still
-            # say whose piece each stray is and where it came from, for the fixes
-            self.state.forget_attempt(ev)
-            out += self.core._warn(self.state.sensed)
-        return out
+        if carry is None:  # a knock or a carry? the switch times cannot tell: ask
+            text = Text("Another piece was carried as well. Which move was played?")
+            return self.core._ask(QuestionKind.WHICH, text, [cand.label(), Text("no move")], [(cand, k)])
+        return self.core._accept_beside_strays(cand, k)
+
+    def _certain(self, cand: Candidate, board: int, ev: Attempt) -> _Certain | None:
+        """`cand` played whole, its squares as it leaves them and shown by the hands, with stray changes
+        beside it on none of its squares, and its pieces there in the likeliest stories: the move, its
+        pieces' placing and those stories; else None."""
+        k = len(cand.boards) - 1
+        if not cand.visible or not cand.whole:
+            return None
+        stray = (cand.boards[k] ^ board) & ~self.core.unknown
+        if not stray or stray & cand.touched or not self._shown_beside(cand, k, ev):
+            return None
+        # a piece the move takes off the board has no square to show it: were it standing on a
+        # stray square in some story, the stray may be that piece put down wrong
+        gone = {o for st, o in zip(cand.steps, cand.origins, strict=True) if st.to_sq == OFF and o != OFF}
+        if any(on[sq] in gone for on, _ in ev.worlds for sq in squares_in(stray)):
+            return None
+        mine = [(sq, piece) for sq, piece in placing(cand, k, ev, self.core.unknown) if cand.touched & bit(sq)]
+        stories = self._likeliest_with_pieces_on([sq for sq, _ in mine])
+        if any(all(ev.piece(on[sq]) == piece for sq, piece in mine) for on in stories):
+            return cand, k, mine, stories
+        return None
+
+    def _carried_beside(self, cand: Candidate, k: int, board: int) -> bool | None:
+        """Whether a piece on a stray square beside `cand` (stage `k`) was carried there on purpose
+        (`Attempt.carried`: True), or the times cannot tell (None); False when every stray is a knock,
+        a spare or a weld. Only a piece that moved with no hand is a stray (class 2)."""
+        ev = self.state.attempt
+        stray = (cand.boards[k] ^ board) & ~self.core.unknown
+        verdicts = set()
+        for square in squares_in(board & stray & ~cand.boards[k]):
+            origin = ev.origin(square)
+            if origin is not None and stray & ev.start & bit(origin):
+                verdicts.add(ev.carried(origin, square))
+        return True if True in verdicts else None if None in verdicts else False
 
     def _likeliest_with_pieces_on(self, squares: list[int]) -> list[tuple[int, ...]]:
         """The likeliest stories of the hands with a piece of the game's on each of `squares`: a piece

@@ -11,7 +11,7 @@ shortest distance.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import permutations
 
@@ -19,6 +19,7 @@ from ..rules import Game, Move
 from ..rules.board import OFF, bit, squares_in
 from ..rules.effects import Exchanged, Relocated, Removed, kind_word
 from ..rules.text import Text
+from ..verdicts import Fix as FixLine
 from .attempt import Identity
 
 HAND = 0  # where a piece is while someone holds it (or off the board)
@@ -310,74 +311,142 @@ class Fix:
             )
         return Text("put the piece on {from_sq} back on {to}", from_sq=self.from_sq, to=self.to_sq)
 
+    def line(self) -> FixLine:
+        """The `fix` verdict that says this correction (a swap says so in its `swap` field)."""
+        return FixLine(self.text(), self.from_sq or None, self.to_sq or None, swap=self.swap)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the hands showed of the pieces standing on a board, square by square (a square left out:
+    nothing known): where each was picked up (`came_from`), whose it is (`holders`), which piece
+    it is when every story agrees (`pieces`: owner and, in `modern`, dots), the squares holding a
+    piece from nowhere (`strangers`, a mask) and those whose own piece may still be in the hand
+    (`in_hand`, a mask)."""
+
+    came_from: Mapping[int, int | None] = field(default_factory=dict)
+    holders: Mapping[int, str | None] = field(default_factory=dict)
+    pieces: Mapping[int, Identity] = field(default_factory=dict)
+    strangers: int = 0
+    in_hand: int = 0
+
+    def dots(self, square: int) -> int | None:
+        """The dots of the piece known to stand on `square` (`modern`), else None."""
+        piece = self.pieces.get(square)
+        return piece[1] if piece is not None and isinstance(piece[1], int) else None
+
 
 def fixes(
     sensed: int,
     expected: int,
-    owners: dict[int, str],
-    came_from: Mapping[int, int | None] | None = None,
-    holders: Mapping[int, str | None] | None = None,
-    strangers: int = 0,
-    in_hand: int = 0,
+    owners: Mapping[int, str],
+    seen: Evidence | None = None,
     dots: Mapping[int, int | None] | None = None,
 ) -> list[Fix]:
     """Corrections that turn `sensed` into `expected`, following the pieces: `owners` names whose
-    piece belongs on each expected square, `holders` whose piece stands on a sensed square where
-    the hands showed it (a square with the wrong owner's piece needs it gone and the right one
-    put there), `came_from` where a piece was picked up, `strangers` the squares that hold a piece
-    that came from nowhere (a piece no lift gave), `in_hand` the squares whose own piece may still
-    be in the hand. A piece goes back where it came from, else to a square its owner needs, else to the
-    closest, a game's piece before a stranger (and a stranger never where the piece in the hand
-    goes back); so owners never end up swapped.
+    piece belongs on each expected square and `dots` (`modern`) which of the owner's pieces, `seen`
+    what the hands showed of the pieces standing (`Evidence`). A square with the wrong owner's piece,
+    or one known to carry other dots, needs it gone and the right one put there (class 3). A piece
+    goes back where it came from, else to a square wanting that very piece, else to one its owner
+    needs, else to the closest, a game's piece before a stranger (and a stranger never where the
+    piece in the hand goes back); so owners and dots never end up swapped."""
+    pairing = _Pairing(sensed, expected, owners, seen or Evidence(), dots or {})
+    pairing.home()
+    pairing.by_piece()
+    pairing.by_owner()
+    pairing.the_rest()
+    return in_order(sorted(pairing.fixes(), key=lambda f: (f.from_sq or f.to_sq, f.to_sq)), sensed)
 
-    Complexity: one ordered pass over the kinds of misplaced piece (extras off, pieces home, owners by their dots),
-    so the fixes come one at a time in an order a person can follow."""
-    came_from = came_from or {}
-    holders = holders or {}
-    wrong_owner = [  # the wrong owner's piece, or a piece from nowhere where the game's was lifted
-        sq
-        for sq in squares_in(sensed & expected)
-        if (holders.get(sq) and owners.get(sq) and holders[sq] != owners[sq]) or strangers & bit(sq)
-    ]
-    missing = sorted(squares_in(expected & ~sensed) + wrong_owner)
-    extra = sorted(squares_in(sensed & ~expected) + wrong_owner)
-    pairs: list[tuple[int, int]] = []
 
-    def free(a: int, b: int) -> bool:
-        return a != b and a not in {x for x, _ in pairs} and b not in {y for _, y in pairs}
+class _Pairing:
+    """The pairs of `fixes` (square with a piece to go, square to fill), made one kind at a time."""
 
-    for a in extra:
-        origin = came_from.get(a)
-        if (
-            origin is not None
-            and origin in missing
-            and free(a, origin)
-            and holders.get(a) in (None, owners.get(origin))
-        ):
-            pairs.append((a, origin))
-    for owner in sorted({o for o in holders.values() if o}):
-        mine = [a for a in extra if holders.get(a) == owner and a not in {x for x, _ in pairs}]
-        theirs = [b for b in missing if owners.get(b) == owner and b not in {y for _, y in pairs}]
-        if mine and theirs:
-            pairs += [(a, b) for a, b in _closest_pairs(mine, theirs) if a != b]
-    rest_extra = [a for a in extra if a not in {x for x, _ in pairs} and a not in wrong_owner]
-    rest_missing = [b for b in missing if b not in {y for _, y in pairs}]
-    ours = [a for a in rest_extra if not strangers & bit(a)]
-    if rest_missing and ours:
-        pairs += _closest_pairs(ours, rest_missing)
-        rest_missing = [b for b in rest_missing if b not in {y for _, y in pairs}]
-    rest_extra = [a for a in rest_extra if strangers & bit(a)]
-    rest_missing = [b for b in rest_missing if not in_hand & bit(b)]
-    if rest_missing and rest_extra:
-        pairs += _closest_pairs(rest_extra, rest_missing)
-    paired_extra = {a for a, _ in pairs}
-    paired_missing = {b for _, b in pairs}
-    # a piece carried is named by its owner only when the hands showed whose it is
-    out = [Fix(a, b, owners.get(b) if holders.get(a) == owners.get(b) else None) for a, b in pairs]
-    out += [Fix(a, HAND, holders.get(a)) for a in extra if a not in paired_extra]
-    dots = dots or {}
-    out += [Fix(HAND, b, owners.get(b), dots=dots.get(b)) for b in missing if b not in paired_missing]
-    return in_order(sorted(out, key=lambda f: (f.from_sq or f.to_sq, f.to_sq)), sensed)
+    def __init__(
+        self, sensed: int, expected: int, owners: Mapping[int, str], seen: Evidence, dots: Mapping[int, int | None]
+    ) -> None:
+        self.owners, self.seen, self.dots = owners, seen, dots
+        self.wrong = [sq for sq in squares_in(sensed & expected) if self._wrong_piece(sq)]
+        self.missing = sorted(squares_in(expected & ~sensed) + self.wrong)
+        self.extra = sorted(squares_in(sensed & ~expected) + self.wrong)
+        self.pairs: list[tuple[int, int]] = []
+
+    def _wrong_piece(self, sq: int) -> bool:
+        """Whether the piece on `sq` is known not to be the one that belongs there: another owner's,
+        one from nowhere, or (`modern`) one with other dots."""
+        holder, owner = self.seen.holders.get(sq), self.owners.get(sq)
+        if self.seen.strangers & bit(sq) or (holder and owner and holder != owner):
+            return True
+        return not self._fits(sq, sq)
+
+    def _fits(self, a: int, b: int) -> bool:
+        """Whether the piece on `a` may be the one that belongs on `b`, as far as its dots are known."""
+        have, want = self.seen.dots(a), self.dots.get(b)
+        return have is None or want is None or have == want
+
+    def _free(self, a: int, b: int) -> bool:
+        return a != b and a not in self.paired_extra() and b not in self.paired_missing()
+
+    def paired_extra(self) -> set[int]:
+        return {a for a, _ in self.pairs}
+
+    def paired_missing(self) -> set[int]:
+        return {b for _, b in self.pairs}
+
+    def home(self) -> None:
+        """Each piece back where it came from, when that square wants it (its owner, its dots)."""
+        for a in self.extra:
+            origin = self.seen.came_from.get(a)
+            if (
+                origin is not None
+                and origin in self.missing
+                and self._free(a, origin)
+                and self.seen.holders.get(a) in (None, self.owners.get(origin))
+                and self._fits(a, origin)
+            ):
+                self.pairs.append((a, origin))
+
+    def by_piece(self) -> None:
+        """`modern`: a piece whose dots are known to a square wanting that very piece."""
+        for a in self.extra:
+            if self.seen.dots(a) is None or a in self.paired_extra():
+                continue
+            owner = self.seen.holders.get(a)
+            wanting = [b for b in self.missing if self.owners.get(b) == owner and self._fits(a, b)]
+            target = next((b for b in wanting if self._free(a, b) and self.dots.get(b) is not None), None)
+            if target is not None:
+                self.pairs.append((a, target))
+
+    def by_owner(self) -> None:
+        """The rest of each owner's pieces to the closest squares that owner needs (dots permitting)."""
+        for owner in sorted({o for o in self.seen.holders.values() if o}):
+            mine = [a for a in self.extra if self.seen.holders.get(a) == owner and a not in self.paired_extra()]
+            theirs = [b for b in self.missing if self.owners.get(b) == owner and b not in self.paired_missing()]
+            if mine and theirs:
+                self.pairs += [(a, b) for a, b in _closest_pairs(mine, theirs) if a != b and self._fits(a, b)]
+
+    def the_rest(self) -> None:
+        """Game's pieces, then strangers, to the closest squares still to fill."""
+        rest_extra = [a for a in self.extra if a not in self.paired_extra() and a not in self.wrong]
+        rest_missing = [b for b in self.missing if b not in self.paired_missing()]
+        ours = [a for a in rest_extra if not self.seen.strangers & bit(a) and self.seen.dots(a) is None]
+        if rest_missing and ours:
+            self.pairs += _closest_pairs(ours, rest_missing)
+            rest_missing = [b for b in rest_missing if b not in self.paired_missing()]
+        strangers = [a for a in rest_extra if self.seen.strangers & bit(a)]
+        rest_missing = [b for b in rest_missing if not self.seen.in_hand & bit(b)]
+        if rest_missing and strangers:
+            self.pairs += _closest_pairs(strangers, rest_missing)
+
+    def fixes(self) -> list[Fix]:
+        """The pairs as carries (named by owner only when the hands showed whose piece it is), the
+        unpaired extras taken off, the unpaired squares filled from the hand (by dots in `modern`)."""
+        holders, owners = self.seen.holders, self.owners
+        out = [Fix(a, b, owners.get(b) if holders.get(a) == owners.get(b) else None) for a, b in self.pairs]
+        out += [Fix(a, HAND, holders.get(a)) for a in self.extra if a not in self.paired_extra()]
+        out += [
+            Fix(HAND, b, owners.get(b), dots=self.dots.get(b)) for b in self.missing if b not in self.paired_missing()
+        ]
+        return out
 
 
 def in_order(todo: list[Fix], board: int) -> list[Fix]:

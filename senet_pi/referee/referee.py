@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..errors import RefereeError
 from ..events import (
     INPUT_KINDS,
     Answer,
@@ -42,7 +43,7 @@ from ..rules.board import bit, squares_in
 from ..rules.reasons import Reason
 from ..rules.text import Text
 from ..verdicts import Illegal, Progress, Sensor, Switch, Verdict
-from .actions import Actions, RefereeError
+from .actions import Actions
 from .attempt import Attempt
 from .core import GUIDANCE_DELAY, SETTLE_TIME, Core
 from .faults import Faults

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..errors import SenetError
-from ..fleet.address import FleetError, broker_from, command_secret, warn_of_password
+from ..errors import FleetError, SenetError
+from ..fleet.address import broker_from, command_secret, warn_of_password
 from ..fleet.watcher import FleetWatcher
 
 

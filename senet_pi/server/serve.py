@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import uvicorn
 
-from ..errors import SenetError
+from ..errors import PinError
 from ..fleet.published import Board
 from ..hardware.backend import Backend
 from ..service.core import Service
@@ -188,10 +188,6 @@ def give_back() -> bool:
     after one visit. False where the C library is not glibc, or nothing was given back."""
     gc.collect()
     return _MALLOC_TRIM is not None and bool(_MALLOC_TRIM(0))
-
-
-class PinError(SenetError, ValueError):
-    """A PIN that is neither 6-12 digits nor a passphrase of 12-64 characters."""
 
 
 def pin_problem(pin: str) -> str | None:

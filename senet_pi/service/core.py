@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar, cast
 
-from ..errors import SenetError
+from ..errors import QuestionClosed, SenetError
 from ..events import Answer, CardAction, Input, MoveEntry, Sense, Tick, written
 from ..events import Throw as ThrowInput
 from ..referee import GUIDANCE_DELAY, SETTLE_TIME, Referee
@@ -29,7 +29,7 @@ from .idle import IdleReset
 from .journal import EventRecord, GameRecord, Journal
 from .lights import Lights, LightSettings, Memory, shown
 from .nojournal import NoJournal
-from .questions import QUESTION_SECONDS, Assumed, QuestionClosed, Waiting, likelier
+from .questions import QUESTION_SECONDS, Assumed, Waiting, likelier
 from .restart import Restart
 from .resume import judge_row, read_row, rejudge
 from .stamps import CLOCK_JUMP, Dates, NoDates

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..errors import SenetError
 from ..referee import Referee
 from ..referee.state import Saved
 from ..rules import Game
@@ -16,10 +15,6 @@ from .view import AssumedView, QuestionView
 
 #: Seconds an open question waits for the people at the table before the likelier answer is taken.
 QUESTION_SECONDS = 20.0
-
-
-class QuestionClosed(SenetError, ValueError):
-    """An answer to a question that is not open (answered already, withdrawn) or not an option."""
 
 
 @dataclass

@@ -12,11 +12,7 @@ import fcntl
 import os
 from pathlib import Path
 
-from ..errors import SenetError
-
-
-class JournalInUse(SenetError, RuntimeError):
-    """Another `senet-pi run` has this journal open."""
+from ..errors import JournalInUse, SenetError
 
 
 class RunLock:

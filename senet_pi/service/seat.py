@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from ..errors import SenetError
+from ..errors import SeatError
 from ..events import CardAction, Undo, read_input
 from ..opponent.levels import ALONE_LEVEL, LEVEL_RANGE, level_names
 from ..rules import Game, Move
@@ -37,10 +37,6 @@ if TYPE_CHECKING:
 
 #: Seconds the computer waits before it throws, so people see the board settle and whose turn it is.
 PAUSE = 1.0
-
-
-class SeatError(SenetError, ValueError):
-    """A --computer or COMPUTER value that names no seat, or a level outside 1-4."""
 
 
 def parse_seats(text: str, level: int) -> dict[str, int]:

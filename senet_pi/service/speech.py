@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..errors import SpeechError
 from ..verdicts import Bonus, Illegal, Prompt, Question, Thrown, Verdict, Win
 
 #: espeak-ng's voice for each language the page speaks.
@@ -69,10 +70,6 @@ def espeak_command(text: str, language: str, volume: int, to: Path | None = None
     if to is not None:
         command += ["-w", str(to)]
     return [*command, "--", text]
-
-
-class SpeechError(RuntimeError):
-    """espeak-ng is missing or failed."""
 
 
 def speak(text: str, language: str = "en", volume: int = 80, to: Path | None = None) -> None:

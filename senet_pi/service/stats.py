@@ -35,17 +35,14 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import quote
 
+from ..errors import StatsError
 from ..rules.text import Text
 from .dates import out_of_order
-from .journal import Journal, JournalError, losses
+from .journal import Journal, losses
 from .journal.schema import ours
 
 #: The day of games whose date was written before the clock was set and cannot be worked out.
 UNKNOWN_DAY = "unknown"
-
-
-class StatsError(JournalError):
-    """The journal cannot be read for statistics: missing, damaged, or not a senet-pi journal."""
 
 
 @dataclass(frozen=True)

@@ -906,6 +906,14 @@ function applyPrefs() {
 
 function wire() {
   applyPrefs();
+  // a short screen (the kiosk's 800 x 480): the board takes the height the banner and the step leave
+  // it, however many lines they need in the language on show (style.css reads --now-bottom)
+  const now = document.getElementById("now");
+  if (now && window.ResizeObserver) {
+    new ResizeObserver(() => {
+      document.documentElement.style.setProperty("--now-bottom", `${now.offsetTop + now.offsetHeight}px`);
+    }).observe(now);
+  }
   matchMedia(UPRIGHT).addEventListener("change", () => { if (current) render(current); });  // a phone turned
   document.getElementById("theme").addEventListener("click", () => {
     const dark = prefs.theme ? prefs.theme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;

@@ -26,6 +26,7 @@ from time import monotonic  # by name: tests stand in a wall clock for this modu
 from typing import TYPE_CHECKING, Any
 
 from ... import __version__
+from ...errors import JournalError, UnjournalableError
 from . import aside as asides
 from .check import check_in_background, forget_damage, found_damage, small
 from .reading import Reading
@@ -35,8 +36,6 @@ from .records import (
     LONGEST,
     EventRecord,
     GameRecord,
-    JournalError,
-    UnjournalableError,
     check_value,
     default_path,
     seats_said,

@@ -10,8 +10,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ...errors import JournalError
 from ...verdicts import Verdict, parse_verdict
-from .records import EventRecord, GameRecord, JournalError, check_value
+from .records import EventRecord, GameRecord, check_value
 from .recovery import losses
 from .schema import sums_ok
 

@@ -10,17 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...errors import SenetError
-
-
-class JournalError(SenetError, OSError):
-    """The journal file cannot be opened or written (a full disk, a read-only folder...)."""
-
-
-class UnjournalableError(SenetError, ValueError):
-    """An input whose value no referee could judge again (not finite, too large, nested too deep):
-    refused before it is journaled, so a resume never meets it."""
-
+from ...errors import UnjournalableError
 
 LARGEST = 2**31  # no input of any board, page or terminal counts past this (masks are 30 bits)
 DEEPEST = 8  # lists in lists at most this deep (a move is [from, to, by])

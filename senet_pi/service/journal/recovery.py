@@ -15,8 +15,9 @@ from pathlib import Path
 from threading import Event
 from typing import Any
 
+from ...errors import JournalError
 from ...verdicts import parse_verdict
-from .records import JournalError, check_value
+from .records import check_value
 from .salvage import PROBE, Row, Scratch, Stopped, gather, key_of
 from .schema import SCHEMA, SCHEMA_VERSION, TABLES, resum, summing, sums_ok, text_factory
 
