@@ -4,7 +4,7 @@ summary reports, in the board's language, never a list of fields nor a hint mean
 from __future__ import annotations
 
 import typing
-from dataclasses import fields
+from dataclasses import MISSING, fields
 
 import pytest
 
@@ -53,8 +53,8 @@ def _sample(kind: type) -> verdicts.Verdict:
     for f in fields(kind):
         if f.name in SAMPLES:
             values[f.name] = SAMPLES[f.name]
-        elif f.default is None:
-            values[f.name] = None
+        elif f.default is not MISSING:  # an optional field (None, or a flag such as Fix.swap) as its default
+            values[f.name] = f.default
         else:
             raise AssertionError(f"no sample for {kind.__name__}.{f.name} ({hints.get(f.name)})")
     return kind(**values)

@@ -292,8 +292,7 @@ def _fix(referee: Referee, memory: Memory) -> dict[str, Kind]:
     if memory.fix is not None:
         fix = memory.fix
         to = fix.to if isinstance(fix.to, int) else HAND
-        swap = warning is not None and warning.swap is not None and {fix.from_sq, to} == set(warning.swap)
-        steps.append((fix.from_sq or HAND, to, swap))
+        steps.append((fix.from_sq or HAND, to, fix.swap))
     if warning is not None:
         steps += [(f.from_sq, f.to_sq, f.swap) for f in warning.fixes]
     sensed = referee.sensed
