@@ -24,6 +24,7 @@ waking 10 times a second takes (a wake-up's cost on a virtual machine varies ove
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import socket
 import statistics
@@ -144,6 +145,22 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def _listening(pid: int, port: int, within: float = 60.0) -> None:
+    """Wait until the board listens on `port` (read from /proc, without connecting: a connection
+    would be its first visitor), at most `within` seconds: a loaded machine starts it slower."""
+    wanted = f":{port:04X} "
+    began = time.monotonic()
+    while time.monotonic() - began < within:
+        for table in ("tcp", "tcp6"):
+            with contextlib.suppress(OSError):
+                for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
+                    fields = line.split()
+                    if (fields[1] + " ").endswith(wanted) and fields[3] == "0A":  # 0A: LISTEN
+                        return
+        time.sleep(0.1)
+    raise RuntimeError(f"the board did not listen on port {port} within {within:.0f} s")
+
+
 def _visit(port: int) -> None:
     """One visitor: the page, its style, script and state, as a browser first loads them; then gone."""
     for path in ("/", "/static/style.css", "/static/app.js", "/api/state"):
@@ -200,6 +217,8 @@ def idle_once(seconds: float, page: bool, mqtt: str | None, visit: bool = False,
         child = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env, cwd=folder)
         try:
             time.sleep(3)
+            if page:
+                _listening(child.pid, port)  # under load a board takes longer than 3 s to start
             if visit:
                 _visit(port)
                 time.sleep(5)  # a visit keeps the ticks quick for 10 s (LIVELY), as any input does

@@ -37,9 +37,6 @@ import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
-import tomlkit
-import tomlkit.exceptions
-
 from .errors import ConfigWriteError
 from .settings import BY_NAME, unknown
 
@@ -157,6 +154,9 @@ def _parsed(text: str, path: Path) -> dict[str, object]:
 
 def _edited(text: str, changes: Mapping[str, object], path: Path) -> str:
     """`text` with the changes made at its top level by tomlkit, in the file's own line ends."""
+    import tomlkit  # here, not at import: `run` reads this module's neighbours, never writes a config
+    import tomlkit.exceptions
+
     try:
         document = tomlkit.parse(text)
         for key, value in changes.items():

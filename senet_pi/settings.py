@@ -8,7 +8,6 @@ their settings from this one home; the page (`senet_pi_web`) applies them. No Fl
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import math
 import os
@@ -450,6 +449,8 @@ def unknown(key: str) -> str:
     """The line for a key that is no setting: a typo is named with the setting it most likely meant."""
     if key.upper() in BY_NAME:
         return f"{key} is not a setting: settings are written in capitals, {key.upper()}"
+    import difflib  # here, not at import: only a config with a typo needs it
+
     close = difflib.get_close_matches(key.upper(), BY_NAME, n=1, cutoff=0.6)
     if close:
         return f"{key} is not a setting: did you mean {close[0]}?"

@@ -129,6 +129,54 @@ os._exit(0)
     assert said == {"before": [], "status": 200, "after": ["flask", "uvicorn"], "waits": 45.0}, result.stderr
 
 
+#: What only staff, rare pages or other commands use: a visitor's page and a board at rest import none of it
+#: (the manual's Markdown, the staff's statistics, plots and card, QR codes, the config writer, backups,
+#: the translations' reader, the endgame tables' numpy, the fleet's MQTT client).
+HEAVY = (
+    "markdown_it",
+    "mdit_py_plugins",
+    "senet_pi_web.manual_blocks",
+    "senet_pi.service.stats",
+    "senet_pi_web.plots",
+    "segno",
+    "tomlkit",
+    "tarfile",
+    "babel",
+    "numpy",
+    "paho",
+)
+
+
+def test_a_visitors_page_imports_nothing_only_staff_or_rare_pages_use(tmp_path):
+    """`senet-pi run` with its page, one visitor loading the page and its state: the web stack is
+    imported, the modules in HEAVY are not (each is imported where a staff page, a rare page or
+    another command first needs it)."""
+    script = f"""
+import json, os, sys, threading, time, urllib.request
+from senet_pi.cli import main
+sys.stdin = os.fdopen(os.pipe()[0])
+args = ["run", "--backend", "sim", "--journal", {str(tmp_path / "j.sqlite")!r}, "--page-port", "{free_port()}"]
+threading.Thread(target=main, args=(args,), daemon=True).start()
+end = time.monotonic() + 60
+while time.monotonic() < end and not any(t.name == "senet-pi page" for t in threading.enumerate()):
+    time.sleep(0.05)
+import gc
+page = next(o for o in gc.get_objects() if type(o).__name__ == "LazyPage")
+statuses = []
+for path in ("/", "/static/app.js", "/api/state"):
+    with urllib.request.urlopen(f"http://127.0.0.1:{{page.effective_port}}{{path}}", timeout=30) as answer:
+        statuses.append(answer.status)
+heavy = sorted(m for m in {HEAVY!r} if m in sys.modules or any(k.startswith(m + ".") for k in sys.modules))
+print(json.dumps({{"statuses": statuses, "flask": "flask" in sys.modules, "heavy": heavy}}))
+sys.stdout.flush()
+os._exit(0)
+"""
+    env = {"SENET_PI_INSTANCE": str(tmp_path), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
+    said = json.loads(result.stdout.strip().splitlines()[-1])
+    assert said == {"statuses": [200, 200, 200], "flask": True, "heavy": []}, result.stderr
+
+
 def test_before_the_page_starts_a_visitor_is_told_whether_a_pin_is_set(tmp_path):
     config = tmp_path / "config.toml"
     visitor = PinOnDisk(config, exposed("0.0.0.0"))

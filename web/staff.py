@@ -10,6 +10,7 @@ so they take no CSRF token: the session cookie (SameSite=Strict) is what signs a
 from __future__ import annotations
 
 from dataclasses import asdict
+from typing import TYPE_CHECKING
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, url_for
 from markupsafe import Markup
@@ -17,7 +18,6 @@ from markupsafe import Markup
 from senet_pi import i18n
 from senet_pi.errors import StatsError
 from senet_pi.service.journal.aside import pending
-from senet_pi.service.stats import UNKNOWN_DAY, DayStats, day_stats, to_csv
 
 from .errors import error, message_of
 from .hands import reachable
@@ -25,6 +25,9 @@ from .i18n import language
 from .operator import csrf_token
 from .signin import guard, is_operator
 from .state import services
+
+if TYPE_CHECKING:  # the statistics (csv, statistics) are imported by the staff's requests, not by a visitor's
+    from senet_pi.service.stats import DayStats
 
 bp = Blueprint("staff", __name__)
 
@@ -57,6 +60,8 @@ def _rows() -> list[DayStats] | str:
     service = services()[0]  # not `service, _`: `_` says the page's words here
     if service.journal is None:
         return _("This service keeps no journal.")
+    from senet_pi.service.stats import day_stats
+
     try:
         return day_stats(service.journal)
     except StatsError as exc:  # its Text, said in the page's language
@@ -65,6 +70,8 @@ def _rows() -> list[DayStats] | str:
 
 def plots(rows: list[DayStats]) -> list[Markup]:
     """The staff page's three charts for `rows` (their last PLOT_DAYS days)."""
+    from senet_pi.service.stats import UNKNOWN_DAY
+
     from .plots import Series, bar_chart
 
     shown = rows[-PLOT_DAYS:]
@@ -121,6 +128,8 @@ def staff() -> str | tuple[str, int]:
     rows = _rows()
     if isinstance(rows, str):
         return render_template("staff.html", refused=rows, csrf=csrf_token()), 503
+    from senet_pi.service.stats import UNKNOWN_DAY
+
     return render_template(
         "staff.html",
         rows=rows,
@@ -156,6 +165,8 @@ def stats_csv() -> Response | tuple[Response, int]:
     rows = _rows_for_api()
     if not isinstance(rows, list):
         return rows
+    from senet_pi.service.stats import to_csv
+
     return Response(
         to_csv(rows),
         mimetype="text/csv",

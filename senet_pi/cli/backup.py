@@ -25,14 +25,17 @@ import pwd
 import socket
 import sqlite3
 import stat
-import tarfile
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..errors import BackupError
+
+if TYPE_CHECKING:
+    import tarfile
 
 FORMAT = "senet-pi backup"
 VERSION = 1
@@ -171,6 +174,8 @@ def write_archive(target: Path, members: list[Member]) -> None:
         "files": [m.entry() for m in members],
     }
     folder = target.absolute().parent
+    import tarfile  # here, not at import: the parser of every command (`run` too) imports this module
+
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as raw, tarfile.open(fileobj=raw, mode="w:gz") as tar:
@@ -187,7 +192,9 @@ def write_archive(target: Path, members: list[Member]) -> None:
 
 
 def _add(tar: tarfile.TarFile, name: str, data: bytes) -> None:
-    info = tarfile.TarInfo(name)
+    from tarfile import TarInfo
+
+    info = TarInfo(name)
     info.size = len(data)
     info.mode = 0o600
     info.mtime = int(time.time())

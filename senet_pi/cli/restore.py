@@ -18,18 +18,22 @@ import json
 import os
 import pwd
 import stat
-import tarfile
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import BackupError
 from .backup import FORMAT, JOURNAL_SIDES, NAMED_FILES, VERSION, games_in
 
+if TYPE_CHECKING:
+    import tarfile
+
 
 def read_archive(path: Path) -> tuple[dict[str, Any], dict[str, bytes]]:
     """The manifest and every member's bytes, checked; BackupError naming what is wrong."""
+    import tarfile  # here, not at import: the parser of every command (`run` too) imports this module
+
     try:
         with tarfile.open(path, mode="r:gz") as tar:
             found = {info.name: info for info in tar.getmembers()}
