@@ -56,13 +56,19 @@ def svg(width: int, height: int, title: str, note: str, parts: list[str]) -> str
     return "\n".join([*head, *parts, "</svg>"]) + "\n"
 
 
+#: The pin map's whole numbers that count LEDs rather than name a GPIO (the strip's stick and ring LEDs).
+COUNTS = {("lights", "sticks"), ("lights", "ring")}
+
+
 def uses(pinmap: Path) -> dict[int, tuple[str, str]]:
     """Every GPIO the pin map names -> (its name on the pictures, its colour), read from the file
-    itself: every whole number, or list of them, in every table."""
+    itself: every whole number, or list of them, in every table, but the counts of LEDs."""
     data = tomllib.loads(pinmap.read_text(encoding="utf-8"))
     found: dict[int, tuple[str, str]] = {}
     for table, keys in data.items():
         for key, value in keys.items() if isinstance(keys, dict) else []:
+            if (table, key) in COUNTS:
+                continue
             values = value if isinstance(value, list) else [value]
             colour = ROW if key == "rows" else COLUMN if key == "columns" else PART
             name = NAMES.get((table, key), key if table == "thrower" else f"{table} {key}")

@@ -43,11 +43,18 @@ def test_every_gpio_of_the_pin_map_is_named_at_its_header_pin(pictures):
 
 def test_a_part_added_to_the_pin_map_shows_on_the_header(pictures, tmp_path):
     pinmap = tmp_path / "pinmap.toml"
-    pinmap.write_text((ROOT / "hardware" / "pinmap.toml").read_text(encoding="utf-8") + "\n[lights]\ndata = 10\n")
+    pinmap.write_text((ROOT / "hardware" / "pinmap.toml").read_text(encoding="utf-8") + "\n[fan]\ncontrol = 7\n")
     header = pictures.header(pinmap)
-    pin = pictures.HEADER_PIN[10]  # GPIO10 is header pin 19, on the left: the name before the GPIO
-    assert pin == 19
-    assert re.search(r">lights data  GPIO10<", header)
+    pin = pictures.HEADER_PIN[7]  # GPIO7 is header pin 26, on the right: the GPIO before the name
+    assert pin == 26
+    assert re.search(r">GPIO7  fan control<", header)
+
+
+def test_the_strips_led_counts_are_not_taken_for_gpios(pictures):
+    header = pictures.header(ROOT / "hardware" / "pinmap.toml")
+    assert re.search(r">lights data  GPIO10<", header)  # GPIO10 is header pin 19, on the left
+    assert "lights sticks" not in header
+    assert "lights ring" not in header
 
 
 def test_the_underside_puts_each_square_on_its_matrix_row_and_column(pictures):

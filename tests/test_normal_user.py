@@ -52,6 +52,11 @@ def arguments(command: str, etc: Path, state: Path, readable: Path) -> tuple[lis
         "solve": (["secret", "--pieces", "1", "--throws", "sticks", "--tables", str(state / "tables")], state),
         "tournament": (["--games", "2", "--tables", str(state / "tables")], state),
         "rules": ([], None),
+        "docs": ([], None),
+        "say": (["hello", "--to", str(readable / "hello.wav")], None),
+        "config": (["get", "LANGUAGE"], etc),
+        "backup": ([str(readable / "board.tar.gz")], etc),
+        "restore": ([str(state / "board.tar.gz")], state),
     }
     assert command in table, f"`senet-pi {command}` is new: say here how it reads the exhibit's files"
     args, folder = table[command]

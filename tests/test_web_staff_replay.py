@@ -11,7 +11,7 @@ from web_helpers import FAST_HASH, Operator
 
 from senet_pi.service.core import Service
 from senet_pi_web import create_app
-from senet_pi_web import operator as operator_module
+from senet_pi_web import pin as pin_module
 
 CONFIG = {"SECRET_KEY": "the-same-key-across-restarts", "OPERATOR_PIN_HASH": FAST_HASH, "PIN_DELAY": 0.01}
 
@@ -52,6 +52,6 @@ def test_a_wall_clock_jump_changes_no_sign_in(monkeypatch, jump):
     staff, captured = _captured(app)
     wall[0] += jump
     assert staff.post("new_game").status_code == 200
-    tick[0] += operator_module.SIGN_IN_HOURS * 3600 + 1
+    tick[0] += pin_module.SIGN_IN_HOURS * 3600 + 1
     wall[0] -= jump  # the clock set back: the sign-in has still ended
     assert _replay(app, captured).status_code == 401

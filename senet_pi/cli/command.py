@@ -83,11 +83,11 @@ def _run_started(args: argparse.Namespace, keepalive: Keepalive) -> int:
     # the page's visitors answer the referee's questions: with a page, one nobody answers is taken
     # after QUESTION_SECONDS, from the start (the page itself is made only on its first visit)
     question_seconds = float(cast(float, {**defaults(), **config}["QUESTION_SECONDS"])) if args.page_port else None
-    print(f"senet-pi {__version__} starting", flush=True)
-    keepalive.start("starting: opening the journal")
     lock = RunLock(_journal_path(args.journal))
     try:
-        lock.acquire()  # one run per journal: a second one is refused, naming the first
+        lock.acquire()  # one run per journal: a second one is refused, naming the first, printing nothing else
+        print(f"senet-pi {__version__} starting", flush=True)  # the first line, before the journal's slow open
+        keepalive.start("starting: opening the journal")
         journal = Journal(lock.journal, background=True)  # a damaged one's games come back while play goes on
     except BaseException:
         lock.release()
