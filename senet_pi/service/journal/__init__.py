@@ -124,10 +124,10 @@ class Journal(SideFiles, Reading):
         self._verdict_seq: dict[int, int] = {}
         self._last_game = 0
         self.mark_path = self.path.with_name(self.path.name + "-mark")
+        self._refuse_newer()  # before anything, reading too: a newer release's journal is left exactly as it is
         if readonly:
             self._db = self._open_readonly()
             return
-        self._refuse_newer()  # before anything: a newer release's journal is left exactly as it is
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             lost = self._lost_writes()
