@@ -244,7 +244,10 @@ class Journal(SideFiles, Reading):
             self.recovery_failed = f"{name} is not there any more (moved or removed by hand)"
             return False
         try:
-            recovery = recover_into(source, self.path, scratch, mark, self._stop_recovery)
+            # in the background a new game began at once: the game the damage stopped is abandoned
+            first = entry.get("first")
+            end_below = first if self.background and isinstance(first, int) else None
+            recovery = recover_into(source, self.path, scratch, mark, self._stop_recovery, end_below)
         except sqlite3.DatabaseError as exc:
             if not_damage(exc):
                 self.recovery_failed = f"cannot recover {name}: {reason(exc)}"
