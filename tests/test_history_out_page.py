@@ -1,5 +1,5 @@
 """A damaged journal set aside, its games not back yet, said in the game page's staff section to a
-signed-in operator, in the page's language (issue 53, item 1); a visitor's page keeps it out of the
+signed-in operator, in the page's language; a visitor's page keeps it out of the
 staff section (the game's warning says it to everyone)."""
 
 from __future__ import annotations
