@@ -74,7 +74,7 @@ def pi(tmp_path):
         log.unlink(missing_ok=True)
         return result.returncode, lines, result.stderr
 
-    run.home, run.units, run.wheel, run.sudo_bin = home, units, wheel, sudo_bin  # type: ignore[attr-defined]
+    run.home, run.units, run.wheel, run.sudo_bin, run.bin = home, units, wheel, sudo_bin, bin_  # type: ignore[attr-defined]
     return run
 
 
@@ -111,6 +111,29 @@ def test_plain_debian_takes_lgpio_from_pypi_with_the_pi_extra(pi):
     assert not [line for line in log if line.startswith("apt-get install") and "python3-lgpio" in line]
     assert any("python3-lgpio is not in this system's apt" in line and "PyPI" in line for line in log)
     assert f"pip install -q --prefer-binary --upgrade {pi.wheel}[pi]" in log
+
+
+def test_the_lights_and_the_voice_get_their_debian_packages_when_asked_for(pi):
+    stub(pi.bin / "raspi-config", 'echo "raspi-config $*" >> "$(dirname "$0")/../log"')
+    status, log, err = pi("--wheel", str(pi.wheel), "--lights", "--voice")
+    assert status == 0, err
+    install = "apt-get install -y -q --no-install-recommends python3-venv python3-lgpio python3-spidev espeak-ng"
+    assert install in log
+    said = log.index(
+        "senet-pi install-pi: installing python3-venv python3-lgpio python3-spidev espeak-ng (Debian packages: "
+        "the venv and the pin library, the LED strip's SPI, the voice) with sudo apt-get"
+    )
+    assert said < log.index(install)
+    assert "raspi-config nonint do_spi 0" in log  # SPI on, through sudo
+    assert log[log.index("raspi-config nonint do_spi 0") - 1] == "sudo raspi-config"
+
+
+def test_without_apt_the_lights_and_the_voice_say_what_to_install(pi):
+    status, log, err = pi("--wheel", str(pi.wheel), "--no-apt", "--lights", "--voice")
+    assert status == 0, err
+    assert not [line for line in log if line.startswith(("apt-get", "sudo"))]
+    assert any("install python3-spidev and turn SPI on yourself" in line for line in log)
+    assert any("sudo apt install espeak-ng" in line for line in log)
 
 
 def test_from_the_checkout(pi):
@@ -254,7 +277,7 @@ def test_the_installing_page_shows_the_message_the_code_gives():
 def test_the_installing_page_names_every_option_of_the_scripts():
     page = (ROOT / "docs" / "installing.md").read_text(encoding="utf-8")
     for script, options in {
-        "scripts/install-pi": ["--wheel", "--service", "--venv", "--no-apt"],
+        "scripts/install-pi": ["--wheel", "--service", "--venv", "--no-apt", "--lights", "--voice"],
         "scripts/arm64-check": ["--fresh", "--root-only"],
         "scripts/test": ["--no-install"],
         "exhibit/install.sh": ["--anywhere", "--wheels"],

@@ -196,3 +196,43 @@ def test_status_says_how_far_a_recovery_got(tmp_path):
     assert checks[0].ok is False
     assert f"{name} set aside at" in checks[0].text
     assert "3 of its games copied back so far" in checks[0].text
+
+
+def test_the_game_the_damage_stopped_comes_back_abandoned_not_open_for_ever(tmp_path):
+    """In the background the board starts a new game at once, so the game in progress when the damage
+    came is abandoned: it comes back ended (at its last input), and the statistics count it so."""
+    import json
+    import sqlite3
+
+    from senet_pi.service.stats import day_stats
+
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as journal:
+        won = journal.start_game("secret", 2, {})
+        journal.record_event(won, 0, 0, "throw", 3)
+        journal.end_game(won, "A")
+        stopped = journal.start_game("secret", 2, {})
+        journal.record_event(stopped, 0, 0, "throw", 3)
+        journal.record_event(stopped, 1, 1500, "throw", 2)
+    mark_path = tmp_path / "j.sqlite-mark"
+    mark = json.loads(mark_path.read_text())
+    mark["writes"] += 5  # writes the file no longer holds: damage, set aside and recovered
+    mark_path.write_text(json.dumps(mark))
+    journal = Journal(path, background=True)
+    assert journal.damaged
+    playing = journal.start_game("secret", 2, {})  # the board's new game, while the recovery runs
+    journal._recovering.join(30)
+    assert asides.pending(path) == []
+    journal.close()
+    db = sqlite3.connect(path)
+    rows = {r[0]: r[1:] for r in db.execute("SELECT id, started, ended, winner FROM games")}
+    db.close()
+    started, ended, winner = rows[stopped]
+    assert ended == pytest.approx(started + 1.5)  # at its last input, on its own clock
+    assert winner is None
+    assert rows[won][2] is not None
+    assert rows[playing][2] is None  # the board's own game is left as it is
+    with Journal(path, readonly=True) as reading:
+        assert reading.game(stopped).ended is not None  # its checksum rewritten with it: it reads
+    (day,) = day_stats(path)
+    assert (day.finished, day.abandoned, day.open) == (1, 1, 1)

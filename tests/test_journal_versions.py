@@ -56,6 +56,23 @@ def test_a_journal_of_a_newer_schema_is_refused_and_left_exactly_as_it_is(tmp_pa
     assert sorted(p.name for p in tmp_path.iterdir()) == beside  # nothing set aside, nothing made beside it
 
 
+@pytest.mark.parametrize("command", [["games"], ["export", "last"], ["stats"]])
+def test_the_reading_commands_refuse_a_newer_journal_as_run_does_and_leave_it_as_it_is(tmp_path, capsys, command):
+    from senet_pi.cli.command import main
+
+    path = tmp_path / "j.sqlite"
+    before = newer_journal(path)
+    beside = sorted(p.name for p in tmp_path.iterdir())
+    assert main([*command, "--journal", str(path)]) != 0
+    said = capsys.readouterr().err
+    assert "written by senet-pi 9.1.0" in said
+    assert "update senet-pi, or restore" in said
+    assert "j.sqlite.schema-2" in said
+    assert "Traceback" not in said
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == beside
+
+
 def test_a_migration_keeps_a_copy_the_release_before_reads(tmp_path):
     path = tmp_path / "j.sqlite"
     db = sqlite3.connect(path)  # a schema-1 journal: the four tables, no checksums
@@ -125,3 +142,19 @@ def test_a_journal_goes_to_0_2_0_and_back_with_nothing_set_aside(tmp_path):
     assert not list(path.parent.glob("*-aside"))
     with Journal(path, readonly=True) as journal:
         assert [len(journal.events(g.id)) for g in journal.games()] == [3, 3, 3, 3]
+
+
+def test_status_says_the_service_refuses_a_newer_journal_and_leaves_it_as_it_is(tmp_path):
+    from senet_pi.cli.status import journal_checks
+
+    path = tmp_path / "j.sqlite"
+    before = newer_journal(path)
+    checks, _ = journal_checks(path)
+    assert checks[0].ok is False  # never "healthy" with a journal the service will not start with
+    assert "written by senet-pi 9.1.0" in checks[0].text
+    assert "update senet-pi, or restore j.sqlite.schema-2" in checks[0].text
+    assert path.read_bytes() == before
+    current = tmp_path / "now.sqlite"
+    with Journal(current) as journal:
+        journal.start_game("secret", 2, {})
+    assert "newer" not in journal_checks(current)[0][0].text

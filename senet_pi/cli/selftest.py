@@ -24,6 +24,12 @@ if TYPE_CHECKING:
     from ..hardware.serial_link import SerialBackend
     from ..hardware.sim import SimBoard
 
+STRIP_STEP = 0.4  # seconds each square stays lit for a person to follow
+STRIP_WRONG = (
+    "not in the S order: check the data line, the level shifter, the 5 V supply and the LEDs' order (Building)"
+)
+
+
 Say = Callable[[str], None]
 Ask = Callable[[str], str]
 
@@ -37,6 +43,7 @@ class SelfTestReport:
     button: str = "not tested"
     leds: dict[int, str] = field(default_factory=dict)
     buzzer: str = "not fitted"
+    strip: str = "not fitted"  # the LED strip under the squares: "ok", "not fitted", or what went wrong
 
     @property
     def ok(self) -> bool:
@@ -46,6 +53,7 @@ class SelfTestReport:
             and self.button == "ok"
             and all(v == "ok" for v in self.leds.values())
             and self.buzzer in ("ok", "not fitted")
+            and self.strip in ("ok", "not fitted")
         )
 
     def summary(self) -> str:
@@ -57,6 +65,7 @@ class SelfTestReport:
         dark = [n for n, v in self.leds.items() if v != "ok"]
         lines.append("stick LEDs: all 4 work" if not dark else f"stick LEDs: {', '.join(map(str, dark))} did not light")
         lines.append(f"buzzer: {self.buzzer}")
+        lines.append(f"LED strip: {self.strip}")
         lines.append("all good" if self.ok else "see above for what to check (hardware/README.md, 'Checking it')")
         return "\n".join(lines)
 
@@ -85,6 +94,7 @@ def selftest(
     _check_switches(board, hands, say, wait, report)
     _check_button(thrower.button, hands, say, wait, report)
     _check_leds(thrower.leds, sim if hands else None, ask, report)
+    _check_strip(backend, say, ask, report)
     if thrower.buzzer is not None:
         thrower.buzzer.on()
         answer = "y" if hands else ask("Does the buzzer sound? [y/n] ")
@@ -175,6 +185,42 @@ def _check_leds(leds: LEDBoard, sim: SimBoard | None, ask: Ask, report: SelfTest
         )
         report.leds[n + 1] = "ok" if _yes(answer) else "did not light"
     leds.off()
+
+
+def _check_strip(backend: GpioBackend, say: Say, ask: Ask, report: SelfTestReport) -> None:
+    """The LED strip, when the pin map has one: each square lights alone, 1 to 30, so a person sees it
+    run in the board's S order; the simulated strip's bytes are read back instead of asking."""
+    from ..hardware.strip import FakeSpi, SpiStrip, decode_ws2812, open_spi
+    from ..service.lights import Kind
+
+    lights = backend.pinmap.lights
+    if lights is None:
+        return
+    writer, problem = (backend.spi, None) if isinstance(backend, SimBackend) else open_spi()
+    if writer is None:
+        report.strip = f"cannot be driven: {problem} (no strip fitted? remove [lights] from the pin map)"
+        return
+    fake = writer if isinstance(writer, FakeSpi) else None
+    if fake is None:
+        say("Watch the LED strip: each square lights blue alone, from 1 to 30, along the board's S.")
+    strip = SpiStrip(writer, None, lights.sticks, lights.ring)
+    wrong = []
+    try:
+        for sq in range(1, 31):
+            strip.show({str(sq): Kind.MOVE})
+            if fake is not None:
+                lit = [n for n, rgb in enumerate(decode_ws2812(fake.frames[-1])) if any(rgb)]
+                wrong += [] if lit == [sq - 1] else [sq]
+            else:
+                time.sleep(STRIP_STEP)
+    finally:
+        strip.close()  # dark again
+    if fake is not None:
+        report.strip = "ok" if not wrong else f"squares {wrong} did not light alone"
+        say(f"Checked the simulated LED strip (its SPI bytes read back): {report.strip}.")
+        return
+    answer = ask("Did the squares light one at a time, 1 to 30, in the board's S order? [y/n] ")
+    report.strip = "ok" if _yes(answer) else STRIP_WRONG
 
 
 def _yes(answer: str) -> bool:

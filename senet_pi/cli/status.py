@@ -24,6 +24,7 @@ from typing import Any
 from ..service.journal import losses
 from ..service.journal.aside import pending
 from ..service.journal.check import found_damage, small
+from ..service.journal.schema import SCHEMA_VERSION, file_schema, written_by
 
 #: A JSON object as read from the page or the journal: its fields are checked where they are used.
 JSON = dict[str, Any]
@@ -237,6 +238,19 @@ def _lost_writes(db: sqlite3.Connection, mark_path: Path) -> str | None:
     return None
 
 
+def _newer(path: Path) -> list[str]:
+    """A journal a newer release wrote, which the service refuses to start with (see `Journal`)."""
+    from .. import __version__
+
+    version = file_schema(path)
+    if version <= SCHEMA_VERSION:
+        return []
+    return [
+        f"written by senet-pi {written_by(path) or f'schema {version}'}, newer than this {__version__}: the service "
+        f"refuses it; update senet-pi, or restore {path.name}.schema-{SCHEMA_VERSION} in its place"
+    ]
+
+
 def journal_checks(path: Path) -> tuple[list[Check], list[JSON]]:
     """The journal, the disk it is on and its last game; and that game's last verdicts."""
     point, fstype = _mount_of(path.parent)
@@ -251,6 +265,7 @@ def journal_checks(path: Path) -> tuple[list[Check], list[JSON]]:
     writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
     if in_ram(path.parent):
         problems.append(f"on {fstype}, in RAM: lost at power off (see the README: read-only root)")
+    problems += _newer(path)
     if JOURNAL_PARTITION.exists() and point != str(path.parent.resolve()):
         problems.append(
             f"the partition labelled senet-journal is not mounted on {path.parent} (see Troubleshooting: the journal's "

@@ -88,6 +88,8 @@ def board_state(board: Board) -> dict[str, object]:
         out["journal_notes"] = [f"the journal was damaged and {recovery.said()}", *notes]
     if service.journal is not None:  # a damaged journal set aside, its games not back yet
         out["journal_notes"] = [*service.journal.history_out(), *cast(list[object], out["journal_notes"])]
+    # the same journals by name, for the page's staff section to say in its language
+    out["set_aside"] = service.journal.set_aside() if service.journal is not None else []
     out["computer"] = board.computer.view() if board.computer is not None else None
     out["coach"] = board.coach.view() if board.coach is not None else None
     players = cast(list[str], out["players"])

@@ -35,11 +35,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import quote
 
+from .. import __version__
 from ..errors import StatsError
 from ..rules.text import Text
 from .dates import out_of_order
 from .journal import Journal, losses
-from .journal.schema import ours
+from .journal.schema import SCHEMA_VERSION, file_schema, ours, written_by
 
 #: The day of games whose date was written before the clock was set and cannot be worked out.
 UNKNOWN_DAY = "unknown"
@@ -105,6 +106,7 @@ def _connect(path: Path) -> sqlite3.Connection:
     """A read-only connection to the journal at `path`; StatsError when it is missing or not ours."""
     if not path.is_file():
         raise StatsError(Text("there is no journal at {path} (no game has been played with it yet)", path=str(path)))
+    _refuse_newer(path)
     try:
         # immutable when no -wal is beside it (nobody writing): not even an empty -wal or -shm is left
         quiet = "" if Path(f"{path}-wal").exists() else "&immutable=1"
@@ -130,6 +132,23 @@ def _connect(path: Path) -> sqlite3.Connection:
             )
         ) from None
     return db
+
+
+def _refuse_newer(path: Path) -> None:
+    """StatsError for a journal a newer release wrote (its columns may mean other things): the file is
+    read no further and left exactly as it is, as `senet-pi run` leaves it."""
+    version = file_schema(path)
+    if version > SCHEMA_VERSION:
+        raise StatsError(
+            Text(
+                "the journal {path} was written by senet-pi {who}, newer than this {version}: update senet-pi, "
+                "or restore the copy kept when it was updated ({copy}) in its place; the journal is left as it is",
+                path=str(path),
+                who=written_by(path) or f"schema {version}",
+                version=__version__,
+                copy=f"{path.name}.schema-{SCHEMA_VERSION}",
+            )
+        )
 
 
 def _count_new_verdicts(db: sqlite3.Connection, path: Path) -> dict[int, list[int]]:

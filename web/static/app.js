@@ -77,6 +77,7 @@ const TEXT = {
   willTake: (n, option) => _("If nobody answers in {seconds} s, the referee takes “{answer}”.", { seconds: n, answer: option }),
   assumed: (n, option) => _("Nobody answered in {seconds} s, so the referee took “{answer}”.", { seconds: n, answer: option }),
   changeIt: _("Not so? Tap the right answer now, before anything else is done."),
+  historyOut: (n) => _("History out of service: the damaged journal {name} is set aside and its games are not back yet; the statistics leave them out until they are (senet-pi status says more).", { name: n }),
 };
 
 // A phone held upright draws the board standing: its three rows as columns, so every square is a
@@ -601,6 +602,9 @@ function renderSide(state) {  // the move list, the rules, the cards, the staff 
   text("op-state", !opState.enabled ? "" : opState.signed_in ? TEXT.signedIn : TEXT.signIn);
   document.getElementById("login").hidden = !opState.enabled || opState.signed_in;
   document.getElementById("op-actions").hidden = !opState.signed_in;
+  const outOfService = document.getElementById("op-history");  // a damaged journal set aside, its games not back yet
+  outOfService.replaceChildren(...(state.set_aside || []).map((n) => { const p = document.createElement("p"); p.textContent = TEXT.historyOut(n); return p; }));
+  outOfService.hidden = !outOfService.childElementCount;
   document.getElementById("side").hidden = false;  // the page's first paint was the board's alone
 }
 

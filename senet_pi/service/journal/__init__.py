@@ -115,7 +115,7 @@ class Journal(SideFiles, Reading):
         self._recovering: threading.Thread | None = None
         self.recovery_failed: str | None = None  # why the last recovery tried could not finish
         self.migrated: str | None = None  # a schema brought up to date, and where the copy before is kept
-        self._history: tuple[float, list[str]] | None = None  # history_out's last reading, and when
+        self._history: tuple[float, list[str], list[str]] | None = None  # when read, the lines, the names
         self.damaged: str | None = None
         self.recovery: Recovery | None = None  # what was kept of a damaged journal, and what was lost
         self.notice: str | None = None  # writes that may be lost though nothing looks damaged (no -wal, no -mark)
@@ -124,10 +124,10 @@ class Journal(SideFiles, Reading):
         self._verdict_seq: dict[int, int] = {}
         self._last_game = 0
         self.mark_path = self.path.with_name(self.path.name + "-mark")
+        self._refuse_newer()  # before anything, reading too: a newer release's journal is left exactly as it is
         if readonly:
             self._db = self._open_readonly()
             return
-        self._refuse_newer()  # before anything: a newer release's journal is left exactly as it is
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             lost = self._lost_writes()
@@ -244,7 +244,10 @@ class Journal(SideFiles, Reading):
             self.recovery_failed = f"{name} is not there any more (moved or removed by hand)"
             return False
         try:
-            recovery = recover_into(source, self.path, scratch, mark, self._stop_recovery)
+            # in the background a new game began at once: the game the damage stopped is abandoned
+            first = entry.get("first")
+            end_below = first if self.background and isinstance(first, int) else None
+            recovery = recover_into(source, self.path, scratch, mark, self._stop_recovery, end_below)
         except sqlite3.DatabaseError as exc:
             if not_damage(exc):
                 self.recovery_failed = f"cannot recover {name}: {reason(exc)}"
@@ -279,19 +282,27 @@ class Journal(SideFiles, Reading):
         return recovery
 
     def history_out(self) -> list[str]:
-        """One line for each journal set aside whose history is not back yet (empty: all is there).
-        Read from the side files at most every HISTORY_READ seconds (the page's state asks often)."""
+        """One line for each journal set aside whose history is not back yet (empty: all is there)."""
+        return list(self._history_read()[1])
+
+    def set_aside(self) -> list[str]:
+        """The names of the journals set aside whose history is not back yet (for the staff panel)."""
+        return list(self._history_read()[2])
+
+    def _history_read(self) -> tuple[float, list[str], list[str]]:
+        """Read from the side files at most every HISTORY_READ seconds (the page's state asks often)."""
         now = monotonic()
         if self._history is None or now - self._history[0] >= HISTORY_READ:
-            self._history = (now, self._history_lines())
-        return list(self._history[1])
+            entries = asides.pending(self.path)
+            self._history = (now, self._history_lines(entries), [str(e["aside"]) for e in entries])
+        return self._history
 
-    def _history_lines(self) -> list[str]:
+    def _history_lines(self, entries: list[asides.Entry]) -> list[str]:
         lines = []
         found = found_damage(self.path)
         if found:
             lines.append(f"the journal is damaged ({found}): restart the service to set it aside and recover it")
-        for entry in asides.pending(self.path):
+        for entry in entries:
             done = self.recovery_failed or "being recovered in the background"
             lines.append(f"history out of service: the damaged journal {entry['aside']} is set aside, {done}")
         return lines

@@ -234,13 +234,19 @@ def _lost_events(scratch: Scratch, tally: _Tally) -> int:
 
 
 def recover_into(
-    source: Path, dest: Path, scratch_path: Path, mark: dict[str, Any] | None = None, stop: Event | None = None
+    source: Path,
+    dest: Path,
+    scratch_path: Path,
+    mark: dict[str, Any] | None = None,
+    stop: Event | None = None,
+    end_below: int | None = None,
 ) -> Recovery | None:
     """Copy what of the journal `source` (and its `-wal`) can be read into the journal at `dest` (open,
     perhaps in use by the service: its own games have higher ids), game by game, each batch committed
     with how far it got, so a run stopped part-way goes on from there; the rows first gathered into
     `scratch_path` (see `salvage`). None when `stop` was set before the end; sqlite3.Error or OSError
-    if nothing can be read. `source` is only read; memory stays bounded by a batch."""
+    if nothing can be read. `source` is only read; memory stays bounded by a batch. `end_below`: the
+    service played on in a new game (numbered from it), so a recovered game left open is ended as abandoned."""
     scratch = Scratch(scratch_path, source.name)
     scratch.stop = stop
     out = sqlite3.connect(dest, isolation_level=None, timeout=30.0, check_same_thread=False)
@@ -255,7 +261,7 @@ def recover_into(
             if stop is not None and stop.is_set():
                 return None
             _copy_batch(scratch, out, tally, low, min(low + STEP - 1, TOP))
-        return _finish(scratch, out, tally, mark)
+        return _finish(scratch, out, tally, mark, end_below)
     except Stopped:
         return None
     finally:
@@ -263,9 +269,11 @@ def recover_into(
         scratch.close()
 
 
-def _finish(scratch: Scratch, out: sqlite3.Connection, tally: _Tally, mark: dict[str, Any] | None) -> Recovery:
-    """The bookkeeping copied, the loss recorded (`lost:<aside>`) and the progress removed, in one
-    transaction: the recovery is over."""
+def _finish(
+    scratch: Scratch, out: sqlite3.Connection, tally: _Tally, mark: dict[str, Any] | None, end_below: int | None
+) -> Recovery:
+    """The bookkeeping copied, the loss recorded (`lost:<aside>`), the games left open ended (with
+    `end_below`) and the progress removed, in one transaction: the recovery is over."""
     meta, bad_meta = _first_valid("meta", scratch.rows("meta", "", "\U0010ffff"))
     meta_rows = list(meta.values())
     cells = int(scratch.get("cells", 0))
@@ -287,7 +295,22 @@ def _finish(scratch: Scratch, out: sqlite3.Connection, tally: _Tally, mark: dict
         loss = (f"lost:{scratch.aside}", recovery.record(time.time()))
         out.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", loss)
         out.execute("DELETE FROM meta WHERE key = ?", (tally_key(scratch),))
+        if end_below is not None:
+            _end_abandoned(out, end_below)
     return recovery
+
+
+def _end_abandoned(out: sqlite3.Connection, below: int) -> None:
+    """End the recovered games below `below` still open (the one in progress when the damage came: a
+    new game was started over it, so it is abandoned, not open for ever in the statistics), at its last
+    input's time on its own clock (or its start), the rows' checksums rewritten with them."""
+    ids = [int(r[0]) for r in out.execute("SELECT id FROM games WHERE id < ? AND ended IS NULL", (below,))]
+    if not ids:
+        return
+    where = f"id IN ({', '.join(map(str, ids))})"
+    last = "(SELECT ms FROM events e WHERE e.game = games.id ORDER BY seq DESC LIMIT 1) / 1000.0"
+    out.execute(f"UPDATE games SET ended = started + COALESCE({last}, 0) WHERE {where}")
+    out.execute(resum("games", where))
 
 
 def _lost_writes(meta: list[Row], mark: dict[str, Any] | None) -> int | None:
