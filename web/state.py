@@ -51,7 +51,9 @@ def services() -> tuple[Service, Backend | None]:
 def state(for_session: bool = True) -> dict[str, object]:
     """The whole state the page needs; `for_session` adds this session's operator status (the live
     stream, shared by all pages, leaves it out)."""
-    out = board_state(shared().board)
+    board = shared().board
+    out = board_state(board)
+    out["board"] = board.name  # the board's name, shown where staff and visitors look
     if for_session:
         from .signin import is_operator
 
