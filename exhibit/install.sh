@@ -13,6 +13,10 @@
 #                                          (docs: "Fleet"; written to config.toml, kept on updates)
 #   sudo exhibit/install.sh --anywhere     on Debian 12 that is not on a Pi too (a test bench, the
 #                                          arm64 check): the simulated board
+#   exhibit/install.sh --image --wheels DIR   inside a card's root being built (exhibit/build-image):
+#                                          nothing of this machine (no config.toml, host name, secret
+#                                          key): the card makes those at its first boot
+#   exhibit/install.sh --print-packages [--kiosk]   only say the Debian packages it needs
 # Where no systemd runs (a container, a chroot) the units are installed but not enabled nor started.
 #
 # The internet is used here only by apt and pip (or not at all with --wheels and a local apt
@@ -34,12 +38,14 @@ uninstall=no
 anywhere=no
 wheels=""
 mqtt=""
+image=no
+print_packages=no
 board=""
 
 say() { printf 'senet-pi install: %s\n' "$*"; }
 die() { printf 'senet-pi install: %s\n' "$*" >&2; exit 1; }
 
-usage() { sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -47,6 +53,8 @@ while [ $# -gt 0 ]; do
     --https) https=yes ;;
     --uninstall) uninstall=yes ;;
     --anywhere) anywhere=yes ;;
+    --image) image=yes anywhere=yes ;;
+    --print-packages) print_packages=yes ;;
     --wheels)
       [ $# -ge 2 ] || die "--wheels needs a folder of wheels"
       wheels=$2
@@ -63,7 +71,25 @@ while [ $# -gt 0 ]; do
   shift
 done
 
+# ---------------------------------------------------------------- the Debian packages it needs
+# No compiler: lgpio is Debian's python3-lgpio (Raspberry Pi OS) or PyPI's wheel (plain Debian),
+# and the RPi.GPIO API comes from rpi-lgpio, pure Python over lgpio.
+packages=(python3-venv python3-lgpio sqlite3)
+if [ "$kiosk" = yes ]; then
+  packages+=(xserver-xorg-core xserver-xorg-input-libinput xinit x11-xserver-utils fonts-dejavu-core openssl)
+  # Raspberry Pi OS names its build "chromium-browser" in some releases and "chromium" in others;
+  # Debian (and a card's build, which asks before its apt knows any) names it "chromium".
+  if [ "$print_packages" = yes ] || apt-cache show chromium >/dev/null 2>&1; then packages+=(chromium); else packages+=(chromium-browser); fi
+fi
+if [ "$print_packages" = yes ]; then  # exhibit/build-image puts them in the card's base root
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
+
 # ---------------------------------------------------------------- checks, before anything changes
+if [ "$image" = yes ] && { [ -n "$mqtt" ] || [ -n "$board" ] || [ "$https" = yes ]; }; then
+  die "--image takes no --mqtt, --board or --https: a card sets those from its technician file (senet-pi.toml)"
+fi
 if [ -n "$mqtt" ] || [ -n "$board" ]; then  # the fleet's settings, checked as fleet-settings writes them
   [ -n "$mqtt" ] || die "--board needs --mqtt URL too (the fleet's broker)"
   [ -n "$board" ] || board=$(hostname -s)
@@ -105,16 +131,10 @@ if [ "$uninstall" = yes ]; then
 fi
 
 # ---------------------------------------------------------------- Debian packages
-# No compiler: lgpio is Debian's python3-lgpio (Raspberry Pi OS) or PyPI's wheel (plain Debian),
-# and the RPi.GPIO API comes from rpi-lgpio, pure Python over lgpio.
-packages=(python3-venv python3-lgpio sqlite3)
-if [ "$kiosk" = yes ]; then
-  packages+=(xserver-xorg-core xserver-xorg-input-libinput xinit x11-xserver-utils fonts-dejavu-core openssl)
-  # Raspberry Pi OS names its build "chromium-browser" in some releases and "chromium" in others.
-  if apt-cache show chromium >/dev/null 2>&1; then packages+=(chromium); else packages+=(chromium-browser); fi
-fi
 missing=()
 for p in "${packages[@]}"; do
+  # A card's root has no apt lists (exhibit/build-image put the packages in): lgpio comes from PyPI.
+  if [ "$image" = yes ] && [ "$p" = python3-lgpio ]; then continue; fi
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -145,7 +165,7 @@ install -d -m 0750 -o root -g senet "$CONFIG"
 
 # The journal's own partition (ext4, labelled senet-journal): mounted on $STATE, so it stays
 # writable when the root file system is the read-only overlay.
-if blkid -L "$JOURNAL_LABEL" >/dev/null 2>&1 && ! grep -q "^LABEL=$JOURNAL_LABEL " /etc/fstab; then
+if [ "$image" = no ] && blkid -L "$JOURNAL_LABEL" >/dev/null 2>&1 && ! grep -q "^LABEL=$JOURNAL_LABEL " /etc/fstab; then
   say "mounting the partition labelled $JOURNAL_LABEL on $STATE (fstab)"
   printf 'LABEL=%s %s ext4 defaults,noatime,commit=5,nofail 0 2\n' "$JOURNAL_LABEL" "$STATE" >>/etc/fstab
   [ "$systemd" = no ] || systemctl daemon-reload
@@ -170,6 +190,7 @@ install -m 0644 "$SOURCE/README.md" "$PREFIX/README.md"
 say "compiling the venv and Python's library as the service runs them, into $PYCACHE"
 "$SOURCE/exhibit/compile-ahead" "$PREFIX/bin/python" "$PYCACHE"
 install -m 0755 "$SOURCE/exhibit/kiosk-session" "$PREFIX/kiosk-session"
+install -m 0755 "$SOURCE/exhibit/new-config" "$PREFIX/new-config"  # a card's first boot uses it too
 
 # `senet-pi` for the technician, with the service's config and journal: sudo senet-pi set-pin, senet-pi status
 cat >"$WRAPPER" <<EOF
@@ -182,17 +203,9 @@ EOF
 chmod 0755 "$WRAPPER"
 
 # ---------------------------------------------------------------- config (kept when it exists)
-if [ ! -e "$CONFIG/config.toml" ]; then
-  # A lasting secret key written now: with the read-only root the service could not keep one.
-  key=$("$PREFIX/bin/python" -c 'import secrets; print(secrets.token_hex(32))')
-  cat >"$CONFIG/config.toml" <<EOF
-# senet-pi's page (see the README, "The page"). Set the operator PIN with: sudo senet-pi set-pin
-SECRET_KEY = "$key"
-EXHIBIT = true
-IDLE_MINUTES = 5
-THROWER_GESTURES = false
-HOSTS = ["$(hostname).local"]
-EOF
+if [ "$image" = no ] && [ ! -e "$CONFIG/config.toml" ]; then
+  # A card (--image) makes its config.toml at its first boot instead: its own key and host name.
+  "$SOURCE/exhibit/new-config" "$(hostname).local" >"$CONFIG/config.toml"
 fi
 if [ "$https" = yes ]; then
   # Staff sign in over the museum's Wi-Fi: HTTPS with Secure cookies. A self-signed certificate for
@@ -209,8 +222,8 @@ if [ "$https" = yes ]; then
   grep -q '^TLS_CERT' "$CONFIG/config.toml" || printf 'TLS_CERT = "%s"\nTLS_KEY = "%s"\n' \
     "$CONFIG/tls.crt" "$CONFIG/tls.key" >>"$CONFIG/config.toml"
 fi
-chown root:senet "$CONFIG/config.toml"
-chmod 0640 "$CONFIG/config.toml"  # readable by the service only: it may hold the broker's password
+[ ! -e "$CONFIG/config.toml" ] || chown root:senet "$CONFIG/config.toml"
+[ ! -e "$CONFIG/config.toml" ] || chmod 0640 "$CONFIG/config.toml"  # readable by the service only: it may hold the broker's password
 if [ -n "$mqtt" ]; then
   "$SOURCE/exhibit/fleet-settings" "$CONFIG/config.toml" "$mqtt" "$board"
 fi
@@ -232,6 +245,12 @@ if [ "$kiosk" = yes ]; then
     if getent group "$group" >/dev/null; then usermod -aG "$group" senet-kiosk; fi
   done
   install -m 0644 "$SOURCE/exhibit/senet-pi-kiosk.service" "$UNITS/senet-pi-kiosk.service"
+fi
+if [ "$image" = yes ]; then  # a card's root: the units start at its boot
+  systemctl enable --quiet senet-pi.service
+  [ "$kiosk" = no ] || systemctl enable --quiet senet-pi-kiosk.service
+  say "done: $("$PREFIX/bin/python" -c 'import senet_pi; print("senet-pi", senet_pi.__version__)') is in the image, its units enabled"
+  exit 0
 fi
 if [ "$systemd" = no ]; then
   say "no systemd runs here (a container or a chroot): the units are in $UNITS, neither enabled nor started"

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from senet_pi import __version__
 from senet_pi.cli import card
 from senet_pi.cli.card import CardPaths, boot, main, sort_keys
 
@@ -115,5 +116,18 @@ def test_the_page_and_its_state_name_the_board(sim_service):
     service, backend = sim_service
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "BOARD": "hall-1"}, service=service, backend=backend)
     client = app.test_client()
-    assert client.get("/api/state").get_json()["board"] == "hall-1"
+    state = client.get("/api/state").get_json()
+    assert state["board"] == "hall-1" and state["version"] == __version__
     assert '<span class="board-name" id="board-name">hall-1</span>' in client.get("/").get_data(as_text=True)
+
+
+def test_screen_rotate_goes_into_kiosk_env_beside_the_owners_lines(paths):
+    (paths.store / "etc/kiosk.env").write_text("SENET_PI_URL=https://127.0.0.1:8443/\n")
+    (paths.boot / "senet-pi.toml").write_text("SCREEN_ROTATE = 90\n")
+    boot(paths)
+    assert (
+        paths.store / "etc/kiosk.env"
+    ).read_text() == "SENET_PI_URL=https://127.0.0.1:8443/\nSENET_PI_SCREEN_ROTATE=90\n"
+    (paths.boot / "senet-pi.toml").write_text("")
+    boot(paths)
+    assert (paths.store / "etc/kiosk.env").read_text().endswith("SENET_PI_SCREEN_ROTATE=0\n")

@@ -236,12 +236,16 @@ def apply_system(paths: CardPaths, card: Mapping[str, object], board: str) -> li
         conf = f'{head}network={{\n  ssid="{card["WIFI_SSID"]}"\n{network}}}\n'
         (etc / "wpa_supplicant").mkdir(exist_ok=True)
         write_private(etc / "wpa_supplicant/wpa_supplicant-wlan0.conf", conf)
-    rotate = card.get("SCREEN_ROTATE", 0)
-    kiosk_env = paths.store / "etc/kiosk.env"
-    write_private(
-        kiosk_env, f"# Written at boot from {TECHNICIAN_FILE}'s SCREEN_ROTATE\nSENET_PI_SCREEN_ROTATE={rotate}\n", 0o644
-    )
+    _screen_rotate_line(paths.store / "etc/kiosk.env", card.get("SCREEN_ROTATE", 0))
     return said
+
+
+def _screen_rotate_line(kiosk_env: Path, rotate: object) -> None:
+    """kiosk.env's SENET_PI_SCREEN_ROTATE line (the kiosk turns the screen by it), its other lines kept."""
+    lines = kiosk_env.read_text(encoding="utf-8").splitlines(keepends=True) if kiosk_env.exists() else []
+    kept = [ln for ln in lines if not ln.startswith("SENET_PI_SCREEN_ROTATE=")]
+    if rotate or len(kept) != len(lines):
+        write_private(kiosk_env, "".join(kept) + f"SENET_PI_SCREEN_ROTATE={rotate}\n", 0o644)
 
 
 def boot(paths: CardPaths) -> list[str]:
