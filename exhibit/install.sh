@@ -17,6 +17,9 @@
 #                                          nothing of this machine (no config.toml, host name, secret
 #                                          key): the card makes those at its first boot
 #   exhibit/install.sh --print-packages [--kiosk]   only say the Debian packages it needs
+# The journal's own partition (ext4, label senet-journal), now or made later, is mounted on
+# /var/lib/senet-pi at boot by senet-pi-journal.service; a journal already there is moved onto it
+# (a card's journal partition is its own: exhibit/card/fstab).
 # Where no systemd runs (a container, a chroot) the units are installed but not enabled nor started.
 #
 # The internet is used here only by apt and pip (or not at all with --wheels and a local apt
@@ -45,7 +48,7 @@ board=""
 say() { printf 'senet-pi install: %s\n' "$*"; }
 die() { printf 'senet-pi install: %s\n' "$*" >&2; exit 1; }
 
-usage() { sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,26p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -116,7 +119,7 @@ systemd=no
 
 # ---------------------------------------------------------------- uninstall
 if [ "$uninstall" = yes ]; then
-  for unit in senet-pi-kiosk.service senet-pi.service; do
+  for unit in senet-pi-kiosk.service senet-pi.service senet-pi-journal.service; do
     systemctl disable --now "$unit" 2>/dev/null || true
     rm -f "$UNITS/$unit"
   done
@@ -155,6 +158,8 @@ fi
 # ---------------------------------------------------------------- the user and its folders
 if ! id senet >/dev/null 2>&1; then
   adduser --quiet --system --group --home "$STATE" --no-create-home senet
+else
+  say "kept the user senet"
 fi
 for group in gpio dialout; do
   getent group "$group" >/dev/null || groupadd --system "$group"
@@ -163,22 +168,16 @@ done
 install -d -m 0750 -o senet -g senet "$STATE"
 install -d -m 0750 -o root -g senet "$CONFIG"
 
-# The journal's own partition (ext4, labelled senet-journal): mounted on $STATE, so it stays
-# writable when the root file system is the read-only overlay.
-if [ "$image" = no ] && blkid -L "$JOURNAL_LABEL" >/dev/null 2>&1 && ! grep -q "^LABEL=$JOURNAL_LABEL " /etc/fstab; then
-  say "mounting the partition labelled $JOURNAL_LABEL on $STATE (fstab)"
-  printf 'LABEL=%s %s ext4 defaults,noatime,commit=5,nofail 0 2\n' "$JOURNAL_LABEL" "$STATE" >>/etc/fstab
-  [ "$systemd" = no ] || systemctl daemon-reload
-  mount "$STATE"
-  chown senet:senet "$STATE"
-  chmod 0750 "$STATE"
-fi
 
 # ---------------------------------------------------------------- the venv with senet-pi[pi]
 # --system-site-packages: lgpio comes from Debian (python3-lgpio, built for this kernel and Pi)
 # where apt has it; pip then leaves it be, and takes PyPI's wheel only where it is missing.
-[ -x "$PREFIX/bin/python" ] || python3 -m venv --system-site-packages "$PREFIX"
-say "installing senet-pi[pi] into the venv $PREFIX (pip)"
+if [ -x "$PREFIX/bin/python" ]; then
+  say "kept the venv $PREFIX: updating senet-pi[pi] in it (pip)"
+else
+  python3 -m venv --system-site-packages "$PREFIX"
+  say "installing senet-pi[pi] into the venv $PREFIX (pip)"
+fi
 if [ -n "$wheels" ]; then
   "$PREFIX/bin/pip" install -q --no-index --find-links "$wheels" --upgrade "senet-pi[pi]"
 else
@@ -203,9 +202,23 @@ EOF
 chmod 0755 "$WRAPPER"
 
 # ---------------------------------------------------------------- config (kept when it exists)
-if [ "$image" = no ] && [ ! -e "$CONFIG/config.toml" ]; then
-  # A card (--image) makes its config.toml at its first boot instead: its own key and host name.
-  "$SOURCE/exhibit/new-config" "$(hostname).local" >"$CONFIG/config.toml"
+# Every write goes through `senet-pi config set`: checked as the service checks it at start, at the
+# top of the file (never inside a [contacts] table of the museum's), comments, owner and mode kept.
+settings=("$PREFIX/bin/senet-pi" config set --config "$CONFIG/config.toml")
+if [ "$image" = yes ]; then
+  # A card makes its config.toml at its first boot instead (exhibit/new-config, from its
+  # senet-pi-card.service), on its journal partition: a secret key and a host name of its own.
+  say "a card's config.toml is made at its first boot: none in the image"
+elif [ ! -e "$CONFIG/config.toml" ]; then
+  install -m 0640 -o root -g senet /dev/null "$CONFIG/config.toml"
+  "$SOURCE/exhibit/new-config" "$CONFIG/config.toml" "$PREFIX/bin/senet-pi"
+  say "wrote $CONFIG/config.toml: exhibit mode, a new secret key"
+else
+  say "kept $CONFIG/config.toml as it is (its settings, the PIN, the secret key)"
+fi
+if [ -e "$CONFIG/config.toml" ]; then
+  chown root:senet "$CONFIG/config.toml"
+  chmod 0640 "$CONFIG/config.toml"  # readable by the service only: it may hold the broker's password
 fi
 if [ "$https" = yes ]; then
   # Staff sign in over the museum's Wi-Fi: HTTPS with Secure cookies. A self-signed certificate for
@@ -216,16 +229,19 @@ if [ "$https" = yes ]; then
       -addext "subjectAltName=DNS:$(hostname).local,DNS:localhost,IP:127.0.0.1" \
       -keyout "$CONFIG/tls.key" -out "$CONFIG/tls.crt" 2>/dev/null
     say "made a self-signed HTTPS certificate for $(hostname).local: $CONFIG/tls.crt"
+  else
+    say "kept the HTTPS certificate $CONFIG/tls.crt and its key"
   fi
   chown root:senet "$CONFIG/tls.key"
   chmod 0640 "$CONFIG/tls.key"
-  grep -q '^TLS_CERT' "$CONFIG/config.toml" || printf 'TLS_CERT = "%s"\nTLS_KEY = "%s"\n' \
-    "$CONFIG/tls.crt" "$CONFIG/tls.key" >>"$CONFIG/config.toml"
+  if "$PREFIX/bin/senet-pi" config get --config "$CONFIG/config.toml" TLS_CERT >/dev/null 2>&1; then
+    say "kept TLS_CERT and TLS_KEY in $CONFIG/config.toml"
+  else
+    "${settings[@]}" TLS_CERT "$CONFIG/tls.crt" TLS_KEY "$CONFIG/tls.key" >/dev/null
+  fi
 fi
-[ ! -e "$CONFIG/config.toml" ] || chown root:senet "$CONFIG/config.toml"
-[ ! -e "$CONFIG/config.toml" ] || chmod 0640 "$CONFIG/config.toml"  # readable by the service only: it may hold the broker's password
 if [ -n "$mqtt" ]; then
-  "$SOURCE/exhibit/fleet-settings" "$CONFIG/config.toml" "$mqtt" "$board"
+  PATH="$PREFIX/bin:$PATH" "$SOURCE/exhibit/fleet-settings" "$CONFIG/config.toml" "$mqtt" "$board"
 fi
 if [ ! -e "$CONFIG/senet-pi.env" ]; then
   cat >"$CONFIG/senet-pi.env" <<'EOF'
@@ -233,6 +249,38 @@ if [ ! -e "$CONFIG/senet-pi.env" ]; then
 # Serial bridge instead of the pins: SENET_PI_ARGS="--host 0.0.0.0 --backend serial"
 SENET_PI_ARGS="--host 0.0.0.0"
 EOF
+else
+  say "kept $CONFIG/senet-pi.env (the service's arguments)"
+fi
+
+# ---------------------------------------------------------------- the journal's own partition
+# ext4, labelled senet-journal: mounted on $STATE by senet-pi-journal.service at every boot (and when
+# it appears later), so the journal stays writable under the read-only overlay. Never over a journal
+# in use: exhibit/journal-partition moves the journal onto an empty partition, or refuses.
+if [ "$image" = yes ]; then
+  say "a card mounts its own journal partition (exhibit/card/fstab): no senet-pi-journal.service"
+else
+  install -m 0755 "$SOURCE/exhibit/journal-partition" "$PREFIX/journal-partition"
+  install -m 0644 "$SOURCE/exhibit/senet-pi-journal.service" "$UNITS/senet-pi-journal.service"
+  if grep -q "^LABEL=$JOURNAL_LABEL " /etc/fstab 2>/dev/null; then  # an older installer's line
+    sed -i "/^LABEL=$JOURNAL_LABEL /d" /etc/fstab
+    say "removed the journal partition's line from /etc/fstab: senet-pi-journal.service mounts it now"
+  fi
+  if ! blkid -L "$JOURNAL_LABEL" >/dev/null 2>&1; then
+    say "no partition labelled $JOURNAL_LABEL: the journal is in $STATE on the root (one made later is used from the next boot)"
+  elif mountpoint -q "$STATE"; then
+    say "kept the journal partition mounted on $STATE, and the journal on it"
+  else
+    if [ "$systemd" = yes ] && systemctl is-active --quiet senet-pi.service; then
+      say "stopping senet-pi to move its journal onto the partition labelled $JOURNAL_LABEL"
+      systemctl stop senet-pi.service
+    fi
+    "$SOURCE/exhibit/journal-partition" "$STATE" ||
+      say "warning: the journal stays in $STATE on the root (what to do: docs, Troubleshooting)"
+  fi
+  if [ -e "$STATE/journal.sqlite" ]; then
+    say "kept the journal $STATE/journal.sqlite"
+  fi
 fi
 
 # ---------------------------------------------------------------- units
@@ -259,7 +307,7 @@ if [ "$systemd" = no ]; then
   exit 0
 fi
 systemctl daemon-reload
-systemctl enable senet-pi.service
+systemctl enable senet-pi-journal.service senet-pi.service
 systemctl restart senet-pi.service
 if [ "$kiosk" = yes ]; then
   systemctl enable senet-pi-kiosk.service

@@ -58,3 +58,7 @@ class DeviceClosed(SenetError, RuntimeError):
 
 class BadEventHandler(SenetError, TypeError):
     """A `when_*` handler that is neither callable nor None (gpiozero's BadEventHandler)."""
+
+
+class ConfigWriteError(SenetError, ValueError):
+    """A change to a config.toml that was refused or could not be written; the file is as it was."""

@@ -251,7 +251,8 @@ SETTINGS: tuple[Setting, ...] = (
         (str, list),
         _HOSTS,
         [],
-        'Names the page answers to besides localhost and IP addresses, e.g. `["senet.local"]`.',
+        "Names the page answers to besides localhost, IP addresses and the machine's own name (`hall-1`, "
+        '`hall-1.local`), e.g. `["senet.museum.example"]`.',
         _hosts,
     ),
     Setting(

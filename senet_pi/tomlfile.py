@@ -1,10 +1,10 @@
 """Reading a TOML file a person wrote (the pin map, the instance config) with one clear error, and
-setting one top-level key in it without changing anything else."""
+writing a private file (the page's secret key) whole or not at all. Settings are written by
+`senet_pi.configfile`."""
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import tomllib
 from pathlib import Path
@@ -29,49 +29,6 @@ def read_toml(path: Path, what: str, error: type[SenetError], missing_ok: bool =
         raise error(f"{what} {path} is not valid TOML: {exc}") from None
     except RecursionError:
         raise error(f"{what} {path} is nested too deeply") from None
-
-
-def with_top_level(text: str, key: str, value: str | None) -> str:
-    """`text` (valid TOML) with one top-level `key` set to the string `value` (None: removed), the
-    rest read back unchanged; SenetError when that cannot be done (nothing is written then).
-
-    The line goes after the file's leading comments, where it is top-level whatever follows (a file
-    ending in a `[table]`, a comment or no newline); an earlier line of the key is removed only if
-    removing it takes away the top-level key and nothing else."""
-    try:
-        before = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise SenetError(f"it is not valid TOML ({exc}): fix it first") from None
-    wanted = {k: v for k, v in before.items() if k != key}
-    lines = text.splitlines(keepends=True)
-    i = 0
-    while i < len(lines):  # drop the key's own top-level line(s), checking each removal
-        if lines[i].lstrip().startswith(key) and lines[i].lstrip()[len(key) :].lstrip().startswith("="):
-            trial = lines[:i] + lines[i + 1 :]
-            try:
-                after = tomllib.loads("".join(trial))
-            except tomllib.TOMLDecodeError:
-                after = None
-            if after is not None and key not in after and after == wanted:
-                lines = trial
-                continue
-        i += 1
-    if value is not None:
-        top = 0
-        while top < len(lines) and (not lines[top].strip() or lines[top].lstrip().startswith("#")):
-            top += 1
-        if top == len(lines) and lines and not lines[-1].endswith(("\n", "\r")):
-            lines[-1] += "\n"  # a file of comments only, with no final newline
-        lines.insert(top, f"{key} = {json.dumps(value)}\n")  # a JSON string of ASCII is a TOML basic string
-        wanted[key] = value
-    result = "".join(lines)
-    try:
-        readback = tomllib.loads(result)
-    except tomllib.TOMLDecodeError as exc:
-        raise SenetError(f"setting {key} would make it invalid TOML ({exc})") from None
-    if readback != wanted:
-        raise SenetError(f"{key} could not be set at its top level without changing the rest")
-    return result
 
 
 def write_private(path: Path, text: str, mode: int = 0o600) -> None:

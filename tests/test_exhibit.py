@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -165,11 +166,16 @@ def test_install_mqtt_and_board_write_the_fleet_settings_once_and_keep_the_rest(
     from senet_pi_web import load_instance_config
 
     config = tmp_path / "config.toml"
-    config.write_text('SECRET_KEY = "k"\nEXHIBIT = true\nBOARD = "old"\n')
+    config.write_text('SECRET_KEY = "k"\nEXHIBIT = true\nBOARD = "old"\n\n# whom to call\n[contacts]\nname = "Ada"\n')
     config.chmod(0o640)
+    path = {**os.environ, "PATH": f"{SENET_PI.parent}:{os.environ['PATH']}"}  # as install.sh runs it
     for url, board in (("mqtt://h:1883", "first"), ("mqtts://keeper:pa$$word@broker.museum:8883", "hall-2")):
         result = subprocess.run(
-            [str(EXHIBIT / "fleet-settings"), str(config), url, board], capture_output=True, text=True, timeout=30
+            [str(EXHIBIT / "fleet-settings"), str(config), url, board],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            env=path,
         )
         assert result.returncode == 0, result.stderr
     assert "pa$$word" not in result.stdout
@@ -183,6 +189,33 @@ def test_install_mqtt_and_board_write_the_fleet_settings_once_and_keep_the_rest(
     assert settings.broker.password == "pa$$word"
     assert config.read_text().count("MQTT_URL") == 1
     assert oct(config.stat().st_mode & 0o777) == "0o640"
+    assert "# whom to call" in config.read_text()
+    assert tomllib.loads(config.read_text())["contacts"] == {"name": "Ada"}  # the keys went to the top, not in here
+
+
+def test_fleet_settings_refuses_a_bad_board_and_leaves_the_config(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("EXHIBIT = true\n")
+    path = {**os.environ, "PATH": f"{SENET_PI.parent}:{os.environ['PATH']}"}
+    result = subprocess.run(
+        [str(EXHIBIT / "fleet-settings"), str(config), "mqtt://h", "hall 2"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env=path,
+    )
+    assert result.returncode == 1
+    assert "the board name may hold only letters" in result.stderr
+    assert config.read_text() == "EXHIBIT = true\n"
+
+
+def test_install_writes_the_config_only_through_config_set() -> None:
+    """No text appends to config.toml (they land inside a trailing [contacts] table): every key goes
+    through `senet-pi config set`, and a re-run says what it kept."""
+    script = (EXHIBIT / "install.sh").read_text()
+    assert not re.search(r">>\s*\"?\$CONFIG/config\.toml", script)
+    assert 'config set --config "$CONFIG/config.toml"' in script
+    assert "kept $CONFIG/config.toml" in script
 
 
 @pytest.mark.parametrize(

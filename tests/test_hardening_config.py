@@ -13,9 +13,7 @@ import pytest
 from werkzeug.security import check_password_hash
 
 from senet_pi.cli.command import main
-from senet_pi.errors import SenetError
 from senet_pi.server.serve import PinError, set_pin
-from senet_pi.tomlfile import with_top_level
 from senet_pi_web import SECRET_FILE, ConfigError, create_app
 
 PIN = "482913"
@@ -87,24 +85,41 @@ def test_config_set_pin_keeps_one_top_level_hash_and_the_rest(instance, shape):
 def test_config_set_pin_refuses_a_config_that_is_not_toml_and_changes_nothing(instance):
     config = instance / "config.toml"
     config.write_text('LANGUAGE = "en\n')
-    with pytest.raises(PinError, match=r"not valid TOML.*nothing changed"):
+    with pytest.raises(PinError, match=r"not valid TOML.*unchanged"):
         set_pin(PIN, instance)
     assert config.read_text() == 'LANGUAGE = "en\n'
 
 
 def test_config_set_pin_says_when_what_it_wrote_does_not_read_back(instance, monkeypatch):
-    import senet_pi.tomlfile as tomlfile
+    import senet_pi.configfile as configfile
 
-    real = tomlfile.write_private
-    monkeypatch.setattr(tomlfile, "write_private", lambda path, text, mode=0o600: real(path, text + "[late]\n"))
+    real = configfile._replace  # the disk gives back something else than was written
+    monkeypatch.setattr(
+        configfile, "_replace", lambda path, text, mode, owner: real(path, text + "[late]\n", mode, owner)
+    )
     (instance / "config.toml").write_text("[late]\n")
     with pytest.raises(PinError, match=r"read back|invalid"):
         set_pin(PIN, instance)
 
 
-def test_config_the_key_line_is_never_put_where_toml_would_not_read_it_top_level():
-    with pytest.raises(SenetError, match=r"top level|invalid TOML"):
-        with_top_level('"OPERATOR_PIN_HASH" = "quoted"\n', "OPERATOR_PIN_HASH", "x")  # a duplicate otherwise
+def test_config_a_quoted_key_is_the_same_key_and_stays_one(instance):
+    config = instance / "config.toml"
+    config.write_text('"OPERATOR_PIN_HASH" = "quoted"\n')
+    set_pin(PIN, instance)
+    assert check_password_hash(tomllib.loads(config.read_text())["OPERATOR_PIN_HASH"], PIN)
+    assert config.read_text().count("OPERATOR_PIN_HASH") == 1
+
+
+def test_config_sudo_set_pin_keeps_the_exhibits_owner_and_mode(instance):
+    """The exhibit's config is root:senet 0640 so the service reads it: set-pin (as root) keeps that."""
+    config = instance / "config.toml"
+    config.write_text('EXHIBIT = true\n[contacts]\nname = "Ada"\n')
+    os.chown(config, 0, 4321)
+    os.chmod(config, 0o640)
+    set_pin(PIN, instance)
+    after = config.stat()
+    assert (after.st_uid, after.st_gid, after.st_mode & 0o777) == (0, 4321, 0o640)
+    assert "OPERATOR_PIN_HASH" in tomllib.loads(config.read_text())  # at the top, not in [contacts]
 
 
 def test_config_an_unwritable_instance_folder_is_said_at_start(instance, monkeypatch, caplog):

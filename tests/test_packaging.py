@@ -188,7 +188,10 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("the rules", ("senet_pi.errors", "senet_pi.rules")),
     ("the referee", ("senet_pi.referee", "senet_pi.events", "senet_pi.verdicts")),
     ("the opponent", ("senet_pi.opponent",)),
-    ("the service", ("senet_pi.service", "senet_pi.settings", "senet_pi.i18n", "senet_pi.tomlfile")),
+    (
+        "the service",
+        ("senet_pi.service", "senet_pi.settings", "senet_pi.i18n", "senet_pi.tomlfile", "senet_pi.configfile"),
+    ),
     ("the hardware", ("senet_pi.hardware",)),
     ("the fleet", ("senet_pi.fleet",)),
     ("the front ends", ("senet_pi.cli", "senet_pi.server", "senet_pi_web", "senet_pi.__main__")),

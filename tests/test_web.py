@@ -570,6 +570,17 @@ def test_a_foreign_host_is_refused_dns_rebinding(client, host):
         assert "unknown Host" in response.json["error"]
 
 
+def test_the_machines_own_name_is_served_by_default(client, monkeypatch):
+    """A home Pi's page by the name Installing gives, http://<hostname>.local:8080/, with no HOSTS."""
+    import socket
+
+    monkeypatch.setattr(socket, "gethostname", lambda: "Hall-1")
+    for host in ("hall-1.local:8080", "hall-1:8080", "HALL-1.LOCAL", "hall-1.local.:8080"):
+        assert client.get("/api/state", headers={"Host": host}).status_code == 200, host
+    for host in ("hall-1.local.evil.example", "hall-2.local:8080", "evil-hall-1.local"):
+        assert client.get("/api/state", headers={"Host": host}).status_code == 400, host
+
+
 def test_the_listen_host_name_is_served(sim_service):
     service, backend = sim_service
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "LISTEN_HOST": "senet-pi"}, service=service, backend=backend)

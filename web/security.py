@@ -4,7 +4,8 @@ page from being framed, sniffed or fed someone else's script are set.
 DNS rebinding: a page on another site can make a visitor's browser resolve its own name to
 the Pi's address and then read the API as if it were that site. The browser still sends the
 attacker's name in `Host`, so only names this service knows are served: localhost, any IP
-address written as such (a browser that typed the address is not being rebound), the
+address written as such (a browser that typed the address is not being rebound), the machine's
+own name (`hall-1`, `hall-1.local`: an attacker's site cannot be reached under it), the
 `--host` the page listens on, and the names in the instance config's `HOSTS` (and
 `SERVER_NAME`). Links built from the request (the /hands QR codes) therefore only ever carry a known name.
 """
@@ -12,6 +13,7 @@ address written as such (a browser that typed the address is not being rebound),
 from __future__ import annotations
 
 import ipaddress
+import socket
 
 from flask import Flask, Response, current_app, request
 
@@ -45,12 +47,22 @@ def _is_ip(name: str) -> bool:
     return True
 
 
+def own_names() -> set[str]:
+    """This machine's own names as a visitor types them: its host name, the short one, and the short
+    one in `.local` (what Raspberry Pi OS announces by mDNS), each also with a final dot."""
+    full = socket.gethostname().strip().lower().rstrip(".")
+    short = full.split(".", 1)[0]
+    names = {full, short, f"{short}.local"} if short else set()
+    return names | {f"{name}." for name in names}
+
+
 def known_host(host: str) -> bool:
-    """Whether `host` (a Host header) names this service: localhost, an IP address, --host or HOSTS."""
+    """Whether `host` (a Host header) names this service: localhost, an IP address, the machine's own
+    name, --host or HOSTS."""
     name = _hostname(host)
     if not name or not name.isascii():
         return False
-    if name in LOCAL_NAMES or _is_ip(name):
+    if name in LOCAL_NAMES or _is_ip(name) or name in own_names():
         return True
     hosts = current_app.config.get("HOSTS") or ()
     if isinstance(hosts, str):  # HOSTS = "senet.local" in config.toml: one name, not its letters
@@ -73,8 +85,8 @@ def _check_host() -> None:
     if not known_host(request.host):
         raise BadInput(
             Text(
-                "unknown Host header: this service answers to localhost, its IP addresses "
-                "and the names listed in HOSTS in its config.toml"
+                "unknown Host header: this service answers to localhost, its IP addresses, "
+                "its machine's name and the names listed in HOSTS in its config.toml"
             )
         )
 

@@ -26,7 +26,8 @@ from pathlib import Path
 from ..errors import SenetError
 from ..server.serve import pin_problem, set_pin
 from ..settings import BY_NAME, unknown
-from ..tomlfile import with_top_level, write_private
+from ..configfile import ConfigWriteError, write_settings
+from ..tomlfile import write_private
 
 TECHNICIAN_FILE = "senet-pi.toml"
 
@@ -84,6 +85,7 @@ class CardPaths:
     store: Path = Path("/srv/senet-card")  #: the journal partition: etc/ (config), journal/, machine-id
     root: Path = Path("/")  #: the running system (its /etc is the RAM overlay on a card)
     new_config: Path = Path("/opt/senet-pi/new-config")  #: exhibit/new-config, as install.sh uses it
+    senet_pi: Path = Path(sys.executable).parent / "senet-pi"  #: the senet-pi new-config runs
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] = os.environ) -> CardPaths:
@@ -94,6 +96,7 @@ class CardPaths:
             Path(environ.get("SENET_PI_CARD_STORE", d.store)),
             Path(environ.get("SENET_PI_CARD_ROOT", d.root)),
             Path(environ.get("SENET_PI_CARD_NEW_CONFIG", d.new_config)),
+            d.senet_pi,
         )
 
     @property
@@ -157,21 +160,17 @@ def host_name(board: str) -> str:
     return re.sub(r"[^a-z0-9-]", "-", board.lower()).strip("-")[:63] or "senet-pi"
 
 
-def _config_text(paths: CardPaths, board: str) -> str:
-    """config.toml's text, made at the first boot by exhibit/new-config (as install.sh makes it)."""
+def _make_config(paths: CardPaths) -> None:
+    """config.toml made at the first boot by exhibit/new-config (as install.sh makes it), root's
+    and readable by the service's group only (the group of etc/ on the journal partition)."""
     if paths.config.exists():
-        return paths.config.read_text(encoding="utf-8")
-    made = subprocess.run(
-        [str(paths.new_config), f"{host_name(board)}.local"], capture_output=True, text=True, check=True
-    )
-    return made.stdout
-
-
-def _write_config(paths: CardPaths, text: str) -> None:
-    """config.toml written whole, root's and readable by the service's group only, as install.sh leaves it."""
+        return
     group = paths.config.parent.stat().st_gid
-    write_private(paths.config, text, 0o640)
-    os.chown(paths.config, 0 if os.geteuid() == 0 else -1, group)
+    fd = os.open(paths.config, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o640)
+    os.close(fd)
+    if os.geteuid() == 0:
+        os.chown(paths.config, 0, group)
+    subprocess.run([str(paths.new_config), str(paths.config), str(paths.senet_pi)], capture_output=True, check=True)
 
 
 def _keep_machine_id(paths: CardPaths) -> str:
@@ -199,15 +198,21 @@ def _forget_pin_line(path: Path, said: str) -> None:
     os.replace(tmp, path)
 
 
-def apply_settings(paths: CardPaths, sorted_keys: Sorted, text: str) -> tuple[str, list[str]]:
-    """config.toml's text with the file's settings set; a value that cannot be set is said."""
+def apply_settings(paths: CardPaths, settings: Mapping[str, object]) -> list[str]:
+    """The file's settings written into config.toml (`write_settings`: checked, comments, owner and
+    mode kept, atomic); if the writer refuses one, the others are written one by one and it is said."""
+    try:
+        write_settings(paths.config, settings)
+        return []
+    except ConfigWriteError:
+        pass
     said = []
-    for key, value in sorted_keys.settings.items():
+    for key, value in settings.items():
         try:
-            text = with_top_level(text, key, value)  # type: ignore[arg-type]  # a checked TOML value
-        except SenetError as exc:
-            said.append(f"{key}: {exc}")
-    return text, said
+            write_settings(paths.config, {key: value})
+        except ConfigWriteError as exc:
+            said.append(f"{TECHNICIAN_FILE}: {exc}")
+    return said
 
 
 def apply_system(paths: CardPaths, card: Mapping[str, object], board: str) -> list[str]:
@@ -256,22 +261,15 @@ def boot(paths: CardPaths) -> list[str]:
     data, said = read_technician_file(technician)
     found = sort_keys(data)
     said += [f"{TECHNICIAN_FILE}: {p}" for p in found.problems]
-    current: dict[str, object] = {}
-    if paths.config.exists():
-        current = tomllib.loads(paths.config.read_text(encoding="utf-8"))
+    _make_config(paths)
+    current = tomllib.loads(paths.config.read_text(encoding="utf-8"))
     board = str(found.settings.get("BOARD") or current.get("BOARD") or default_board(machine_id))
     found.settings.setdefault("BOARD", board)
-    if "HOSTS" not in found.settings:
-        found.settings["HOSTS"] = [f"{host_name(board)}.local"]
-    text = _config_text(paths, board)
-    text, failed = apply_settings(paths, found, text)
-    said += failed
-    _write_config(paths, text)
+    said += apply_settings(paths, found.settings)
     if "PIN" in data:
         pin = found.card.pop("PIN", None)
         if isinstance(pin, str):
             set_pin(pin, paths.config.parent)
-            _write_config(paths, paths.config.read_text(encoding="utf-8"))  # root:senet 0640 again
             said.append(f"{TECHNICIAN_FILE}: the operator PIN is set (its line is now a comment)")
         _forget_pin_line(technician, "was set" if isinstance(pin, str) else "was NOT set (see the log)")
     said += apply_system(paths, found.card, board)

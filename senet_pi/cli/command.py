@@ -383,6 +383,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .opponent import add_commands  # hint, solve, tournament: the computer opponent's commands
 
     add_commands(sub)
+    from .config import add_commands as add_config  # config set, unset, get, check
+
+    add_config(sub)
     return parser
 
 
@@ -394,7 +397,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command is None:
         parser.error(
-            "a command is needed: run, status, selftest, replay, games, export, stats, rules, fleet or set-pin "
+            "a command is needed: run, status, selftest, replay, games, export, stats, rules, fleet, set-pin or config "
             "(see --help)"
         )
     try:

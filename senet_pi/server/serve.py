@@ -313,39 +313,34 @@ def stop_server(server: PageServer, timeout: float = 5.0) -> None:
 
 
 def set_pin(pin: str, folder: Path | None = None) -> Path:
-    """Store the PIN's hash (never the PIN) as the instance `config.toml`'s top-level OPERATOR_PIN_HASH,
-    the rest of the file unchanged; an empty PIN removes it. PinError, one line, and the file as it
-    was, when it cannot be written or does not read back as written."""
+    """Store the PIN's hash (never the PIN) as the instance `config.toml`'s top-level OPERATOR_PIN_HASH
+    through the one config writer (the rest of the file, its owner, group and mode kept); an empty PIN
+    removes it. PinError, one line, and the file as it was, when it cannot be written; PinError too
+    when it does not read back as written."""
     from werkzeug.security import generate_password_hash
 
+    from ..configfile import write_settings
+    from ..errors import ConfigWriteError
     from ..settings import instance_folder
-    from ..tomlfile import with_top_level, write_private
 
     problem = pin_problem(pin) if pin else None
     if problem:
         raise PinError(problem)
     folder = folder or instance_folder()
-    path = folder / "config.toml"
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        text = path.read_text(encoding="utf-8") if path.exists() else ""
-    except UnicodeDecodeError:
-        raise PinError(f"the config {path} is not a UTF-8 text file: fix or remove it first") from None
     except OSError as exc:
-        raise PinError(f"cannot read the config {path}: {exc.strerror or exc}; the PIN is unchanged") from None
+        raise PinError(
+            f"cannot make the config's folder {folder}: {exc.strerror or exc}; the PIN is unchanged"
+        ) from None
     hashed = generate_password_hash(pin) if pin else None
     try:
-        new_text = with_top_level(text, "OPERATOR_PIN_HASH", hashed)
-    except SenetError as exc:
-        raise PinError(f"cannot set the PIN in the config {path}: {exc}; nothing changed") from None
-    # Never readable by others; a group read the exhibit's installer gave (root:senet 0640, so the
-    # service reads what `sudo senet-pi set-pin` writes) is kept.
-    try:
-        mode = (path.stat().st_mode & 0o040 if path.exists() else 0) | 0o600
-        write_private(path, new_text, mode)
+        path = write_settings(folder / "config.toml", {"OPERATOR_PIN_HASH": hashed})  # a new file: 0600
         readback = tomllib.loads(path.read_text(encoding="utf-8")).get("OPERATOR_PIN_HASH")
+    except ConfigWriteError as exc:
+        raise PinError(str(exc)) from None
     except OSError as exc:
-        raise PinError(f"cannot write the config {path}: {exc.strerror or exc}; the PIN is unchanged") from None
+        raise PinError(f"cannot read back the config {folder / 'config.toml'}: {exc.strerror or exc}") from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise PinError(f"the config {path} does not read back as written ({exc}): check the disk") from None
     if readback != hashed:
