@@ -23,10 +23,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..configfile import ConfigWriteError, write_settings
 from ..errors import SenetError
 from ..server.serve import pin_problem, set_pin
 from ..settings import BY_NAME, unknown
-from ..configfile import ConfigWriteError, write_settings
 from ..tomlfile import write_private
 
 TECHNICIAN_FILE = "senet-pi.toml"
