@@ -42,17 +42,23 @@ def test_the_technician_file_is_applied_and_a_wrong_line_said_with_the_tables_me
     )
     said = boot(paths)
     got = config(paths)
-    assert got["BOARD"] == "hall-1" and got["LANGUAGE"] == "de" and got["EXHIBIT"] is True
+    assert got["BOARD"] == "hall-1"
+    assert got["LANGUAGE"] == "de"
+    assert got["EXHIBIT"] is True
     assert "IDLE_MINUTES" not in got or got["IDLE_MINUTES"] == 5  # the wrong value is not applied
     assert str(got["OPERATOR_PIN_HASH"]).startswith(("scrypt:", "pbkdf2:"))
     assert any("LANGAUGE is not a setting: did you mean LANGUAGE?" in line for line in said)
     assert any("IDLE_MINUTES must be" in line for line in said)
     left = (paths.boot / "senet-pi.toml").read_text()
-    assert "428163" not in left and "# PIN was set on" in left and "# the museum" in left
+    assert "428163" not in left
+    assert "# PIN was set on" in left
+    assert "# the museum" in left
     assert (paths.root / "etc/hostname").read_text() == "hall-1\n"
     assert str((paths.root / "etc/localtime").readlink()) == "/usr/share/zoneinfo/Europe/Berlin"
     wifi = (paths.root / "etc/wpa_supplicant/wpa_supplicant-wlan0.conf").read_text()
-    assert "country=DE" in wifi and 'ssid="Museum"' in wifi and 'psk="correct horse"' in wifi
+    assert "country=DE" in wifi
+    assert 'ssid="Museum"' in wifi
+    assert 'psk="correct horse"' in wifi
 
 
 def test_the_first_boot_makes_what_is_unique_and_later_boots_keep_it(paths):
@@ -64,7 +70,8 @@ def test_the_first_boot_makes_what_is_unique_and_later_boots_keep_it(paths):
     (paths.root / "etc/machine-id").write_text("f" * 32 + "\n")  # never read again once kept
     boot(paths)
     again = config(paths)
-    assert again["SECRET_KEY"] == first["SECRET_KEY"] and again["BOARD"] == "senet-0123"
+    assert again["SECRET_KEY"] == first["SECRET_KEY"]
+    assert again["BOARD"] == "senet-0123"
     assert (paths.store / "machine-id").read_text() == MACHINE_ID + "\n"
 
 
@@ -77,7 +84,8 @@ def test_a_file_that_is_not_toml_is_said_and_the_exhibit_keeps_its_config(paths,
     monkeypatch.setenv("SENET_PI_CARD_NEW_CONFIG", str(paths.new_config))
     assert main([]) == 0
     out = capsys.readouterr().out
-    assert "is not valid TOML" in out and "nothing in it was applied" in out
+    assert "is not valid TOML" in out
+    assert "nothing in it was applied" in out
     assert paths.config.read_text() == before
     assert "is not valid TOML" in (paths.root / "etc/issue.d/senet-pi-card.issue").read_text()
 
@@ -88,12 +96,14 @@ def test_a_weak_pin_is_refused_and_still_not_left_in_clear(paths):
     assert any("PIN: a PIN must be 6 to 12 digits" in line for line in said)
     assert "OPERATOR_PIN_HASH" not in config(paths)
     left = (paths.boot / "senet-pi.toml").read_text()
-    assert "1234" not in left and "# PIN was NOT set" in left
+    assert "1234" not in left
+    assert "# PIN was NOT set" in left
 
 
 def test_the_secret_key_is_never_taken_from_the_file():
     found = sort_keys({"SECRET_KEY": "x", "pin": "428163", "SCREEN_ROTATE": 45})
-    assert found.settings == {} and found.card == {}
+    assert found.settings == {}
+    assert found.card == {}
     assert any("SECRET_KEY is made by the card itself" in p for p in found.problems)
     assert any("pin is not a setting: write it PIN" in p for p in found.problems)
     assert any("SCREEN_ROTATE must be 0, 90, 180 or 270" in p for p in found.problems)
@@ -117,7 +127,8 @@ def test_the_page_and_its_state_name_the_board(sim_service):
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "BOARD": "hall-1"}, service=service, backend=backend)
     client = app.test_client()
     state = client.get("/api/state").get_json()
-    assert state["board"] == "hall-1" and state["version"] == __version__
+    assert state["board"] == "hall-1"
+    assert state["version"] == __version__
     assert '<span class="board-name" id="board-name">hall-1</span>' in client.get("/").get_data(as_text=True)
 
 
