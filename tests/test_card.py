@@ -6,6 +6,8 @@ Here on folders standing for the partitions; exhibit/boot-check does it on a boo
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -142,3 +144,41 @@ def test_screen_rotate_goes_into_kiosk_env_beside_the_owners_lines(paths):
     (paths.boot / "senet-pi.toml").write_text("")
     boot(paths)
     assert (paths.store / "etc/kiosk.env").read_text().endswith("SENET_PI_SCREEN_ROTATE=0\n")
+
+
+CARD_SCRIPTS = ["exhibit/build-image", "exhibit/new-config", "exhibit/card/update-at-boot",
+                "exhibit/card/senet-pi-venv", "exhibit/card/initramfs-machine-id"]  # fmt: skip
+
+
+def test_the_cards_scripts_pass_shellcheck():
+    done = subprocess.run(["shellcheck", *(str(REPO / s) for s in CARD_SCRIPTS)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout
+
+
+def test_the_card_takes_its_debian_packages_from_the_installer():
+    """One list: build-image puts in the card's base root what install.sh would install on a Pi."""
+    plain = subprocess.run(
+        ["bash", str(REPO / "exhibit/install.sh"), "--print-packages"], capture_output=True, text=True
+    )
+    kiosk = subprocess.run(
+        ["bash", str(REPO / "exhibit/install.sh"), "--print-packages", "--kiosk"], capture_output=True, text=True
+    )
+    assert plain.stdout.split() == ["python3-venv", "python3-lgpio", "sqlite3"]
+    assert "chromium" in kiosk.stdout.split()
+    assert "xinit" in kiosk.stdout.split()
+    assert '"$SOURCE/exhibit/install.sh" --print-packages' in (REPO / "exhibit/build-image").read_text()
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        (["exhibit/build-image"], "say where the image goes"),
+        (["exhibit/build-image", "--bogus", "x.img"], "unknown option --bogus"),
+        ([sys.executable, "exhibit/boot-check", "/nonexistent.img"], "no image /nonexistent.img"),
+    ],
+)
+def test_the_builder_and_the_boot_check_refuse_in_one_line(command, said):
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True)
+    assert done.returncode == 1
+    assert said in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
