@@ -35,6 +35,6 @@ def test_the_card_boots_applies_its_technician_file_and_survives_a_power_cut(tmp
     assert done.returncode == 0, done.stderr
     said = done.stdout
     for step in ("the technician file is applied", "a throw and a move judged", "power cut", "byte for byte",
-                 "journal partition grew", "the game resumed", "still signed in", "the update runs",
+                 "journal partition grew", "the game resumed", "still accepted", "the update runs",
                  "the rollback runs", "every check passed"):  # fmt: skip
         assert step in said, f"boot-check did not say {step!r}"
