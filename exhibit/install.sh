@@ -15,8 +15,13 @@
 #                                          the 14 newest kept): senet-pi-backup.timer
 #   sudo exhibit/install.sh --anywhere     on Debian 12 that is not on a Pi too (a test bench, the
 #                                          arm64 check): the simulated board
+#   exhibit/install.sh --image --wheels DIR   inside a card's root being built (exhibit/build-image):
+#                                          nothing of this machine (no config.toml, host name, secret
+#                                          key): the card makes those at its first boot
+#   exhibit/install.sh --print-packages [--kiosk]   only say the Debian packages it needs
 # The journal's own partition (ext4, label senet-journal), now or made later, is mounted on
-# /var/lib/senet-pi at boot by senet-pi-journal.service; a journal already there is moved onto it.
+# /var/lib/senet-pi at boot by senet-pi-journal.service; a journal already there is moved onto it
+# (a card's journal partition is its own: exhibit/card/fstab).
 # Where no systemd runs (a container, a chroot) the units are installed but not enabled nor started.
 #
 # The internet is used here only by apt and pip (or not at all with --wheels and a local apt
@@ -38,13 +43,15 @@ uninstall=no
 anywhere=no
 wheels=""
 mqtt=""
+image=no
+print_packages=no
 board=""
 backup_dir=""
 
 say() { printf 'senet-pi install: %s\n' "$*"; }
 die() { printf 'senet-pi install: %s\n' "$*" >&2; exit 1; }
 
-usage() { sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "${BASH_SOURCE[0]}"; }  # the comment at the top
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -52,6 +59,8 @@ while [ $# -gt 0 ]; do
     --https) https=yes ;;
     --uninstall) uninstall=yes ;;
     --anywhere) anywhere=yes ;;
+    --image) image=yes anywhere=yes ;;
+    --print-packages) print_packages=yes ;;
     --wheels)
       [ $# -ge 2 ] || die "--wheels needs a folder of wheels"
       wheels=$2
@@ -73,7 +82,25 @@ while [ $# -gt 0 ]; do
   shift
 done
 
+# ---------------------------------------------------------------- the Debian packages it needs
+# No compiler: lgpio is Debian's python3-lgpio (Raspberry Pi OS) or PyPI's wheel (plain Debian),
+# and the RPi.GPIO API comes from rpi-lgpio, pure Python over lgpio.
+packages=(python3-venv python3-lgpio sqlite3)
+if [ "$kiosk" = yes ]; then
+  packages+=(xserver-xorg-core xserver-xorg-input-libinput xinit x11-xserver-utils fonts-dejavu-core openssl)
+  # Raspberry Pi OS names its build "chromium-browser" in some releases and "chromium" in others;
+  # Debian (and a card's build, which asks before its apt knows any) names it "chromium".
+  if [ "$print_packages" = yes ] || apt-cache show chromium >/dev/null 2>&1; then packages+=(chromium); else packages+=(chromium-browser); fi
+fi
+if [ "$print_packages" = yes ]; then  # exhibit/build-image puts them in the card's base root
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
+
 # ---------------------------------------------------------------- checks, before anything changes
+if [ "$image" = yes ] && { [ -n "$mqtt" ] || [ -n "$board" ] || [ "$https" = yes ]; }; then
+  die "--image takes no --mqtt, --board or --https: a card sets those from its technician file (senet-pi.toml)"
+fi
 if [ -n "$mqtt" ] || [ -n "$board" ]; then  # the fleet's settings, checked as fleet-settings writes them
   [ -n "$mqtt" ] || die "--board needs --mqtt URL too (the fleet's broker)"
   [ -n "$board" ] || board=$(hostname -s)
@@ -118,16 +145,10 @@ if [ "$uninstall" = yes ]; then
 fi
 
 # ---------------------------------------------------------------- Debian packages
-# No compiler: lgpio is Debian's python3-lgpio (Raspberry Pi OS) or PyPI's wheel (plain Debian),
-# and the RPi.GPIO API comes from rpi-lgpio, pure Python over lgpio.
-packages=(python3-venv python3-lgpio sqlite3)
-if [ "$kiosk" = yes ]; then
-  packages+=(xserver-xorg-core xserver-xorg-input-libinput xinit x11-xserver-utils fonts-dejavu-core openssl)
-  # Raspberry Pi OS names its build "chromium-browser" in some releases and "chromium" in others.
-  if apt-cache show chromium >/dev/null 2>&1; then packages+=(chromium); else packages+=(chromium-browser); fi
-fi
 missing=()
 for p in "${packages[@]}"; do
+  # A card's root has no apt lists (exhibit/build-image put the packages in): lgpio comes from PyPI.
+  if [ "$image" = yes ] && [ "$p" = python3-lgpio ]; then continue; fi
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -179,6 +200,7 @@ install -m 0644 "$SOURCE/README.md" "$PREFIX/README.md"
 say "compiling the venv and Python's library as the service runs them, into $PYCACHE"
 "$SOURCE/exhibit/compile-ahead" "$PREFIX/bin/python" "$PYCACHE"
 install -m 0755 "$SOURCE/exhibit/kiosk-session" "$PREFIX/kiosk-session"
+install -m 0755 "$SOURCE/exhibit/new-config" "$PREFIX/new-config"  # a card's first boot uses it too
 
 # `senet-pi` for the technician, with the service's config and journal: sudo senet-pi set-pin, senet-pi status
 cat >"$WRAPPER" <<EOF
@@ -194,21 +216,21 @@ chmod 0755 "$WRAPPER"
 # Every write goes through `senet-pi config set`: checked as the service checks it at start, at the
 # top of the file (never inside a [contacts] table of the museum's), comments, owner and mode kept.
 settings=("$PREFIX/bin/senet-pi" config set --config "$CONFIG/config.toml")
-if [ ! -e "$CONFIG/config.toml" ]; then
-  # A lasting secret key written now: with the read-only root the service could not keep one.
-  key=$("$PREFIX/bin/python" -c 'import secrets; print(secrets.token_hex(32))')
+if [ "$image" = yes ]; then
+  # A card makes its config.toml at its first boot instead (exhibit/new-config, from its
+  # senet-pi-card.service), on its journal partition: a secret key and a host name of its own.
+  say "a card's config.toml is made at its first boot: none in the image"
+elif [ ! -e "$CONFIG/config.toml" ]; then
   install -m 0640 -o root -g senet /dev/null "$CONFIG/config.toml"
-  cat >"$CONFIG/config.toml" <<'EOF'
-# senet-pi's settings (docs: "Configuration"). Set the operator PIN with: sudo senet-pi set-pin
-# Change a setting with: sudo senet-pi config set KEY VALUE (it keeps this file's comments and tables)
-EOF
-  "${settings[@]}" SECRET_KEY "$key" EXHIBIT true IDLE_MINUTES 5 THROWER_GESTURES false >/dev/null
+  "$SOURCE/exhibit/new-config" "$CONFIG/config.toml" "$PREFIX/bin/senet-pi"
   say "wrote $CONFIG/config.toml: exhibit mode, a new secret key"
 else
   say "kept $CONFIG/config.toml as it is (its settings, the PIN, the secret key)"
 fi
-chown root:senet "$CONFIG/config.toml"
-chmod 0640 "$CONFIG/config.toml"  # readable by the service only: it may hold the broker's password
+if [ -e "$CONFIG/config.toml" ]; then
+  chown root:senet "$CONFIG/config.toml"
+  chmod 0640 "$CONFIG/config.toml"  # readable by the service only: it may hold the broker's password
+fi
 if [ "$https" = yes ]; then
   # Staff sign in over the museum's Wi-Fi: HTTPS with Secure cookies. A self-signed certificate for
   # this host's names, made once and kept (put your own tls.crt and tls.key in its place to use it).
@@ -246,26 +268,30 @@ fi
 # ext4, labelled senet-journal: mounted on $STATE by senet-pi-journal.service at every boot (and when
 # it appears later), so the journal stays writable under the read-only overlay. Never over a journal
 # in use: exhibit/journal-partition moves the journal onto an empty partition, or refuses.
-install -m 0755 "$SOURCE/exhibit/journal-partition" "$PREFIX/journal-partition"
-install -m 0644 "$SOURCE/exhibit/senet-pi-journal.service" "$UNITS/senet-pi-journal.service"
-if grep -q "^LABEL=$JOURNAL_LABEL " /etc/fstab 2>/dev/null; then  # an older installer's line
-  sed -i "/^LABEL=$JOURNAL_LABEL /d" /etc/fstab
-  say "removed the journal partition's line from /etc/fstab: senet-pi-journal.service mounts it now"
-fi
-if ! blkid -L "$JOURNAL_LABEL" >/dev/null 2>&1; then
-  say "no partition labelled $JOURNAL_LABEL: the journal is in $STATE on the root (one made later is used from the next boot)"
-elif mountpoint -q "$STATE"; then
-  say "kept the journal partition mounted on $STATE, and the journal on it"
+if [ "$image" = yes ]; then
+  say "a card mounts its own journal partition (exhibit/card/fstab): no senet-pi-journal.service"
 else
-  if [ "$systemd" = yes ] && systemctl is-active --quiet senet-pi.service; then
-    say "stopping senet-pi to move its journal onto the partition labelled $JOURNAL_LABEL"
-    systemctl stop senet-pi.service
+  install -m 0755 "$SOURCE/exhibit/journal-partition" "$PREFIX/journal-partition"
+  install -m 0644 "$SOURCE/exhibit/senet-pi-journal.service" "$UNITS/senet-pi-journal.service"
+  if grep -q "^LABEL=$JOURNAL_LABEL " /etc/fstab 2>/dev/null; then  # an older installer's line
+    sed -i "/^LABEL=$JOURNAL_LABEL /d" /etc/fstab
+    say "removed the journal partition's line from /etc/fstab: senet-pi-journal.service mounts it now"
   fi
-  "$SOURCE/exhibit/journal-partition" "$STATE" ||
-    say "warning: the journal stays in $STATE on the root (what to do: docs, Troubleshooting)"
-fi
-if [ -e "$STATE/journal.sqlite" ]; then
-  say "kept the journal $STATE/journal.sqlite"
+  if ! blkid -L "$JOURNAL_LABEL" >/dev/null 2>&1; then
+    say "no partition labelled $JOURNAL_LABEL: the journal is in $STATE on the root (one made later is used from the next boot)"
+  elif mountpoint -q "$STATE"; then
+    say "kept the journal partition mounted on $STATE, and the journal on it"
+  else
+    if [ "$systemd" = yes ] && systemctl is-active --quiet senet-pi.service; then
+      say "stopping senet-pi to move its journal onto the partition labelled $JOURNAL_LABEL"
+      systemctl stop senet-pi.service
+    fi
+    "$SOURCE/exhibit/journal-partition" "$STATE" ||
+      say "warning: the journal stays in $STATE on the root (what to do: docs, Troubleshooting)"
+  fi
+  if [ -e "$STATE/journal.sqlite" ]; then
+    say "kept the journal $STATE/journal.sqlite"
+  fi
 fi
 
 # ---------------------------------------------------------------- units
@@ -293,6 +319,12 @@ fi
 if [ -e "$CONFIG/backup.env" ]; then
   install -m 0644 "$SOURCE/exhibit/senet-pi-backup.service" "$UNITS/senet-pi-backup.service"
   install -m 0644 "$SOURCE/exhibit/senet-pi-backup.timer" "$UNITS/senet-pi-backup.timer"
+fi
+if [ "$image" = yes ]; then  # a card's root: the units start at its boot
+  systemctl enable --quiet senet-pi.service
+  [ "$kiosk" = no ] || systemctl enable --quiet senet-pi-kiosk.service
+  say "done: $("$PREFIX/bin/python" -c 'import senet_pi; print("senet-pi", senet_pi.__version__)') is in the image, its units enabled"
+  exit 0
 fi
 if [ "$systemd" = no ]; then
   say "no systemd runs here (a container or a chroot): the units are in $UNITS, neither enabled nor started"

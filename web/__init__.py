@@ -17,6 +17,7 @@ if __name__ != "senet_pi_web":  # e.g. `import web` from a checkout: a second co
 
 import logging
 import secrets
+import socket
 from pathlib import Path
 
 from flask import Flask
@@ -108,6 +109,7 @@ def create_app(
             backend,
             exhibit=bool(app.config.get("EXHIBIT")),
             language=str(app.config["LANGUAGE"]),
+            name=str(app.config.get("BOARD") or socket.gethostname().split(".")[0]),
         )
     if board.words is None:  # the fleet's summary says verdicts in the page's language
         from senet_pi.fleet.published import verdict_words
@@ -141,6 +143,8 @@ def create_app(
     senet = Senet(pin_guard=guard, board=board, broker=Broker(service))
     senet.door.watch(service)  # the table's join code changes with every game
     senet.init_app(app)
+    named = board.name
+    app.context_processor(lambda: {"board_name": named})  # the header shows the board's name
 
     def visitor() -> dict[str, object]:  # what the fleet publishes of the operator: a visitor's view
         with app.app_context():

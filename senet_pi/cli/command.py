@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import sqlite3
 import sys
 import time
@@ -122,7 +123,8 @@ def _run_started(args: argparse.Namespace, keepalive: Keepalive) -> int:
         from ..fleet.published import Board
 
         language = str(config.get("LANGUAGE", DEFAULT))
-        board = Board(service, backend, exhibit=exhibit, language=language, words=verdict_words(language))
+        name = str(args.board or config.get("BOARD") or socket.gethostname().split(".")[0])
+        board = Board(service, backend, exhibit=exhibit, language=language, words=verdict_words(language), name=name)
         board.pin_set = bool(config.get("OPERATOR_PIN_HASH"))
         runner.voice = start_voice(service, config, language)  # SPEAK = true: the board says what matters
         if args.page_port:  # bound now, started by its first visitor: see senet_pi.server.on_demand

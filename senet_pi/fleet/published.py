@@ -65,6 +65,8 @@ class Board:
     #: no page: `pin_set` says whether an operator PIN is set, and only this machine is served
     visitor: Callable[[], dict[str, object]] | None = None
     pin_set: bool = False
+    #: the board's name (config.toml's BOARD, else the host name): on the page and in /api/state
+    name: str = ""
 
     def visitor_status(self) -> dict[str, object]:
         """What `GET /api/state` says of the operator to a visitor who has not signed in."""

@@ -1,0 +1,184 @@
+"""A card's boot (senet_pi/cli/card.py): the technician file on the boot partition applied to
+config.toml on the journal partition through the settings table, the PIN taken once and never left
+in clear, a wrong line said and the rest applied, what is unique made at the first boot and kept.
+Here on folders standing for the partitions; exhibit/boot-check does it on a booted image."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from senet_pi import __version__
+from senet_pi.cli import card
+from senet_pi.cli.card import CardPaths, boot, main, sort_keys
+
+REPO = Path(__file__).resolve().parent.parent
+SHIPPED = REPO / "exhibit" / "card" / "senet-pi.toml"
+MACHINE_ID = "0123456789abcdef0123456789abcdef"
+
+
+@pytest.fixture
+def paths(tmp_path: Path) -> CardPaths:
+    """A boot partition, a journal partition (etc/ as the image leaves it) and a root with /etc."""
+    p = CardPaths(tmp_path / "boot", tmp_path / "store", tmp_path / "root", REPO / "exhibit" / "new-config")
+    for folder in (p.boot, p.store / "etc", p.store / "journal", p.root / "etc"):
+        folder.mkdir(parents=True)
+    (p.root / "etc/machine-id").write_text(MACHINE_ID + "\n")
+    return p
+
+
+def config(paths: CardPaths) -> dict[str, object]:
+    return tomllib.loads(paths.config.read_text(encoding="utf-8"))
+
+
+def test_the_technician_file_is_applied_and_a_wrong_line_said_with_the_tables_message(paths):
+    (paths.boot / "senet-pi.toml").write_text(
+        '# the museum\nBOARD = "hall-1"\nLANGUAGE = "de"\nPIN = "428163"\nIDLE_MINUTES = -1\n'
+        'LANGAUGE = "ar"\nTIME_ZONE = "Europe/Berlin"\nWIFI_COUNTRY = "DE"\nWIFI_SSID = "Museum"\n'
+        'WIFI_PASSPHRASE = "correct horse"\n'
+    )
+    said = boot(paths)
+    got = config(paths)
+    assert got["BOARD"] == "hall-1"
+    assert got["LANGUAGE"] == "de"
+    assert got["EXHIBIT"] is True
+    assert "IDLE_MINUTES" not in got or got["IDLE_MINUTES"] == 5  # the wrong value is not applied
+    assert str(got["OPERATOR_PIN_HASH"]).startswith(("scrypt:", "pbkdf2:"))
+    assert any("LANGAUGE is not a setting: did you mean LANGUAGE?" in line for line in said)
+    assert any("IDLE_MINUTES must be" in line for line in said)
+    left = (paths.boot / "senet-pi.toml").read_text()
+    assert "428163" not in left
+    assert "# PIN was set on" in left
+    assert "# the museum" in left
+    assert (paths.root / "etc/hostname").read_text() == "hall-1\n"
+    assert str((paths.root / "etc/localtime").readlink()) == "/usr/share/zoneinfo/Europe/Berlin"
+    wifi = (paths.root / "etc/wpa_supplicant/wpa_supplicant-wlan0.conf").read_text()
+    assert "country=DE" in wifi
+    assert 'ssid="Museum"' in wifi
+    assert 'psk="correct horse"' in wifi
+
+
+def test_the_first_boot_makes_what_is_unique_and_later_boots_keep_it(paths):
+    boot(paths)
+    first = config(paths)
+    assert first["BOARD"] == "senet-0123"
+    assert re.fullmatch(r"[0-9a-f]{64}", str(first["SECRET_KEY"]))
+    assert (paths.store / "machine-id").read_text() == MACHINE_ID + "\n"
+    (paths.root / "etc/machine-id").write_text("f" * 32 + "\n")  # never read again once kept
+    boot(paths)
+    again = config(paths)
+    assert again["SECRET_KEY"] == first["SECRET_KEY"]
+    assert again["BOARD"] == "senet-0123"
+    assert (paths.store / "machine-id").read_text() == MACHINE_ID + "\n"
+
+
+def test_a_file_that_is_not_toml_is_said_and_the_exhibit_keeps_its_config(paths, monkeypatch, capsys):
+    boot(paths)
+    before = paths.config.read_text()
+    (paths.boot / "senet-pi.toml").write_text('BOARD = "hall-2\nPIN = 1\n')
+    for name, value in (("BOOT", paths.boot), ("STORE", paths.store), ("ROOT", paths.root)):
+        monkeypatch.setenv(f"SENET_PI_CARD_{name}", str(value))
+    monkeypatch.setenv("SENET_PI_CARD_NEW_CONFIG", str(paths.new_config))
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert "is not valid TOML" in out
+    assert "nothing in it was applied" in out
+    assert paths.config.read_text() == before
+    assert "is not valid TOML" in (paths.root / "etc/issue.d/senet-pi-card.issue").read_text()
+
+
+def test_a_weak_pin_is_refused_and_still_not_left_in_clear(paths):
+    (paths.boot / "senet-pi.toml").write_text('PIN = "1234"\n')
+    said = boot(paths)
+    assert any("PIN: a PIN must be 6 to 12 digits" in line for line in said)
+    assert "OPERATOR_PIN_HASH" not in config(paths)
+    left = (paths.boot / "senet-pi.toml").read_text()
+    assert "1234" not in left
+    assert "# PIN was NOT set" in left
+
+
+def test_the_secret_key_is_never_taken_from_the_file():
+    found = sort_keys({"SECRET_KEY": "x", "pin": "428163", "SCREEN_ROTATE": 45})
+    assert found.settings == {}
+    assert found.card == {}
+    assert any("SECRET_KEY is made by the card itself" in p for p in found.problems)
+    assert any("pin is not a setting: write it PIN" in p for p in found.problems)
+    assert any("SCREEN_ROTATE must be 0, 90, 180 or 270" in p for p in found.problems)
+
+
+def test_the_shipped_file_is_one_commented_key_a_line_and_every_key_passes_its_check():
+    lines = SHIPPED.read_text().splitlines()
+    assert not [ln for ln in lines if ln.strip() and not ln.startswith("#")], "the shipped file sets nothing"
+    keys = [ln[1:] for ln in lines if re.match(r"#[A-Z_]+ = ", ln)]
+    data = tomllib.loads("\n".join(keys))
+    assert set(card.CARD_KEYS) <= set(data)
+    assert sort_keys(data).problems == []
+
+
+def test_the_page_and_its_state_name_the_board(sim_service):
+    """The board's name (config.toml's BOARD, from a card's technician file) where staff and
+    visitors look: the page's heading and `/api/state`'s `board`."""
+    from senet_pi_web import create_app
+
+    service, backend = sim_service
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "BOARD": "hall-1"}, service=service, backend=backend)
+    client = app.test_client()
+    state = client.get("/api/state").get_json()
+    assert state["board"] == "hall-1"
+    assert state["version"] == __version__
+    assert '<span class="board-name" id="board-name">hall-1</span>' in client.get("/").get_data(as_text=True)
+
+
+def test_screen_rotate_goes_into_kiosk_env_beside_the_owners_lines(paths):
+    (paths.store / "etc/kiosk.env").write_text("SENET_PI_URL=https://127.0.0.1:8443/\n")
+    (paths.boot / "senet-pi.toml").write_text("SCREEN_ROTATE = 90\n")
+    boot(paths)
+    assert (
+        paths.store / "etc/kiosk.env"
+    ).read_text() == "SENET_PI_URL=https://127.0.0.1:8443/\nSENET_PI_SCREEN_ROTATE=90\n"
+    (paths.boot / "senet-pi.toml").write_text("")
+    boot(paths)
+    assert (paths.store / "etc/kiosk.env").read_text().endswith("SENET_PI_SCREEN_ROTATE=0\n")
+
+
+CARD_SCRIPTS = ["exhibit/build-image", "exhibit/new-config", "exhibit/card/update-at-boot", "exhibit/card/grow-journal",
+                "exhibit/card/senet-pi-venv", "exhibit/card/initramfs-machine-id"]  # fmt: skip
+
+
+def test_the_cards_scripts_pass_shellcheck():
+    done = subprocess.run(["shellcheck", *(str(REPO / s) for s in CARD_SCRIPTS)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout
+
+
+def test_the_card_takes_its_debian_packages_from_the_installer():
+    """One list: build-image puts in the card's base root what install.sh would install on a Pi."""
+    plain = subprocess.run(
+        ["bash", str(REPO / "exhibit/install.sh"), "--print-packages"], capture_output=True, text=True
+    )
+    kiosk = subprocess.run(
+        ["bash", str(REPO / "exhibit/install.sh"), "--print-packages", "--kiosk"], capture_output=True, text=True
+    )
+    assert plain.stdout.split() == ["python3-venv", "python3-lgpio", "sqlite3"]
+    assert "chromium" in kiosk.stdout.split()
+    assert "xinit" in kiosk.stdout.split()
+    assert '"$SOURCE/exhibit/install.sh" --print-packages' in (REPO / "exhibit/build-image").read_text()
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        (["exhibit/build-image"], "say where the image goes"),
+        (["exhibit/build-image", "--bogus", "x.img"], "unknown option --bogus"),
+        ([sys.executable, "exhibit/boot-check", "/nonexistent.img"], "no image /nonexistent.img"),
+    ],
+)
+def test_the_builder_and_the_boot_check_refuse_in_one_line(command, said):
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True)
+    assert done.returncode == 1
+    assert said in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
