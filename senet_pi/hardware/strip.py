@@ -161,6 +161,7 @@ class SpiStrip:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._started = False  # start() was called: patterns are redrawn while they move
         self._origin = time.monotonic()
 
     @property
@@ -168,10 +169,16 @@ class SpiStrip:
         return 30 + self.glow.sticks + self.glow.ring
 
     def show(self, lights: Mapping[str, str]) -> None:
-        """Show `lights` now (the hand is waiting), then keep their patterns going."""
+        """Show `lights` now (the hand is waiting), then keep their patterns going while any moves."""
         with self._lock:
             self.glow.show(glow_frame(dict(lights)))
         self.paint()
+        self._animate()
+
+    def moving(self) -> bool:
+        """Whether a light shows a pattern that changes with time (anything lit but steady)."""
+        with self._lock:
+            return any(ch != "0" and self.glow.looks[ch][3] != "S" for ch in set(self.glow.shown))
 
     def paint(self) -> None:
         """Write the strip's bytes at this moment if they differ from what it shows."""
@@ -183,14 +190,25 @@ class SpiStrip:
             self.writer.write(data)
 
     def start(self) -> None:
-        """Redraw the patterns in a thread until `close`."""
+        """Redraw the patterns from now on until `close`: in a thread only while a pattern moves, so
+        a board at rest (steady or dark lights) wakes for nothing."""
+        self._started = True
+        self._animate()
 
-        def run() -> None:
-            while not self._stop.wait(PAINT):
-                self.paint()
+    def _animate(self) -> None:
+        """A thread that redraws the moving patterns, started if none runs; it ends when none moves."""
+        if not self._started or self._stop.is_set() or not self.moving():
+            return
+        with self._lock:
+            if self._thread is not None and self._thread.is_alive():
+                return
 
-        self._thread = threading.Thread(target=run, name="senet-pi strip", daemon=True)
-        self._thread.start()
+            def run() -> None:
+                while not self._stop.wait(PAINT) and self.moving():
+                    self.paint()
+
+            self._thread = threading.Thread(target=run, name="senet-pi strip", daemon=True)
+            self._thread.start()
 
     def close(self) -> None:
         self._stop.set()
