@@ -1,6 +1,7 @@
 """The search on the rules' fast path decides as on `Game`'s own push and pop: on twelve middle-game
-positions of each rule set the master's search on the light copy (fast.py) and on an ordinary copy
-of the game give the same moves, the same values (but for float noise), the same depth and nodes."""
+positions of each rule set the master's search walking source masks on the light copy
+(fast_search.py, fast.py) and `Search` on an ordinary copy of the game (`Move` lists, push and pop)
+give the same moves, the same values (but for float noise), the same depth and nodes."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from opponent_helpers import small_tables
 
 from senet_pi.opponent.evaluate import EVALUATIONS
-from senet_pi.opponent.light import light_copy
+from senet_pi.opponent.fast_search import FastSearch, searcher
 from senet_pi.opponent.players import LEVELS
 from senet_pi.opponent.search import Search
 from senet_pi.opponent.tables import Tables
@@ -51,9 +52,10 @@ def test_the_master_s_search_on_the_fast_path_decides_as_on_push_and_pop(tables,
     level = LEVELS[4]
     evaluation = EVALUATIONS[level.evaluation]
     for game in middle_games(name, options, 12, seed=7):
-        fast = Search(light_copy(game), evaluation, level.budget, level.star2, tables.exact)
+        fast = searcher(game, evaluation, level.budget, level.star2, tables.exact)
         slow = Search(game.copy(history=False), evaluation, level.budget, level.star2, tables.exact)
-        assert type(fast.game) is not type(slow.game)  # the light kind, on the fast path
+        assert isinstance(fast, FastSearch)  # source masks, on the light copy
+        assert type(fast.game) is not type(slow.game)
         got, fast_stats = fast.deepen(level.depth)
         want, slow_stats = slow.deepen(level.depth)
         assert [m for m, _ in got] == [m for m, _ in want]
