@@ -69,6 +69,12 @@ class FastSearch(Search):
             if hit[1]:
                 self.guessed = True
             return hit[0]
+        return self.judged(key)
+
+    def judged(self, key: tuple[int, int, int, int, int]) -> float:
+        """A leaf not met before (`key` is `leaf`'s), judged and kept."""
+        g = self.game
+        p, occ, off = g.to_move, g.occ, g.off
         me, op = occ[p], occ[1 - p]
         v = self.exact(g) if self.exact and me.bit_count() <= MAX_PIECES and op.bit_count() <= MAX_PIECES else None
         guessed = v is None
@@ -138,8 +144,12 @@ class FastSearch(Search):
                     return lo_sum
         for i, (t, p) in enumerate(odds):
             rest_lo, rest_hi = lo_sum - p * lower[i], hi_sum - p * upper[i]
-            a = max(lower[i], (alpha - rest_hi) / p)
-            b = min(upper[i], (beta - rest_lo) / p)
+            a = (alpha - rest_hi) / p  # max(lower[i], ...) and min(upper[i], ...) without the calls
+            if a < lower[i]:
+                a = lower[i]
+            b = (beta - rest_lo) / p
+            if b > upper[i]:
+                b = upper[i]
             v = self.throw(t, depth, a, b)
             if v <= a:
                 upper[i] = v
@@ -191,7 +201,7 @@ class FastSearch(Search):
                 raise OutOfNodes
             self.nodes += 1
             g.fast_move(f, dest[f])
-            v = self.after(mover, depth - 1, max(alpha, best), beta)
+            v = self.after(mover, depth - 1, alpha if alpha > best else best, beta)
             g.fast_pop()
             if v > best:
                 best = v
@@ -217,9 +227,10 @@ class FastSearch(Search):
             if g.winner is not None:
                 v = 1.0 if (g.winner == root) == ours else 0.0
             else:
-                hit = leaves.get((occ[0], occ[1], off[0], off[1], g.to_move))
+                key = (occ[0], occ[1], off[0], off[1], g.to_move)
+                hit = leaves.get(key)
                 if hit is None:
-                    v = self.leaf()
+                    v = self.judged(key)
                 else:
                     v = hit[0]
                     if hit[1]:
