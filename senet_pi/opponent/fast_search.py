@@ -48,6 +48,7 @@ class FastSearch(Search):
             raise ValueError(f"{game.name} with {game.players} players has no fast path with solved endgames")
         super().__init__(game, evaluate, budget, star2, exact)
         self.judge = mask_judge(evaluate, game)
+        self.thrown = 0  # the source mask of the last throw tried (`throw`)
         # where each source's move ends, per throw: forward, and backward (S12) for a mask with BACKWARD
         self.dest = {(t, backward): game.destinations(t, backward) for t, _ in self.odds for backward in (False, True)}  # type: ignore[arg-type]
 
@@ -136,9 +137,11 @@ class FastSearch(Search):
         lower = [0.0] * len(odds)
         upper = [1.0] * len(odds)
         lo_sum, hi_sum = 0.0, 1.0
+        known = [-1] * len(odds)  # each throw's source mask, once its probe found it
         if self.star2 and len(odds) > 1:
             for i, (t, p) in enumerate(odds):
                 lower[i] = self.throw(t, depth, 0.0, 1.0, probe=True)
+                known[i] = self.thrown
                 lo_sum += p * lower[i]
                 if lo_sum >= beta:
                     return lo_sum
@@ -150,7 +153,7 @@ class FastSearch(Search):
             b = (beta - rest_lo) / p
             if b > upper[i]:
                 b = upper[i]
-            v = self.throw(t, depth, a, b)
+            v = self.throw(t, depth, a, b, known=known[i], probed=lower[i])
             if v <= a:
                 upper[i] = v
             if v >= b:
@@ -165,24 +168,43 @@ class FastSearch(Search):
         self.cache[key] = lo_sum
         return lo_sum
 
-    def throw(self, t: object, depth: int, alpha: float, beta: float, probe: bool = False) -> float:
-        """`Search.throw` on the fast path: the throw's moves come as a source mask."""
+    def throw(
+        self,
+        t: object,
+        depth: int,
+        alpha: float,
+        beta: float,
+        probe: bool = False,
+        known: int = -1,
+        probed: float = 0.0,
+    ) -> float:
+        """`Search.throw` on the fast path: the throw's moves come as a source mask (`known`: the mask its
+        probe found, kept in `thrown` after each call; `probed`: the probe's value, which one throw from
+        the leaves is the first move's, so that move is counted but not played again)."""
         if self.nodes >= self.budget:
             raise OutOfNodes
         self.nodes += 1
         g = self.game
         mover = g.to_move
-        srcs = g.fast_throw(t)  # type: ignore[arg-type]  # the fast path's throws are counts
-        if srcs:
-            dest = self.dest[t, (srcs & BACKWARD) == BACKWARD]
-            srcs &= ~BACKWARD
-            if depth == 1:
-                v = self.frontier(srcs if not probe else srcs & -srcs, dest, beta)
-            else:
+        self.thrown = found = g.fast_throw(t, known)  # type: ignore[arg-type]  # the fast path's throws are counts
+        if found:
+            dest = self.dest[t, (found & BACKWARD) == BACKWARD]
+            srcs = found & ~BACKWARD
+            if depth != 1:
                 v = self.sources_value(srcs, dest, depth, alpha, beta, probe)
+            elif probe:
+                v = self.frontier(srcs & -srcs, dest, beta)
+            elif known < 0:
+                v = self.frontier(srcs, dest, beta)
+            else:  # the probe played the first move: counted again, its value the probe's
+                if self.nodes >= self.budget:
+                    raise OutOfNodes
+                self.nodes += 1
+                v = probed if probed >= beta else self.frontier(srcs & (srcs - 1), dest, beta, probed)
         else:  # P7: nothing could move, and the throw passed the turn (or the bonus)
             v = self.after(mover, depth - 1, alpha, beta)
         g.fast_pop()
+        self.thrown = found
         return v
 
     def sources_value(
@@ -209,25 +231,28 @@ class FastSearch(Search):
                     break
         return best
 
-    def frontier(self, srcs: int, dest: tuple[int, ...], beta: float) -> float:
+    def frontier(self, srcs: int, dest: tuple[int, ...], beta: float, best: float = 0.0) -> float:
         """`sources_value` one throw from the leaves (no ordering there: the mask's order): each move's
         leaf read at once (what `after` and `chance` would give at depth 0), the cache looked up here."""
         g, root, leaves = self.game, self.root, self.leaves
-        occ, off = g.occ, g.off
+        occ, off, move, pop = g.occ, g.off, g.fast_move, g.fast_pop
         ours = g.to_move == root
-        best = 0.0
+        room = self.budget - self.nodes  # the moves that may still be counted
+        played = 0
         while srcs:
             low = srcs & -srcs
             srcs ^= low
             f = low.bit_length() - 1
-            if self.nodes >= self.budget:
+            if played >= room:
+                self.nodes += played
                 raise OutOfNodes
-            self.nodes += 1
-            g.fast_move(f, dest[f])
+            played += 1
+            move(f, dest[f])
             if g.winner is not None:
                 v = 1.0 if (g.winner == root) == ours else 0.0
             else:
-                key = (occ[0], occ[1], off[0], off[1], g.to_move)
+                to_move = g.to_move
+                key = (occ[0], occ[1], off[0], off[1], to_move)
                 hit = leaves.get(key)
                 if hit is None:
                     v = self.judged(key)
@@ -235,13 +260,14 @@ class FastSearch(Search):
                     v = hit[0]
                     if hit[1]:
                         self.guessed = True
-                if (g.to_move == root) != ours:
+                if (to_move == root) != ours:
                     v = 1.0 - v
-            g.fast_pop()
+            pop()
             if v > best:
                 best = v
                 if best >= beta:
                     break
+        self.nodes += played
         return best
 
     # ------------------------------------------------------------------ the root

@@ -155,14 +155,14 @@ class Phased:
                 r = op & (op >> 1) & (op >> 2) & starts
                 runs_op = r | (r << 1) | (r << 2)
                 x += w_blk_me * runs_me.bit_count() + w_blk_op * runs_op.bit_count()
-            # the attacks: a side with no open piece is attacked 0.0 (Linear sums its zeros, the same float);
-            # an open piece is on the board, so `& ALL_SQUARES` would change nothing
+            # the attacks: a side with no open piece, or none behind one, is attacked 0.0 (Linear sums its
+            # zeros, the same float); an open piece is on the board, so `& ALL_SQUARES` would change nothing
             open_op, open_me = op & ~prot_op, me & ~prot_me
             att_me = att_op = 0.0
-            if open_op:
+            if (me & -me) < open_op:  # the mover's rearmost piece is behind an open piece of the other side
                 for t, p in odds:
                     att_me += p * ((me << t) & open_op).bit_count()
-            if open_me:
+            if (op & -op) < open_me:
                 for t, p in odds:
                     att_op += p * ((op << t) & open_me).bit_count()
             if open_op or open_me:

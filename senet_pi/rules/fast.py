@@ -117,15 +117,19 @@ class FastPath:
         srcs = self._backward_sources(p, t)
         return srcs | BACKWARD if srcs else 0
 
-    def fast_throw(self, t: int) -> int:
+    def fast_throw(self, t: int, known: int = -1) -> int:
         """Play throw `t` for the player to move, like `push_throw`: returns `fast_sources(t)`; with
-        no legal move the throw is forfeited (P7) and 0 is returned."""
+        no legal move the throw is forfeited (P7) and 0 is returned. `known` is what this throw
+        returned in this same position before (a search trying a throw twice), taken as it is."""
         p = self.to_move
-        srcs = self._forward_sources(p, t)  # fast_sources(t), one call fewer
-        if not srcs and self.backward_moves:
-            srcs = self._backward_sources(p, t)
-            if srcs:
-                srcs |= BACKWARD
+        if known >= 0:
+            srcs = known
+        else:
+            srcs = self._forward_sources(p, t)  # fast_sources(t), one call fewer
+            if not srcs and self.backward_moves:
+                srcs = self._backward_sources(p, t)
+                if srcs:
+                    srcs |= BACKWARD
         passed = False
         if srcs:
             self.pending = t
