@@ -15,7 +15,7 @@ count of nodes are `Search`'s, so it decides as `Search` does, node for node
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from ..rules import Game, Move
 from ..rules.board import squares_in
@@ -50,7 +50,10 @@ class FastSearch(Search):
         self.judge = mask_judge(evaluate, game)
         self.thrown = 0  # the source mask of the last throw tried (`throw`)
         # where each source's move ends, per throw: forward, and backward (S12) for a mask with BACKWARD
-        self.dest = {(t, backward): game.destinations(t, backward) for t, _ in self.odds for backward in (False, True)}  # type: ignore[arg-type]
+        counts = [cast(int, t) for t, _ in self.odds]  # the fast path's throws are counts
+        self.dest: dict[tuple[object, bool], tuple[int, ...]] = {
+            (t, back): game.destinations(t, back) for t in counts for back in (False, True)
+        }
 
     @staticmethod
     def serves(game: Game) -> bool:
