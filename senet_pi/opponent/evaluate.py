@@ -15,8 +15,8 @@ from functools import cache
 
 from ..rules import Game
 from ..rules.board import OFF
-from .features import WEIGHTS, Linear
-from .master import Phased
+from .features import WEIGHTS, Linear, Shape
+from .master import Judge, Phased
 from .master_weights import MASTER_WEIGHTS
 from .tables import Tables
 
@@ -105,6 +105,21 @@ def master_chance(game: Game) -> list[float]:
     if phased is None or game.players != 2:
         return fitted_chance(game)
     return phased.chance(game)
+
+
+@cache
+def _phased_judge(name: str, shape: Shape) -> Judge | None:
+    phased = _phased(name)
+    return phased.judge(shape) if phased is not None else None
+
+
+def mask_judge(evaluation: Evaluation, game: Game) -> Judge | None:
+    """`evaluation` as a function of the board masks (`master.Judge`), where it has one (the master's
+    phased evaluation), for the leaves of a search on the fast path; None where the search must call
+    `evaluation` on the game itself."""
+    if evaluation is master_chance and game.players == 2:
+        return _phased_judge(game.name, Shape.of(game))
+    return None
 
 
 #: The evaluations a level can name.

@@ -36,6 +36,7 @@ def _light_class(cls: type[Game]) -> type[Game]:
             return moves
 
     Light.__name__ = Light.__qualname__ = f"Light{cls.__name__}"
+    Light._core_flow = cls._core_flow  # its push and pop are the fast path's: the turn is still the core's
     _LIGHT[cls] = Light
     return Light
 

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from ..rules import Game
 from .evaluate import Evaluation, fitted_chance
-from .light import light_copy
-from .search import Search
+from .fast_search import searcher
 from .tables import Tables
 
 #: No budget: a judgement one throw deep is a few hundred nodes at most.
@@ -34,7 +33,7 @@ class LuckJudge:
         A throw the player chose rather than threw (modern's single die, M3) counts no luck: the dice
         thrown otherwise still average zero, so the adjusted result stays unbiased."""
         exact = self.tables.exact if self.tables is not None else None
-        search = Search(light_copy(game), self.evaluation, UNBOUNDED, exact=exact)
+        search = searcher(game, self.evaluation, UNBOUNDED, exact=exact)
         odds = search.odds  # the throws' odds, as the search has them
         key = tuple(sorted(throw)) if isinstance(throw, tuple) else throw
         if key not in dict(odds):  # not a throw of the odds (M3: one die by choice): no luck counted

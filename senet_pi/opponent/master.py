@@ -15,6 +15,8 @@ levels 1-3 never read them.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 from ..rules import Game
 from ..rules.board import OFF
@@ -31,6 +33,8 @@ EXTRA_NAMES: tuple[str, ...] = (
 N_EXTRA = len(EXTRA_NAMES)
 #: A phase: the pieces the mover and the other side still have on the board (1-5 each).
 Phase = tuple[int, int]
+#: The mover's chance from the board masks and pieces off of the mover and the other side.
+Judge = Callable[[int, int, int, int], float]
 
 
 def phase_of(me: int, op: int) -> Phase:
@@ -51,6 +55,9 @@ def _penned(me: int, op: int, starts: int) -> int:
 
 #: _PIPS[k][byte]: the pips to go (as `features.feature_vector` counts them) of a board mask's byte k.
 _PIPS = [[sum(OFF - (8 * k + b) for b in range(8) if byte >> b & 1) for byte in range(256)] for k in range(4)]
+
+
+_PIPS0, _PIPS1, _PIPS2, _PIPS3 = _PIPS
 
 
 def _pips(m: int) -> int:
@@ -118,3 +125,86 @@ class Phased:
         x = self.logit(Shape.of(game), game.occ[p], game.occ[1 - p], game.off[p], game.off[1 - p])
         v = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
         return [v, 1.0 - v] if p == 0 else [1.0 - v, v]
+
+    def judge(self, shape: Shape) -> Judge:
+        """`chance`'s value for the mover as one function of the masks, every weight at hand: what the
+        search calls at each new leaf (`logit`'s and `Linear.logit`'s sums in their order, so the values
+        are the same to the last bit, without a `Game`, a list, a phase lookup or a call per feature)."""
+        rows = [self._row(a, b) for a in range(8) for b in range(8)]  # index: the phase's a * 8 + b
+        odds, safe, starts = shape.odds, shape.safe, shape.blockade_starts
+        sqrt, exp = math.sqrt, math.exp
+        pips0, pips1, pips2, pips3 = _PIPS
+
+        def judge(me: int, op: int, off_me: int, off_op: int) -> float:
+            (
+                bias, mb0, mb1, mb2, mb3, ob0, ob1, ob2, ob3,
+                w_off_me, w_off_op, w_prot_me, w_prot_op, w_blk_me, w_blk_op, w_att_me, w_att_op, w_lead,
+                w_apart, w_apart_lead, w_penned_me, w_penned_op, w_share,
+            ) = rows[me.bit_count() * 8 + op.bit_count()]  # fmt: skip
+            m0, m1, m2, m3 = me & 255, (me >> 8) & 255, (me >> 16) & 255, me >> 24
+            o0, o1, o2, o3 = op & 255, (op >> 8) & 255, (op >> 16) & 255, op >> 24
+            x = bias + mb0[m0] + mb1[m1] + mb2[m2] + mb3[m3] + ob0[o0] + ob1[o1] + ob2[o2] + ob3[o3]
+            x += w_off_me * off_me + w_off_op * off_op
+            prot_me = (me & ((me << 1) | (me >> 1))) | (me & safe)
+            prot_op = (op & ((op << 1) | (op >> 1))) | (op & safe)
+            x += w_prot_me * prot_me.bit_count() + w_prot_op * prot_op.bit_count()
+            runs_me = runs_op = 0
+            if starts:  # _runs3 of each side
+                r = me & (me >> 1) & (me >> 2) & starts
+                runs_me = r | (r << 1) | (r << 2)
+                r = op & (op >> 1) & (op >> 2) & starts
+                runs_op = r | (r << 1) | (r << 2)
+                x += w_blk_me * runs_me.bit_count() + w_blk_op * runs_op.bit_count()
+            # the attacks: a side with no open piece, or none behind one, is attacked 0.0 (Linear sums its
+            # zeros, the same float); an open piece is on the board, so `& ALL_SQUARES` would change nothing
+            open_op, open_me = op & ~prot_op, me & ~prot_me
+            att_me = att_op = 0.0
+            if (me & -me) < open_op:  # the mover's rearmost piece is behind an open piece of the other side
+                for t, p in odds:
+                    att_me += p * ((me << t) & open_op).bit_count()
+            if (op & -op) < open_me:
+                for t, p in odds:
+                    att_op += p * ((op << t) & open_me).bit_count()
+            if open_op or open_me:
+                x += w_att_me * att_me + w_att_op * att_op
+            pm = pips0[m0] + pips1[m1] + pips2[m2] + pips3[m3]
+            po = pips0[o0] + pips1[o1] + pips2[o2] + pips3[o3]
+            lead, total = po - pm, pm + po + 10.0
+            x += w_lead * lead / sqrt(total)  # Linear.logit ends here; the master's extras follow
+            x += w_share * lead / total
+            if (
+                not (me and op)
+                or (me & -me).bit_length() > op.bit_length()
+                or (op & -op).bit_length() > me.bit_length()
+            ):
+                x += w_apart + w_apart_lead * lead / sqrt(total)  # no contact
+            if starts:  # _penned, with the blockades found above
+                penned_me = (me & ((runs_op & -runs_op) - 1)).bit_count() if runs_op else 0
+                penned_op = (op & ((runs_me & -runs_me) - 1)).bit_count() if runs_me else 0
+                x += w_penned_me * penned_me + w_penned_op * penned_op
+            if x > 30.0:  # max(-30.0, min(30.0, x)) without the calls
+                x = 30.0
+            elif x < -30.0:
+                x = -30.0
+            return 1.0 / (1.0 + exp(-x))
+
+        return judge
+
+    def _row(self, a: int, b: int) -> tuple[Any, ...]:
+        """The weights of phase (a, b) in the order `judge` unpacks them."""
+        linear, extra = self.models.get((a, b)) or self.models[(0, 0)]
+        return (
+            linear.bias,
+            *linear.me_bytes,
+            *linear.op_bytes,
+            linear.w_off_me,
+            linear.w_off_op,
+            linear.w_prot_me,
+            linear.w_prot_op,
+            linear.w_blk_me,
+            linear.w_blk_op,
+            linear.w_att_me,
+            linear.w_att_op,
+            linear.w_lead,
+            *extra,  # EXTRA_NAMES' order: no contact, no contact x lead, mover penned, other penned, share
+        )

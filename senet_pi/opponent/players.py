@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from ..rules import Game, Move
 from .evaluate import EVALUATIONS, Evaluator
-from .light import light_copy
-from .search import Search, SearchStats
+from .fast_search import searcher
+from .search import SearchStats
 from .tables import Tables
 
 
@@ -97,7 +97,7 @@ class Computer:
         """Every legal move with the chance it leaves the mover (estimated by this level's search)."""
         exact = self.evaluator.exact if self.level.tables else None
         # the search asks the tables itself first, so its evaluation is the fallback alone (never a game that is over)
-        search = Search(light_copy(game), self.evaluator.fallback, self.level.budget, self.level.star2, exact)
+        search = searcher(game, self.evaluator.fallback, self.level.budget, self.level.star2, exact)
         depth = self.level.depth if game.turn_starts_with == "throw" else 0  # cards: no throws to look ahead on
         scored, stats = search.deepen(depth)
         stats.values = {str(m): v for m, v in scored}

@@ -117,15 +117,19 @@ class FastPath:
         srcs = self._backward_sources(p, t)
         return srcs | BACKWARD if srcs else 0
 
-    def fast_throw(self, t: int) -> int:
+    def fast_throw(self, t: int, known: int = -1) -> int:
         """Play throw `t` for the player to move, like `push_throw`: returns `fast_sources(t)`; with
-        no legal move the throw is forfeited (P7) and 0 is returned."""
+        no legal move the throw is forfeited (P7) and 0 is returned. `known` is what this throw
+        returned in this same position before (a search trying a throw twice), taken as it is."""
         p = self.to_move
-        srcs = self._forward_sources(p, t)  # fast_sources(t), one call fewer
-        if not srcs and self.backward_moves:
-            srcs = self._backward_sources(p, t)
-            if srcs:
-                srcs |= BACKWARD
+        if known >= 0:
+            srcs = known
+        else:
+            srcs = self._forward_sources(p, t)  # fast_sources(t), one call fewer
+            if not srcs and self.backward_moves:
+                srcs = self._backward_sources(p, t)
+                if srcs:
+                    srcs |= BACKWARD
         passed = False
         if srcs:
             self.pending = t
@@ -147,13 +151,13 @@ class FastPath:
                 return srcs
         return self.fast_sources(cast(int, self.pending))
 
-    def fast_move(self, f: int, to: int) -> None:
-        """Move the piece on `f` to `to` (a legal move of the throw waiting), like `push`."""
-        self.fast_push(Move(f, to))
-
     def fast_push(self, move: Move) -> None:
         """Play `move` (a legal move of the throw waiting, e.g. from `fast_moves`), like `push`."""
-        f, to = move.from_sq, move.to_sq
+        self.fast_move(move.from_sq, move.to_sq)
+
+    def fast_move(self, f: int, to: int) -> None:
+        """Move the piece on `f` to `to` (a legal move of the throw waiting: a source of `fast_throw`'s
+        mask and its entry in `destinations`), like `push`; no `Move` is made (the search's tree)."""
         p, t, occ = self.to_move, self.pending, self.occ
         q = 1 - p
         fb = 1 << f
@@ -200,6 +204,16 @@ class FastPath:
         self.pending = t if f else None
         self.winner = None
         self._version += 1
+
+    @property
+    def fast_records(self) -> int:
+        """How many fast actions can be undone now (for `fast_unwind`)."""
+        return len(self._fast)
+
+    def fast_unwind(self, records: int) -> None:
+        """Undo every fast action after the first `records` (a search cut short unwinds at once)."""
+        while len(self._fast) > records:
+            self.fast_pop()
 
     def fast_effects(self) -> Effects:
         """The effects of the last fast action, as `push`/`push_throw` return them (built only now)."""

@@ -35,8 +35,8 @@ def _play_fast(game: Game, rng: RandomSource, max_throws: int) -> int:
     value = cast(Callable[[RandomSource], int], game.throw_kind.value)  # the core's throws are counts
     bits, table = game.throw_kind.count_table() or (0, ())  # sticks: a lookup of random bits, no call
     random, getrandbits = rng.random, rng.getrandbits
-    throw, push = game.fast_throw, game.fast_push
-    forward, backward = game._forward_table, game._backward_table
+    throw, move = game.fast_throw, game.fast_move
+    forward, backward = game._forward_dest, game._backward_dest
     records = game._fast  # the undo records: not kept, as no history is
     throws = 0
     while game.winner is None and throws < max_throws:
@@ -45,13 +45,14 @@ def _play_fast(game: Game, rng: RandomSource, max_throws: int) -> int:
         srcs = throw(t)
         if not srcs:
             continue
-        moves = backward[t] if srcs & BACKWARD else forward[t]
+        dest = backward[t] if srcs & BACKWARD else forward[t]
         srcs &= ~BACKWARD
         k = int(random() * srcs.bit_count())
         while k:
             srcs &= srcs - 1
             k -= 1
-        push(moves[(srcs & -srcs).bit_length() - 1])  # type: ignore[arg-type]  # a source has its move
+        f = (srcs & -srcs).bit_length() - 1
+        move(f, dest[f])
         if not throws & 63:
             del records[:-1]
     if records:

@@ -1,0 +1,303 @@
+"""The search on the rules' fast path: `search.py`'s expectimax, walking masks of source squares.
+
+`Search` asks the game for a list of `Move` objects at every throw and pushes each of them. On the
+rules' fast path (`rules/fast.py`) a throw already gives its legal moves as one mask of source
+squares, in `legal_moves()` order, and a move is a source and its destination. `FastSearch` walks
+those masks: no `Move` inside the tree (only the root's moves are made, for the caller), no undo
+guarded at every node (a search cut short by its budget unwinds the fast path's records once, at
+the top), and new leaves judged by the evaluation's own function of the board masks where it has
+one (`evaluate.mask_judge`: the master's). The order of the moves, the windows, the caches and the
+count of nodes are `Search`'s, so it decides as `Search` does, node for node
+(`tests/test_opponent_fast.py`). It serves the rule sets with a fast path and solved endgames
+(`secret`, `houses`); `searcher` picks it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar, cast
+
+from ..rules import Game, Move
+from ..rules.board import squares_in
+from ..rules.fast import BACKWARD
+from .evaluate import Evaluation, mask_judge
+from .light import light_copy
+from .search import OutOfNodes, Search
+from .tables import MAX_PIECES
+
+T = TypeVar("T")
+Exact = Callable[[Game], float | None]
+
+
+def searcher(game: Game, evaluate: Evaluation, budget: int, star2: bool = True, exact: Exact | None = None) -> Search:
+    """A search from `game` (left as it is): `FastSearch` where it serves the rule set, else `Search`,
+    each on a light copy."""
+    if FastSearch.serves(game):
+        return FastSearch(light_copy(game), evaluate, budget, star2, exact)
+    return Search(light_copy(game), evaluate, budget, star2, exact)
+
+
+class FastSearch(Search):
+    """`Search` on the fast path. `exact` reads the solved tables, which reach no further than
+    `tables.MAX_PIECES` pieces a side: it is not asked beyond them."""
+
+    def __init__(
+        self, game: Game, evaluate: Evaluation, budget: int, star2: bool = True, exact: Exact | None = None
+    ) -> None:
+        if not self.serves(game):
+            raise ValueError(f"{game.name} with {game.players} players has no fast path with solved endgames")
+        super().__init__(game, evaluate, budget, star2, exact)
+        self.judge = mask_judge(evaluate, game)
+        self.thrown = 0  # the source mask of the last throw tried (`throw`)
+        # where each source's move ends, per throw: forward, and backward (S12) for a mask with BACKWARD
+        counts = [cast(int, t) for t, _ in self.odds]  # the fast path's throws are counts
+        self.dest: dict[tuple[object, bool], tuple[int, ...]] = {
+            (t, back): game.destinations(t, back) for t in counts for back in (False, True)
+        }
+
+    @staticmethod
+    def serves(game: Game) -> bool:
+        """Whether `game` can be searched here: a fast path (two players, the core's turn) and solved
+        endgames (so `Search` keeps its caches of leaves and chance nodes)."""
+        return game.has_fast_path and game.solved_endgames and game.turn_starts_with == "throw"
+
+    # ------------------------------------------------------------------ helpers
+
+    def leaf(self) -> float:
+        """`Search.leaf`: each position judged once a decision, the tables first."""
+        g = self.game
+        p, occ, off = g.to_move, g.occ, g.off
+        key = (occ[0], occ[1], off[0], off[1], p)
+        hit = self.leaves.get(key)
+        if hit is not None:
+            if hit[1]:
+                self.guessed = True
+            return hit[0]
+        return self.judged(key)
+
+    def judged(self, key: tuple[int, int, int, int, int]) -> float:
+        """A leaf not met before (`key` is `leaf`'s), judged and kept."""
+        g = self.game
+        p, occ, off = g.to_move, g.occ, g.off
+        me, op = occ[p], occ[1 - p]
+        v = self.exact(g) if self.exact and me.bit_count() <= MAX_PIECES and op.bit_count() <= MAX_PIECES else None
+        guessed = v is None
+        if v is None:
+            self.guessed = True
+            if self.judge is None:
+                v = self.evaluate(g)[self.root]
+                if p != self.root:
+                    v = 1.0 - v
+            else:  # the judge gives the mover's chance; as Search has it, through the root's side
+                v = self.judge(me, op, off[p], off[1 - p])
+                if p != self.root:
+                    v = 1.0 - (1.0 - v)
+        self.leaves[key] = (v, guessed)
+        return v
+
+    def after(self, mover: int, depth: int, alpha: float, beta: float) -> float:
+        """The value for `mover`'s side of the position just reached (no throw waits on the fast path)."""
+        g, root = self.game, self.root
+        if g.winner is not None:
+            return 1.0 if (g.winner == root) == (mover == root) else 0.0
+        if (g.to_move == root) == (mover == root):
+            return self.chance(depth, alpha, beta)
+        return 1.0 - self.chance(depth, 1.0 - beta, 1.0 - alpha)
+
+    def ordered_sources(self, srcs: int, dest: tuple[int, ...]) -> list[int]:
+        """`Search.ordered` over a source mask: the sources likeliest best first (ties in mask order)."""
+        g, root = self.game, self.root
+        mover = g.to_move
+        ours = mover == root
+        guessed = self.guessed  # ordering reads leaves the values may not: it says nothing of their exactness
+        scored = []
+        for f in squares_in(srcs):
+            g.fast_move(f, dest[f])
+            if g.winner is not None:
+                v = 1.0 if g.winner == mover else 0.0
+            else:
+                v = self.leaf()
+                if (g.to_move == root) != ours:
+                    v = 1.0 - v
+            g.fast_pop()
+            scored.append((-v, f))
+        scored.sort()  # by value, then by square: the order of the mask, as Search's stable sort keeps it
+        self.guessed = guessed
+        return [f for _, f in scored]
+
+    # ------------------------------------------------------------------ nodes
+
+    def chance(self, depth: int, alpha: float, beta: float) -> float:
+        """`Search.chance` (Star2), its cache keyed by plain integers."""
+        if depth <= 0:
+            return self.leaf()
+        g = self.game
+        key = (g.occ[0], g.occ[1], g.off[0], g.off[1], g.to_move, g.opening, depth)
+        hit = self.cache.get(key)
+        if hit is not None:
+            return hit
+        odds = self.odds
+        lower = [0.0] * len(odds)
+        upper = [1.0] * len(odds)
+        lo_sum, hi_sum = 0.0, 1.0
+        known = [-1] * len(odds)  # each throw's source mask, once its probe found it
+        if self.star2 and len(odds) > 1:
+            for i, (t, p) in enumerate(odds):
+                lower[i] = self.throw(t, depth, 0.0, 1.0, probe=True)
+                known[i] = self.thrown
+                lo_sum += p * lower[i]
+                if lo_sum >= beta:
+                    return lo_sum
+        for i, (t, p) in enumerate(odds):
+            rest_lo, rest_hi = lo_sum - p * lower[i], hi_sum - p * upper[i]
+            a = (alpha - rest_hi) / p  # max(lower[i], ...) and min(upper[i], ...) without the calls
+            if a < lower[i]:
+                a = lower[i]
+            b = (beta - rest_lo) / p
+            if b > upper[i]:
+                b = upper[i]
+            v = self.throw(t, depth, a, b, known=known[i], probed=lower[i])
+            if v <= a:
+                upper[i] = v
+            if v >= b:
+                lower[i] = v
+            if a < v < b:
+                lower[i] = upper[i] = v
+            lo_sum, hi_sum = rest_lo + p * lower[i], rest_hi + p * upper[i]
+            if hi_sum <= alpha:
+                return hi_sum
+            if lo_sum >= beta:
+                return lo_sum
+        self.cache[key] = lo_sum
+        return lo_sum
+
+    def throw(
+        self,
+        t: object,
+        depth: int,
+        alpha: float,
+        beta: float,
+        probe: bool = False,
+        known: int = -1,
+        probed: float = 0.0,
+    ) -> float:
+        """`Search.throw` on the fast path: the throw's moves come as a source mask (`known`: the mask its
+        probe found, kept in `thrown` after each call; `probed`: the probe's value, which one throw from
+        the leaves is the first move's, so that move is counted but not played again)."""
+        if self.nodes >= self.budget:
+            raise OutOfNodes
+        self.nodes += 1
+        g = self.game
+        mover = g.to_move
+        self.thrown = found = g.fast_throw(t, known)  # type: ignore[arg-type]  # the fast path's throws are counts
+        if found:
+            dest = self.dest[t, (found & BACKWARD) == BACKWARD]
+            srcs = found & ~BACKWARD
+            if depth != 1:
+                v = self.sources_value(srcs, dest, depth, alpha, beta, probe)
+            elif probe:
+                v = self.frontier(srcs & -srcs, dest, beta)
+            elif known < 0:
+                v = self.frontier(srcs, dest, beta)
+            else:  # the probe played the first move: counted again, its value the probe's
+                if self.nodes >= self.budget:
+                    raise OutOfNodes
+                self.nodes += 1
+                v = probed if probed >= beta else self.frontier(srcs & (srcs - 1), dest, beta, probed)
+        else:  # P7: nothing could move, and the throw passed the turn (or the bonus)
+            v = self.after(mover, depth - 1, alpha, beta)
+        g.fast_pop()
+        self.thrown = found
+        return v
+
+    def sources_value(
+        self, srcs: int, dest: tuple[int, ...], depth: int, alpha: float, beta: float, probe: bool
+    ) -> float:
+        """`Search.choose_value` over a source mask (two throws or more from the leaves): the best
+        move's value for the mover."""
+        g = self.game
+        mover = g.to_move
+        order = self.ordered_sources(srcs, dest) if srcs & (srcs - 1) else [srcs.bit_length() - 1]  # best first
+        if probe:
+            order = order[:1]
+        best = 0.0
+        for f in order:
+            if self.nodes >= self.budget:
+                raise OutOfNodes
+            self.nodes += 1
+            g.fast_move(f, dest[f])
+            v = self.after(mover, depth - 1, alpha if alpha > best else best, beta)
+            g.fast_pop()
+            if v > best:
+                best = v
+                if best >= beta:
+                    break
+        return best
+
+    def frontier(self, srcs: int, dest: tuple[int, ...], beta: float, best: float = 0.0) -> float:
+        """`sources_value` one throw from the leaves (no ordering there: the mask's order): each move's
+        leaf read at once (what `after` and `chance` would give at depth 0), the cache looked up here."""
+        g, root, leaves = self.game, self.root, self.leaves
+        occ, off, move, pop = g.occ, g.off, g.fast_move, g.fast_pop
+        ours = g.to_move == root
+        room = self.budget - self.nodes  # the moves that may still be counted
+        played = 0
+        while srcs:
+            low = srcs & -srcs
+            srcs ^= low
+            f = low.bit_length() - 1
+            if played >= room:
+                self.nodes += played
+                raise OutOfNodes
+            played += 1
+            move(f, dest[f])
+            if g.winner is not None:
+                v = 1.0 if (g.winner == root) == ours else 0.0
+            else:
+                to_move = g.to_move
+                key = (occ[0], occ[1], off[0], off[1], to_move)
+                hit = leaves.get(key)
+                if hit is None:
+                    v = self.judged(key)
+                else:
+                    v = hit[0]
+                    if hit[1]:
+                        self.guessed = True
+                if (to_move == root) != ours:
+                    v = 1.0 - v
+            pop()
+            if v > best:
+                best = v
+                if best >= beta:
+                    break
+        self.nodes += played
+        return best
+
+    # ------------------------------------------------------------------ the root
+
+    def root_values(self, depth: int) -> list[tuple[Move, float]]:
+        """`Search.root_values`: the root's moves are the only `Move` objects made."""
+        g = self.game
+        mover = g.to_move
+        out = []
+        for m in g.fast_moves(g.last_sources()):
+            if self.nodes >= self.budget:
+                raise OutOfNodes
+            self.nodes += 1
+            g.fast_move(m.from_sq, m.to_sq)
+            out.append((m, self.after(mover, depth, 0.0, 1.0)))
+            g.fast_pop()
+        return out
+
+    def _deepened(self, depths: range, search: Callable[[int], T]) -> tuple[T | None, int]:
+        """`Search._deepened`, a search cut short by the budget unwound at once (no node guards its undo)."""
+        records = self.game.fast_records
+
+        def unwinding(depth: int) -> T:
+            try:
+                return search(depth)
+            except OutOfNodes:
+                self.game.fast_unwind(records)
+                raise
+
+        return super()._deepened(depths, unwinding)
