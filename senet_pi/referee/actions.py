@@ -27,7 +27,7 @@ from .attempt import Attempt
 from .core import SAME_SCAN, Core, Part
 from .faults import STILL_TIME, Faults, switch_text
 from .judge import Judging
-from .physical import HAND, Step, StepWhy, effect_steps, fixes, held, play_out, reversed_steps
+from .physical import HAND, Step, StepWhy, effect_steps, fixes, play_out, reversed_steps, walk
 from .state import FLICKER_GRACE, Mode, Question, QuestionKind
 from .ways import Ways
 
@@ -310,7 +310,7 @@ class Actions(Part):
         owed = self.core.steps_left
         done = steps[: len(steps) - len(owed)]  # the owed ones were never carried out
         # a piece the move landed on, still in the hand because its owed step was not done, goes back too
-        in_hand = held(game.occupied(), done)
+        in_hand = walk(game.occupied(), done).held
         back = [Step(s.player, OFF, s.from_sq, StepWhy.UNDO, s.ruling) for s in owed if s.from_sq in in_hand]
         self.core._forget(history=True, warning=True, owed=True)
         out.append(Undone(game.to_move_id, " then ".join(str(m) for m in moves)))

@@ -2,8 +2,9 @@
 
 A move (or a `modern` pair of moves) becomes a list of physical `Step`s: the player's own
 piece first, then what the rules move by themselves (exchange, drowning, to the sun...).
-`stages()` gives the occupancy after each step, which is what the referee compares a
-settled board with. `fixes()` pairs what is missing with what is extra to say how to put a
+`walk()` follows each piece through the steps once and gives the occupancy after each
+(what the referee compares a settled board with), where each piece came from and which are
+still in a hand. `fixes()` pairs what is missing with what is extra to say how to put a
 wrong board right: each piece back where it came from when the hands showed it, else by
 shortest distance.
 """
@@ -141,20 +142,27 @@ def play_out(game: Game, moves: Sequence[Move]) -> tuple[list[Step], int, Outcom
     return steps_of(moves, effects, player), final, outcome
 
 
-def stages(start: int, steps: Sequence[Step]) -> list[int]:
-    """Occupancy after each step (a piece landing on an occupied square pushes the other into a hand)."""
-    return [board for board, _ in _simulate(start, steps)]
+@dataclass(frozen=True)
+class Walk:
+    """A move's steps walked once from the board `start`, each real piece followed; the referee
+    reads every stage from it. Per step: the occupancy after it (`boards`; a piece landing on an
+    occupied square pushes the other into a hand), the square its piece stood on before the move
+    began (`origins`, OFF for one brought in) and the pieces standing on a new square
+    (`landed`: square and origin; a square a piece only passed through is not among them). At
+    the end: the squares whose pieces were pushed into a hand and not put down again (`held`)."""
+
+    boards: tuple[int, ...]
+    origins: tuple[int, ...]
+    landed: tuple[tuple[tuple[int, int], ...], ...]
+    held: frozenset[int]
 
 
-def origins(start: int, steps: Sequence[Step]) -> list[int]:
-    """For each step, the square its piece stood on before the move began (OFF for a piece brought in)."""
-    return [origin for _, origin in _simulate(start, steps)]
-
-
-def _simulate(start: int, steps: Sequence[Step]) -> list[tuple[int, int]]:
+def walk(start: int, steps: Sequence[Step]) -> Walk:
+    """Carry out `steps` from the board `start` once, following each piece (named by the square it
+    started on; a piece brought back onto the board by its step's number past OFF)."""
     on: dict[int, int] = {sq: sq for sq in squares_in(start)}  # square -> piece (its start square)
     in_hand: dict[int, int] = {}  # the square a held piece was taken from -> piece
-    out = []
+    boards, origins, landed = [], [], []
     for n, step in enumerate(steps):
         # A piece pushed into a hand by a landing (exchange, capture) is the one that leaves next.
         piece = in_hand.pop(step.from_sq, None)
@@ -167,24 +175,20 @@ def _simulate(start: int, steps: Sequence[Step]) -> list[tuple[int, int]]:
             if displaced is not None:
                 in_hand[step.to_sq] = displaced
             on[step.to_sq] = piece
-        out.append((sum(bit(sq) for sq in on), piece if piece <= OFF else OFF))
-    return out
+        boards.append(sum(bit(sq) for sq in on))
+        origins.append(_origin(piece))
+        landed.append(tuple((sq, _origin(p)) for sq, p in sorted(on.items()) if p != sq))
+    return Walk(tuple(boards), tuple(origins), tuple(landed), frozenset(in_hand))
 
 
-def held(start: int, steps: Sequence[Step]) -> set[int]:
-    """The squares whose pieces `steps` pushed into a hand (landed on) and did not put down again."""
-    on: dict[int, int] = {sq: sq for sq in squares_in(start)}
-    in_hand: dict[int, int] = {}
-    for step in steps:
-        piece = in_hand.pop(step.from_sq, None)
-        if piece is None:
-            piece = on.pop(step.from_sq, OFF)
-        if step.to_sq != OFF:
-            displaced = on.get(step.to_sq)
-            if displaced is not None and displaced != piece:
-                in_hand[step.to_sq] = displaced
-            on[step.to_sq] = piece
-    return set(in_hand)
+def _origin(piece: int) -> int:
+    """Where a followed piece stood before the move began: its start square, or OFF if brought in."""
+    return piece if piece <= OFF else OFF
+
+
+def stages(start: int, steps: Sequence[Step]) -> list[int]:
+    """Occupancy after each step (a piece landing on an occupied square pushes the other into a hand)."""
+    return list(walk(start, steps).boards)
 
 
 def lifts_needed(start: int, steps: Sequence[Step]) -> list[int]:
@@ -198,27 +202,6 @@ def lifts_needed(start: int, steps: Sequence[Step]) -> list[int]:
         if step.to_sq != OFF:
             filled |= bit(step.to_sq)
         out.append(need)
-    return out
-
-
-def landings(start: int, steps: Sequence[Step]) -> list[list[tuple[int, int]]]:
-    """After each step, the pieces that stand on a new square: (square, where that piece stood at the
-    start, or OFF for one brought in). A square a piece only passed through is not among them."""
-    on: dict[int, int] = {sq: sq for sq in squares_in(start)}
-    in_hand: dict[int, int] = {}
-    out = []
-    for n, step in enumerate(steps):
-        piece = in_hand.pop(step.from_sq, None)
-        if step.from_sq == OFF:
-            piece = OFF + 1 + n
-        elif piece is None:
-            piece = on.pop(step.from_sq)
-        if step.to_sq != OFF:
-            displaced = on.get(step.to_sq)
-            if displaced is not None and displaced != piece:
-                in_hand[step.to_sq] = displaced
-            on[step.to_sq] = piece
-        out.append([(sq, p if p <= OFF else OFF) for sq, p in sorted(on.items()) if p != sq])
     return out
 
 
