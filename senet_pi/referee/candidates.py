@@ -18,11 +18,7 @@ from .physical import (
     Outcome,
     Step,
     StepWhy,
-    lifts_needed,
-    places_needed,
     play_out,
-    swaps_needed,
-    touched,
     walk,
 )
 
@@ -37,10 +33,10 @@ class Candidate:
     first_stage: int  # stages before this one are the player's own moves still under way
     touched: int  # the squares its steps start or end on
     outcome: Outcome  # the resulting position: candidates with the same outcome are the same move
-    lifts: list[int]  # per stage, the switches that must have opened to get there
-    places: list[int]  # per stage, the squares a piece was put on to get there
+    lifts: tuple[int, ...]  # per stage, the switches that must have opened to get there
+    places: tuple[int, ...]  # per stage, the squares a piece was put on to get there
     origins: tuple[int, ...]  # per step, where its piece stood when the move began
-    swaps: list[list[tuple[int, int]]]  # per stage, square pairs that must have been empty at once (P4)
+    swaps: tuple[tuple[tuple[int, int], ...], ...]  # per stage, square pairs that must have been empty at once (P4)
     visible: bool  # whether the board shows it at all (a bounce back onto its own square does not)
     landed: tuple[tuple[tuple[int, int], ...], ...]  # per stage, (square, where its piece came from) of moved pieces
     whole: bool = True  # the whole throw played (not `modern`'s first die alone, the other still to play)
@@ -73,12 +69,12 @@ class Candidate:
             steps=steps,
             boards=walked.boards,
             first_stage=movers[-1] if movers else 0,
-            touched=touched(steps),
+            touched=walked.touched,
             outcome=outcome,
-            lifts=lifts_needed(start, steps),
-            places=places_needed(steps),
+            lifts=walked.lifts,
+            places=walked.places,
             origins=walked.origins,
-            swaps=swaps_needed(start, steps),
+            swaps=walked.swaps,
             visible=any(s.from_sq != s.to_sq for s in steps),  # a bounce back onto its own square is not
             landed=walked.landed,
             whole=whole,
