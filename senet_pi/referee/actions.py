@@ -27,7 +27,7 @@ from .attempt import Attempt
 from .core import SAME_SCAN, Core, Part
 from .faults import STILL_TIME, Faults, switch_text
 from .judge import Judging
-from .physical import HAND, Step, StepWhy, effect_steps, fixes, held, play_out, reversed_steps
+from .physical import HAND, Step, StepWhy, effect_steps, fixes, play_out, reversed_steps, walk
 from .state import FLICKER_GRACE, Mode, Question, QuestionKind
 from .ways import Ways
 
@@ -61,10 +61,10 @@ class Actions(Part):
             and self.state.last_change is not None
             and self.state.now - self.state.last_change >= settle - _EPS
         ):
-            out += self.judging._judge_at(self.state.last_change + settle)
+            out += self.judging.judge_at(self.state.last_change + settle)
         if self._part_way_too_long():  # no silent board: a move left part way is warned, with its fix
             self.state.guiding = True
-            out += self.core._warn(self.state.sensed)
+            out += self.core.warn(self.state.sensed)
         warning = self.state.warning
         if (
             warning is not None
@@ -72,7 +72,7 @@ class Actions(Part):
             and self.state.now - warning.since >= self.core.guidance_delay - _EPS
         ):
             self.state.guiding = True
-            out += self.core._next_fix()
+            out += self.core.next_fix()
         still_for = self.state.now - (self.state.last_change if self.state.last_change is not None else 0.0)
         switches = self.state.switches
         if (
@@ -82,7 +82,7 @@ class Actions(Part):
             and still_for >= STILL_TIME
         ):
             switches.still_checked = True
-            out += self.faults._dead_under_owed_steps(self.judging._judge)
+            out += self.faults.dead_under_owed_steps(self.judging.judge)
         return out
 
     def _settle_time(self) -> float:
@@ -106,7 +106,7 @@ class Actions(Part):
             or self.core.mode is not Mode.MOVE
         ):
             return False
-        if self.state.warning is not None or self.core._same(self.state.sensed, self.state.expected):
+        if self.state.warning is not None or self.core.same(self.state.sensed, self.state.expected):
             return False
         put_down = self.state.sensed & ~self.state.expected & ~self.core.unknown
         return (
@@ -116,7 +116,7 @@ class Actions(Part):
 
     def flush(self) -> list[Verdict]:
         """Judge the board now as if it had settled (end of a replay, or a button pressed)."""
-        return [] if self.state.judged else self.judging._judge_at(self.state.now)
+        return [] if self.state.judged else self.judging.judge_at(self.state.now)
 
     def _catch_up(self, at: float | None) -> list[Verdict]:
         out = self.tick(at) if at is not None else []
@@ -136,7 +136,7 @@ class Actions(Part):
         )
         if not same_scan:
             out += self.flush()
-        block = self.core._busy()
+        block = self.core.busy()
         if block:
             return [*out, block]
         player = self.game.to_move_id
@@ -148,19 +148,19 @@ class Actions(Part):
         self.state.provisional = None  # the last move is final now
         out.append(Thrown(player, list(value) if isinstance(value, tuple) else value))
         out += from_effects(effects)
-        self.core._cands()  # worked out now, while the hands move, so that judging the board is quick
+        self.core.cands()  # worked out now, while the hands move, so that judging the board is quick
         steps = effect_steps(effects)  # M9: the pieces of a player who leaves come off the board
         if steps and self.state.sensing:
-            self.core._guide(steps, start)
+            self.core.guide(steps, start)
             out.append(self._prompt())
         elif steps:
-            self.core._unsensed()
+            self.core.unsensed()
         return out
 
     def play_card(self, kind: str, value: object, at: float | None = None) -> list[Verdict]:
         """The card game's turn actions (K4): play a card, exchange one or two, or pass (K9's residue)."""
         out = self._catch_up(at)
-        block = self.core._busy()
+        block = self.core.busy()
         if block:
             return [*out, block]
         game = self.game
@@ -185,7 +185,7 @@ class Actions(Part):
         if game.phase == "nile":
             text = Text("{player}: send one of your pawns on 16-30 to the Nile (K7)", player=game.mover_id)
             out.append(Prompt(text, game.mover_id, None, 15))
-        self.core._cands()
+        self.core.cands()
         return out
 
     def _prompt(self) -> Verdict:
@@ -204,7 +204,7 @@ class Actions(Part):
                 if (first.from_sq, first.to_sq) == (from_sq, to_sq) and by in (0, first.by):
                     return out + self.answer(i)
         if self.core.mode is Mode.PROMPTS:
-            busy = self.core._busy()
+            busy = self.core.busy()
             assert busy is not None
             return [*out, busy]
         try:
@@ -218,10 +218,10 @@ class Actions(Part):
         out += from_effects(self.game.push(move), move, player)
         self.state.question = None
         if self.state.sensing:
-            self.core._guide(steps, before, keep_evidence=True)  # the hands may have moved it already
+            self.core.guide(steps, before, keep_evidence=True)  # the hands may have moved it already
             out += self._recheck_owed()
         else:
-            self.core._unsensed()
+            self.core.unsensed()
         return out
 
     def answer(self, choice: int | str, at: float | None = None) -> list[Verdict]:
@@ -244,14 +244,14 @@ class Actions(Part):
             for attempt in self._evidence():
                 attempt.narrow(question.square, question.pieces[index])
             self.state.judged = False
-            return out + self.judging._judge()
+            return out + self.judging.judge()
         return out + self._kept()
 
     def _which(self, question: Question, index: int) -> list[Verdict]:
         """A way to play chosen: accepted (with any stray beside it warned), or revising the provisional move."""
         if question.revise:
-            return self.ways._revise_to(*question.candidates[index])
-        return self.core._accept_beside_strays(*question.candidates[index])
+            return self.ways.revise_to(*question.candidates[index])
+        return self.core.accept_beside_strays(*question.candidates[index])
 
     def _where_they_stand(self, question: Question, index: int) -> list[Verdict]:
         """Swapped or put back (two pieces), each back or some mixed up (three or more): the hands'
@@ -268,15 +268,15 @@ class Actions(Part):
             else:
                 attempt.drop(own)
         self.state.judged = False
-        return self.judging._judge()
+        return self.judging.judge()
 
     def _kept(self) -> list[Verdict]:
         """ "no move", "keep": the game stays; a board that differs is warned (fixes follow the pieces
         moved), a board that stands as the game has it ends a warning from the way there."""
-        if not self.core._same(self.state.sensed, self.state.expected):
-            return self.core._warn(self.state.sensed)
-        self.core._reset_attempt()
-        return [self.core._clear()] if self.state.warning is not None else []
+        if not self.core.same(self.state.sensed, self.state.expected):
+            return self.core.warn(self.state.sensed)
+        self.core.reset_attempt()
+        return [self.core.clear()] if self.state.warning is not None else []
 
     def _evidence(self) -> list[Attempt]:
         """The hands' evidence an answer narrows: since the board was last trusted, and since the
@@ -298,7 +298,7 @@ class Actions(Part):
         game = self.game
         if not any(kind == "move" for kind, _ in game.actions):
             raise RefereeError("there is no move to undo")
-        if not self.judging._undoable():  # the throw made since would be lost, and thrown again
+        if not self.judging.undoable():  # the throw made since would be lost, and thrown again
             raise RefereeError(f"the last move stands: {game.to_move_id} has thrown since")
         moves: list[Move] = []
         while len(moves) < self.state.accepted and game.actions and game.actions[-1][0] == "move":
@@ -310,21 +310,21 @@ class Actions(Part):
         owed = self.core.steps_left
         done = steps[: len(steps) - len(owed)]  # the owed ones were never carried out
         # a piece the move landed on, still in the hand because its owed step was not done, goes back too
-        in_hand = held(game.occupied(), done)
+        in_hand = walk(game.occupied(), done).held
         back = [Step(s.player, OFF, s.from_sq, StepWhy.UNDO, s.ruling) for s in owed if s.from_sq in in_hand]
-        self.core._forget(history=True, warning=True, owed=True)
+        self.core.forget(history=True, warning=True, owed=True)
         out.append(Undone(game.to_move_id, " then ".join(str(m) for m in moves)))
         if not self.state.sensing:
-            self.core._unsensed()
+            self.core.unsensed()
             return out
-        self.core._guide(reversed_steps(done) + back, self.state.expected, keep_evidence=True)
+        self.core.guide(reversed_steps(done) + back, self.state.expected, keep_evidence=True)
         return out + self._recheck_owed()
 
     def new_game(self, at: float | None = None) -> list[Verdict]:
         """Start again from the standard setup with the same rule set and options."""
         out = self._catch_up(at)
         self.core.game = type(self.game)(self.game.players, self.game.options)
-        self.core._forget(history=True)
+        self.core.forget(history=True)
         out.append(NewGame(self.game.name, self.game.to_move_id))
         return out + self._resync_board_to(self.game.occupied())
 
@@ -365,11 +365,11 @@ class Actions(Part):
         ]
         assumed += [Text("the piece on {square} is {player}'s", square=sq, player=pid) for sq, pid in added]
         self.state.expected = game.occupied()
-        self.core._forget(history=True, owed=True)
-        self.core._reset_attempt()
+        self.core.forget(history=True, owed=True)
+        self.core.reset_attempt()
         out.append(Resynced(assumed, {str(k): v for k, v in game.board().items()}))
         if self.state.warning is not None:
-            out.append(self.core._clear())
+            out.append(self.core.clear())
         return out
 
     def _recheck_owed(self) -> list[Verdict]:
@@ -377,17 +377,17 @@ class Actions(Part):
         asked for, a move entered after it was made): judge them at once, prompt what is left."""
         if self.state.owed is None:
             return []
-        verdicts = [v for v in self.judging._judge_prompts(self.state.sensed) if not isinstance(v, Cleared)]
+        verdicts = [v for v in self.judging.judge_prompts(self.state.sensed) if not isinstance(v, Cleared)]
         if self.state.owed is not None and not any(isinstance(v, Prompt) for v in verdicts):
             verdicts.append(self._prompt())
         return verdicts
 
     def _resync_board_to(self, target: int) -> list[Verdict]:
         """After a new game: prompts that bring the physical board to `target`."""
-        self.core._forget(warning=True, owed=True)
-        self.core._reset_attempt()
+        self.core.forget(warning=True, owed=True)
+        self.core.reset_attempt()
         if not self.state.sensing:
-            self.core._unsensed()
+            self.core.unsensed()
             return []
         owners = self.game.board()
         steps = [
@@ -399,7 +399,7 @@ class Actions(Part):
             )
             for f in fixes(self.state.sensed, target, owners)
         ]
-        self.core._guide(steps, self.state.sensed)
+        self.core.guide(steps, self.state.sensed)
         return [self._prompt()] if steps else []
 
     # ------------------------------------------------------------------ what the thrower's button may do
@@ -409,16 +409,16 @@ class Actions(Part):
         what the player may mean by pressing the button instead of moving a piece; else None."""
         if (
             self.game.pending is None
-            or self.core._busy() is not None
-            or not self.core._same(self.state.sensed, self.state.expected)
+            or self.core.busy() is not None
+            or not self.core.same(self.state.sensed, self.state.expected)
         ):
             return None
-        unseen = {c.moves[0] for c in self.core._cands() if not c.visible and len(c.moves) == 1}
+        unseen = {c.moves[0] for c in self.core.cands() if not c.visible and len(c.moves) == 1}
         return next(iter(unseen)) if len(unseen) == 1 else None
 
     def throw_blocked(self) -> str | None:
         """Why a throw would be refused now (a move owed, a prompt, a question, a wrong board), or None."""
-        busy = self.core._busy()
+        busy = self.core.busy()
         if busy is not None:
             return busy.reason  # a Text stays one
         if self.game.is_over:

@@ -18,14 +18,8 @@ from .physical import (
     Outcome,
     Step,
     StepWhy,
-    landings,
-    lifts_needed,
-    origins,
-    places_needed,
     play_out,
-    stages,
-    swaps_needed,
-    touched,
+    walk,
 )
 
 
@@ -35,16 +29,16 @@ class Candidate:
 
     moves: tuple[Move, ...]
     steps: list[Step]
-    boards: list[int]
+    boards: tuple[int, ...]
     first_stage: int  # stages before this one are the player's own moves still under way
     touched: int  # the squares its steps start or end on
     outcome: Outcome  # the resulting position: candidates with the same outcome are the same move
-    lifts: list[int]  # per stage, the switches that must have opened to get there
-    places: list[int]  # per stage, the squares a piece was put on to get there
-    origins: list[int]  # per step, where its piece stood when the move began
-    swaps: list[list[tuple[int, int]]]  # per stage, square pairs that must have been empty at once (P4)
+    lifts: tuple[int, ...]  # per stage, the switches that must have opened to get there
+    places: tuple[int, ...]  # per stage, the squares a piece was put on to get there
+    origins: tuple[int, ...]  # per step, where its piece stood when the move began
+    swaps: tuple[tuple[tuple[int, int], ...], ...]  # per stage, square pairs that must have been empty at once (P4)
     visible: bool  # whether the board shows it at all (a bounce back onto its own square does not)
-    landed: list[list[tuple[int, int]]]  # per stage, (square, where its piece came from) of moved pieces
+    landed: tuple[tuple[tuple[int, int], ...], ...]  # per stage, (square, where its piece came from) of moved pieces
     whole: bool = True  # the whole throw played (not `modern`'s first die alone, the other still to play)
 
     @property
@@ -69,19 +63,20 @@ class Candidate:
         """The candidate that carries out `steps` from the board `start`."""
         steps = list(steps)
         movers = [i for i, s in enumerate(steps) if s.why is StepWhy.MOVE]
+        walked = walk(start, steps)
         return cls(
             moves=moves,
             steps=steps,
-            boards=stages(start, steps),
+            boards=walked.boards,
             first_stage=movers[-1] if movers else 0,
-            touched=touched(steps),
+            touched=walked.touched,
             outcome=outcome,
-            lifts=lifts_needed(start, steps),
-            places=places_needed(steps),
-            origins=origins(start, steps),
-            swaps=swaps_needed(start, steps),
+            lifts=walked.lifts,
+            places=walked.places,
+            origins=walked.origins,
+            swaps=walked.swaps,
             visible=any(s.from_sq != s.to_sq for s in steps),  # a bounce back onto its own square is not
-            landed=landings(start, steps),
+            landed=walked.landed,
             whole=whole,
         )
 

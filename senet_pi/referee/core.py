@@ -47,8 +47,8 @@ class Core:
     """One game on a board whose switches sense occupancy only: the state and its outcomes.
 
     Contract: holds the game, the settings and the referee's one `state` (a `RefereeState`), and is
-    the only part that sets up a warning, a question or an accepted move (`_warn*`, `_ask*`,
-    `_accept`, `_check_swaps`); the parts above read the state and change it only through these
+    the only part that sets up a warning, a question or an accepted move (`warn*`, `ask*`,
+    `accept`, `check_swaps`); the parts above read the state and change it only through these
     outcomes, except where their own docstrings say otherwise."""
 
     def __init__(self, game: Game, *, settle: float = SETTLE_TIME, guidance_delay: float = GUIDANCE_DELAY) -> None:
@@ -154,17 +154,17 @@ class Core:
         game = self.game
         return Attempt(start, owners=game.board(), pieces={sq: game.piece_at(sq) for sq in game.board()})
 
-    def _same(self, a: int, b: int) -> bool:
+    def same(self, a: int, b: int) -> bool:
         """Whether two boards agree on every square whose switch can be trusted."""
         return self.state.switches.same(a, b)
 
-    def _target(self) -> int:
+    def target(self) -> int:
         """The board the people should make: the expected one, or where the owed steps lead."""
         return self.state.owed.final if self.state.owed is not None else self.state.expected
 
     # ------------------------------------------------------------------ outcomes
 
-    def _cands(self) -> list[Candidate]:
+    def cands(self) -> list[Candidate]:
         """Every way to play the throw waiting, worked out once per position."""
         version, cands = self.state.candidates
         if version != self.game.version:
@@ -172,7 +172,7 @@ class Core:
             self.state.candidates = (self.game.version, cands)
         return cands
 
-    def _accept(self, cand: Candidate, stage: int) -> list[Verdict]:
+    def accept(self, cand: Candidate, stage: int) -> list[Verdict]:
         player = self.game.mover_id
         base = self.state.expected
         ev = self.state.attempt
@@ -182,7 +182,7 @@ class Core:
                 ev.set_aside(o for o, st in zip(cand.origins, cand.steps[: stage + 1], strict=False) if st.to_sq == OFF)
         self.state.before_last_move = self.game.occupied()
         self.state.accepted = max(1, len(cand.moves))
-        base_cands = list(self._cands())
+        base_cands = list(self.cands())
         out: list[Verdict] = []
         for move in cand.moves:
             out += from_effects(self.game.push(move), move, player)
@@ -196,31 +196,31 @@ class Core:
         self.state.expected = cand.boards[stage] if cand.boards else self.state.expected
         doubt = self.state.owed is None and self._owners_in_doubt()
         if self.state.owed is None and not doubt:
-            self._reset_attempt()  # the prompts, if any, go on judging with the evidence since the move began
+            self.reset_attempt()  # the prompts, if any, go on judging with the evidence since the move began
         else:
             self.state.in_progress = False
         if self.state.warning is not None:
-            out.insert(0, self._clear())
+            out.insert(0, self.clear())
         if self.state.owed is not None:
             out.append(self.state.owed.prompt())
-        self._cands()  # a second die to play (modern): ready before the hands move again
+        self.cands()  # a second die to play (modern): ready before the hands move again
         if doubt:  # pieces the hands held together besides the move's: who stands where is asked, not guessed
-            out += self._check_swaps()
+            out += self.check_swaps()
         return out
 
-    def _accept_beside_strays(self, cand: Candidate, stage: int) -> list[Verdict]:
+    def accept_beside_strays(self, cand: Candidate, stage: int) -> list[Verdict]:
         """Accept a move made with stray changes beside it (a knock, a spare, a weld), and warn the
         strays with their fixes: the hands' stories (narrowed to the move) still say whose piece
         each stray is and where it came from."""
         ev = self.state.attempt
-        out = self._accept(cand, stage)
+        out = self.accept(cand, stage)
         if (
-            not self._same(self.state.sensed, self.state.expected)
+            not self.same(self.state.sensed, self.state.expected)
             and self.state.owed is None
             and self.state.question is None
         ):
             self.state.forget_attempt(ev)
-            out += self._warn(self.state.sensed)
+            out += self.warn(self.state.sensed)
         return out
 
     def _owners_in_doubt(self) -> bool:
@@ -239,7 +239,7 @@ class Core:
                 return True
         return False
 
-    def _check_swaps(self) -> list[Verdict]:
+    def check_swaps(self) -> list[Verdict]:
         """A board whose occupancy is right: but were two different pieces swapped by hand? The open
         repairs first (a swap to undo, a piece to replace), then who stands where: sure (warned),
         unsure between one pair lifted together (asked, or warned when it crossed or was an attack),
@@ -258,7 +258,7 @@ class Core:
         }
         mixed |= {sq: None for sq in pieces if ev.foreign(sq)}  # said to be no piece of the game's
         if not unsure:
-            return self._warn_mixed(mixed) if mixed else self._board_good()
+            return self._warn_mixed(mixed) if mixed else self.board_good()
         # one pair lifted together whose only doubt is whether they changed places
         pair = (
             len(unsure) == 2
@@ -272,7 +272,7 @@ class Core:
         """Two pieces believed swapped by hand: swapped back (the next mixed-up pair, if any, or the
         board good), or the swap warning stands."""
         if not self.state.attempt.empty_together(*swapped):
-            self._reset_attempt()
+            self.reset_attempt()
             standing = self.state.warning is not None and self.state.warning.swap is not None
             return [] if standing else self._warn_swap(*swapped)
         a, b = swapped
@@ -283,7 +283,7 @@ class Core:
             left = {sq: real for sq, real in mixed.items() if real != self.game.piece_at(sq)}
             if left:
                 return self._warn_mixed(left)
-        return self._board_good(force=True)
+        return self.board_good(force=True)
 
     def _replaced(self, square: int) -> list[Verdict]:
         """A piece to replace by the game's: done once that square was lifted (the switches cannot see
@@ -292,58 +292,58 @@ class Core:
             return []
         self.state.replacing = None
         left, self.state.mixed = {sq: real for sq, real in self.state.mixed.items() if sq != square}, {}
-        return self._warn_mixed(left) if left else self._board_good(force=True)
+        return self._warn_mixed(left) if left else self.board_good(force=True)
 
     def _many_in_the_hand(self, unsure: list[int], pieces: dict[int, Piece]) -> list[Verdict]:
         """Three or more pieces went through the hands together: no one pair to ask about. Most often
         each went back where it was: ask that once; else whose piece is on each square (and once all
         are known, the mixed-up ones are swapped back a pair at a time). One square alone (its
         partner left the board) is asked about by name: "whose piece?"."""
-        out = [self._clear()] if self.state.warning is not None else []
+        out = [self.clear()] if self.state.warning is not None else []
         if len(unsure) > 1 and self.state.attempt.could_be((sq, pieces[sq]) for sq in unsure):
             listed = ", ".join(str(sq) for sq in unsure)
             text = Text(
                 "The pieces on {squares} were in the hand together. Is each back on its own square?", squares=listed
             )
             options: list[str] = [Text("each on its own square"), Text("some were mixed up")]
-            return out + self._ask(QuestionKind.BACK, text, options, squares=tuple(unsure))
-        return out + self._ask_whose(unsure[0], self._identities_on(unsure[0], likely=False))
+            return out + self.ask(QuestionKind.BACK, text, options, squares=tuple(unsure))
+        return out + self.ask_whose(unsure[0], self._identities_on(unsure[0], likely=False))
 
     def _one_pair(self, a: int, b: int, pieces: dict[int, Piece]) -> list[Verdict]:
         """Two pieces lifted together, either may stand on either square: the same piece (nothing to
         ask), crossed over or an attack by the mover (a swap warned), else asked."""
         if pieces[a] == pieces[b]:
-            return self._board_good()
+            return self.board_good()
         ev = self.state.attempt
         crossed = ev.origin(a) == b and ev.origin(b) == a
         owners = {pieces[a][0], pieces[b][0]}
         attack = self.game.pending is not None and self.game.to_move_id in owners and len(owners) == 2
         if crossed or attack:
-            self._reset_attempt()
+            self.reset_attempt()
             return self._warn_swap(a, b)
-        cleared = [self._clear()] if self.state.warning is not None else []  # every square is right: only who is where
-        return cleared + self._ask(
+        cleared = [self.clear()] if self.state.warning is not None else []  # every square is right: only who is where
+        return cleared + self.ask(
             QuestionKind.SWAP,
             Text("The pieces on {a} and {b} were both lifted. Were they swapped?", a=a, b=b),
             [Text("put back"), Text("swapped")],
             swap=(a, b),
         )
 
-    def _board_good(self, force: bool = False) -> list[Verdict]:
+    def board_good(self, force: bool = False) -> list[Verdict]:
         was_moving = self.state.in_progress
-        self._reset_attempt()
+        self.reset_attempt()
         if self.state.warning is not None or force:
-            return [self._clear()]
+            return [self.clear()]
         if was_moving:  # a piece knocked and put back, or a move begun and taken back
             return [Settled()]
         return []
 
-    def _clear(self) -> Verdict:
+    def clear(self) -> Verdict:
         """The warning is over: cleared (`RefereeState.clear_warning`), and said."""
         self.state.clear_warning()
         return Cleared()
 
-    def _forget(self, *, history: bool = False, warning: bool = False, owed: bool = False) -> None:
+    def forget(self, *, history: bool = False, warning: bool = False, owed: bool = False) -> None:
         """The resets of the open business, in one place. `history`: the last move is no longer open
         to an undo or a revision, no question stands, and pieces believed swapped or mixed up by hand
         are no longer in question (undo, new game, resync); `warning`: no warning stands or is being
@@ -355,18 +355,18 @@ class Core:
         if owed:
             self.state.forget_owed()
 
-    def _reset_attempt(self) -> None:
+    def reset_attempt(self) -> None:
         """The board is trusted as it is: evidence starts afresh from here."""
         self.state.forget_attempt(self._attempt(self.state.expected if self.state.owed is None else self.state.sensed))
 
-    def _unsensed(self) -> None:
+    def unsensed(self) -> None:
         """A board without sensors (yet) follows the game: what it shows and should show is the game's
         position, and the hands' evidence, should its switches start reporting (a bridge plugged in
         late), starts from that position, never from the setup (class 1)."""
         self.state.expected = self.state.sensed = self.game.occupied()
-        self._reset_attempt()
+        self.reset_attempt()
 
-    def _guide(self, steps: Sequence[Step], start: int, keep_evidence: bool = False) -> None:
+    def guide(self, steps: Sequence[Step], start: int, keep_evidence: bool = False) -> None:
         """The people must carry out `steps` from the board `start`: prompt them one at a time, and
         count each done only once the hands were seen to do it."""
         steps = [s for s in steps if s.from_sq != s.to_sq]  # a bounce onto its own square asks nothing
@@ -391,7 +391,7 @@ class Core:
         in the hand, or where a carried piece came from), whose piece the hands left unsure between
         players (two or more pieces were in the hand at once), with the pieces it may hold; None
         when all are known.
-        (Who stands where among the pieces left standing is asked once the board is right: `_check_swaps`.)"""
+        (Who stands where among the pieces left standing is asked once the board is right: `check_swaps`.)"""
         carried = {f.from_sq for f in todo if f.from_sq != HAND}
         if todo:  # whose piece the hand holds, or where a carried piece came from: the lifted squares too
             carried |= set(squares_in(self.state.attempt.lifted & self.state.sensed))
@@ -415,20 +415,20 @@ class Core:
             return []
         return [sq for sq in sorted(squares) if not self.unknown & bit(sq) and len(self._identities_on(sq, likely)) > 1]
 
-    def _ask_whose(self, square: int, pieces: list[Identity]) -> list[Verdict]:
+    def ask_whose(self, square: int, pieces: list[Identity]) -> list[Verdict]:
         """Ask which of the pieces stands on `square`: people see colours, the switches do not."""
         options: list[str] = [piece_name(p) for p in pieces]
-        verdicts = self._ask(QuestionKind.WHOSE, Text("Whose piece is on {square} now?", square=square), options)
+        verdicts = self.ask(QuestionKind.WHOSE, Text("Whose piece is on {square} now?", square=square), options)
         assert self.state.question is not None
         self.state.question.square, self.state.question.pieces = square, list(pieces)
         return verdicts
 
-    def _warn(self, board: int, toward: int | None = None, taken_back: bool = False) -> list[Verdict]:
+    def warn(self, board: int, toward: int | None = None, taken_back: bool = False) -> list[Verdict]:
         target = self.state.expected if toward is None else toward
         fixes = self._fixes(board, target)
         unsure = self._unsure_square(fixes)
         if unsure is not None:  # fixes must name whose piece goes where: ask first
-            return self._ask_whose(*unsure)
+            return self.ask_whose(*unsure)
         owed = self.state.owed.step if self.state.owed is not None else None
         reason, ruling = explain(self.game, board, target, self.unknown, owed)
         if taken_back and owed is not None:
@@ -440,9 +440,9 @@ class Core:
         warning = Warning(reason, ruling, missing, extra, fixes, self.state.now, player=self.game.to_move_id)
         if self.state.warning is not None and self.state.warning.reason == warning.reason:
             self.state.warning = replace(warning, since=self.state.warning.since)
-            return self._next_fix() if self.state.guiding else []
+            return self.next_fix() if self.state.guiding else []
         self.state.warning = warning
-        return [warning.verdict(), *(self._next_fix() if self.state.guiding else [])]
+        return [warning.verdict(), *(self.next_fix() if self.state.guiding else [])]
 
     def _warn_swap(self, a: int, b: int) -> list[Verdict]:
         """Two pieces swapped by hand that no legal move exchanges: say why, and to swap them back."""
@@ -464,8 +464,8 @@ class Core:
         b = next((sq for sq, real in sorted(mixed.items()) if real == wanted and sq != a), None)
         if pieces.get(a) is None:
             self.state.mixed = {}
-            return self._board_good(force=self.state.warning is not None)
-        self._reset_attempt()
+            return self.board_good(force=self.state.warning is not None)
+        self.reset_attempt()
         self.state.mixed = mixed
         if b is None:  # the game's piece for `a` stands on none of them: it is off the board
             return self._warn_replace(a, mixed[a])
@@ -493,25 +493,25 @@ class Core:
         self.state.guiding = False
         return [self.state.warning.verdict()]
 
-    def _next_fix(self) -> list[Verdict]:
+    def next_fix(self) -> list[Verdict]:
         if self.state.swapped is not None and self.state.warning is not None and self.state.warning.swap:
             a, b = self.state.swapped
             return [Fix(a, b, swap=True).line()]
         if (
             self.state.replacing is not None
             and self.state.warning is not None
-            and self._same(self.state.sensed, self.state.expected)
+            and self.same(self.state.sensed, self.state.expected)
         ):
             first = self.state.warning.fixes[0]  # the piece to take off: the switches cannot tell it from the game's
             return [first.line()]
-        todo = self._fixes(self.state.sensed, self._target())
+        todo = self._fixes(self.state.sensed, self.target())
         if not todo:
             return []
         return [todo[0].line()]
 
     # ------------------------------------------------------------------ questions
 
-    def _ask(
+    def ask(
         self,
         kind: QuestionKind,
         text: str,
@@ -527,7 +527,7 @@ class Core:
         )
         return [self.state.question.verdict()]
 
-    def _busy(self) -> Illegal | None:
+    def busy(self) -> Illegal | None:
         """Why nothing else can be done before the open business (as an `illegal` line), or None."""
         mode = self.mode
         if mode is Mode.ANSWER:

@@ -22,7 +22,7 @@ STILL_TIME = 15.0
 FAULTS = (N_("stuck closed"), N_("stuck open"))
 
 
-#: Judges the settled board again (a switch just judged faulty changes what it shows): `Judging._judge`.
+#: Judges the settled board again (a switch just judged faulty changes what it shows): `Judging.judge`.
 Rejudge = Callable[[], list[Verdict]]
 
 
@@ -33,7 +33,7 @@ class Faults(Part):
     switch faults (`switches`), and, when it marks a switch faulty, the warning on show and
     `judged`; it judges again through the `rejudge` it is handed, never by itself."""
 
-    def _faults_seen(self, target: int, rejudge: Rejudge) -> list[Verdict]:
+    def faults_seen(self, target: int, rejudge: Rejudge) -> list[Verdict]:
         """A settled board that is wrong: count, per square, how long it has been wrong without its
         switch changing; a square wrong for STUCK_BOARDS settled boards has a stuck switch."""
         wrong = (self.state.sensed ^ target) & ~self.core.unknown
@@ -53,10 +53,10 @@ class Faults(Part):
                 out += self._mark_faulty(sq, "stuck open", rejudge)
         return out
 
-    def _dead_under_owed_steps(self, rejudge: Rejudge) -> list[Verdict]:
+    def dead_under_owed_steps(self, rejudge: Rejudge) -> list[Verdict]:
         """Owed steps, a still board, and only squares that never changed in this attempt keep them
         from being done: those switches do not see the pieces the game says are there."""
-        wrong = (self.state.sensed ^ self.core._target()) & ~self.core.unknown
+        wrong = (self.state.sensed ^ self.core.target()) & ~self.core.unknown
         changed = self.state.attempt.lifted | self.state.attempt.placed
         if not wrong or wrong & changed or wrong & self.state.sensed:
             return []  # a piece still in the hand, or a square that does change: not a dead switch

@@ -32,7 +32,7 @@ _Certain = tuple[Candidate, int, list[tuple[int, Identity]], list[tuple[int, ...
 class Judging(Part):
     """The referee's judgement of a board that has been still for the settle time.
 
-    Contract: reads the whole state and the game; runs when the board has settled (`_judge`),
+    Contract: reads the whole state and the game; runs when the board has settled (`judge`),
     withdraws a question the board overtook, and reaches its verdicts through the outcomes the
     `core` offers (accept, warn, ask), the `ways` (a move revised) and the `faults` (a switch
     judged faulty); itself it changes only `judged`, `now` while judging, and, for a move taken
@@ -43,14 +43,14 @@ class Judging(Part):
         self.faults = faults
         self.ways = ways
 
-    def _judge_at(self, moment: float) -> list[Verdict]:
+    def judge_at(self, moment: float) -> list[Verdict]:
         now, self.state.now = self.state.now, moment
         try:
-            return self._judge()
+            return self.judge()
         finally:
             self.state.now = now
 
-    def _judge(self) -> list[Verdict]:
+    def judge(self) -> list[Verdict]:
         """Judge the settled board, a ladder of named checks read top to bottom: owed steps done, the
         same board as expected (another way, an exchange, swaps), a move of the throw waiting, another
         way to play an accepted throw, a move taken back, the end, the setup again; else a warning."""
@@ -61,28 +61,28 @@ class Judging(Part):
             self.state.question = None
         board = self.state.sensed
         if self.state.owed is not None:
-            return out + self._judge_prompts(board)
-        if self.core._same(board, self.state.expected):
+            return out + self.judge_prompts(board)
+        if self.core.same(board, self.state.expected):
             return out + self._judge_same(board)
         if self.state.replacing is not None:  # the wrong piece taken off, or other slips: guided back, never a move
-            return out + self.core._warn(board)
+            return out + self.core.warn(board)
         found = self._a_move(board)
         if found is None:
-            found = None if self._going_on_holding_a_piece(board) else self.ways._revise(board)
+            found = None if self._going_on_holding_a_piece(board) else self.ways.revise(board)
         if found is None:
             found = self._taken_back(board)
         return out + (found if found is not None else self._no_move(board))
 
     def _judge_same(self, board: int) -> list[Verdict]:
         """The board as the game expects it: another way to play with the same squares, a move that
-        changes no square (an exchange), or who stands where (`Core._check_swaps`)."""
+        changes no square (an exchange), or who stands where (`Core.check_swaps`)."""
         prov = self.state.provisional
         # (a board put right by following the warning's fixes is the fixes done, never another way)
         if prov is not None and self.state.attempt.lifted and not self._along_the_fixes(board):
             # taken back, then another way with the same squares; or, without taking it back, the
             # hands went on to show every stage of another way that ends on the same squares
             # (a piece held over 29 read as borne off, then put on 26 and sent to the sun: M6)
-            revised = self.ways._revise(board, whole=not prov.taken_back)
+            revised = self.ways.revise(board, whole=not prov.taken_back)
             if revised is not None:
                 return revised
         # two pieces swapped back as a swap warning asked is that fix followed, never a move (even
@@ -92,14 +92,14 @@ class Judging(Part):
             verdicts = self._unchanged_board()
             if verdicts:
                 return verdicts
-        return self.core._check_swaps()
+        return self.core.check_swaps()
 
     def _a_move(self, board: int) -> list[Verdict] | None:
         """A move of the throw waiting that the board shows: another whole way than the one under way,
         the fits, or a certain move beside strays; None when there is no throw or no such move."""
         if self.game.pending is None or self.game.is_over:
             return None
-        found = self.ways._another_whole_way(board)
+        found = self.ways.another_whole_way(board)
         if found is None:
             found = self._match(board)
         return found if found is not None else self._certain_beside_strays(board)
@@ -108,8 +108,8 @@ class Judging(Part):
         """The board as before the last move, whose pieces the hands lifted: ask whether to undo it."""
         if not (
             self.state.before_last_move is not None
-            and self.core._same(board, self.state.before_last_move)
-            and self._undoable()
+            and self.core.same(board, self.state.before_last_move)
+            and self.undoable()
             and self._lifted_what_the_move_put()
             and not self._along_the_fixes(board)
         ):
@@ -118,7 +118,7 @@ class Judging(Part):
         if prov is not None:  # what the hands do next is judged from here, the move taken back
             prov.attempt = Attempt(board, owners=prov.attempt.owners, pieces=prov.attempt.pieces)
             prov.taken_back = True
-        return self.core._ask(
+        return self.core.ask(
             QuestionKind.UNDO,
             Text("The board is as it was before the last move. Undo that move?"),
             [Text("undo"), Text("keep")],
@@ -129,10 +129,10 @@ class Judging(Part):
         offered), a move under way or pieces in the hand (nothing said), a faulty switch, or a warning."""
         if self.game.is_over:  # not another way to play the winning throw: the board is being cleared
             return self._after_the_end(board)
-        taken_back = self.state.before_last_move is not None and self.core._same(board, self.state.before_last_move)
-        at_start = self.core._same(board, self.core.start_board) and not self._along_the_fixes(board)
+        taken_back = self.state.before_last_move is not None and self.core.same(board, self.state.before_last_move)
+        at_start = self.core.same(board, self.core.start_board) and not self._along_the_fixes(board)
         if at_start and self.game.actions and not taken_back:
-            return self.core._ask(
+            return self.core.ask(
                 QuestionKind.NEW_GAME,
                 Text("The pieces stand as at the start. Start a new game?"),
                 [Text("new game"), Text("keep")],
@@ -141,7 +141,7 @@ class Judging(Part):
             return []  # on the way to a legal move, or the mover's pieces in the hand: still in progress
         # (a board the warning's fixes lead to is guided on, even when it could also be a move under way:
         # the piece in the hand is the one the next fix puts back, not a person thinking)
-        return self.faults._faults_seen(self.state.expected, self._judge) or self.core._warn(board)
+        return self.faults.faults_seen(self.state.expected, self.judge) or self.core.warn(board)
 
     def _going_on_holding_a_piece(self, board: int) -> bool:
         """Whether the hands, since the move was accepted, lifted pieces that are still held, and the
@@ -158,7 +158,7 @@ class Judging(Part):
         trusted = ~self.core.unknown & ~held
         return any(
             on_the_way(board & trusted, self.state.expected & trusted, c) and self._whose_fit(c, board)
-            for c in self.core._cands()
+            for c in self.core.cands()
         )
 
     def _on_the_way(self, board: int) -> bool:
@@ -167,7 +167,7 @@ class Judging(Part):
         return self.game.pending is not None and any(
             on_the_way(board & ~self.core.unknown, self.state.expected & ~self.core.unknown, c)
             and self._whose_fit(c, board)
-            for c in self.core._cands()
+            for c in self.core.cands()
         )
 
     def _held_by_the_mover(self, board: int) -> bool:
@@ -182,7 +182,7 @@ class Judging(Part):
         if not held or board & ~self.state.expected & trusted or held & ~self.state.attempt.lifted:
             return False
         movable = 0
-        for cand in self.core._cands():
+        for cand in self.core.cands():
             movable |= sum(bit(s.from_sq) for s in cand.steps if s.why is StepWhy.MOVE and s.from_sq != OFF)
         owners = self.game.board()
         return bool(held & movable) and all(owners.get(sq) == self.game.mover_id for sq in squares_in(held))
@@ -212,7 +212,7 @@ class Judging(Part):
                 path &= ~bit(fix.from_sq)
             if fix.to_sq != HAND:
                 path |= bit(fix.to_sq)
-            if self.core._same(path, board):
+            if self.core.same(path, board):
                 return True
         return False
 
@@ -227,7 +227,7 @@ class Judging(Part):
                 return False
         return True
 
-    def _undoable(self) -> bool:
+    def undoable(self) -> bool:
         """Whether the last move may still be taken back: no throw (or card) has been made since it."""
         actions = self.game.actions
         return bool(actions) and actions[-1][0] == "move"
@@ -257,9 +257,9 @@ class Judging(Part):
         """The game is won: the people clear the board or set it up again. That is neither a move, a
         warning nor a switch fault; once the starting setup stands, a new game is offered."""
         self.state.switches.wrong_for.clear()
-        if not self.core._same(board, self.core.start_board):
+        if not self.core.same(board, self.core.start_board):
             return []
-        return self.core._ask(
+        return self.core.ask(
             QuestionKind.NEW_GAME,
             Text("The pieces stand as at the start. Start a new game?"),
             [Text("new game"), Text("keep")],
@@ -273,34 +273,34 @@ class Judging(Part):
         sure = distinct(
             [
                 (c, len(c.boards) - 1)
-                for c in self.core._cands()
+                for c in self.core.cands()
                 if c.visible
-                and self.core._same(c.final, self.state.expected)
-                and all(self.ways._shown(c, k, ev) for k in range(len(c.boards)))  # every stage seen, not a jolt
+                and self.core.same(c.final, self.state.expected)
+                and all(self.ways.shown(c, k, ev) for k in range(len(c.boards)))  # every stage seen, not a jolt
             ]
         )
         if sure and self._rebuilt(sure):  # the board knocked over and set up again as it was is no move
             options = [c.label() for c, _ in sure] + [Text("no move")]
             text = Text("Pieces were lifted that no move needs, and the board looks unchanged. Which move was played?")
-            return self.core._ask(QuestionKind.WHICH, text, options, sure)
+            return self.core.ask(QuestionKind.WHICH, text, options, sure)
         if len(sure) == 1:
-            return self.core._accept(*sure[0])
+            return self.core.accept(*sure[0])
         if sure:
             options = [c.label() for c, _ in sure]
             text = Text("The board looks unchanged. Which move was played?")
-            return self.core._ask(QuestionKind.WHICH, text, options, sure)
+            return self.core.ask(QuestionKind.WHICH, text, options, sure)
         if ev.gap:  # the link was down while pieces moved: an exchange may have gone unseen
             unseen = distinct(
                 [
                     (c, len(c.boards) - 1)
-                    for c in self.core._cands()
-                    if c.visible and self.core._same(c.final, self.state.expected) and ev.lifted & c.touched
+                    for c in self.core.cands()
+                    if c.visible and self.core.same(c.final, self.state.expected) and ev.lifted & c.touched
                 ]
             )
             if unseen:
                 options = [c.label() for c, _ in unseen] + [Text("no move")]
                 text = Text("Some changes went unseen while the board's link was down. Which move was played?")
-                return self.core._ask(QuestionKind.WHICH, text, options, unseen)
+                return self.core.ask(QuestionKind.WHICH, text, options, unseen)
         return []
 
     def _rebuilt(self, fits: list[tuple[Candidate, int]]) -> bool:
@@ -314,12 +314,12 @@ class Judging(Part):
 
     def _match(self, board: int) -> list[Verdict] | None:
         """Accept the legal move whose board this is; ask if several fit; None if none does."""
-        fits = self.ways._fits(board, self.core._cands(), self.state.attempt)
+        fits = self.ways.fits(board, self.core.cands(), self.state.attempt)
         if not fits:
             return None
         if len(fits) == 1:
-            return self.core._accept(*fits[0])
-        return self.ways._ask_which(fits, Text("Several moves fit the board. Which one was played?"))
+            return self.core.accept(*fits[0])
+        return self.ways.ask_which(fits, Text("Several moves fit the board. Which one was played?"))
 
     def _certain_beside_strays(self, board: int) -> list[Verdict] | None:
         """A legal move the hands made, with a stray change beside it: a neighbour knocked onto an
@@ -333,7 +333,7 @@ class Judging(Part):
         if ev.lost or ev.gap or ev.start != self.state.expected:
             return None
         found: dict[Outcome, _Certain] = {}
-        for cand in self.core._cands():
+        for cand in self.core.cands():
             if cand.outcome not in found:
                 certain = self._certain(cand, board, ev)
                 if certain is not None:
@@ -344,15 +344,15 @@ class Judging(Part):
         for sq, _ in mine:  # the stories disagree on the piece on one of the move's squares: ask
             pieces = sorted({ev.piece(on[sq]) for on in stories}, key=repr)
             if len(pieces) > 1:
-                return self.core._ask_whose(sq, pieces)
+                return self.core.ask_whose(sq, pieces)
         carry = self._carried_beside(cand, k, board)
         if carry is True:
             return None  # a second piece carried on purpose: a move attempt, not a stray (class 2)
         ev.keep(mine)
         if carry is None:  # a knock or a carry? the switch times cannot tell: ask
             text = Text("Another piece was carried as well. Which move was played?")
-            return self.core._ask(QuestionKind.WHICH, text, [cand.label(), Text("no move")], [(cand, k)])
-        return self.core._accept_beside_strays(cand, k)
+            return self.core.ask(QuestionKind.WHICH, text, [cand.label(), Text("no move")], [(cand, k)])
+        return self.core.accept_beside_strays(cand, k)
 
     def _certain(self, cand: Candidate, board: int, ev: Attempt) -> _Certain | None:
         """`cand` played whole, its squares as it leaves them and shown by the hands, with stray changes
@@ -415,30 +415,30 @@ class Judging(Part):
 
     # ------------------------------------------------------------------ the owed steps
 
-    def _judge_prompts(self, board: int) -> list[Verdict]:
+    def judge_prompts(self, board: int) -> list[Verdict]:
         """The people are carrying out what the rules (or an entry by hand, or an undo) asked for.
         A step counts as done only when its pieces were seen to move: occupancy alone proves nothing."""
         owed = self.state.owed
         assert owed is not None
         for k in reversed(owed.stages()):
-            if self.core._same(owed.cand.boards[k], board) and self.ways._shown(owed.cand, k, self.state.attempt):
+            if self.core.same(owed.cand.boards[k], board) and self.ways.shown(owed.cand, k, self.state.attempt):
                 unsure = self._unsure_landing(owed, k)
                 if unsure is not None:  # done, or taken back with two hands: the switches cannot tell
-                    return self.core._ask_whose(*unsure)
+                    return self.core.ask_whose(*unsure)
                 self.state.expected = owed.cand.boards[k]
                 self.state.owed = Owed.of(owed.cand, k)
                 if self.state.owed is not None:
                     return [self.state.owed.prompt()]
-                self.core._reset_attempt()
-                return self.core._board_good(force=True)
-        revised = self.ways._revise(board)
+                self.core.reset_attempt()
+                return self.core.board_good(force=True)
+        revised = self.ways.revise(board)
         if revised is not None:
             return revised
         final = owed.final
         before = self.state.before_last_move
         taken_back = self.state.provisional is not None and before is not None
-        if taken_back and before is not None and self.state.attempt.lifted and self.core._same(board, before):
-            return self.core._warn(board, toward=final, taken_back=True)
+        if taken_back and before is not None and self.state.attempt.lifted and self.core.same(board, before):
+            return self.core.warn(board, toward=final, taken_back=True)
         if (board ^ self.state.expected) & ~touched(owed.steps) & ~self.core.unknown == 0:
             return []  # a prompt under way
-        return self.faults._faults_seen(final, self._judge) or self.core._warn(board, toward=final)
+        return self.faults.faults_seen(final, self.judge) or self.core.warn(board, toward=final)

@@ -2,10 +2,11 @@
 
 A move (or a `modern` pair of moves) becomes a list of physical `Step`s: the player's own
 piece first, then what the rules move by themselves (exchange, drowning, to the sun...).
-`stages()` gives the occupancy after each step, which is what the referee compares a
-settled board with. `fixes()` pairs what is missing with what is extra to say how to put a
-wrong board right: each piece back where it came from when the hands showed it, else by
-shortest distance.
+`walk()` follows each piece through the steps once and gives the occupancy after each
+(what the referee compares a settled board with), where each piece came from, what the hands
+must have done to get there and which pieces are still in a hand. `fixes()` pairs what is
+missing with what is extra to say how to put a wrong board right: each piece back where it
+came from when the hands showed it, else by shortest distance.
 """
 
 from __future__ import annotations
@@ -141,123 +142,123 @@ def play_out(game: Game, moves: Sequence[Move]) -> tuple[list[Step], int, Outcom
     return steps_of(moves, effects, player), final, outcome
 
 
-def stages(start: int, steps: Sequence[Step]) -> list[int]:
-    """Occupancy after each step (a piece landing on an occupied square pushes the other into a hand)."""
-    return [board for board, _ in _simulate(start, steps)]
+@dataclass(frozen=True)
+class Walk:
+    """A move's steps walked once from the board `start`, each real piece followed; the referee
+    reads every stage from it. Per step: the occupancy after it (`boards`; a piece landing on an
+    occupied square pushes the other into a hand), the square its piece stood on before the move
+    began (`origins`, OFF for one brought in), the pieces standing on a new square (`landed`:
+    square and origin; a square a piece only passed through is not among them), the switches that
+    must have opened (`lifts`) and closed (`places`) to get there, and the pairs of squares that
+    must have been empty at once (`swaps`). At the end: the squares whose pieces were pushed into a
+    hand and not put down again (`held`), and every square a step starts or ends on (`touched`)."""
+
+    boards: tuple[int, ...]
+    origins: tuple[int, ...]
+    landed: tuple[tuple[tuple[int, int], ...], ...]
+    lifts: tuple[int, ...]
+    places: tuple[int, ...]
+    swaps: tuple[tuple[tuple[int, int], ...], ...]
+    held: frozenset[int]
+    touched: int
 
 
-def origins(start: int, steps: Sequence[Step]) -> list[int]:
-    """For each step, the square its piece stood on before the move began (OFF for a piece brought in)."""
-    return [origin for _, origin in _simulate(start, steps)]
-
-
-def _simulate(start: int, steps: Sequence[Step]) -> list[tuple[int, int]]:
-    on: dict[int, int] = {sq: sq for sq in squares_in(start)}  # square -> piece (its start square)
-    in_hand: dict[int, int] = {}  # the square a held piece was taken from -> piece
-    out = []
+def walk(start: int, steps: Sequence[Step]) -> Walk:
+    """Carry out `steps` from the board `start` once, following each piece and what the hands did."""
+    walker = _Walker(start)
+    boards, origins, landed, lifts, places, swaps = [], [], [], [], [], []
     for n, step in enumerate(steps):
+        origins.append(_origin(walker.carry(n, step)))
+        walker.lift_and_place(step)
+        walker.exchange(step)
+        boards.append(sum(bit(sq) for sq in walker.on))
+        landed.append(tuple((sq, _origin(p)) for sq, p in sorted(walker.on.items()) if p != sq))
+        lifts.append(walker.lifts)
+        places.append(walker.filled)
+        swaps.append(tuple(walker.swaps))
+    return Walk(
+        tuple(boards),
+        tuple(origins),
+        tuple(landed),
+        tuple(lifts),
+        tuple(places),
+        tuple(swaps),
+        frozenset(walker.in_hand),
+        walker.touched,
+    )
+
+
+def _origin(piece: int) -> int:
+    """Where a followed piece stood before the move began: its start square, or OFF if brought in."""
+    return piece if piece <= OFF else OFF
+
+
+class _Walker:
+    """The state of one walk over a move's steps: each real piece followed (named by the square it
+    started on, one brought back onto the board by its step's number past OFF), and what the
+    hands must have done so far."""
+
+    def __init__(self, start: int) -> None:
+        self.start = start
+        self.on: dict[int, int] = {sq: sq for sq in squares_in(start)}  # square -> piece
+        self.in_hand: dict[int, int] = {}  # the square a held piece was taken from -> piece
+        self.lifts = 0  # the switches that must have opened
+        self.filled = 0  # every square a piece was put on (closed on the way)
+        self.touched = 0  # every square a step starts or ends on
+        self.swaps: list[tuple[int, int]] = []  # square pairs that must have been empty at once
+        self.displaced_by: dict[int, int] = {}  # square a piece was pushed off -> square its pusher came from
+        self.occupied = start  # the occupancy the exchanges are found on
+
+    def carry(self, n: int, step: Step) -> int:
+        """Carry step `n`'s piece; the piece carried."""
         # A piece pushed into a hand by a landing (exchange, capture) is the one that leaves next.
-        piece = in_hand.pop(step.from_sq, None)
+        piece = self.in_hand.pop(step.from_sq, None)
         if step.from_sq == OFF:
             piece = OFF + 1 + n  # a piece brought back onto the board
         elif piece is None:
-            piece = on.pop(step.from_sq)
+            piece = self.on.pop(step.from_sq)
         if step.to_sq != OFF:
-            displaced = on.get(step.to_sq)
+            displaced = self.on.get(step.to_sq)
             if displaced is not None:
-                in_hand[step.to_sq] = displaced
-            on[step.to_sq] = piece
-        out.append((sum(bit(sq) for sq in on), piece if piece <= OFF else OFF))
-    return out
+                self.in_hand[step.to_sq] = displaced
+            self.on[step.to_sq] = piece
+        return piece
 
-
-def held(start: int, steps: Sequence[Step]) -> set[int]:
-    """The squares whose pieces `steps` pushed into a hand (landed on) and did not put down again."""
-    on: dict[int, int] = {sq: sq for sq in squares_in(start)}
-    in_hand: dict[int, int] = {}
-    for step in steps:
-        piece = in_hand.pop(step.from_sq, None)
-        if piece is None:
-            piece = on.pop(step.from_sq, OFF)
-        if step.to_sq != OFF:
-            displaced = on.get(step.to_sq)
-            if displaced is not None and displaced != piece:
-                in_hand[step.to_sq] = displaced
-            on[step.to_sq] = piece
-    return set(in_hand)
-
-
-def lifts_needed(start: int, steps: Sequence[Step]) -> list[int]:
-    """After each step, the switches that must have opened: a piece cannot leave a square, nor make
-    room on one, without lifting. Squares the move itself filled on the way do not count."""
-    out, need, filled = [], 0, 0
-    for step in steps:
+    def lift_and_place(self, step: Step) -> None:
+        """A piece cannot leave a square, nor make room on one, without lifting; squares the move
+        itself filled on the way do not count. Every square a piece is put on closes."""
         for sq in (step.from_sq, step.to_sq):
-            if sq != OFF and start & bit(sq) and not filled & bit(sq):
-                need |= bit(sq)
+            if sq != OFF:
+                self.touched |= bit(sq)
+                if self.start & bit(sq) and not self.filled & bit(sq):
+                    self.lifts |= bit(sq)
         if step.to_sq != OFF:
-            filled |= bit(step.to_sq)
-        out.append(need)
-    return out
+            self.filled |= bit(step.to_sq)
 
-
-def landings(start: int, steps: Sequence[Step]) -> list[list[tuple[int, int]]]:
-    """After each step, the pieces that stand on a new square: (square, where that piece stood at the
-    start, or OFF for one brought in). A square a piece only passed through is not among them."""
-    on: dict[int, int] = {sq: sq for sq in squares_in(start)}
-    in_hand: dict[int, int] = {}
-    out = []
-    for n, step in enumerate(steps):
-        piece = in_hand.pop(step.from_sq, None)
-        if step.from_sq == OFF:
-            piece = OFF + 1 + n
-        elif piece is None:
-            piece = on.pop(step.from_sq)
-        if step.to_sq != OFF:
-            displaced = on.get(step.to_sq)
-            if displaced is not None and displaced != piece:
-                in_hand[step.to_sq] = displaced
-            on[step.to_sq] = piece
-        out.append([(sq, p if p <= OFF else OFF) for sq, p in sorted(on.items()) if p != sq])
-    return out
-
-
-def swaps_needed(start: int, steps: Sequence[Step]) -> list[list[tuple[int, int]]]:
-    """After each step, the pairs of squares that must have been empty at the same moment: a piece
-    landing on another that then goes where the first stood (an exchange, P4) needs both lifted."""
-    out: list[list[tuple[int, int]]] = []
-    need: list[tuple[int, int]] = []
-    displaced_by: dict[int, int] = {}  # square a piece was pushed off -> square its pusher came from
-    occupied = start
-    for step in steps:
-        pusher = displaced_by.pop(step.from_sq, None)  # set when this piece was pushed into a hand
+    def exchange(self, step: Step) -> None:
+        """A piece landing on another that then goes where the first stood (an exchange, P4) needs
+        both squares lifted at once."""
+        pusher = self.displaced_by.pop(step.from_sq, None)  # set when this piece was pushed into a hand
         if pusher is not None and pusher == step.to_sq:
             a, b = sorted((step.from_sq, step.to_sq))
-            if start & bit(a) and start & bit(b):
-                need.append((a, b))
+            if self.start & bit(a) and self.start & bit(b):
+                self.swaps.append((a, b))
         if pusher is None and step.from_sq != OFF:
-            occupied &= ~bit(step.from_sq)
+            self.occupied &= ~bit(step.from_sq)
         if step.to_sq != OFF:
-            if occupied & bit(step.to_sq) and step.from_sq not in (step.to_sq, OFF):
-                displaced_by[step.to_sq] = step.from_sq
-            occupied |= bit(step.to_sq)
-        out.append(list(need))
-    return out
+            if self.occupied & bit(step.to_sq) and step.from_sq not in (step.to_sq, OFF):
+                self.displaced_by[step.to_sq] = step.from_sq
+            self.occupied |= bit(step.to_sq)
+
+
+def stages(start: int, steps: Sequence[Step]) -> list[int]:
+    """Occupancy after each step (a piece landing on an occupied square pushes the other into a hand)."""
+    return list(walk(start, steps).boards)
 
 
 def reversed_steps(steps: Sequence[Step]) -> list[Step]:
     """The steps that take a move back: every piece it carried returns, the last one first."""
     return [Step(s.player, s.to_sq, s.from_sq, StepWhy.UNDO, s.ruling) for s in reversed(steps)]
-
-
-def places_needed(steps: Sequence[Step]) -> list[int]:
-    """After each step, the switches that closed on the way: every square a piece was put on."""
-    out, need = [], 0
-    for step in steps:
-        if step.to_sq != OFF:
-            need |= bit(step.to_sq)
-        out.append(need)
-    return out
 
 
 def touched(steps: Sequence[Step]) -> int:

@@ -251,7 +251,7 @@ class Referee(Core):
             self.state.unsettled_since = at
         self.state.last_change = at
         self.state.judged = False
-        if not self.state.in_progress and not self._same(self.state.sensed, self.state.expected):
+        if not self.state.in_progress and not self.same(self.state.sensed, self.state.expected):
             self.state.in_progress = True
             out.append(Progress())
         return out

@@ -31,20 +31,20 @@ class Ways(Part):
     judging a settled board).
 
     Contract: reads the sensed board, the candidates of the throw and the hands' evidence; changes
-    nothing itself except through `_revise_to` (takes the provisional moves back from the game and
-    accepts the other way through `Core._accept`) and `_ask_which`."""
+    nothing itself except through `revise_to` (takes the provisional moves back from the game and
+    accepts the other way through `Core.accept`) and `ask_which`."""
 
-    def _shown(self, cand: Candidate, k: int, ev: Attempt) -> bool:
+    def shown(self, cand: Candidate, k: int, ev: Attempt) -> bool:
         return shown(cand, k, ev, self.core.unknown)
 
-    def _fits(self, board: int, cands: list[Candidate], ev: Attempt, skip: Outcome = ()) -> list[Fit]:
+    def fits(self, board: int, cands: list[Candidate], ev: Attempt, skip: Outcome = ()) -> list[Fit]:
         """The candidates (and how far along) that this board and the evidence show, best first."""
         fits: list[Fit] = []
         for cand in cands:
             if cand.outcome == skip or not cand.visible:
                 continue
             for k in reversed(range(cand.first_stage, len(cand.boards))):  # the furthest stage that fits
-                if not self.core._same(cand.boards[k], board) or not self._shown(cand, k, ev):
+                if not self.core.same(cand.boards[k], board) or not self.shown(cand, k, ev):
                     continue
                 last = k == len(cand.boards) - 1
                 mover = cand.steps[cand.first_stage]
@@ -59,20 +59,20 @@ class Ways(Part):
         rivals = touch_rivals(fits, chosen, ev, self.core.unknown)
         return distinct(in_the_order_shown(chosen + rivals, ev, self.core.unknown))
 
-    def _ask_which(self, fits: list[Fit], text: str, revise: bool = False) -> list[Verdict]:
+    def ask_which(self, fits: list[Fit], text: str, revise: bool = False) -> list[Verdict]:
         labels = [c.label() for c, _ in fits]
         if len(set(labels)) < len(labels):  # the same squares with different dice (modern)
             labels = [c.label(with_dice=True) for c, _ in fits]
-        return self.core._ask(QuestionKind.WHICH, text, labels, fits, revise=revise)
+        return self.core.ask(QuestionKind.WHICH, text, labels, fits, revise=revise)
 
-    def _revise(self, board: int, whole: bool = False) -> list[Verdict] | None:
+    def revise(self, board: int, whole: bool = False) -> list[Verdict] | None:
         """The board settled into another way of playing the throw the last move was accepted for:
         take that move back and accept this one, saying so (a `revised` line). `whole`: only a way
         whose every stage the evidence shows, to its end."""
         prov = self.state.provisional
         if prov is None or prov.attempt.lost:  # the hands juggled past following: no evidence against it
             return None
-        fits = self._fits(board, prov.candidates, prov.attempt, skip=prov.outcome)
+        fits = self.fits(board, prov.candidates, prov.attempt, skip=prov.outcome)
         # a way that ends where the moves under way end is no other way: its moves are played on (or
         # the board is still on the way to them), never taken back and replayed in another order
         under_way = self._under_way()
@@ -82,8 +82,8 @@ class Ways(Part):
         if not fits:
             return None
         if len(fits) > 1:
-            return self._ask_which(fits, Text("The board shows another way to play the throw. Which one?"), revise=True)
-        return self._revise_to(*fits[0])
+            return self.ask_which(fits, Text("The board shows another way to play the throw. Which one?"), revise=True)
+        return self.revise_to(*fits[0])
 
     def _order_shown_against(self, cand: Candidate) -> bool:
         """Whether `cand` plays the accepted moves in another order that the hands never showed,
@@ -137,7 +137,7 @@ class Ways(Part):
             return True
         return not any(max(on + hand) < UNKNOWN_PIECE for on, hand in ev.stories(mine))
 
-    def _another_whole_way(self, board: int) -> list[Verdict] | None:
+    def another_whole_way(self, board: int) -> list[Verdict] | None:
         """The rest of the throw may fit this board, but the hands showed every stage of another whole
         way to play it that ends on the same squares (two pieces held over the end read as gone up,
         then put on 26 and sent to the sun: M5, M6). Take the way the evidence shows best; ask when it
@@ -145,18 +145,18 @@ class Ways(Part):
         prov = self.state.provisional
         if prov is None or prov.taken_back or prov.attempt.lost:
             return None
-        fits = self._whole(self._fits(board, prov.candidates, prov.attempt), prov.attempt)
+        fits = self._whole(self.fits(board, prov.candidates, prov.attempt), prov.attempt)
         # the way under way, in the order it was played (the same moves in another order are the same way)
         under_way = self._under_way()
         if all(c.outcome in under_way for c, _ in fits):
             return None
         if len(fits) == 1:
-            return self._revise_to(*fits[0])
+            return self.revise_to(*fits[0])
         fits = [
             (under_way[c.outcome], len(under_way[c.outcome].boards) - 1) if c.outcome in under_way else (c, k)
             for c, k in fits
         ]
-        return self._ask_which(
+        return self.ask_which(
             fits, Text("The board shows more than one way to play the throw. Which one?"), revise=True
         )
 
@@ -171,7 +171,7 @@ class Ways(Part):
         return [
             (c, k)
             for c, k in fits
-            if c.whole and k == len(c.boards) - 1 and all(self._shown(c, j, ev) for j in range(len(c.boards)))
+            if c.whole and k == len(c.boards) - 1 and all(self.shown(c, j, ev) for j in range(len(c.boards)))
         ]
 
     def _continues_provisional(self, cand: Candidate) -> bool:
@@ -179,15 +179,15 @@ class Ways(Part):
         prov = self.state.provisional
         return prov is not None and [str(m) for m in cand.moves[: len(prov.labels)]] == prov.labels
 
-    def _revise_to(self, cand: Candidate, stage: int) -> list[Verdict]:
+    def revise_to(self, cand: Candidate, stage: int) -> list[Verdict]:
         prov = self.state.provisional
         assert prov is not None
         if self._continues_provisional(cand) and stage == len(cand.boards) - 1:
             # the answer is the way already under way: play its remaining moves, nothing to revise
             rest = cand.moves[len(prov.labels) :]
-            for later in self.core._cands():
+            for later in self.core.cands():
                 if later.moves == rest:
-                    return self.core._accept(later, len(later.boards) - 1)
+                    return self.core.accept(later, len(later.boards) - 1)
         popped = 0
         while popped < prov.moves:
             kind, _ = self.game.pop()
@@ -198,4 +198,4 @@ class Ways(Part):
             "{player}'s move was {now}, not {was}", player=player, now=cand.label(), was=" then ".join(prov.labels)
         )
         verdict = Revised(player, list(prov.labels), [str(m) for m in cand.moves], text)
-        return [verdict, *self.core._accept(cand, stage)]
+        return [verdict, *self.core.accept(cand, stage)]
