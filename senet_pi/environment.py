@@ -127,4 +127,58 @@ ENVIRONMENT: tuple[Variable, ...] = (
         "/etc/apt",
         "scripts/arm64-check",
     ),
+    Variable(
+        "SENET_PI_CARD_CACHE",
+        "Where exhibit/build-image keeps its base root and writes the card image (scripts/test --image reads it).",
+        "/var/cache/senet-pi-card",
+        "exhibit/build-image, scripts/test",
+    ),
+    Variable(
+        "SENET_PI_MIRROR",
+        "The Debian mirror exhibit/build-image builds the card from.",
+        "the first one in this machine's apt sources",
+        "exhibit/build-image",
+    ),
+    Variable(
+        "SENET_PI_SECURITY_MIRROR",
+        "Debian's security archive for the card.",
+        "the mirror's address with -security",
+        "exhibit/build-image",
+    ),
+    Variable(
+        "SENET_PI_CARD_IMAGE",
+        "The card image the opt-in boot test (pytest -m image) boots; unset, the test is skipped.",
+        "unset",
+        "tests/test_card_image.py",
+    ),
+    Variable(
+        "SENET_PI_CARD_BOOT",
+        "The card's boot (FAT) partition, where the technician file and updates are read.",
+        "/boot/firmware",
+        "senet-pi card, exhibit/card/update-at-boot",
+    ),
+    Variable(
+        "SENET_PI_CARD_STORE",
+        "The card's journal partition: the journal, config, secrets and the venvs of updates.",
+        "/srv/senet-card",
+        "senet-pi card, exhibit/card/update-at-boot",
+    ),
+    Variable(
+        "SENET_PI_CARD_ROOT",
+        "The root the card's first boot writes into (tests point it at a folder).",
+        "/",
+        "senet-pi card",
+    ),
+    Variable(
+        "SENET_PI_CARD_NEW_CONFIG",
+        "The script that makes a new config.toml (the one install.sh uses).",
+        "/opt/senet-pi/new-config",
+        "senet-pi card",
+    ),
+    Variable(
+        "SENET_PI_SCREEN_ROTATE",
+        "The kiosk's screen turn in degrees (0, 90, 180, 270): kiosk.env's, from the technician file.",
+        "0",
+        "exhibit/kiosk-session",
+    ),
 )

@@ -131,7 +131,9 @@ def test_the_page_and_its_state_name_the_board(sim_service):
     state = client.get("/api/state").get_json()
     assert state["board"] == "hall-1"
     assert state["version"] == __version__
-    assert '<span class="board-name" id="board-name">hall-1</span>' in client.get("/").get_data(as_text=True)
+    assert '<span class="board-name" id="board-name" translate="no">hall-1</span>' in client.get("/").get_data(
+        as_text=True
+    )
 
 
 def test_screen_rotate_goes_into_kiosk_env_beside_the_owners_lines(paths):

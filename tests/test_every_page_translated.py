@@ -50,14 +50,19 @@ def staff_client(app):
 
 
 class Texts(HTMLParser):
-    """The texts of an HTML page a person reads or hears: not scripts, styles or JSON data."""
+    """The texts of an HTML page a person reads or hears: not scripts, styles or JSON data, nor a
+    name the page marks `translate="no"` (the board's name, which is the museum's, not a text)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.found: list[str] = []
         self._skip = 0
+        self._names: list[str] = []  # the open elements marked translate="no"
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if ("translate", "no") in attrs:
+            self._names.append(tag)
+            self._skip += 1
         if tag in ("script", "style"):
             self._skip += 1
         for key, value in attrs:
@@ -65,6 +70,9 @@ class Texts(HTMLParser):
                 self.found.append(value.strip())
 
     def handle_endtag(self, tag: str) -> None:
+        if self._names and self._names[-1] == tag:
+            self._names.pop()
+            self._skip -= 1
         if tag in ("script", "style"):
             self._skip -= 1
 

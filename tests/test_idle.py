@@ -205,8 +205,9 @@ def test_exhibit_config_is_read(tmp_path: Path) -> None:
 
 
 def test_exhibit_install_turns_exhibit_mode_on() -> None:
-    script = (Path(__file__).resolve().parents[1] / "exhibit" / "install.sh").read_text()
-    assert re.search(r"config set .*\n(.*\n)*.*\bEXHIBIT true\b", script)  # written through `senet-pi config set`
+    exhibit = Path(__file__).resolve().parents[1] / "exhibit"
+    assert "new-config" in (exhibit / "install.sh").read_text()  # the installer's new config, the card's too
+    assert re.search(r"config set .*\bEXHIBIT true\b", (exhibit / "new-config").read_text())  # through `config set`
 
 
 def test_exhibit_a_bad_idle_time_stops_run_before_it_starts(tmp_path: Path) -> None:

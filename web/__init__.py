@@ -17,14 +17,13 @@ if __name__ != "senet_pi_web":  # e.g. `import web` from a checkout: a second co
 
 import logging
 import secrets
-import socket
 from pathlib import Path
 
 from flask import Flask
 
 from senet_pi import settings
 from senet_pi.errors import ConfigError
-from senet_pi.fleet.published import Board
+from senet_pi.fleet.published import Board, machine_name
 from senet_pi.hardware.backend import Backend
 from senet_pi.i18n import LANGUAGES
 from senet_pi.service.core import Service
@@ -109,7 +108,7 @@ def create_app(
             backend,
             exhibit=bool(app.config.get("EXHIBIT")),
             language=str(app.config["LANGUAGE"]),
-            name=str(app.config.get("BOARD") or socket.gethostname().split(".")[0]),
+            name=str(app.config.get("BOARD") or machine_name()),
         )
     if board.words is None:  # the fleet's summary says verdicts in the page's language
         from senet_pi.fleet.published import verdict_words

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import cast
 
-from senet_pi import __version__
 from senet_pi.fleet.published import (
     DEMO_MOVES,
     NAMES,
@@ -52,10 +51,7 @@ def services() -> tuple[Service, Backend | None]:
 def state(for_session: bool = True) -> dict[str, object]:
     """The whole state the page needs; `for_session` adds this session's operator status (the live
     stream, shared by all pages, leaves it out)."""
-    board = shared().board
-    out = board_state(board)
-    out["board"] = board.name  # the board's name, shown where staff and visitors look
-    out["version"] = __version__  # which senet-pi runs (a card's update or rollback shows here)
+    out = board_state(shared().board)
     if for_session:
         from .signin import is_operator
 

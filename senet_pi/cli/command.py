@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import sqlite3
 import sys
 import time
@@ -120,10 +119,10 @@ def _run_started(args: argparse.Namespace, keepalive: Keepalive) -> int:
         from ..service.seat import start_computer  # the computer's seats and the page's hints
 
         computer = start_computer(service, backend, seats, alone_level)
-        from ..fleet.published import Board
+        from ..fleet.published import Board, machine_name
 
         language = str(config.get("LANGUAGE", DEFAULT))
-        name = str(args.board or config.get("BOARD") or socket.gethostname().split(".")[0])
+        name = str(args.board or config.get("BOARD") or machine_name())
         board = Board(service, backend, exhibit=exhibit, language=language, words=verdict_words(language), name=name)
         board.pin_set = bool(config.get("OPERATOR_PIN_HASH"))
         runner.voice = start_voice(service, config, language)  # SPEAK = true: the board says what matters

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import random
+import socket
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
 
+from .. import __version__
 from ..hardware.backend import Backend, SimBackend
 from ..i18n import DEFAULT, Text, translate
 from ..opponent.levels import ALONE_LEVEL
@@ -46,6 +48,11 @@ PIECES = {
 PLAYER_PARAMS = frozenset({"player", "owner", "winner", "other"})
 
 
+def machine_name() -> str:
+    """This machine's short host name: a board's name when config.toml names none."""
+    return socket.gethostname().split(".")[0]
+
+
 @dataclass(eq=False)
 class Board:
     """The objects one running board shares between the page, the fleet and the command line: its
@@ -66,7 +73,7 @@ class Board:
     visitor: Callable[[], dict[str, object]] | None = None
     pin_set: bool = False
     #: the board's name (config.toml's BOARD, else the host name): on the page and in /api/state
-    name: str = ""
+    name: str = field(default_factory=machine_name)
 
     def visitor_status(self) -> dict[str, object]:
         """What `GET /api/state` says of the operator to a visitor who has not signed in."""
@@ -100,6 +107,8 @@ def board_state(board: Board) -> dict[str, object]:
     out["player_names"] = {pid: PLAYERS[pid] for pid in players}
     out["pieces"] = {pid: PIECES[pid] for pid in players}
     out["light_looks"] = service.light_looks()  # how the page's board glows each kind of light
+    out["board"] = board.name  # the board's name, shown where staff and visitors look
+    out["version"] = __version__  # which senet-pi runs (a card's update or rollback shows here)
     out["backend"] = backend.describe() if backend is not None else {"backend": "none"}
     out["sim"] = isinstance(backend, SimBackend)
     out["mqtt"] = board.fleet.describe() if board.fleet is not None else None
