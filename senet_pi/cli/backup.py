@@ -16,12 +16,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import grp
 import hashlib
 import io
 import json
 import os
-import pwd
 import socket
 import sqlite3
 import stat
@@ -33,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..errors import BackupError
+from .machine import owner_names
 
 if TYPE_CHECKING:
     import tarfile
@@ -70,22 +69,10 @@ class Member:
         }
 
 
-def _names(st: os.stat_result) -> tuple[str, str]:
-    try:
-        user = pwd.getpwuid(st.st_uid).pw_name
-    except KeyError:
-        user = str(st.st_uid)
-    try:
-        group = grp.getgrgid(st.st_gid).gr_name
-    except KeyError:
-        group = str(st.st_gid)
-    return user, group
-
-
 def _member(name: str, role: str, path: Path, data: bytes | None = None) -> Member:
     """A member from a file on this machine (its bytes read now unless given)."""
     st = path.stat()
-    user, group = _names(st)
+    user, group = owner_names(st)
     body = path.read_bytes() if data is None else data
     return Member(name, role, str(path.absolute()), body, stat.S_IMODE(st.st_mode), user, group)
 

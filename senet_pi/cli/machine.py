@@ -38,7 +38,7 @@ def machine_cause(exc: BaseException) -> OSError | sqlite3.Error | None:
     return None
 
 
-def _owner(st: os.stat_result) -> tuple[str, str]:
+def owner_names(st: os.stat_result) -> tuple[str, str]:
     """The user and group names of a file (their numbers when the system has no name for them)."""
     try:
         user = pwd.getpwuid(st.st_uid).pw_name
@@ -81,7 +81,7 @@ def permission_advice(path: Path) -> str:
         st = blocker.stat()
     except OSError:
         return "run it with sudo"
-    user, group = _owner(st)
+    user, group = owner_names(st)
     where = f"{blocker} belongs to {user}:{group}, mode {stat.S_IMODE(st.st_mode):o}"
     if st.st_gid != 0 and st.st_mode & stat.S_IRWXG:
         return f"{where}: run it with sudo, or join the group {group} (sudo adduser $USER {group}, then log in again)"
