@@ -172,7 +172,10 @@ if ! id senet >/dev/null 2>&1; then
 else
   say "kept the user senet"
 fi
-for group in gpio dialout; do
+# The unit's SupplementaryGroups (the pins, the USB bridge, an LED strip on the SPI), read from the
+# unit itself: systemd refuses to start a unit naming a group that does not exist.
+read -r -a groups <<<"$(sed -n 's/^SupplementaryGroups=//p' "$SOURCE/exhibit/senet-pi.service")"
+for group in "${groups[@]}"; do
   getent group "$group" >/dev/null || groupadd --system "$group"
   usermod -aG "$group" senet
 done

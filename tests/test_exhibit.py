@@ -79,6 +79,37 @@ def test_install_puts_everything_where_the_units_look() -> None:
     assert "set -euo pipefail" in script
 
 
+def test_install_gives_the_user_senet_every_group_the_unit_names(tmp_path: Path) -> None:
+    """install.sh's groups step, run alone with stub commands: it reads the unit's SupplementaryGroups
+    (the strip's `spi` among them), makes each missing group and puts the user senet in each."""
+    script = (EXHIBIT / "install.sh").read_text()
+    start = script.index("read -r -a groups <<<")
+    step = script[start : script.index("done\n", start) + len("done\n")]
+    bin_ = tmp_path / "bin"
+    bin_.mkdir()
+    log = tmp_path / "log"
+    for name, body in {
+        "getent": "exit 2",
+        "groupadd": f'echo "groupadd $*" >> {log}',
+        "usermod": f'echo "usermod $*" >> {log}',
+    }.items():
+        (bin_ / name).write_text(f"#!/bin/sh\n{body}\n")
+        (bin_ / name).chmod(0o755)
+    result = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", step],
+        env={"PATH": f"{bin_}:/usr/bin:/bin", "SOURCE": str(EXHIBIT.parent)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    groups = unit("senet-pi.service")["SupplementaryGroups"][0].split()
+    assert "spi" in groups
+    assert log.read_text().splitlines() == [
+        line for g in groups for line in (f"groupadd --system {g}", f"usermod -aG {g} senet")
+    ]
+
+
 def test_the_scripts_pass_shellcheck() -> None:
     result = subprocess.run(
         ["shellcheck", str(EXHIBIT / "install.sh"), str(EXHIBIT / "kiosk-session"), str(EXHIBIT / "compile-ahead")],

@@ -187,6 +187,22 @@ def test_the_service_is_the_exhibits_unit_run_as_the_owner(pi, systemd):
     assert enabled == (["systemctl daemon-reload", "systemctl enable --now senet-pi.service"] if systemd else [])
 
 
+def test_the_service_makes_every_group_the_unit_names_and_the_strip_needs_spi(pi):
+    """systemd refuses a unit whose SupplementaryGroups names a missing group: install-pi makes each
+    one the exhibit's unit names (here none exists yet), and those include `spi` for the LED strip."""
+    stub(pi.bin / "getent", "exit 2")  # no group exists on this machine
+    status, log, err = pi("--wheel", str(pi.wheel), "--no-apt", "--service")
+    assert status == 0, err
+    unit_file = (ROOT / "exhibit" / "senet-pi.service").read_text()
+    named = re.findall(r"^SupplementaryGroups=(.*)$", unit_file, re.MULTILINE)
+    assert len(named) == 1
+    groups = named[0].split()
+    assert {"gpio", "dialout", "spi"} <= set(groups)
+    assert re.search(r"^DeviceAllow=char-spi rw$", unit_file, re.MULTILINE)  # /dev/spidev*, through the hardening
+    made = [line.split()[-1] for line in log if line.startswith("groupadd --system ")]
+    assert made == groups
+
+
 def test_the_service_never_replaces_the_exhibits(pi):
     (pi.units / "senet-pi.service").write_text("[Service]\n")
     status, _, err = pi("--wheel", str(pi.wheel), "--no-apt", "--service")
