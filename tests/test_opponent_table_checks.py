@@ -288,3 +288,65 @@ def test_the_background_rebuild_really_builds_the_table_at_nice_19(tmp_path):
     assert nice == 19
     Table(table_path("houses", "sticks", tmp_path), "houses", "sticks").verify()
     assert [p.name for p in tmp_path.iterdir()] == ["houses-sticks.table"]
+
+
+@pytest.mark.parametrize(("damage", "message"), DAMAGE, ids=["bit", "short", "ruleset", "version"])
+def test_status_with_no_page_checks_the_files_as_the_board_reads_them(folder, damage, message):
+    """With the service down, `status` opens each table file itself with the board's own checks
+    (header, rule set, every block's checksum), and is not healthy while one would be refused."""
+    from senet_pi.cli.status import render, table_checks
+
+    [good] = table_checks("no page answers", lambda: folder)
+    assert good.ok is True
+    assert good.text.startswith("houses-sticks.table, secret-sticks.table in ")
+    damage(table_path("houses", "sticks", folder))
+    [check] = table_checks("no page answers", lambda: folder)
+    assert check.ok is False
+    assert check.text.startswith(f"houses-sticks.table would not be used ({message}")
+    assert "secret-sticks.table" not in check.text
+    assert render([check], False).endswith("NOT healthy: tables")
+
+
+def test_status_with_no_page_and_no_tables_says_so_without_failing(tmp_path):
+    from senet_pi.cli.status import table_checks
+
+    [none] = table_checks("no page answers", lambda: tmp_path / "missing")
+    assert none.ok is None
+    assert "no endgame table in" in none.text
+    (tmp_path / "a-file").write_text("not a folder")  # unreadable as a folder, even to root
+    [unread] = table_checks("no page answers", lambda: tmp_path / "a-file")
+    assert unread.ok is None
+    assert unread.text.startswith(f"cannot read {tmp_path / 'a-file'} (Not a directory)")
+
+
+def _systemctl(output):
+    def run(argv, **kwargs):
+        assert argv[:2] == ["systemctl", "show"]
+        return subprocess.CompletedProcess(argv, 0, stdout=output, stderr="")
+
+    return run
+
+
+def test_status_finds_the_services_tables_folder_from_its_unit(tmp_path, monkeypatch):
+    """The folder the service reads: SENET_PI_TABLES from its unit or an environment file, else
+    XDG_CACHE_HOME, else its user's ~/.cache; this user's own where no unit is installed."""
+    import pwd
+
+    from senet_pi.cli.tables_status import tables_folder
+
+    me = pwd.getpwuid(os.getuid())
+    env_file = tmp_path / "senet-pi.env"
+    env_file.write_text(f"# the exhibit's\nSENET_PI_TABLES={tmp_path / 'from-file'}\n")
+    unit = f"LoadState=loaded\nUser={me.pw_name}\n"
+    assert tables_folder(_systemctl(unit + "Environment=PYTHONOPTIMIZE=2\n"), booted=True) == Path(
+        me.pw_dir, ".cache", "senet-pi", "tables"
+    )
+    cache = f'Environment=PYTHONOPTIMIZE=2 "SENET_PI_ARGS=--host 0.0.0.0" XDG_CACHE_HOME={tmp_path / "c"}\n'
+    assert tables_folder(_systemctl(unit + cache), booted=True) == tmp_path / "c" / "senet-pi" / "tables"
+    files = (
+        f"EnvironmentFiles=/nowhere/senet-pi.env (ignore_errors=yes)\nEnvironmentFiles={env_file} (ignore_errors=yes)\n"
+    )
+    assert tables_folder(_systemctl(unit + files), booted=True) == tmp_path / "from-file"
+    monkeypatch.setenv("SENET_PI_TABLES", str(tmp_path / "mine"))
+    assert tables_folder(_systemctl("LoadState=not-found\n"), booted=True) == tmp_path / "mine"
+    assert tables_folder(booted=False) == tmp_path / "mine"

@@ -17,7 +17,6 @@ import sqlite3
 import subprocess
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +24,12 @@ from ..service.journal import losses
 from ..service.journal.aside import pending
 from ..service.journal.check import found_damage, small
 from ..service.journal.schema import SCHEMA_VERSION, file_schema, written_by
+from .checks import UNIT, Check
+from .tables_status import table_checks
 
 #: A JSON object as read from the page or the journal: its fields are checked where they are used.
 JSON = dict[str, Any]
 
-UNIT = "senet-pi.service"
 ENV_FILE = Path("/etc/senet-pi/senet-pi.env")  # the exhibit's arguments for `senet-pi run` (install.sh)
 DEFAULT_PAGE_PORT = 8080
 LOW_DISK = 100 * 1024 * 1024  # bytes free under which the journal's disk is a problem
@@ -61,19 +61,6 @@ def page_port(env_file: Path = ENV_FILE) -> int:
             if given is not None and given.isdigit():
                 port = int(given)
     return port
-
-
-@dataclass(frozen=True)
-class Check:
-    """One line of the report: `ok` True (fine), False (a problem) or None (for information)."""
-
-    name: str
-    ok: bool | None
-    text: str
-
-    def line(self) -> str:
-        mark = {True: "ok", False: "FAIL", None: "--"}[self.ok]
-        return f"{self.name:<10}{mark:<6}{self.text}"
 
 
 def service_check(
@@ -175,16 +162,6 @@ def broker_checks(state: JSON | str) -> list[Check]:
 
 #: The journal's own partition, when the machine has one (exhibit/journal-partition mounts it).
 JOURNAL_PARTITION = Path("/dev/disk/by-label/senet-journal")
-
-
-def table_checks(state: JSON | str) -> list[Check]:
-    """The endgame tables the running service refused (a failed check): play goes on by search
-    alone, so the board is not healthy until each is rebuilt; nothing when all are in use."""
-    computer = state.get("computer") if isinstance(state, dict) else None
-    refused = computer.get("tables") if isinstance(computer, dict) else None
-    if not isinstance(refused, list) or not refused:
-        return []
-    return [Check("tables", False, "; ".join(str(t) for t in refused))]
 
 
 def _mount_of(path: Path) -> tuple[str, str]:

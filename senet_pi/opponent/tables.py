@@ -279,6 +279,24 @@ def build_table(
     return table
 
 
+def check_folder(folder: Path) -> list[tuple[Path, TableError | None]]:
+    """Every table file in `folder`, each opened as the board opens it (its name's rule set and
+    throws) and every block's checksum checked: a failure is the `TableError` the board would raise.
+    For `status` with no service to ask; an unreadable folder raises `OSError`."""
+    with os.scandir(folder) as entries:
+        paths = sorted(Path(e.path) for e in entries if e.name.endswith(".table"))
+    found: list[tuple[Path, TableError | None]] = []
+    for path in paths:
+        ruleset, _, throws = path.stem.rpartition("-")
+        try:
+            Table(path, ruleset, throws).verify()
+        except TableError as exc:
+            found.append((path, exc))
+        else:
+            found.append((path, None))
+    return found
+
+
 class ProgressBar:
     """A progress bar with an estimate of the time left, redrawn in place on a terminal stream."""
 
