@@ -154,3 +154,88 @@ def test_the_staff_answer_names_its_question_so_a_late_tap_answers_nothing_else(
     assert done.status_code == 200
     assert table.service.question() is None
     assert _answer(staff, csrf, question["id"]).status_code == 409  # a signed-in operator may answer; nothing is open
+
+
+def _frozen_door(table) -> Clock:
+    """The app's door on a clock the test moves (no allowance refills unless it says so)."""
+    from senet_pi_web.door import TableDoor
+
+    clock = Clock()
+    door = TableDoor(clock=clock)
+    door.watch(table.service)
+    table.app.extensions["senet"].door = door
+    return clock
+
+
+def test_a_client_that_drops_its_cookie_keeps_its_allowance(table):
+    """The allowance is the address's, not the session's: a fresh session and CSRF token every time
+    (a script that drops its cookie) is limited as one client."""
+    _frozen_door(table)
+    question = ask_were_they_swapped(table)
+    statuses = []
+    for _ in range(8):
+        fresh, csrf = _page(table.app, PHONE)  # a new cookie jar each time: a new session
+        statuses.append(_answer(fresh, csrf, question["id"]).status_code)
+    assert statuses == [403] * 5 + [429] * 3
+    screen, screen_csrf = _page(table.app)
+    assert _answer(screen, screen_csrf, question["id"]).status_code == 200  # the screen's allowance is its own
+
+
+@pytest.mark.parametrize(
+    ("address", "client"),
+    [
+        ("192.168.1.50", "192.168.1.50"),
+        ("::ffff:192.168.1.50", "192.168.1.50"),  # IPv4 on a dual-stack socket: the same client
+        ("2001:db8:1:2:aaaa:bbbb:cccc:dddd", "2001:db8:1:2::/64"),
+        ("2001:db8:1:2::1", "2001:db8:1:2::/64"),  # a new privacy address in the same /64
+        ("fe80::1%wlan0", "fe80::/64"),
+        ("127.0.0.1", "screen"),
+        ("::1", "screen"),
+        ("::ffff:127.0.0.1", "screen"),
+        ("?", "?"),
+    ],
+)
+def test_a_client_is_its_address_an_ipv6_phone_its_64(address, client):
+    from senet_pi_web.door import client_of
+
+    assert client_of(address) == client
+
+
+def test_a_phone_changing_its_ipv6_address_keeps_its_allowance(table):
+    _frozen_door(table)
+    question = ask_were_they_swapped(table)
+    statuses = []
+    for n in range(1, 9):
+        phone, csrf = _page(table.app, {"REMOTE_ADDR": f"2001:db8:1:2::{n:x}"})
+        statuses.append(_answer(phone, csrf, question["id"]).status_code)
+    assert statuses == [403] * 5 + [429] * 3
+    other, other_csrf = _page(table.app, {"REMOTE_ADDR": "2001:db8:1:3::1"})  # another /64: another phone
+    assert _answer(other, other_csrf, question["id"]).status_code == 403
+
+
+def test_many_addresses_share_one_allowance_the_screen_and_joined_phones_never_wait(table):
+    """Phones that may not answer share STRANGERS_BURST answers (then STRANGERS_PER_SECOND) between
+    them, so a script with an address per try gets no more than a few; guessing the code from many
+    addresses is limited the same way. The screen and a joined phone answer all the same."""
+    from senet_pi_web.door import STRANGERS_BURST, STRANGERS_PER_SECOND
+
+    clock = _frozen_door(table)
+    screen, screen_csrf = _page(table.app)
+    code = screen.get("/api/join").json["code"]
+    joined, joined_csrf = _page(table.app, PHONE)
+    assert _join(joined, joined_csrf, code).status_code == 200  # one stranger's try at the code
+    question = ask_were_they_swapped(table)
+    statuses = []
+    for n in range(30):
+        phone, csrf = _page(table.app, {"REMOTE_ADDR": f"10.0.{n // 250}.{n % 250 + 1}"})
+        statuses.append(_answer(phone, csrf, question["id"]).status_code)
+    assert statuses == [403] * (STRANGERS_BURST - 1) + [429] * (31 - STRANGERS_BURST)
+    limited = _answer(phone, csrf, question["id"])
+    assert limited.json["error"].startswith("too many answers from phones that have not joined the table: wait ")
+    guesses = [_join(*_page(table.app, {"REMOTE_ADDR": f"10.1.0.{n}"}), "000000").status_code for n in range(1, 6)]
+    assert guesses == [429] * 5
+    assert _answer(joined, joined_csrf, question["id"]).status_code == 200  # a joined phone is not a stranger
+    clock.now += 1 / STRANGERS_PER_SECOND  # one more stranger's answer a second
+    assert _answer(phone, csrf, question["id"]).status_code == 403
+    assert _answer(*_page(table.app, {"REMOTE_ADDR": "10.2.0.1"}), question["id"]).status_code == 429
+    assert _answer(screen, screen_csrf, question["id"]).status_code == 409  # answered already: not limited

@@ -19,7 +19,7 @@ from senet_pi.errors import BadInput, SenetError
 from senet_pi.events import Answer
 from senet_pi.i18n import Text, joined
 
-from .door import on_the_screen
+from .door import STRANGERS, client_of, on_the_screen
 from .errors import error, json_body, message_of
 from .operator import _handled, csrf_ok
 from .shared import shared
@@ -42,12 +42,19 @@ def may_answer() -> bool:
     return session.get("joined") == _code()
 
 
-def _too_many() -> ResponseReturnValue | None:
-    """429 once this client has used its allowance of answers (and tries at the code)."""
-    wait = shared().door.wait(request.remote_addr or "?")
+def _too_many(stranger: bool) -> ResponseReturnValue | None:
+    """429 once this client (its address: `door.client_of`) has used its allowance of answers and
+    tries at the code, or, for a `stranger` (one that may not answer yet), once all of them have."""
+    door = shared().door
+    client = client_of(request.remote_addr or "?")
+    wait, spent = door.wait(client, stranger)
     if wait <= 0:
         return None
-    return error(429, Text("too many answers from this page: wait {seconds} s", seconds=max(1, round(wait))), wait)
+    seconds = max(1, round(wait))
+    if spent == STRANGERS:
+        said = Text("too many answers from phones that have not joined the table: wait {seconds} s", seconds=seconds)
+        return error(429, said, wait)
+    return error(429, Text("too many answers from this page: wait {seconds} s", seconds=seconds), wait)
 
 
 @bp.get("/join")
@@ -61,7 +68,7 @@ def join() -> ResponseReturnValue:
     """A phone joins the table with the code its screen shows (for this game)."""
     if not csrf_ok():
         return error(403, Text("missing or wrong CSRF token (reload the page)"))
-    limited = _too_many()
+    limited = _too_many(stranger=True)  # every try at the code: guessing from many addresses is one guesser
     if limited is not None:
         return limited
     code = json_body().get("code")
@@ -76,10 +83,11 @@ def answer() -> ResponseReturnValue:
     """Answer the open question (or change the answer taken when nobody answered) as a visitor."""
     if not csrf_ok():
         return error(403, Text("missing or wrong CSRF token (reload the page)"))
-    limited = _too_many()
+    allowed = may_answer()
+    limited = _too_many(stranger=not allowed)
     if limited is not None:
         return limited
-    if not may_answer():
+    if not allowed:
         said = Text("the table answers its questions: join with the code shown on the table's screen")
         return jsonify({"error": said, "join": True}), 403  # `join`: the page shows its code field
     data = json_body()

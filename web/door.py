@@ -5,6 +5,13 @@ with the table's code answer; the code is shown on that screen only and changes 
 (a phone joined for one game must join again for the next). `ANSWERS_FROM_ANY_PHONE = true` in
 config.toml opens answering to every page, as before. Every client's answers (and tries at the
 code) are rate limited: BURST at once, then PER_SECOND a second, on the monotonic clock.
+
+A client is its network address, never its cookie (a client that drops its session and fetches a
+new CSRF token keeps its allowance): an IPv4 address, an IPv6 /64 (a phone picks new addresses
+inside its /64 at will: privacy extensions), the exhibit's own screen (loopback) one client of its
+own. Clients that may not answer (a phone that has not joined, every try at the code) also share
+one allowance between them, STRANGERS_BURST then STRANGERS_PER_SECOND, so many addresses get no
+more answers or guesses at the code than a few; the screen and joined phones never wait for it.
 """
 
 from __future__ import annotations
@@ -27,6 +34,9 @@ CODE_DIGITS = 6
 BURST = 5  # answers (or tries at the code) a client may send at once
 PER_SECOND = 1.0  # and then this many a second
 MAX_CLIENTS = 4096  # clients whose allowance is remembered (the oldest are forgotten first)
+STRANGERS_BURST = 10  # answers and tries at the code from all clients that may not answer, at once
+STRANGERS_PER_SECOND = 2.0  # and then this many a second, all of them together
+STRANGERS = "strangers"  # the key of their shared allowance (no address looks like it)
 
 
 def on_the_screen() -> bool:
@@ -35,6 +45,22 @@ def on_the_screen() -> bool:
         return ipaddress.ip_address((request.remote_addr or "").split("%")[0]).is_loopback
     except ValueError:
         return False
+
+
+def client_of(address: str) -> str:
+    """The client an address is for the allowance: "screen" for this machine, an IPv4 address as
+    it is (also written IPv4-mapped), an IPv6 address as its /64; anything else as given."""
+    try:
+        ip = ipaddress.ip_address(address.split("%")[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if ip.is_loopback:
+        return "screen"
+    if isinstance(ip, ipaddress.IPv6Address):
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 class TableDoor:
@@ -64,16 +90,28 @@ class TableDoor:
         number = int.from_bytes(hmac.new(self._salt, message, hashlib.sha256).digest()[:8], "big")
         return str(number % 10**CODE_DIGITS).zfill(CODE_DIGITS)
 
-    def wait(self, client: str) -> float:
-        """Take one from `client`'s allowance: 0.0 when it may go on, else the seconds until it may."""
+    def wait(self, client: str, stranger: bool = False) -> tuple[float, str]:
+        """Take one from `client`'s allowance (and, for a `stranger`, one from the strangers' shared
+        allowance too): (0.0, "") when it may go on, else the seconds until it may and whose
+        allowance is spent (`client` or STRANGERS), and nothing is taken."""
         now = self._clock()
+        keys = [client, STRANGERS] if stranger else [client]
         with self._lock:
-            tokens, then = self._allowance.pop(client, (float(BURST), now))
-            tokens = min(float(BURST), tokens + (now - then) * PER_SECOND)
-            if tokens < 1.0:
-                self._allowance[client] = (tokens, now)
-                return (1.0 - tokens) / PER_SECOND
-            self._allowance[client] = (tokens - 1.0, now)
+            waits = {key: self._refill(key, now) for key in keys}
+            spent = max(keys, key=waits.__getitem__)
+            if waits[spent] > 0.0:
+                return waits[spent], spent
+            for key in keys:
+                tokens, then = self._allowance[key]
+                self._allowance[key] = (tokens - 1.0, then)
             while len(self._allowance) > MAX_CLIENTS:
                 self._allowance.popitem(last=False)
-        return 0.0
+        return 0.0, ""
+
+    def _refill(self, key: str, now: float) -> float:
+        """`key`'s allowance brought up to now (and made the newest); the seconds until it holds one."""
+        burst, per_second = (STRANGERS_BURST, STRANGERS_PER_SECOND) if key == STRANGERS else (BURST, PER_SECOND)
+        tokens, then = self._allowance.pop(key, (float(burst), now))
+        tokens = min(float(burst), tokens + (now - then) * per_second)
+        self._allowance[key] = (tokens, now)
+        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / per_second
