@@ -3,7 +3,9 @@
 Run by hand: `python benchmarks/bench_journal_big.py --games 2000 [--folder DIR] [--open]`. Builds a
 journal of N games in bulk (each the inputs and verdicts of a whole scripted `secret` game, about
 30 kB a game as a museum's journal grows), zeroes one page of its events table in the middle of the
-file (a damaged page), and times `recover` in a child process, with its peak memory (ru_maxrss).
+file (a damaged page), and times `recover` in a child process, with its peak memory (ru_maxrss),
+and splits its wall time (/proc/self/schedstat) into CPU, waiting for a core (the machine's load)
+and the rest (blocked on the disk or an fsync), with what it wrote; the load average before and after.
 `--open`: instead, times opening the undamaged journal as `senet-pi run` does (`Journal` and the
 `Service` resuming its last game), in a child process too. `--pi MAJ:MIN`: the child runs on a
 Raspberry Pi 4 stand-in, cgroup v1 limits (root): a third of a core (cpu.cfs_quota_us 33000 of
@@ -85,9 +87,18 @@ def damage(path: Path) -> int:
 CHILD_RECOVER = """
 import sys, time, resource
 from senet_pi.service.journal import recover
-t = time.perf_counter(); r = recover(sys.argv[1], sys.argv[2])
+def sched():  # the CPU time and the time spent runnable but waiting for a core (the machine's load)
+    cpu, queued = open("/proc/self/schedstat").read().split()[:2]
+    return int(cpu) / 1e9, int(queued) / 1e9
+def wrote():
+    return int(dict(l.split(": ") for l in open("/proc/self/io").read().splitlines())["wchar"]) / 1e6
+t = time.perf_counter(); c, q = sched(); w = wrote()
+r = recover(sys.argv[1], sys.argv[2])
 u = resource.getrusage(resource.RUSAGE_SELF)
-print(f"{time.perf_counter() - t:.1f} {u.ru_utime + u.ru_stime:.1f} {u.ru_maxrss / 1024:.0f} {r.said()}")
+wall = time.perf_counter() - t; c, q = (a - b for a, b in zip(sched(), (c, q)))
+print(f"{wall:.1f} {c:.1f} {u.ru_maxrss / 1024:.0f} {r.said()}")
+print(f"wall {wall:.1f} s = CPU {c:.1f} s + waiting for a core {q:.1f} s + blocked (disk, fsync) {wall - c - q:.1f} s;"
+      f" written {wrote() - w:.0f} MB")
 """
 CHILD_OPEN = """
 import sys, time, resource
@@ -154,16 +165,20 @@ def main() -> None:
         uncache(path)
         if args.open:
             argv = [sys.executable, "-c", CHILD_OPEN, str(path)]
+            print(f"load: {os.getloadavg()[0]:.1f}")
             out = subprocess.run(argv, capture_output=True, text=True, preexec_fn=join)
             print("open (wall s, CPU s, peak MB, resumed):", out.stdout.strip() or out.stderr[-2000:])
+            print(f"load: {os.getloadavg()[0]:.1f}")
             return
         print(f"zeroed page {damage(path)}")
         dest = folder / "recovered.sqlite"
         dest.unlink(missing_ok=True)
         uncache(path)
         argv = [sys.executable, "-c", CHILD_RECOVER, str(path), str(dest)]
+        print(f"load: {os.getloadavg()[0]:.1f}")
         out = subprocess.run(argv, capture_output=True, text=True, preexec_fn=join)
         print("recover (wall s, CPU s, peak MB, said):", out.stdout.strip() or out.stderr[-2000:])
+        print(f"load: {os.getloadavg()[0]:.1f}")
         print(f"children's peak {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:.0f} MB")
 
 

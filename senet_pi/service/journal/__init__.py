@@ -259,7 +259,7 @@ class Journal(SideFiles, Reading):
             return False
         if recovery is None:
             return False  # stopped: the next start goes on from here
-        for suffix in ("", "-wal", "-shm"):
+        for suffix in ("", "-wal", "-shm", "-journal"):
             Path(f"{scratch}{suffix}").unlink(missing_ok=True)
         asides.update(self.path, name, None)
         self.recovery = recovery

@@ -106,7 +106,7 @@ def dismiss(journal: Path, name: str | None) -> str:
         raise ValueError(f"{name} is not waiting to be recovered (these are: {names})")
     entry = chosen[0]
     scratch = scratch_path(journal, entry["aside"])
-    for suffix in ("", "-wal", "-shm"):
+    for suffix in ("", "-wal", "-shm", "-journal"):
         Path(f"{scratch}{suffix}").unlink(missing_ok=True)
     update(journal, entry["aside"], None)
     return (

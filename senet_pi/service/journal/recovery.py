@@ -193,11 +193,11 @@ def _copy_batch(scratch: Scratch, out: sqlite3.Connection, tally: _Tally, low: i
     with out:
         out.execute("BEGIN")
         for table, rows in (("games", games), ("events", events), ("verdicts", verdicts)):
-            columns = TABLES[table]
+            columns = [*TABLES[table], "sum"]  # a row's own checksum, which `valid` found right, kept as it is
             sql = f"INSERT OR IGNORE INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
             out.executemany(sql, (row[: len(columns)] for row in rows))
             first = "id" if table == "games" else "game"
-            out.execute(resum(table, f"sum IS NULL AND {first} BETWEEN ? AND ?"), (low, high))
+            out.execute(resum(table, f"sum IS NULL AND {first} BETWEEN ? AND ?"), (low, high))  # rows without one
         out.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (tally_key(scratch), json.dumps(tally.__dict__)))
 
 
@@ -355,7 +355,7 @@ def recover(source: str | Path, dest: str | Path, mark: dict[str, Any] | None = 
     scratch = dest.with_name(dest.name + ".scratch")
     try:
         for stale in (tmp, scratch):
-            for suffix in ("", "-wal", "-shm"):
+            for suffix in ("", "-wal", "-shm", "-journal"):
                 Path(f"{stale}{suffix}").unlink(missing_ok=True)
         new_journal(tmp)
         recovery = recover_into(source, tmp, scratch, mark)
@@ -371,7 +371,7 @@ def recover(source: str | Path, dest: str | Path, mark: dict[str, Any] | None = 
             Path(f"{tmp}{suffix}").unlink(missing_ok=True)  # a disk that filled half way: nothing half-written
         raise
     finally:
-        for suffix in ("", "-wal", "-shm"):
+        for suffix in ("", "-wal", "-shm", "-journal"):
             Path(f"{scratch}{suffix}").unlink(missing_ok=True)
     return recovery
 

@@ -56,10 +56,12 @@ class Scratch:
         self.path = path
         self.aside = aside  # the damaged file's name
         self.stop: Event | None = None  # set: the next commit is the last (Stopped is raised after it)
-        self.db = sqlite3.connect(path, isolation_level=None)
-        self.db.text_factory = text_factory
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=OFF")  # never fsynced: a scratch file that does not read is begun again
+        self.db = sqlite3.connect(path, isolation_level=None)  # its texts were decoded once already: valid UTF-8
+        # A rollback journal, not a WAL: its rows are appended, so little is journaled, where a WAL
+        # writes every page twice (the scratch file is the biggest write of a recovery). Never
+        # fsynced: a scratch file that does not read after a power cut is begun again.
+        self.db.execute("PRAGMA journal_mode=DELETE")
+        self.db.execute("PRAGMA synchronous=OFF")
         self.db.executescript(SCRATCH)
 
     def get(self, key: str, default: Any = None) -> Any:
