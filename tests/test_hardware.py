@@ -462,3 +462,29 @@ def test_in_the_card_game_the_button_confirms_no_more_moves(pinmap):
         assert any(v["v"] == "pass" for v in notes)
     finally:
         backend.close()
+
+
+def test_a_change_read_is_confirmed_at_once_not_a_period_later(sim_board):
+    """The scan after one that reads a change comes CONFIRM_AFTER later (the lights follow a hand
+    within 5-25 ms, not 20-40); then the period again, also after a bounce back to how it stood."""
+    from senet_pi.hardware.board import CONFIRM_AFTER, SCAN_RATE
+
+    sim, board, clock, events, _ = sim_board
+    period = 1 / SCAN_RATE
+    board.scan_once(clock.t)
+    assert board.next_scan(1.0, 1.001) == 1.0 + period  # nothing changed: the period
+    sim.place(1)
+    board.scan_once(clock.t)
+    assert events == []  # read once: not counted yet
+    assert board.next_scan(2.0, 2.001) == 2.001 + CONFIRM_AFTER
+    clock.t += CONFIRM_AFTER
+    board.scan_once(clock.t)
+    assert events == [("place", 1)]  # the confirming scan counts it
+    assert board.next_scan(2.006, 2.007) == 2.006 + period
+    sim.lift(1)
+    board.scan_once(clock.t)
+    assert board.next_scan(3.0, 3.001) == 3.001 + CONFIRM_AFTER
+    sim.place(1)  # a bounce back to how it stood: nothing to confirm, the period again
+    board.scan_once(clock.t)
+    assert board.next_scan(3.006, 3.007) == 3.006 + period
+    assert events == [("place", 1)]

@@ -25,13 +25,16 @@ from .device import Device, EventHandler
 if TYPE_CHECKING:
     from gpiozero.pins import Factory
 
-#: Scans per second. Fast enough that a change counts within 40 ms (two scans, see debounce),
+#: Scans per second. Fast enough that a change counts within 25 ms (read, then confirmed: debounce),
 #: slow enough that scanning costs little of a Pi's core (see benchmarks/bench_scanner.py).
 SCAN_RATE = 50.0
 #: Scans a second once no switch has changed for REST_AFTER s: a board at rest costs little (each
 #: scan wakes the Pi; the first change after a rest is seen within 0.2 s, then at SCAN_RATE again).
 REST_RATE = 5.0
 REST_AFTER = 5.0
+#: Seconds from a scan that reads a change to the scan that confirms it (debounce.py): well past a
+#: reed switch's bounce (about a millisecond), and no period's wait before the lights follow a hand.
+CONFIRM_AFTER = 0.005
 
 
 class ReedSwitchBoard(Device):
@@ -168,7 +171,6 @@ class ReedSwitchBoard(Device):
         self._thread.start()
 
     def _run(self) -> None:
-        period = 1.0 / self.scan_rate
         next_scan = time.monotonic()
         last_error = ""
         while not self._stop.is_set():
@@ -179,13 +181,21 @@ class ReedSwitchBoard(Device):
                 if said != last_error:
                     print(said, file=sys.stderr, flush=True)
                 last_error = said
-            resting = self._clock() - self._changed_at >= REST_AFTER
-            next_scan += 1.0 / REST_RATE if resting and self.scan_rate > REST_RATE else period
+            next_scan = self.next_scan(next_scan, time.monotonic())
             delay = next_scan - time.monotonic()
             if delay < 0:  # fell behind (a busy Pi): skip, do not race to catch up
                 next_scan = time.monotonic()
                 delay = 0
             self._stop.wait(delay)
+
+    def next_scan(self, last: float, now: float) -> float:
+        """When the scan after the one due at `last` is due (`now`: the monotonic clock after it): a
+        change read and not yet counted is confirmed CONFIRM_AFTER from now; else a period after
+        `last`, or at REST_RATE once nothing has changed for REST_AFTER s."""
+        if self._debouncer.pending:  # a switch flickering back to how it stood is not pending: no faster scans
+            return now + CONFIRM_AFTER
+        resting = self._clock() - self._changed_at >= REST_AFTER
+        return last + (1.0 / REST_RATE if resting and self.scan_rate > REST_RATE else 1.0 / self.scan_rate)
 
     def close(self) -> None:
         """Stop scanning and release the pins; safe to call twice."""

@@ -2,8 +2,10 @@
 
 Pure logic, no pins and no clock of its own: times come in with each scan, so tests drive it
 scan by scan. A reed switch bounces for about a millisecond when a magnet arrives or leaves;
-at 50 scans a second (one every 20 ms) a switch must read the same in two scans running
-(20-40 ms) before the change counts, far below the referee's 0.4 s settle time.
+a switch must read the same in two scans running before the change counts. The scanner scans 50
+times a second, and a scan that reads a change (`pending`) is followed by the confirming scan
+CONFIRM_AFTER later, not a whole period later: a change counts 5-25 ms after it happens, far
+below the referee's 0.4 s settle time, and within the lights' 50 ms.
 """
 
 from __future__ import annotations
@@ -46,6 +48,12 @@ class Debouncer:
         self._streak = [0] * 32
         self._flips: list[deque[float]] = [deque() for _ in range(32)]
         self.chattering = 0
+
+    @property
+    def pending(self) -> int:
+        """The switches the last scan read changed that are not counted yet (a chattering one left
+        out): what a confirming scan is for."""
+        return (self._last_raw ^ self.stable) & ~self.chattering
 
     def update(self, raw: int, now: float) -> tuple[list[tuple[int, bool]], list[SwitchFault]]:
         """One scan: the clean changes to report (square, closed) and any fault found or cleared."""
