@@ -9,6 +9,11 @@ class Debouncer:
         self.last = initial
         self.count = [0] * 32
 
+    def pending(self):
+        """The squares the last scan read changed that do not count yet: the main loop scans again
+        at once (CONFIRM_MS) instead of a scan period later."""
+        return (self.last ^ self.stable) & 0x7FFFFFFE
+
     def update(self, raw):
         """One scan; returns [(square, closed), ...] for the changes that now count."""
         changes = []

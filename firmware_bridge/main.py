@@ -80,7 +80,8 @@ def main(stdin=None, stdout=None, running=None):
         last = now
         if uptime >= due:
             bridge.tick(uptime)
-            due = uptime + period
+            # a change read and not counted yet: its confirming scans come at once, not a period later
+            due = uptime + (config.CONFIRM_MS if bridge.debouncer.pending() else period)
         while poll.poll(0):
             data = stdin.read(1)
             if not data:

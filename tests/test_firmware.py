@@ -135,3 +135,26 @@ def test_the_firmware_debouncer_needs_equal_scans():
     assert debouncer.update(1 << 5) == []
     assert debouncer.update(1 << 5) == []
     assert debouncer.update(1 << 5) == [(5, 1)]
+
+
+def test_the_firmware_scans_again_at_once_while_a_change_is_read_and_not_counted():
+    """`pending` (the main loop then scans CONFIRM_MS later, not a period later) holds from the scan
+    that reads a change to the one that counts it, and not after a bounce back."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("firmware_config", FIRMWARE / "config.py")
+    assert spec is not None and spec.loader is not None
+    firmware_config = importlib.util.module_from_spec(spec)  # not as `config`: no other module's name taken
+    spec.loader.exec_module(firmware_config)
+    debouncer = Debouncer(1 << 2, samples=3)
+    assert debouncer.pending() == 0
+    debouncer.update(1 << 2 | 1 << 5)
+    assert debouncer.pending() == 1 << 5
+    debouncer.update(1 << 2)  # a bounce back: nothing to confirm
+    assert debouncer.pending() == 0
+    debouncer.update(1 << 2 | 1 << 5)
+    debouncer.update(1 << 2 | 1 << 5)
+    assert debouncer.pending() == 1 << 5
+    assert debouncer.update(1 << 2 | 1 << 5) == [(5, 1)]
+    assert debouncer.pending() == 0
+    assert 0 < firmware_config.CONFIRM_MS < 1000 // firmware_config.SCAN_RATE

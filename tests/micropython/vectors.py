@@ -35,7 +35,7 @@ print("snapshot", "%X" % codec.occupancy_from_hex("000007FE"))
 debouncer = Debouncer(0x7FE, samples=3)
 raw = [0x7FE, 0x3FE, 0x7FE, 0x3FE, 0x3FE, 0x3FE, 0x3FE | (1 << 13), 0x3FE | (1 << 13), 0x3FE | (1 << 13)]
 for n, scan in enumerate(raw):
-    print("scan", n, debouncer.update(scan))
+    print("scan", n, debouncer.update(scan), debouncer.pending())
 
 for pattern in PATTERNS:  # the lights' patterns: the same levels on the Pico as on the Pi
     moments = (0, 130, 260, 499, 777, 1201, 4000)
