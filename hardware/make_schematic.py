@@ -48,12 +48,18 @@ def strip_block(lights: StripPins, x: float, y: float) -> list[str]:
     count = 30 + lights.sticks + lights.ring
     rows = [
         (f"GPIO{lights.data} (SPI0 MOSI) -- 74AHCT125 1A (pin 2)", 13, "normal"),
-        ("74AHCT125: VCC 5 V, 1OE (pin 1) and GND to GND", 13, "normal"),
+        ("74AHCT125: VCC (pin 14) to the strip's 5 V,", 13, "normal"),
+        ("1OE (pin 1) and GND (pin 7) to GND", 13, "normal"),
         ("1Y (pin 3) --[330 R]-- strip DIN", 13, "normal"),
         (f"strip: {count} x WS2812B/SK6812, squares 1-30 in the S order,", 13, "normal"),
         (f"then {lights.sticks} under the sticks, {lights.ring} round the button", 13, "normal"),
         ("own 5 V 2 A supply, 1000 uF across it; GND to the Pi's GND,", 13, "normal"),
-        ("5 V not to the Pi's; brightness capped at 25 % (0.67 A worst case)", 13, "normal"),
+        # the worst case: every LED at full white (60 mA) scaled to the cap, plus 1 mA each dark
+        (
+            f"5 V not to the Pi's; brightness capped at 25 % ({count * (60 * 0.25 + 1) / 1000:.2f} A worst case)",
+            13,
+            "normal",
+        ),
     ]
     out = [text(x, y, "Lights under the squares (optional)", 15, weight="bold")]
     out += [text(x, y + 24 + 18 * n, words, size, weight=weight) for n, (words, size, weight) in enumerate(rows)]

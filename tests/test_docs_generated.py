@@ -85,6 +85,8 @@ def test_building_pin_table_is_the_pin_map() -> None:
     expected |= {"button": [pins.button], "stick LEDs 1-4": list(pins.leds)}
     if pins.buzzer is not None:
         expected["buzzer (optional)"] = [pins.buzzer]
+    if pins.lights is not None:  # the strip's data: a hobbyist wiring from this table finds it here too
+        expected["LED strip data (optional)"] = [pins.lights.data]
     assert {name: gpios for name, (gpios, _pins, _what) in rows.items()} == expected
     for name, (gpios, header, what) in rows.items():
         assert header == [HEADER_PIN[g] for g in gpios], name
