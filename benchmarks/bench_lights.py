@@ -9,6 +9,7 @@ Targets: the lights follow a lift or a place within 50 ms, the voice starts with
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
 import statistics
@@ -21,6 +22,7 @@ from pathlib import Path
 
 from firmware_bridge.simulate import SimulatedFirmware
 from senet_pi.hardware.backend import SimBackend
+from senet_pi.hardware.board import REST_AFTER
 from senet_pi.hardware.pinmap import load_pinmap
 from senet_pi.hardware.serial_link import SerialBackend
 from senet_pi.hardware.strip import decode_ws2812
@@ -39,9 +41,10 @@ def wait_for(condition: Callable[[], bool], limit: float = 5.0) -> None:
         time.sleep(0.0005)
 
 
-def sim_latency(trials: int) -> list[float]:
+def sim_latency(trials: int, pause: float = 0.5) -> list[float]:
     """Seconds from a magnet lifted off the simulated board to the SPI write that lights 13, and
-    from the magnet put back to the write that darkens it: the scan, the debounce, the referee, the strip."""
+    from the magnet put back to the write that darkens it: the scan, the debounce, the referee, the
+    strip. `pause`: seconds between changes (past REST_AFTER, the scanner has slowed to REST_RATE)."""
     service = Service(None, variant="secret")
     backend = SimBackend(load_pinmap(), rng=random.Random(1), spin=0)
     backend.start(service)  # the real scanning thread
@@ -60,7 +63,7 @@ def sim_latency(trials: int) -> list[float]:
 
                 wait_for(shown)
                 out.append(spi.written_at - start)
-                time.sleep(0.5)  # a hand: six flips within 2 s is a chattering switch, muted
+                time.sleep(pause)  # a hand: six flips within 2 s is a chattering switch, muted
     finally:
         backend.close()
     return out
@@ -146,11 +149,21 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=30, help="lifts and places (each) per board")
     args = parser.parse_args()
     print(f"Python {platform.python_version()} on {platform.machine()}\n")
-    print("| measure | median | p95 | worst |")
-    print("|---|---:|---:|---:|")
-    print(summary("simulated board: switch change to strip write", sim_latency(args.trials)))
-    print(summary("USB bridge: switch change to strip write", bridge_latency(args.trials)))
-    print(summary("voice: verdict to espeak-ng's first sound", voice_latency(max(4, args.trials // 4))))
+    print("| measure | median | p95 | worst | load average (1 min) before, after |")
+    print("|---|---:|---:|---:|---|")
+    measures: list[tuple[str, Callable[[], list[float]]]] = [
+        ("simulated board: switch change to strip write", lambda: sim_latency(args.trials)),
+        ("USB bridge: switch change to strip write", lambda: bridge_latency(args.trials)),
+        (
+            f"simulated board, {REST_AFTER + 1:g} s still first (the scanner at rest)",
+            lambda: sim_latency(max(2, args.trials // 10), pause=REST_AFTER + 1),
+        ),
+        ("voice: verdict to espeak-ng's first sound", lambda: voice_latency(max(4, args.trials // 4))),
+    ]
+    for name, measure in measures:
+        before = os.getloadavg()[0]
+        times = measure()
+        print(f"{summary(name, times)} {before:.1f}, {os.getloadavg()[0]:.1f} |")
 
 
 if __name__ == "__main__":
