@@ -34,6 +34,24 @@ def level(pattern, ms, index):
     return 255 if (ms // 125) % 30 == index % 30 else 25  # C, chase: one light running round
 
 
+def next_change(pattern, ms):
+    """Milliseconds from `ms` until a light of `pattern` may look different: its level stays the
+    same until then, at every place. None for steady; 0 for the pulse and the wave, which change
+    all the time. The Pi's strip sleeps this long instead of redrawing every frame."""
+    if pattern == "S":
+        return None
+    if pattern in "BLAC":
+        step = {"B": 250, "L": 500, "A": 400, "C": 125}[pattern]
+        return step - ms % step
+    if pattern == "D":
+        phase = ms % 1200
+        for edge in (120, 240, 360):
+            if phase < edge:
+                return edge - phase
+        return 1200 - phase
+    return 0
+
+
 def _triangle(ms, period):
     """Up and down once a period, from 38 to 255 (a pulse never quite goes dark)."""
     phase = ms % period

@@ -6,6 +6,7 @@ INDEXES: str
 PATTERNS: str
 
 def level(pattern: str, ms: int, index: int) -> int: ...
+def next_change(pattern: str, ms: int) -> int | None: ...
 
 class Glow:
     sticks: int

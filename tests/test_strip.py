@@ -191,3 +191,42 @@ def test_a_pi_that_cannot_drive_the_strip_runs_on_and_its_hardware_view_says_why
         assert described["faults"] == [said]
     finally:
         backend.close()
+
+
+@pytest.mark.parametrize("pattern", list("SBLADPWC"))
+def test_a_pattern_looks_the_same_until_its_next_change(pattern):
+    """`next_change` (what the strip's thread sleeps for) never skips a change: a light's level is
+    the same at every place from a moment until the change it names, for every moment of a cycle."""
+    from firmware_bridge.glow import level, next_change
+
+    for ms in range(0, 2500, 7):
+        wait = next_change(pattern, ms)
+        if pattern == "S":
+            assert wait is None
+            continue
+        assert wait is not None
+        if pattern in "PW":
+            assert wait == 0  # changes all the time: redrawn every frame
+            continue
+        assert wait > 0
+        for index in range(32):
+            assert {level(pattern, ms + k, index) for k in range(wait)} == {level(pattern, ms, index)}
+        assert any(level(pattern, ms + wait, i) != level(pattern, ms + wait - 1, i) for i in range(32))
+
+
+def test_the_strip_sleeps_until_the_next_edge_not_every_frame():
+    """A board at rest showing the attract chase wakes 8 times a second, a blink at its edges, a
+    pulse every frame (PAINT); steady lights need no thread at all."""
+    from senet_pi.hardware.strip import PAINT
+
+    strip = SpiStrip(FakeSpi())
+    strip.show({str(sq): "attract" for sq in range(1, 31)})
+    assert strip.next_redraw(1000) == 0.125
+    assert strip.next_redraw(1100) == 0.025
+    strip.show({"7": "fix_from"})  # blink: 250 ms on, 250 off
+    assert strip.next_redraw(1100) == 0.15
+    strip.show({"7": "fix_from", "9": "question"})  # and a pulse: every frame
+    assert strip.next_redraw(1100) == PAINT
+    strip.show({"7": "fix_to"})
+    assert strip.next_redraw(1100) is None
+    strip.close()

@@ -22,14 +22,15 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
-from firmware_bridge.glow import INDEXES, PLACES, Glow
+from firmware_bridge.glow import INDEXES, PLACES, Glow, next_change
 
 from ..service.lights import LETTERS, Kind, Lights, LightSettings
 
 SPI_HZ = 2_400_000
 ONE, ZERO = 0b110, 0b100  # a WS2812 bit as three SPI bits
 RESET_BYTES = 90  # 90 x 8 bits at 417 ns = 300 us low: a reset for every WS2812B and SK6812
-PAINT = 0.02  # seconds between redraws of the patterns
+PAINT = 0.02  # seconds between redraws of the patterns that change all the time (pulse, wave)
+EDGE = 0.001  # seconds past a blinking pattern's edge to redraw at (never a hair before it)
 #: Each kind's index in the palette the strip (and the bridge's `V` frames) use, in the vocabulary's order.
 INDEX = {kind: INDEXES[n] for n, kind in enumerate(Kind)}
 
@@ -160,6 +161,7 @@ class SpiStrip:
         self._written: bytes | None = None
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        self._wake = threading.Event()  # set by `show` and `close`: the thread reckons its sleep again
         self._thread: threading.Thread | None = None
         self._started = False  # start() was called: patterns are redrawn while they move
         self._origin = time.monotonic()
@@ -173,6 +175,7 @@ class SpiStrip:
         with self._lock:
             self.glow.show(glow_frame(dict(lights)))
         self.paint()
+        self._wake.set()  # a thread asleep until an old pattern's edge reckons again with these
         self._animate()
 
     def moving(self) -> bool:
@@ -180,10 +183,24 @@ class SpiStrip:
         with self._lock:
             return any(ch != "0" and self.glow.looks[ch][3] != "S" for ch in set(self.glow.shown))
 
+    def now_ms(self) -> int:
+        """The patterns' clock: milliseconds since the strip was made."""
+        return int((time.monotonic() - self._origin) * 1000)
+
+    def next_redraw(self, ms: int) -> float | None:
+        """Seconds from `ms` until the lights on show may look different: the next edge of a blinking
+        pattern (the thread sleeps until then), PAINT while a pulse or wave runs, None if all are steady."""
+        with self._lock:
+            waits = [next_change(self.glow.looks[ch][3], ms) for ch in set(self.glow.shown) if ch != "0"]
+        moving = [w for w in waits if w is not None]
+        if not moving:
+            return None
+        return PAINT if min(moving) == 0 else min(moving) / 1000
+
     def paint(self) -> None:
         """Write the strip's bytes at this moment if they differ from what it shows."""
         with self._lock:
-            data = ws2812_bytes(self.glow.colours(int((time.monotonic() - self._origin) * 1000)))
+            data = ws2812_bytes(self.glow.colours(self.now_ms()))
             if data == self._written:
                 return
             self._written = data
@@ -203,8 +220,12 @@ class SpiStrip:
             if self._thread is not None and self._thread.is_alive():
                 return
 
-            def run() -> None:
-                while not self._stop.wait(PAINT) and self.moving():
+            def run() -> None:  # wakes at the patterns' edges (a chase: 8 times a second), not every frame
+                while (wait := self.next_redraw(self.now_ms())) is not None:
+                    self._wake.wait(wait + EDGE)  # or sooner: new lights (`show`), or `close`
+                    self._wake.clear()
+                    if self._stop.is_set():
+                        return
                     self.paint()
 
             self._thread = threading.Thread(target=run, name="senet-pi strip", daemon=True)
@@ -212,6 +233,7 @@ class SpiStrip:
 
     def close(self) -> None:
         self._stop.set()
+        self._wake.set()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=1)
         with self._lock:

@@ -1,7 +1,7 @@
 # Run under MicroPython (WebAssembly) and under CPython: the two outputs must be the same, byte for byte.
 import codec
 from debounce import Debouncer
-from glow import PATTERNS, Glow, level
+from glow import PATTERNS, Glow, level, next_change
 
 
 def hexlify(data):
@@ -40,6 +40,7 @@ for n, scan in enumerate(raw):
 for pattern in PATTERNS:  # the lights' patterns: the same levels on the Pico as on the Pi
     moments = (0, 130, 260, 499, 777, 1201, 4000)
     print("level", pattern, [level(pattern, ms, index) for ms in moments for index in (0, 5)])
+    print("next change", pattern, [next_change(pattern, ms) for ms in moments])
 glow = Glow(4, 2)
 glow.define("1", "0072B2", "S")
 glow.define("2", "D55E00", "B")
