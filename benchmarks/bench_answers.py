@@ -4,7 +4,8 @@ hand: `python benchmarks/bench_answers.py` (`--seconds 10`). Needs an address be
 A served game (no backend) on every address asks "Were they swapped?"; then (1) a phone that has
 not joined (a session and its CSRF token, as the page has) answers once: its status and time;
 (2) the same client sends answers as fast as one connection can for `--seconds`: how many of each
-status, and how many were carried out; (3) a second phone joins with the code the exhibit's own
+status, and how many were carried out; (2b) the same, with a new session and CSRF token for every
+answer (a client dropping its cookie); (3) a second phone joins with the code the exhibit's own
 screen gets from `/api/join` and answers: its status and time (both phones are this machine's one
 address, so the second waits for the allowance the first used up to refill).
 """
@@ -89,6 +90,13 @@ def main() -> None:
         while time.monotonic() < end:
             counts[phone.call("POST", "/api/answer", body)[0]] += 1
         print(f"one client for {args.seconds:g} s: {dict(sorted(counts.items()))}; carried out: {counts[200]}")
+        time.sleep(BURST / PER_SECOND)  # this machine's address: its allowance refills
+        dropped: Counter[int] = Counter()
+        end = time.monotonic() + args.seconds
+        while time.monotonic() < end:  # a new session and CSRF token every time: the cookie dropped
+            dropped[Page(lan, port).call("POST", "/api/answer", body)[0]] += 1
+        said = dict(sorted(dropped.items()))
+        print(f"dropping its cookie each time, {args.seconds:g} s: {said}; carried out: {dropped[200]}")
         time.sleep(BURST / PER_SECOND)  # the second phone has this machine's address too: its allowance refills
         code = Page("127.0.0.1", port).call("GET", "/api/join")[1]["code"]
         joined = Page(lan, port)
