@@ -143,7 +143,8 @@ def test_the_firmware_scans_again_at_once_while_a_change_is_read_and_not_counted
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("firmware_config", FIRMWARE / "config.py")
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     firmware_config = importlib.util.module_from_spec(spec)  # not as `config`: no other module's name taken
     spec.loader.exec_module(firmware_config)
     debouncer = Debouncer(1 << 2, samples=3)
