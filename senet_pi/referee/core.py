@@ -9,17 +9,36 @@ them and is the one entry point for inputs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 from ..rules import Game
 from ..rules.board import OFF, bit, squares_in
 from ..rules.reasons import Reason
 from ..rules.text import N_, Text
-from ..verdicts import Cleared, Illegal, Settled, Verdict, from_effects
+from ..verdicts import Cleared, Illegal, Revised, Settled, Switch, Verdict, Withdrawn, from_effects
 from .attempt import Attempt, Identity, Piece
 from .candidates import Candidate, candidates
+from .faults import Faults, switch_text
 from .guidance import board_differences, board_fixes, explain, owners_of, swap_reason
+from .judge import Judging
+from .outcome import (
+    Accept,
+    AfterTheEnd,
+    Ask,
+    Keep,
+    MarkFaulty,
+    Outcome,
+    Revise,
+    Standing,
+    StepsDone,
+    TakenBack,
+    Wait,
+    Warn,
+    Wrong,
+    new_game_question,
+    whose,
+)
 from .physical import HAND, Fix, Step, piece_name
 from .state import (
     Mode,
@@ -29,9 +48,9 @@ from .state import (
     QuestionKind,
     RefereeState,
     Saved,
-    Status,
     Warning,
 )
+from .ways import Ways
 
 #: Settle time, seconds: long enough for a slide across squares or a piece bouncing into
 #: place, short enough that the verdict feels immediate (e-board companions use 0.25-0.5 s).
@@ -58,6 +77,9 @@ class Core:
         self.start_board = type(game)(game.players, game.options).occupied()
         board = game.occupied()
         self.state = RefereeState(board, board, self._attempt(board))
+        self.fault_finder = Faults(self)
+        self.ways = Ways(self)
+        self.judging = Judging(self, self.fault_finder, self.ways)
 
     # ------------------------------------------------------------------ the state, seen from outside
 
@@ -76,43 +98,6 @@ class Core:
             return Mode.MOVE
         return Mode.THROW
 
-    # what the service, the page and the tests read (the state's own fields, read-only)
-
-    @property
-    def sensed(self) -> int:
-        """The occupancy the switches sense now."""
-        return self.state.sensed
-
-    @property
-    def expected(self) -> int:
-        """The occupancy the board should show now."""
-        return self.state.expected
-
-    @property
-    def sensing(self) -> bool:
-        """Whether the board has switches (a switch event has been seen)."""
-        return self.state.sensing
-
-    @property
-    def now(self) -> float:
-        """The latest time an input came with, seconds."""
-        return self.state.now
-
-    @property
-    def attempt(self) -> Attempt:
-        """The hands' evidence since the board was last trusted."""
-        return self.state.attempt
-
-    @property
-    def warning(self) -> Warning | None:
-        """The warning standing over a wrong board, if any."""
-        return self.state.warning
-
-    @property
-    def question(self) -> Question | None:
-        """The question open to the operator, if any."""
-        return self.state.question
-
     @property
     def steps_left(self) -> list[Step]:
         """The steps the people still owe, in order."""
@@ -122,21 +107,6 @@ class Core:
     def unknown(self) -> int:
         """The squares whose switch is judged faulty."""
         return self.state.switches.unknown
-
-    @property
-    def faults(self) -> dict[int, str]:
-        """The squares whose switch is judged faulty, with the fault in words."""
-        return self.state.switches.faults
-
-    @property
-    def owed(self) -> Owed | None:
-        """The steps of the rules' own moves the people still owe, if any."""
-        return self.state.owed
-
-    @property
-    def in_progress(self) -> bool:
-        """Whether the board shows a move part way (pieces in the hand on the way to a legal move)."""
-        return self.state.in_progress
 
     def snapshot(self) -> Saved:
         """Everything an input may change, to put back if judging it fails (`restore`): a copy of
@@ -161,6 +131,125 @@ class Core:
     def target(self) -> int:
         """The board the people should make: the expected one, or where the owed steps lead."""
         return self.state.owed.final if self.state.owed is not None else self.state.expected
+
+    # ------------------------------------------------------------------ judging: the judges propose, the core disposes
+
+    def judge(self) -> list[Verdict]:
+        """Judge the settled board: a question the board overtook is withdrawn, the judges propose what
+        to do with the board (`Judging.settled`), and the proposal is applied."""
+        self.state.judged = True
+        out: list[Verdict] = []
+        if self.state.question is not None:
+            out.append(Withdrawn(self.state.question.id))
+            self.state.question = None
+        return out + self.dispose(self.judging.settled(self.state.sensed))
+
+    def judge_at(self, moment: float) -> list[Verdict]:
+        """`judge`, as of the time `moment` (when the board settled, not when that was noticed)."""
+        now, self.state.now = self.state.now, moment
+        try:
+            return self.judge()
+        finally:
+            self.state.now = now
+
+    def dispose(self, outcome: Outcome) -> list[Verdict]:
+        """The one place a judge's proposal changes the state: applied, and its verdicts said."""
+        match outcome:
+            case Accept(cand, stage, strays):
+                return self.accept_beside_strays(cand, stage) if strays else self.accept(cand, stage)
+            case Revise(cand, stage):
+                return self._revise(cand, stage)
+            case Ask():
+                return self._ask(outcome)
+            case Warn(board, toward, taken_back):
+                return self.warn(board, toward, taken_back)
+            case Wrong(target, warn):
+                return self._counted_wrong(target) or self.dispose(warn)
+            case MarkFaulty(marks):
+                return self._mark_faulty(marks)
+            case StepsDone(stage):
+                return self._steps_done(stage)
+            case TakenBack(board):
+                return self._taken_back(board)
+            case AfterTheEnd(setup):
+                self.state.switches.wrong_for.clear()
+                return self._ask(new_game_question()) if setup else []
+            case Keep(pieces, then):
+                self.state.attempt.keep(pieces)
+                return self.dispose(then)
+            case Standing():
+                return self.check_swaps()
+            case Wait():
+                return []
+
+    def _counted_wrong(self, target: int) -> list[Verdict]:
+        """A settled board wrong against `target`: each wrong square counted against its switch, in
+        turn, and one the faults judge stuck marked faulty (the board judged again) before the next."""
+        wrong = (self.state.sensed ^ target) & ~self.unknown
+        self.state.switches.right_again(wrong)
+        handled = self.state.attempt.lifted | self.state.attempt.placed
+        out: list[Verdict] = []
+        for square in squares_in(wrong):
+            self.state.switches.count_wrong(square)
+            fault = self.fault_finder.stuck(square, handled)
+            if fault is not None:
+                out += self._mark_faulty(((square, fault),))
+        return out
+
+    def _mark_faulty(self, marks: tuple[tuple[int, str], ...]) -> list[Verdict]:
+        """Each switch judged faulty in turn, the board judged again after each: its square is unknown now."""
+        out: list[Verdict] = []
+        for square, fault in marks:
+            self.state.switches.mark(square, fault)
+            out.append(Switch(square, fault, switch_text(square, fault)))
+            if self.state.warning is not None and self.state.warning.swap is None:
+                self.state.forget_warning()
+            self.state.judged = False
+            out += self.judge()
+        return out
+
+    def _steps_done(self, stage: int) -> list[Verdict]:
+        """The owed steps done as far as `stage`: the next prompted, or the board good."""
+        owed = self.state.owed
+        assert owed is not None
+        self.state.expected = owed.cand.boards[stage]
+        self.state.owed = Owed.of(owed.cand, stage)
+        if self.state.owed is not None:
+            return [self.state.owed.prompt()]
+        self.reset_attempt()
+        return self.board_good(force=True)
+
+    def _taken_back(self, board: int) -> list[Verdict]:
+        """The last move taken back by hand: what the hands do next is judged from `board`; ask to undo it."""
+        prov = self.state.provisional
+        if prov is not None:
+            prov.attempt = Attempt(board, owners=prov.attempt.owners, pieces=prov.attempt.pieces)
+            prov.taken_back = True
+        text = Text("The board is as it was before the last move. Undo that move?")
+        return self._ask(Ask(QuestionKind.UNDO, text, (Text("undo"), Text("keep"))))
+
+    def _revise(self, cand: Candidate, stage: int) -> list[Verdict]:
+        """The throw accepted was played as `cand` (to `stage`): its moves taken back and `cand`'s
+        accepted, said as a `revised` line; the way already under way is only played on."""
+        prov = self.state.provisional
+        assert prov is not None
+        if prov.continued_by(cand) and stage == len(cand.boards) - 1:
+            # the answer is the way already under way: play its remaining moves, nothing to revise
+            rest = cand.moves[len(prov.labels) :]
+            for later in self.cands():
+                if later.moves == rest:
+                    return self.accept(later, len(later.boards) - 1)
+        popped = 0
+        while popped < prov.moves:
+            kind, _ = self.game.pop()
+            popped += kind == "move"
+        player = self.game.mover_id  # the revised move's player (the turn may have passed since)
+        self.state.forget_provisional(prov, self.game.version)
+        text = Text(
+            "{player}'s move was {now}, not {was}", player=player, now=cand.label(), was=" then ".join(prov.labels)
+        )
+        verdict = Revised(player, list(prov.labels), [str(m) for m in cand.moves], text)
+        return [verdict, *self.accept(cand, stage)]
 
     # ------------------------------------------------------------------ outcomes
 
@@ -234,7 +323,7 @@ class Core:
             if self.unknown & bit(sq):
                 continue
             # a piece the move took out of the game (held, then put aside) is no doubt about this square
-            ids = [p for p in self._identities_on(sq, likely=False) if p in in_game]
+            ids = [p for p in self.state.attempt.may_stand(sq) if p in in_game]
             if len(ids) > 1 or (len(ids) == 1 and ids[0] != piece):
                 return True
         return False
@@ -250,11 +339,13 @@ class Core:
             return self._replaced(self.state.replacing)
         ev = self.state.attempt
         pieces = {sq: piece for sq in self.game.board() if (piece := self.game.piece_at(sq)) is not None}
-        unsure = self._unsure_identities(pieces, likely=False)  # an owner swapped in silence is worse than a question
+        unsure = self.state.attempt.unsure_of(
+            pieces, self.unknown
+        )  # an owner swapped in silence is worse than a question
         mixed = {  # sure, not the game's: the people's answers (or the order of the hands) said so
             sq: ids[0]
             for sq in sorted(pieces)
-            if len(ids := self._identities_on(sq, likely=False)) == 1 and ids[0] != pieces[sq]
+            if len(ids := self.state.attempt.may_stand(sq)) == 1 and ids[0] != pieces[sq]
         }
         mixed |= {sq: None for sq in pieces if ev.foreign(sq)}  # said to be no piece of the game's
         if not unsure:
@@ -264,7 +355,7 @@ class Core:
             len(unsure) == 2
             and not mixed
             and ev.empty_together(*unsure)
-            and all(set(self._identities_on(sq, likely=False)) <= {pieces[sq] for sq in unsure} for sq in unsure)
+            and all(set(self.state.attempt.may_stand(sq)) <= {pieces[sq] for sq in unsure} for sq in unsure)
         )
         return self._one_pair(unsure[0], unsure[1], pieces) if pair else self._many_in_the_hand(unsure, pieces)
 
@@ -306,8 +397,8 @@ class Core:
                 "The pieces on {squares} were in the hand together. Is each back on its own square?", squares=listed
             )
             options: list[str] = [Text("each on its own square"), Text("some were mixed up")]
-            return out + self.ask(QuestionKind.BACK, text, options, squares=tuple(unsure))
-        return out + self.ask_whose(unsure[0], self._identities_on(unsure[0], likely=False))
+            return out + self._ask(Ask(QuestionKind.BACK, text, options, squares=tuple(unsure)))
+        return out + self._ask(whose(unsure[0], self.state.attempt.may_stand(unsure[0])))
 
     def _one_pair(self, a: int, b: int, pieces: dict[int, Piece]) -> list[Verdict]:
         """Two pieces lifted together, either may stand on either square: the same piece (nothing to
@@ -322,12 +413,8 @@ class Core:
             self.reset_attempt()
             return self._warn_swap(a, b)
         cleared = [self.clear()] if self.state.warning is not None else []  # every square is right: only who is where
-        return cleared + self.ask(
-            QuestionKind.SWAP,
-            Text("The pieces on {a} and {b} were both lifted. Were they swapped?", a=a, b=b),
-            [Text("put back"), Text("swapped")],
-            swap=(a, b),
-        )
+        text = Text("The pieces on {a} and {b} were both lifted. Were they swapped?", a=a, b=b)
+        return cleared + self._ask(Ask(QuestionKind.SWAP, text, (Text("put back"), Text("swapped")), swap=(a, b)))
 
     def board_good(self, force: bool = False) -> list[Verdict]:
         was_moving = self.state.in_progress
@@ -395,40 +482,18 @@ class Core:
         carried = {f.from_sq for f in todo if f.from_sq != HAND}
         if todo:  # whose piece the hand holds, or where a carried piece came from: the lifted squares too
             carried |= set(squares_in(self.state.attempt.lifted & self.state.sensed))
-        for sq in self._unsure_identities(carried, likely=False):  # a fix naming the wrong owner misleads
-            pieces = self._identities_on(sq, likely=False)
+        for sq in self.state.attempt.unsure_of(carried, self.unknown):  # a fix naming the wrong owner misleads
+            pieces = self.state.attempt.may_stand(sq)
             if len({p[0] if isinstance(p, tuple) else p for p in pieces}) > 1:
                 return sq, pieces
         return None
-
-    def _identities_on(self, square: int, likely: bool = True) -> list[Identity]:
-        """The pieces (owner, dots) that stand on `square` in the likely stories of the hands (or in any);
-        None for a piece that is not one of the game's, when one of the game's may stand there too."""
-        ev = self.state.attempt
-        pieces = {ev.piece(n) for n in ev.on(square, likely)}
-        known = {p for p in pieces if p is not None}
-        return sorted(pieces if known else known, key=repr)
-
-    def _unsure_identities(self, squares: Iterable[int], likely: bool = True) -> list[int]:
-        """Those of `squares` whose piece the hands left unsure: stories put different pieces there."""
-        if self.state.attempt.lost:
-            return []
-        return [sq for sq in sorted(squares) if not self.unknown & bit(sq) and len(self._identities_on(sq, likely)) > 1]
-
-    def ask_whose(self, square: int, pieces: list[Identity]) -> list[Verdict]:
-        """Ask which of the pieces stands on `square`: people see colours, the switches do not."""
-        options: list[str] = [piece_name(p) for p in pieces]
-        verdicts = self.ask(QuestionKind.WHOSE, Text("Whose piece is on {square} now?", square=square), options)
-        assert self.state.question is not None
-        self.state.question.square, self.state.question.pieces = square, list(pieces)
-        return verdicts
 
     def warn(self, board: int, toward: int | None = None, taken_back: bool = False) -> list[Verdict]:
         target = self.state.expected if toward is None else toward
         fixes = self._fixes(board, target)
         unsure = self._unsure_square(fixes)
         if unsure is not None:  # fixes must name whose piece goes where: ask first
-            return self.ask_whose(*unsure)
+            return self._ask(whose(*unsure))
         owed = self.state.owed.step if self.state.owed is not None else None
         reason, ruling = explain(self.game, board, target, self.unknown, owed)
         if taken_back and owed is not None:
@@ -511,19 +576,13 @@ class Core:
 
     # ------------------------------------------------------------------ questions
 
-    def ask(
-        self,
-        kind: QuestionKind,
-        text: str,
-        options: list[str],
-        fits: Sequence[tuple[Candidate, int]] = (),
-        revise: bool = False,
-        swap: tuple[int, int] | None = None,
-        squares: tuple[int, ...] = (),
-    ) -> list[Verdict]:
+    def _ask(self, ask: Ask) -> list[Verdict]:
+        """Put the question `ask` proposes to the operator, numbered."""
         self.state.questions += 1
+        fits, pieces = list(ask.fits), list(ask.pieces)
+        number, options = self.state.questions, list(ask.options)
         self.state.question = Question(
-            self.state.questions, kind, text, options, list(fits), revise, swap, squares=squares
+            number, ask.kind, ask.text, options, fits, ask.revise, ask.swap, ask.square, pieces, ask.squares
         )
         return [self.state.question.verdict()]
 
@@ -539,44 +598,3 @@ class Core:
             assert self.state.warning is not None
             return Illegal.because(Reason.BOARD_FIRST, warning=self.state.warning.reason)
         return None
-
-    # ------------------------------------------------------------------ for the page
-
-    def differences(self) -> tuple[list[int], list[int]]:
-        """The sensed board against the expected one: (missing, extra), faulty switches left out."""
-        return board_differences(self.state.sensed, self.state.expected, self.unknown)
-
-    def status(self) -> Status:
-        """The referee's open business: the sensed board against the expected one, the prompt,
-        warning or question open, the switches judged faulty (the game's own state is the game's),
-        as a typed view; its callers turn it into JSON (`Status.as_dict`)."""
-        state = self.state
-        return Status(
-            self.mode,
-            tuple(squares_in(state.sensed)),
-            tuple(squares_in(state.expected)),
-            state.in_progress,
-            state.owed.prompt() if state.owed is not None else None,
-            state.warning.verdict() if state.warning is not None else None,
-            state.question.verdict() if state.question is not None else None,
-            dict(sorted(self.faults.items())),
-        )
-
-
-class Part:
-    """A part of the referee, composed by `Referee` over one `Core`: it works on the core's one
-    state and game (read through `state` and `game` each time, never kept: an undo or a new game
-    replaces them) and reaches the shared outcomes (accept, warn, ask) through `core`."""
-
-    def __init__(self, core: Core) -> None:
-        self.core = core
-
-    @property
-    def state(self) -> RefereeState:
-        """The referee's one state, as the core holds it now."""
-        return self.core.state
-
-    @property
-    def game(self) -> Game:
-        """The game the referee follows, as the core holds it now."""
-        return self.core.game

@@ -46,9 +46,8 @@ from ..verdicts import Illegal, Progress, Sensor, Switch, Verdict
 from .actions import Actions
 from .attempt import Attempt
 from .core import GUIDANCE_DELAY, SETTLE_TIME, Core
-from .faults import Faults
-from .judge import Judging
-from .ways import Ways
+from .guidance import board_differences
+from .state import Owed, Question, Status, Warning
 
 __all__ = ["GUIDANCE_DELAY", "SETTLE_TIME", "Referee", "RefereeError"]
 
@@ -65,10 +64,81 @@ class Referee(Core):
 
     def __init__(self, game: Game, *, settle: float = SETTLE_TIME, guidance_delay: float = GUIDANCE_DELAY) -> None:
         super().__init__(game, settle=settle, guidance_delay=guidance_delay)
-        self.fault_finder = Faults(self)
-        self.ways = Ways(self)
-        self.judging = Judging(self, self.fault_finder, self.ways)
-        self.actions = Actions(self, self.fault_finder, self.ways, self.judging)
+        self.actions = Actions(self)
+
+    # what the service, the page and the tests read (the state's own fields, read-only)
+
+    @property
+    def sensed(self) -> int:
+        """The occupancy the switches sense now."""
+        return self.state.sensed
+
+    @property
+    def expected(self) -> int:
+        """The occupancy the board should show now."""
+        return self.state.expected
+
+    @property
+    def sensing(self) -> bool:
+        """Whether the board has switches (a switch event has been seen)."""
+        return self.state.sensing
+
+    @property
+    def now(self) -> float:
+        """The latest time an input came with, seconds."""
+        return self.state.now
+
+    @property
+    def attempt(self) -> Attempt:
+        """The hands' evidence since the board was last trusted."""
+        return self.state.attempt
+
+    @property
+    def warning(self) -> Warning | None:
+        """The warning standing over a wrong board, if any."""
+        return self.state.warning
+
+    @property
+    def question(self) -> Question | None:
+        """The question open to the operator, if any."""
+        return self.state.question
+
+    @property
+    def faults(self) -> dict[int, str]:
+        """The squares whose switch is judged faulty, with the fault in words."""
+        return self.state.switches.faults
+
+    @property
+    def owed(self) -> Owed | None:
+        """The steps of the rules' own moves the people still owe, if any."""
+        return self.state.owed
+
+    @property
+    def in_progress(self) -> bool:
+        """Whether the board shows a move part way (pieces in the hand on the way to a legal move)."""
+        return self.state.in_progress
+
+    # ------------------------------------------------------------------ for the page
+
+    def differences(self) -> tuple[list[int], list[int]]:
+        """The sensed board against the expected one: (missing, extra), faulty switches left out."""
+        return board_differences(self.state.sensed, self.state.expected, self.unknown)
+
+    def status(self) -> Status:
+        """The referee's open business: the sensed board against the expected one, the prompt,
+        warning or question open, the switches judged faulty (the game's own state is the game's),
+        as a typed view; its callers turn it into JSON (`Status.as_dict`)."""
+        state = self.state
+        return Status(
+            self.mode,
+            tuple(squares_in(state.sensed)),
+            tuple(squares_in(state.expected)),
+            state.in_progress,
+            state.owed.prompt() if state.owed is not None else None,
+            state.warning.verdict() if state.warning is not None else None,
+            state.question.verdict() if state.question is not None else None,
+            dict(sorted(self.faults.items())),
+        )
 
     # ------------------------------------------------------------------ the operator's actions (`Actions`)
 

@@ -139,6 +139,10 @@ class Provisional:
     taken_back: bool = False  # the board stood as before them again since
     seen: int = 0  # the changes of `attempt` the last acceptance had seen (what the hands did after it)
 
+    def continued_by(self, cand: Candidate) -> bool:
+        """Whether `cand` starts with the moves already accepted for this throw."""
+        return [str(m) for m in cand.moves[: len(self.labels)]] == self.labels
+
 
 @dataclass
 class SwitchFaults:
@@ -166,6 +170,16 @@ class SwitchFaults:
         self.unknown &= ~bit(square)
         del self.faults[square]
         return True
+
+    def right_again(self, wrong: int) -> None:
+        """A settled board wrong only on the squares `wrong`: every other square starts its count afresh."""
+        for sq in list(self.wrong_for):
+            if not wrong & bit(sq):
+                del self.wrong_for[sq]
+
+    def count_wrong(self, square: int) -> None:
+        """`square` is wrong on one more settled board without its switch changing."""
+        self.wrong_for[square] = self.wrong_for.get(square, 0) + 1
 
     def mark(self, square: int, fault: str) -> None:
         self.unknown |= bit(square)

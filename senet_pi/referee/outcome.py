@@ -1,0 +1,147 @@
+"""What a judge proposes: small frozen values, one kind per thing the referee may do with a board.
+
+The judging parts (`Judging`, `Ways`, `Faults`) read the state and the game and return one of
+these; only the core applies it (`Core.dispose`), changing the state and saying the verdicts that
+follow. So a judge can be asked what it thinks without anything changing (python-chess: move
+generation reads the board, only `push` changes it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..rules.text import Text
+from .attempt import Identity
+from .candidates import Candidate
+from .physical import piece_name
+from .state import QuestionKind
+
+#: A way to play, and the stage of it the board shows.
+Fit = tuple[Candidate, int]
+
+
+@dataclass(frozen=True)
+class Accept:
+    """Accept the way to play `cand` as far as `stage`; `strays`: with stray changes beside it
+    (a knock, a spare, a weld), which are then warned with their fixes."""
+
+    cand: Candidate
+    stage: int
+    strays: bool = False
+
+
+@dataclass(frozen=True)
+class Revise:
+    """The throw already accepted was played another way: take its moves back and accept this one."""
+
+    cand: Candidate
+    stage: int
+
+
+@dataclass(frozen=True)
+class Ask:
+    """Ask the operator rather than guess: `kind` says what, `options` are the answers it takes;
+    `fits` the ways to play a "which" offers (`revise`: in place of the provisional move), `swap`
+    the two squares a "swap" asks about, `squares` those a "back" asks about, `square` and
+    `pieces` the square a "whose" asks about and the pieces it may hold."""
+
+    kind: QuestionKind
+    text: str
+    options: Sequence[str]
+    fits: Sequence[Fit] = ()
+    revise: bool = False
+    swap: tuple[int, int] | None = None
+    squares: tuple[int, ...] = ()
+    square: int = 0
+    pieces: Sequence[Identity] = ()
+
+
+@dataclass(frozen=True)
+class Warn:
+    """The board is wrong: warn with the fixes from `board` toward `toward` (the expected board when
+    None); `taken_back`: the last move was taken back before the owed steps were done."""
+
+    board: int
+    toward: int | None = None
+    taken_back: bool = False
+
+
+@dataclass(frozen=True)
+class Wrong:
+    """A settled board that nothing explains: counted against the switches that differ from `target`
+    (one wrong too long without changing is judged faulty), else warned as `warn` says."""
+
+    target: int
+    warn: Warn
+
+
+@dataclass(frozen=True)
+class MarkFaulty:
+    """Judge these switches faulty, each (square, fault) in turn, judging the board again after each
+    (switches dead under owed steps; a stuck one is found while a `Wrong` board is counted)."""
+
+    marks: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True)
+class StepsDone:
+    """The owed steps are done as far as `stage` of the owed way."""
+
+    stage: int
+
+
+@dataclass(frozen=True)
+class TakenBack:
+    """The board stands as before the last move, whose pieces the hands lifted: the provisional move's
+    evidence starts again from `board`, and the operator is asked whether to undo it."""
+
+    board: int
+
+
+@dataclass(frozen=True)
+class AfterTheEnd:
+    """The game is won and the board is being cleared: no wrong board counts against a switch; once
+    the start setup stands (`setup`), a new game is offered."""
+
+    setup: bool
+
+
+@dataclass(frozen=True)
+class Keep:
+    """The hands' stories narrowed to those with `pieces` where they say, then `then`."""
+
+    pieces: tuple[tuple[int, Identity], ...]
+    then: Outcome
+
+
+@dataclass(frozen=True)
+class Standing:
+    """The board stands as the game expects: who stands where is checked (`Core.check_swaps`)."""
+
+
+@dataclass(frozen=True)
+class Wait:
+    """Nothing to say yet: a move under way, or pieces held in the hand."""
+
+
+#: Everything a judge may propose.
+Outcome = (
+    Accept | Revise | Ask | Warn | Wrong | MarkFaulty | StepsDone | TakenBack | AfterTheEnd | Keep | Standing | Wait
+)
+
+
+def new_game_question() -> Ask:
+    """The pieces stand as at the start: offer a new game."""
+    return Ask(
+        QuestionKind.NEW_GAME,
+        Text("The pieces stand as at the start. Start a new game?"),
+        (Text("new game"), Text("keep")),
+    )
+
+
+def whose(square: int, pieces: Sequence[Identity]) -> Ask:
+    """Ask which of the pieces stands on `square`: people see colours, the switches do not."""
+    options: list[str] = [piece_name(p) for p in pieces]
+    text = Text("Whose piece is on {square} now?", square=square)
+    return Ask(QuestionKind.WHOSE, text, options, square=square, pieces=tuple(pieces))
