@@ -41,13 +41,16 @@ from .outcome import (
 )
 from .physical import HAND, Fix, Step, piece_name
 from .state import (
+    Mixed,
     Mode,
     Owed,
     Provisional,
     Question,
     QuestionKind,
     RefereeState,
+    Replace,
     Saved,
+    SwapBack,
     Warning,
 )
 from .ways import Ways
@@ -333,15 +336,14 @@ class Core:
         repairs first (a swap to undo, a piece to replace), then who stands where: sure (warned),
         unsure between one pair lifted together (asked, or warned when it crossed or was an attack),
         or among three or more (asked)."""
-        if self.state.swapped is not None:
-            return self._swapping_back(self.state.swapped)
-        if self.state.replacing is not None:
-            return self._replaced(self.state.replacing)
+        match self.state.repair:
+            case SwapBack() as swap:
+                return self._swapping_back(swap)
+            case Replace() as replacement:
+                return self._replaced(replacement)
         ev = self.state.attempt
         pieces = {sq: piece for sq in self.game.board() if (piece := self.game.piece_at(sq)) is not None}
-        unsure = self.state.attempt.unsure_of(
-            pieces, self.unknown
-        )  # an owner swapped in silence is worse than a question
+        unsure = ev.unsure_of(pieces, self.unknown)  # an owner swapped in silence is worse than a question
         mixed = {  # sure, not the game's: the people's answers (or the order of the hands) said so
             sq: ids[0]
             for sq in sorted(pieces)
@@ -359,16 +361,16 @@ class Core:
         )
         return self._one_pair(unsure[0], unsure[1], pieces) if pair else self._many_in_the_hand(unsure, pieces)
 
-    def _swapping_back(self, swapped: tuple[int, int]) -> list[Verdict]:
+    def _swapping_back(self, swap: SwapBack) -> list[Verdict]:
         """Two pieces believed swapped by hand: swapped back (the next mixed-up pair, if any, or the
         board good), or the swap warning stands."""
-        if not self.state.attempt.empty_together(*swapped):
+        a, b = swap.a, swap.b
+        if not self.state.attempt.empty_together(a, b):
             self.reset_attempt()
             standing = self.state.warning is not None and self.state.warning.swap is not None
-            return [] if standing else self._warn_swap(*swapped)
-        a, b = swapped
-        self.state.swapped = None
-        mixed, self.state.mixed = self.state.mixed, {}
+            return [] if standing else self._warn_swap(a, b, swap.mixed)
+        self.state.repair = None
+        mixed = dict(swap.mixed)
         if mixed:  # three or more were mixed up: the next pair, if any is still wrong
             mixed[a], mixed[b] = mixed.get(b, self.game.piece_at(b)), mixed.get(a, self.game.piece_at(a))
             left = {sq: real for sq, real in mixed.items() if real != self.game.piece_at(sq)}
@@ -376,13 +378,13 @@ class Core:
                 return self._warn_mixed(left)
         return self.board_good(force=True)
 
-    def _replaced(self, square: int) -> list[Verdict]:
+    def _replaced(self, replacement: Replace) -> list[Verdict]:
         """A piece to replace by the game's: done once that square was lifted (the switches cannot see
         which piece it is, so until then the warning stands)."""
-        if not self.state.attempt.lifted & bit(square):
+        if not self.state.attempt.lifted & bit(replacement.square):
             return []
-        self.state.replacing = None
-        left, self.state.mixed = {sq: real for sq, real in self.state.mixed.items() if sq != square}, {}
+        self.state.repair = None
+        left = {sq: real for sq, real in replacement.mixed.items() if sq != replacement.square}
         return self._warn_mixed(left) if left else self.board_good(force=True)
 
     def _many_in_the_hand(self, unsure: list[int], pieces: dict[int, Piece]) -> list[Verdict]:
@@ -509,9 +511,10 @@ class Core:
         self.state.warning = warning
         return [warning.verdict(), *(self.next_fix() if self.state.guiding else [])]
 
-    def _warn_swap(self, a: int, b: int) -> list[Verdict]:
-        """Two pieces swapped by hand that no legal move exchanges: say why, and to swap them back."""
-        self.state.swapped = (a, b)
+    def _warn_swap(self, a: int, b: int, mixed: Mixed | None = None) -> list[Verdict]:
+        """Two pieces swapped by hand that no legal move exchanges: say why, and to swap them back
+        (`mixed`: other pieces said to stand on each other's squares, swapped back next)."""
+        self.state.repair = SwapBack(a, b, mixed if mixed is not None else {})
         reason = swap_reason(self.game, a, b)
         fix = Fix(a, b, swap=True)
         self.state.warning = Warning(
@@ -528,19 +531,18 @@ class Core:
         wanted = self.game.piece_at(a)
         b = next((sq for sq, real in sorted(mixed.items()) if real == wanted and sq != a), None)
         if pieces.get(a) is None:
-            self.state.mixed = {}
+            self.state.repair = None
             return self.board_good(force=self.state.warning is not None)
         self.reset_attempt()
-        self.state.mixed = mixed
         if b is None:  # the game's piece for `a` stands on none of them: it is off the board
-            return self._warn_replace(a, mixed[a])
-        return self._warn_swap(a, b)
+            return self._warn_replace(a, mixed[a], mixed)
+        return self._warn_swap(a, b, mixed)
 
-    def _warn_replace(self, square: int, real: Identity) -> list[Verdict]:
+    def _warn_replace(self, square: int, real: Identity, mixed: Mixed) -> list[Verdict]:
         """The people said the piece on `square` is another than the game's (one not in the game,
         or one whose square is elsewhere), and the game's is on no other square: take that piece
         off and put the game's there (class 4: a wrong board is never accepted in silence)."""
-        self.state.replacing = square
+        self.state.repair = Replace(square, mixed)
         wanted = self.game.piece_at(square)
         owner, dots = wanted if isinstance(wanted, tuple) else (wanted, None)
         if real is None:
@@ -559,11 +561,11 @@ class Core:
         return [self.state.warning.verdict()]
 
     def next_fix(self) -> list[Verdict]:
-        if self.state.swapped is not None and self.state.warning is not None and self.state.warning.swap:
-            a, b = self.state.swapped
-            return [Fix(a, b, swap=True).line()]
+        repair = self.state.repair
+        if isinstance(repair, SwapBack) and self.state.warning is not None and self.state.warning.swap:
+            return [Fix(repair.a, repair.b, swap=True).line()]
         if (
-            self.state.replacing is not None
+            isinstance(repair, Replace)
             and self.state.warning is not None
             and self.same(self.state.sensed, self.state.expected)
         ):

@@ -39,7 +39,7 @@ from .outcome import (
 from .part import Part
 from .physical import HAND, StepWhy, touched
 from .physical import Outcome as Landing
-from .state import Owed, QuestionKind
+from .state import Owed, QuestionKind, Replace, SwapBack
 from .ways import Ways
 
 if TYPE_CHECKING:
@@ -69,7 +69,9 @@ class Judging(Part):
             return self.prompts(board)
         if self.core.same(board, self.state.expected):
             return self._judge_same(board)
-        if self.state.replacing is not None:  # the wrong piece taken off, or other slips: guided back, never a move
+        if isinstance(
+            self.state.repair, Replace
+        ):  # the wrong piece taken off, or other slips: guided back, never a move
             return Warn(board)
         found = self._a_move(board)
         if found is None:
@@ -92,7 +94,8 @@ class Judging(Part):
                 return revised
         # two pieces swapped back as a swap warning asked is that fix followed, never a move (even
         # where the swap back is also a legal exchange)
-        swapping_back = self.state.swapped is not None and self.state.attempt.empty_together(*self.state.swapped)
+        repair = self.state.repair
+        swapping_back = isinstance(repair, SwapBack) and self.state.attempt.empty_together(repair.a, repair.b)
         if self.state.attempt.lifted and self.game.pending is not None and not self.game.is_over and not swapping_back:
             exchange = self._unchanged_board()
             if exchange is not None:

@@ -206,6 +206,34 @@ class SwitchFaults:
         return now - self.changed_at.get(square, float("-inf"))
 
 
+#: Pieces the people said stand on other squares than the game's: square -> the piece there (None:
+#: a piece not in the game).
+Mixed = dict[int, Identity]
+
+
+@dataclass(frozen=True)
+class SwapBack:
+    """A repair under way: the pieces on `a` and `b` were swapped by hand and are to be swapped back;
+    `mixed`, the other pieces said to stand on each other's squares, are put right after."""
+
+    a: int
+    b: int
+    mixed: Mixed = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Replace:
+    """A repair under way: the piece on `square` is not the game's and is to be replaced by it (see
+    `Core._warn_replace`); `mixed`, the other pieces said to stand on each other's squares, after."""
+
+    square: int
+    mixed: Mixed = field(default_factory=dict)
+
+
+#: A repair the referee waits for besides the board's occupancy: who stands where.
+Repair = SwapBack | Replace
+
+
 #: A game's state with its history, as `Game.checkpoint` gives it for `Game.rollback`.
 GamePoint = tuple[Snapshot, list[tuple[tuple[str, object], Snapshot]], int]
 
@@ -229,9 +257,7 @@ class RefereeState:
     owed: Owed | None = None  # steps the people still owe (the rules' own moves, an undo...)
     warning: Warning | None = None
     guiding: bool = False  # the warning's fixes are being guided one at a time
-    swapped: tuple[int, int] | None = None  # two pieces believed swapped by hand, to swap back
-    mixed: dict[int, Identity] = field(default_factory=dict)  # pieces known (by answers) to stand on another's square
-    replacing: int | None = None  # a square whose piece must be replaced by the game's (see `_warn_replace`)
+    repair: Repair | None = None  # pieces swapped or replaced by hand, to put right (who stands where)
     question: Question | None = None
     questions: int = 0  # questions asked so far: the next one's id
     provisional: Provisional | None = None
@@ -248,9 +274,7 @@ class RefereeState:
         self.before_last_move = None
         self.provisional = None
         self.question = None
-        self.swapped = None
-        self.mixed = {}
-        self.replacing = None
+        self.repair = None
 
     def forget_warning(self) -> None:
         """No warning stands or is being guided (a piece to replace, if any, is still owed)."""
@@ -258,9 +282,11 @@ class RefereeState:
         self.guiding = False
 
     def clear_warning(self) -> None:
-        """The board is right again: no warning, no guiding, no piece to replace."""
+        """The board is right again: no warning, no guiding, no piece to replace (a swap to undo stays:
+        the switches cannot see it)."""
         self.forget_warning()
-        self.replacing = None
+        if isinstance(self.repair, Replace):
+            self.repair = None
 
     def forget_owed(self) -> None:
         """No steps are owed by hand."""
@@ -281,15 +307,14 @@ class RefereeState:
         self.candidates = (version, prov.candidates)
 
     def copy(self) -> RefereeState:
-        """An independent copy: the evidence, the switch faults, the mixed-up pieces and the
-        provisional move copied (the evidence shared by the provisional move stays shared), the
-        immutable values shared."""
+        """An independent copy: the evidence, the switch faults and the provisional move copied (the
+        evidence shared by the provisional move stays shared), the immutable values (a repair) shared."""
         attempt = self.attempt.copy()
         prov = self.provisional
         if prov is not None:
             twin = attempt if prov.attempt is self.attempt else prov.attempt.copy()
             prov = replace(prov, attempt=twin, labels=list(prov.labels))
-        return replace(self, attempt=attempt, provisional=prov, mixed=dict(self.mixed), switches=self.switches.copy())
+        return replace(self, attempt=attempt, provisional=prov, switches=self.switches.copy())
 
 
 @dataclass(frozen=True)
