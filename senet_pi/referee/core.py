@@ -20,7 +20,7 @@ from ..verdicts import Cleared, Illegal, Revised, Settled, Switch, Verdict, With
 from .attempt import Attempt, Identity, Piece
 from .candidates import Candidate, candidates
 from .faults import Faults, switch_text
-from .guidance import board_differences, board_fixes, explain, owners_of, swap_reason
+from .guidance import board_differences, explain, swap_reason, unsure_square, warning_fixes
 from .judge import Judging
 from .outcome import (
     Accept,
@@ -467,33 +467,13 @@ class Core:
     # ------------------------------------------------------------------ warnings
 
     def _fixes(self, board: int, target: int) -> list[Fix]:
-        owners = owners_of(self.game, self.steps_left, target)
-        dots: dict[int, int | None] = {}  # `modern`: which of the owner's pieces belongs there
-        for sq, owner in owners.items():
-            piece = self.game.piece_at(sq)
-            if isinstance(piece, tuple) and piece[0] == owner and isinstance(piece[1], int):
-                dots[sq] = piece[1]
-        return board_fixes(board, target, owners, self.state.attempt, self.unknown, dots)
-
-    def _unsure_square(self, todo: list[Fix]) -> tuple[int, list[Identity]] | None:
-        """A square a fix carries a piece from, or any square the hands lifted (the partner of a piece
-        in the hand, or where a carried piece came from), whose piece the hands left unsure between
-        players (two or more pieces were in the hand at once), with the pieces it may hold; None
-        when all are known.
-        (Who stands where among the pieces left standing is asked once the board is right: `check_swaps`.)"""
-        carried = {f.from_sq for f in todo if f.from_sq != HAND}
-        if todo:  # whose piece the hand holds, or where a carried piece came from: the lifted squares too
-            carried |= set(squares_in(self.state.attempt.lifted & self.state.sensed))
-        for sq in self.state.attempt.unsure_of(carried, self.unknown):  # a fix naming the wrong owner misleads
-            pieces = self.state.attempt.may_stand(sq)
-            if len({p[0] if isinstance(p, tuple) else p for p in pieces}) > 1:
-                return sq, pieces
-        return None
+        """How to put `board` right toward `target` (see `guidance.warning_fixes`)."""
+        return warning_fixes(self.game, self.steps_left, board, target, self.state.attempt, self.unknown)
 
     def warn(self, board: int, toward: int | None = None, taken_back: bool = False) -> list[Verdict]:
         target = self.state.expected if toward is None else toward
         fixes = self._fixes(board, target)
-        unsure = self._unsure_square(fixes)
+        unsure = unsure_square(fixes, self.state.attempt, self.state.sensed, self.unknown)
         if unsure is not None:  # fixes must name whose piece goes where: ask first
             return self._ask(whose(*unsure))
         owed = self.state.owed.step if self.state.owed is not None else None
