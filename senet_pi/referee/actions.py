@@ -29,7 +29,17 @@ from .faults import STILL_TIME, switch_text
 from .outcome import Accept, Revise
 from .part import Part
 from .physical import HAND, Step, StepWhy, effect_steps, fixes, play_out, reversed_steps, walk
-from .state import FLICKER_GRACE, Mode, Question, QuestionKind
+from .state import (
+    FLICKER_GRACE,
+    BackQuestion,
+    Mode,
+    NewGameQuestion,
+    Question,
+    SwapQuestion,
+    UndoQuestion,
+    WhichQuestion,
+    WhoseQuestion,
+)
 
 _EPS = 1e-6  # times are milliseconds turned into seconds: compare without float noise
 
@@ -193,8 +203,8 @@ class Actions(Part):
         """A move entered by hand (a board without sensors, a dead switch, or an answer to "which")."""
         out = self._catch_up(at)
         player = self.game.mover_id
-        if self.state.question is not None and self.state.question.kind is QuestionKind.WHICH:
-            for i, (cand, _) in enumerate(self.state.question.candidates):
+        if isinstance(self.state.question, WhichQuestion):
+            for i, (cand, _) in enumerate(self.state.question.fits):
                 first = cand.moves[0]
                 if (first.from_sq, first.to_sq) == (from_sq, to_sq) and by in (0, first.by):
                     return out + self.answer(i)
@@ -229,36 +239,38 @@ class Actions(Part):
         index = _option(question, choice)
         self.state.question = None
         out.append(Answered(question.id, question.options[index]))
-        if question.kind is QuestionKind.WHICH and index < len(question.candidates):
-            return out + self._which(question, index)
-        if question.kind in (QuestionKind.UNDO, QuestionKind.NEW_GAME) and index == 0:
-            return out + (self.undo() if question.kind is QuestionKind.UNDO else self.new_game())
-        if question.kind in (QuestionKind.SWAP, QuestionKind.BACK):
-            return out + self._where_they_stand(question, index)
-        if question.kind is QuestionKind.WHOSE:  # the hands' stories narrowed to the answer; the board judged again
-            for attempt in self._evidence():
-                attempt.narrow(question.square, question.pieces[index])
-            self.state.judged = False
-            return out + self.core.judge()
+        match question:
+            case WhichQuestion() if index < len(question.fits):  # a way to play chosen
+                return out + self._which(question, index)
+            case UndoQuestion() if index == 0:
+                return out + self.undo()
+            case NewGameQuestion() if index == 0:
+                return out + self.new_game()
+            case SwapQuestion() | BackQuestion():
+                return out + self._where_they_stand(question, index)
+            case WhoseQuestion():  # the hands' stories narrowed to the answer; the board judged again
+                for attempt in self._evidence():
+                    attempt.narrow(question.square, question.pieces[index])
+                self.state.judged = False
+                return out + self.core.judge()
         return out + self._kept()
 
-    def _which(self, question: Question, index: int) -> list[Verdict]:
+    def _which(self, question: WhichQuestion, index: int) -> list[Verdict]:
         """A way to play chosen: accepted (with any stray beside it warned), or revising the provisional move."""
         if question.revise:
-            return self.core.dispose(Revise(*question.candidates[index]))
-        return self.core.dispose(Accept(*question.candidates[index], strays=True))
+            return self.core.dispose(Revise(*question.fits[index]))
+        return self.core.dispose(Accept(*question.fits[index], strays=True))
 
-    def _where_they_stand(self, question: Question, index: int) -> list[Verdict]:
+    def _where_they_stand(self, question: SwapQuestion | BackQuestion, index: int) -> list[Verdict]:
         """Swapped or put back (two pieces), each back or some mixed up (three or more): the hands'
         stories narrowed to the answer, and the board judged again."""
-        swap = question.kind is QuestionKind.SWAP and question.swap is not None
-        squares = question.swap if swap and question.swap is not None else question.squares
+        squares = (question.a, question.b) if isinstance(question, SwapQuestion) else question.squares
         own = [(sq, self.game.piece_at(sq)) for sq in squares]
         crossed = [(a, self.game.piece_at(b)) for a, b in zip(squares, reversed(squares), strict=True)]
         for attempt in self._evidence():
             if index == 0:
                 attempt.keep(own)
-            elif question.kind is QuestionKind.SWAP:
+            elif isinstance(question, SwapQuestion):
                 attempt.keep(crossed)
             else:
                 attempt.drop(own)

@@ -41,16 +41,17 @@ from .outcome import (
 )
 from .physical import HAND, Fix, Step, piece_name
 from .state import (
+    BackQuestion,
     Mixed,
     Mode,
     Owed,
     Provisional,
-    Question,
-    QuestionKind,
     RefereeState,
     Replace,
     Saved,
     SwapBack,
+    SwapQuestion,
+    UndoQuestion,
     Warning,
 )
 from .ways import Ways
@@ -229,7 +230,7 @@ class Core:
             prov.attempt = Attempt(board, owners=prov.attempt.owners, pieces=prov.attempt.pieces)
             prov.taken_back = True
         text = Text("The board is as it was before the last move. Undo that move?")
-        return self._ask(Ask(QuestionKind.UNDO, text, (Text("undo"), Text("keep"))))
+        return self._ask(Ask(UndoQuestion(text=text, options=[Text("undo"), Text("keep")])))
 
     def _revise(self, cand: Candidate, stage: int) -> list[Verdict]:
         """The throw accepted was played as `cand` (to `stage`): its moves taken back and `cand`'s
@@ -399,7 +400,7 @@ class Core:
                 "The pieces on {squares} were in the hand together. Is each back on its own square?", squares=listed
             )
             options: list[str] = [Text("each on its own square"), Text("some were mixed up")]
-            return out + self._ask(Ask(QuestionKind.BACK, text, options, squares=tuple(unsure)))
+            return out + self._ask(Ask(BackQuestion(text=text, options=options, squares=tuple(unsure))))
         return out + self._ask(whose(unsure[0], self.state.attempt.may_stand(unsure[0])))
 
     def _one_pair(self, a: int, b: int, pieces: dict[int, Piece]) -> list[Verdict]:
@@ -416,7 +417,7 @@ class Core:
             return self._warn_swap(a, b)
         cleared = [self.clear()] if self.state.warning is not None else []  # every square is right: only who is where
         text = Text("The pieces on {a} and {b} were both lifted. Were they swapped?", a=a, b=b)
-        return cleared + self._ask(Ask(QuestionKind.SWAP, text, (Text("put back"), Text("swapped")), swap=(a, b)))
+        return cleared + self._ask(Ask(SwapQuestion(text=text, options=[Text("put back"), Text("swapped")], a=a, b=b)))
 
     def board_good(self, force: bool = False) -> list[Verdict]:
         was_moving = self.state.in_progress
@@ -561,11 +562,7 @@ class Core:
     def _ask(self, ask: Ask) -> list[Verdict]:
         """Put the question `ask` proposes to the operator, numbered."""
         self.state.questions += 1
-        fits, pieces = list(ask.fits), list(ask.pieces)
-        number, options = self.state.questions, list(ask.options)
-        self.state.question = Question(
-            number, ask.kind, ask.text, options, fits, ask.revise, ask.swap, ask.square, pieces, ask.squares
-        )
+        self.state.question = replace(ask.question, id=self.state.questions)
         return [self.state.question.verdict()]
 
     def busy(self) -> Illegal | None:

@@ -24,7 +24,6 @@ from .faults import Faults
 from .outcome import (
     Accept,
     AfterTheEnd,
-    Ask,
     Keep,
     Outcome,
     Standing,
@@ -34,12 +33,13 @@ from .outcome import (
     Warn,
     Wrong,
     new_game_question,
+    which,
     whose,
 )
 from .part import Part
 from .physical import HAND, StepWhy, touched
 from .physical import Outcome as Landing
-from .state import Owed, QuestionKind, Replace, SwapBack
+from .state import Owed, Replace, SwapBack
 from .ways import Ways
 
 if TYPE_CHECKING:
@@ -271,13 +271,13 @@ class Judging(Part):
         if sure and self._rebuilt(sure):  # the board knocked over and set up again as it was is no move
             options = [c.label() for c, _ in sure] + [Text("no move")]
             text = Text("Pieces were lifted that no move needs, and the board looks unchanged. Which move was played?")
-            return Ask(QuestionKind.WHICH, text, options, sure)
+            return which(text, options, sure)
         if len(sure) == 1:
             return Accept(*sure[0])
         if sure:
             options = [c.label() for c, _ in sure]
             text = Text("The board looks unchanged. Which move was played?")
-            return Ask(QuestionKind.WHICH, text, options, sure)
+            return which(text, options, sure)
         if ev.gap:  # the link was down while pieces moved: an exchange may have gone unseen
             unseen = distinct(
                 [
@@ -289,7 +289,7 @@ class Judging(Part):
             if unseen:
                 options = [c.label() for c, _ in unseen] + [Text("no move")]
                 text = Text("Some changes went unseen while the board's link was down. Which move was played?")
-                return Ask(QuestionKind.WHICH, text, options, unseen)
+                return which(text, options, unseen)
         return None
 
     def _rebuilt(self, fits: list[tuple[Candidate, int]]) -> bool:
@@ -339,7 +339,7 @@ class Judging(Part):
             return None  # a second piece carried on purpose: a move attempt, not a stray (class 2)
         if carry is None:  # a knock or a carry? the switch times cannot tell: ask
             text = Text("Another piece was carried as well. Which move was played?")
-            return Keep(tuple(mine), Ask(QuestionKind.WHICH, text, [cand.label(), Text("no move")], [(cand, k)]))
+            return Keep(tuple(mine), which(text, [cand.label(), Text("no move")], [(cand, k)]))
         return Keep(tuple(mine), Accept(cand, k, strays=True))
 
     def _certain(self, cand: Candidate, board: int, ev: Attempt) -> _Certain | None:

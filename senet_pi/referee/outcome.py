@@ -15,10 +15,7 @@ from ..rules.text import Text
 from .attempt import Identity
 from .candidates import Candidate
 from .physical import piece_name
-from .state import QuestionKind
-
-#: A way to play, and the stage of it the board shows.
-Fit = tuple[Candidate, int]
+from .state import Fit, NewGameQuestion, Question, WhichQuestion, WhoseQuestion
 
 
 @dataclass(frozen=True)
@@ -41,20 +38,9 @@ class Revise:
 
 @dataclass(frozen=True)
 class Ask:
-    """Ask the operator rather than guess: `kind` says what, `options` are the answers it takes;
-    `fits` the ways to play a "which" offers (`revise`: in place of the provisional move), `swap`
-    the two squares a "swap" asks about, `squares` those a "back" asks about, `square` and
-    `pieces` the square a "whose" asks about and the pieces it may hold."""
+    """Ask the operator rather than guess: `question` (numbered when it is put)."""
 
-    kind: QuestionKind
-    text: str
-    options: Sequence[str]
-    fits: Sequence[Fit] = ()
-    revise: bool = False
-    swap: tuple[int, int] | None = None
-    squares: tuple[int, ...] = ()
-    square: int = 0
-    pieces: Sequence[Identity] = ()
+    question: Question
 
 
 @dataclass(frozen=True)
@@ -133,15 +119,17 @@ Outcome = (
 
 def new_game_question() -> Ask:
     """The pieces stand as at the start: offer a new game."""
-    return Ask(
-        QuestionKind.NEW_GAME,
-        Text("The pieces stand as at the start. Start a new game?"),
-        (Text("new game"), Text("keep")),
-    )
+    text = Text("The pieces stand as at the start. Start a new game?")
+    return Ask(NewGameQuestion(text=text, options=[Text("new game"), Text("keep")]))
 
 
 def whose(square: int, pieces: Sequence[Identity]) -> Ask:
     """Ask which of the pieces stands on `square`: people see colours, the switches do not."""
     options: list[str] = [piece_name(p) for p in pieces]
     text = Text("Whose piece is on {square} now?", square=square)
-    return Ask(QuestionKind.WHOSE, text, options, square=square, pieces=tuple(pieces))
+    return Ask(WhoseQuestion(text=text, options=options, square=square, pieces=tuple(pieces)))
+
+
+def which(text: str, options: Sequence[str], fits: Sequence[Fit], revise: bool = False) -> Ask:
+    """Ask which of the ways `fits` was played (options past them: "no move")."""
+    return Ask(WhichQuestion(text=text, options=list(options), fits=tuple(fits), revise=revise))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import Enum, StrEnum
+from typing import ClassVar
 
 from ..rules import Game
 from ..rules.board import bit, square_name, squares_in
@@ -105,23 +106,92 @@ class QuestionKind(StrEnum):
     BACK = "back"  # three or more in the hand together: is each back on its own square?
 
 
-@dataclass
-class Question:
-    """Something the referee asks rather than guesses; `options` are the answers it takes."""
+#: A way to play, and the stage of it the board shows.
+Fit = tuple[Candidate, int]
 
-    id: int
-    kind: QuestionKind
+
+@dataclass(frozen=True, kw_only=True)
+class Asked:
+    """Something the referee asks rather than guesses: `options` are the answers it takes, `id` its
+    number (given when it is put, `Core.dispose`). Each kind of question is its own type below."""
+
+    kind: ClassVar[QuestionKind]
     text: str
     options: list[str]
-    candidates: list[tuple[Candidate, int]] = field(default_factory=list)
-    revise: bool = False  # the candidates replace the provisional move
-    swap: tuple[int, int] | None = None  # for "swap": the two squares
-    square: int = 0  # for "whose": the square asked about
-    pieces: list[Identity] = field(default_factory=list)  # for "whose": the pieces it may hold, as the options
-    squares: tuple[int, ...] = ()  # for "back": the squares whose pieces were in the hand together
+    id: int = 0
 
     def verdict(self) -> Verdict:
         return QuestionLine(self.id, self.kind, self.text, self.options)
+
+    def about(self) -> list[int]:
+        """The squares the question is about (the lights show them)."""
+        return []
+
+
+@dataclass(frozen=True, kw_only=True)
+class WhichQuestion(Asked):
+    """Several ways to play fit the board (or none is sure): which was played? An option past the
+    ways (`fits`) is "no move". `revise`: the way chosen replaces the provisional move."""
+
+    kind = QuestionKind.WHICH
+    fits: tuple[Fit, ...]
+    revise: bool = False
+
+    def about(self) -> list[int]:
+        return sorted({sq for cand, _ in self.fits for step in cand.steps for sq in (step.from_sq, step.to_sq)})
+
+
+@dataclass(frozen=True, kw_only=True)
+class SwapQuestion(Asked):
+    """Two pieces lifted together from `a` and `b`, each may stand on either square: swapped?"""
+
+    kind = QuestionKind.SWAP
+    a: int
+    b: int
+
+    def about(self) -> list[int]:
+        return [self.a, self.b]
+
+
+@dataclass(frozen=True, kw_only=True)
+class BackQuestion(Asked):
+    """Three or more pieces in the hand together, from `squares`: is each back on its own square?"""
+
+    kind = QuestionKind.BACK
+    squares: tuple[int, ...]
+
+    def about(self) -> list[int]:
+        return list(self.squares)
+
+
+@dataclass(frozen=True, kw_only=True)
+class WhoseQuestion(Asked):
+    """Which of `pieces` (the options, in order) stands on `square`: people see colours, switches do not."""
+
+    kind = QuestionKind.WHOSE
+    square: int
+    pieces: tuple[Identity, ...]
+
+    def about(self) -> list[int]:
+        return [self.square]
+
+
+@dataclass(frozen=True, kw_only=True)
+class UndoQuestion(Asked):
+    """The board is as before the last move: undo it?"""
+
+    kind = QuestionKind.UNDO
+
+
+@dataclass(frozen=True, kw_only=True)
+class NewGameQuestion(Asked):
+    """The pieces stand as at the start: a new game?"""
+
+    kind = QuestionKind.NEW_GAME
+
+
+#: A question open to the operator, one type per kind.
+Question = WhichQuestion | SwapQuestion | BackQuestion | WhoseQuestion | UndoQuestion | NewGameQuestion
 
 
 @dataclass

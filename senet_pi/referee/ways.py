@@ -18,10 +18,10 @@ from .candidates import (
     shown,
     touch_rivals,
 )
-from .outcome import Ask, Fit, Revise
+from .outcome import Ask, Revise, which
 from .part import Part
 from .physical import Outcome
-from .state import QuestionKind
+from .state import Fit
 
 
 class Ways(Part):
@@ -62,7 +62,7 @@ class Ways(Part):
         labels = [c.label() for c, _ in fits]
         if len(set(labels)) < len(labels):  # the same squares with different dice (modern)
             labels = [c.label(with_dice=True) for c, _ in fits]
-        return Ask(QuestionKind.WHICH, text, labels, fits, revise=revise)
+        return which(text, labels, fits, revise=revise)
 
     def revise(self, board: int, whole: bool = False) -> Revise | Ask | None:
         """The board settled into another way of playing the throw the last move was accepted for:
