@@ -145,7 +145,7 @@ def test_an_input_the_referee_fails_on_costs_that_input_only(monkeypatch):
     def broken(board: int) -> list:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(referee.judging, "settled", broken)
+    monkeypatch.setattr(referee.core.judging, "settled", broken)
     saved = referee.snapshot()
     verdicts = as_json(referee.take(Lift(14), 0.0) + referee.take(Tick(), 1.0))
     assert kinds(verdicts) == ["progress", "illegal"]
