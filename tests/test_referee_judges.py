@@ -1,0 +1,85 @@
+"""Judges propose, the core disposes: the judging parts read the state and the game and return a
+typed outcome (`senet_pi.referee.outcome`); only `Core.dispose` changes anything."""
+
+from __future__ import annotations
+
+import pytest
+
+from senet_pi.events import timed_inputs
+from senet_pi.referee import Referee
+from senet_pi.referee.hands import scripted_game
+from senet_pi.referee.outcome import Accept, Ask, Standing, Wait, Warn, Wrong
+from senet_pi.referee.state import WhichQuestion
+from senet_pi.rules import new_game
+from tests.referee_helpers import Hands
+from tests.referee_replay_helpers import RULE_SETS
+
+
+def proposal(hands: Hands) -> object:
+    """What the judges propose for the board as it stands, asked without judging it."""
+    return hands.referee.core.judging.settled(hands.referee.sensed)
+
+
+def test_a_legal_move_shown_is_proposed_for_acceptance_and_nothing_changes():
+    hands = Hands(new_game("secret"))
+    hands.throw(3)
+    hands.do("lift 10", "place 13")
+    before = hands.referee.state.copy()
+    proposed = proposal(hands)
+    assert isinstance(proposed, Accept) and [str(m) for m in proposed.cand.moves] == ["10-13"]
+    assert hands.referee.state == before  # proposed, not applied: the move waits for the core
+    assert hands.game.pending == 3 and hands.game.board()[10] == "B"
+
+
+def test_two_ways_that_fit_are_proposed_as_a_which_question():
+    game = new_game("modern", position={"A": {"5": 28, "4": 10}, "B": {"5": 2}, "to_move": "A"})
+    game.push_throw((1, 5))
+    hands = Hands(game)
+    hands.do("lift 28", "place 29")
+    proposed = proposal(hands)
+    assert isinstance(proposed, Ask) and isinstance(proposed.question, WhichQuestion)
+    assert len(proposed.question.fits) == 2 and proposed.question.id == 0  # numbered only when put
+    assert hands.referee.question is None
+
+
+def test_a_piece_in_the_hand_is_proposed_as_wait():
+    hands = Hands(new_game("secret"))
+    hands.throw(3)
+    hands.do("lift 10")
+    assert proposal(hands) == Wait()
+
+
+def test_a_wrong_move_is_proposed_as_a_wrong_board_to_warn_about():
+    hands = Hands(new_game("secret"))
+    hands.throw(2)
+    hands.do("lift 10", "place 13")
+    expected = hands.referee.expected
+    assert proposal(hands) == Wrong(expected, Warn(hands.referee.sensed))
+    assert hands.referee.warning is None
+
+
+def test_the_board_as_expected_is_proposed_as_standing():
+    hands = Hands(new_game("secret"))
+    assert proposal(hands) == Standing()
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS, ids=[f"{v}-{p}" for v, p in RULE_SETS])
+def test_judging_a_board_changes_neither_the_state_nor_the_game(rule_set):
+    """Over whole scripted games, the judges are asked about every unsettled board before the
+    referee judges it: the state and the game are as they were."""
+    variant, players = rule_set
+    for seed in range(2):
+        script = scripted_game(variant, seed, players)
+        options = script.get("options")
+        referee = Referee(new_game(variant, players=players, options=options if isinstance(options, dict) else None))
+        asked = 0
+        for ms, kind, value in timed_inputs(script["events"]):
+            if not referee.state.judged:
+                referee.core.cands()  # the ways to play are worked out once per position, and kept
+                before, version, actions = referee.state.copy(), referee.game.version, list(referee.game.actions)
+                referee.core.judging.settled(referee.sensed)
+                assert referee.state == before
+                assert (referee.game.version, list(referee.game.actions)) == (version, actions)
+                asked += 1
+            referee.apply(kind, value, ms / 1000)
+        assert asked > 10
