@@ -8,7 +8,7 @@ import pytest
 from senet_pi.events import timed_inputs
 from senet_pi.referee import Referee
 from senet_pi.referee.hands import scripted_game
-from senet_pi.referee.outcome import Accept, Ask, Standing, Wait, Warn, Wrong
+from senet_pi.referee.outcome import Accept, Ask, Good, Wait, Warn, Wrong
 from senet_pi.referee.state import WhichQuestion
 from senet_pi.rules import new_game
 from tests.referee_helpers import Hands
@@ -58,9 +58,9 @@ def test_a_wrong_move_is_proposed_as_a_wrong_board_to_warn_about():
     assert hands.referee.warning is None
 
 
-def test_the_board_as_expected_is_proposed_as_standing():
+def test_the_board_as_expected_is_proposed_as_good():
     hands = Hands(new_game("secret"))
-    assert proposal(hands) == Standing()
+    assert proposal(hands) == Good()
 
 
 @pytest.mark.parametrize("rule_set", RULE_SETS, ids=[f"{v}-{p}" for v, p in RULE_SETS])

@@ -13,25 +13,30 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..rules import Game
-from ..rules.board import OFF, bit, squares_in
+from ..rules.board import OFF, squares_in
 from ..rules.reasons import Reason
 from ..rules.text import N_, Text
 from ..verdicts import Cleared, Illegal, Revised, Settled, Switch, Verdict, Withdrawn, from_effects
-from .attempt import Attempt, Identity, Piece
+from .attempt import Attempt, Identity
 from .candidates import Candidate, candidates
 from .faults import Faults, switch_text
 from .guidance import board_differences, explain, swap_reason, unsure_square, warning_fixes
 from .judge import Judging
 from .outcome import (
     Accept,
+    Afresh,
     AfterTheEnd,
     Ask,
+    Clearing,
+    Good,
     Keep,
     MarkFaulty,
     Outcome,
+    Repaired,
+    ReplaceWarn,
     Revise,
-    Standing,
     StepsDone,
+    SwapWarn,
     TakenBack,
     Wait,
     Warn,
@@ -41,7 +46,6 @@ from .outcome import (
 )
 from .physical import HAND, Fix, Step, piece_name
 from .state import (
-    BackQuestion,
     Mixed,
     Mode,
     Owed,
@@ -50,11 +54,11 @@ from .state import (
     Replace,
     Saved,
     SwapBack,
-    SwapQuestion,
     UndoQuestion,
     Warning,
 )
 from .ways import Ways
+from .whereabouts import Whereabouts
 
 #: Settle time, seconds: long enough for a slide across squares or a piece bouncing into
 #: place, short enough that the verdict feels immediate (e-board companions use 0.25-0.5 s).
@@ -67,12 +71,14 @@ SAME_SCAN = 0.05
 
 
 class Core:
-    """One game on a board whose switches sense occupancy only: the state and its outcomes.
+    """One game on a board whose switches sense occupancy only: the state, the judges, and the one
+    place their proposals are applied.
 
-    Contract: holds the game, the settings and the referee's one `state` (a `RefereeState`), and is
-    the only part that sets up a warning, a question or an accepted move (`warn*`, `ask*`,
-    `accept`, `check_swaps`); the parts above read the state and change it only through these
-    outcomes, except where their own docstrings say otherwise."""
+    Contract: holds the game, the settings and the referee's one `state` (a `RefereeState`), and
+    the judges over them (`Judging`, `Ways`, `Whereabouts`, `Faults`: read-only, each proposing an
+    `Outcome`). `dispose` is the only place an outcome changes the state (a move accepted or
+    revised, a warning, a question, a switch judged faulty) and says its verdicts; `Actions`
+    (throws, cards, undo, new game, resync, time) hands its outcomes to it too."""
 
     def __init__(self, game: Game, *, settle: float = SETTLE_TIME, guidance_delay: float = GUIDANCE_DELAY) -> None:
         self.game = game
@@ -83,7 +89,8 @@ class Core:
         self.state = RefereeState(board, board, self._attempt(board))
         self.fault_finder = Faults(self)
         self.ways = Ways(self)
-        self.judging = Judging(self, self.fault_finder, self.ways)
+        self.whereabouts = Whereabouts(self)
+        self.judging = Judging(self, self.ways, self.whereabouts)
 
     # ------------------------------------------------------------------ the state, seen from outside
 
@@ -181,10 +188,32 @@ class Core:
             case Keep(pieces, then):
                 self.state.attempt.keep(pieces)
                 return self.dispose(then)
-            case Standing():
-                return self.check_swaps()
             case Wait():
                 return []
+            case _:
+                return self._dispose_whereabouts(outcome)
+
+    def _dispose_whereabouts(
+        self, outcome: Good | Afresh | Repaired | Clearing | SwapWarn | ReplaceWarn
+    ) -> list[Verdict]:
+        """Who stands where (`Whereabouts`' proposals): the board good, evidence afresh, a repair
+        done, a warning cleared before a question, a swap or a replacement warned."""
+        match outcome:
+            case Good(force):
+                return self.board_good(force)
+            case Afresh(then):
+                self.reset_attempt()
+                return self.dispose(then)
+            case Repaired(then):
+                self.state.repair = None
+                return self.dispose(then)
+            case Clearing(then):
+                cleared = [self.clear()] if self.state.warning is not None else []
+                return cleared + self.dispose(then)
+            case SwapWarn(a, b, mixed):
+                return self._warn_swap(a, b, mixed)
+            case ReplaceWarn(square, real, mixed):
+                return self._warn_replace(square, real, mixed)
 
     def _counted_wrong(self, target: int) -> list[Verdict]:
         """A settled board wrong against `target`: each wrong square counted against its switch, in
@@ -287,7 +316,7 @@ class Core:
         self.state.provisional.labels += [str(m) for m in cand.moves]
         self.state.owed = Owed.of(cand, stage)
         self.state.expected = cand.boards[stage] if cand.boards else self.state.expected
-        doubt = self.state.owed is None and self._owners_in_doubt()
+        doubt = self.state.owed is None and self.whereabouts.in_doubt()
         if self.state.owed is None and not doubt:
             self.reset_attempt()  # the prompts, if any, go on judging with the evidence since the move began
         else:
@@ -298,7 +327,7 @@ class Core:
             out.append(self.state.owed.prompt())
         self.cands()  # a second die to play (modern): ready before the hands move again
         if doubt:  # pieces the hands held together besides the move's: who stands where is asked, not guessed
-            out += self.check_swaps()
+            out += self.dispose(self.whereabouts.standing())
         return out
 
     def accept_beside_strays(self, cand: Candidate, stage: int) -> list[Verdict]:
@@ -315,109 +344,6 @@ class Core:
             self.state.forget_attempt(ev)
             out += self.warn(self.state.sensed)
         return out
-
-    def _owners_in_doubt(self) -> bool:
-        """Whether, the move's own pieces placed, the hands' stories still leave a piece on the board
-        unsure or known to be another than the game's (two pieces swapped while the move was made)."""
-        if self.state.attempt.lost:
-            return False
-        game = {sq: self.game.piece_at(sq) for sq in self.game.board()}
-        in_game = set(game.values())
-        for sq, piece in game.items():
-            if self.unknown & bit(sq):
-                continue
-            # a piece the move took out of the game (held, then put aside) is no doubt about this square
-            ids = [p for p in self.state.attempt.may_stand(sq) if p in in_game]
-            if len(ids) > 1 or (len(ids) == 1 and ids[0] != piece):
-                return True
-        return False
-
-    def check_swaps(self) -> list[Verdict]:
-        """A board whose occupancy is right: but were two different pieces swapped by hand? The open
-        repairs first (a swap to undo, a piece to replace), then who stands where: sure (warned),
-        unsure between one pair lifted together (asked, or warned when it crossed or was an attack),
-        or among three or more (asked)."""
-        match self.state.repair:
-            case SwapBack() as swap:
-                return self._swapping_back(swap)
-            case Replace() as replacement:
-                return self._replaced(replacement)
-        ev = self.state.attempt
-        pieces = {sq: piece for sq in self.game.board() if (piece := self.game.piece_at(sq)) is not None}
-        unsure = ev.unsure_of(pieces, self.unknown)  # an owner swapped in silence is worse than a question
-        mixed = {  # sure, not the game's: the people's answers (or the order of the hands) said so
-            sq: ids[0]
-            for sq in sorted(pieces)
-            if len(ids := self.state.attempt.may_stand(sq)) == 1 and ids[0] != pieces[sq]
-        }
-        mixed |= {sq: None for sq in pieces if ev.foreign(sq)}  # said to be no piece of the game's
-        if not unsure:
-            return self._warn_mixed(mixed) if mixed else self.board_good()
-        # one pair lifted together whose only doubt is whether they changed places
-        pair = (
-            len(unsure) == 2
-            and not mixed
-            and ev.empty_together(*unsure)
-            and all(set(self.state.attempt.may_stand(sq)) <= {pieces[sq] for sq in unsure} for sq in unsure)
-        )
-        return self._one_pair(unsure[0], unsure[1], pieces) if pair else self._many_in_the_hand(unsure, pieces)
-
-    def _swapping_back(self, swap: SwapBack) -> list[Verdict]:
-        """Two pieces believed swapped by hand: swapped back (the next mixed-up pair, if any, or the
-        board good), or the swap warning stands."""
-        a, b = swap.a, swap.b
-        if not self.state.attempt.empty_together(a, b):
-            self.reset_attempt()
-            standing = self.state.warning is not None and self.state.warning.swap is not None
-            return [] if standing else self._warn_swap(a, b, swap.mixed)
-        self.state.repair = None
-        mixed = dict(swap.mixed)
-        if mixed:  # three or more were mixed up: the next pair, if any is still wrong
-            mixed[a], mixed[b] = mixed.get(b, self.game.piece_at(b)), mixed.get(a, self.game.piece_at(a))
-            left = {sq: real for sq, real in mixed.items() if real != self.game.piece_at(sq)}
-            if left:
-                return self._warn_mixed(left)
-        return self.board_good(force=True)
-
-    def _replaced(self, replacement: Replace) -> list[Verdict]:
-        """A piece to replace by the game's: done once that square was lifted (the switches cannot see
-        which piece it is, so until then the warning stands)."""
-        if not self.state.attempt.lifted & bit(replacement.square):
-            return []
-        self.state.repair = None
-        left = {sq: real for sq, real in replacement.mixed.items() if sq != replacement.square}
-        return self._warn_mixed(left) if left else self.board_good(force=True)
-
-    def _many_in_the_hand(self, unsure: list[int], pieces: dict[int, Piece]) -> list[Verdict]:
-        """Three or more pieces went through the hands together: no one pair to ask about. Most often
-        each went back where it was: ask that once; else whose piece is on each square (and once all
-        are known, the mixed-up ones are swapped back a pair at a time). One square alone (its
-        partner left the board) is asked about by name: "whose piece?"."""
-        out = [self.clear()] if self.state.warning is not None else []
-        if len(unsure) > 1 and self.state.attempt.could_be((sq, pieces[sq]) for sq in unsure):
-            listed = ", ".join(str(sq) for sq in unsure)
-            text = Text(
-                "The pieces on {squares} were in the hand together. Is each back on its own square?", squares=listed
-            )
-            options: list[str] = [Text("each on its own square"), Text("some were mixed up")]
-            return out + self._ask(Ask(BackQuestion(text=text, options=options, squares=tuple(unsure))))
-        return out + self._ask(whose(unsure[0], self.state.attempt.may_stand(unsure[0])))
-
-    def _one_pair(self, a: int, b: int, pieces: dict[int, Piece]) -> list[Verdict]:
-        """Two pieces lifted together, either may stand on either square: the same piece (nothing to
-        ask), crossed over or an attack by the mover (a swap warned), else asked."""
-        if pieces[a] == pieces[b]:
-            return self.board_good()
-        ev = self.state.attempt
-        crossed = ev.origin(a) == b and ev.origin(b) == a
-        owners = {pieces[a][0], pieces[b][0]}
-        attack = self.game.pending is not None and self.game.to_move_id in owners and len(owners) == 2
-        if crossed or attack:
-            self.reset_attempt()
-            return self._warn_swap(a, b)
-        cleared = [self.clear()] if self.state.warning is not None else []  # every square is right: only who is where
-        text = Text("The pieces on {a} and {b} were both lifted. Were they swapped?", a=a, b=b)
-        return cleared + self._ask(Ask(SwapQuestion(text=text, options=[Text("put back"), Text("swapped")], a=a, b=b)))
 
     def board_good(self, force: bool = False) -> list[Verdict]:
         was_moving = self.state.in_progress
@@ -503,21 +429,6 @@ class Core:
         )
         self.state.guiding = False
         return [self.state.warning.verdict()]
-
-    def _warn_mixed(self, mixed: dict[int, Identity]) -> list[Verdict]:
-        """Pieces the people said stand on each other's squares (three or more mixed up by hand):
-        swap them back a pair at a time, the first swap putting the right piece on one square."""
-        pieces = self.game.board()
-        a = min(mixed)
-        wanted = self.game.piece_at(a)
-        b = next((sq for sq, real in sorted(mixed.items()) if real == wanted and sq != a), None)
-        if pieces.get(a) is None:
-            self.state.repair = None
-            return self.board_good(force=self.state.warning is not None)
-        self.reset_attempt()
-        if b is None:  # the game's piece for `a` stands on none of them: it is off the board
-            return self._warn_replace(a, mixed[a], mixed)
-        return self._warn_swap(a, b, mixed)
 
     def _warn_replace(self, square: int, real: Identity, mixed: Mixed) -> list[Verdict]:
         """The people said the piece on `square` is another than the game's (one not in the game,

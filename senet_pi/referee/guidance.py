@@ -58,7 +58,7 @@ def unsure_square(todo: list[Fix], ev: Attempt, sensed: int, unknown: int) -> tu
     in the hand, or where a carried piece came from), whose piece the hands left unsure between
     players (two or more pieces were in the hand at once), with the pieces it may hold; None
     when all are known.
-    (Who stands where among the pieces left standing is asked once the board is right: `Core.check_swaps`.)"""
+    (Who stands where among the pieces left standing is asked once the board is right: `Whereabouts.standing`.)"""
     carried = {f.from_sq for f in todo if f.from_sq != HAND}
     if todo:  # whose piece the hand holds, or where a carried piece came from: the lifted squares too
         carried |= set(squares_in(ev.lifted & sensed))

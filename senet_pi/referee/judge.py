@@ -20,13 +20,11 @@ from .candidates import (
     on_the_way,
     placing,
 )
-from .faults import Faults
 from .outcome import (
     Accept,
     AfterTheEnd,
     Keep,
     Outcome,
-    Standing,
     StepsDone,
     TakenBack,
     Wait,
@@ -41,6 +39,7 @@ from .physical import HAND, StepWhy, touched
 from .physical import Outcome as Landing
 from .state import Owed, Replace, SwapBack
 from .ways import Ways
+from .whereabouts import Whereabouts
 
 if TYPE_CHECKING:
     from .core import Core
@@ -53,13 +52,14 @@ class Judging(Part):
     """The referee's judgement of a board that has been still for the settle time.
 
     Contract: read-only. Reads the whole state and the game, asks the `ways` (a move revised) and
-    the `faults` (a switch judged faulty), and proposes what to do with a settled board (an
-    `Outcome`: accept, revise, ask, warn, ...); the core applies it (`Core.judge`, `Core.dispose`)."""
+    the `whereabouts` (who stands where on a board whose occupancy is right), and proposes what to
+    do with a settled board (an `Outcome`: accept, revise, ask, warn, ...); the core applies it
+    (`Core.judge`, `Core.dispose`; a wrong board is counted against its switches there, `Faults`)."""
 
-    def __init__(self, core: Core, faults: Faults, ways: Ways) -> None:
+    def __init__(self, core: Core, ways: Ways, whereabouts: Whereabouts) -> None:
         super().__init__(core)
-        self.faults = faults
         self.ways = ways
+        self.whereabouts = whereabouts
 
     def settled(self, board: int) -> Outcome:
         """What to do with the settled `board`, a ladder of named checks read top to bottom: owed steps
@@ -82,7 +82,7 @@ class Judging(Part):
 
     def _judge_same(self, board: int) -> Outcome:
         """The board as the game expects it: another way to play with the same squares, a move that
-        changes no square (an exchange), or who stands where (`Core.check_swaps`)."""
+        changes no square (an exchange), or who stands where (`Whereabouts.standing`)."""
         prov = self.state.provisional
         # (a board put right by following the warning's fixes is the fixes done, never another way)
         if prov is not None and self.state.attempt.lifted and not self._along_the_fixes(board):
@@ -100,7 +100,7 @@ class Judging(Part):
             exchange = self._unchanged_board()
             if exchange is not None:
                 return exchange
-        return Standing()
+        return self.whereabouts.standing()
 
     def _a_move(self, board: int) -> Outcome | None:
         """A move of the throw waiting that the board shows: another whole way than the one under way,

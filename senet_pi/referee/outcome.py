@@ -15,7 +15,7 @@ from ..rules.text import Text
 from .attempt import Identity
 from .candidates import Candidate
 from .physical import piece_name
-from .state import Fit, NewGameQuestion, Question, WhichQuestion, WhoseQuestion
+from .state import Fit, Mixed, NewGameQuestion, Question, WhichQuestion, WhoseQuestion
 
 
 @dataclass(frozen=True)
@@ -102,8 +102,52 @@ class Keep:
 
 
 @dataclass(frozen=True)
-class Standing:
-    """The board stands as the game expects: who stands where is checked (`Core.check_swaps`)."""
+class Good:
+    """The board is right, who stands where too: the hands' evidence starts afresh, and a warning
+    standing (or, `force`, none) is cleared; a move begun and taken back is said to be settled."""
+
+    force: bool = False
+
+
+@dataclass(frozen=True)
+class Afresh:
+    """The board is trusted as it is (the hands' evidence starts afresh from here), then `then`."""
+
+    then: Outcome
+
+
+@dataclass(frozen=True)
+class Repaired:
+    """The repair under way is done, then `then`."""
+
+    then: Outcome
+
+
+@dataclass(frozen=True)
+class Clearing:
+    """Every square is right, only who is where is in doubt: a warning standing is cleared, then `then`."""
+
+    then: Outcome
+
+
+@dataclass(frozen=True)
+class SwapWarn:
+    """Two pieces swapped by hand that no legal move exchanges: warn, to swap them back (`mixed`: other
+    pieces said to stand on each other's squares, put right after)."""
+
+    a: int
+    b: int
+    mixed: Mixed
+
+
+@dataclass(frozen=True)
+class ReplaceWarn:
+    """The piece on `square` is `real`, not the game's, whose own is on no other square: warn, to
+    replace it (`mixed`: other pieces said to stand on each other's squares, put right after)."""
+
+    square: int
+    real: Identity
+    mixed: Mixed
 
 
 @dataclass(frozen=True)
@@ -113,7 +157,23 @@ class Wait:
 
 #: Everything a judge may propose.
 Outcome = (
-    Accept | Revise | Ask | Warn | Wrong | MarkFaulty | StepsDone | TakenBack | AfterTheEnd | Keep | Standing | Wait
+    Accept
+    | Revise
+    | Ask
+    | Warn
+    | Wrong
+    | MarkFaulty
+    | StepsDone
+    | TakenBack
+    | AfterTheEnd
+    | Keep
+    | Wait
+    | Good
+    | Afresh
+    | Repaired
+    | Clearing
+    | SwapWarn
+    | ReplaceWarn
 )
 
 
