@@ -26,9 +26,11 @@ def test_a_legal_move_shown_is_proposed_for_acceptance_and_nothing_changes():
     hands.do("lift 10", "place 13")
     before = hands.referee.state.copy()
     proposed = proposal(hands)
-    assert isinstance(proposed, Accept) and [str(m) for m in proposed.cand.moves] == ["10-13"]
+    assert isinstance(proposed, Accept)
+    assert [str(m) for m in proposed.cand.moves] == ["10-13"]
     assert hands.referee.state == before  # proposed, not applied: the move waits for the core
-    assert hands.game.pending == 3 and hands.game.board()[10] == "B"
+    assert hands.game.pending == 3
+    assert hands.game.board()[10] == "B"
 
 
 def test_two_ways_that_fit_are_proposed_as_a_which_question():
@@ -37,8 +39,10 @@ def test_two_ways_that_fit_are_proposed_as_a_which_question():
     hands = Hands(game)
     hands.do("lift 28", "place 29")
     proposed = proposal(hands)
-    assert isinstance(proposed, Ask) and isinstance(proposed.question, WhichQuestion)
-    assert len(proposed.question.fits) == 2 and proposed.question.id == 0  # numbered only when put
+    assert isinstance(proposed, Ask)
+    assert isinstance(proposed.question, WhichQuestion)
+    assert len(proposed.question.fits) == 2
+    assert proposed.question.id == 0  # numbered only when it is put
     assert hands.referee.question is None
 
 

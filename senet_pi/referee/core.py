@@ -1,10 +1,10 @@
 """The referee's core: its one state (a `RefereeState`, with the typed values in `state.py`), the
-mode derived from it, the outcomes every part of the referee reaches (a move accepted, a warning,
-a question), and its status as a typed view (`Status`).
+mode derived from it, the judges over it, and `Core.dispose`, the one place a judge's proposal
+(an `Outcome`, `outcome.py`) changes the state and says its verdicts.
 
-The parts (`Part`: `faults.py`, `ways.py` and `judge.py` judge settled boards, `actions.py`
-takes the throws and the operator's actions) work on this core's state; `referee.py` composes
-them and is the one entry point for inputs.
+The judges (`Part`s, read-only: `judge.py`, `ways.py`, `whereabouts.py`, `faults.py`) read the
+state and the game and propose; `actions.py` takes the throws and the operator's actions;
+`referee.py` holds a core and is the one entry point for inputs.
 """
 
 from __future__ import annotations
