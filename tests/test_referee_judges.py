@@ -8,11 +8,12 @@ import pytest
 from senet_pi.events import timed_inputs
 from senet_pi.referee import Referee
 from senet_pi.referee.hands import scripted_game
-from senet_pi.referee.outcome import Accept, Ask, Good, Wait, Warn, Wrong
-from senet_pi.referee.state import WhichQuestion
+from senet_pi.referee.outcome import Accept, Afresh, Ask, Clearing, Good, Repaired, SwapWarn, Wait, Warn, Wrong
+from senet_pi.referee.state import SwapBack, SwapQuestion, WhichQuestion
 from senet_pi.rules import new_game
 from tests.referee_helpers import Hands
 from tests.referee_replay_helpers import RULE_SETS
+from tests.rules_helpers import at
 
 
 def proposal(hands: Hands) -> object:
@@ -87,3 +88,23 @@ def test_judging_a_board_changes_neither_the_state_nor_the_game(rule_set):
                 asked += 1
             referee.apply(kind, value, ms / 1000)
         assert asked > 10
+
+
+def test_an_attack_done_as_a_swap_is_proposed_as_a_swap_to_warn_and_undo():
+    hands = Hands(at("secret", A=[9], B=[12, 14], throw=2))  # 9 + 2 = 11: 12 is out of reach
+    hands.do("lift 9", "lift 12", "place 12", "place 9")
+    assert proposal(hands) == Afresh(SwapWarn(9, 12, {}))
+    hands.wait(600)
+    assert hands.referee.state.repair == SwapBack(9, 12, {})  # the repair under way, one value
+    hands.do("lift 9", "lift 12", "place 9", "place 12")
+    assert proposal(hands) == Repaired(Good(force=True))  # swapped back: the repair is done
+
+
+def test_two_pieces_lifted_together_and_put_back_are_proposed_as_a_swap_question():
+    hands = Hands(at("secret", A=[9], B=[12, 14]))  # no throw: no attack, nothing crossed for sure
+    hands.do("lift 9", "lift 12", "place 12", "place 9")
+    proposed = proposal(hands)
+    assert isinstance(proposed, Clearing)
+    assert isinstance(proposed.then, Ask)
+    assert isinstance(proposed.then.question, SwapQuestion)
+    assert proposed.then.question.about() == [9, 12]
