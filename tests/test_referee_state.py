@@ -142,10 +142,10 @@ def test_an_input_the_referee_fails_on_costs_that_input_only(monkeypatch):
     hands = Hands(at("secret", A=[12], B=[14, 20], throw=2))
     referee = hands.referee
 
-    def broken() -> list:
+    def broken(board: int) -> list:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(referee.judging, "judge", broken)
+    monkeypatch.setattr(referee.core.judging, "settled", broken)
     saved = referee.snapshot()
     verdicts = as_json(referee.take(Lift(14), 0.0) + referee.take(Tick(), 1.0))
     assert kinds(verdicts) == ["progress", "illegal"]

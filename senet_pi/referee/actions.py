@@ -24,12 +24,22 @@ from ..verdicts import (
     illegal,
 )
 from .attempt import Attempt
-from .core import SAME_SCAN, Core, Part
-from .faults import STILL_TIME, Faults, switch_text
-from .judge import Judging
+from .core import SAME_SCAN
+from .faults import STILL_TIME, switch_text
+from .outcome import Accept, Revise
+from .part import Part
 from .physical import HAND, Step, StepWhy, effect_steps, fixes, play_out, reversed_steps, walk
-from .state import FLICKER_GRACE, Mode, Question, QuestionKind
-from .ways import Ways
+from .state import (
+    FLICKER_GRACE,
+    BackQuestion,
+    Mode,
+    NewGameQuestion,
+    Question,
+    SwapQuestion,
+    UndoQuestion,
+    WhichQuestion,
+    WhoseQuestion,
+)
 
 _EPS = 1e-6  # times are milliseconds turned into seconds: compare without float noise
 
@@ -40,14 +50,8 @@ class Actions(Part):
     Contract: the only part that pushes throws and cards on the game, takes moves back (undo), starts
     a new game or trusts the board (resync), and lets time pass (`tick`: judging a settled board,
     guidance due, dead switches); answers change the evidence only by narrowing its stories.
-    Reads and changes the whole state and the game; judges through `judging`, revises through
-    `ways`, and checks for dead switches through `faults`."""
-
-    def __init__(self, core: Core, faults: Faults, ways: Ways, judging: Judging) -> None:
-        super().__init__(core)
-        self.faults = faults
-        self.ways = ways
-        self.judging = judging
+    Reads and changes the whole state and the game; has the core judge the board (`Core.judge`)
+    and apply what the judges propose (`Core.dispose`)."""
 
     def tick(self, at: float) -> list[Verdict]:
         """Time passed with no change: judge a settled board, give guidance that is due, notice a
@@ -61,7 +65,7 @@ class Actions(Part):
             and self.state.last_change is not None
             and self.state.now - self.state.last_change >= settle - _EPS
         ):
-            out += self.judging.judge_at(self.state.last_change + settle)
+            out += self.core.judge_at(self.state.last_change + settle)
         if self._part_way_too_long():  # no silent board: a move left part way is warned, with its fix
             self.state.guiding = True
             out += self.core.warn(self.state.sensed)
@@ -82,7 +86,8 @@ class Actions(Part):
             and still_for >= STILL_TIME
         ):
             switches.still_checked = True
-            out += self.faults.dead_under_owed_steps(self.judging.judge)
+            dead = self.core.fault_finder.dead_under_owed_steps()
+            out += self.core.dispose(dead) if dead is not None else []
         return out
 
     def _settle_time(self) -> float:
@@ -116,7 +121,7 @@ class Actions(Part):
 
     def flush(self) -> list[Verdict]:
         """Judge the board now as if it had settled (end of a replay, or a button pressed)."""
-        return [] if self.state.judged else self.judging.judge_at(self.state.now)
+        return [] if self.state.judged else self.core.judge_at(self.state.now)
 
     def _catch_up(self, at: float | None) -> list[Verdict]:
         out = self.tick(at) if at is not None else []
@@ -198,8 +203,8 @@ class Actions(Part):
         """A move entered by hand (a board without sensors, a dead switch, or an answer to "which")."""
         out = self._catch_up(at)
         player = self.game.mover_id
-        if self.state.question is not None and self.state.question.kind is QuestionKind.WHICH:
-            for i, (cand, _) in enumerate(self.state.question.candidates):
+        if isinstance(self.state.question, WhichQuestion):
+            for i, (cand, _) in enumerate(self.state.question.fits):
                 first = cand.moves[0]
                 if (first.from_sq, first.to_sq) == (from_sq, to_sq) and by in (0, first.by):
                     return out + self.answer(i)
@@ -234,41 +239,43 @@ class Actions(Part):
         index = _option(question, choice)
         self.state.question = None
         out.append(Answered(question.id, question.options[index]))
-        if question.kind is QuestionKind.WHICH and index < len(question.candidates):
-            return out + self._which(question, index)
-        if question.kind in (QuestionKind.UNDO, QuestionKind.NEW_GAME) and index == 0:
-            return out + (self.undo() if question.kind is QuestionKind.UNDO else self.new_game())
-        if question.kind in (QuestionKind.SWAP, QuestionKind.BACK):
-            return out + self._where_they_stand(question, index)
-        if question.kind is QuestionKind.WHOSE:  # the hands' stories narrowed to the answer; the board judged again
-            for attempt in self._evidence():
-                attempt.narrow(question.square, question.pieces[index])
-            self.state.judged = False
-            return out + self.judging.judge()
+        match question:
+            case WhichQuestion() if index < len(question.fits):  # a way to play chosen
+                return out + self._which(question, index)
+            case UndoQuestion() if index == 0:
+                return out + self.undo()
+            case NewGameQuestion() if index == 0:
+                return out + self.new_game()
+            case SwapQuestion() | BackQuestion():
+                return out + self._where_they_stand(question, index)
+            case WhoseQuestion():  # the hands' stories narrowed to the answer; the board judged again
+                for attempt in self._evidence():
+                    attempt.narrow(question.square, question.pieces[index])
+                self.state.judged = False
+                return out + self.core.judge()
         return out + self._kept()
 
-    def _which(self, question: Question, index: int) -> list[Verdict]:
+    def _which(self, question: WhichQuestion, index: int) -> list[Verdict]:
         """A way to play chosen: accepted (with any stray beside it warned), or revising the provisional move."""
         if question.revise:
-            return self.ways.revise_to(*question.candidates[index])
-        return self.core.accept_beside_strays(*question.candidates[index])
+            return self.core.dispose(Revise(*question.fits[index]))
+        return self.core.dispose(Accept(*question.fits[index], strays=True))
 
-    def _where_they_stand(self, question: Question, index: int) -> list[Verdict]:
+    def _where_they_stand(self, question: SwapQuestion | BackQuestion, index: int) -> list[Verdict]:
         """Swapped or put back (two pieces), each back or some mixed up (three or more): the hands'
         stories narrowed to the answer, and the board judged again."""
-        swap = question.kind is QuestionKind.SWAP and question.swap is not None
-        squares = question.swap if swap and question.swap is not None else question.squares
+        squares = (question.a, question.b) if isinstance(question, SwapQuestion) else question.squares
         own = [(sq, self.game.piece_at(sq)) for sq in squares]
         crossed = [(a, self.game.piece_at(b)) for a, b in zip(squares, reversed(squares), strict=True)]
         for attempt in self._evidence():
             if index == 0:
                 attempt.keep(own)
-            elif question.kind is QuestionKind.SWAP:
+            elif isinstance(question, SwapQuestion):
                 attempt.keep(crossed)
             else:
                 attempt.drop(own)
         self.state.judged = False
-        return self.judging.judge()
+        return self.core.judge()
 
     def _kept(self) -> list[Verdict]:
         """ "no move", "keep": the game stays; a board that differs is warned (fixes follow the pieces
@@ -298,7 +305,7 @@ class Actions(Part):
         game = self.game
         if not any(kind == "move" for kind, _ in game.actions):
             raise RefereeError("there is no move to undo")
-        if not self.judging.undoable():  # the throw made since would be lost, and thrown again
+        if not self.core.judging.undoable():  # the throw made since would be lost, and thrown again
             raise RefereeError(f"the last move stands: {game.to_move_id} has thrown since")
         moves: list[Move] = []
         while len(moves) < self.state.accepted and game.actions and game.actions[-1][0] == "move":
@@ -377,7 +384,8 @@ class Actions(Part):
         asked for, a move entered after it was made): judge them at once, prompt what is left."""
         if self.state.owed is None:
             return []
-        verdicts = [v for v in self.judging.judge_prompts(self.state.sensed) if not isinstance(v, Cleared)]
+        judged = self.core.dispose(self.core.judging.prompts(self.state.sensed))
+        verdicts = [v for v in judged if not isinstance(v, Cleared)]
         if self.state.owed is not None and not any(isinstance(v, Prompt) for v in verdicts):
             verdicts.append(self._prompt())
         return verdicts

@@ -298,6 +298,20 @@ class Attempt:
         """The pieces (owner, dots) that may stand on `square`, over every story, in a stable order."""
         return sorted({self.piece(p) for p in self.on(square, likely=True)}, key=repr)
 
+    def may_stand(self, square: int) -> list[Identity]:
+        """The pieces (owner, dots) that stand on `square` in any story of the hands, in a stable order;
+        None for a piece that is not one of the game's, when one of the game's may stand there too."""
+        pieces = {self.piece(n) for n in self.on(square)}
+        known = {p for p in pieces if p is not None}
+        return sorted(pieces if known else known, key=repr)
+
+    def unsure_of(self, squares: Iterable[int], unknown: int) -> list[int]:
+        """Those of `squares` (faulty switches' `unknown` squares left out) whose piece the hands left
+        unsure: stories put different pieces there."""
+        if self.lost:
+            return []
+        return [sq for sq in sorted(squares) if not unknown & bit(sq) and len(self.may_stand(sq)) > 1]
+
     def narrow(self, square: int, piece: Identity) -> None:
         """Someone who can see the pieces said which one stands on `square`: keep the stories that agree."""
         self.keep([(square, piece)])

@@ -1,37 +1,64 @@
 """The referee's core: its one state (a `RefereeState`, with the typed values in `state.py`), the
-mode derived from it, the outcomes every part of the referee reaches (a move accepted, a warning,
-a question), and its status as a typed view (`Status`).
+mode derived from it, the judges over it, and `Core.dispose`, the one place a judge's proposal
+(an `Outcome`, `outcome.py`) changes the state and says its verdicts.
 
-The parts (`Part`: `faults.py`, `ways.py` and `judge.py` judge settled boards, `actions.py`
-takes the throws and the operator's actions) work on this core's state; `referee.py` composes
-them and is the one entry point for inputs.
+The judges (`Part`s, read-only: `judge.py`, `ways.py`, `whereabouts.py`, `faults.py`) read the
+state and the game and propose; `actions.py` takes the throws and the operator's actions;
+`referee.py` holds a core and is the one entry point for inputs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 from ..rules import Game
-from ..rules.board import OFF, bit, squares_in
+from ..rules.board import OFF, squares_in
 from ..rules.reasons import Reason
 from ..rules.text import N_, Text
-from ..verdicts import Cleared, Illegal, Settled, Verdict, from_effects
-from .attempt import Attempt, Identity, Piece
+from ..verdicts import Cleared, Illegal, Revised, Settled, Switch, Verdict, Withdrawn, from_effects
+from .attempt import Attempt, Identity
 from .candidates import Candidate, candidates
-from .guidance import board_differences, board_fixes, explain, owners_of, swap_reason
+from .faults import Faults, switch_text
+from .guidance import board_differences, explain, swap_reason, unsure_square, warning_fixes
+from .judge import Judging
+from .outcome import (
+    Accept,
+    Afresh,
+    AfterTheEnd,
+    Ask,
+    Clearing,
+    Good,
+    Keep,
+    MarkFaulty,
+    Outcome,
+    Repaired,
+    ReplaceWarn,
+    Revise,
+    StepsDone,
+    SwapWarn,
+    TakenBack,
+    Wait,
+    Warn,
+    Wrong,
+    new_game_question,
+    whose,
+)
 from .physical import HAND, Fix, Step, piece_name
 from .state import (
+    Mixed,
     Mode,
     Owed,
     Provisional,
-    Question,
-    QuestionKind,
     RefereeState,
+    Replace,
     Saved,
-    Status,
+    SwapBack,
+    UndoQuestion,
     Warning,
 )
+from .ways import Ways
+from .whereabouts import Whereabouts
 
 #: Settle time, seconds: long enough for a slide across squares or a piece bouncing into
 #: place, short enough that the verdict feels immediate (e-board companions use 0.25-0.5 s).
@@ -44,12 +71,14 @@ SAME_SCAN = 0.05
 
 
 class Core:
-    """One game on a board whose switches sense occupancy only: the state and its outcomes.
+    """One game on a board whose switches sense occupancy only: the state, the judges, and the one
+    place their proposals are applied.
 
-    Contract: holds the game, the settings and the referee's one `state` (a `RefereeState`), and is
-    the only part that sets up a warning, a question or an accepted move (`warn*`, `ask*`,
-    `accept`, `check_swaps`); the parts above read the state and change it only through these
-    outcomes, except where their own docstrings say otherwise."""
+    Contract: holds the game, the settings and the referee's one `state` (a `RefereeState`), and
+    the judges over them (`Judging`, `Ways`, `Whereabouts`, `Faults`: read-only, each proposing an
+    `Outcome`). `dispose` is the only place an outcome changes the state (a move accepted or
+    revised, a warning, a question, a switch judged faulty) and says its verdicts; `Actions`
+    (throws, cards, undo, new game, resync, time) hands its outcomes to it too."""
 
     def __init__(self, game: Game, *, settle: float = SETTLE_TIME, guidance_delay: float = GUIDANCE_DELAY) -> None:
         self.game = game
@@ -58,6 +87,10 @@ class Core:
         self.start_board = type(game)(game.players, game.options).occupied()
         board = game.occupied()
         self.state = RefereeState(board, board, self._attempt(board))
+        self.fault_finder = Faults(self)
+        self.ways = Ways(self)
+        self.whereabouts = Whereabouts(self)
+        self.judging = Judging(self, self.ways, self.whereabouts)
 
     # ------------------------------------------------------------------ the state, seen from outside
 
@@ -76,43 +109,6 @@ class Core:
             return Mode.MOVE
         return Mode.THROW
 
-    # what the service, the page and the tests read (the state's own fields, read-only)
-
-    @property
-    def sensed(self) -> int:
-        """The occupancy the switches sense now."""
-        return self.state.sensed
-
-    @property
-    def expected(self) -> int:
-        """The occupancy the board should show now."""
-        return self.state.expected
-
-    @property
-    def sensing(self) -> bool:
-        """Whether the board has switches (a switch event has been seen)."""
-        return self.state.sensing
-
-    @property
-    def now(self) -> float:
-        """The latest time an input came with, seconds."""
-        return self.state.now
-
-    @property
-    def attempt(self) -> Attempt:
-        """The hands' evidence since the board was last trusted."""
-        return self.state.attempt
-
-    @property
-    def warning(self) -> Warning | None:
-        """The warning standing over a wrong board, if any."""
-        return self.state.warning
-
-    @property
-    def question(self) -> Question | None:
-        """The question open to the operator, if any."""
-        return self.state.question
-
     @property
     def steps_left(self) -> list[Step]:
         """The steps the people still owe, in order."""
@@ -122,21 +118,6 @@ class Core:
     def unknown(self) -> int:
         """The squares whose switch is judged faulty."""
         return self.state.switches.unknown
-
-    @property
-    def faults(self) -> dict[int, str]:
-        """The squares whose switch is judged faulty, with the fault in words."""
-        return self.state.switches.faults
-
-    @property
-    def owed(self) -> Owed | None:
-        """The steps of the rules' own moves the people still owe, if any."""
-        return self.state.owed
-
-    @property
-    def in_progress(self) -> bool:
-        """Whether the board shows a move part way (pieces in the hand on the way to a legal move)."""
-        return self.state.in_progress
 
     def snapshot(self) -> Saved:
         """Everything an input may change, to put back if judging it fails (`restore`): a copy of
@@ -161,6 +142,147 @@ class Core:
     def target(self) -> int:
         """The board the people should make: the expected one, or where the owed steps lead."""
         return self.state.owed.final if self.state.owed is not None else self.state.expected
+
+    # ------------------------------------------------------------------ judging: the judges propose, the core disposes
+
+    def judge(self) -> list[Verdict]:
+        """Judge the settled board: a question the board overtook is withdrawn, the judges propose what
+        to do with the board (`Judging.settled`), and the proposal is applied."""
+        self.state.judged = True
+        out: list[Verdict] = []
+        if self.state.question is not None:
+            out.append(Withdrawn(self.state.question.id))
+            self.state.question = None
+        return out + self.dispose(self.judging.settled(self.state.sensed))
+
+    def judge_at(self, moment: float) -> list[Verdict]:
+        """`judge`, as of the time `moment` (when the board settled, not when that was noticed)."""
+        now, self.state.now = self.state.now, moment
+        try:
+            return self.judge()
+        finally:
+            self.state.now = now
+
+    def dispose(self, outcome: Outcome) -> list[Verdict]:
+        """The one place a judge's proposal changes the state: applied, and its verdicts said."""
+        match outcome:
+            case Accept(cand, stage, strays):
+                return self.accept_beside_strays(cand, stage) if strays else self.accept(cand, stage)
+            case Revise(cand, stage):
+                return self._revise(cand, stage)
+            case Ask():
+                return self._ask(outcome)
+            case Warn(board, toward, taken_back):
+                return self.warn(board, toward, taken_back)
+            case Wrong(target, warn):
+                return self._counted_wrong(target) or self.dispose(warn)
+            case MarkFaulty(marks):
+                return self._mark_faulty(marks)
+            case StepsDone(stage):
+                return self._steps_done(stage)
+            case TakenBack(board):
+                return self._taken_back(board)
+            case AfterTheEnd(setup):
+                self.state.switches.wrong_for.clear()
+                return self._ask(new_game_question()) if setup else []
+            case Keep(pieces, then):
+                self.state.attempt.keep(pieces)
+                return self.dispose(then)
+            case Wait():
+                return []
+            case _:
+                return self._dispose_whereabouts(outcome)
+
+    def _dispose_whereabouts(
+        self, outcome: Good | Afresh | Repaired | Clearing | SwapWarn | ReplaceWarn
+    ) -> list[Verdict]:
+        """Who stands where (`Whereabouts`' proposals): the board good, evidence afresh, a repair
+        done, a warning cleared before a question, a swap or a replacement warned."""
+        match outcome:
+            case Good(force):
+                return self.board_good(force)
+            case Afresh(then):
+                self.reset_attempt()
+                return self.dispose(then)
+            case Repaired(then):
+                self.state.repair = None
+                return self.dispose(then)
+            case Clearing(then):
+                cleared = [self.clear()] if self.state.warning is not None else []
+                return cleared + self.dispose(then)
+            case SwapWarn(a, b, mixed):
+                return self._warn_swap(a, b, mixed)
+            case ReplaceWarn(square, real, mixed):
+                return self._warn_replace(square, real, mixed)
+
+    def _counted_wrong(self, target: int) -> list[Verdict]:
+        """A settled board wrong against `target`: each wrong square counted against its switch, in
+        turn, and one the faults judge stuck marked faulty (the board judged again) before the next."""
+        wrong = (self.state.sensed ^ target) & ~self.unknown
+        self.state.switches.right_again(wrong)
+        handled = self.state.attempt.lifted | self.state.attempt.placed
+        out: list[Verdict] = []
+        for square in squares_in(wrong):
+            self.state.switches.count_wrong(square)
+            fault = self.fault_finder.stuck(square, handled)
+            if fault is not None:
+                out += self._mark_faulty(((square, fault),))
+        return out
+
+    def _mark_faulty(self, marks: tuple[tuple[int, str], ...]) -> list[Verdict]:
+        """Each switch judged faulty in turn, the board judged again after each: its square is unknown now."""
+        out: list[Verdict] = []
+        for square, fault in marks:
+            self.state.switches.mark(square, fault)
+            out.append(Switch(square, fault, switch_text(square, fault)))
+            if self.state.warning is not None and self.state.warning.swap is None:
+                self.state.forget_warning()
+            self.state.judged = False
+            out += self.judge()
+        return out
+
+    def _steps_done(self, stage: int) -> list[Verdict]:
+        """The owed steps done as far as `stage`: the next prompted, or the board good."""
+        owed = self.state.owed
+        assert owed is not None
+        self.state.expected = owed.cand.boards[stage]
+        self.state.owed = Owed.of(owed.cand, stage)
+        if self.state.owed is not None:
+            return [self.state.owed.prompt()]
+        self.reset_attempt()
+        return self.board_good(force=True)
+
+    def _taken_back(self, board: int) -> list[Verdict]:
+        """The last move taken back by hand: what the hands do next is judged from `board`; ask to undo it."""
+        prov = self.state.provisional
+        if prov is not None:
+            prov.attempt = Attempt(board, owners=prov.attempt.owners, pieces=prov.attempt.pieces)
+            prov.taken_back = True
+        text = Text("The board is as it was before the last move. Undo that move?")
+        return self._ask(Ask(UndoQuestion(text=text, options=[Text("undo"), Text("keep")])))
+
+    def _revise(self, cand: Candidate, stage: int) -> list[Verdict]:
+        """The throw accepted was played as `cand` (to `stage`): its moves taken back and `cand`'s
+        accepted, said as a `revised` line; the way already under way is only played on."""
+        prov = self.state.provisional
+        assert prov is not None
+        if prov.continued_by(cand) and stage == len(cand.boards) - 1:
+            # the answer is the way already under way: play its remaining moves, nothing to revise
+            rest = cand.moves[len(prov.labels) :]
+            for later in self.cands():
+                if later.moves == rest:
+                    return self.accept(later, len(later.boards) - 1)
+        popped = 0
+        while popped < prov.moves:
+            kind, _ = self.game.pop()
+            popped += kind == "move"
+        player = self.game.mover_id  # the revised move's player (the turn may have passed since)
+        self.state.forget_provisional(prov, self.game.version)
+        text = Text(
+            "{player}'s move was {now}, not {was}", player=player, now=cand.label(), was=" then ".join(prov.labels)
+        )
+        verdict = Revised(player, list(prov.labels), [str(m) for m in cand.moves], text)
+        return [verdict, *self.accept(cand, stage)]
 
     # ------------------------------------------------------------------ outcomes
 
@@ -194,7 +316,7 @@ class Core:
         self.state.provisional.labels += [str(m) for m in cand.moves]
         self.state.owed = Owed.of(cand, stage)
         self.state.expected = cand.boards[stage] if cand.boards else self.state.expected
-        doubt = self.state.owed is None and self._owners_in_doubt()
+        doubt = self.state.owed is None and self.whereabouts.in_doubt()
         if self.state.owed is None and not doubt:
             self.reset_attempt()  # the prompts, if any, go on judging with the evidence since the move began
         else:
@@ -205,7 +327,7 @@ class Core:
             out.append(self.state.owed.prompt())
         self.cands()  # a second die to play (modern): ready before the hands move again
         if doubt:  # pieces the hands held together besides the move's: who stands where is asked, not guessed
-            out += self.check_swaps()
+            out += self.dispose(self.whereabouts.standing())
         return out
 
     def accept_beside_strays(self, cand: Candidate, stage: int) -> list[Verdict]:
@@ -222,112 +344,6 @@ class Core:
             self.state.forget_attempt(ev)
             out += self.warn(self.state.sensed)
         return out
-
-    def _owners_in_doubt(self) -> bool:
-        """Whether, the move's own pieces placed, the hands' stories still leave a piece on the board
-        unsure or known to be another than the game's (two pieces swapped while the move was made)."""
-        if self.state.attempt.lost:
-            return False
-        game = {sq: self.game.piece_at(sq) for sq in self.game.board()}
-        in_game = set(game.values())
-        for sq, piece in game.items():
-            if self.unknown & bit(sq):
-                continue
-            # a piece the move took out of the game (held, then put aside) is no doubt about this square
-            ids = [p for p in self._identities_on(sq, likely=False) if p in in_game]
-            if len(ids) > 1 or (len(ids) == 1 and ids[0] != piece):
-                return True
-        return False
-
-    def check_swaps(self) -> list[Verdict]:
-        """A board whose occupancy is right: but were two different pieces swapped by hand? The open
-        repairs first (a swap to undo, a piece to replace), then who stands where: sure (warned),
-        unsure between one pair lifted together (asked, or warned when it crossed or was an attack),
-        or among three or more (asked)."""
-        if self.state.swapped is not None:
-            return self._swapping_back(self.state.swapped)
-        if self.state.replacing is not None:
-            return self._replaced(self.state.replacing)
-        ev = self.state.attempt
-        pieces = {sq: piece for sq in self.game.board() if (piece := self.game.piece_at(sq)) is not None}
-        unsure = self._unsure_identities(pieces, likely=False)  # an owner swapped in silence is worse than a question
-        mixed = {  # sure, not the game's: the people's answers (or the order of the hands) said so
-            sq: ids[0]
-            for sq in sorted(pieces)
-            if len(ids := self._identities_on(sq, likely=False)) == 1 and ids[0] != pieces[sq]
-        }
-        mixed |= {sq: None for sq in pieces if ev.foreign(sq)}  # said to be no piece of the game's
-        if not unsure:
-            return self._warn_mixed(mixed) if mixed else self.board_good()
-        # one pair lifted together whose only doubt is whether they changed places
-        pair = (
-            len(unsure) == 2
-            and not mixed
-            and ev.empty_together(*unsure)
-            and all(set(self._identities_on(sq, likely=False)) <= {pieces[sq] for sq in unsure} for sq in unsure)
-        )
-        return self._one_pair(unsure[0], unsure[1], pieces) if pair else self._many_in_the_hand(unsure, pieces)
-
-    def _swapping_back(self, swapped: tuple[int, int]) -> list[Verdict]:
-        """Two pieces believed swapped by hand: swapped back (the next mixed-up pair, if any, or the
-        board good), or the swap warning stands."""
-        if not self.state.attempt.empty_together(*swapped):
-            self.reset_attempt()
-            standing = self.state.warning is not None and self.state.warning.swap is not None
-            return [] if standing else self._warn_swap(*swapped)
-        a, b = swapped
-        self.state.swapped = None
-        mixed, self.state.mixed = self.state.mixed, {}
-        if mixed:  # three or more were mixed up: the next pair, if any is still wrong
-            mixed[a], mixed[b] = mixed.get(b, self.game.piece_at(b)), mixed.get(a, self.game.piece_at(a))
-            left = {sq: real for sq, real in mixed.items() if real != self.game.piece_at(sq)}
-            if left:
-                return self._warn_mixed(left)
-        return self.board_good(force=True)
-
-    def _replaced(self, square: int) -> list[Verdict]:
-        """A piece to replace by the game's: done once that square was lifted (the switches cannot see
-        which piece it is, so until then the warning stands)."""
-        if not self.state.attempt.lifted & bit(square):
-            return []
-        self.state.replacing = None
-        left, self.state.mixed = {sq: real for sq, real in self.state.mixed.items() if sq != square}, {}
-        return self._warn_mixed(left) if left else self.board_good(force=True)
-
-    def _many_in_the_hand(self, unsure: list[int], pieces: dict[int, Piece]) -> list[Verdict]:
-        """Three or more pieces went through the hands together: no one pair to ask about. Most often
-        each went back where it was: ask that once; else whose piece is on each square (and once all
-        are known, the mixed-up ones are swapped back a pair at a time). One square alone (its
-        partner left the board) is asked about by name: "whose piece?"."""
-        out = [self.clear()] if self.state.warning is not None else []
-        if len(unsure) > 1 and self.state.attempt.could_be((sq, pieces[sq]) for sq in unsure):
-            listed = ", ".join(str(sq) for sq in unsure)
-            text = Text(
-                "The pieces on {squares} were in the hand together. Is each back on its own square?", squares=listed
-            )
-            options: list[str] = [Text("each on its own square"), Text("some were mixed up")]
-            return out + self.ask(QuestionKind.BACK, text, options, squares=tuple(unsure))
-        return out + self.ask_whose(unsure[0], self._identities_on(unsure[0], likely=False))
-
-    def _one_pair(self, a: int, b: int, pieces: dict[int, Piece]) -> list[Verdict]:
-        """Two pieces lifted together, either may stand on either square: the same piece (nothing to
-        ask), crossed over or an attack by the mover (a swap warned), else asked."""
-        if pieces[a] == pieces[b]:
-            return self.board_good()
-        ev = self.state.attempt
-        crossed = ev.origin(a) == b and ev.origin(b) == a
-        owners = {pieces[a][0], pieces[b][0]}
-        attack = self.game.pending is not None and self.game.to_move_id in owners and len(owners) == 2
-        if crossed or attack:
-            self.reset_attempt()
-            return self._warn_swap(a, b)
-        cleared = [self.clear()] if self.state.warning is not None else []  # every square is right: only who is where
-        return cleared + self.ask(
-            QuestionKind.SWAP,
-            Text("The pieces on {a} and {b} were both lifted. Were they swapped?", a=a, b=b),
-            [Text("put back"), Text("swapped")],
-            swap=(a, b),
-        )
 
     def board_good(self, force: bool = False) -> list[Verdict]:
         was_moving = self.state.in_progress
@@ -378,57 +394,15 @@ class Core:
     # ------------------------------------------------------------------ warnings
 
     def _fixes(self, board: int, target: int) -> list[Fix]:
-        owners = owners_of(self.game, self.steps_left, target)
-        dots: dict[int, int | None] = {}  # `modern`: which of the owner's pieces belongs there
-        for sq, owner in owners.items():
-            piece = self.game.piece_at(sq)
-            if isinstance(piece, tuple) and piece[0] == owner and isinstance(piece[1], int):
-                dots[sq] = piece[1]
-        return board_fixes(board, target, owners, self.state.attempt, self.unknown, dots)
-
-    def _unsure_square(self, todo: list[Fix]) -> tuple[int, list[Identity]] | None:
-        """A square a fix carries a piece from, or any square the hands lifted (the partner of a piece
-        in the hand, or where a carried piece came from), whose piece the hands left unsure between
-        players (two or more pieces were in the hand at once), with the pieces it may hold; None
-        when all are known.
-        (Who stands where among the pieces left standing is asked once the board is right: `check_swaps`.)"""
-        carried = {f.from_sq for f in todo if f.from_sq != HAND}
-        if todo:  # whose piece the hand holds, or where a carried piece came from: the lifted squares too
-            carried |= set(squares_in(self.state.attempt.lifted & self.state.sensed))
-        for sq in self._unsure_identities(carried, likely=False):  # a fix naming the wrong owner misleads
-            pieces = self._identities_on(sq, likely=False)
-            if len({p[0] if isinstance(p, tuple) else p for p in pieces}) > 1:
-                return sq, pieces
-        return None
-
-    def _identities_on(self, square: int, likely: bool = True) -> list[Identity]:
-        """The pieces (owner, dots) that stand on `square` in the likely stories of the hands (or in any);
-        None for a piece that is not one of the game's, when one of the game's may stand there too."""
-        ev = self.state.attempt
-        pieces = {ev.piece(n) for n in ev.on(square, likely)}
-        known = {p for p in pieces if p is not None}
-        return sorted(pieces if known else known, key=repr)
-
-    def _unsure_identities(self, squares: Iterable[int], likely: bool = True) -> list[int]:
-        """Those of `squares` whose piece the hands left unsure: stories put different pieces there."""
-        if self.state.attempt.lost:
-            return []
-        return [sq for sq in sorted(squares) if not self.unknown & bit(sq) and len(self._identities_on(sq, likely)) > 1]
-
-    def ask_whose(self, square: int, pieces: list[Identity]) -> list[Verdict]:
-        """Ask which of the pieces stands on `square`: people see colours, the switches do not."""
-        options: list[str] = [piece_name(p) for p in pieces]
-        verdicts = self.ask(QuestionKind.WHOSE, Text("Whose piece is on {square} now?", square=square), options)
-        assert self.state.question is not None
-        self.state.question.square, self.state.question.pieces = square, list(pieces)
-        return verdicts
+        """How to put `board` right toward `target` (see `guidance.warning_fixes`)."""
+        return warning_fixes(self.game, self.steps_left, board, target, self.state.attempt, self.unknown)
 
     def warn(self, board: int, toward: int | None = None, taken_back: bool = False) -> list[Verdict]:
         target = self.state.expected if toward is None else toward
         fixes = self._fixes(board, target)
-        unsure = self._unsure_square(fixes)
+        unsure = unsure_square(fixes, self.state.attempt, self.state.sensed, self.unknown)
         if unsure is not None:  # fixes must name whose piece goes where: ask first
-            return self.ask_whose(*unsure)
+            return self._ask(whose(*unsure))
         owed = self.state.owed.step if self.state.owed is not None else None
         reason, ruling = explain(self.game, board, target, self.unknown, owed)
         if taken_back and owed is not None:
@@ -444,9 +418,10 @@ class Core:
         self.state.warning = warning
         return [warning.verdict(), *(self.next_fix() if self.state.guiding else [])]
 
-    def _warn_swap(self, a: int, b: int) -> list[Verdict]:
-        """Two pieces swapped by hand that no legal move exchanges: say why, and to swap them back."""
-        self.state.swapped = (a, b)
+    def _warn_swap(self, a: int, b: int, mixed: Mixed | None = None) -> list[Verdict]:
+        """Two pieces swapped by hand that no legal move exchanges: say why, and to swap them back
+        (`mixed`: other pieces said to stand on each other's squares, swapped back next)."""
+        self.state.repair = SwapBack(a, b, mixed if mixed is not None else {})
         reason = swap_reason(self.game, a, b)
         fix = Fix(a, b, swap=True)
         self.state.warning = Warning(
@@ -455,27 +430,11 @@ class Core:
         self.state.guiding = False
         return [self.state.warning.verdict()]
 
-    def _warn_mixed(self, mixed: dict[int, Identity]) -> list[Verdict]:
-        """Pieces the people said stand on each other's squares (three or more mixed up by hand):
-        swap them back a pair at a time, the first swap putting the right piece on one square."""
-        pieces = self.game.board()
-        a = min(mixed)
-        wanted = self.game.piece_at(a)
-        b = next((sq for sq, real in sorted(mixed.items()) if real == wanted and sq != a), None)
-        if pieces.get(a) is None:
-            self.state.mixed = {}
-            return self.board_good(force=self.state.warning is not None)
-        self.reset_attempt()
-        self.state.mixed = mixed
-        if b is None:  # the game's piece for `a` stands on none of them: it is off the board
-            return self._warn_replace(a, mixed[a])
-        return self._warn_swap(a, b)
-
-    def _warn_replace(self, square: int, real: Identity) -> list[Verdict]:
+    def _warn_replace(self, square: int, real: Identity, mixed: Mixed) -> list[Verdict]:
         """The people said the piece on `square` is another than the game's (one not in the game,
         or one whose square is elsewhere), and the game's is on no other square: take that piece
         off and put the game's there (class 4: a wrong board is never accepted in silence)."""
-        self.state.replacing = square
+        self.state.repair = Replace(square, mixed)
         wanted = self.game.piece_at(square)
         owner, dots = wanted if isinstance(wanted, tuple) else (wanted, None)
         if real is None:
@@ -494,11 +453,11 @@ class Core:
         return [self.state.warning.verdict()]
 
     def next_fix(self) -> list[Verdict]:
-        if self.state.swapped is not None and self.state.warning is not None and self.state.warning.swap:
-            a, b = self.state.swapped
-            return [Fix(a, b, swap=True).line()]
+        repair = self.state.repair
+        if isinstance(repair, SwapBack) and self.state.warning is not None and self.state.warning.swap:
+            return [Fix(repair.a, repair.b, swap=True).line()]
         if (
-            self.state.replacing is not None
+            isinstance(repair, Replace)
             and self.state.warning is not None
             and self.same(self.state.sensed, self.state.expected)
         ):
@@ -511,20 +470,10 @@ class Core:
 
     # ------------------------------------------------------------------ questions
 
-    def ask(
-        self,
-        kind: QuestionKind,
-        text: str,
-        options: list[str],
-        fits: Sequence[tuple[Candidate, int]] = (),
-        revise: bool = False,
-        swap: tuple[int, int] | None = None,
-        squares: tuple[int, ...] = (),
-    ) -> list[Verdict]:
+    def _ask(self, ask: Ask) -> list[Verdict]:
+        """Put the question `ask` proposes to the operator, numbered."""
         self.state.questions += 1
-        self.state.question = Question(
-            self.state.questions, kind, text, options, list(fits), revise, swap, squares=squares
-        )
+        self.state.question = replace(ask.question, id=self.state.questions)
         return [self.state.question.verdict()]
 
     def busy(self) -> Illegal | None:
@@ -539,44 +488,3 @@ class Core:
             assert self.state.warning is not None
             return Illegal.because(Reason.BOARD_FIRST, warning=self.state.warning.reason)
         return None
-
-    # ------------------------------------------------------------------ for the page
-
-    def differences(self) -> tuple[list[int], list[int]]:
-        """The sensed board against the expected one: (missing, extra), faulty switches left out."""
-        return board_differences(self.state.sensed, self.state.expected, self.unknown)
-
-    def status(self) -> Status:
-        """The referee's open business: the sensed board against the expected one, the prompt,
-        warning or question open, the switches judged faulty (the game's own state is the game's),
-        as a typed view; its callers turn it into JSON (`Status.as_dict`)."""
-        state = self.state
-        return Status(
-            self.mode,
-            tuple(squares_in(state.sensed)),
-            tuple(squares_in(state.expected)),
-            state.in_progress,
-            state.owed.prompt() if state.owed is not None else None,
-            state.warning.verdict() if state.warning is not None else None,
-            state.question.verdict() if state.question is not None else None,
-            dict(sorted(self.faults.items())),
-        )
-
-
-class Part:
-    """A part of the referee, composed by `Referee` over one `Core`: it works on the core's one
-    state and game (read through `state` and `game` each time, never kept: an undo or a new game
-    replaces them) and reaches the shared outcomes (accept, warn, ask) through `core`."""
-
-    def __init__(self, core: Core) -> None:
-        self.core = core
-
-    @property
-    def state(self) -> RefereeState:
-        """The referee's one state, as the core holds it now."""
-        return self.core.state
-
-    @property
-    def game(self) -> Game:
-        """The game the referee follows, as the core holds it now."""
-        return self.core.game

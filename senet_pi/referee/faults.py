@@ -4,12 +4,10 @@ until it changes; moves through it are entered by hand."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ..rules.board import bit, squares_in
 from ..rules.text import N_, Text
-from ..verdicts import Switch, Verdict
-from .core import Part
+from .outcome import MarkFaulty
+from .part import Part
 
 #: Settled boards a square may stay wrong without its switch changing before the switch is
 #: judged stuck (a welded switch under an empty square, a dead one under a piece).
@@ -22,57 +20,37 @@ STILL_TIME = 15.0
 FAULTS = (N_("stuck closed"), N_("stuck open"))
 
 
-#: Judges the settled board again (a switch just judged faulty changes what it shows): `Judging.judge`.
-Rejudge = Callable[[], list[Verdict]]
-
-
 class Faults(Part):
     """The referee's judgement of its own switches (a part of judging a settled board).
 
-    Reads the sensed board, the attempt's evidence and the switch history; may change only the
-    switch faults (`switches`), and, when it marks a switch faulty, the warning on show and
-    `judged`; it judges again through the `rejudge` it is handed, never by itself."""
+    Contract: read-only. Reads the sensed board, the attempt's evidence and the switch history
+    (the core counts each settled wrong board against its switches, `SwitchFaults.count_wrong`),
+    and says which switch is stuck (`stuck`) or dead (`MarkFaulty`); the core marks them."""
 
-    def faults_seen(self, target: int, rejudge: Rejudge) -> list[Verdict]:
-        """A settled board that is wrong: count, per square, how long it has been wrong without its
-        switch changing; a square wrong for STUCK_BOARDS settled boards has a stuck switch."""
-        wrong = (self.state.sensed ^ target) & ~self.core.unknown
-        wrong_for = self.state.switches.wrong_for
-        for sq in list(wrong_for):
-            if not wrong & bit(sq):
-                del wrong_for[sq]
-        out: list[Verdict] = []
-        handled = self.state.attempt.lifted | self.state.attempt.placed
-        for sq in squares_in(wrong):
-            wrong_for[sq] = wrong_for.get(sq, 0) + 1
-            if wrong_for[sq] < STUCK_BOARDS or self.state.switches.still_for(sq, self.state.now) < STILL_TIME - 1e-6:
-                continue
-            if self.state.sensed & bit(sq):
-                out += self._mark_faulty(sq, "stuck closed", rejudge)
-            elif not handled & bit(sq):  # a piece lifted from it may simply be in a hand
-                out += self._mark_faulty(sq, "stuck open", rejudge)
-        return out
+    def stuck(self, square: int, handled: int) -> str | None:
+        """The fault of the switch under `square`, wrong on a settled board (and counted so), when it is
+        stuck: wrong for STUCK_BOARDS settled boards and still for STILL_TIME, closed under no piece, or
+        open where no hand took a piece (`handled`: the squares the hands lifted from or put on); else None."""
+        switches = self.state.switches
+        if (
+            switches.wrong_for.get(square, 0) < STUCK_BOARDS
+            or switches.still_for(square, self.state.now) < STILL_TIME - 1e-6
+        ):
+            return None
+        if self.state.sensed & bit(square):
+            return "stuck closed"
+        if not handled & bit(square):  # a piece lifted from it may simply be in a hand
+            return "stuck open"
+        return None
 
-    def dead_under_owed_steps(self, rejudge: Rejudge) -> list[Verdict]:
+    def dead_under_owed_steps(self) -> MarkFaulty | None:
         """Owed steps, a still board, and only squares that never changed in this attempt keep them
         from being done: those switches do not see the pieces the game says are there."""
         wrong = (self.state.sensed ^ self.core.target()) & ~self.core.unknown
         changed = self.state.attempt.lifted | self.state.attempt.placed
         if not wrong or wrong & changed or wrong & self.state.sensed:
-            return []  # a piece still in the hand, or a square that does change: not a dead switch
-        out: list[Verdict] = []
-        for sq in squares_in(wrong):
-            out += self._mark_faulty(sq, "stuck open", rejudge)
-        return out
-
-    def _mark_faulty(self, square: int, fault: str, rejudge: Rejudge) -> list[Verdict]:
-        self.state.switches.mark(square, fault)
-        out: list[Verdict] = [Switch(square, fault, switch_text(square, fault))]
-        if self.state.warning is not None and self.state.warning.swap is None:
-            self.state.forget_warning()
-        self.state.judged = False
-        out += rejudge()
-        return out
+            return None  # a piece still in the hand, or a square that does change: not a dead switch
+        return MarkFaulty(tuple((sq, "stuck open") for sq in squares_in(wrong)))
 
 
 def switch_text(square: int, fault: str) -> Text:

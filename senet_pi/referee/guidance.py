@@ -13,7 +13,7 @@ from ..rules import Game
 from ..rules.board import OFF, bit, squares_in
 from ..rules.reasons import Reason
 from ..rules.text import Text, joined
-from .attempt import Attempt
+from .attempt import Attempt, Identity
 from .physical import HAND, Evidence, Fix, Step, fixes, piece_name
 
 
@@ -39,6 +39,34 @@ def board_fixes(
     """How to put `board` right, each piece back where the hands showed it came from."""
     todo = fixes(board & ~unknown, target & ~unknown, owners, evidence_on(board, ev), dots)
     return by_dots(todo, ev, dots)
+
+
+def warning_fixes(game: Game, owed: list[Step], board: int, target: int, ev: Attempt, unknown: int) -> list[Fix]:
+    """How to put `board` right toward `target`, whose pieces belong where as the game and the `owed`
+    steps say (in `modern`, by their dots too), each piece back where the hands `ev` showed it came from."""
+    owners = owners_of(game, owed, target)
+    dots: dict[int, int | None] = {}  # `modern`: which of the owner's pieces belongs there
+    for sq, owner in owners.items():
+        piece = game.piece_at(sq)
+        if isinstance(piece, tuple) and piece[0] == owner and isinstance(piece[1], int):
+            dots[sq] = piece[1]
+    return board_fixes(board, target, owners, ev, unknown, dots)
+
+
+def unsure_square(todo: list[Fix], ev: Attempt, sensed: int, unknown: int) -> tuple[int, list[Identity]] | None:
+    """A square a fix carries a piece from, or any square the hands lifted (the partner of a piece
+    in the hand, or where a carried piece came from), whose piece the hands left unsure between
+    players (two or more pieces were in the hand at once), with the pieces it may hold; None
+    when all are known.
+    (Who stands where among the pieces left standing is asked once the board is right: `Whereabouts.standing`.)"""
+    carried = {f.from_sq for f in todo if f.from_sq != HAND}
+    if todo:  # whose piece the hand holds, or where a carried piece came from: the lifted squares too
+        carried |= set(squares_in(ev.lifted & sensed))
+    for sq in ev.unsure_of(carried, unknown):  # a fix naming the wrong owner misleads
+        pieces = ev.may_stand(sq)
+        if len({p[0] if isinstance(p, tuple) else p for p in pieces}) > 1:
+            return sq, pieces
+    return None
 
 
 def evidence_on(board: int, ev: Attempt) -> Evidence:

@@ -9,9 +9,10 @@ an exchange empties both squares at once.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..rules.board import OFF, bit, mask, squares_in
 from ..rules.text import Text
-from ..verdicts import Verdict, Withdrawn
 from .attempt import UNKNOWN_PIECE, Attempt, Identity
 from .candidates import (
     Candidate,
@@ -19,11 +20,29 @@ from .candidates import (
     on_the_way,
     placing,
 )
-from .core import Core, Part
-from .faults import Faults
-from .physical import HAND, Outcome, StepWhy, touched
-from .state import Owed, QuestionKind
+from .outcome import (
+    Accept,
+    AfterTheEnd,
+    Keep,
+    Outcome,
+    StepsDone,
+    TakenBack,
+    Wait,
+    Warn,
+    Wrong,
+    new_game_question,
+    which,
+    whose,
+)
+from .part import Part
+from .physical import HAND, StepWhy, touched
+from .physical import Outcome as Landing
+from .state import Owed, Replace, SwapBack
 from .ways import Ways
+from .whereabouts import Whereabouts
+
+if TYPE_CHECKING:
+    from .core import Core
 
 #: A move certain beside strays: the way to play, its last stage, its pieces' placing, the likeliest stories.
 _Certain = tuple[Candidate, int, list[tuple[int, Identity]], list[tuple[int, ...]]]
@@ -32,50 +51,38 @@ _Certain = tuple[Candidate, int, list[tuple[int, Identity]], list[tuple[int, ...
 class Judging(Part):
     """The referee's judgement of a board that has been still for the settle time.
 
-    Contract: reads the whole state and the game; runs when the board has settled (`judge`),
-    withdraws a question the board overtook, and reaches its verdicts through the outcomes the
-    `core` offers (accept, warn, ask), the `ways` (a move revised) and the `faults` (a switch
-    judged faulty); itself it changes only `judged`, `now` while judging, and, for a move taken
-    back, the provisional move's evidence."""
+    Contract: read-only. Reads the whole state and the game, asks the `ways` (a move revised) and
+    the `whereabouts` (who stands where on a board whose occupancy is right), and proposes what to
+    do with a settled board (an `Outcome`: accept, revise, ask, warn, ...); the core applies it
+    (`Core.judge`, `Core.dispose`; a wrong board is counted against its switches there, `Faults`)."""
 
-    def __init__(self, core: Core, faults: Faults, ways: Ways) -> None:
+    def __init__(self, core: Core, ways: Ways, whereabouts: Whereabouts) -> None:
         super().__init__(core)
-        self.faults = faults
         self.ways = ways
+        self.whereabouts = whereabouts
 
-    def judge_at(self, moment: float) -> list[Verdict]:
-        now, self.state.now = self.state.now, moment
-        try:
-            return self.judge()
-        finally:
-            self.state.now = now
-
-    def judge(self) -> list[Verdict]:
-        """Judge the settled board, a ladder of named checks read top to bottom: owed steps done, the
-        same board as expected (another way, an exchange, swaps), a move of the throw waiting, another
-        way to play an accepted throw, a move taken back, the end, the setup again; else a warning."""
-        self.state.judged = True
-        out: list[Verdict] = []
-        if self.state.question is not None:
-            out.append(Withdrawn(self.state.question.id))
-            self.state.question = None
-        board = self.state.sensed
+    def settled(self, board: int) -> Outcome:
+        """What to do with the settled `board`, a ladder of named checks read top to bottom: owed steps
+        done, the same board as expected (another way, an exchange, swaps), a move of the throw waiting,
+        another way to play an accepted throw, a move taken back, the end, the setup again; else a warning."""
         if self.state.owed is not None:
-            return out + self.judge_prompts(board)
+            return self.prompts(board)
         if self.core.same(board, self.state.expected):
-            return out + self._judge_same(board)
-        if self.state.replacing is not None:  # the wrong piece taken off, or other slips: guided back, never a move
-            return out + self.core.warn(board)
+            return self._judge_same(board)
+        if isinstance(
+            self.state.repair, Replace
+        ):  # the wrong piece taken off, or other slips: guided back, never a move
+            return Warn(board)
         found = self._a_move(board)
         if found is None:
             found = None if self._going_on_holding_a_piece(board) else self.ways.revise(board)
         if found is None:
             found = self._taken_back(board)
-        return out + (found if found is not None else self._no_move(board))
+        return found if found is not None else self._no_move(board)
 
-    def _judge_same(self, board: int) -> list[Verdict]:
+    def _judge_same(self, board: int) -> Outcome:
         """The board as the game expects it: another way to play with the same squares, a move that
-        changes no square (an exchange), or who stands where (`Core.check_swaps`)."""
+        changes no square (an exchange), or who stands where (`Whereabouts.standing`)."""
         prov = self.state.provisional
         # (a board put right by following the warning's fixes is the fixes done, never another way)
         if prov is not None and self.state.attempt.lifted and not self._along_the_fixes(board):
@@ -87,24 +94,25 @@ class Judging(Part):
                 return revised
         # two pieces swapped back as a swap warning asked is that fix followed, never a move (even
         # where the swap back is also a legal exchange)
-        swapping_back = self.state.swapped is not None and self.state.attempt.empty_together(*self.state.swapped)
+        repair = self.state.repair
+        swapping_back = isinstance(repair, SwapBack) and self.state.attempt.empty_together(repair.a, repair.b)
         if self.state.attempt.lifted and self.game.pending is not None and not self.game.is_over and not swapping_back:
-            verdicts = self._unchanged_board()
-            if verdicts:
-                return verdicts
-        return self.core.check_swaps()
+            exchange = self._unchanged_board()
+            if exchange is not None:
+                return exchange
+        return self.whereabouts.standing()
 
-    def _a_move(self, board: int) -> list[Verdict] | None:
+    def _a_move(self, board: int) -> Outcome | None:
         """A move of the throw waiting that the board shows: another whole way than the one under way,
         the fits, or a certain move beside strays; None when there is no throw or no such move."""
         if self.game.pending is None or self.game.is_over:
             return None
-        found = self.ways.another_whole_way(board)
+        found: Outcome | None = self.ways.another_whole_way(board)
         if found is None:
             found = self._match(board)
         return found if found is not None else self._certain_beside_strays(board)
 
-    def _taken_back(self, board: int) -> list[Verdict] | None:
+    def _taken_back(self, board: int) -> Outcome | None:
         """The board as before the last move, whose pieces the hands lifted: ask whether to undo it."""
         if not (
             self.state.before_last_move is not None
@@ -114,17 +122,9 @@ class Judging(Part):
             and not self._along_the_fixes(board)
         ):
             return None
-        prov = self.state.provisional
-        if prov is not None:  # what the hands do next is judged from here, the move taken back
-            prov.attempt = Attempt(board, owners=prov.attempt.owners, pieces=prov.attempt.pieces)
-            prov.taken_back = True
-        return self.core.ask(
-            QuestionKind.UNDO,
-            Text("The board is as it was before the last move. Undo that move?"),
-            [Text("undo"), Text("keep")],
-        )
+        return TakenBack(board)
 
-    def _no_move(self, board: int) -> list[Verdict]:
+    def _no_move(self, board: int) -> Outcome:
         """No move explains the board: the end of the game being cleared, the setup again (a new game
         offered), a move under way or pieces in the hand (nothing said), a faulty switch, or a warning."""
         if self.game.is_over:  # not another way to play the winning throw: the board is being cleared
@@ -132,16 +132,12 @@ class Judging(Part):
         taken_back = self.state.before_last_move is not None and self.core.same(board, self.state.before_last_move)
         at_start = self.core.same(board, self.core.start_board) and not self._along_the_fixes(board)
         if at_start and self.game.actions and not taken_back:
-            return self.core.ask(
-                QuestionKind.NEW_GAME,
-                Text("The pieces stand as at the start. Start a new game?"),
-                [Text("new game"), Text("keep")],
-            )
+            return new_game_question()
         if (self._on_the_way(board) or self._held_by_the_mover(board)) and not self._along_the_fixes(board):
-            return []  # on the way to a legal move, or the mover's pieces in the hand: still in progress
+            return Wait()  # on the way to a legal move, or the mover's pieces in the hand: still in progress
         # (a board the warning's fixes lead to is guided on, even when it could also be a move under way:
         # the piece in the hand is the one the next fix puts back, not a person thinking)
-        return self.faults.faults_seen(self.state.expected, self.judge) or self.core.warn(board)
+        return Wrong(self.state.expected, Warn(board))
 
     def _going_on_holding_a_piece(self, board: int) -> bool:
         """Whether the hands, since the move was accepted, lifted pieces that are still held, and the
@@ -253,19 +249,12 @@ class Judging(Part):
                 return sq, [p for p in ev.identities(sq) if p is not None]
         return None
 
-    def _after_the_end(self, board: int) -> list[Verdict]:
+    def _after_the_end(self, board: int) -> Outcome:
         """The game is won: the people clear the board or set it up again. That is neither a move, a
         warning nor a switch fault; once the starting setup stands, a new game is offered."""
-        self.state.switches.wrong_for.clear()
-        if not self.core.same(board, self.core.start_board):
-            return []
-        return self.core.ask(
-            QuestionKind.NEW_GAME,
-            Text("The pieces stand as at the start. Start a new game?"),
-            [Text("new game"), Text("keep")],
-        )
+        return AfterTheEnd(self.core.same(board, self.core.start_board))
 
-    def _unchanged_board(self) -> list[Verdict]:
+    def _unchanged_board(self) -> Outcome | None:
         """Same occupancy as before, yet pieces were lifted: an exchange (P4) only if both its squares
         were empty at the same moment. A move that changes nothing on the board (a bounce back onto
         its own square, M5) is never inferred: it is entered or confirmed."""
@@ -282,13 +271,13 @@ class Judging(Part):
         if sure and self._rebuilt(sure):  # the board knocked over and set up again as it was is no move
             options = [c.label() for c, _ in sure] + [Text("no move")]
             text = Text("Pieces were lifted that no move needs, and the board looks unchanged. Which move was played?")
-            return self.core.ask(QuestionKind.WHICH, text, options, sure)
+            return which(text, options, sure)
         if len(sure) == 1:
-            return self.core.accept(*sure[0])
+            return Accept(*sure[0])
         if sure:
             options = [c.label() for c, _ in sure]
             text = Text("The board looks unchanged. Which move was played?")
-            return self.core.ask(QuestionKind.WHICH, text, options, sure)
+            return which(text, options, sure)
         if ev.gap:  # the link was down while pieces moved: an exchange may have gone unseen
             unseen = distinct(
                 [
@@ -300,8 +289,8 @@ class Judging(Part):
             if unseen:
                 options = [c.label() for c, _ in unseen] + [Text("no move")]
                 text = Text("Some changes went unseen while the board's link was down. Which move was played?")
-                return self.core.ask(QuestionKind.WHICH, text, options, unseen)
-        return []
+                return which(text, options, unseen)
+        return None
 
     def _rebuilt(self, fits: list[tuple[Candidate, int]]) -> bool:
         """Whether the hands lifted two or more standing pieces that none of the moves that fit touch
@@ -312,16 +301,16 @@ class Judging(Part):
             stray &= ~cand.touched
         return len(squares_in(stray)) >= 2
 
-    def _match(self, board: int) -> list[Verdict] | None:
+    def _match(self, board: int) -> Outcome | None:
         """Accept the legal move whose board this is; ask if several fit; None if none does."""
         fits = self.ways.fits(board, self.core.cands(), self.state.attempt)
         if not fits:
             return None
         if len(fits) == 1:
-            return self.core.accept(*fits[0])
+            return Accept(*fits[0])
         return self.ways.ask_which(fits, Text("Several moves fit the board. Which one was played?"))
 
-    def _certain_beside_strays(self, board: int) -> list[Verdict] | None:
+    def _certain_beside_strays(self, board: int) -> Outcome | None:
         """A legal move the hands made, with a stray change beside it: a neighbour knocked onto an
         empty square or off the board, a spare piece added, a switch welding shut. The move's squares
         stand as it leaves them and the likeliest stories of the hands have its pieces there; the
@@ -332,7 +321,7 @@ class Judging(Part):
         ev = self.state.attempt
         if ev.lost or ev.gap or ev.start != self.state.expected:
             return None
-        found: dict[Outcome, _Certain] = {}
+        found: dict[Landing, _Certain] = {}
         for cand in self.core.cands():
             if cand.outcome not in found:
                 certain = self._certain(cand, board, ev)
@@ -344,15 +333,14 @@ class Judging(Part):
         for sq, _ in mine:  # the stories disagree on the piece on one of the move's squares: ask
             pieces = sorted({ev.piece(on[sq]) for on in stories}, key=repr)
             if len(pieces) > 1:
-                return self.core.ask_whose(sq, pieces)
+                return whose(sq, pieces)
         carry = self._carried_beside(cand, k, board)
         if carry is True:
             return None  # a second piece carried on purpose: a move attempt, not a stray (class 2)
-        ev.keep(mine)
         if carry is None:  # a knock or a carry? the switch times cannot tell: ask
             text = Text("Another piece was carried as well. Which move was played?")
-            return self.core.ask(QuestionKind.WHICH, text, [cand.label(), Text("no move")], [(cand, k)])
-        return self.core.accept_beside_strays(cand, k)
+            return Keep(tuple(mine), which(text, [cand.label(), Text("no move")], [(cand, k)]))
+        return Keep(tuple(mine), Accept(cand, k, strays=True))
 
     def _certain(self, cand: Candidate, board: int, ev: Attempt) -> _Certain | None:
         """`cand` played whole, its squares as it leaves them and shown by the hands, with stray changes
@@ -415,7 +403,7 @@ class Judging(Part):
 
     # ------------------------------------------------------------------ the owed steps
 
-    def judge_prompts(self, board: int) -> list[Verdict]:
+    def prompts(self, board: int) -> Outcome:
         """The people are carrying out what the rules (or an entry by hand, or an undo) asked for.
         A step counts as done only when its pieces were seen to move: occupancy alone proves nothing."""
         owed = self.state.owed
@@ -424,13 +412,8 @@ class Judging(Part):
             if self.core.same(owed.cand.boards[k], board) and self.ways.shown(owed.cand, k, self.state.attempt):
                 unsure = self._unsure_landing(owed, k)
                 if unsure is not None:  # done, or taken back with two hands: the switches cannot tell
-                    return self.core.ask_whose(*unsure)
-                self.state.expected = owed.cand.boards[k]
-                self.state.owed = Owed.of(owed.cand, k)
-                if self.state.owed is not None:
-                    return [self.state.owed.prompt()]
-                self.core.reset_attempt()
-                return self.core.board_good(force=True)
+                    return whose(*unsure)
+                return StepsDone(k)
         revised = self.ways.revise(board)
         if revised is not None:
             return revised
@@ -438,7 +421,7 @@ class Judging(Part):
         before = self.state.before_last_move
         taken_back = self.state.provisional is not None and before is not None
         if taken_back and before is not None and self.state.attempt.lifted and self.core.same(board, before):
-            return self.core.warn(board, toward=final, taken_back=True)
+            return Warn(board, toward=final, taken_back=True)
         if (board ^ self.state.expected) & ~touched(owed.steps) & ~self.core.unknown == 0:
-            return []  # a prompt under way
-        return self.faults.faults_seen(final, self.judge) or self.core.warn(board, toward=final)
+            return Wait()  # a prompt under way
+        return Wrong(final, Warn(board, toward=final))

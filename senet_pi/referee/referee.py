@@ -46,29 +46,135 @@ from ..verdicts import Illegal, Progress, Sensor, Switch, Verdict
 from .actions import Actions
 from .attempt import Attempt
 from .core import GUIDANCE_DELAY, SETTLE_TIME, Core
-from .faults import Faults
-from .judge import Judging
-from .ways import Ways
+from .guidance import board_differences
+from .physical import Step
+from .state import Mode, Owed, Question, RefereeState, Saved, Status, Warning
 
 __all__ = ["GUIDANCE_DELAY", "SETTLE_TIME", "Referee", "RefereeError"]
 
 
-class Referee(Core):
+class Referee:
     """Follows one game on a board whose switches sense occupancy only.
 
-    Contract: the one entry point, composing the parts over its own state (it is the `Core`).
-    `take` dispatches a typed input (`events.Input`) on its type, and `apply` reads one given by
-    name into that value first; a switch change updates the sensed board and the evidence, and
-    nothing else; an input the referee fails on costs that input only (`restore`)."""
+    Contract: the one entry point. It holds a `Core` (the game, the one state, the judges and the
+    one place their proposals are applied) and the `Actions` over it; `take` dispatches a typed
+    input (`events.Input`) on its type, and `apply` reads one given by name into that value
+    first; a switch change updates the sensed board and the evidence, and nothing else; an input
+    the referee fails on costs that input only (`restore`). Its surface is what the service, the
+    page, the command line and the tests call: the inputs, and the state read-only."""
 
     INPUTS = INPUT_KINDS
 
     def __init__(self, game: Game, *, settle: float = SETTLE_TIME, guidance_delay: float = GUIDANCE_DELAY) -> None:
-        super().__init__(game, settle=settle, guidance_delay=guidance_delay)
-        self.fault_finder = Faults(self)
-        self.ways = Ways(self)
-        self.judging = Judging(self, self.fault_finder, self.ways)
-        self.actions = Actions(self, self.fault_finder, self.ways, self.judging)
+        self.core = Core(game, settle=settle, guidance_delay=guidance_delay)
+        self.actions = Actions(self.core)
+
+    # what the service, the page and the tests read (the state's own fields, read-only)
+
+    @property
+    def game(self) -> Game:
+        """The game the referee follows (a new game replaces it)."""
+        return self.core.game
+
+    @property
+    def state(self) -> RefereeState:
+        """The referee's one state, as a typed value (for the service's questions and the tests)."""
+        return self.core.state
+
+    @property
+    def mode(self) -> Mode:
+        """What the referee waits for now (the most pressing business first)."""
+        return self.core.mode
+
+    @property
+    def steps_left(self) -> list[Step]:
+        """The steps the people still owe, in order."""
+        return self.core.steps_left
+
+    @property
+    def start_board(self) -> int:
+        """The occupancy of the rule set's starting setup."""
+        return self.core.start_board
+
+    def snapshot(self) -> Saved:
+        """Everything an input may change, to put back if judging it fails (`restore`)."""
+        return self.core.snapshot()
+
+    def restore(self, saved: Saved) -> None:
+        """The referee and its game as `snapshot` took them (the snapshot stays usable again)."""
+        self.core.restore(saved)
+
+    @property
+    def sensed(self) -> int:
+        """The occupancy the switches sense now."""
+        return self.state.sensed
+
+    @property
+    def expected(self) -> int:
+        """The occupancy the board should show now."""
+        return self.state.expected
+
+    @property
+    def sensing(self) -> bool:
+        """Whether the board has switches (a switch event has been seen)."""
+        return self.state.sensing
+
+    @property
+    def now(self) -> float:
+        """The latest time an input came with, seconds."""
+        return self.state.now
+
+    @property
+    def attempt(self) -> Attempt:
+        """The hands' evidence since the board was last trusted."""
+        return self.state.attempt
+
+    @property
+    def warning(self) -> Warning | None:
+        """The warning standing over a wrong board, if any."""
+        return self.state.warning
+
+    @property
+    def question(self) -> Question | None:
+        """The question open to the operator, if any."""
+        return self.state.question
+
+    @property
+    def faults(self) -> dict[int, str]:
+        """The squares whose switch is judged faulty, with the fault in words."""
+        return self.state.switches.faults
+
+    @property
+    def owed(self) -> Owed | None:
+        """The steps of the rules' own moves the people still owe, if any."""
+        return self.state.owed
+
+    @property
+    def in_progress(self) -> bool:
+        """Whether the board shows a move part way (pieces in the hand on the way to a legal move)."""
+        return self.state.in_progress
+
+    # ------------------------------------------------------------------ for the page
+
+    def differences(self) -> tuple[list[int], list[int]]:
+        """The sensed board against the expected one: (missing, extra), faulty switches left out."""
+        return board_differences(self.state.sensed, self.state.expected, self.core.unknown)
+
+    def status(self) -> Status:
+        """The referee's open business: the sensed board against the expected one, the prompt,
+        warning or question open, the switches judged faulty (the game's own state is the game's),
+        as a typed view; its callers turn it into JSON (`Status.as_dict`)."""
+        state = self.state
+        return Status(
+            self.mode,
+            tuple(squares_in(state.sensed)),
+            tuple(squares_in(state.expected)),
+            state.in_progress,
+            state.owed.prompt() if state.owed is not None else None,
+            state.warning.verdict() if state.warning is not None else None,
+            state.question.verdict() if state.question is not None else None,
+            dict(sorted(self.faults.items())),
+        )
 
     # ------------------------------------------------------------------ the operator's actions (`Actions`)
 
@@ -88,10 +194,6 @@ class Referee(Core):
         """The card game's turn actions: play a card, exchange one or two, or pass."""
         return self.actions.play_card(kind, value, at)
 
-    def enter_move(self, from_sq: int, to_sq: int, by: int = 0, at: float | None = None) -> list[Verdict]:
-        """A move entered by hand (a board without sensors, a dead switch, or an answer to "which")."""
-        return self.actions.enter_move(from_sq, to_sq, by, at)
-
     def answer(self, choice: int | str, at: float | None = None) -> list[Verdict]:
         """The operator's answer to the open question: an option's index or its text."""
         return self.actions.answer(choice, at)
@@ -100,13 +202,13 @@ class Referee(Core):
         """Take back the last move (or the moves the board showed together)."""
         return self.actions.undo(at)
 
-    def new_game(self, at: float | None = None) -> list[Verdict]:
-        """Start again from the standard setup with the same rule set and options."""
-        return self.actions.new_game(at)
-
     def resync(self, at: float | None = None) -> list[Verdict]:
         """Let the board win: take the sensed occupancy as the position."""
         return self.actions.resync(at)
+
+    def enter_move(self, from_sq: int, to_sq: int, by: int = 0, at: float | None = None) -> list[Verdict]:
+        """A move entered by hand (a board without sensors, a dead switch, or an answer to "which")."""
+        return self.actions.enter_move(from_sq, to_sq, by, at)
 
     def unseen_move(self) -> Move | None:
         """The one move the board cannot show, when the thrower's button may mean it; else None."""
@@ -160,7 +262,7 @@ class Referee(Core):
             case Throw(throw):
                 return self.throw(throw, at=at)
             case CardAction(card_kind, card):
-                return self.play_card(card_kind, card, at=at)
+                return self.actions.play_card(card_kind, card, at=at)
             case MoveEntry(from_sq, to_sq, by):
                 return self.enter_move(from_sq, to_sq, by, at=at)
             case Lift(square):
@@ -172,13 +274,13 @@ class Referee(Core):
             case Tick():
                 return self.tick(at)
             case Answer(choice):
-                return self.answer(choice, at=at)
+                return self.actions.answer(choice, at=at)
             case Undo():
-                return self.undo(at=at)
+                return self.actions.undo(at=at)
             case Resync():
-                return self.resync(at=at)
+                return self.actions.resync(at=at)
             case NewGame():
-                return self.new_game(at=at)
+                return self.actions.new_game(at=at)
 
     def _unjudged(self, entry: Input, at: float, exc: Exception) -> list[Verdict]:
         """The input the referee failed on: refused with the reason, the board's change still taken."""
@@ -251,7 +353,7 @@ class Referee(Core):
             self.state.unsettled_since = at
         self.state.last_change = at
         self.state.judged = False
-        if not self.state.in_progress and not self.same(self.state.sensed, self.state.expected):
+        if not self.state.in_progress and not self.core.same(self.state.sensed, self.state.expected):
             self.state.in_progress = True
             out.append(Progress())
         return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import Enum, StrEnum
+from typing import ClassVar
 
 from ..rules import Game
 from ..rules.board import bit, square_name, squares_in
@@ -105,23 +106,92 @@ class QuestionKind(StrEnum):
     BACK = "back"  # three or more in the hand together: is each back on its own square?
 
 
-@dataclass
-class Question:
-    """Something the referee asks rather than guesses; `options` are the answers it takes."""
+#: A way to play, and the stage of it the board shows.
+Fit = tuple[Candidate, int]
 
-    id: int
-    kind: QuestionKind
+
+@dataclass(frozen=True, kw_only=True)
+class Asked:
+    """Something the referee asks rather than guesses: `options` are the answers it takes, `id` its
+    number (given when it is put, `Core.dispose`). Each kind of question is its own type below."""
+
+    kind: ClassVar[QuestionKind]
     text: str
     options: list[str]
-    candidates: list[tuple[Candidate, int]] = field(default_factory=list)
-    revise: bool = False  # the candidates replace the provisional move
-    swap: tuple[int, int] | None = None  # for "swap": the two squares
-    square: int = 0  # for "whose": the square asked about
-    pieces: list[Identity] = field(default_factory=list)  # for "whose": the pieces it may hold, as the options
-    squares: tuple[int, ...] = ()  # for "back": the squares whose pieces were in the hand together
+    id: int = 0
 
     def verdict(self) -> Verdict:
         return QuestionLine(self.id, self.kind, self.text, self.options)
+
+    def about(self) -> list[int]:
+        """The squares the question is about (the lights show them)."""
+        return []
+
+
+@dataclass(frozen=True, kw_only=True)
+class WhichQuestion(Asked):
+    """Several ways to play fit the board (or none is sure): which was played? An option past the
+    ways (`fits`) is "no move". `revise`: the way chosen replaces the provisional move."""
+
+    kind = QuestionKind.WHICH
+    fits: tuple[Fit, ...]
+    revise: bool = False
+
+    def about(self) -> list[int]:
+        return sorted({sq for cand, _ in self.fits for step in cand.steps for sq in (step.from_sq, step.to_sq)})
+
+
+@dataclass(frozen=True, kw_only=True)
+class SwapQuestion(Asked):
+    """Two pieces lifted together from `a` and `b`, each may stand on either square: swapped?"""
+
+    kind = QuestionKind.SWAP
+    a: int
+    b: int
+
+    def about(self) -> list[int]:
+        return [self.a, self.b]
+
+
+@dataclass(frozen=True, kw_only=True)
+class BackQuestion(Asked):
+    """Three or more pieces in the hand together, from `squares`: is each back on its own square?"""
+
+    kind = QuestionKind.BACK
+    squares: tuple[int, ...]
+
+    def about(self) -> list[int]:
+        return list(self.squares)
+
+
+@dataclass(frozen=True, kw_only=True)
+class WhoseQuestion(Asked):
+    """Which of `pieces` (the options, in order) stands on `square`: people see colours, switches do not."""
+
+    kind = QuestionKind.WHOSE
+    square: int
+    pieces: tuple[Identity, ...]
+
+    def about(self) -> list[int]:
+        return [self.square]
+
+
+@dataclass(frozen=True, kw_only=True)
+class UndoQuestion(Asked):
+    """The board is as before the last move: undo it?"""
+
+    kind = QuestionKind.UNDO
+
+
+@dataclass(frozen=True, kw_only=True)
+class NewGameQuestion(Asked):
+    """The pieces stand as at the start: a new game?"""
+
+    kind = QuestionKind.NEW_GAME
+
+
+#: A question open to the operator, one type per kind.
+Question = WhichQuestion | SwapQuestion | BackQuestion | WhoseQuestion | UndoQuestion | NewGameQuestion
 
 
 @dataclass
@@ -138,6 +208,10 @@ class Provisional:
     labels: list[str]
     taken_back: bool = False  # the board stood as before them again since
     seen: int = 0  # the changes of `attempt` the last acceptance had seen (what the hands did after it)
+
+    def continued_by(self, cand: Candidate) -> bool:
+        """Whether `cand` starts with the moves already accepted for this throw."""
+        return [str(m) for m in cand.moves[: len(self.labels)]] == self.labels
 
 
 @dataclass
@@ -167,6 +241,16 @@ class SwitchFaults:
         del self.faults[square]
         return True
 
+    def right_again(self, wrong: int) -> None:
+        """A settled board wrong only on the squares `wrong`: every other square starts its count afresh."""
+        for sq in list(self.wrong_for):
+            if not wrong & bit(sq):
+                del self.wrong_for[sq]
+
+    def count_wrong(self, square: int) -> None:
+        """`square` is wrong on one more settled board without its switch changing."""
+        self.wrong_for[square] = self.wrong_for.get(square, 0) + 1
+
     def mark(self, square: int, fault: str) -> None:
         self.unknown |= bit(square)
         self.faults[square] = fault
@@ -192,6 +276,34 @@ class SwitchFaults:
         return now - self.changed_at.get(square, float("-inf"))
 
 
+#: Pieces the people said stand on other squares than the game's: square -> the piece there (None:
+#: a piece not in the game).
+Mixed = dict[int, Identity]
+
+
+@dataclass(frozen=True)
+class SwapBack:
+    """A repair under way: the pieces on `a` and `b` were swapped by hand and are to be swapped back;
+    `mixed`, the other pieces said to stand on each other's squares, are put right after."""
+
+    a: int
+    b: int
+    mixed: Mixed = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Replace:
+    """A repair under way: the piece on `square` is not the game's and is to be replaced by it (see
+    `Core._warn_replace`); `mixed`, the other pieces said to stand on each other's squares, after."""
+
+    square: int
+    mixed: Mixed = field(default_factory=dict)
+
+
+#: A repair the referee waits for besides the board's occupancy: who stands where.
+Repair = SwapBack | Replace
+
+
 #: A game's state with its history, as `Game.checkpoint` gives it for `Game.rollback`.
 GamePoint = tuple[Snapshot, list[tuple[tuple[str, object], Snapshot]], int]
 
@@ -215,9 +327,7 @@ class RefereeState:
     owed: Owed | None = None  # steps the people still owe (the rules' own moves, an undo...)
     warning: Warning | None = None
     guiding: bool = False  # the warning's fixes are being guided one at a time
-    swapped: tuple[int, int] | None = None  # two pieces believed swapped by hand, to swap back
-    mixed: dict[int, Identity] = field(default_factory=dict)  # pieces known (by answers) to stand on another's square
-    replacing: int | None = None  # a square whose piece must be replaced by the game's (see `_warn_replace`)
+    repair: Repair | None = None  # pieces swapped or replaced by hand, to put right (who stands where)
     question: Question | None = None
     questions: int = 0  # questions asked so far: the next one's id
     provisional: Provisional | None = None
@@ -234,9 +344,7 @@ class RefereeState:
         self.before_last_move = None
         self.provisional = None
         self.question = None
-        self.swapped = None
-        self.mixed = {}
-        self.replacing = None
+        self.repair = None
 
     def forget_warning(self) -> None:
         """No warning stands or is being guided (a piece to replace, if any, is still owed)."""
@@ -244,9 +352,11 @@ class RefereeState:
         self.guiding = False
 
     def clear_warning(self) -> None:
-        """The board is right again: no warning, no guiding, no piece to replace."""
+        """The board is right again: no warning, no guiding, no piece to replace (a swap to undo stays:
+        the switches cannot see it)."""
         self.forget_warning()
-        self.replacing = None
+        if isinstance(self.repair, Replace):
+            self.repair = None
 
     def forget_owed(self) -> None:
         """No steps are owed by hand."""
@@ -267,15 +377,14 @@ class RefereeState:
         self.candidates = (version, prov.candidates)
 
     def copy(self) -> RefereeState:
-        """An independent copy: the evidence, the switch faults, the mixed-up pieces and the
-        provisional move copied (the evidence shared by the provisional move stays shared), the
-        immutable values shared."""
+        """An independent copy: the evidence, the switch faults and the provisional move copied (the
+        evidence shared by the provisional move stays shared), the immutable values (a repair) shared."""
         attempt = self.attempt.copy()
         prov = self.provisional
         if prov is not None:
             twin = attempt if prov.attempt is self.attempt else prov.attempt.copy()
             prov = replace(prov, attempt=twin, labels=list(prov.labels))
-        return replace(self, attempt=attempt, provisional=prov, mixed=dict(self.mixed), switches=self.switches.copy())
+        return replace(self, attempt=attempt, provisional=prov, switches=self.switches.copy())
 
 
 @dataclass(frozen=True)

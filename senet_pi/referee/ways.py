@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from ..rules.board import bit, squares_in
 from ..rules.text import Text
-from ..verdicts import Revised, Verdict
 from .attempt import UNKNOWN_PIECE, Attempt
 from .candidates import (
     Candidate,
@@ -19,20 +18,19 @@ from .candidates import (
     shown,
     touch_rivals,
 )
-from .core import Part
+from .outcome import Ask, Revise, which
+from .part import Part
 from .physical import Outcome
-from .state import QuestionKind
-
-Fit = tuple[Candidate, int]  # a way to play, and the stage of it the board shows
+from .state import Fit
 
 
 class Ways(Part):
     """Which way to play the throw the board shows, and revising an accepted move (a part of
     judging a settled board).
 
-    Contract: reads the sensed board, the candidates of the throw and the hands' evidence; changes
-    nothing itself except through `revise_to` (takes the provisional moves back from the game and
-    accepts the other way through `Core.accept`) and `ask_which`."""
+    Contract: read-only. Reads the sensed board, the candidates of the throw and the hands'
+    evidence, and proposes a way to play instead of the accepted one (`Revise`) or a question
+    which (`Ask`); the core applies them (`Core.dispose`)."""
 
     def shown(self, cand: Candidate, k: int, ev: Attempt) -> bool:
         return shown(cand, k, ev, self.core.unknown)
@@ -59,13 +57,14 @@ class Ways(Part):
         rivals = touch_rivals(fits, chosen, ev, self.core.unknown)
         return distinct(in_the_order_shown(chosen + rivals, ev, self.core.unknown))
 
-    def ask_which(self, fits: list[Fit], text: str, revise: bool = False) -> list[Verdict]:
+    def ask_which(self, fits: list[Fit], text: str, revise: bool = False) -> Ask:
+        """Ask which of the ways `fits` was played (`revise`: in place of the provisional move)."""
         labels = [c.label() for c, _ in fits]
         if len(set(labels)) < len(labels):  # the same squares with different dice (modern)
             labels = [c.label(with_dice=True) for c, _ in fits]
-        return self.core.ask(QuestionKind.WHICH, text, labels, fits, revise=revise)
+        return which(text, labels, fits, revise=revise)
 
-    def revise(self, board: int, whole: bool = False) -> list[Verdict] | None:
+    def revise(self, board: int, whole: bool = False) -> Revise | Ask | None:
         """The board settled into another way of playing the throw the last move was accepted for:
         take that move back and accept this one, saying so (a `revised` line). `whole`: only a way
         whose every stage the evidence shows, to its end."""
@@ -83,7 +82,7 @@ class Ways(Part):
             return None
         if len(fits) > 1:
             return self.ask_which(fits, Text("The board shows another way to play the throw. Which one?"), revise=True)
-        return self.revise_to(*fits[0])
+        return Revise(*fits[0])
 
     def _order_shown_against(self, cand: Candidate) -> bool:
         """Whether `cand` plays the accepted moves in another order that the hands never showed,
@@ -137,7 +136,7 @@ class Ways(Part):
             return True
         return not any(max(on + hand) < UNKNOWN_PIECE for on, hand in ev.stories(mine))
 
-    def another_whole_way(self, board: int) -> list[Verdict] | None:
+    def another_whole_way(self, board: int) -> Revise | Ask | None:
         """The rest of the throw may fit this board, but the hands showed every stage of another whole
         way to play it that ends on the same squares (two pieces held over the end read as gone up,
         then put on 26 and sent to the sun: M5, M6). Take the way the evidence shows best; ask when it
@@ -151,7 +150,7 @@ class Ways(Part):
         if all(c.outcome in under_way for c, _ in fits):
             return None
         if len(fits) == 1:
-            return self.revise_to(*fits[0])
+            return Revise(*fits[0])
         fits = [
             (under_way[c.outcome], len(under_way[c.outcome].boards) - 1) if c.outcome in under_way else (c, k)
             for c, k in fits
@@ -163,7 +162,7 @@ class Ways(Part):
     def _under_way(self) -> dict[Outcome, Candidate]:
         """The ways to play the throw that start with the moves already accepted for it, by outcome."""
         prov = self.state.provisional
-        return {c.outcome: c for c in prov.candidates if self._continues_provisional(c)} if prov is not None else {}
+        return {c.outcome: c for c in prov.candidates if prov.continued_by(c)} if prov is not None else {}
 
     def _whole(self, fits: list[Fit], ev: Attempt) -> list[Fit]:
         """The fits that play the whole throw to its end, whose every stage the evidence `ev` shows
@@ -173,29 +172,3 @@ class Ways(Part):
             for c, k in fits
             if c.whole and k == len(c.boards) - 1 and all(self.shown(c, j, ev) for j in range(len(c.boards)))
         ]
-
-    def _continues_provisional(self, cand: Candidate) -> bool:
-        """Whether `cand` starts with the moves already accepted for this throw."""
-        prov = self.state.provisional
-        return prov is not None and [str(m) for m in cand.moves[: len(prov.labels)]] == prov.labels
-
-    def revise_to(self, cand: Candidate, stage: int) -> list[Verdict]:
-        prov = self.state.provisional
-        assert prov is not None
-        if self._continues_provisional(cand) and stage == len(cand.boards) - 1:
-            # the answer is the way already under way: play its remaining moves, nothing to revise
-            rest = cand.moves[len(prov.labels) :]
-            for later in self.core.cands():
-                if later.moves == rest:
-                    return self.core.accept(later, len(later.boards) - 1)
-        popped = 0
-        while popped < prov.moves:
-            kind, _ = self.game.pop()
-            popped += kind == "move"
-        player = self.game.mover_id  # the revised move's player (the turn may have passed since)
-        self.state.forget_provisional(prov, self.game.version)
-        text = Text(
-            "{player}'s move was {now}, not {was}", player=player, now=cand.label(), was=" then ".join(prov.labels)
-        )
-        verdict = Revised(player, list(prov.labels), [str(m) for m in cand.moves], text)
-        return [verdict, *self.core.accept(cand, stage)]

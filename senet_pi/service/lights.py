@@ -22,7 +22,7 @@ from firmware_bridge.glow import level as glow_level
 
 from ..referee import Referee
 from ..referee.physical import HAND
-from ..referee.state import Mode, QuestionKind
+from ..referee.state import Mode
 from ..verdicts import (
     Bonus,
     Cleared,
@@ -313,15 +313,7 @@ def first_fix_squares(referee: Referee) -> dict[str, Kind]:
 
 def _question_squares(referee: Referee) -> list[int]:
     question = referee.question
-    if question is None:
-        return []
-    if question.kind is QuestionKind.WHOSE:
-        return [question.square]
-    if question.swap is not None:
-        return list(question.swap)
-    if question.squares:
-        return list(question.squares)
-    return sorted({sq for cand, _ in question.candidates for step in cand.steps for sq in (step.from_sq, step.to_sq)})
+    return question.about() if question is not None else []
 
 
 def _pair(from_sq: object, to_sq: object, start: Kind, end: Kind) -> dict[str, Kind]:
