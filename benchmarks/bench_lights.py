@@ -41,10 +41,11 @@ def wait_for(condition: Callable[[], bool], limit: float = 5.0) -> None:
         time.sleep(0.0005)
 
 
-def sim_latency(trials: int, pause: float = 0.5) -> list[float]:
+def sim_latency(trials: int, pause: float = 0.5, throw: bool = False) -> list[float]:
     """Seconds from a magnet lifted off the simulated board to the SPI write that lights 13, and
     from the magnet put back to the write that darkens it: the scan, the debounce, the referee, the
-    strip. `pause`: seconds between changes (past REST_AFTER, the scanner has slowed to REST_RATE)."""
+    strip. `pause`: seconds between changes (past REST_AFTER, the scanner has slowed to REST_RATE);
+    `throw`: the button pressed just before each lift (a press wakes the scanner from its rest)."""
     service = Service(None, variant="secret")
     backend = SimBackend(load_pinmap(), rng=random.Random(1), spin=0)
     backend.start(service)  # the real scanning thread
@@ -55,6 +56,9 @@ def sim_latency(trials: int, pause: float = 0.5) -> list[float]:
         for _ in range(trials):
             for lift in (True, False):
                 lit_before = spi.written_at
+                if throw and lift:
+                    assert backend.board is not None
+                    backend.board.wake()  # what a press of the button does first
                 start = time.monotonic()
                 (backend.sim.lift if lift else backend.sim.place)(SQUARE)
 
@@ -157,6 +161,10 @@ def main() -> None:
         (
             f"simulated board, {REST_AFTER + 1:g} s still first (the scanner at rest)",
             lambda: sim_latency(max(2, args.trials // 10), pause=REST_AFTER + 1),
+        ),
+        (
+            "the same, the button pressed before each lift (a throw wakes the scanner)",
+            lambda: sim_latency(max(2, args.trials // 10), pause=REST_AFTER + 1, throw=True),
         ),
         ("voice: verdict to espeak-ng's first sound", lambda: voice_latency(max(4, args.trials // 4))),
     ]

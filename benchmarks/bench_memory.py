@@ -11,8 +11,8 @@ fits a line after the first minute and extrapolates it to an hour.
 
 `python benchmarks/bench_memory.py idle [--seconds 30] [--page [--visit]] [--mqtt URL] [--repeat N] [--plain]`
 is a board at rest: `senet-pi run --backend sim` with no page (unless `--page`: served, never
-opened; `--visit`: one visitor loads it, then leaves), nobody playing, measured after 10 s (15 after a visit) of
-settling: its share of one core (user + system time from /proc over `--seconds`), its RSS, and
+opened; `--visit`: one visitor loads it, then leaves), nobody playing, measured once the scanner rests
+(REST_AFTER + 2 s, a minute): its share of one core (user + system time from /proc over `--seconds`), its RSS, and
 what wakes it: each thread's context switches a second and its share of a core (from
 /proc/PID/task), by the name the board gives it. `--repeat N`: N boards in turn, then medians.
 The board's Python runs as senet-pi.service runs it (its PYTHON* settings, read from the unit;
@@ -35,6 +35,8 @@ import time
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+
+from senet_pi.hardware.board import REST_AFTER
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -201,7 +203,7 @@ def compile_ahead(python: dict[str, str]) -> None:
 
 
 def idle_once(seconds: float, page: bool, mqtt: str | None, visit: bool = False, python: dict | None = None) -> Idle:
-    """One board started, left alone 10 s (15 after one visitor's page load with `visit`), then measured;
+    """One board started, left alone until its scanner rests (REST_AFTER + 2 s), then measured;
     its interpreter with the settings `python` (PYTHONOPTIMIZE...) added to this one's environment."""
     with tempfile.TemporaryDirectory() as folder:
         env = dict(os.environ, SENET_PI_INSTANCE=folder, PYTHONPATH=str(ROOT), **(python or {}))
@@ -222,7 +224,7 @@ def idle_once(seconds: float, page: bool, mqtt: str | None, visit: bool = False,
             if visit:
                 _visit(port)
                 time.sleep(5)  # a visit keeps the ticks quick for 10 s (LIVELY), as any input does
-            time.sleep(7)  # started, imported, settled
+            time.sleep(REST_AFTER - 1)  # started, imported, settled, and the scanner resting
             cpu0, wall0, threads0 = _cpu_seconds(child.pid), time.monotonic(), _threads(child.pid)
             time.sleep(seconds)
             cpu1, wall1, threads1 = _cpu_seconds(child.pid), time.monotonic(), _threads(child.pid)

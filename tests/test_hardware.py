@@ -488,3 +488,30 @@ def test_a_change_read_is_confirmed_at_once_not_a_period_later(sim_board):
     board.scan_once(clock.t)
     assert board.next_scan(3.006, 3.007) == 3.006 + period
     assert events == [("place", 1)]
+
+
+def test_the_scanner_rests_only_after_a_still_minute_and_a_throw_wakes_it(sim_board, pinmap):
+    """A board still for REST_AFTER s scans at REST_RATE; a throw (the button) means a hand comes
+    next, so the scanner is at full speed again at once and the first lift is not seen late."""
+    from senet_pi.hardware.board import REST_AFTER, REST_RATE, SCAN_RATE
+
+    _, board, clock, _, _ = sim_board
+    board.scan_once(clock.t)
+    clock.t += REST_AFTER - 1
+    assert board.next_scan(clock.t, clock.t) == clock.t + 1 / SCAN_RATE  # a player thinking: full speed
+    clock.t += 2
+    assert board.next_scan(clock.t, clock.t) == clock.t + 1 / REST_RATE  # still a minute: resting
+    board.wake()
+    assert board.next_scan(clock.t, clock.t) == clock.t + 1 / SCAN_RATE
+
+    service = Service(None)
+    backend = SimBackend(pinmap, spin=0, clock=clock)
+    backend.start(service, scan=False)
+    try:
+        assert backend.board is not None
+        clock.t += REST_AFTER + 1
+        assert backend.board.next_scan(clock.t, clock.t) == clock.t + 1 / REST_RATE
+        backend.press()
+        assert backend.board.next_scan(clock.t, clock.t) == clock.t + 1 / SCAN_RATE
+    finally:
+        backend.close()

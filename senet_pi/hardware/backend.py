@@ -228,7 +228,10 @@ class GpioBackend(Backend):
     # ------------------------------------------------------------------ the button
 
     def press(self) -> None:
-        """A short press of the thrower's button (see ThrowerControl.press)."""
+        """A short press of the thrower's button (see ThrowerControl.press); a hand comes next, so
+        the scanner leaves its rest."""
+        if self.board is not None:
+            self.board.wake()
         if self.control is not None:
             self.control.press()
 

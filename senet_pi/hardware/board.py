@@ -28,10 +28,11 @@ if TYPE_CHECKING:
 #: Scans per second. Fast enough that a change counts within 25 ms (read, then confirmed: debounce),
 #: slow enough that scanning costs little of a Pi's core (see benchmarks/bench_scanner.py).
 SCAN_RATE = 50.0
-#: Scans a second once no switch has changed for REST_AFTER s: a board at rest costs little (each
-#: scan wakes the Pi; the first change after a rest is seen within 0.2 s, then at SCAN_RATE again).
+#: Scans a second once no switch has changed for REST_AFTER s and nobody threw: a board at rest costs
+#: little (each scan wakes the Pi). A minute covers a player's thinking after a throw, and a throw
+#: wakes the scanner (`wake`), so only the first touch of an idle board is seen up to 0.2 s late.
 REST_RATE = 5.0
-REST_AFTER = 5.0
+REST_AFTER = 60.0
 #: Seconds from a scan that reads a change to the scan that confirms it (debounce.py): well past a
 #: reed switch's bounce (about a millisecond), and no period's wait before the lights follow a hand.
 CONFIRM_AFTER = 0.005
@@ -62,6 +63,7 @@ class ReedSwitchBoard(Device):
         self._columns: list[DigitalInputDevice] = []
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
+        self._woken = threading.Event()  # set by `wake` and `close`: the scanning thread stops waiting
         try:
             for pin in rows:
                 self._rows.append(DigitalOutputDevice(pin, pin_factory=pin_factory))
@@ -167,6 +169,7 @@ class ReedSwitchBoard(Device):
         if self._thread is not None:
             return
         self._stop.clear()
+        self._woken.clear()
         self._thread = threading.Thread(target=self._run, name="senet-pi scanner", daemon=True)
         self._thread.start()
 
@@ -186,7 +189,14 @@ class ReedSwitchBoard(Device):
             if delay < 0:  # fell behind (a busy Pi): skip, do not race to catch up
                 next_scan = time.monotonic()
                 delay = 0
-            self._stop.wait(delay)
+            if self._woken.wait(delay):  # `wake` or `close`: scan now
+                self._woken.clear()
+                next_scan = time.monotonic()
+
+    def wake(self) -> None:
+        """Scan at full speed again from now (a throw was made: a hand is about to lift a piece)."""
+        self._changed_at = self._clock()
+        self._woken.set()
 
     def next_scan(self, last: float, now: float) -> float:
         """When the scan after the one due at `last` is due (`now`: the monotonic clock after it): a
@@ -200,6 +210,7 @@ class ReedSwitchBoard(Device):
     def close(self) -> None:
         """Stop scanning and release the pins; safe to call twice."""
         self._stop.set()
+        self._woken.set()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=2)
         self._thread = None
