@@ -171,10 +171,12 @@ def test_the_service_is_the_exhibits_unit_run_as_the_owner(pi, systemd):
         f"ExecStart={venv}/bin/senet-pi run $SENET_PI_ARGS",
         f"Environment=SENET_PI_INSTANCE={home}/.config/senet-pi",
         f"Environment=SENET_PI_JOURNAL={home}/.local/state/senet-pi/journal.sqlite",
-        "ProtectHome=read-only",
-        f"ReadWritePaths={home}/.local/state/senet-pi",
+        f"Environment=SENET_PI_TABLES={home}/.cache/senet-pi/tables",
+        "ProtectHome=read-only",  # but the journal and the tables the board rebuilds are written
+        f"ReadWritePaths={home}/.local/state/senet-pi {home}/.cache/senet-pi/tables",
     ]:
         assert line in drop_in
+    assert (home / ".cache" / "senet-pi" / "tables").is_dir()  # there, or systemd cannot start the unit
     assert "--backend" not in "\n".join(drop_in)  # the real pins by default on a Pi
     # The unit's Python (no docstrings, modules in its cache) has its modules compiled ahead, as root.
     compiled = [line for line in log if "-m compileall" in line]
