@@ -19,7 +19,7 @@ from typing import TypeVar, cast
 
 from ..rules import Game, Move
 from ..rules.board import squares_in
-from ..rules.fast import BACKWARD
+from ..rules.sources import BACKWARD
 from .evaluate import Evaluation, mask_judge
 from .light import light_copy
 from .search import OutOfNodes, Search

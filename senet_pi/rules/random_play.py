@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import cast
 
+from .board import OFF, free_square_from
 from .core import Game
-from .fast import BACKWARD
+from .sources import BACKWARD
 from .throws import RandomSource
 
 
@@ -31,19 +32,39 @@ def play_random_game(game: Game, rng: RandomSource, max_throws: int = 100_000) -
 
 
 def _play_fast(game: Game, rng: RandomSource, max_throws: int) -> int:
-    """`play_random_game` on the fast path: the k-th legal move is the k-th bit of the source mask."""
+    """`play_random_game` on the fast path: the k-th legal move is the k-th bit of the source mask.
+
+    One call a throw, to the rule set's generator (`sources.py`); the move is `fast_move`'s XOR of
+    the two boards, done here on the two masks held in local names, and the turn passes unless the
+    throw or the move's squares earn a bonus (the tables `fast_move` reads). The last action is
+    left as a fast-path record, so its effects are `fast_effects()`'s."""
+    if game.winner is not None:
+        return 0
+    cls = type(game)
     value = cast(Callable[[RandomSource], int], game.throw_kind.value)  # the core's throws are counts
     bits, table = game.throw_kind.count_table() or (0, ())  # sticks: a lookup of random bits, no call
     random, getrandbits = rng.random, rng.getrandbits
-    throw, move = game.fast_throw, game.fast_move
-    forward, backward = game._forward_dest, game._backward_dest
-    records = game._fast  # the undo records: not kept, as no history is
-    throws = 0
-    while game.winner is None and throws < max_throws:
+    sources, forward, backward = cls._generator.sources, cls._forward_dest, cls._backward_dest
+    bonus_throws, landing_bonus, water, rebirth = (
+        cls.bonus_throws,
+        cls._landing_bonus,
+        cls.water_square,
+        cls.rebirth_square,
+    )
+    p, off, pieces, opening = game.to_move, game.off, cls.pieces, game.opening
+    me, op = game.occ[p], game.occ[1 - p]
+    throws = f = to = dme = dop = 0
+    mover, t, opened, passed = p, 0, opening, False
+    while throws < max_throws:
         throws += 1
         t = table[getrandbits(bits)] if bits else value(rng)
-        srcs = throw(t)
-        if not srcs:
+        mover, opened = p, opening
+        srcs = sources(me, op, t, opening)
+        if not srcs:  # P7: forfeited, the turn passes unless the throw is a bonus
+            f = to = dme = dop = 0
+            passed = t not in bonus_throws
+            if passed:
+                me, op, p = op, me, 1 - p
             continue
         dest = backward[t] if srcs & BACKWARD else forward[t]
         srcs &= ~BACKWARD
@@ -52,12 +73,36 @@ def _play_fast(game: Game, rng: RandomSource, max_throws: int) -> int:
             srcs &= srcs - 1
             k -= 1
         f = (srcs & -srcs).bit_length() - 1
-        move(f, dest[f])
-        if not throws & 63:
-            del records[:-1]
-    if records:
+        to = dest[f]
+        dme, dop, opening = 1 << f, 0, False
+        if to == OFF:
+            me ^= dme
+            off[p] += 1
+            if off[p] == pieces:  # P8
+                passed = False
+                break
+        else:
+            tb = 1 << to
+            if op & tb:  # P4: attack = exchange
+                dop = tb | dme
+                op ^= dop
+            dme |= tb
+            me ^= dme
+            if to == water:  # S7/H6
+                back = tb | 1 << cast(int, free_square_from(me | op, rebirth))
+                me ^= back
+                dme ^= back
+        passed = not (t in bonus_throws or landing_bonus[f << 5 | to])  # P6
+        if passed:
+            me, op, p = op, me, 1 - p
+    game.occ[p], game.occ[1 - p] = me, op
+    game.to_move, game.opening = p, opening
+    game._version += 1
+    if throws:
+        game.winner = mover if off[mover] == pieces else None
+        game._fast.append((mover, t, f, to, dme, dop, opened, passed))
         game.effects = game.fast_effects()
-        del records[:]
+        del game._fast[:]
     return throws
 
 
