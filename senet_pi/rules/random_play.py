@@ -55,8 +55,7 @@ def _play_fast(game: Game, rng: RandomSource, max_throws: int) -> int:
     me, op = game.occ[p], game.occ[1 - p]
     throws = f = to = dme = dop = 0
     mover, t, opened, passed = p, 0, opening, False
-    while throws < max_throws:
-        throws += 1
+    for throws in range(1, max_throws + 1):  # noqa: B007  # `throws` is read after the loop
         t = table[getrandbits(bits)] if bits else value(rng)
         mover, opened = p, opening
         srcs = sources(me, op, t, opening)
@@ -67,11 +66,11 @@ def _play_fast(game: Game, rng: RandomSource, max_throws: int) -> int:
                 me, op, p = op, me, 1 - p
             continue
         dest = backward[t] if srcs & BACKWARD else forward[t]
-        srcs &= ~BACKWARD
-        k = int(random() * srcs.bit_count())
-        while k:
+        srcs ^= srcs & BACKWARD
+        k = random() * srcs.bit_count()  # the int(k)-th source: as many steps as k is past 1.0
+        while k >= 1.0:
             srcs &= srcs - 1
-            k -= 1
+            k -= 1.0
         f = (srcs & -srcs).bit_length() - 1
         to = dest[f]
         dme, dop, opening = 1 << f, 0, False

@@ -78,29 +78,42 @@ def generator(cls: type[Game]) -> Generator:
                     m &= ~ROW1 | 1 << (row1.bit_length() - 1)
         return m
 
-    def sources(me: int, op: int, t: int, opening: bool, back: bool = back_allowed) -> int:
+    def sources(  # the rule set's data bound as defaults: local names, the fastest to read
+        me: int,
+        op: int,
+        t: int,
+        opening: bool,
+        back: bool = back_allowed,
+        plain: tuple[int, ...] = plain,
+        safe: int = safe,
+        starts: int = starts,
+        bent: tuple[int, ...] | None = bent if any(bent) else None,
+        gate: bool = gate,
+        row1_mask: int = ROW1,
+        steps: tuple[range, ...] = tuple(range(1, t) for t in range(len(plain))),
+    ) -> int:
         """Forward (its body here, not a call: this is asked once a ply), else backward if `back`."""
         m = me & plain[t] & ~(((op & ((op << 1) | (op >> 1))) | (op & safe) | me) >> t)
         if m and starts:
             r = op & (op >> 1) & (op >> 2) & starts
             if r:
                 blk = r | (r << 1) | (r << 2)
-                for k in range(1, t):
+                for k in steps[t]:
                     m &= ~(blk >> k)
-        b = me & bent[t]
-        while b:  # moves whose destination is not simply f + t: checked one by one
-            low = b & -b
-            b ^= low
-            f = low.bit_length() - 1
-            if bent_ok(me, op, f, dests[t][f]):
-                m |= low
+        if bent is not None:
+            b = me & bent[t]
+            while b:  # moves whose destination is not simply f + t: checked one by one
+                low = b & -b
+                b ^= low
+                if bent_ok(me, op, low.bit_length() - 1, dests[t][low.bit_length() - 1]):
+                    m |= low
         if m:
             if opening:  # S2/H2: the first move of the game starts from the opening square
                 m &= opening_only
             if gate:
-                row1 = me & ROW1
+                row1 = me & row1_mask
                 if row1:  # S3: only the highest piece of row 1 moves; S11: nothing bears off
-                    m &= (~ROW1 | 1 << (row1.bit_length() - 1)) & ~bears_off[t]
+                    m &= (~row1_mask | 1 << (row1.bit_length() - 1)) & ~bears_off[t]
             if m:
                 return m
         if not back:
