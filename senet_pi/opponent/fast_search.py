@@ -48,7 +48,6 @@ class FastSearch(Search):
             raise ValueError(f"{game.name} with {game.players} players has no fast path with solved endgames")
         super().__init__(game, evaluate, budget, star2, exact)
         self.judge = mask_judge(evaluate, game)
-        self.thrown = 0  # the source mask of the last throw tried (`throw`)
         # where each source's move ends, per throw: forward, and backward (S12) for a mask with BACKWARD
         counts = [cast(int, t) for t, _ in self.odds]  # the fast path's throws are counts
         self.dest: dict[tuple[object, bool], tuple[int, ...]] = {
@@ -127,49 +126,10 @@ class FastSearch(Search):
 
     # ------------------------------------------------------------------ nodes
 
-    def chance(self, depth: int, alpha: float, beta: float) -> float:
-        """`Search.chance` (Star2), its cache keyed by plain integers."""
-        if depth <= 0:
-            return self.leaf()
+    def chance_key(self, depth: int) -> tuple[object, ...]:
+        """`Search.chance_key` of plain integers (two players: always kept)."""
         g = self.game
-        key = (g.occ[0], g.occ[1], g.off[0], g.off[1], g.to_move, g.opening, depth)
-        hit = self.cache.get(key)
-        if hit is not None:
-            return hit
-        odds = self.odds
-        lower = [0.0] * len(odds)
-        upper = [1.0] * len(odds)
-        lo_sum, hi_sum = 0.0, 1.0
-        known = [-1] * len(odds)  # each throw's source mask, once its probe found it
-        if self.star2 and len(odds) > 1:
-            for i, (t, p) in enumerate(odds):
-                lower[i] = self.throw(t, depth, 0.0, 1.0, probe=True)
-                known[i] = self.thrown
-                lo_sum += p * lower[i]
-                if lo_sum >= beta:
-                    return lo_sum
-        for i, (t, p) in enumerate(odds):
-            rest_lo, rest_hi = lo_sum - p * lower[i], hi_sum - p * upper[i]
-            a = (alpha - rest_hi) / p  # max(lower[i], ...) and min(upper[i], ...) without the calls
-            if a < lower[i]:
-                a = lower[i]
-            b = (beta - rest_lo) / p
-            if b > upper[i]:
-                b = upper[i]
-            v = self.throw(t, depth, a, b, known=known[i], probed=lower[i])
-            if v <= a:
-                upper[i] = v
-            if v >= b:
-                lower[i] = v
-            if a < v < b:
-                lower[i] = upper[i] = v
-            lo_sum, hi_sum = rest_lo + p * lower[i], rest_hi + p * upper[i]
-            if hi_sum <= alpha:
-                return hi_sum
-            if lo_sum >= beta:
-                return lo_sum
-        self.cache[key] = lo_sum
-        return lo_sum
+        return (g.occ[0], g.occ[1], g.off[0], g.off[1], g.to_move, g.opening, depth)
 
     def throw(
         self,
