@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TypeVar, cast
 
 from ..rules import Game, Move
-from ..rules.board import squares_in
+from ..rules.board import OFF, squares_in
 from ..rules.sources import BACKWARD
 from .evaluate import Evaluation, mask_judge
 from .light import light_copy
@@ -48,6 +48,8 @@ class FastSearch(Search):
             raise ValueError(f"{game.name} with {game.players} players has no fast path with solved endgames")
         super().__init__(game, evaluate, budget, star2, exact)
         self.judge = mask_judge(evaluate, game)
+        self.landing, self.landing_bonus = game.fast_landing()
+        self.bonus_throws = game.bonus_throws
         # where each source's move ends, per throw: forward, and backward (S12) for a mask with BACKWARD
         counts = [cast(int, t) for t, _ in self.odds]  # the fast path's throws are counts
         self.dest: dict[tuple[object, bool], tuple[int, ...]] = {
@@ -196,10 +198,15 @@ class FastSearch(Search):
 
     def frontier(self, srcs: int, dest: tuple[int, ...], beta: float, best: float = 0.0) -> float:
         """`sources_value` one throw from the leaves (no ordering there: the mask's order): each move's
-        leaf read at once (what `after` and `chance` would give at depth 0), the cache looked up here."""
-        g, root, leaves = self.game, self.root, self.leaves
-        occ, off, move, pop = g.occ, g.off, g.fast_move, g.fast_pop
-        ours = g.to_move == root
+        leaf read at once (what `after` and `chance` would give at depth 0), the cache looked up here.
+        A move is worked out on the two boards (`fast_landing`), not played: only a leaf not met before
+        that the tables may cover, or that the evaluation judges on a `Game`, is judged with it played."""
+        g, root, leaves, judge, exact = self.game, self.root, self.leaves, self.judge, self.exact
+        p = g.to_move
+        q = 1 - p
+        me, op, off_me, off_op = g.occ[p], g.occ[q], g.off[p], g.off[q]
+        keeps = g.pending in self.bonus_throws  # P6: the throw's bonus, whatever the move
+        landing, bonus, pieces = self.landing, self.landing_bonus, g.pieces
         room = self.budget - self.nodes  # the moves that may still be counted
         played = 0
         while srcs:
@@ -210,22 +217,32 @@ class FastSearch(Search):
                 self.nodes += played
                 raise OutOfNodes
             played += 1
-            move(f, dest[f])
-            if g.winner is not None:
-                v = 1.0 if (g.winner == root) == ours else 0.0
+            to = dest[f]
+            if to == OFF and off_me + 1 == pieces:  # P8: the mover wins
+                v = 1.0
             else:
-                to_move = g.to_move
-                key = (occ[0], occ[1], off[0], off[1], to_move)
+                a, b = landing(me, op, f, to)
+                gone = off_me + 1 if to == OFF else off_me
+                mover_next = keeps or bonus[f << 5 | to]
+                nxt = p if mover_next else q
+                key = (a, b, gone, off_op, nxt) if p == 0 else (b, a, off_op, gone, nxt)
                 hit = leaves.get(key)
-                if hit is None:
-                    v = self.judged(key)
-                else:
+                if hit is not None:
                     v = hit[0]
                     if hit[1]:
                         self.guessed = True
-                if (to_move == root) != ours:
+                elif judge is None or (exact and a.bit_count() <= MAX_PIECES and b.bit_count() <= MAX_PIECES):
+                    g.fast_move(f, to)
+                    v = self.judged(key)
+                    g.fast_pop()
+                else:  # `judged`'s evaluation without the move played: the judge reads the masks alone
+                    self.guessed = True
+                    v = judge(a, b, gone, off_op) if mover_next else judge(b, a, off_op, gone)
+                    if nxt != root:
+                        v = 1.0 - (1.0 - v)
+                    leaves[key] = (v, True)
+                if not mover_next:  # the other side throws next: its chance is the mover's complement
                     v = 1.0 - v
-            pop()
             if v > best:
                 best = v
                 if best >= beta:

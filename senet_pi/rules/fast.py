@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, cast
 
-from .board import OFF, bit, free_square_from, squares_in
+from .board import OFF, bit, squares_in
 from .effects import Bonus, Effect, Effects, Exchanged, Relocated, Turn, Win
 from .move import Move
-from .sources import BACKWARD, Generator
+from .sources import BACKWARD, Generator, LandingFn
 
 #: One action's undo record: (mover, the throw (waiting before a move; made, for a throw), from,
 #: to, XOR of the mover's board, XOR of the other board, opening before, whether the turn passed).
@@ -89,6 +89,12 @@ class FastPath:
         rule set's `destination` says (forward) or S12 (backward)."""
         return (self._backward_dest if backward else self._forward_dest)[t]
 
+    def fast_landing(self) -> tuple[LandingFn, tuple[bool, ...]]:
+        """What a move does, as `fast_move` does it, for a search that reads positions without playing
+        them: the rule set's `landing` (the two boards after a move) and whether a move's squares earn
+        a bonus throw (at index f << 5 | to)."""
+        return self._generator.landing, self._landing_bonus
+
     def fast_moves(self, srcs: int) -> list[Move]:
         """The moves a source mask of `fast_throw` stands for, in `legal_moves()` order: the shared
         `Move` objects of the rule set's tables, in a list kept for the next time the same sources
@@ -148,25 +154,11 @@ class FastPath:
         mask and its entry in `destinations`), like `push`; no `Move` is made (the search's tree)."""
         p, t, occ = self.to_move, self.pending, self.occ
         q = 1 - p
-        fb = 1 << f
-        dme = fb
-        dop = 0
+        me, op = occ[p], occ[q]
+        occ[p], occ[q] = self._generator.landing(me, op, f, to)
+        dme, dop = me ^ occ[p], op ^ occ[q]
         if to == OFF:
             self.off[p] += 1
-            occ[p] ^= fb
-        else:
-            tb = 1 << to
-            if occ[q] & tb:  # P4: attack = exchange
-                dop = tb | fb
-                occ[q] ^= dop
-            dme |= tb
-            occ[p] ^= dme
-            if to == self.water_square:  # S7/H6
-                dest = free_square_from(occ[0] | occ[1], self.rebirth_square)
-                assert dest is not None  # ten pieces never fill 1-15 while one of them is on the water
-                back = tb | (1 << dest)
-                occ[p] ^= back
-                dme ^= back
         opening = self.opening
         self.pending = None
         self.opening = False

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import cast
 
-from .board import OFF, free_square_from
+from .board import OFF
 from .core import Game
 from .sources import BACKWARD
 from .throws import RandomSource
@@ -34,22 +34,22 @@ def play_random_game(game: Game, rng: RandomSource, max_throws: int = 100_000) -
 def _play_fast(game: Game, rng: RandomSource, max_throws: int) -> int:
     """`play_random_game` on the fast path: the k-th legal move is the k-th bit of the source mask.
 
-    One call a throw, to the rule set's generator (`sources.py`); the move is `fast_move`'s XOR of
-    the two boards, done here on the two masks held in local names, and the turn passes unless the
-    throw or the move's squares earn a bonus (the tables `fast_move` reads). The last action is
-    left as a fast-path record, so its effects are `fast_effects()`'s."""
+    Two calls a throw, to the rule set's generator and its `landing` (`sources.py`), on the two
+    boards held in local names; the turn passes unless the throw or the move's squares earn a bonus
+    (the tables `fast_move` reads). The last action is left as a fast-path record, so its effects
+    are `fast_effects()`'s."""
     if game.winner is not None:
         return 0
     cls = type(game)
     value = cast(Callable[[RandomSource], int], game.throw_kind.value)  # the core's throws are counts
     bits, table = game.throw_kind.count_table() or (0, ())  # sticks: a lookup of random bits, no call
     random, getrandbits = rng.random, rng.getrandbits
-    sources, forward, backward = cls._generator.sources, cls._forward_dest, cls._backward_dest
-    bonus_throws, landing_bonus, water, rebirth = (
+    sources, landing = cls._generator.sources, cls._generator.landing
+    forward, backward, bonus_throws, landing_bonus = (
+        cls._forward_dest,
+        cls._backward_dest,
         cls.bonus_throws,
         cls._landing_bonus,
-        cls.water_square,
-        cls.rebirth_square,
     )
     p, off, pieces, opening = game.to_move, game.off, cls.pieces, game.opening
     me, op = game.occ[p], game.occ[1 - p]
@@ -73,24 +73,15 @@ def _play_fast(game: Game, rng: RandomSource, max_throws: int) -> int:
             k -= 1.0
         f = (srcs & -srcs).bit_length() - 1
         to = dest[f]
-        dme, dop, opening = 1 << f, 0, False
+        opening = False
         if to == OFF:
-            me ^= dme
             off[p] += 1
             if off[p] == pieces:  # P8
-                passed = False
+                dme, dop, passed = 1 << f, 0, False
+                me ^= dme
                 break
-        else:
-            tb = 1 << to
-            if op & tb:  # P4: attack = exchange
-                dop = tb | dme
-                op ^= dop
-            dme |= tb
-            me ^= dme
-            if to == water:  # S7/H6
-                back = tb | 1 << cast(int, free_square_from(me | op, rebirth))
-                me ^= back
-                dme ^= back
+        after_me, after_op = landing(me, op, f, to)
+        dme, dop, me, op = me ^ after_me, op ^ after_op, after_me, after_op
         passed = not (t in bonus_throws or landing_bonus[f << 5 | to])  # P6
         if passed:
             me, op, p = op, me, 1 - p

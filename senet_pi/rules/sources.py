@@ -1,4 +1,5 @@
-"""The move generator as functions of plain integers: which pieces may move, for all at once.
+"""The move generator as functions of plain integers: which pieces may move, for all at once, and
+where a move leaves the two boards.
 
 `legal_moves()`, the fast path (`fast.py`) and random playouts all ask these functions, made once
 per rule set from its data (`Game.__init_subclass__`): the two boards as bit masks, the throw and
@@ -7,20 +8,25 @@ only the rule set's class attributes and tables (destinations, safe squares, blo
 opening square, `top_row_gate`, `stop_square`, backward moves), never a hook, so one call
 answers a throw; the readable validator (`check_move()` and its hooks) states the same rulings
 square by square, and the property tests check that the two agree on every position met.
+`landing` is what a move does to the two boards (P4's exchange, S7/H6's water) for the fast path,
+playouts and the search's last throw; `Game.push` states it readably, and `tests/test_rules_fast.py`
+checks the two move for move.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
-from .board import OFF, ROW1, between, mask
+from .board import OFF, ROW1, between, free_square_from, mask
 
 if TYPE_CHECKING:
     from .core import Game
 
 #: The sources of one throw: (own board, opponent's board, throw, opening move to come) -> mask.
 SourcesFn = Callable[[int, int, int, bool], int]
+#: A move's boards: (mover's board, other board, from, to) -> the two boards after it.
+LandingFn = Callable[[int, int, int, int], tuple[int, int]]
 
 #: Set in a source mask when its moves go backward (S12); bit 0 is no square.
 BACKWARD = 1
@@ -30,11 +36,13 @@ BACK_FROM = tuple(mask(range(t + 1, 26)) for t in range(32))
 
 class Generator(NamedTuple):
     """One rule set's generator: forward (P3-P5, blockades, S2/H2, S3/S11, H5), backward (S12) and
-    both in one call (forward, else backward with `BACKWARD` set), as `fast_throw` asks."""
+    both in one call (forward, else backward with `BACKWARD` set), as `fast_throw` asks; and a move's
+    two boards after it (`landing`)."""
 
     forward: SourcesFn
     backward: SourcesFn
     sources: SourcesFn
+    landing: LandingFn
 
 
 def generator(cls: type[Game]) -> Generator:
@@ -124,4 +132,19 @@ def generator(cls: type[Game]) -> Generator:
     def forward(me: int, op: int, t: int, opening: bool) -> int:
         return sources(me, op, t, opening, False)
 
-    return Generator(forward, backward, sources)
+    water, rebirth = cls.water_square, cls.rebirth_square
+
+    def landing(me: int, op: int, f: int, to: int) -> tuple[int, int]:
+        """The mover's and the other board after the mover's piece on `f` goes to `to` (a legal move)."""
+        fb = 1 << f
+        if to == OFF:
+            return me ^ fb, op
+        tb = 1 << to
+        if op & tb:  # P4: attack = exchange
+            op ^= tb | fb
+        me ^= fb | tb
+        if to == water:  # S7/H6: ten pieces never fill 1-15 while one of them is on the water
+            me ^= tb | 1 << cast(int, free_square_from(me | op, rebirth))
+        return me, op
+
+    return Generator(forward, backward, sources, landing)
