@@ -48,7 +48,8 @@ class FastSearch(Search):
             raise ValueError(f"{game.name} with {game.players} players has no fast path with solved endgames")
         super().__init__(game, evaluate, budget, star2, exact)
         self.judge = mask_judge(evaluate, game)
-        self.landing, self.landing_bonus = game.fast_landing()
+        rules, self.landing_bonus = game.fast_rules()
+        self.sources, self.landing = rules.sources, rules.landing
         self.bonus_throws = game.bonus_throws
         # where each source's move ends, per throw: forward, and backward (S12) for a mask with BACKWARD
         counts = [cast(int, t) for t, _ in self.odds]  # the fast path's throws are counts
@@ -151,26 +152,36 @@ class FastSearch(Search):
         self.nodes += 1
         g = self.game
         mover = g.to_move
+        if depth == 1:  # one throw from the leaves: read, not played, unless it is forfeited
+            occ = g.occ
+            found = known if known >= 0 else self.sources(occ[mover], occ[1 - mover], t, g.opening)  # type: ignore[arg-type]  # counts
+            self.thrown = found
+            if found:
+                return self.last_throw(t, found, beta, probe, known, probed)
         self.thrown = found = g.fast_throw(t, known)  # type: ignore[arg-type]  # the fast path's throws are counts
         if found:
-            dest = self.dest[t, (found & BACKWARD) == BACKWARD]
             srcs = found & ~BACKWARD
-            if depth != 1:
-                v = self.sources_value(srcs, dest, depth, alpha, beta, probe)
-            elif probe:
-                v = self.frontier(srcs & -srcs, dest, beta)
-            elif known < 0:
-                v = self.frontier(srcs, dest, beta)
-            else:  # the probe played the first move: counted again, its value the probe's
-                if self.nodes >= self.budget:
-                    raise OutOfNodes
-                self.nodes += 1
-                v = probed if probed >= beta else self.frontier(srcs & (srcs - 1), dest, beta, probed)
+            v = self.sources_value(srcs, self.dest[t, bool(found & BACKWARD)], depth, alpha, beta, probe)
         else:  # P7: nothing could move, and the throw passed the turn (or the bonus)
             v = self.after(mover, depth - 1, alpha, beta)
         g.fast_pop()
         self.thrown = found
         return v
+
+    def last_throw(self, t: object, found: int, beta: float, probe: bool, known: int, probed: float) -> float:
+        """`throw` one throw from the leaves, with moves (`found`): each move's leaf, the best for the
+        mover; a probe tries the first move only, and a full search after a probe (`known`) counts that
+        move again with its value the probe's (`probed`)."""
+        dest = self.dest[t, bool(found & BACKWARD)]
+        srcs = found & ~BACKWARD
+        if probe:
+            return self.frontier(t, found, srcs & -srcs, dest, beta)
+        if known < 0:
+            return self.frontier(t, found, srcs, dest, beta)
+        if self.nodes >= self.budget:
+            raise OutOfNodes
+        self.nodes += 1
+        return probed if probed >= beta else self.frontier(t, found, srcs & (srcs - 1), dest, beta, probed)
 
     def sources_value(
         self, srcs: int, dest: tuple[int, ...], depth: int, alpha: float, beta: float, probe: bool
@@ -196,16 +207,19 @@ class FastSearch(Search):
                     break
         return best
 
-    def frontier(self, srcs: int, dest: tuple[int, ...], beta: float, best: float = 0.0) -> float:
+    def frontier(
+        self, t: object, found: int, srcs: int, dest: tuple[int, ...], beta: float, best: float = 0.0
+    ) -> float:
         """`sources_value` one throw from the leaves (no ordering there: the mask's order): each move's
         leaf read at once (what `after` and `chance` would give at depth 0), the cache looked up here.
-        A move is worked out on the two boards (`fast_landing`), not played: only a leaf not met before
-        that the tables may cover, or that the evaluation judges on a `Game`, is judged with it played."""
+        Neither throw `t` (its sources `found`) nor a move is played: the move is worked out on the two
+        boards (`fast_rules`), and only a leaf not met before that the tables may cover, or that the
+        evaluation judges on a `Game`, is judged with the throw and the move played."""
         g, root, leaves, judge, exact = self.game, self.root, self.leaves, self.judge, self.exact
         p = g.to_move
         q = 1 - p
         me, op, off_me, off_op = g.occ[p], g.occ[q], g.off[p], g.off[q]
-        keeps = g.pending in self.bonus_throws  # P6: the throw's bonus, whatever the move
+        keeps = t in self.bonus_throws  # P6: the throw's bonus, whatever the move
         landing, bonus, pieces = self.landing, self.landing_bonus, g.pieces
         room = self.budget - self.nodes  # the moves that may still be counted
         played = 0
@@ -232,8 +246,10 @@ class FastSearch(Search):
                     if hit[1]:
                         self.guessed = True
                 elif judge is None or (exact and a.bit_count() <= MAX_PIECES and b.bit_count() <= MAX_PIECES):
+                    g.fast_throw(t, found)  # type: ignore[arg-type]  # the fast path's throws are counts
                     g.fast_move(f, to)
                     v = self.judged(key)
+                    g.fast_pop()
                     g.fast_pop()
                 else:  # `judged`'s evaluation without the move played: the judge reads the masks alone
                     self.guessed = True

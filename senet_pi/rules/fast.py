@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, ClassVar, cast
 from .board import OFF, bit, squares_in
 from .effects import Bonus, Effect, Effects, Exchanged, Relocated, Turn, Win
 from .move import Move
-from .sources import BACKWARD, Generator, LandingFn
+from .sources import BACKWARD, Generator
 
 #: One action's undo record: (mover, the throw (waiting before a move; made, for a throw), from,
 #: to, XOR of the mover's board, XOR of the other board, opening before, whether the turn passed).
@@ -89,11 +89,11 @@ class FastPath:
         rule set's `destination` says (forward) or S12 (backward)."""
         return (self._backward_dest if backward else self._forward_dest)[t]
 
-    def fast_landing(self) -> tuple[LandingFn, tuple[bool, ...]]:
-        """What a move does, as `fast_move` does it, for a search that reads positions without playing
-        them: the rule set's `landing` (the two boards after a move) and whether a move's squares earn
-        a bonus throw (at index f << 5 | to)."""
-        return self._generator.landing, self._landing_bonus
+    def fast_rules(self) -> tuple[Generator, tuple[bool, ...]]:
+        """What `fast_throw` and `fast_move` ask, for a search that reads positions without playing
+        them: the rule set's generator (its `sources` and a move's `landing`, `sources.py`) and whether
+        a move's squares earn a bonus throw (at index f << 5 | to)."""
+        return self._generator, self._landing_bonus
 
     def fast_moves(self, srcs: int) -> list[Move]:
         """The moves a source mask of `fast_throw` stands for, in `legal_moves()` order: the shared
