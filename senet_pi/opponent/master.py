@@ -31,6 +31,8 @@ EXTRA_NAMES: tuple[str, ...] = (
     "pip lead share",
 )
 N_EXTRA = len(EXTRA_NAMES)
+#: The throws a judge's attacks are summed over, written out (sticks and the d6 have five values).
+_THROWS = 5
 #: A phase: the pieces the mover and the other side still have on the board (1-5 each).
 Phase = tuple[int, int]
 #: The mover's chance from the board masks and pieces off of the mover and the other side.
@@ -131,7 +133,12 @@ class Phased:
         search calls at each new leaf (`logit`'s and `Linear.logit`'s sums in their order, so the values
         are the same to the last bit, without a `Game`, a list, a phase lookup or a call per feature)."""
         rows = [self._row(a, b) for a in range(8) for b in range(8)]  # index: the phase's a * 8 + b
-        odds, safe, starts = shape.odds, shape.safe, shape.blockade_starts
+        safe, starts = shape.safe, shape.blockade_starts
+        if len(shape.odds) > _THROWS:
+            raise ValueError(f"a judge sums the attacks of at most {_THROWS} throws, not {len(shape.odds)}")
+        # the attacks' sums written out for five throws: a throw added to fill them up weighs 0.0, and
+        # x + 0.0 * n is x, so the sums are Linear's to the last bit
+        (t1, p1), (t2, p2), (t3, p3), (t4, p4), (t5, p5) = (*shape.odds, *[(0, 0.0)] * (_THROWS - len(shape.odds)))
         sqrt, exp = math.sqrt, math.exp
         pips0, pips1, pips2, pips3 = _PIPS
 
@@ -160,11 +167,21 @@ class Phased:
             open_op, open_me = op & ~prot_op, me & ~prot_me
             att_me = att_op = 0.0
             if (me & -me) < open_op:  # the mover's rearmost piece is behind an open piece of the other side
-                for t, p in odds:
-                    att_me += p * ((me << t) & open_op).bit_count()
+                att_me = (
+                    p1 * ((me << t1) & open_op).bit_count()
+                    + p2 * ((me << t2) & open_op).bit_count()
+                    + p3 * ((me << t3) & open_op).bit_count()
+                    + p4 * ((me << t4) & open_op).bit_count()
+                    + p5 * ((me << t5) & open_op).bit_count()
+                )
             if (op & -op) < open_me:
-                for t, p in odds:
-                    att_op += p * ((op << t) & open_me).bit_count()
+                att_op = (
+                    p1 * ((op << t1) & open_me).bit_count()
+                    + p2 * ((op << t2) & open_me).bit_count()
+                    + p3 * ((op << t3) & open_me).bit_count()
+                    + p4 * ((op << t4) & open_me).bit_count()
+                    + p5 * ((op << t5) & open_me).bit_count()
+                )
             if open_op or open_me:
                 x += w_att_me * att_me + w_att_op * att_op
             pm = pips0[m0] + pips1[m1] + pips2[m2] + pips3[m3]
