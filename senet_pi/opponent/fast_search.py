@@ -14,7 +14,7 @@ count of nodes are `Search`'s, so it decides as `Search` does, node for node
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TypeVar, cast
 
 from ..rules import Game, Move
@@ -51,6 +51,7 @@ class FastSearch(Search):
         rules, self.landing_bonus = game.fast_rules()
         self.sources, self.landing = rules.sources, rules.landing
         self.bonus_throws = game.bonus_throws
+        self.throwing: int = 0  # the throw whose moves are being looked at (`moved_leaves`)
         # where each source's move ends, per throw: forward, and backward (S12) for a mask with BACKWARD
         counts = [cast(int, t) for t, _ in self.odds]  # the fast path's throws are counts
         self.dest: dict[tuple[object, bool], tuple[int, ...]] = {
@@ -108,24 +109,58 @@ class FastSearch(Search):
 
     def ordered_sources(self, srcs: int, dest: tuple[int, ...]) -> list[int]:
         """`Search.ordered` over a source mask: the sources likeliest best first (ties in mask order)."""
-        g, root = self.game, self.root
-        mover = g.to_move
-        ours = mover == root
         guessed = self.guessed  # ordering reads leaves the values may not: it says nothing of their exactness
-        scored = []
-        for f in squares_in(srcs):
-            g.fast_move(f, dest[f])
-            if g.winner is not None:
-                v = 1.0 if g.winner == mover else 0.0
-            else:
-                v = self.leaf()
-                if (g.to_move == root) != ours:
-                    v = 1.0 - v
-            g.fast_pop()
-            scored.append((-v, f))
+        scored = list(zip((-v for v in self.moved_leaves(-1, srcs, dest)), squares_in(srcs), strict=True))
         scored.sort()  # by value, then by square: the order of the mask, as Search's stable sort keeps it
         self.guessed = guessed
         return [f for _, f in scored]
+
+    def moved_leaves(self, found: int, srcs: int, dest: tuple[int, ...]) -> Iterator[float]:
+        """The mover's chance at the leaf after each move of `srcs` (in the mask's order), the leaves'
+        cache looked up and filled. No move is played: each is worked out on the two boards
+        (`fast_rules`); only a leaf not met before that the tables may cover, or that the evaluation
+        judges on a `Game`, is judged with the move played, and the throw too (its sources `found`)
+        unless it already is (`found` -1)."""
+        g, root, leaves, judge, exact = self.game, self.root, self.leaves, self.judge, self.exact
+        p = g.to_move
+        q = 1 - p
+        me, op, off_me, off_op = g.occ[p], g.occ[q], g.off[p], g.off[q]
+        t = self.throwing
+        keeps = t in self.bonus_throws  # P6: the throw's bonus, whatever the move
+        landing, bonus, pieces = self.landing, self.landing_bonus, g.pieces
+        while srcs:
+            low = srcs & -srcs
+            srcs ^= low
+            f = low.bit_length() - 1
+            to = dest[f]
+            if to == OFF and off_me + 1 == pieces:  # P8: the mover wins
+                yield 1.0
+                continue
+            a, b = landing(me, op, f, to)
+            gone = off_me + 1 if to == OFF else off_me
+            mover_next = keeps or bonus[f << 5 | to]
+            nxt = p if mover_next else q
+            key = (a, b, gone, off_op, nxt) if p == 0 else (b, a, off_op, gone, nxt)
+            hit = leaves.get(key)
+            if hit is not None:
+                v = hit[0]
+                if hit[1]:
+                    self.guessed = True
+            elif judge is None or (exact and a.bit_count() <= MAX_PIECES and b.bit_count() <= MAX_PIECES):
+                if found >= 0:
+                    g.fast_throw(t, found)
+                g.fast_move(f, to)
+                v = self.judged(key)
+                g.fast_pop()
+                if found >= 0:
+                    g.fast_pop()
+            else:  # `judged`'s evaluation without the move played: the judge reads the masks alone
+                self.guessed = True
+                v = judge(a, b, gone, off_op) if mover_next else judge(b, a, off_op, gone)
+                if nxt != root:
+                    v = 1.0 - (1.0 - v)
+                leaves[key] = (v, True)
+            yield v if mover_next else 1.0 - v  # the other side throws next: its chance is the complement
 
     # ------------------------------------------------------------------ nodes
 
@@ -160,6 +195,7 @@ class FastSearch(Search):
                 return self.last_throw(t, found, beta, probe, known, probed)
         self.thrown = found = g.fast_throw(t, known)  # type: ignore[arg-type]  # the fast path's throws are counts
         if found:
+            self.throwing = t  # type: ignore[assignment]  # the fast path's throws are counts
             srcs = found & ~BACKWARD
             v = self.sources_value(srcs, self.dest[t, bool(found & BACKWARD)], depth, alpha, beta, probe)
         else:  # P7: nothing could move, and the throw passed the turn (or the bonus)
@@ -174,14 +210,15 @@ class FastSearch(Search):
         move again with its value the probe's (`probed`)."""
         dest = self.dest[t, bool(found & BACKWARD)]
         srcs = found & ~BACKWARD
+        self.throwing = t  # type: ignore[assignment]  # the fast path's throws are counts
         if probe:
-            return self.frontier(t, found, srcs & -srcs, dest, beta)
+            return self.frontier(found, srcs & -srcs, dest, beta)
         if known < 0:
-            return self.frontier(t, found, srcs, dest, beta)
+            return self.frontier(found, srcs, dest, beta)
         if self.nodes >= self.budget:
             raise OutOfNodes
         self.nodes += 1
-        return probed if probed >= beta else self.frontier(t, found, srcs & (srcs - 1), dest, beta, probed)
+        return probed if probed >= beta else self.frontier(found, srcs & (srcs - 1), dest, beta, probed)
 
     def sources_value(
         self, srcs: int, dest: tuple[int, ...], depth: int, alpha: float, beta: float, probe: bool
@@ -207,62 +244,23 @@ class FastSearch(Search):
                     break
         return best
 
-    def frontier(
-        self, t: object, found: int, srcs: int, dest: tuple[int, ...], beta: float, best: float = 0.0
-    ) -> float:
-        """`sources_value` one throw from the leaves (no ordering there: the mask's order): each move's
-        leaf read at once (what `after` and `chance` would give at depth 0), the cache looked up here.
-        Neither throw `t` (its sources `found`) nor a move is played: the move is worked out on the two
-        boards (`fast_rules`), and only a leaf not met before that the tables may cover, or that the
-        evaluation judges on a `Game`, is judged with the throw and the move played."""
-        g, root, leaves, judge, exact = self.game, self.root, self.leaves, self.judge, self.exact
-        p = g.to_move
-        q = 1 - p
-        me, op, off_me, off_op = g.occ[p], g.occ[q], g.off[p], g.off[q]
-        keeps = t in self.bonus_throws  # P6: the throw's bonus, whatever the move
-        landing, bonus, pieces = self.landing, self.landing_bonus, g.pieces
+    def frontier(self, found: int, srcs: int, dest: tuple[int, ...], beta: float, best: float = 0.0) -> float:
+        """`sources_value` one throw from the leaves (no ordering there: the mask's order), the throw
+        (`throwing`, its sources `found`) not played: each move's leaf (`moved_leaves`: what `after`
+        and `chance` would give at depth 0), each move counted before it is looked at."""
         room = self.budget - self.nodes  # the moves that may still be counted
-        played = 0
-        while srcs:
-            low = srcs & -srcs
-            srcs ^= low
-            f = low.bit_length() - 1
-            if played >= room:
-                self.nodes += played
-                raise OutOfNodes
+        if room <= 0:
+            raise OutOfNodes
+        count, played = srcs.bit_count(), 0
+        for v in self.moved_leaves(found, srcs, dest):
             played += 1
-            to = dest[f]
-            if to == OFF and off_me + 1 == pieces:  # P8: the mover wins
-                v = 1.0
-            else:
-                a, b = landing(me, op, f, to)
-                gone = off_me + 1 if to == OFF else off_me
-                mover_next = keeps or bonus[f << 5 | to]
-                nxt = p if mover_next else q
-                key = (a, b, gone, off_op, nxt) if p == 0 else (b, a, off_op, gone, nxt)
-                hit = leaves.get(key)
-                if hit is not None:
-                    v = hit[0]
-                    if hit[1]:
-                        self.guessed = True
-                elif judge is None or (exact and a.bit_count() <= MAX_PIECES and b.bit_count() <= MAX_PIECES):
-                    g.fast_throw(t, found)  # type: ignore[arg-type]  # the fast path's throws are counts
-                    g.fast_move(f, to)
-                    v = self.judged(key)
-                    g.fast_pop()
-                    g.fast_pop()
-                else:  # `judged`'s evaluation without the move played: the judge reads the masks alone
-                    self.guessed = True
-                    v = judge(a, b, gone, off_op) if mover_next else judge(b, a, off_op, gone)
-                    if nxt != root:
-                        v = 1.0 - (1.0 - v)
-                    leaves[key] = (v, True)
-                if not mover_next:  # the other side throws next: its chance is the mover's complement
-                    v = 1.0 - v
             if v > best:
                 best = v
                 if best >= beta:
                     break
+            if played >= room and played < count:  # the next move could not be counted
+                self.nodes += played
+                raise OutOfNodes
         self.nodes += played
         return best
 
