@@ -15,7 +15,7 @@ count of nodes are `Search`'s, so it decides as `Search` does, node for node
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from ..rules import Game, Move
 from ..rules.board import OFF, squares_in
@@ -171,7 +171,7 @@ class FastSearch(Search):
 
     def throw(
         self,
-        t: object,
+        t: Any,  # `Search.throw`'s object: on the fast path, a count
         depth: int,
         alpha: float,
         beta: float,
@@ -189,13 +189,13 @@ class FastSearch(Search):
         mover = g.to_move
         if depth == 1:  # one throw from the leaves: read, not played, unless it is forfeited
             occ = g.occ
-            found = known if known >= 0 else self.sources(occ[mover], occ[1 - mover], t, g.opening)  # type: ignore[arg-type]  # counts
+            found = known if known >= 0 else self.sources(occ[mover], occ[1 - mover], t, g.opening)
             self.thrown = found
             if found:
                 return self.last_throw(t, found, beta, probe, known, probed)
-        self.thrown = found = g.fast_throw(t, known)  # type: ignore[arg-type]  # the fast path's throws are counts
+        self.thrown = found = g.fast_throw(t, known)
         if found:
-            self.throwing = t  # type: ignore[assignment]  # the fast path's throws are counts
+            self.throwing = t
             srcs = found & ~BACKWARD
             v = self.sources_value(srcs, self.dest[t, bool(found & BACKWARD)], depth, alpha, beta, probe)
         else:  # P7: nothing could move, and the throw passed the turn (or the bonus)
@@ -204,13 +204,13 @@ class FastSearch(Search):
         self.thrown = found
         return v
 
-    def last_throw(self, t: object, found: int, beta: float, probe: bool, known: int, probed: float) -> float:
+    def last_throw(self, t: int, found: int, beta: float, probe: bool, known: int, probed: float) -> float:
         """`throw` one throw from the leaves, with moves (`found`): each move's leaf, the best for the
         mover; a probe tries the first move only, and a full search after a probe (`known`) counts that
         move again with its value the probe's (`probed`)."""
         dest = self.dest[t, bool(found & BACKWARD)]
         srcs = found & ~BACKWARD
-        self.throwing = t  # type: ignore[assignment]  # the fast path's throws are counts
+        self.throwing = t
         if probe:
             return self.frontier(found, srcs & -srcs, dest, beta)
         if known < 0:
