@@ -34,10 +34,11 @@ def play_random_game(game: Game, rng: RandomSource, max_throws: int = 100_000) -
 def _play_fast(game: Game, rng: RandomSource, max_throws: int) -> int:
     """`play_random_game` on the fast path: the k-th legal move is the k-th bit of the source mask.
 
-    Two calls a throw, to the rule set's generator and its `landing` (`sources.py`), on the two
-    boards held in local names; the turn passes unless the throw or the move's squares earn a bonus
-    (the tables `fast_move` reads). The last action is left as a fast-path record, so its effects
-    are `fast_effects()`'s."""
+    One call a throw, to the rule set's generator (`sources.py`), on the two boards held in local
+    names; a move that takes more than its piece along (an exchange, the water) asks the generator's
+    `landing`, as `fast_move` does. The turn passes unless the throw or the move's squares earn a
+    bonus (the tables `fast_move` reads). The last action is left as a fast-path record, so its
+    effects are `fast_effects()`'s."""
     if game.winner is not None:
         return 0
     cls = type(game)
@@ -51,6 +52,7 @@ def _play_fast(game: Game, rng: RandomSource, max_throws: int) -> int:
         cls.bonus_throws,
         cls._landing_bonus,
     )
+    water = cls.water_square
     p, off, pieces, opening = game.to_move, game.off, cls.pieces, game.opening
     me, op = game.occ[p], game.occ[1 - p]
     throws = f = to = dme = dop = 0
@@ -80,8 +82,13 @@ def _play_fast(game: Game, rng: RandomSource, max_throws: int) -> int:
                 dme, dop, passed = 1 << f, 0, False
                 me ^= dme
                 break
-        after_me, after_op = landing(me, op, f, to)
-        dme, dop, me, op = me ^ after_me, op ^ after_op, after_me, after_op
+        dme = 1 << f | 1 << to if to != OFF else 1 << f
+        if op & dme or to == water:  # a rule moves more than the piece (P4, S7/H6): `landing` says what
+            after_me, after_op = landing(me, op, f, to)
+            dme, dop, me, op = me ^ after_me, op ^ after_op, after_me, after_op
+        else:  # the piece alone goes from f to `to` (or off)
+            dop = 0
+            me ^= dme
         passed = not (t in bonus_throws or landing_bonus[f << 5 | to])  # P6
         if passed:
             me, op, p = op, me, 1 - p
