@@ -1,9 +1,10 @@
 """The shared core of the rule sets: game state, turn flow, push/pop and the common rulings P1-P8.
 
 A rule set is a subclass that states only its differences, as class attributes (safe
-squares, bonus throws, blockades...) and a few hook methods (`destination`,
-`_restrict_sources`, `_check_bear_off`...). Which moves are legal is `legality.py`'s job, mixed
-into `Game`: the fast generator `legal_moves()` and the readable validator `check_move()`.
+squares, bonus throws, blockades...) and a few hook methods (`destination`, `_extra_bonus`,
+`_check_bear_off`...). Which moves are legal is `legality.py`'s job, mixed into `Game`: the fast
+generator `legal_moves()` (made from the data, `sources.py`) and the readable validator
+`check_move()` (through the hooks).
 """
 
 from __future__ import annotations

@@ -8,14 +8,14 @@ legal move is the k-th bit of the mask, in `legal_moves()` order), a move is a s
 destination (`fast_move`), undo is a record of what changed, XOR masks of the two boards and the
 few scalars before it (`fast_pop`), and effects are built only when asked (`fast_effects`).
 
-It is not a second copy of the rules: the sources come from the same bit-parallel generator and
-hooks as `legal_moves()` (`_forward_sources`, `_backward_sources`, each rule set's
-`_restrict_sources`, `destination` and checks), and a move reads the same class attributes as
-`Game.push` (bonus throws and landings, `_extra_bonus`, the water square and `_relocate`'s
-`_free_square_from`). It serves the rule sets whose turn is the core's (`secret` and `houses`, two
-players, a throw a turn); `modern` (two dice, up to four players) and `cards` (a hand of cards,
-hidden from the other player) keep `Game`'s path (`has_fast_path` says which). The property tests
-play the same seeded games through both paths and compare every position, move list and effect.
+It is not a second copy of the rules: the sources come from the same bit-parallel generator as
+`legal_moves()` (`sources.py`, made from the rule set's data), a move's effect on the two boards
+is the generator's `landing`, and whether it keeps the turn comes from the same class attributes
+as `Game.push` (bonus throws, and a table of `bonus_landings` and `_extra_bonus`). It serves the
+rule sets whose turn is the core's (`secret` and `houses`, two players, a throw a turn); `modern`
+(two dice, up to four players) and `cards` (a hand of cards, hidden from the other player) keep
+`Game`'s path (`has_fast_path` says which). The property tests play the same seeded games through
+both paths and compare every position, move list and effect.
 """
 
 from __future__ import annotations

@@ -3,8 +3,9 @@
 `legal_moves()` works on bit masks of the whole board at once (P3-P5, S2/H2, S4/H3, S12), for
 the referee's every scan and the opponent's search; `check_move()` takes one move and says why it is
 illegal, naming the ruling. The property tests play random games and check the two agree. `Game`
-mixes this in; a rule set changes legality through the hooks here (`destination`,
-`_restrict_sources`, `_check_bear_off`...) and the class attributes `Game` declares.
+mixes this in; a rule set changes legality through the class attributes `Game` declares, which the
+generator reads (`sources.py`), and the validator's hooks here (`destination`, `_check_path`,
+`_check_landing`, `_check_bear_off`...), which state the same rulings square by square.
 """
 
 from __future__ import annotations
