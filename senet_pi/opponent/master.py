@@ -33,7 +33,7 @@ EXTRA_NAMES: tuple[str, ...] = (
 N_EXTRA = len(EXTRA_NAMES)
 #: The throws a judge's attacks are summed over, written out (sticks and the d6 have five values).
 _THROWS = 5
-#: How many sides' boards a judge keeps what it reads of (`Phased.judge`'s `side`; about 2 MB).
+#: How many sides' boards a judge keeps what it reads of (`Phased.judge`'s `side`; 3.3 MiB when full).
 _SIDES = 16_384
 #: A phase: the pieces the mover and the other side still have on the board (1-5 each).
 Phase = tuple[int, int]
