@@ -54,6 +54,22 @@ def test_the_fast_evaluation_equals_bias_plus_weights_times_features_in_the_posi
         assert phased.logit(Shape.of(game), *args) == pytest.approx(w[0] + np.dot(w[1:], f), abs=1e-9)
 
 
+@pytest.mark.parametrize(("name", "options"), [("secret", {}), ("secret", {"throws": "d6"}), ("houses", {})])
+def test_the_search_s_judge_gives_the_evaluation_s_chance_to_the_last_bit(name, options):
+    """`Phased.judge` (the search's leaves, its sums written out) and `Phased.chance` (through `logit`)
+    are the same floats, so a search judging by either visits the same nodes."""
+    phased = Phased(MASTER_WEIGHTS[name])
+    game = new_game(name, options=options)
+    judge = phased.judge(Shape.of(game))
+    attacked = 0
+    for game in random_positions(name, 400, 2, options):
+        p = game.to_move
+        me, op = game.occ[p], game.occ[1 - p]
+        assert judge(me, op, game.off[p], game.off[1 - p]) == phased.chance(game)[p]
+        attacked += (me & -me) < op
+    assert attacked > 100  # the attack sums were met, not only the zeros
+
+
 def test_the_added_features_say_whether_the_sides_can_meet_and_who_is_penned():
     """S4/H3: three in a row cannot be passed, so pieces behind the rearmost blockade are penned."""
     shape = Shape.of(new_game("houses"))

@@ -14,6 +14,7 @@ from opponent_helpers import exact_values, game_at, move_values, small_tables
 from senet_pi.cli.command import main
 from senet_pi.opponent import search
 from senet_pi.opponent.evaluate import fitted_chance
+from senet_pi.opponent.fast_search import FastSearch, searcher
 from senet_pi.opponent.light import light_copy
 from senet_pi.opponent.players import BASELINES, LEVELS, Computer, find_player
 from senet_pi.opponent.search import Search
@@ -391,15 +392,15 @@ def test_a_hint_before_the_throw_starts_no_depth_it_cannot_finish_and_says_the_s
 
     made = []
 
-    class Kept(Search):
-        def __init__(self, *args):
-            super().__init__(*args)
-            made.append(self)
+    def kept(*args):
+        made.append(searcher(*args))
+        return made[-1]
 
     foreseen, spent = searched()
-    monkeypatch.setattr(hint, "Search", Kept)
+    monkeypatch.setattr(hint, "searcher", kept)
     hinted, exact = Hinter(tables).chance(game, game.to_move)
     assert [s.nodes for s in made] == [spent]  # the hint searched once and spent what foresight spends
+    assert isinstance(made[0], FastSearch)  # on the rules' fast path, walking source masks
     monkeypatch.setattr(search, "FORESEEN_FROM", 99)  # every depth tried until the nodes run out
     tried, spent_trying = searched()
     assert not exact

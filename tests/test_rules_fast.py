@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from senet_pi.rules import Game, new_game
 from senet_pi.rules.board import squares_in
-from senet_pi.rules.fast import BACKWARD
 from senet_pi.rules.random_play import play_random_game, play_random_turn
+from senet_pi.rules.sources import BACKWARD
 
 FAST = [("secret", {}), ("secret", {"throws": "d6"}), ("houses", {})]
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
@@ -120,6 +120,26 @@ def test_play_random_game_on_the_fast_path_plays_the_same_game_as_turn_by_turn(s
     assert fast.position() == slow.position()
     assert fast.winner == slow.winner
     assert fast.effects == slow.effects
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.sampled_from(FAST), SEEDS)
+def test_play_random_game_cut_after_any_throw_stands_where_turn_by_turn_stands(spec, seed):
+    """Every prefix of a seeded playout (`max_throws` = 1, 2, ...) leaves the position, the player to
+    move, the opening, the winner and the last effects that as many random turns through `push` leave."""
+    name, options = spec
+    slow = new_game(name, options=options)
+    rng = random.Random(seed)
+    throws = 0
+    while not slow.is_over:
+        throws += 1
+        play_random_turn(slow, rng)
+        fast = new_game(name, options=options)
+        assert play_random_game(fast, random.Random(seed), max_throws=throws) == throws
+        assert state(fast) == state(slow)
+        assert fast.effects == slow.effects
+        assert fast.legal_moves() == slow.legal_moves() == []
+    assert play_random_game(slow, random.Random(seed)) == 0  # a game that is over plays no more
 
 
 def test_a_fast_pop_after_a_whole_game_unwinds_it():

@@ -14,12 +14,12 @@ count of nodes are `Search`'s, so it decides as `Search` does, node for node
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeVar, cast
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar, cast
 
 from ..rules import Game, Move
-from ..rules.board import squares_in
-from ..rules.fast import BACKWARD
+from ..rules.board import OFF, squares_in
+from ..rules.sources import BACKWARD
 from .evaluate import Evaluation, mask_judge
 from .light import light_copy
 from .search import OutOfNodes, Search
@@ -48,7 +48,10 @@ class FastSearch(Search):
             raise ValueError(f"{game.name} with {game.players} players has no fast path with solved endgames")
         super().__init__(game, evaluate, budget, star2, exact)
         self.judge = mask_judge(evaluate, game)
-        self.thrown = 0  # the source mask of the last throw tried (`throw`)
+        rules, self.landing_bonus = game.fast_rules()
+        self.sources, self.landing = rules.sources, rules.landing
+        self.bonus_throws = game.bonus_throws
+        self.throwing: int = 0  # the throw whose moves are being looked at (`moved_leaves`)
         # where each source's move ends, per throw: forward, and backward (S12) for a mask with BACKWARD
         counts = [cast(int, t) for t, _ in self.odds]  # the fast path's throws are counts
         self.dest: dict[tuple[object, bool], tuple[int, ...]] = {
@@ -106,74 +109,69 @@ class FastSearch(Search):
 
     def ordered_sources(self, srcs: int, dest: tuple[int, ...]) -> list[int]:
         """`Search.ordered` over a source mask: the sources likeliest best first (ties in mask order)."""
-        g, root = self.game, self.root
-        mover = g.to_move
-        ours = mover == root
         guessed = self.guessed  # ordering reads leaves the values may not: it says nothing of their exactness
-        scored = []
-        for f in squares_in(srcs):
-            g.fast_move(f, dest[f])
-            if g.winner is not None:
-                v = 1.0 if g.winner == mover else 0.0
-            else:
-                v = self.leaf()
-                if (g.to_move == root) != ours:
-                    v = 1.0 - v
-            g.fast_pop()
-            scored.append((-v, f))
+        scored = list(zip((-v for v in self.moved_leaves(-1, srcs, dest)), squares_in(srcs), strict=True))
         scored.sort()  # by value, then by square: the order of the mask, as Search's stable sort keeps it
         self.guessed = guessed
         return [f for _, f in scored]
 
+    def moved_leaves(self, found: int, srcs: int, dest: tuple[int, ...]) -> Iterator[float]:
+        """The mover's chance at the leaf after each move of `srcs` (in the mask's order), the leaves'
+        cache looked up and filled. No move is played: each is worked out on the two boards
+        (`fast_rules`); only a leaf not met before that the tables may cover, or that the evaluation
+        judges on a `Game`, is judged with the move played, and the throw too (its sources `found`)
+        unless it already is (`found` -1)."""
+        g, root, leaves, judge, exact = self.game, self.root, self.leaves, self.judge, self.exact
+        p = g.to_move
+        q = 1 - p
+        me, op, off_me, off_op = g.occ[p], g.occ[q], g.off[p], g.off[q]
+        t = self.throwing
+        keeps = t in self.bonus_throws  # P6: the throw's bonus, whatever the move
+        landing, bonus, pieces = self.landing, self.landing_bonus, g.pieces
+        while srcs:
+            low = srcs & -srcs
+            srcs ^= low
+            f = low.bit_length() - 1
+            to = dest[f]
+            if to == OFF and off_me + 1 == pieces:  # P8: the mover wins
+                yield 1.0
+                continue
+            a, b = landing(me, op, f, to)
+            gone = off_me + 1 if to == OFF else off_me
+            mover_next = keeps or bonus[f << 5 | to]
+            nxt = p if mover_next else q
+            key = (a, b, gone, off_op, nxt) if p == 0 else (b, a, off_op, gone, nxt)
+            hit = leaves.get(key)
+            if hit is not None:
+                v = hit[0]
+                if hit[1]:
+                    self.guessed = True
+            elif judge is None or (exact and a.bit_count() <= MAX_PIECES and b.bit_count() <= MAX_PIECES):
+                if found >= 0:
+                    g.fast_throw(t, found)
+                g.fast_move(f, to)
+                v = self.judged(key)
+                g.fast_pop()
+                if found >= 0:
+                    g.fast_pop()
+            else:  # `judged`'s evaluation without the move played: the judge reads the masks alone
+                self.guessed = True
+                v = judge(a, b, gone, off_op) if mover_next else judge(b, a, off_op, gone)
+                if nxt != root:
+                    v = 1.0 - (1.0 - v)
+                leaves[key] = (v, True)
+            yield v if mover_next else 1.0 - v  # the other side throws next: its chance is the complement
+
     # ------------------------------------------------------------------ nodes
 
-    def chance(self, depth: int, alpha: float, beta: float) -> float:
-        """`Search.chance` (Star2), its cache keyed by plain integers."""
-        if depth <= 0:
-            return self.leaf()
+    def chance_key(self, depth: int) -> tuple[object, ...]:
+        """`Search.chance_key` of plain integers (two players: always kept)."""
         g = self.game
-        key = (g.occ[0], g.occ[1], g.off[0], g.off[1], g.to_move, g.opening, depth)
-        hit = self.cache.get(key)
-        if hit is not None:
-            return hit
-        odds = self.odds
-        lower = [0.0] * len(odds)
-        upper = [1.0] * len(odds)
-        lo_sum, hi_sum = 0.0, 1.0
-        known = [-1] * len(odds)  # each throw's source mask, once its probe found it
-        if self.star2 and len(odds) > 1:
-            for i, (t, p) in enumerate(odds):
-                lower[i] = self.throw(t, depth, 0.0, 1.0, probe=True)
-                known[i] = self.thrown
-                lo_sum += p * lower[i]
-                if lo_sum >= beta:
-                    return lo_sum
-        for i, (t, p) in enumerate(odds):
-            rest_lo, rest_hi = lo_sum - p * lower[i], hi_sum - p * upper[i]
-            a = (alpha - rest_hi) / p  # max(lower[i], ...) and min(upper[i], ...) without the calls
-            if a < lower[i]:
-                a = lower[i]
-            b = (beta - rest_lo) / p
-            if b > upper[i]:
-                b = upper[i]
-            v = self.throw(t, depth, a, b, known=known[i], probed=lower[i])
-            if v <= a:
-                upper[i] = v
-            if v >= b:
-                lower[i] = v
-            if a < v < b:
-                lower[i] = upper[i] = v
-            lo_sum, hi_sum = rest_lo + p * lower[i], rest_hi + p * upper[i]
-            if hi_sum <= alpha:
-                return hi_sum
-            if lo_sum >= beta:
-                return lo_sum
-        self.cache[key] = lo_sum
-        return lo_sum
+        return (g.occ[0], g.occ[1], g.off[0], g.off[1], g.to_move, g.opening, depth)
 
     def throw(
         self,
-        t: object,
+        t: Any,  # `Search.throw`'s object: on the fast path, a count
         depth: int,
         alpha: float,
         beta: float,
@@ -189,26 +187,38 @@ class FastSearch(Search):
         self.nodes += 1
         g = self.game
         mover = g.to_move
-        self.thrown = found = g.fast_throw(t, known)  # type: ignore[arg-type]  # the fast path's throws are counts
+        if depth == 1:  # one throw from the leaves: read, not played, unless it is forfeited
+            occ = g.occ
+            found = known if known >= 0 else self.sources(occ[mover], occ[1 - mover], t, g.opening)
+            self.thrown = found
+            if found:
+                return self.last_throw(t, found, beta, probe, known, probed)
+        self.thrown = found = g.fast_throw(t, known)
         if found:
-            dest = self.dest[t, (found & BACKWARD) == BACKWARD]
+            self.throwing = t
             srcs = found & ~BACKWARD
-            if depth != 1:
-                v = self.sources_value(srcs, dest, depth, alpha, beta, probe)
-            elif probe:
-                v = self.frontier(srcs & -srcs, dest, beta)
-            elif known < 0:
-                v = self.frontier(srcs, dest, beta)
-            else:  # the probe played the first move: counted again, its value the probe's
-                if self.nodes >= self.budget:
-                    raise OutOfNodes
-                self.nodes += 1
-                v = probed if probed >= beta else self.frontier(srcs & (srcs - 1), dest, beta, probed)
+            v = self.sources_value(srcs, self.dest[t, bool(found & BACKWARD)], depth, alpha, beta, probe)
         else:  # P7: nothing could move, and the throw passed the turn (or the bonus)
             v = self.after(mover, depth - 1, alpha, beta)
         g.fast_pop()
         self.thrown = found
         return v
+
+    def last_throw(self, t: int, found: int, beta: float, probe: bool, known: int, probed: float) -> float:
+        """`throw` one throw from the leaves, with moves (`found`): each move's leaf, the best for the
+        mover; a probe tries the first move only, and a full search after a probe (`known`) counts that
+        move again with its value the probe's (`probed`)."""
+        dest = self.dest[t, bool(found & BACKWARD)]
+        srcs = found & ~BACKWARD
+        self.throwing = t
+        if probe:
+            return self.frontier(found, srcs & -srcs, dest, beta)
+        if known < 0:
+            return self.frontier(found, srcs, dest, beta)
+        if self.nodes >= self.budget:
+            raise OutOfNodes
+        self.nodes += 1
+        return probed if probed >= beta else self.frontier(found, srcs & (srcs - 1), dest, beta, probed)
 
     def sources_value(
         self, srcs: int, dest: tuple[int, ...], depth: int, alpha: float, beta: float, probe: bool
@@ -234,42 +244,23 @@ class FastSearch(Search):
                     break
         return best
 
-    def frontier(self, srcs: int, dest: tuple[int, ...], beta: float, best: float = 0.0) -> float:
-        """`sources_value` one throw from the leaves (no ordering there: the mask's order): each move's
-        leaf read at once (what `after` and `chance` would give at depth 0), the cache looked up here."""
-        g, root, leaves = self.game, self.root, self.leaves
-        occ, off, move, pop = g.occ, g.off, g.fast_move, g.fast_pop
-        ours = g.to_move == root
+    def frontier(self, found: int, srcs: int, dest: tuple[int, ...], beta: float, best: float = 0.0) -> float:
+        """`sources_value` one throw from the leaves (no ordering there: the mask's order), the throw
+        (`throwing`, its sources `found`) not played: each move's leaf (`moved_leaves`: what `after`
+        and `chance` would give at depth 0), each move counted before it is looked at."""
         room = self.budget - self.nodes  # the moves that may still be counted
-        played = 0
-        while srcs:
-            low = srcs & -srcs
-            srcs ^= low
-            f = low.bit_length() - 1
-            if played >= room:
-                self.nodes += played
-                raise OutOfNodes
+        if room <= 0:
+            raise OutOfNodes
+        count, played = srcs.bit_count(), 0
+        for v in self.moved_leaves(found, srcs, dest):
             played += 1
-            move(f, dest[f])
-            if g.winner is not None:
-                v = 1.0 if (g.winner == root) == ours else 0.0
-            else:
-                to_move = g.to_move
-                key = (occ[0], occ[1], off[0], off[1], to_move)
-                hit = leaves.get(key)
-                if hit is None:
-                    v = self.judged(key)
-                else:
-                    v = hit[0]
-                    if hit[1]:
-                        self.guessed = True
-                if (to_move == root) != ours:
-                    v = 1.0 - v
-            pop()
             if v > best:
                 best = v
                 if best >= beta:
                     break
+            if played >= room and played < count:  # the next move could not be counted
+                self.nodes += played
+                raise OutOfNodes
         self.nodes += played
         return best
 

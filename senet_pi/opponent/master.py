@@ -31,6 +31,10 @@ EXTRA_NAMES: tuple[str, ...] = (
     "pip lead share",
 )
 N_EXTRA = len(EXTRA_NAMES)
+#: The throws a judge's attacks are summed over, written out (sticks and the d6 have five values).
+_THROWS = 5
+#: How many sides' boards a judge keeps what it reads of (`Phased.judge`'s `side`; 3.3 MiB when full).
+_SIDES = 16_384
 #: A phase: the pieces the mover and the other side still have on the board (1-5 each).
 Phase = tuple[int, int]
 #: The mover's chance from the board masks and pieces off of the mover and the other side.
@@ -131,57 +135,78 @@ class Phased:
         search calls at each new leaf (`logit`'s and `Linear.logit`'s sums in their order, so the values
         are the same to the last bit, without a `Game`, a list, a phase lookup or a call per feature)."""
         rows = [self._row(a, b) for a in range(8) for b in range(8)]  # index: the phase's a * 8 + b
-        odds, safe, starts = shape.odds, shape.safe, shape.blockade_starts
+        safe, starts = shape.safe, shape.blockade_starts
+        if len(shape.odds) > _THROWS:
+            raise ValueError(f"a judge sums the attacks of at most {_THROWS} throws, not {len(shape.odds)}")
+        # the attacks' sums written out for five throws: a throw added to fill them up weighs 0.0, and
+        # x + 0.0 * n is x, so the sums are Linear's to the last bit
+        (t1, p1), (t2, p2), (t3, p3), (t4, p4), (t5, p5) = (*shape.odds, *[(0, 0.0)] * (_THROWS - len(shape.odds)))
         sqrt, exp = math.sqrt, math.exp
         pips0, pips1, pips2, pips3 = _PIPS
+        sides: dict[int, tuple[int, ...]] = {}  # a side's board -> what `judge` reads of it (`side`)
+        known = sides.get
+
+        def side(s: int) -> tuple[int, ...]:
+            """What the judge reads of one side's board, integers only (so the sums stay `logit`'s):
+            its pieces, bytes, protected pieces, open pieces, blockade squares, the squares below its
+            rearmost blockade, pips, rearmost piece and the bit lengths. A few thousand boards meet
+            in a decision, each judged many times: they are kept (up to `_SIDES`)."""
+            prot = (s & ((s << 1) | (s >> 1))) | (s & safe)
+            r = s & (s >> 1) & (s >> 2) & starts
+            runs = r | (r << 1) | (r << 2)
+            b0, b1, b2, b3 = s & 255, (s >> 8) & 255, (s >> 16) & 255, s >> 24
+            low = s & -s
+            info = (
+                s.bit_count(), b0, b1, b2, b3, prot.bit_count(), s & ~prot, runs.bit_count(),
+                (runs & -runs) - 1 if runs else 0, pips0[b0] + pips1[b1] + pips2[b2] + pips3[b3],
+                low, low.bit_length(), s.bit_length(),
+            )  # fmt: skip
+            if len(sides) >= _SIDES:
+                sides.clear()
+            sides[s] = info
+            return info
 
         def judge(me: int, op: int, off_me: int, off_op: int) -> float:
+            n_me, m0, m1, m2, m3, prot_me, open_me, runs_me, below_me, pm, low_me, lo_me, hi_me = known(me) or side(me)
+            n_op, o0, o1, o2, o3, prot_op, open_op, runs_op, below_op, po, low_op, lo_op, hi_op = known(op) or side(op)
             (
                 bias, mb0, mb1, mb2, mb3, ob0, ob1, ob2, ob3,
                 w_off_me, w_off_op, w_prot_me, w_prot_op, w_blk_me, w_blk_op, w_att_me, w_att_op, w_lead,
                 w_apart, w_apart_lead, w_penned_me, w_penned_op, w_share,
-            ) = rows[me.bit_count() * 8 + op.bit_count()]  # fmt: skip
-            m0, m1, m2, m3 = me & 255, (me >> 8) & 255, (me >> 16) & 255, me >> 24
-            o0, o1, o2, o3 = op & 255, (op >> 8) & 255, (op >> 16) & 255, op >> 24
+            ) = rows[n_me * 8 + n_op]  # fmt: skip
             x = bias + mb0[m0] + mb1[m1] + mb2[m2] + mb3[m3] + ob0[o0] + ob1[o1] + ob2[o2] + ob3[o3]
             x += w_off_me * off_me + w_off_op * off_op
-            prot_me = (me & ((me << 1) | (me >> 1))) | (me & safe)
-            prot_op = (op & ((op << 1) | (op >> 1))) | (op & safe)
-            x += w_prot_me * prot_me.bit_count() + w_prot_op * prot_op.bit_count()
-            runs_me = runs_op = 0
-            if starts:  # _runs3 of each side
-                r = me & (me >> 1) & (me >> 2) & starts
-                runs_me = r | (r << 1) | (r << 2)
-                r = op & (op >> 1) & (op >> 2) & starts
-                runs_op = r | (r << 1) | (r << 2)
-                x += w_blk_me * runs_me.bit_count() + w_blk_op * runs_op.bit_count()
+            x += w_prot_me * prot_me + w_prot_op * prot_op
+            if starts:  # the blockades of each side
+                x += w_blk_me * runs_me + w_blk_op * runs_op
             # the attacks: a side with no open piece, or none behind one, is attacked 0.0 (Linear sums its
             # zeros, the same float); an open piece is on the board, so `& ALL_SQUARES` would change nothing
-            open_op, open_me = op & ~prot_op, me & ~prot_me
             att_me = att_op = 0.0
-            if (me & -me) < open_op:  # the mover's rearmost piece is behind an open piece of the other side
-                for t, p in odds:
-                    att_me += p * ((me << t) & open_op).bit_count()
-            if (op & -op) < open_me:
-                for t, p in odds:
-                    att_op += p * ((op << t) & open_me).bit_count()
+            if low_me < open_op:  # the mover's rearmost piece is behind an open piece of the other side
+                att_me = (
+                    p1 * ((me << t1) & open_op).bit_count()
+                    + p2 * ((me << t2) & open_op).bit_count()
+                    + p3 * ((me << t3) & open_op).bit_count()
+                    + p4 * ((me << t4) & open_op).bit_count()
+                    + p5 * ((me << t5) & open_op).bit_count()
+                )
+            if low_op < open_me:
+                att_op = (
+                    p1 * ((op << t1) & open_me).bit_count()
+                    + p2 * ((op << t2) & open_me).bit_count()
+                    + p3 * ((op << t3) & open_me).bit_count()
+                    + p4 * ((op << t4) & open_me).bit_count()
+                    + p5 * ((op << t5) & open_me).bit_count()
+                )
             if open_op or open_me:
                 x += w_att_me * att_me + w_att_op * att_op
-            pm = pips0[m0] + pips1[m1] + pips2[m2] + pips3[m3]
-            po = pips0[o0] + pips1[o1] + pips2[o2] + pips3[o3]
             lead, total = po - pm, pm + po + 10.0
             x += w_lead * lead / sqrt(total)  # Linear.logit ends here; the master's extras follow
             x += w_share * lead / total
-            if (
-                not (me and op)
-                or (me & -me).bit_length() > op.bit_length()
-                or (op & -op).bit_length() > me.bit_length()
-            ):
+            if not (me and op) or lo_me > hi_op or lo_op > hi_me:
                 x += w_apart + w_apart_lead * lead / sqrt(total)  # no contact
-            if starts:  # _penned, with the blockades found above
-                penned_me = (me & ((runs_op & -runs_op) - 1)).bit_count() if runs_op else 0
-                penned_op = (op & ((runs_me & -runs_me) - 1)).bit_count() if runs_me else 0
-                x += w_penned_me * penned_me + w_penned_op * penned_op
+            if starts:  # _penned: the pieces below the other side's rearmost blockade
+                x += w_penned_me * (me & below_op).bit_count() + w_penned_op * (op & below_me).bit_count()
             if x > 30.0:  # max(-30.0, min(30.0, x)) without the calls
                 x = 30.0
             elif x < -30.0:

@@ -73,6 +73,7 @@ class Search:
         self.leaves: dict[tuple[object, ...], tuple[float, bool]] = {}
         self.keyed = game.players == 2 and game.solved_endgames and game.turn_starts_with == "throw"
         self.guessed = False  # whether a leaf was judged by the evaluation (not the tables, nor a game over)
+        self.thrown = -1  # what the last throw tried found, for its full search (the fast path's: its sources)
 
     # ------------------------------------------------------------------ helpers
 
@@ -131,14 +132,19 @@ class Search:
 
     # ------------------------------------------------------------------ nodes
 
+    def chance_key(self, depth: int) -> tuple[object, ...] | None:
+        """The chance cache's key for the position and `depth` (None: no cache, beyond two players)."""
+        if not self.keyed:
+            return None
+        g = self.game
+        return (tuple(g.occ), tuple(g.off), g.to_move, g.opening, depth)
+
     def chance(self, depth: int, alpha: float, beta: float) -> float:
         """A throw to come (Star2): the value for the side of the player to throw."""
         if depth <= 0:
             return self.leaf()
-        g = self.game
-        key = None
-        if self.keyed:
-            key = (tuple(g.occ), tuple(g.off), g.to_move, g.opening, depth)
+        key = self.chance_key(depth)
+        if key is not None:
             hit = self.cache.get(key)
             if hit is not None:
                 return hit
@@ -146,17 +152,23 @@ class Search:
         lower = [0.0] * len(odds)
         upper = [1.0] * len(odds)
         lo_sum, hi_sum = 0.0, 1.0
+        known = [-1] * len(odds)  # what each throw's probe found, for its full search (`throw`'s `known`)
         if self.star2 and len(odds) > 1:
             for i, (t, p) in enumerate(odds):
                 lower[i] = self.throw(t, depth, 0.0, 1.0, probe=True)
+                known[i] = self.thrown
                 lo_sum += p * lower[i]
                 if lo_sum >= beta:
                     return lo_sum
         for i, (t, p) in enumerate(odds):
             rest_lo, rest_hi = lo_sum - p * lower[i], hi_sum - p * upper[i]
-            a = max(lower[i], (alpha - rest_hi) / p)
-            b = min(upper[i], (beta - rest_lo) / p)
-            v = self.throw(t, depth, a, b)
+            a = (alpha - rest_hi) / p  # max(lower[i], ...) and min(upper[i], ...) without the calls
+            if a < lower[i]:
+                a = lower[i]
+            b = (beta - rest_lo) / p
+            if b > upper[i]:
+                b = upper[i]
+            v = self.throw(t, depth, a, b, known=known[i], probed=lower[i])
             if v <= a:
                 upper[i] = v
             if v >= b:
@@ -172,8 +184,18 @@ class Search:
             self.cache[key] = lo_sum
         return lo_sum
 
-    def throw(self, t: object, depth: int, alpha: float, beta: float, probe: bool = False) -> float:
-        """The throw `t` made: the value for the thrower's side (a probe plays only the likeliest move)."""
+    def throw(
+        self,
+        t: object,
+        depth: int,
+        alpha: float,
+        beta: float,
+        probe: bool = False,
+        known: int = -1,
+        probed: float = 0.0,
+    ) -> float:
+        """The throw `t` made: the value for the thrower's side (a probe plays only the likeliest move).
+        `known` and `probed`, what this throw's probe found and its value, serve the fast path's search."""
         g = self.game
         mover = g.to_move
         self._count()

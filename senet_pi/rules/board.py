@@ -91,6 +91,16 @@ def runs_of_three(occupied: int, starts: int) -> int:
     return r | (r << 1) | (r << 2)
 
 
+def free_square_from(occupied: int, square: int) -> int | None:
+    """`square` if it is not in `occupied`, else the first square behind it that is not (S7, H6,
+    M7); None if none down to square 1 is."""
+    while square >= FIRST:
+        if not occupied & (1 << square):
+            return square
+        square -= 1
+    return None
+
+
 def between(a: int, b: int) -> int:
     """The squares strictly between `a` and `b` along the path (either order)."""
     lo, hi = (a, b) if a < b else (b, a)

@@ -1,9 +1,10 @@
 """The shared core of the rule sets: game state, turn flow, push/pop and the common rulings P1-P8.
 
 A rule set is a subclass that states only its differences, as class attributes (safe
-squares, bonus throws, blockades...) and a few hook methods (`destination`,
-`_restrict_sources`, `_check_bear_off`...). Which moves are legal is `legality.py`'s job, mixed
-into `Game`: the fast generator `legal_moves()` and the readable validator `check_move()`.
+squares, bonus throws, blockades...) and a few hook methods (`destination`, `_extra_bonus`,
+`_check_bear_off`...). Which moves are legal is `legality.py`'s job, mixed into `Game`: the fast
+generator `legal_moves()` (made from the data, `sources.py`) and the readable validator
+`check_move()` (through the hooks).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .board import (
     LAST,
     OFF,
     bit,
+    free_square_from,
     mask,
     squares_in,
 )
@@ -27,6 +29,7 @@ from .fast import FastPath, Record
 from .legality import Legality
 from .move import Move, cached_move, parse_square
 from .reasons import Reason
+from .sources import generator
 from .text import Text, joined
 from .throws import RandomSource, Throw, ThrowKind, default_random
 
@@ -136,8 +139,17 @@ class Game(Legality, FastPath):
         cls._plain_sources, cls._bent_sources = tuple(plain), tuple(bent)
         cls._forward_table, cls._backward_table = tuple(forward), tuple(backward)
         cls._move_lists = {}
+        cls._fast_tables()
+
+    @classmethod
+    def _fast_tables(cls) -> None:
+        """The fast path's tables (`fast.py`): destinations by throw, the bonus a move earns by its
+        squares, and the generator made from the tables above (`sources.py`)."""
         cls._forward_dest = tuple(tuple(m.to_sq if m else 0 for m in row) for row in cls._forward_table)
         cls._backward_dest = tuple(tuple(m.to_sq if m else 0 for m in row) for row in cls._backward_table)
+        squares, landings = range(OFF + 1), cls.bonus_landings
+        cls._landing_bonus = tuple(to in landings or cls._extra_bonus(f, to) for f in squares for to in squares)
+        cls._generator = generator(cls)
 
     def __init__(
         self,
@@ -474,8 +486,10 @@ class Game(Legality, FastPath):
         self.effects = tuple(effects)
         return self.effects
 
-    def _extra_bonus(self, from_sq: int, to_sq: int) -> bool:
-        """A bonus throw granted by how a square was reached (S8); none by default."""
+    @classmethod
+    def _extra_bonus(cls, from_sq: int, to_sq: int) -> bool:
+        """A bonus throw granted by how a square was reached (S8); none by default. A rule of the
+        squares alone: the fast path reads it from a table made once (`_landing_bonus`)."""
         return False
 
     def _relocate(self, p: int, square: int, effects: list[Effect]) -> None:
@@ -487,12 +501,7 @@ class Game(Legality, FastPath):
 
     def _free_square_from(self, square: int) -> int | None:
         """`square` if it is empty, else the first empty square behind it (S7, H6, M7); None if none is."""
-        occupied = self.occupied()
-        while square >= FIRST:
-            if not occupied & bit(square):
-                return square
-            square -= 1
-        return None
+        return free_square_from(self.occupied(), square)
 
     def play(self, move: Move | str) -> Effects:
         """Check a move (a `Move` or text like "10-13") and push it; IllegalMoveError says why not."""

@@ -8,14 +8,14 @@ legal move is the k-th bit of the mask, in `legal_moves()` order), a move is a s
 destination (`fast_move`), undo is a record of what changed, XOR masks of the two boards and the
 few scalars before it (`fast_pop`), and effects are built only when asked (`fast_effects`).
 
-It is not a second copy of the rules: the sources come from the same bit-parallel generator and
-hooks as `legal_moves()` (`_forward_sources`, `_backward_sources`, each rule set's
-`_restrict_sources`, `destination` and checks), and a move reads the same class attributes as
-`Game.push` (bonus throws and landings, `_extra_bonus`, the water square and `_relocate`'s
-`_free_square_from`). It serves the rule sets whose turn is the core's (`secret` and `houses`, two
-players, a throw a turn); `modern` (two dice, up to four players) and `cards` (a hand of cards,
-hidden from the other player) keep `Game`'s path (`has_fast_path` says which). The property tests
-play the same seeded games through both paths and compare every position, move list and effect.
+It is not a second copy of the rules: the sources come from the same bit-parallel generator as
+`legal_moves()` (`sources.py`, made from the rule set's data), a move's effect on the two boards
+is the generator's `landing`, and whether it keeps the turn comes from the same class attributes
+as `Game.push` (bonus throws, and a table of `bonus_landings` and `_extra_bonus`). It serves the
+rule sets whose turn is the core's (`secret` and `houses`, two players, a throw a turn); `modern`
+(two dice, up to four players) and `cards` (a hand of cards, hidden from the other player) keep
+`Game`'s path (`has_fast_path` says which). The property tests play the same seeded games through
+both paths and compare every position, move list and effect.
 """
 
 from __future__ import annotations
@@ -25,14 +25,13 @@ from typing import TYPE_CHECKING, ClassVar, cast
 from .board import OFF, bit, squares_in
 from .effects import Bonus, Effect, Effects, Exchanged, Relocated, Turn, Win
 from .move import Move
+from .sources import BACKWARD, Generator
 
 #: One action's undo record: (mover, the throw (waiting before a move; made, for a throw), from,
 #: to, XOR of the mover's board, XOR of the other board, opening before, whether the turn passed).
 #: A throw's record has from = to = 0 and, in place of the first XOR, the throw's source mask.
 Record = tuple[int, object, int, int, int, int, bool, bool]
 
-#: Set in a source mask from `fast_throw` when its moves go backward (S12); bit 0 is no square.
-BACKWARD = 1
 #: How many lists of moves a rule set keeps (a few thousand meet in practice; each is a few pointers).
 _MOVE_LISTS = 50_000
 
@@ -71,13 +70,13 @@ class FastPath:
     #: Lists of moves by sources and throw, per rule set (set by `Game.__init_subclass__`).
     _move_lists: ClassVar[dict[int, list[Move]]] = {}
     _backward_table: ClassVar[tuple[tuple[Move | None, ...], ...]]
+    #: The rule set's generator (`sources.py`) and whether a move from f to `to` earns a bonus by its
+    #: squares (`bonus_landings`, `_extra_bonus`), at index f << 5 | to (set by `Game.__init_subclass__`).
+    _generator: ClassVar[Generator]
+    _landing_bonus: ClassVar[tuple[bool, ...]] = ()
 
-    if TYPE_CHECKING:  # Game's and Legality's, read here
+    if TYPE_CHECKING:  # Game's, read here
 
-        def _forward_sources(self, p: int, t: int) -> int: ...
-        def _backward_sources(self, p: int, t: int) -> int: ...
-        def _extra_bonus(self, from_sq: int, to_sq: int) -> bool: ...
-        def _free_square_from(self, square: int) -> int | None: ...
         def _forfeit_effects(self, p: int, value: object, passed: bool) -> Effects: ...
 
     @property
@@ -89,6 +88,12 @@ class FastPath:
         """Where a move by `t` from each square ends (index = square; 0 where none can), as the
         rule set's `destination` says (forward) or S12 (backward)."""
         return (self._backward_dest if backward else self._forward_dest)[t]
+
+    def fast_rules(self) -> tuple[Generator, tuple[bool, ...]]:
+        """What `fast_throw` and `fast_move` ask, for a search that reads positions without playing
+        them: the rule set's generator (its `sources` and a move's `landing`, `sources.py`) and whether
+        a move's squares earn a bonus throw (at index f << 5 | to)."""
+        return self._generator, self._landing_bonus
 
     def fast_moves(self, srcs: int) -> list[Move]:
         """The moves a source mask of `fast_throw` stands for, in `legal_moves()` order: the shared
@@ -110,26 +115,15 @@ class FastPath:
     def fast_sources(self, t: int) -> int:
         """The squares of the player to move whose piece may move by `t`, as a mask, with `BACKWARD`
         set when they must move backward (S12): the moves of `legal_moves()`, in the same order."""
-        p = self.to_move
-        srcs = self._forward_sources(p, t)
-        if srcs or not self.backward_moves:
-            return srcs
-        srcs = self._backward_sources(p, t)
-        return srcs | BACKWARD if srcs else 0
+        p, occ = self.to_move, self.occ
+        return self._generator.sources(occ[p], occ[1 - p], t, self.opening)
 
     def fast_throw(self, t: int, known: int = -1) -> int:
         """Play throw `t` for the player to move, like `push_throw`: returns `fast_sources(t)`; with
         no legal move the throw is forfeited (P7) and 0 is returned. `known` is what this throw
         returned in this same position before (a search trying a throw twice), taken as it is."""
-        p = self.to_move
-        if known >= 0:
-            srcs = known
-        else:
-            srcs = self._forward_sources(p, t)  # fast_sources(t), one call fewer
-            if not srcs and self.backward_moves:
-                srcs = self._backward_sources(p, t)
-                if srcs:
-                    srcs |= BACKWARD
+        p, occ = self.to_move, self.occ
+        srcs = known if known >= 0 else self._generator.sources(occ[p], occ[1 - p], t, self.opening)
         passed = False
         if srcs:
             self.pending = t
@@ -160,32 +154,18 @@ class FastPath:
         mask and its entry in `destinations`), like `push`; no `Move` is made (the search's tree)."""
         p, t, occ = self.to_move, self.pending, self.occ
         q = 1 - p
-        fb = 1 << f
-        dme = fb
-        dop = 0
+        me, op = occ[p], occ[q]
+        occ[p], occ[q] = self._generator.landing(me, op, f, to)
+        dme, dop = me ^ occ[p], op ^ occ[q]
         if to == OFF:
             self.off[p] += 1
-            occ[p] ^= fb
-        else:
-            tb = 1 << to
-            if occ[q] & tb:  # P4: attack = exchange
-                dop = tb | fb
-                occ[q] ^= dop
-            dme |= tb
-            occ[p] ^= dme
-            if to == self.water_square:  # S7/H6
-                dest = self._free_square_from(self.rebirth_square)
-                assert dest is not None  # ten pieces never fill 1-15 while one of them is on the water
-                back = tb | (1 << dest)
-                occ[p] ^= back
-                dme ^= back
         opening = self.opening
         self.pending = None
         self.opening = False
         passed = False
         if to == OFF and self.off[p] == self.pieces:  # P8
             self.winner = p
-        elif not (t in self.bonus_throws or to in self.bonus_landings or self._extra_bonus(f, to)):  # P6
+        elif not (t in self.bonus_throws or self._landing_bonus[f << 5 | to]):  # P6
             self.to_move = q
             passed = True
         self._fast.append((p, t, f, to, dme, dop, opening, passed))

@@ -3,8 +3,9 @@
 `legal_moves()` works on bit masks of the whole board at once (P3-P5, S2/H2, S4/H3, S12), for
 the referee's every scan and the opponent's search; `check_move()` takes one move and says why it is
 illegal, naming the ruling. The property tests play random games and check the two agree. `Game`
-mixes this in; a rule set changes legality through the hooks here (`destination`,
-`_restrict_sources`, `_check_bear_off`...) and the class attributes `Game` declares.
+mixes this in; a rule set changes legality through the class attributes `Game` declares, which the
+generator reads (`sources.py`), and the validator's hooks here (`destination`, `_check_path`,
+`_check_landing`, `_check_bear_off`...), which state the same rulings square by square.
 """
 
 from __future__ import annotations
@@ -18,8 +19,6 @@ from .board import (
     OFF,
     between,
     bit,
-    iter_squares,
-    mask,
     runs_of_three,
     runs_of_two,
     square_name,
@@ -27,9 +26,7 @@ from .board import (
 )
 from .move import Move, cached_move
 from .reasons import Reason
-
-#: S12: the squares a piece may move back by t from (index t): above t, below 26.
-_BACK_FROM = tuple(mask(range(t + 1, 26)) for t in range(32))
+from .sources import Generator
 
 
 def count_of(throw: object) -> int:
@@ -62,6 +59,7 @@ class Legality:
     _bent_sources: ClassVar[tuple[int, ...]]
     _forward_table: ClassVar[tuple[tuple[Move | None, ...], ...]]
     _backward_table: ClassVar[tuple[tuple[Move | None, ...], ...]]
+    _generator: ClassVar[Generator]
 
     if TYPE_CHECKING:  # Game's, read here
 
@@ -105,11 +103,6 @@ class Legality:
         """Whether `move` is among the legal moves now."""
         return move in self.legal_moves()
 
-    def _protected(self, p: int) -> int:
-        """P5: the squares of player p's pieces that cannot be attacked."""
-        occ = self.occ[p]
-        return runs_of_two(occ) | (occ & self._safe_mask)
-
     def _blockade(self, p: int) -> int:
         """S4/H3: the squares of player p's blockades (runs of three)."""
         return runs_of_three(self.occ[p], self.blockade_starts) if self.blockade_starts else 0
@@ -133,49 +126,14 @@ class Legality:
         return cast(list[Move], moves)  # the sources name only squares whose table entry is a move
 
     def _forward_sources(self, p: int, t: int) -> int:
-        """The squares whose piece can move forward by t, for all pieces at once (bit-parallel)."""
+        """The squares whose piece can move forward by t, for all pieces at once (`sources.py`)."""
         occ = self.occ
-        me, op = occ[p], occ[1 - p]
-        m = me & self._plain_sources[t] & ~(((op & ((op << 1) | (op >> 1))) | (op & self._safe_mask) | me) >> t)
-        if m and self.blockade_starts:
-            r = op & (op >> 1) & (op >> 2) & self.blockade_starts
-            if r:
-                blk = r | (r << 1) | (r << 2)
-                for k in range(1, t):
-                    m &= ~(blk >> k)
-        bent = me & self._bent_sources[t]
-        if bent:  # moves whose destination is not simply f + t (H5): checked one by one
-            for f in iter_squares(bent):
-                if self._passes_checks(p, f, self.destination(f, t)):
-                    m |= bit(f)
-        return self._restrict_sources(p, m, t) if m else 0
+        return self._generator.forward(occ[p], occ[1 - p], t, self.opening)
 
     def _backward_sources(self, p: int, t: int) -> int:
         """S12: the squares whose piece can move back by t (only asked when nothing moves forward)."""
-        me = self.occ[p]
-        q = 1 - p
-        blk = self._blockade(q)
-        crossed = 0
-        if blk:
-            for k in range(1, t):
-                crossed |= blk << k
-        candidates = me & _BACK_FROM[t]
-        m = candidates & ~crossed & ~((me | self._protected(q)) << t)
-        return self._restrict_sources(p, m, -t) if m else 0
-
-    def _restrict_sources(self, p: int, m: int, t: int) -> int:
-        """Rules that forbid some pieces from moving at all (S2/H2 opening; S3 and S11 in `secret`)."""
-        if self.opening and self.opening_square is not None:  # `opening` is only ever set with a square
-            m &= 1 << self.opening_square
-        return m
-
-    def _passes_checks(self, p: int, f: int, to: int) -> bool:
-        try:
-            self._check_path(p, f, to)
-            self._check_landing(p, f, to)
-        except IllegalMoveError:
-            return False
-        return True
+        occ = self.occ
+        return self._generator.backward(occ[p], occ[1 - p], t, self.opening)
 
     # ------------------------------------------------------------------ the readable validator
 

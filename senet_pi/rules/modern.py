@@ -7,7 +7,6 @@ die (M3); `pending` holds the dice still to play and a `Move`'s `by` says which 
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterable, Mapping
 from typing import ClassVar, cast
 
@@ -347,24 +346,27 @@ class ModernGame(Game):
         dest = from_sq + throw
         return dest if dest <= OFF else 2 * OFF - dest
 
-    def _step(self, p: int, f: int, by: int) -> Move:
-        """One piece by one value, under M4/M5/M8; IllegalMoveError says why not."""
+    def _step(self, p: int, f: int, by: int) -> Move | None:
+        """One piece by one value under M4/M5/M8, or None where it may not go (the generator's: asked
+        for every piece of every way to play the dice, so it says no without an exception; the
+        validator, `modern_board`, says why)."""
         to = self.destination(f, by)
         if to != OFF:
-            b = bit(to)
-            if self.occ[p] & b and to != f:
-                raise IllegalMoveError(Reason.OWN_PIECE, target=to, player=self.player_ids[p])
-            if to in SAFE_TILES and f not in SAFE_TILES and self.occupied() & b:
-                raise IllegalMoveError(Reason.SAFE_TILE, target=to)
+            b = 1 << to
+            if self.occ[p] & b and to != f:  # M4: never onto an own piece
+                return None
+            if to in SAFE_TILES and f not in SAFE_TILES and self.occupied() & b:  # M8
+                return None
         return cached_move(f, to, by)
 
     def _steps(self, p: int, by: int, skip_dots: int = 0) -> list[Move]:
         out = []
+        dots = self.dots
         for f in squares_in(self.occ[p]):
-            if self.dots[f] == skip_dots:
-                continue
-            with contextlib.suppress(IllegalMoveError):
-                out.append(self._step(p, f, by))
+            if dots[f] != skip_dots:
+                step = self._step(p, f, by)
+                if step is not None:
+                    out.append(step)
         return out
 
     def _options(self, p: int, dice: tuple[int, ...]) -> list[tuple[Move, ...]]:

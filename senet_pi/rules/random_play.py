@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import cast
 
+from .board import OFF
 from .core import Game
-from .fast import BACKWARD
+from .sources import BACKWARD
 from .throws import RandomSource
 
 
@@ -31,33 +32,74 @@ def play_random_game(game: Game, rng: RandomSource, max_throws: int = 100_000) -
 
 
 def _play_fast(game: Game, rng: RandomSource, max_throws: int) -> int:
-    """`play_random_game` on the fast path: the k-th legal move is the k-th bit of the source mask."""
+    """`play_random_game` on the fast path: the k-th legal move is the k-th bit of the source mask.
+
+    One call a throw, to the rule set's generator (`sources.py`), on the two boards held in local
+    names; a move that takes more than its piece along (an exchange, the water) asks the generator's
+    `landing`, as `fast_move` does. The turn passes unless the throw or the move's squares earn a
+    bonus (the tables `fast_move` reads). The last action is left as a fast-path record, so its
+    effects are `fast_effects()`'s."""
+    if game.winner is not None:
+        return 0
+    cls = type(game)
     value = cast(Callable[[RandomSource], int], game.throw_kind.value)  # the core's throws are counts
     bits, table = game.throw_kind.count_table() or (0, ())  # sticks: a lookup of random bits, no call
     random, getrandbits = rng.random, rng.getrandbits
-    throw, move = game.fast_throw, game.fast_move
-    forward, backward = game._forward_dest, game._backward_dest
-    records = game._fast  # the undo records: not kept, as no history is
-    throws = 0
-    while game.winner is None and throws < max_throws:
-        throws += 1
+    sources, landing = cls._generator.sources, cls._generator.landing
+    forward, backward, bonus_throws, landing_bonus = (
+        cls._forward_dest,
+        cls._backward_dest,
+        cls.bonus_throws,
+        cls._landing_bonus,
+    )
+    water = cls.water_square
+    p, off, pieces, opening = game.to_move, game.off, cls.pieces, game.opening
+    me, op = game.occ[p], game.occ[1 - p]
+    throws = f = to = dme = dop = 0
+    mover, t, opened, passed = p, 0, opening, False
+    for throws in range(1, max_throws + 1):  # noqa: B007  # `throws` is read after the loop
         t = table[getrandbits(bits)] if bits else value(rng)
-        srcs = throw(t)
-        if not srcs:
+        mover, opened = p, opening
+        srcs = sources(me, op, t, opening)
+        if not srcs:  # P7: forfeited, the turn passes unless the throw is a bonus
+            f = to = dme = dop = 0
+            passed = t not in bonus_throws
+            if passed:
+                me, op, p = op, me, 1 - p
             continue
         dest = backward[t] if srcs & BACKWARD else forward[t]
-        srcs &= ~BACKWARD
-        k = int(random() * srcs.bit_count())
-        while k:
+        srcs ^= srcs & BACKWARD
+        k = random() * srcs.bit_count()  # the int(k)-th source: as many steps as k is past 1.0
+        while k >= 1.0:
             srcs &= srcs - 1
-            k -= 1
+            k -= 1.0
         f = (srcs & -srcs).bit_length() - 1
-        move(f, dest[f])
-        if not throws & 63:
-            del records[:-1]
-    if records:
+        to = dest[f]
+        opening = False
+        if to == OFF:
+            off[p] += 1
+            if off[p] == pieces:  # P8
+                dme, dop, passed = 1 << f, 0, False
+                me ^= dme
+                break
+        dme = 1 << f | 1 << to if to != OFF else 1 << f
+        if op & dme or to == water:  # a rule moves more than the piece (P4, S7/H6): `landing` says what
+            after_me, after_op = landing(me, op, f, to)
+            dme, dop, me, op = me ^ after_me, op ^ after_op, after_me, after_op
+        else:  # the piece alone goes from f to `to` (or off)
+            dop = 0
+            me ^= dme
+        passed = not (t in bonus_throws or landing_bonus[f << 5 | to])  # P6
+        if passed:
+            me, op, p = op, me, 1 - p
+    game.occ[p], game.occ[1 - p] = me, op
+    game.to_move, game.opening = p, opening
+    game._version += 1
+    if throws:
+        game.winner = mover if off[mover] == pieces else None
+        game._fast.append((mover, t, f, to, dme, dop, opened, passed))
         game.effects = game.fast_effects()
-        del records[:]
+        del game._fast[:]
     return throws
 
 

@@ -52,7 +52,7 @@ class SecretGame(Game):
     water_square = 27
     water_kind = "reincarnated"
     water_ruling = "S7"
-    top_row_gate = True  # S3, S11 (as data; the hooks below apply them)
+    top_row_gate = True  # S3, S11: the generator applies them as data, `_check_source` and `_check_bear_off` name them
     solved_endgames = True
 
     @classmethod
@@ -68,19 +68,10 @@ class SecretGame(Game):
             raise IllegalMoveError(Reason.EXACT_BEAR_OFF, square=from_sq, throw=throw)
         return dest
 
-    def _extra_bonus(self, from_sq: int, to_sq: int) -> bool:
+    @classmethod
+    def _extra_bonus(cls, from_sq: int, to_sq: int) -> bool:
         """S8: moving from 26 onto 28 grants a bonus throw."""
         return from_sq == 26 and to_sq == 28
-
-    def _restrict_sources(self, p: int, m: int, t: int) -> int:
-        if self.opening and self.opening_square is not None:
-            m &= 1 << self.opening_square  # S2 (as in the core)
-        row1 = self.occ[p] & ROW1
-        if row1:
-            m &= ~ROW1 | 1 << (row1.bit_length() - 1)  # S3: only the highest piece of row 1
-            if t > 0:
-                m &= ~(1 << (OFF - t))  # S11: no bearing off while row 1 holds a piece
-        return m
 
     def _check_source(self, p: int, from_sq: int, t: int) -> None:
         super()._check_source(p, from_sq, t)

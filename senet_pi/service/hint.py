@@ -12,9 +12,8 @@ from dataclasses import replace
 from typing import Any
 
 from ..errors import ReplayError
-from ..opponent.light import light_copy
+from ..opponent.fast_search import searcher
 from ..opponent.players import LEVELS, Computer
-from ..opponent.search import Search
 from ..opponent.tables import Tables
 from ..referee import Referee
 from ..rules import Game
@@ -48,10 +47,11 @@ class Hinter:
         return self._searched(game, player), False
 
     def _searched(self, game: Game, player: int) -> float:
-        """The strongest level's search from a position with no throw waiting, deepened while its budget lasts."""
-        level = self.computer.level
-        v = self.computer.evaluator(game)[game.to_move]
-        search = Search(light_copy(game), self.computer.evaluator, level.budget, level.star2, self.tables.exact)
+        """The strongest level's search from a position with no throw waiting, deepened while its budget lasts:
+        on the rules' fast path where the rule set has one (`searcher`), which asks the tables first itself."""
+        level, evaluator = self.computer.level, self.computer.evaluator
+        v = evaluator(game)[game.to_move]
+        search = searcher(game, evaluator.fallback, level.budget, level.star2, self.tables.exact)
         v = search.deepen_chance(level.depth, v)
         return v if game.to_move == player else 1.0 - v
 
