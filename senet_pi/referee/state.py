@@ -1,10 +1,11 @@
 """What the referee is waiting for, and the open business it keeps, as plain typed values.
 
-The referee is a machine that waits for people. `Mode` names what it waits for; each kind
-of open business is one value: the steps still `Owed` of a move (a suffix of a `Candidate`),
-the `Warning` standing over a wrong board, the `Question` put to the operator, the
-`Provisional` move open to revision, and the `SwitchFaults` it has judged. Verdicts are made
-from them only when they are said.
+The referee is a machine that waits for people. `Mode` names what it waits for; its open work
+is one value, `Open` (`Nothing`, `Owing` steps, `Repairing` a board or who stands where, or
+`Asking` a question over the work it interrupts), made of the steps still `Owed` of a move (a
+suffix of a `Candidate`), the `Warning` standing over a wrong board, the `Repair` under way and
+the `Question` put to the operator; beside it stand the `Provisional` move open to revision and
+the `SwitchFaults` it has judged. Verdicts are made from them only when they are said.
 """
 
 from __future__ import annotations
@@ -360,9 +361,9 @@ GamePoint = tuple[Snapshot, list[tuple[tuple[str, object], Snapshot]], int]
 @dataclass
 class RefereeState:
     """Everything the referee knows besides the game, as one value: what the switches sense and
-    what they should, the hands' evidence, and the open business (owed steps, warning, question,
-    provisional move). The parts read and write its fields; `Core.snapshot` copies it whole and
-    `Core.restore` puts it back with one assignment."""
+    what they should, the hands' evidence, the open work (`open`: one value, changed only by the
+    named steps below) and the provisional move. `Core.snapshot` copies it whole and `Core.restore`
+    puts it back with one assignment."""
 
     sensed: int  # what the switches sense now
     expected: int  # what the board should show now
