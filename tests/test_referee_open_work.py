@@ -117,11 +117,16 @@ def test_a_swap_warned_is_a_repair_under_way_in_the_one_value():
     assert open_work.warning.swap == (9, 12)
 
 
+def test_a_repair_with_nothing_to_put_right_cannot_be_made():
+    with pytest.raises(ValueError, match="nothing to put right"):
+        Repairing()
+    with pytest.raises(ValueError, match="nothing to put right"):
+        Repairing(toward=half_exchange().referee.state.owed)  # that is Owing(owed)
+
+
 def test_open_work_no_case_holds_is_told_from_open_work_one_does():
     state = half_exchange().referee.state
     assert well_formed(state)
-    state.open = Repairing()  # a repair with nothing in it: `work` never builds one
-    assert not well_formed(state)
     state.open = Asking(undo_question(), Asking(undo_question()))  # a question over a question: `ask` replaces
     assert not well_formed(state)
 

@@ -46,11 +46,14 @@ from .outcome import (
 )
 from .physical import HAND, Fix, Step, piece_name
 from .state import (
+    Asking,
     Mixed,
     Mode,
     Owed,
+    Owing,
     Provisional,
     RefereeState,
+    Repairing,
     Replace,
     Saved,
     SwapBack,
@@ -96,13 +99,15 @@ class Core:
 
     @property
     def mode(self) -> Mode:
-        """What the referee waits for now (the most pressing business first)."""
-        if self.state.question is not None:
-            return Mode.ANSWER
-        if self.state.sensing and self.state.owed is not None:
-            return Mode.PROMPTS
-        if self.state.sensing and self.state.warning is not None:
-            return Mode.FIX
+        """What the referee waits for now, read off the open work (the most pressing business first:
+        a question, then owed steps, even under a warning toward them, then a warning)."""
+        match self.state.open:
+            case Asking():
+                return Mode.ANSWER
+            case Owing() | Repairing(toward=Owed()) if self.state.sensing:
+                return Mode.PROMPTS
+            case Repairing(warning=Warning()) if self.state.sensing:
+                return Mode.FIX
         if self.game.is_over:
             return Mode.OVER
         if self.game.pending is not None or self.game.phase != "play":

@@ -330,6 +330,10 @@ class Repairing:
     guiding: bool = False
     toward: Owed | None = None
 
+    def __post_init__(self) -> None:
+        if self.warning is None and self.repair is None and not self.guiding:
+            raise ValueError("nothing to put right: that is Nothing() or Owing(owed), see `work`")
+
 
 #: The work a question can interrupt.
 Work = Nothing | Owing | Repairing
