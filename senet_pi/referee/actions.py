@@ -67,7 +67,7 @@ class Actions(Part):
         ):
             out += self.core.judge_at(self.state.last_change + settle)
         if self._part_way_too_long():  # no silent board: a move left part way is warned, with its fix
-            self.state.guide()
+            self.state.guide_fixes()
             out += self.core.warn(self.state.sensed)
         warning = self.state.warning
         if (
@@ -75,7 +75,7 @@ class Actions(Part):
             and not self.state.guiding
             and self.state.now - warning.since >= self.core.guidance_delay - _EPS
         ):
-            self.state.guide()
+            self.state.guide_fixes()
             out += self.core.next_fix()
         still_for = self.state.now - (self.state.last_change if self.state.last_change is not None else 0.0)
         switches = self.state.switches

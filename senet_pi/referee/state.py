@@ -441,7 +441,7 @@ class RefereeState:
         """Pieces swapped or replaced by hand are warned about, and `repair` is under way (not guided yet)."""
         self._rework(work(self.owed, warning, False, repair))
 
-    def guide(self) -> None:
+    def guide_fixes(self) -> None:
         """The fixes are guided one at a time from now on (the warning stood long enough, or is due)."""
         self._rework(work(self.owed, self.warning, True, self.repair))
 
