@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from senet_pi.referee import Referee
 from senet_pi.referee.physical import OFF
+from senet_pi.referee.state import Asking, Nothing, Owing, RefereeState, Repairing, work
 from senet_pi.rules import Game
 from senet_pi.verdicts import Verdict
 
@@ -105,3 +106,12 @@ def walk(game, steps, victim_first: bool = False) -> list[tuple[str, int, dict[i
             wood[step.to_sq] = step.player
             out.append(("place", step.to_sq, dict(wood)))
     return out
+
+
+def well_formed(state: RefereeState) -> bool:
+    """The referee's open work is one case of its union: a question over no question, and never a
+    repair with nothing in it (`state.work` builds the smallest case that holds its parts)."""
+    under = state.open.over if isinstance(state.open, Asking) else state.open
+    if isinstance(under, Asking) or not isinstance(under, Nothing | Owing | Repairing):
+        return False
+    return not isinstance(under, Repairing) or work(under.toward, under.warning, under.guiding, under.repair) == under

@@ -24,6 +24,7 @@ from senet_pi.service.core import Service
 from senet_pi.service.journal import Journal
 from senet_pi.verdicts import parse_verdict
 from tests.journal_helpers import ScriptClock, feed
+from tests.referee_helpers import well_formed
 from tests.referee_physical_play import carries
 from tests.referee_replay_helpers import RULE_SETS, Session, as_json, options_for, replay_verdicts
 
@@ -131,6 +132,7 @@ def check_judged(s: Session, event: dict[str, object], verdicts: list[dict[str, 
     for v in verdicts:
         json.dumps(v)  # every verdict has its JSON form
         parse_verdict(v)  # and it is one of the kinds the project defines, with their fields
+    assert well_formed(s.referee.state), s.explain(f"{event} left open work no case holds: {s.referee.state.open}")
     (kind,) = [k for k in event if k != "by"]
     if kind in ACTIONS:
         assert verdicts, s.explain(f"{event} got no verdict at all: neither done nor refused with a reason")

@@ -67,7 +67,7 @@ class Actions(Part):
         ):
             out += self.core.judge_at(self.state.last_change + settle)
         if self._part_way_too_long():  # no silent board: a move left part way is warned, with its fix
-            self.state.guiding = True
+            self.state.guide_fixes()
             out += self.core.warn(self.state.sensed)
         warning = self.state.warning
         if (
@@ -75,7 +75,7 @@ class Actions(Part):
             and not self.state.guiding
             and self.state.now - warning.since >= self.core.guidance_delay - _EPS
         ):
-            self.state.guiding = True
+            self.state.guide_fixes()
             out += self.core.next_fix()
         still_for = self.state.now - (self.state.last_change if self.state.last_change is not None else 0.0)
         switches = self.state.switches
@@ -221,7 +221,7 @@ class Actions(Part):
         self.state.before_last_move = before
         self.state.provisional = None
         out += from_effects(self.game.push(move), move, player)
-        self.state.question = None
+        self.state.unask()
         if self.state.sensing:
             self.core.guide(steps, before, keep_evidence=True)  # the hands may have moved it already
             out += self._recheck_owed()
@@ -237,7 +237,7 @@ class Actions(Part):
         if question is None:
             raise RefereeError("there is no question to answer")
         index = _option(question, choice)
-        self.state.question = None
+        self.state.unask()
         out.append(Answered(question.id, question.options[index]))
         match question:
             case WhichQuestion() if index < len(question.fits):  # a way to play chosen

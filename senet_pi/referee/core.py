@@ -46,11 +46,14 @@ from .outcome import (
 )
 from .physical import HAND, Fix, Step, piece_name
 from .state import (
+    Asking,
     Mixed,
     Mode,
     Owed,
+    Owing,
     Provisional,
     RefereeState,
+    Repairing,
     Replace,
     Saved,
     SwapBack,
@@ -96,13 +99,15 @@ class Core:
 
     @property
     def mode(self) -> Mode:
-        """What the referee waits for now (the most pressing business first)."""
-        if self.state.question is not None:
-            return Mode.ANSWER
-        if self.state.sensing and self.state.owed is not None:
-            return Mode.PROMPTS
-        if self.state.sensing and self.state.warning is not None:
-            return Mode.FIX
+        """What the referee waits for now, read off the open work (the most pressing business first:
+        a question, then owed steps, even under a warning toward them, then a warning)."""
+        match self.state.open:
+            case Asking():
+                return Mode.ANSWER
+            case Owing() | Repairing(toward=Owed()) if self.state.sensing:
+                return Mode.PROMPTS
+            case Repairing(warning=Warning()) if self.state.sensing:
+                return Mode.FIX
         if self.game.is_over:
             return Mode.OVER
         if self.game.pending is not None or self.game.phase != "play":
@@ -152,7 +157,7 @@ class Core:
         out: list[Verdict] = []
         if self.state.question is not None:
             out.append(Withdrawn(self.state.question.id))
-            self.state.question = None
+            self.state.unask()
         return out + self.dispose(self.judging.settled(self.state.sensed))
 
     def judge_at(self, moment: float) -> list[Verdict]:
@@ -205,7 +210,7 @@ class Core:
                 self.reset_attempt()
                 return self.dispose(then)
             case Repaired(then):
-                self.state.repair = None
+                self.state.repaired()
                 return self.dispose(then)
             case Clearing(then):
                 cleared = [self.clear()] if self.state.warning is not None else []
@@ -246,7 +251,7 @@ class Core:
         owed = self.state.owed
         assert owed is not None
         self.state.expected = owed.cand.boards[stage]
-        self.state.owed = Owed.of(owed.cand, stage)
+        self.state.owe(Owed.of(owed.cand, stage))
         if self.state.owed is not None:
             return [self.state.owed.prompt()]
         self.reset_attempt()
@@ -314,7 +319,7 @@ class Core:
         self.state.provisional.seen = ev.count
         self.state.provisional.outcome = cand.outcome
         self.state.provisional.labels += [str(m) for m in cand.moves]
-        self.state.owed = Owed.of(cand, stage)
+        self.state.owe(Owed.of(cand, stage))
         self.state.expected = cand.boards[stage] if cand.boards else self.state.expected
         doubt = self.state.owed is None and self.whereabouts.in_doubt()
         if self.state.owed is None and not doubt:
@@ -386,7 +391,7 @@ class Core:
         """The people must carry out `steps` from the board `start`: prompt them one at a time, and
         count each done only once the hands were seen to do it."""
         steps = [s for s in steps if s.from_sq != s.to_sq]  # a bounce onto its own square asks nothing
-        self.state.owed = Owed(Candidate.of_steps(start, steps)) if steps else None
+        self.state.owe(Owed(Candidate.of_steps(start, steps)) if steps else None)
         self.state.expected = start if steps else self.game.occupied()
         if not keep_evidence or self.state.attempt.start != start:
             self.state.attempt = self._attempt(start)
@@ -413,28 +418,24 @@ class Core:
         missing, extra = board_differences(board, target, self.unknown)
         warning = Warning(reason, ruling, missing, extra, fixes, self.state.now, player=self.game.to_move_id)
         if self.state.warning is not None and self.state.warning.reason == warning.reason:
-            self.state.warning = replace(warning, since=self.state.warning.since)
+            self.state.warned(replace(warning, since=self.state.warning.since))
             return self.next_fix() if self.state.guiding else []
-        self.state.warning = warning
+        self.state.warned(warning)
         return [warning.verdict(), *(self.next_fix() if self.state.guiding else [])]
 
     def _warn_swap(self, a: int, b: int, mixed: Mixed | None = None) -> list[Verdict]:
         """Two pieces swapped by hand that no legal move exchanges: say why, and to swap them back
         (`mixed`: other pieces said to stand on each other's squares, swapped back next)."""
-        self.state.repair = SwapBack(a, b, mixed if mixed is not None else {})
         reason = swap_reason(self.game, a, b)
         fix = Fix(a, b, swap=True)
-        self.state.warning = Warning(
-            reason, Reason.SWAPPED.ruling, [], [], [fix], self.state.now, (a, b), self.game.to_move_id
-        )
-        self.state.guiding = False
-        return [self.state.warning.verdict()]
+        warning = Warning(reason, Reason.SWAPPED.ruling, [], [], [fix], self.state.now, (a, b), self.game.to_move_id)
+        self.state.repair_warned(warning, SwapBack(a, b, mixed if mixed is not None else {}))
+        return [warning.verdict()]
 
     def _warn_replace(self, square: int, real: Identity, mixed: Mixed) -> list[Verdict]:
         """The people said the piece on `square` is another than the game's (one not in the game,
         or one whose square is elsewhere), and the game's is on no other square: take that piece
         off and put the game's there (class 4: a wrong board is never accepted in silence)."""
-        self.state.repair = Replace(square, mixed)
         wanted = self.game.piece_at(square)
         owner, dots = wanted if isinstance(wanted, tuple) else (wanted, None)
         if real is None:
@@ -448,9 +449,9 @@ class Core:
                 piece=piece_name(wanted),
             )
         fixes = [Fix(square, HAND), Fix(HAND, square, str(owner), dots=dots if isinstance(dots, int) else None)]
-        self.state.warning = Warning(reason, "P3", [], [], fixes, self.state.now, player=self.game.to_move_id)
-        self.state.guiding = False
-        return [self.state.warning.verdict()]
+        warning = Warning(reason, "P3", [], [], fixes, self.state.now, player=self.game.to_move_id)
+        self.state.repair_warned(warning, Replace(square, mixed))
+        return [warning.verdict()]
 
     def next_fix(self) -> list[Verdict]:
         repair = self.state.repair
@@ -473,8 +474,9 @@ class Core:
     def _ask(self, ask: Ask) -> list[Verdict]:
         """Put the question `ask` proposes to the operator, numbered."""
         self.state.questions += 1
-        self.state.question = replace(ask.question, id=self.state.questions)
-        return [self.state.question.verdict()]
+        question = replace(ask.question, id=self.state.questions)
+        self.state.ask(question)
+        return [question.verdict()]
 
     def busy(self) -> Illegal | None:
         """Why nothing else can be done before the open business (as an `illegal` line), or None."""

@@ -1,10 +1,11 @@
 """What the referee is waiting for, and the open business it keeps, as plain typed values.
 
-The referee is a machine that waits for people. `Mode` names what it waits for; each kind
-of open business is one value: the steps still `Owed` of a move (a suffix of a `Candidate`),
-the `Warning` standing over a wrong board, the `Question` put to the operator, the
-`Provisional` move open to revision, and the `SwitchFaults` it has judged. Verdicts are made
-from them only when they are said.
+The referee is a machine that waits for people. `Mode` names what it waits for; its open work
+is one value, `Open` (`Nothing`, `Owing` steps, `Repairing` a board or who stands where, or
+`Asking` a question over the work it interrupts), made of the steps still `Owed` of a move (a
+suffix of a `Candidate`), the `Warning` standing over a wrong board, the `Repair` under way and
+the `Question` put to the operator; beside it stand the `Provisional` move open to revision and
+the `SwitchFaults` it has judged. Verdicts are made from them only when they are said.
 """
 
 from __future__ import annotations
@@ -304,6 +305,59 @@ class Replace:
 Repair = SwapBack | Replace
 
 
+@dataclass(frozen=True)
+class Nothing:
+    """No open work: the referee waits for a throw or a move."""
+
+
+@dataclass(frozen=True)
+class Owing:
+    """Steps the people still owe by hand (the rules' own moves, an undo, a new game's setup), prompted."""
+
+    owed: Owed
+
+
+@dataclass(frozen=True)
+class Repairing:
+    """The board, or who stands where, being put right: the `warning` on show (None while a swap to
+    undo outlives its warning, the switches being unable to see it, or while the fixes are to be
+    guided but could not be named yet: a question about whose piece came first), the `repair` of who
+    stands where (None: occupancy only), whether the fixes are `guiding` one at a time, and the owed
+    steps the board is put right `toward` (None: the game's position). Never empty: see `work`."""
+
+    warning: Warning | None = None
+    repair: Repair | None = None
+    guiding: bool = False
+    toward: Owed | None = None
+
+    def __post_init__(self) -> None:
+        if self.warning is None and self.repair is None and not self.guiding:
+            raise ValueError("nothing to put right: that is Nothing() or Owing(owed), see `work`")
+
+
+#: The work a question can interrupt.
+Work = Nothing | Owing | Repairing
+
+
+@dataclass(frozen=True)
+class Asking:
+    """A question put to the operator, `over` the work it interrupts (taken up again once answered)."""
+
+    question: Question
+    over: Work = field(default_factory=Nothing)
+
+
+#: The referee's open work, one value with a case per kind (a question never interrupts a question).
+Open = Work | Asking
+
+
+def work(owed: Owed | None, warning: Warning | None, guiding: bool, repair: Repair | None) -> Work:
+    """The one way open work other than a question is built: the smallest case that holds it."""
+    if warning is None and repair is None and not guiding:
+        return Nothing() if owed is None else Owing(owed)
+    return Repairing(warning, repair, guiding, owed)
+
+
 #: A game's state with its history, as `Game.checkpoint` gives it for `Game.rollback`.
 GamePoint = tuple[Snapshot, list[tuple[tuple[str, object], Snapshot]], int]
 
@@ -311,9 +365,9 @@ GamePoint = tuple[Snapshot, list[tuple[tuple[str, object], Snapshot]], int]
 @dataclass
 class RefereeState:
     """Everything the referee knows besides the game, as one value: what the switches sense and
-    what they should, the hands' evidence, and the open business (owed steps, warning, question,
-    provisional move). The parts read and write its fields; `Core.snapshot` copies it whole and
-    `Core.restore` puts it back with one assignment."""
+    what they should, the hands' evidence, the open work (`open`: one value, changed only by the
+    named steps below) and the provisional move. `Core.snapshot` copies it whole and `Core.restore`
+    puts it back with one assignment."""
 
     sensed: int  # what the switches sense now
     expected: int  # what the board should show now
@@ -324,17 +378,84 @@ class RefereeState:
     unsettled_since: float = 0.0  # the first switch change since the board was last judged
     judged: bool = True
     in_progress: bool = False
-    owed: Owed | None = None  # steps the people still owe (the rules' own moves, an undo...)
-    warning: Warning | None = None
-    guiding: bool = False  # the warning's fixes are being guided one at a time
-    repair: Repair | None = None  # pieces swapped or replaced by hand, to put right (who stands where)
-    question: Question | None = None
+    open: Open = field(default_factory=Nothing)  # the open work: owed steps, a repair, a question (one value)
     questions: int = 0  # questions asked so far: the next one's id
     provisional: Provisional | None = None
     before_last_move: int | None = None
     accepted: int = 1  # moves accepted together the last time (two dice carried out at once, `modern`)
     candidates: tuple[int, list[Candidate]] = (-1, [])  # the ways to play the throw, by game version
     switches: SwitchFaults = field(default_factory=SwitchFaults)
+
+    # ------------------------------------------------------------------ the open work, read
+
+    @property
+    def work(self) -> Work:
+        """The open work besides a question (what a question interrupts)."""
+        return self.open.over if isinstance(self.open, Asking) else self.open
+
+    @property
+    def owed(self) -> Owed | None:
+        """The steps the people still owe (the rules' own moves, an undo...), if any."""
+        match self.work:
+            case Owing(owed):
+                return owed
+            case Repairing(toward=toward):
+                return toward
+        return None
+
+    @property
+    def warning(self) -> Warning | None:
+        """The warning on show over a wrong board (or two pieces swapped by hand), if any."""
+        return self.work.warning if isinstance(self.work, Repairing) else None
+
+    @property
+    def guiding(self) -> bool:
+        """Whether the fixes are guided one at a time (the warning has stood for the guidance delay)."""
+        return isinstance(self.work, Repairing) and self.work.guiding
+
+    @property
+    def repair(self) -> Repair | None:
+        """Pieces swapped or replaced by hand, to put right (who stands where), if any."""
+        return self.work.repair if isinstance(self.work, Repairing) else None
+
+    @property
+    def question(self) -> Question | None:
+        """The question open to the operator, if any."""
+        return self.open.question if isinstance(self.open, Asking) else None
+
+    # ------------------------------------------------------------------ the open work, changed (push/pop-like)
+
+    def _rework(self, new: Work) -> None:
+        """The work besides a question is now `new` (under the question, if one is open)."""
+        self.open = replace(self.open, over=new) if isinstance(self.open, Asking) else new
+
+    def owe(self, owed: Owed | None) -> None:
+        """The steps owed are now `owed` (None: none), any warning or repair standing as it is."""
+        self._rework(work(owed, self.warning, self.guiding, self.repair))
+
+    def warned(self, warning: Warning) -> None:
+        """A wrong board is warned about (the fixes still guided if they were, a repair still owed)."""
+        self._rework(work(self.owed, warning, self.guiding, self.repair))
+
+    def repair_warned(self, warning: Warning, repair: Repair) -> None:
+        """Pieces swapped or replaced by hand are warned about, and `repair` is under way (not guided yet)."""
+        self._rework(work(self.owed, warning, False, repair))
+
+    def guide_fixes(self) -> None:
+        """The fixes are guided one at a time from now on (the warning stood long enough, or is due)."""
+        self._rework(work(self.owed, self.warning, True, self.repair))
+
+    def repaired(self) -> None:
+        """The repair under way is done (who stands where is right again)."""
+        self._rework(work(self.owed, self.warning, self.guiding, None))
+
+    def ask(self, question: Question) -> None:
+        """`question` is put, over the work it interrupts (a question open before is replaced)."""
+        self.open = Asking(question, self.work)
+
+    def unask(self) -> None:
+        """The question is answered or withdrawn: the work it interrupted is taken up again."""
+        self.open = self.work
 
     # ------------------------------------------------------------------ the resets, each in one place
 
@@ -343,24 +464,21 @@ class RefereeState:
         believed swapped or mixed up by hand are no longer in question (undo, new game, resync)."""
         self.before_last_move = None
         self.provisional = None
-        self.question = None
-        self.repair = None
+        self.open = work(self.owed, self.warning, self.guiding, None)
 
     def forget_warning(self) -> None:
         """No warning stands or is being guided (a piece to replace, if any, is still owed)."""
-        self.warning = None
-        self.guiding = False
+        self._rework(work(self.owed, None, False, self.repair))
 
     def clear_warning(self) -> None:
         """The board is right again: no warning, no guiding, no piece to replace (a swap to undo stays:
         the switches cannot see it)."""
-        self.forget_warning()
-        if isinstance(self.repair, Replace):
-            self.repair = None
+        repair = None if isinstance(self.repair, Replace) else self.repair
+        self._rework(work(self.owed, None, False, repair))
 
     def forget_owed(self) -> None:
         """No steps are owed by hand."""
-        self.owed = None
+        self.owe(None)
 
     def forget_attempt(self, attempt: Attempt) -> None:
         """The board is trusted as it is: the hands' evidence starts afresh from `attempt`."""
@@ -371,7 +489,7 @@ class RefereeState:
         """The provisional move `prov` is taken back (the game already popped, now at `version`): the
         board, the evidence and the ways to play are as they were before it, and nothing is owed."""
         self.provisional = None
-        self.owed = None
+        self.owe(None)
         self.expected = prov.base
         self.attempt = prov.attempt
         self.candidates = (version, prov.candidates)
