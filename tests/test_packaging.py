@@ -310,3 +310,23 @@ def test_every_error_a_user_can_meet_lives_in_errors_py():
             if any(b.endswith(("Error", "Exception")) or b == "SenetError" for b in bases):
                 elsewhere.append(f"{path.relative_to(ROOT)}: {node.name}")
     assert not elsewhere, "\n".join(elsewhere)
+
+
+def test_a_wheel_is_never_built_without_the_manual(tmp_path, monkeypatch):
+    """setup.py refuses a tree without docs/ (a copy of only the package folders, as the card's
+    builder once made): its wheel would serve /manual/ as 404 on the board."""
+    import importlib.util
+
+    import setuptools
+
+    monkeypatch.setattr(setuptools, "setup", lambda **_kwargs: None)
+    spec = importlib.util.spec_from_file_location("senet_pi_setup", ROOT / "setup.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.chdir(ROOT)
+    assert Path("docs/index.md") in module.manual_files()
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit, match="docs/ is missing from this tree"):
+        module.manual_files()
