@@ -17,7 +17,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 #: What a build needs from the checkout (the rest, .venv and .git above all, stays out).
-SOURCES = ["pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "senet_pi", "web", "firmware_bridge", "hardware"]
+SOURCES = [
+    "pyproject.toml",
+    "setup.py",
+    "MANIFEST.in",
+    "README.md",
+    "senet_pi",
+    "web",
+    "firmware_bridge",
+    "hardware",
+    "docs",
+]
 #: Checkout folder -> installed package name.
 PACKAGE_ROOTS = {"senet_pi": "senet_pi", "web": "senet_pi_web", "firmware_bridge": "firmware_bridge"}
 
@@ -31,7 +41,7 @@ def wheel(tmp_path_factory) -> Path:
     for name in SOURCES:
         path = ROOT / name
         if path.is_dir():
-            shutil.copytree(path, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+            shutil.copytree(path, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "_build"))
         else:
             shutil.copy2(path, source / name)
     out = tmp / "dist"
