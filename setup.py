@@ -20,7 +20,13 @@ MANUAL = ("docs/**/*.md", "docs/images/*", "hardware/*.md", "hardware/*.svg", "h
 
 
 def manual_files() -> list[Path]:
-    """The manual's files in the checkout (never a built site under docs/_build)."""
+    """The manual's files in the checkout (never a built site under docs/_build). A tree without
+    docs/ is refused: its wheel would serve no manual (the card's first image had none, /manual/ 404)."""
+    if not Path("docs/index.md").is_file():
+        raise SystemExit(
+            "senet-pi's build: docs/ is missing from this tree, and the board serves its manual from it:"
+            " build from the whole checkout or its sdist"
+        )
     found = {p for pattern in MANUAL for p in Path().glob(pattern) if p.is_file() and "_build" not in p.parts}
     return sorted(found)
 

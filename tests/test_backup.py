@@ -241,6 +241,18 @@ def test_a_folder_gets_a_dated_archive_and_keep_prunes_only_this_hosts_older_one
     assert "--keep N needs a folder" in capsys.readouterr().err
 
 
+def test_a_missing_folder_is_named_as_a_stick_not_mounted(board, tmp_path, capsys):
+    """The crontab's `senet-pi backup /media/stick --keep 14` with the stick out: the folder named, nothing written."""
+    _, journal, _ = board
+    gone = tmp_path / "stick"
+    for argv in ([str(gone), "--keep", "14"], [str(gone / "senet-pi.tar.gz")]):
+        assert main(["backup", *argv, "--journal", str(journal)]) == 1
+        err = capsys.readouterr().err
+        assert f"there is no folder {gone}: plug in and mount the stick" in err
+        assert "Traceback" not in err
+    assert not gone.exists()
+
+
 def test_the_daily_backup_units_pass_systemd_analyze_verify(tmp_path):
     from tests.exhibit_helpers import EXHIBIT, SENET_PI, verify
 

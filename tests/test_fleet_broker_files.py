@@ -182,3 +182,11 @@ class _Closing:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+
+
+def test_the_broker_conf_uses_no_key_mosquitto_2_warns_of(tmp_path):
+    """Debian 12's Mosquitto 2.0.11 says "replace message_size_limit with max_packet_size" at every start."""
+    assert main(["broker-files", str(tmp_path / "b"), "--board", "hall-1"]) == 0
+    conf = (tmp_path / "b" / "senet-pi.conf").read_text().splitlines()
+    assert "max_packet_size 1048576" in conf
+    assert not [line for line in conf if line.startswith("message_size_limit")]

@@ -249,3 +249,17 @@ def test_status_without_the_exhibit_env_file_checks_port_8080(tmp_path) -> None:
     assert page_port(tmp_path / "none.env") == 8080
     (tmp_path / "bad.env").write_bytes(b"\xff\xfe")
     assert page_port(tmp_path / "bad.env") == 8080
+
+
+def test_a_page_too_slow_to_answer_is_said_as_possibly_just_started() -> None:
+    """Right after an install the first answer can be slow (seen on an emulated Pi): the line says to run it again."""
+    from senet_pi.cli.status import page_state
+
+    with socket.socket() as listener:  # accepts, never answers
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        url = f"http://127.0.0.1:{listener.getsockname()[1]}/"
+        said = page_state(url, timeout=0.2)
+    assert isinstance(said, str)
+    assert said.startswith(f"no page answers at {url} (timed out after 0.2 s")
+    assert "may take a minute to answer; run this again" in said

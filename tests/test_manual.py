@@ -76,9 +76,27 @@ def test_the_generated_blocks_are_filled_from_the_code(client):
     assert "senet_pi.rules.Game" in api
     assert ".. auto" not in api
     shown = [p for p in PAGES if NOTE in client.get(f"/manual/{p}").get_data(as_text=True)]
-    # left to the built site: the commands' options (the parser is the command line's, above the page)
-    # and the module map; their notes say where to read them
+    # left to the built site: the module map, and on a page with no command line to fill them (a test's
+    # app), the commands' options; their notes say where to read them
     assert shown == ["docs/commands.md", "docs/development.md"]
+
+
+def test_the_commands_options_are_filled_by_the_command_line_that_serves_the_page(client, monkeypatch):
+    """`senet-pi run` gives the page's manual its parser when the page starts: every subcommand and
+    every option of each on the board's Commands page, as the built manual has them."""
+    from senet_pi.cli.command import build_parser
+    from senet_pi.cli.docs import add_to_manual
+    from senet_pi_web import manual
+
+    monkeypatch.setattr(manual, "ADDED_FILLERS", {})
+    add_to_manual(build_parser)
+    commands = client.get("/manual/docs/commands.md").get_data(as_text=True)
+    assert NOTE not in commands
+    assert "<code>senet-pi backup</code>" in commands  # the table of subcommands
+    assert "--page-port PAGE_PORT" in commands  # run's options
+    assert "--keep N" in commands  # backup's
+    assert "journal recover" in commands
+    assert NOTE in client.get("/manual/docs/development.md").get_data(as_text=True)  # the module map stays a note
 
 
 @pytest.mark.parametrize(
@@ -128,3 +146,28 @@ def test_senet_pi_docs_names_the_pages_and_the_address(capsys):
     assert (folder / "index.md").is_file()
     assert said[1].endswith("http://127.0.0.1:8123/manual/")
     assert re.search(r"http://[\w-]+\.local:8123/manual/$", said[2])
+
+
+def test_senet_pi_run_serves_the_commands_options_on_its_manual(tmp_path):
+    """The wiring: the page `senet-pi run` starts has its manual's Commands page filled, no note left."""
+    import os
+    import socket
+    import subprocess
+    import urllib.request
+
+    from tests.cli_helpers import start_board
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "SENET_PI_INSTANCE": str(tmp_path / "instance"), "PYTHONPATH": str(ROOT)}
+    env.pop("NOTIFY_SOCKET", None)
+    board = start_board(tmp_path / "j.sqlite", port, env, stderr=subprocess.DEVNULL)
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/manual/docs/commands.md", timeout=60) as answer:
+            page = answer.read().decode()
+    finally:
+        board.kill()
+        board.communicate(timeout=60)  # and its pipes closed
+    assert NOTE not in page
+    assert "<code>--page-port PAGE_PORT</code>" in page

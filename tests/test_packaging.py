@@ -17,7 +17,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 #: What a build needs from the checkout (the rest, .venv and .git above all, stays out).
-SOURCES = ["pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "senet_pi", "web", "firmware_bridge", "hardware"]
+SOURCES = [
+    "pyproject.toml",
+    "setup.py",
+    "MANIFEST.in",
+    "README.md",
+    "senet_pi",
+    "web",
+    "firmware_bridge",
+    "hardware",
+    "docs",
+]
 #: Checkout folder -> installed package name.
 PACKAGE_ROOTS = {"senet_pi": "senet_pi", "web": "senet_pi_web", "firmware_bridge": "firmware_bridge"}
 
@@ -31,7 +41,7 @@ def wheel(tmp_path_factory) -> Path:
     for name in SOURCES:
         path = ROOT / name
         if path.is_dir():
-            shutil.copytree(path, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+            shutil.copytree(path, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "_build"))
         else:
             shutil.copy2(path, source / name)
     out = tmp / "dist"
@@ -310,3 +320,23 @@ def test_every_error_a_user_can_meet_lives_in_errors_py():
             if any(b.endswith(("Error", "Exception")) or b == "SenetError" for b in bases):
                 elsewhere.append(f"{path.relative_to(ROOT)}: {node.name}")
     assert not elsewhere, "\n".join(elsewhere)
+
+
+def test_a_wheel_is_never_built_without_the_manual(tmp_path, monkeypatch):
+    """setup.py refuses a tree without docs/ (a copy of only the package folders, as the card's
+    builder once made): its wheel would serve /manual/ as 404 on the board."""
+    import importlib.util
+
+    import setuptools
+
+    monkeypatch.setattr(setuptools, "setup", lambda **_kwargs: None)
+    spec = importlib.util.spec_from_file_location("senet_pi_setup", ROOT / "setup.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.chdir(ROOT)
+    assert Path("docs/index.md") in module.manual_files()
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit, match="docs/ is missing from this tree"):
+        module.manual_files()

@@ -12,6 +12,7 @@ rendered (escaped), so a page can carry nothing the Content-Security-Policy woul
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,11 @@ def _toctree(body: list[str]) -> str:
     return "\n".join(f"- [{page}]({page}.md)" for page in pages)
 
 
+#: Fillers the front end serving the page adds when it starts it: the command line's options, from its
+#: own parser (senet_pi.cli.docs), which the page may not import (it sits above it). Name -> filler.
+ADDED_FILLERS: dict[str, Callable[[str], str]] = {}
+
+
 def block(info: str, content: str, page: Path) -> str | None:
     """What a directive's block (```{name} argument) says on the board, as Markdown; None for a
     plain code block. A generated block no filler knows shows its own note for a code host."""
@@ -64,8 +70,9 @@ def block(info: str, content: str, page: Path) -> str | None:
     lines = content.splitlines()
     options = dict(re.findall(r"^:([a-z-]+):\s*(.*)$", content, flags=re.MULTILINE))
     body = "\n".join(line for line in lines if not re.match(r"^:[a-z-]+:", line)).strip()
-    if name in FILLERS:
-        return FILLERS[name](argument)
+    filler = ADDED_FILLERS.get(name) or FILLERS.get(name)
+    if filler is not None:
+        return filler(argument)
     if name in ("senet-include", "senet-literalinclude"):
         return _include((page.parent / argument).resolve(), body, name.endswith("literalinclude"), options)
     if name == "toctree":
@@ -113,11 +120,11 @@ def _renderer() -> Any:
 def render_page(path: Path) -> tuple[str, Markup]:
     """A page of the manual as (title, HTML): rendered once per version of the file, since filling
     Troubleshooting's lists reads the code (about a second on a development machine)."""
-    return _rendered(str(path), path.stat().st_mtime_ns)
+    return _rendered(str(path), path.stat().st_mtime_ns, tuple(sorted(ADDED_FILLERS)))
 
 
 @lru_cache(maxsize=64)
-def _rendered(name: str, _mtime_ns: int) -> tuple[str, Markup]:
+def _rendered(name: str, _mtime_ns: int, _added: tuple[str, ...]) -> tuple[str, Markup]:
     path = Path(name)
     text = path.read_text(encoding="utf-8")
     title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), path.stem)

@@ -4,9 +4,9 @@ same way for the manual the board serves (`manual`), which has no Sphinx.
 
 The messages read from the code live here, and the Sphinx extension in docs/_ext reads them from
 here too, so the built manual and the board's say the same. A block no filler knows is shown as
-its own note (the sentence each generated block carries for a code host): the module map, and
-the commands' options, which come from the command line's parser, a module above the page
-(`senet-pi COMMAND --help` prints them).
+its own note (the sentence each generated block carries for a code host): the module map. The
+commands' options come from the command line's parser, a module above the page: `senet-pi run`
+hands them in when it starts the page (senet_pi.cli.docs.add_to_manual, into manual.ADDED_FILLERS).
 """
 
 from __future__ import annotations

@@ -205,6 +205,12 @@ def cmd_backup(args: argparse.Namespace) -> int:
     from ..settings import instance_folder
 
     target = Path(args.file)
+    folder = target if args.keep is not None or str(args.file).endswith("/") else target.absolute().parent
+    if not folder.exists():  # a stick not plugged in or not mounted: say that, not a traceback or --keep's rule
+        raise BackupError(
+            f"there is no folder {folder}: plug in and mount the stick or share it is on (or make the folder),"
+            " then run this again: nothing backed up"
+        )
     if args.keep is not None and (args.keep < 1 or not target.is_dir()):
         raise BackupError("--keep N needs a folder as FILE and N of 1 or more: nothing backed up")
     if target.is_dir():  # a dated archive inside, as the daily timer makes them

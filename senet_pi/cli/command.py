@@ -129,8 +129,15 @@ def _run_started(args: argparse.Namespace, keepalive: Keepalive) -> int:
         if args.page_port:  # bound now, started by its first visitor: see senet_pi.server.on_demand
             from ..server.on_demand import serve_on_demand
 
+            def page_started() -> None:
+                """The page's threads named, and its manual given the commands' options from this parser."""
+                from .docs import add_to_manual
+
+                runner.name_threads()
+                add_to_manual(build_parser)
+
             try:
-                server = serve_on_demand(board, args.host, args.page_port, config, on_start=runner.name_threads)
+                server = serve_on_demand(board, args.host, args.page_port, config, on_start=page_started)
             except OSError as exc:
                 raise SenetError(
                     f"cannot serve the page on {args.host}:{args.page_port}: {exc.strerror or exc} "

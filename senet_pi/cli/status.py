@@ -95,8 +95,9 @@ def service_check(
     return Check("service", False, f"{UNIT} {state}: journalctl -u senet-pi -n 50 says why")
 
 
-def page_state(url: str, timeout: float = 2.0) -> JSON | str:
-    """The running page's /api/state, or why it could not be had."""
+def page_state(url: str, timeout: float = 5.0) -> JSON | str:
+    """The running page's /api/state, or why it could not be had. A page that takes longer than
+    `timeout` is one that has just started (its first answer on a small Pi) as often as a hung one."""
     import ssl
     import urllib.request  # here: `run` imports this module for in_ram, and a board at rest needs no HTTP client
 
@@ -112,6 +113,11 @@ def page_state(url: str, timeout: float = 2.0) -> JSON | str:
             if isinstance(secure, dict):
                 return secure
         reason = getattr(exc, "reason", exc)
+        if isinstance(reason, TimeoutError):
+            return (
+                f"no page answers at {url} (timed out after {timeout:g} s: a board that has just started"
+                " may take a minute to answer; run this again)"
+            )
         return f"no page answers at {url} ({reason})"
     return data if isinstance(data, dict) else f"{url}/api/state is not a JSON object"
 

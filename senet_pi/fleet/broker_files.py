@@ -9,7 +9,7 @@ one folder:
   write the command and button topics; Home Assistant reads the boards and its discovery and
   writes only the button topics (its buttons), so it can press them but never pose as a board,
 - `senet-pi.conf`: the Mosquitto configuration that uses both, with no anonymous access, a cap
-  on a message's size (`message_size_limit`), and a TLS listener when a certificate is given,
+  on a message's size (`max_packet_size`), and a TLS listener when a certificate is given,
 - `credentials.toml` (readable only by its owner): every user's password, and what to put in
   each board's config. Run again with more boards: the users already there keep their passwords.
 """
@@ -91,7 +91,7 @@ def mosquitto_conf(folder: Path, port: int, certfile: str | None = None, keyfile
         "allow_anonymous false",
         f"password_file {folder / 'passwd'}",
         f"acl_file {folder / 'acl'}",
-        f"message_size_limit {MESSAGE_SIZE_LIMIT}",
+        f"max_packet_size {MESSAGE_SIZE_LIMIT}",  # not message_size_limit, which Mosquitto 2 warns of at every start
     ]
     return "\n".join(lines) + "\n"
 
