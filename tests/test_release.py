@@ -19,20 +19,10 @@ from pathlib import Path
 import pytest
 
 import senet_pi
+from tests.test_packaging import SOURCES as BUILD_SOURCES
 
 ROOT = Path(__file__).resolve().parents[1]
-#: What a release is built from (git's files would do too; a copy keeps .venv and build/ out).
-SOURCES = [
-    "pyproject.toml",
-    "setup.py",
-    "MANIFEST.in",
-    "README.md",
-    "senet_pi",
-    "web",
-    "firmware_bridge",
-    "hardware",
-    "docs",
-]
+SOURCES = BUILD_SOURCES  # what a release is built from: what a build needs (a copy keeps .venv and build/ out)
 
 
 @pytest.fixture(scope="module")
