@@ -203,3 +203,13 @@ def test_the_boot_check_counts_a_screens_colours_and_knows_a_kiosk_image_by_its_
     assert not check.is_kiosk(image)
     Path(f"{image}.manifest").write_text("# senet-pi card 0.3.0, built ... (Debian bookworm arm64), kiosk\n")
     assert check.is_kiosk(image)
+
+
+def test_the_technician_file_with_its_pin_line_forgotten_is_written_down_at_once(paths, monkeypatch):
+    """The boot partition is FAT: a power cut soon after the boot must not find the rewrite in memory."""
+    synced = []
+    monkeypatch.setattr(card.os, "sync", lambda: synced.append(True))
+    (paths.boot / "senet-pi.toml").write_text('PIN = "428163"\n')
+    boot(paths)
+    assert synced
+    assert "428163" not in (paths.boot / "senet-pi.toml").read_text()
