@@ -5,10 +5,12 @@ Here on folders standing for the partitions; exhibit/boot-check does it on a boo
 
 from __future__ import annotations
 
+import importlib.machinery
 import re
 import subprocess
 import sys
 import tomllib
+import types
 from pathlib import Path
 
 import pytest
@@ -184,3 +186,30 @@ def test_the_builder_and_the_boot_check_refuse_in_one_line(command, said):
     assert done.returncode == 1
     assert said in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_boot_check_counts_a_screens_colours_and_knows_a_kiosk_image_by_its_manifest(tmp_path):
+    """The kiosk's screen check: a console's few colours against the page's many (qemu's P6 screendump)."""
+    loader = importlib.machinery.SourceFileLoader("boot_check", str(REPO / "exhibit/boot-check"))
+    check = types.ModuleType(loader.name)
+    loader.exec_module(check)
+    console = b"P6\n7 2\n255\n" + bytes([0, 0, 0]) * 7 + bytes([10, 32, 9]) * 7  # whitespace bytes are pixels too
+    assert check.ppm_colours(console) == {bytes([0, 0, 0]), bytes([10, 32, 9])}
+    page = b"P6\n700 1\n255\n" + b"".join(bytes([i % 256, i // 256, 7]) for i in range(700))
+    assert len(check.ppm_colours(page)) == 100  # every 7th pixel
+    with pytest.raises(check.CheckFailed):
+        check.ppm_colours(b"P5\n1 1\n255\n\0")
+    image = tmp_path / "card.img"
+    assert not check.is_kiosk(image)
+    Path(f"{image}.manifest").write_text("# senet-pi card 0.3.0, built ... (Debian bookworm arm64), kiosk\n")
+    assert check.is_kiosk(image)
+
+
+def test_the_technician_file_with_its_pin_line_forgotten_is_written_down_at_once(paths, monkeypatch):
+    """The boot partition is FAT: a power cut soon after the boot must not find the rewrite in memory."""
+    synced = []
+    monkeypatch.setattr(card.os, "sync", lambda: synced.append(True))
+    (paths.boot / "senet-pi.toml").write_text('PIN = "428163"\n')
+    boot(paths)
+    assert synced
+    assert "428163" not in (paths.boot / "senet-pi.toml").read_text()

@@ -38,3 +38,5 @@ def test_the_card_boots_applies_its_technician_file_and_survives_a_power_cut(tmp
                  "journal partition grew", "the game resumed", "still accepted", "the update runs",
                  "the rollback runs", "every check passed"):  # fmt: skip
         assert step in said, f"boot-check did not say {step!r}"
+    if "kiosk" in Path(f"{IMAGE}.manifest").read_text().split("\n", 1)[0]:  # build-image --kiosk
+        assert "the kiosk's screen shows the page" in said

@@ -194,8 +194,14 @@ def _forget_pin_line(path: Path, said: str) -> None:
         for ln in lines
     ]
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text("".join(out), encoding="utf-8")
+    with tmp.open("w", encoding="utf-8") as new:
+        new.write("".join(out))
+        new.flush()
+        os.fsync(new.fileno())
     os.replace(tmp, path)
+    # On the card's FAT partition: the new name and the FAT itself written down now, so a power cut
+    # soon after the boot leaves the partition whole (a boot check once read a broken FAT after its cut).
+    os.sync()
 
 
 def apply_settings(paths: CardPaths, settings: Mapping[str, object]) -> list[str]:
