@@ -15,19 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.build_helpers import SOURCES
+
 ROOT = Path(__file__).resolve().parents[1]
-#: What a build needs from the checkout (the rest, .venv and .git above all, stays out).
-SOURCES = [
-    "pyproject.toml",
-    "setup.py",
-    "MANIFEST.in",
-    "README.md",
-    "senet_pi",
-    "web",
-    "firmware_bridge",
-    "hardware",
-    "docs",
-]
 #: Checkout folder -> installed package name.
 PACKAGE_ROOTS = {"senet_pi": "senet_pi", "web": "senet_pi_web", "firmware_bridge": "firmware_bridge"}
 

@@ -19,10 +19,9 @@ from pathlib import Path
 import pytest
 
 import senet_pi
-from tests.test_packaging import SOURCES as BUILD_SOURCES
+from tests.build_helpers import SOURCES
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = BUILD_SOURCES  # what a release is built from: what a build needs (a copy keeps .venv and build/ out)
 
 
 @pytest.fixture(scope="module")
