@@ -183,8 +183,8 @@ def link(
 def backup(rd: RuleData, values: np.ndarray, links: Links, lo: int, hi: int, again: int) -> np.ndarray:
     """The Bellman update of the positions lo..hi (sweep order) from `values` (then their complements;
     `again`: Layout.again, whose value is 0). Each move's value is gathered with `np.take` into a buffer
-    reused for every throw and piece (no (pieces, n) temporary a throw): the same numbers, a fifth less
-    CPU a sweep."""
+    reused for every throw and piece (no (pieces, n) temporary a throw), in numpy's "clip" mode (every
+    target `link` stores is in range, and that mode skips the checked path): the same numbers for less CPU."""
     block = links.get(lo, hi)
     n = hi - lo
     acc = np.zeros(n)
@@ -192,9 +192,9 @@ def backup(rd: RuleData, values: np.ndarray, links: Links, lo: int, hi: int, aga
     best, other = np.empty(n), np.empty(n)
     for i, (_, p) in enumerate(rd.odds):
         t = block[i]
-        np.take(values, t[0], out=best)  # a forfeited throw's best is the 0 at `again`
+        np.take(values, t[0], out=best, mode="clip")  # a forfeited throw's best is the 0 at `again`
         for j in range(1, len(t)):
-            np.maximum(best, np.take(values, t[j], out=other), out=best)
+            np.maximum(best, np.take(values, t[j], out=other, mode="clip"), out=best)
         acc += p * best
         looped += p * (t[0] == again)
     return acc / (1.0 - looped)
