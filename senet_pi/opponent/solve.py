@@ -182,13 +182,20 @@ def link(
 
 def backup(rd: RuleData, values: np.ndarray, links: Links, lo: int, hi: int, again: int) -> np.ndarray:
     """The Bellman update of the positions lo..hi (sweep order) from `values` (then their complements;
-    `again`: Layout.again, whose value is 0)."""
+    `again`: Layout.again, whose value is 0). Each move's value is gathered with `np.take` into a buffer
+    reused for every throw and piece (no (pieces, n) temporary a throw), in numpy's "clip" mode (every
+    target `link` stores is in range, and that mode skips the checked path): the same numbers for less CPU."""
     block = links.get(lo, hi)
-    acc = np.zeros(hi - lo)
-    looped = np.zeros(hi - lo)  # the chance of a throw that is forfeited with a bonus throw (P7): folded in
+    n = hi - lo
+    acc = np.zeros(n)
+    looped = np.zeros(n)  # the chance of a throw that is forfeited with a bonus throw (P7): folded in
+    best, other = np.empty(n), np.empty(n)
     for i, (_, p) in enumerate(rd.odds):
         t = block[i]
-        acc += p * values[t].max(axis=0)  # a forfeited throw's best is the 0 at `again`
+        np.take(values, t[0], out=best, mode="clip")  # a forfeited throw's best is the 0 at `again`
+        for j in range(1, len(t)):
+            np.maximum(best, np.take(values, t[j], out=other, mode="clip"), out=best)
+        acc += p * best
         looped += p * (t[0] == again)
     return acc / (1.0 - looped)
 
@@ -247,7 +254,7 @@ def solve(
                     hi = min(n, lo + CHUNK)
                     new = backup(rd, values, links, lo, hi, layout.again)
                     where = base + links.order[lo:hi]
-                    change = max(change, float(np.abs(new - values[where]).max()))
+                    change = max(change, float(np.abs(new - np.take(values, where)).max()))
                     values[where] = new
                     values[layout.span + where] = 1.0 - new
             first = first or max(change, TOLERANCE * 10)
