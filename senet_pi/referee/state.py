@@ -294,8 +294,8 @@ class SwapBack:
 
 @dataclass(frozen=True)
 class Replace:
-    """A repair under way: the piece on `square` is not the game's and is to be replaced by it (see
-    `Core._warn_replace`); `mixed`, the other pieces said to stand on each other's squares, after."""
+    """A repair under way: the piece on `square` is not the game's and is to be replaced by it (the
+    `ReplaceWarn` outcome begins it); `mixed`, the other pieces said to stand on each other's squares, after."""
 
     square: int
     mixed: Mixed = field(default_factory=dict)
