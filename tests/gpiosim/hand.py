@@ -265,19 +265,21 @@ def selftest(chip: Chip, pinmap: Path, held: int | None = None) -> dict[str, obj
 class Game:
     """`senet-pi run --backend gpio`: pieces moved with a hand's timing, verdicts read as printed."""
 
+    port = 8080  # the page's, inside the machine
+
     def __init__(self, chip: Chip, pinmap: Path, journal: str) -> None:
         self.chip = chip
         chip.set_squares(list(range(1, 11)))  # the opening, set up before the board starts
         chip.pull(chip.button, up=True)
         self.prog = Program(senet("run", "--backend", "gpio", "--pinmap", str(pinmap), "--journal", journal,
-                                  "--ruleset", "secret", "--page-port", "8080"))  # fmt: skip
+                                  "--ruleset", "secret", "--page-port", str(self.port)))  # fmt: skip
         self.prog.expect(r"^the page: http")
         self.holders: dict[int, str] = {}
 
     def state(self) -> dict[str, object]:
         import urllib.request
 
-        with urllib.request.urlopen("http://127.0.0.1:8080/api/state", timeout=30) as answer:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/state", timeout=30) as answer:
             return dict(json.load(answer))
 
     def throw(self) -> tuple[str, int, list[int]]:
@@ -307,6 +309,11 @@ class Game:
             player, value, leds = self.throw()
             seen["throws"].append({"player": player, "value": value, "leds": leds})
             state = self.state()
+            for _ in range(10):  # the page's state follows the terminal's line within a tick (or the turn passed)
+                if state.get("throw") == value:
+                    break
+                time.sleep(0.5)
+                state = self.state()
             moves = [tuple(m) for m in state.get("moves") or []]
             holders = {int(k): v for k, v in dict(state["holders"]).items()}
             if not moves:
