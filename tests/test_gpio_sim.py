@@ -75,7 +75,7 @@ def boot(cache: Path, work: Path, steps: list[str]) -> dict[str, object]:
         "qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a72", "-smp", "2", "-m", "1024",
         "-nodefaults", "-display", "none", "-no-reboot", "-serial", f"file:{console}",
         "-dtb", str(cache / "pi4-virt.dtb"), "-kernel", str(cache / "vmlinuz"), "-initrd", str(cache / "initrd.img"),
-        "-append", "root=/dev/vda rw console=ttyAMA0 init=/usr/local/sbin/gpiosim-init",
+        "-append", "root=/dev/vda rw console=ttyAMA0 panic=-1 init=/usr/local/sbin/gpiosim-init",
         "-drive", f"if=none,id=root,format=qcow2,file={overlay}", "-device", "virtio-blk-pci,drive=root",
         "-virtfs", f"local,path={payload},mount_tag=payload,security_model=none",
         "-device", "virtio-rng-pci",
