@@ -236,7 +236,7 @@ def selftest(chip: Chip, pinmap: Path, held: int | None = None) -> dict[str, obj
     prog = Program(senet("selftest", "--backend", "gpio", "--pinmap", str(pinmap)))
     square = 0
     while True:
-        m = prog.expect(SELFTEST_PROMPTS, timeout=90)
+        m = prog.expect(SELFTEST_PROMPTS, timeout=300)  # the first comes after a start under emulation
         said = m.group(0)
         if m.group("end"):
             break
@@ -273,7 +273,7 @@ class Game:
         chip.pull(chip.button, up=True)
         self.prog = Program(senet("run", "--backend", "gpio", "--pinmap", str(pinmap), "--journal", journal,
                                   "--ruleset", "secret", "--page-port", str(self.port)))  # fmt: skip
-        self.prog.expect(r"^the page: http")
+        self.prog.expect(r"^the page: http", timeout=300)  # a start under emulation
         self.holders: dict[int, str] = {}
 
     def state(self) -> dict[str, object]:
@@ -439,7 +439,7 @@ def rest(chip: Chip, pinmap: Path, seconds: float = 30) -> dict[str, object]:
         chip.set_squares(list(range(1, 11)))
         prog = Program(senet("run", "--backend", backend, "--pinmap", str(pinmap), "--page-port", "0",
                              "--journal", f"/home/pi/rest-{backend}.sqlite", "--ruleset", "secret"))  # fmt: skip
-        prog.expect(r"to throw$")
+        prog.expect(r"to throw$", timeout=300)
         time.sleep(10)  # settled: the scanner rests after 5 s without a change
         found[backend] = cpu_and_wakeups(prog.proc.pid, seconds)
         prog.send("quit")
