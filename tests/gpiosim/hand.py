@@ -347,14 +347,16 @@ class Game:
         self.hand(("lift", start), ("place", end))
         return "move", self.prog.expect(rf"^{player} moves {start} -> {end}.*$").group(0)
 
-    def chatter(self, square: int, seconds: float = 3.0) -> dict[str, object]:
-        """A switch that closes and opens by itself every 0.15 s (a reed switch with a cracked glass)."""
+    def chatter(self, square: int, seconds: float = 4.0, half: float = 0.25) -> dict[str, object]:
+        """A switch that closes and opens by itself every `half` s (a reed switch with a cracked glass):
+        8 flips in 2 s, more than the 6 the debouncer allows. 0.15 s was too quick for the scanner
+        under emulation (2026-12-06: one change reached the referee, no chatter was named)."""
         t = time.monotonic()
         while time.monotonic() - t < seconds:
             self.chip.place(square)
-            time.sleep(0.15)
+            time.sleep(half)
             self.chip.lift(square)
-            time.sleep(0.15)
+            time.sleep(half)
         said = self.prog.expect(rf"^.*switch {square} is chattering.*$", timeout=30).group(0)
         faults = self.state().get("backend", {}).get("faults")
         steady = self.prog.expect(rf"^.*switch {square} is steady again.*$", timeout=30).group(0)
