@@ -134,7 +134,9 @@ def test_the_self_test_names_a_switch_held_closed_and_the_strip_it_cannot_drive(
     assert faults["exit"] == 1
     assert "switches: 29 of 30 work" in said
     assert "square 7: stuck closed: reads a piece on an empty square" in said
-    assert re.search(r"LED strip: cannot be driven: cannot open /dev/spidev0\.0", said), said
+    # the machine's venv has no spidev (a Pi's would, after scripts/install-pi --lights): said first
+    strip = r"LED strip: cannot be driven: (python3-spidev is not installed|cannot open /dev/spidev0\.0)"
+    assert re.search(strip, said), said
 
 
 def test_a_game_is_judged_from_line_changes_made_with_a_hand_s_timing(report):
