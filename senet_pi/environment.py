@@ -152,6 +152,26 @@ ENVIRONMENT: tuple[Variable, ...] = (
         "tests/test_card_image.py",
     ),
     Variable(
+        "SENET_PI_GPIOSIM_CACHE",
+        "The folder scripts/gpio-sim builds (the arm64 root with gpio-sim.ko, its disk, kernel and device "
+        "tree); the opt-in test of the pins on a real kernel (pytest -m gpiosim) boots it; unset, it is skipped.",
+        "/var/cache/senet-pi-gpiosim (scripts/gpio-sim); unset (the test)",
+        "scripts/gpio-sim, tests/test_gpio_sim.py",
+    ),
+    Variable(
+        "SENET_PI_GPIOSIM_STEPS",
+        "The steps the gpio-sim machine runs (lines selftest faults game rest), to run fewer while working on one.",
+        "all five",
+        "tests/test_gpio_sim.py",
+    ),
+    Variable(
+        "SENET_PI_QEMU_LOCK",
+        "A file the gpio-sim test holds an flock on while its virtual machine runs: one machine at a time "
+        "on a computer shared with other jobs that boot them.",
+        "unset (no lock)",
+        "tests/test_gpio_sim.py",
+    ),
+    Variable(
         "SENET_PI_CARD_BOOT",
         "The card's boot (FAT) partition, where the technician file and updates are read.",
         "/boot/firmware",

@@ -214,7 +214,8 @@ def test_the_service_never_replaces_the_exhibits(pi):
 
 
 def test_the_scripts_pass_shellcheck():
-    scripts = [ROOT / "scripts" / name for name in ("install-pi", "arm64-check", "test")]
+    scripts = [ROOT / "scripts" / name for name in ("install-pi", "arm64-check", "test", "gpio-sim")]
+    scripts += [ROOT / "tests" / "gpiosim" / name for name in ("init", "rootinit")]  # the gpio-sim machine's start
     result = subprocess.run(["shellcheck", *map(str, scripts)], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout
 
