@@ -134,6 +134,25 @@ ENVIRONMENT: tuple[Variable, ...] = (
         "exhibit/build-image, scripts/test",
     ),
     Variable(
+        "SENET_PI_XZ_PRESET",
+        "xz's preset for the card image exhibit/build-image compresses (a higher one: a smaller file, a longer build).",
+        "3",
+        "exhibit/build-image",
+    ),
+    Variable(
+        "SENET_PI_CARD_OWN",
+        "Where a card's own senet-pi venv stands, for exhibit/card/update-at-boot (another folder only for its tests).",
+        "/opt/senet-pi",
+        "exhibit/card/update-at-boot",
+    ),
+    Variable(
+        "SENET_PI_CARD_PYCACHE",
+        "Where exhibit/card/update-at-boot compiles an update's modules (the service's PYTHONPYCACHEPREFIX; another "
+        "folder only for its tests).",
+        "/var/cache/senet-pi/python",
+        "exhibit/card/update-at-boot",
+    ),
+    Variable(
         "SENET_PI_MIRROR",
         "The Debian mirror exhibit/build-image builds the card from.",
         "the first one in this machine's apt sources",

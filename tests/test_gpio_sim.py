@@ -146,7 +146,8 @@ def test_a_game_is_judged_from_line_changes_made_with_a_hand_s_timing(report):
     assert re.fullmatch(r"[AB] moves \d+ -> \d+.*", verdicts["move"])
     assert re.search(r"\(exchange\)$", verdicts["exchange"])
     refused, moved = verdicts["illegal"].split("\n")
-    assert refused.startswith("!! a throw of ") and re.match(r"[AB] moves \d+ -> \d+", moved)
+    assert refused.startswith("!! a throw of "), refused
+    assert re.match(r"[AB] moves \d+ -> \d+", moved), moved
     for throw in game["throws"]:
         assert throw["value"] in (1, 2, 3, 4, 6)
 
