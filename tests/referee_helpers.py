@@ -5,7 +5,7 @@ from __future__ import annotations
 from senet_pi.referee import Referee
 from senet_pi.referee.physical import OFF
 from senet_pi.referee.state import Asking, Nothing, Owing, RefereeState, Repairing, work
-from senet_pi.rules import Game
+from senet_pi.rules import Game, new_game
 from senet_pi.verdicts import Verdict
 
 
@@ -115,3 +115,9 @@ def well_formed(state: RefereeState) -> bool:
     if isinstance(under, Asking) or not isinstance(under, Nothing | Owing | Repairing):
         return False
     return not isinstance(under, Repairing) or work(under.toward, under.warning, under.guiding, under.repair) == under
+
+
+def referee_for(script: dict, variant: str, players: int) -> Referee:
+    """A referee at a scripted game's start, with the script's options (the card game's deck)."""
+    options = script.get("options")
+    return Referee(new_game(variant, players=players, options=options if isinstance(options, dict) else None))

@@ -11,12 +11,11 @@ import re
 import pytest
 
 from senet_pi.events import timed_inputs
-from senet_pi.referee import Referee
 from senet_pi.referee.hands import scripted_game
 from senet_pi.referee.physical import OFF, StepWhy, play_out
 from senet_pi.rules import find_ruleset, new_game
 from senet_pi.rules.board import bit
-from tests.referee_helpers import Hands, kinds, moves_in
+from tests.referee_helpers import Hands, kinds, moves_in, referee_for
 
 #: Every rule set, `modern` with two and three players.
 RULE_SETS = [("secret", 2), ("houses", 2), ("cards", 2), ("modern", 2), ("modern", 3)]
@@ -26,8 +25,7 @@ def judged_after_reports_start(variant: str, players: int, seed: int, entered: i
     """The verdicts of a scripted game whose first `entered` throws were entered on the page, from
     the board's first switch report on (`late`: the report starts with a snapshot)."""
     script = scripted_game(variant, seed, players, max_throws=entered + 12, entered=entered, late=late)
-    options = script.get("options")
-    referee = Referee(new_game(variant, players=players, options=options if isinstance(options, dict) else None))
+    referee = referee_for(script, variant, players)
     out: list[dict] = []
     reporting = False
     for ms, kind, value in timed_inputs(script["events"]):

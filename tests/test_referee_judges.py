@@ -6,12 +6,11 @@ from __future__ import annotations
 import pytest
 
 from senet_pi.events import timed_inputs
-from senet_pi.referee import Referee
 from senet_pi.referee.hands import scripted_game
 from senet_pi.referee.outcome import Accept, Afresh, Ask, Clearing, Good, Repaired, SwapWarn, Wait, Warn, Wrong
 from senet_pi.referee.state import SwapBack, SwapQuestion, WhichQuestion
 from senet_pi.rules import new_game
-from tests.referee_helpers import Hands
+from tests.referee_helpers import Hands, referee_for
 from tests.referee_replay_helpers import RULE_SETS
 from tests.rules_helpers import at
 
@@ -75,8 +74,7 @@ def test_judging_a_board_changes_neither_the_state_nor_the_game(rule_set):
     variant, players = rule_set
     for seed in range(2):
         script = scripted_game(variant, seed, players)
-        options = script.get("options")
-        referee = Referee(new_game(variant, players=players, options=options if isinstance(options, dict) else None))
+        referee = referee_for(script, variant, players)
         asked = 0
         for ms, kind, value in timed_inputs(script["events"]):
             if not referee.state.judged:

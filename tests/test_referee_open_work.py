@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from senet_pi.events import timed_inputs
-from senet_pi.referee import Mode, Referee
+from senet_pi.referee import Mode
 from senet_pi.referee.hands import scripted_game
 from senet_pi.referee.state import (
     Asking,
@@ -19,8 +19,7 @@ from senet_pi.referee.state import (
     Warning,
     work,
 )
-from senet_pi.rules import new_game
-from tests.referee_helpers import Hands, kinds, well_formed
+from tests.referee_helpers import Hands, kinds, referee_for, well_formed
 from tests.referee_replay_helpers import RULE_SETS
 from tests.rules_helpers import at
 
@@ -137,8 +136,7 @@ def test_the_open_work_is_well_formed_after_every_input_of_whole_games(rule_set)
     variant, players = rule_set
     for seed in range(2):
         script = scripted_game(variant, seed, players)
-        options = script.get("options")
-        referee = Referee(new_game(variant, players=players, options=options if isinstance(options, dict) else None))
+        referee = referee_for(script, variant, players)
         owing = 0
         for ms, kind, value in timed_inputs(script["events"]):
             referee.apply(kind, value, ms / 1000)
