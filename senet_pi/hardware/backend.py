@@ -176,6 +176,7 @@ class GpioBackend(Backend):
         self.board: ReedSwitchBoard | None = None
         self.thrower: StickThrower | None = None
         self.control: ThrowerControl | None = None
+        self._unexpect: Callable[[], None] | None = None  # unsubscribes the board's `expect_hand`
         try:
             if pin_factory is None:
                 pin_factory = _default_pin_factory()
@@ -205,6 +206,8 @@ class GpioBackend(Backend):
         assert self.control is not None
         self.control.attach(service)
         self._start_strip(service, scan)
+        board = self.board  # the scanner rests early only while the game waits for the button
+        self._unexpect = service.subscribe(lambda verdicts: board.expect_hand(service.hand_expected))
         sensed = self.board.occupied  # the board as it stands (and: this board has sensors)
         service.handle(Sense(tuple(sq for sq in range(1, 31) if sensed >> sq & 1)))
         if scan:
@@ -261,6 +264,9 @@ class GpioBackend(Backend):
     def close(self) -> None:
         if self.control is not None:
             self.control.detach()
+        unexpect, self._unexpect = self._unexpect, None
+        if unexpect is not None:
+            unexpect()
         strip, self.strip = self.strip, None
         if strip is not None:
             strip.close()

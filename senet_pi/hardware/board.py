@@ -28,11 +28,16 @@ if TYPE_CHECKING:
 #: Scans per second. Fast enough that a change counts within 25 ms (read, then confirmed: debounce),
 #: slow enough that scanning costs little of a Pi's core (see benchmarks/bench_scanner.py).
 SCAN_RATE = 50.0
-#: Scans a second once no switch has changed for REST_AFTER s and nobody threw: a board at rest costs
-#: little (each scan wakes the Pi). A minute covers a player's thinking after a throw, and a throw
-#: wakes the scanner (`wake`), so only the first touch of an idle board is seen up to 0.2 s late.
+#: Scans a second once the board may rest: a board at rest costs little (each scan wakes the Pi). It
+#: rests after REST_AFTER s with no switch change while the game waits for a press of the button (a
+#: throw; `expect_hand(False)`, the service's call), so only an idle board's first touch is seen up
+#: to 0.2 s late; while a hand is expected (a move, a fix, an answer) only after HAND_REST_AFTER s.
 REST_RATE = 5.0
 REST_AFTER = 60.0
+#: The backstop for a board left mid-move: ten minutes is past any player's thinking over one move
+#: (QUESTION_SECONDS is at most that too), and full-rate scanning costs about 1.5 % of a core more than
+#: resting (docs/benchmarks.md), so an abandoned board pays that for ten minutes once, not all night.
+HAND_REST_AFTER = 600.0
 #: Seconds from a scan that reads a change to the scan that confirms it (debounce.py): well past a
 #: reed switch's bounce (about a millisecond), and no period's wait before the lights follow a hand.
 CONFIRM_AFTER = 0.005
@@ -84,6 +89,7 @@ class ReedSwitchBoard(Device):
         self._scans = 0
         self._last_raw = -1
         self._changed_at = clock()  # the last scan that read something new (the scanner rests after REST_AFTER s)
+        self._hand_expected = False  # the game waits for a hand on the board, not the button (`expect_hand`)
 
     # ------------------------------------------------------------------ reading
 
@@ -194,17 +200,28 @@ class ReedSwitchBoard(Device):
                 next_scan = time.monotonic()
 
     def wake(self) -> None:
-        """Scan at full speed again from now (a throw was made: a hand is about to lift a piece)."""
+        """Scan at full speed again from now (a throw was made, or the game waits for a hand: a hand
+        is about to lift a piece)."""
         self._changed_at = self._clock()
         self._woken.set()
+
+    def expect_hand(self, expected: bool) -> None:
+        """Whether the game waits for a hand on the board (a move, a fix, an answer) rather than a
+        press of the button: the service says so after every batch of verdicts. While it does, the
+        scanner stays at full rate however long the board is still (up to HAND_REST_AFTER s); the
+        moment it starts to, the scanner wakes."""
+        was, self._hand_expected = self._hand_expected, expected
+        if expected and not was:
+            self.wake()
 
     def next_scan(self, last: float, now: float) -> float:
         """When the scan after the one due at `last` is due (`now`: the monotonic clock after it): a
         change read and not yet counted is confirmed CONFIRM_AFTER from now; else a period after
-        `last`, or at REST_RATE once nothing has changed for REST_AFTER s."""
+        `last`, or at REST_RATE once nothing has changed for REST_AFTER s (HAND_REST_AFTER s while a
+        hand is expected)."""
         if self._debouncer.pending:  # a switch flickering back to how it stood is not pending: no faster scans
             return now + CONFIRM_AFTER
-        resting = self._clock() - self._changed_at >= REST_AFTER
+        resting = self._clock() - self._changed_at >= (HAND_REST_AFTER if self._hand_expected else REST_AFTER)
         return last + (1.0 / REST_RATE if resting and self.scan_rate > REST_RATE else 1.0 / self.scan_rate)
 
     def close(self) -> None:

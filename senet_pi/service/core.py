@@ -25,7 +25,7 @@ from ..rules.board import squares_in
 from ..rules.text import Text, joined
 from ..rules.throws import RandomSource, Throw
 from ..verdicts import Idle, Illegal, JournalNews, NewGame, Refused, Verdict, Win
-from .idle import IdleReset
+from .idle import IdleReset, hand_expected
 from .journal import EventRecord, GameRecord, Journal
 from .lights import Lights, LightSettings, Memory, shown
 from .nojournal import NoJournal
@@ -464,6 +464,13 @@ class Service:
         """How many play the current game."""
         with self.lock:
             return self.referee.game.players
+
+    @property
+    def hand_expected(self) -> bool:
+        """Whether the game waits for a hand on the board (a move, a fix, an answer), not for the
+        button: what a board's switch scanner is told after every batch (`idle.hand_expected`)."""
+        with self.lock:
+            return hand_expected(self.referee)
 
     @property
     def expected(self) -> int:

@@ -1,12 +1,29 @@
-"""When an unattended exhibit starts over: after IDLE_MINUTES with nobody at the board,
-a game that was begun is saved and a new one starts. Time is the service's clock, never a sleep,
-so tests move a fake clock instead of waiting."""
+"""When the board is idle: an unattended exhibit starts over after IDLE_MINUTES with nobody at the
+board (a game that was begun is saved and a new one starts), and the switches' scanner may rest
+while the game waits for a press of the button (`hand_expected`). Time is the service's clock,
+never a sleep, so tests move a fake clock instead of waiting."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..referee import Referee
+from ..referee.state import Mode, Nothing
 from ..rules import Game
+
+
+def hand_expected(referee: Referee) -> bool:
+    """Whether the next thing the game wants may be a hand on the board rather than a press of the
+    button: True unless it waits for a throw (or the game is won) with no open work (no move owed,
+    repair or question) and, for a throw, the board as the game expects (nothing lifted). The
+    board's scanner rests early only while this is False (`ReedSwitchBoard.expect_hand`)."""
+    if not isinstance(referee.state.open, Nothing):
+        return True
+    mode = referee.mode
+    if mode is Mode.OVER:
+        return False
+    missing, extra = referee.differences()
+    return mode is not Mode.THROW or bool(missing or extra)
 
 
 class IdleReset:
