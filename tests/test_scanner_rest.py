@@ -98,18 +98,21 @@ def test_a_hand_is_expected_for_the_rules_own_moves_and_a_question():
     s.do("lift 10", "place 12")
     s.throw(3)
     s.do("lift 9", "lift 12", "place 12 from 9")  # A's piece onto B's: B's is owed on 9 (an exchange)
-    assert s.referee.mode is Mode.PROMPTS and hand_expected(s.referee)
+    assert s.referee.mode is Mode.PROMPTS
+    assert hand_expected(s.referee)
     s.wait(GUIDE_MS)
     assert hand_expected(s.referee), "however long the prompt stands"
     s.do("place 9 from 12")
-    assert s.referee.mode is Mode.THROW and not hand_expected(s.referee)
+    assert s.referee.mode is Mode.THROW
+    assert not hand_expected(s.referee)
 
     asked = Session("secret")
     asked.throw(2)
     asked.do("lift 10", "place 12")
     assert not hand_expected(asked.referee)
     asked.do("lift 12", "place 10")  # the last move taken back by hand: undo it?
-    assert asked.referee.mode is Mode.ANSWER and hand_expected(asked.referee)
+    assert asked.referee.mode is Mode.ANSWER
+    assert hand_expected(asked.referee)
     asked.answer("keep")
     assert hand_expected(asked.referee), "kept: the board is wrong now, to be put right by hand"
 
@@ -119,7 +122,8 @@ def test_a_piece_lifted_before_the_throw_expects_a_hand_and_a_won_game_does_not(
     s.feed({"lift": 10})
     assert s.referee.mode is Mode.THROW and hand_expected(s.referee), "something lifted: not at rest"
     s.wait(SETTLE_MS + GUIDE_MS)
-    assert s.referee.mode is Mode.FIX and hand_expected(s.referee)
+    assert s.referee.mode is Mode.FIX
+    assert hand_expected(s.referee)
     s.do("place 10")
     assert not hand_expected(s.referee), "put back: waiting for the button again"
 
@@ -127,7 +131,8 @@ def test_a_piece_lifted_before_the_throw_expects_a_hand_and_a_won_game_does_not(
     won.throw(1)
     assert hand_expected(won.referee)
     won.do("lift 30")
-    assert won.referee.mode is Mode.OVER and not hand_expected(won.referee)
+    assert won.referee.mode is Mode.OVER
+    assert not hand_expected(won.referee)
     won.do("lift 20")  # the board cleared after the win: nothing the game waits for
     assert not hand_expected(won.referee)
 
@@ -145,7 +150,8 @@ def test_the_service_tells_the_simulated_board_and_a_move_owed_is_never_seen_lat
     backend.start(service, scan=False)
     try:
         board = backend.board
-        assert board is not None and not service.hand_expected
+        assert board is not None
+        assert not service.hand_expected
         clock.t += REST_AFTER + 1
         assert period(board, clock) == pytest.approx(REST), "a new game waiting for a throw rests"
         service.handle("throw", 2)
@@ -169,7 +175,8 @@ def test_the_service_tells_the_simulated_board_and_a_move_owed_is_never_seen_lat
         clock.t += 2
         assert period(board, clock) == pytest.approx(REST)
         backend.press()  # the button: a throw with a move to play, and the scanner at full rate at once
-        assert service.hand_expected and service.snapshot().to_json()["legal"]
+        assert service.hand_expected
+        assert service.snapshot().to_json()["legal"]
         assert period(board, clock) == pytest.approx(FULL)
         clock.t += HAND_REST_AFTER - 1
         assert period(board, clock) == pytest.approx(FULL)
