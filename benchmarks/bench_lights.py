@@ -22,13 +22,14 @@ from pathlib import Path
 
 from firmware_bridge.simulate import SimulatedFirmware
 from senet_pi.hardware.backend import SimBackend
-from senet_pi.hardware.board import REST_AFTER
+from senet_pi.hardware.board import REST_AFTER, REST_RATE
 from senet_pi.hardware.pinmap import load_pinmap
 from senet_pi.hardware.serial_link import SerialBackend
 from senet_pi.hardware.strip import decode_ws2812
 from senet_pi.rules import new_game
 from senet_pi.service.core import Service
 from senet_pi.service.speech import Speaker, espeak_command, worth_saying
+from senet_pi.verdicts import Progress, Verdict
 
 SQUARE, TARGET = 10, 13  # with a throw of 3 waiting, Green's piece on 10 may go to 13 only
 
@@ -41,11 +42,18 @@ def wait_for(condition: Callable[[], bool], limit: float = 5.0) -> None:
         time.sleep(0.0005)
 
 
-def sim_latency(trials: int, pause: float = 0.5, throw: bool = False) -> list[float]:
+def jittered(still: float) -> float:
+    """`still` and up to a resting scanner's period more, at random: a lift exactly so long after the
+    last change would fall at the same point between two resting scans every time."""
+    return still + random.uniform(0, 1 / REST_RATE) if still > REST_AFTER else still
+
+
+def sim_latency(trials: int, still: float = 0.5) -> list[tuple[float, float]]:
     """Seconds from a magnet lifted off the simulated board to the SPI write that lights 13, and
-    from the magnet put back to the write that darkens it: the scan, the debounce, the referee, the
-    strip. `pause`: seconds between changes (past REST_AFTER, the scanner has slowed to REST_RATE);
-    `throw`: the button pressed just before each lift (a press wakes the scanner from its rest)."""
+    from the magnet put back half a second later to the write that darkens it: the scan, the
+    debounce, the referee, the strip. A throw of 3 waits to be played throughout (a move is owed);
+    `still`: seconds the board stands still before each lift (past REST_AFTER the scanner would
+    rest, were no move owed). One (lift, place) pair per trial."""
     service = Service(None, variant="secret")
     backend = SimBackend(load_pinmap(), rng=random.Random(1), spin=0)
     backend.start(service)  # the real scanning thread
@@ -54,11 +62,12 @@ def sim_latency(trials: int, pause: float = 0.5, throw: bool = False) -> list[fl
     out = []
     try:
         for _ in range(trials):
+            pair = []
             for lift in (True, False):
+                time.sleep(
+                    jittered(still) if lift else 0.5
+                )  # a hand: six flips within 2 s is a chattering switch, muted
                 lit_before = spi.written_at
-                if throw and lift:
-                    assert backend.board is not None
-                    backend.board.wake()  # what a press of the button does first
                 start = time.monotonic()
                 (backend.sim.lift if lift else backend.sim.place)(SQUARE)
 
@@ -66,9 +75,51 @@ def sim_latency(trials: int, pause: float = 0.5, throw: bool = False) -> list[fl
                     return spi.written_at > before and any(decode_ws2812(spi.frames[-1])[TARGET - 1]) == lift
 
                 wait_for(shown)
-                out.append(spi.written_at - start)
-                time.sleep(pause)  # a hand: six flips within 2 s is a chattering switch, muted
+                pair.append(spi.written_at - start)
+            out.append((pair[0], pair[1]))
     finally:
+        backend.close()
+    return out
+
+
+def first_touch_latency(trials: int, still: float = REST_AFTER + 1) -> list[float]:
+    """An idle exhibit's first touch: seconds from a magnet lifted off a simulated board that stood
+    still for `still` s waiting for a throw (the scanner at rest) to the service's verdict on it
+    (`progress`; nothing lights for a piece lifted before the throw). The piece is put back and the
+    board settles (the service's ticks run) before the next still time."""
+    service = Service(None, variant="secret")
+    backend = SimBackend(load_pinmap(), rng=random.Random(1), spin=0)
+    heard: list[float] = []
+
+    def hear(verdicts: list[Verdict]) -> None:
+        heard.extend(time.monotonic() for v in verdicts if isinstance(v, Progress))
+
+    service.subscribe(hear)
+    backend.start(service)
+    ticking = threading.Event()
+
+    def tick() -> None:
+        while not ticking.wait(0.05):
+            service.tick()
+
+    threading.Thread(target=tick, daemon=True).start()
+    out = []
+    try:
+        for _ in range(trials):
+            time.sleep(jittered(still))
+            before = len(heard)
+            start = time.monotonic()
+            backend.sim.lift(SQUARE)
+
+            def came(before: int = before) -> bool:
+                return len(heard) > before
+
+            wait_for(came)
+            out.append(heard[before] - start)
+            time.sleep(0.5)
+            backend.sim.place(SQUARE)  # put back: the board settles, the game waits for a throw again
+    finally:
+        ticking.set()
         backend.close()
     return out
 
@@ -142,6 +193,11 @@ def voice_latency(trials: int) -> list[float]:
     return [h - s for h, s in zip(heard, starts, strict=True)]
 
 
+def flat(pairs: list[tuple[float, float]]) -> list[float]:
+    """Every lift's and every place's time, in one list."""
+    return [t for pair in pairs for t in pair]
+
+
 def summary(name: str, times: list[float]) -> str:
     ordered = sorted(times)
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
@@ -155,16 +211,18 @@ def main() -> None:
     print(f"Python {platform.python_version()} on {platform.machine()}\n")
     print("| measure | median | p95 | worst | load average (1 min) before, after |")
     print("|---|---:|---:|---:|---|")
+    still = max(1, args.trials // 10)  # the rows with a still minute before each lift: a minute a trial
     measures: list[tuple[str, Callable[[], list[float]]]] = [
-        ("simulated board: switch change to strip write", lambda: sim_latency(args.trials)),
+        ("simulated board: switch change to strip write", lambda: flat(sim_latency(args.trials))),
         ("USB bridge: switch change to strip write", lambda: bridge_latency(args.trials)),
         (
-            f"simulated board, {REST_AFTER + 1:g} s still first (the scanner at rest)",
-            lambda: sim_latency(max(2, args.trials // 10), pause=REST_AFTER + 1),
+            f"simulated board, {REST_AFTER + 1:g} s still while a move is owed, then a lift",
+            lambda: [lift for lift, _ in sim_latency(still, still=REST_AFTER + 1)],
         ),
         (
-            "the same, the button pressed before each lift (a throw wakes the scanner)",
-            lambda: sim_latency(max(2, args.trials // 10), pause=REST_AFTER + 1, throw=True),
+            f"simulated board waiting for a throw, {REST_AFTER + 1:g} s still, then a lift: to its verdict "
+            "(an idle exhibit's first touch)",
+            lambda: first_touch_latency(still),
         ),
         ("voice: verdict to espeak-ng's first sound", lambda: voice_latency(max(4, args.trials // 4))),
     ]
