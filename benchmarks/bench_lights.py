@@ -1,7 +1,9 @@
 """Lights and voice latency: from a switch change to the strip's new colours, on the simulated board
 (the real scanning thread on mock pins, the strip's SPI bytes) and over the USB bridge (the real
 firmware under CPython on a pseudo-terminal, its `neopixel` stand-in); and from a verdict to the
-first sound espeak-ng makes. Run by hand: `python benchmarks/bench_lights.py [--trials 40]`.
+first sound espeak-ng makes. Run by hand: `python benchmarks/bench_lights.py [--trials 40]`. Two
+rows leave the board still a minute before each lift (`--trials` / 10 lifts each, at least one):
+with a move owed (the scanner must not rest) and with a throw awaited (an idle exhibit's first touch).
 
 Targets: the lights follow a lift or a place within 50 ms, the voice starts within 300 ms.
 """

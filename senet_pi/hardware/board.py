@@ -35,8 +35,8 @@ SCAN_RATE = 50.0
 REST_RATE = 5.0
 REST_AFTER = 60.0
 #: The backstop for a board left mid-move: ten minutes is past any player's thinking over one move
-#: (QUESTION_SECONDS is at most that too), and full-rate scanning costs about 1.5 % of a core more than
-#: resting (docs/benchmarks.md), so an abandoned board pays that for ten minutes once, not all night.
+#: (QUESTION_SECONDS is at most that too), and full-rate scanning costs about 2 % of a core against
+#: 0.2 % resting (docs/benchmarks.md), so an abandoned board pays that for ten minutes, not all night.
 HAND_REST_AFTER = 600.0
 #: Seconds from a scan that reads a change to the scan that confirms it (debounce.py): well past a
 #: reed switch's bounce (about a millisecond), and no period's wait before the lights follow a hand.
