@@ -113,6 +113,26 @@ def test_plain_debian_takes_lgpio_from_pypi_with_the_pi_extra(pi):
     assert f"pip install -q --prefer-binary --upgrade {pi.wheel}[pi]" in log
 
 
+def test_a_rerun_on_plain_debian_with_nothing_missing_asks_apt_nothing(pi):
+    """Plain Debian never has python3-lgpio: once PyPI's lgpio is in the venv a re-run makes no
+    network call (no apt-get update) and says what it kept; a venv without lgpio asks apt again."""
+    status, log, err = pi("--wheel", str(pi.wheel), has_lgpio=False)
+    assert status == 0, err
+    assert "apt-get update -q" in log
+    stub(pi.bin / "dpkg-query", 'case "$*" in *python3-venv*) printf "install ok installed" ;; *) exit 1 ;; esac')
+    status, log, err = pi("--wheel", str(pi.wheel), has_lgpio=False)
+    assert status == 0, err
+    assert not [line for line in log if "apt-get" in line and not line.startswith("senet-pi install-pi:")]
+    assert (
+        "senet-pi install-pi: kept the Debian packages: python3-venv, lgpio (PyPI's, in the venv) (all there: no apt-get)"
+        in log
+    )
+    stub(pi.home / ".local" / "share" / "senet-pi" / "venv" / "bin" / "python", "exit 1")  # no lgpio in it
+    status, log, err = pi("--wheel", str(pi.wheel), has_lgpio=False)
+    assert status == 0, err
+    assert "apt-get update -q" in log
+
+
 def test_the_lights_and_the_voice_get_their_debian_packages_when_asked_for(pi):
     stub(pi.bin / "raspi-config", 'echo "raspi-config $*" >> "$(dirname "$0")/../log"')
     status, log, err = pi("--wheel", str(pi.wheel), "--lights", "--voice")
