@@ -127,7 +127,8 @@ def packages_step(tmp_path: Path, installed: str, venv_has_lgpio: bool) -> tuple
     }.items():
         path.write_text(f"#!/bin/sh\n{body}\n")
         path.chmod(0o755)
-    head = "say() { printf 'senet-pi install: %s\\n' \"$*\"; }; packages=(python3-venv python3-lgpio sqlite3); image=no\n"
+    head = "say() { printf 'senet-pi install: %s\\n' \"$*\"; }\n"
+    head += "packages=(python3-venv python3-lgpio sqlite3)\nimage=no\n"
     result = subprocess.run(
         ["bash", "-euo", "pipefail", "-c", head + step],
         env={"PATH": f"{bin_}:/usr/bin:/bin", "PREFIX": str(prefix)},
