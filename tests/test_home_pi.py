@@ -55,6 +55,7 @@ def pi(tmp_path):
         env = {
             "SENET_PI_MODEL": str(tmp_path / "model"),
             "SENET_PI_UDEV_RULES": str(tmp_path / "rules"),
+            "SENET_PI_CHIP": str(tmp_path / "gpiochip0"),
             "PATH": f"{bin_}:/usr/bin:/bin",
             "HOME": str(home),
             "FAKE_UID": str(uid),
@@ -176,6 +177,19 @@ def test_on_plain_debian_on_a_pi_the_pins_go_to_the_group_gpio_and_you_join_it(p
     status, log, err = pi("--wheel", str(pi.wheel), model="Raspberry Pi 4 Model B Rev 1.5")
     assert status == 0, err
     assert not [line for line in log if line.startswith(("groupadd", "usermod", "udevadm"))]
+
+
+def test_a_gpio_group_made_earlier_is_no_sign_the_pins_are_its(pi, tmp_path):
+    """An earlier `--service` made the group gpio (the unit names it) on plain Debian, but the pins
+    stayed root's (the walk's arm64 root: /dev/gpiochip0 root:root 0600): the rule goes in still."""
+    groups = groups_of_plain_debian(pi, tmp_path)
+    groups.write_text("pi:x:1000:\ngpio:x:995:\n")
+    (tmp_path / "gpiochip0").write_text("")  # root's, as this test runs as root; or its runner's group
+    status, log, err = pi("--wheel", str(pi.wheel), model="Raspberry Pi 4 Model B Rev 1.5")
+    assert status == 0, err
+    assert (pi.rules / "60-senet-pi.rules").exists()
+    assert "usermod -aG gpio pi" in log
+    assert not [line for line in log if line == "groupadd --system gpio"]
 
 
 def test_off_a_pi_nothing_is_said_or_done_about_the_pins_groups(pi, tmp_path):
