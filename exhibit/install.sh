@@ -146,12 +146,24 @@ fi
 
 # ---------------------------------------------------------------- Debian packages
 missing=()
+kept=()
 for p in "${packages[@]}"; do
   # A card's root has no apt lists (exhibit/build-image put the packages in): lgpio comes from PyPI.
   if [ "$image" = yes ] && [ "$p" = python3-lgpio ]; then continue; fi
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    kept+=("$p")
+  elif [ "$p" = python3-lgpio ] && [ -x "$PREFIX/bin/python" ] \
+    && "$PREFIX/bin/python" -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("lgpio") is None)' 2>/dev/null; then
+    # Plain Debian has no python3-lgpio: an earlier run put PyPI's lgpio in the venv, so no apt.
+    kept+=("lgpio (PyPI's, in the venv)")
+  else
+    missing+=("$p")
+  fi
 done
-if [ ${#missing[@]} -gt 0 ]; then
+if [ ${#missing[@]} -eq 0 ]; then
+  printf -v list '%s, ' "${kept[@]}"
+  say "kept the Debian packages: ${list%, } (all there: no apt-get)"
+else
   say "installing ${missing[*]} (Debian packages)"
   apt-get update -q
   if [[ " ${missing[*]} " == *" python3-lgpio "* ]] && ! apt-cache show python3-lgpio >/dev/null 2>&1; then

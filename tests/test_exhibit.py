@@ -110,6 +110,54 @@ def test_install_gives_the_user_senet_every_group_the_unit_names(tmp_path: Path)
     ]
 
 
+def packages_step(tmp_path: Path, installed: str, venv_has_lgpio: bool) -> tuple[str, list[str]]:
+    """install.sh's Debian packages step, run alone with stub commands on plain Debian (apt has no
+    python3-lgpio): `installed` is a pattern of the packages dpkg knows; what it said and ran."""
+    script = (EXHIBIT / "install.sh").read_text()
+    start = script.index("missing=()\nkept=()")
+    step = script[start : script.index("# ---", start)]
+    bin_, prefix, log = tmp_path / "bin", tmp_path / "venv", tmp_path / "log"
+    (prefix / "bin").mkdir(parents=True, exist_ok=True)
+    bin_.mkdir(exist_ok=True)
+    for path, body in {
+        bin_ / "dpkg-query": f'case "$*" in {installed}) printf "install ok installed" ;; *) exit 1 ;; esac',
+        bin_ / "apt-get": f'echo "apt-get $*" >> {log}',
+        bin_ / "apt-cache": "exit 100",
+        prefix / "bin" / "python": "exit 0" if venv_has_lgpio else "exit 1",
+    }.items():
+        path.write_text(f"#!/bin/sh\n{body}\n")
+        path.chmod(0o755)
+    head = "say() { printf 'senet-pi install: %s\\n' \"$*\"; }\n"
+    head += "packages=(python3-venv python3-lgpio sqlite3)\nimage=no\n"
+    result = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", head + step],
+        env={"PATH": f"{bin_}:/usr/bin:/bin", "PREFIX": str(prefix)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    ran = log.read_text().splitlines() if log.exists() else []
+    log.unlink(missing_ok=True)
+    return result.stdout, ran
+
+
+def test_a_rerun_on_plain_debian_with_nothing_missing_makes_no_network_call(tmp_path: Path) -> None:
+    """Plain Debian never has python3-lgpio; with PyPI's lgpio already in the venv (an earlier run)
+    and the rest installed, a re-run asks apt nothing and says what it kept."""
+    said, ran = packages_step(tmp_path, "*python3-venv*|*sqlite3*", venv_has_lgpio=True)
+    assert ran == []
+    assert said == (
+        "senet-pi install: kept the Debian packages: python3-venv, lgpio (PyPI's, in the venv), sqlite3"
+        " (all there: no apt-get)\n"
+    )
+    said, ran = packages_step(tmp_path, "*python3-venv*", venv_has_lgpio=True)  # sqlite3 missing
+    assert ran == ["apt-get update -q", "apt-get install -y -q --no-install-recommends sqlite3"]
+    said, ran = packages_step(tmp_path, "*python3-venv*|*sqlite3*", venv_has_lgpio=False)  # a first run
+    assert ran == ["apt-get update -q"]
+    assert "python3-lgpio is not in this system's apt (plain Debian)" in said
+
+
 def test_the_scripts_pass_shellcheck() -> None:
     result = subprocess.run(
         ["shellcheck", str(EXHIBIT / "install.sh"), str(EXHIBIT / "kiosk-session"), str(EXHIBIT / "compile-ahead")],

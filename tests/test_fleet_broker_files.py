@@ -8,8 +8,10 @@ from __future__ import annotations
 import json
 import random
 import stat
+import subprocess
 import time
 import tomllib
+from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
@@ -17,7 +19,7 @@ from mqtt_helpers import Ear, Mosquitto, wait_until
 
 from senet_pi.cli.command import main
 from senet_pi.fleet import FleetSettings, parse_broker_url
-from senet_pi.fleet.address import BUTTONS
+from senet_pi.fleet.address import BUTTONS, fleet_settings
 from senet_pi.fleet.broker_files import MESSAGE_SIZE_LIMIT, password_line
 from senet_pi.fleet.on_run import start_board
 from senet_pi.service.core import Service
@@ -190,3 +192,53 @@ def test_the_broker_conf_uses_no_key_mosquitto_2_warns_of(tmp_path):
     conf = (tmp_path / "b" / "senet-pi.conf").read_text().splitlines()
     assert "max_packet_size 1048576" in conf
     assert not [line for line in conf if line.startswith("message_size_limit")]
+
+
+def _fence_with(page: str, words: str) -> str:
+    """The one ```sh block of docs/PAGE that holds `words`."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / page).read_text()
+    blocks = [block.split("```", 1)[0] for block in text.split("```sh\n")[1:]]
+    found = [block for block in blocks if words in block]
+    assert len(found) == 1, f"{len(found)} sh blocks of {page} hold {words!r}"
+    return found[0]
+
+
+def test_the_fleet_pages_tls_recipe_makes_a_broker_a_board_trusts_with_its_ca(tmp_path, capsys):
+    """Fleet's step 2 as written (here without sudo, in a folder of the test's, the broker named
+    localhost): its certificate authority and broker certificate, broker-files with every user of
+    step 1 kept, Mosquitto with that configuration, and a board on mqtts:// with the CA file."""
+    certs = tmp_path / "certs"
+    recipe = _fence_with("fleet.md", "openssl req -x509")
+    recipe = recipe.replace("sudo ", "").replace("/etc/mosquitto/certs", str(certs))
+    recipe = recipe.replace("staff-pc.local", "localhost").replace("chown mosquitto", "chown $(id -un)")
+    made = subprocess.run(["bash", "-euo", "pipefail", "-c", recipe], capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    step1 = ["--board", "hall-1", "--board", "hall-2", "--staff", "staff", "--staff", "nodered"]
+    folder = tmp_path / "broker"
+    assert main(["broker-files", str(folder), *step1, "--home-assistant", "homeassistant"]) == 0
+    command = _fence_with("fleet.md", "--certfile").replace("\\\n", " ").split("\n", 1)[0].split()
+    assert command[:3] == ["sudo", "senet-pi", "broker-files"]
+    assert all(arg in command for arg in step1)  # step 2 keeps step 1's users
+    here = {"/etc/mosquitto/senet-pi": str(folder)}
+    args = [here.get(a, a.replace("/etc/mosquitto/certs", str(certs))) for a in command[3:]]
+    assert main(["broker-files", *args]) == 0
+    capsys.readouterr()
+    conf = (folder / "senet-pi.conf").read_text()
+    assert "listener 8883" in conf
+    assert f"certfile {certs / 'broker.crt'}" in conf
+    assert set(_credentials(folder)) == {"board-hall-1", "board-hall-2", "staff", "nodered", "homeassistant"}
+    broker = Mosquitto(tmp_path)
+    broker.use_config(conf)
+    broker.start()
+    try:
+        config = {"MQTT_URL": f"mqtts://localhost:{broker.port}", "BOARD": "hall-1", "MQTT_USERNAME": "board-hall-1"}
+        config |= {"MQTT_PASSWORD": _credentials(folder)["board-hall-1"], "MQTT_CA_FILE": str(certs / "ca.crt")}
+        settings = fleet_settings(None, None, config)
+        service = Service(None)
+        publisher = start_board(service, None, settings, create_app({"TESTING": True}, service=service))
+        try:
+            wait_until(lambda: publisher.connected, 10.0)
+        finally:
+            publisher.close()
+    finally:
+        broker.stop()

@@ -50,8 +50,12 @@ def pi(tmp_path):
     wheel = tmp_path / "senet_pi-0.2.0-py3-none-any.whl"
     wheel.write_bytes(b"PK")
 
-    def run(*args: str, uid: int = 1000, has_lgpio: bool = True, systemd: bool = False):
+    def run(*args: str, uid: int = 1000, has_lgpio: bool = True, systemd: bool = False, model: str = ""):
+        (tmp_path / "model").write_text(model + "\0" if model else "")
         env = {
+            "SENET_PI_MODEL": str(tmp_path / "model"),
+            "SENET_PI_UDEV_RULES": str(tmp_path / "rules"),
+            "SENET_PI_CHIP": str(tmp_path / "gpiochip0"),
             "PATH": f"{bin_}:/usr/bin:/bin",
             "HOME": str(home),
             "FAKE_UID": str(uid),
@@ -75,6 +79,7 @@ def pi(tmp_path):
         return result.returncode, lines, result.stderr
 
     run.home, run.units, run.wheel, run.sudo_bin, run.bin = home, units, wheel, sudo_bin, bin_  # type: ignore[attr-defined]
+    run.rules, run.log = tmp_path / "rules", log  # type: ignore[attr-defined]
     return run
 
 
@@ -111,6 +116,88 @@ def test_plain_debian_takes_lgpio_from_pypi_with_the_pi_extra(pi):
     assert not [line for line in log if line.startswith("apt-get install") and "python3-lgpio" in line]
     assert any("python3-lgpio is not in this system's apt" in line and "PyPI" in line for line in log)
     assert f"pip install -q --prefer-binary --upgrade {pi.wheel}[pi]" in log
+
+
+def test_a_rerun_on_plain_debian_with_nothing_missing_asks_apt_nothing(pi):
+    """Plain Debian never has python3-lgpio: once PyPI's lgpio is in the venv a re-run makes no
+    network call (no apt-get update) and says what it kept; a venv without lgpio asks apt again."""
+    status, log, err = pi("--wheel", str(pi.wheel), has_lgpio=False)
+    assert status == 0, err
+    assert "apt-get update -q" in log
+    stub(pi.bin / "dpkg-query", 'case "$*" in *python3-venv*) printf "install ok installed" ;; *) exit 1 ;; esac')
+    status, log, err = pi("--wheel", str(pi.wheel), has_lgpio=False)
+    assert status == 0, err
+    assert not [line for line in log if "apt-get" in line and not line.startswith("senet-pi install-pi:")]
+    assert (
+        "senet-pi install-pi: kept the Debian packages: python3-venv, lgpio (PyPI's, in the venv)"
+        " (all there: no apt-get)" in log
+    )
+    stub(pi.home / ".local" / "share" / "senet-pi" / "venv" / "bin" / "python", "exit 1")  # no lgpio in it
+    status, log, err = pi("--wheel", str(pi.wheel), has_lgpio=False)
+    assert status == 0, err
+    assert "apt-get update -q" in log
+
+
+def groups_of_plain_debian(pi, tmp_path) -> Path:
+    """getent, groupadd and usermod over a file of groups that starts without gpio or spi (plain Debian)."""
+    groups = tmp_path / "groups"
+    groups.write_text("pi:x:1000:\n")
+    stub(pi.bin / "getent", f'grep "^$2:" {groups}')
+    stub(pi.bin / "groupadd", f'echo "groupadd $*" >> {pi.log}; echo "$2:x:999:" >> {groups}')
+    stub(pi.bin / "usermod", f'echo "usermod $*" >> {pi.log}; sed -i "s/^$2:x:999:$/&$3/" {groups}')
+    stub(pi.bin / "udevadm", f'echo "udevadm $*" >> {pi.log}')
+    return groups
+
+
+def test_on_plain_debian_on_a_pi_the_pins_go_to_the_group_gpio_and_you_join_it(pi, tmp_path):
+    """Plain Debian gives /dev/gpiochip* to no group, and `sudo adduser pi gpio` fails there (no
+    such group): the installer makes gpio and spi, puts the exhibit's udev rule in place, adds you
+    to gpio, and says to log in again; a second run finds the group and changes nothing."""
+    groups = groups_of_plain_debian(pi, tmp_path)
+    status, log, err = pi("--wheel", str(pi.wheel), "--no-apt", model="Raspberry Pi 4 Model B Rev 1.5")
+    assert status == 0, err
+    assert any("only root may open them: run this again without --no-apt" in line for line in log)
+    assert not pi.rules.exists()
+    status, log, err = pi("--wheel", str(pi.wheel), model="Raspberry Pi 4 Model B Rev 1.5")
+    assert status == 0, err
+    rule = (pi.rules / "60-senet-pi.rules").read_text()
+    assert 'KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"' in rule
+    assert rule == (ROOT / "exhibit" / "60-senet-pi.rules").read_text()
+    assert [line for line in log if line.startswith(("groupadd", "usermod"))] == [
+        "groupadd --system gpio",
+        "groupadd --system spi",
+        "usermod -aG gpio pi",
+    ]
+    assert "udevadm trigger --subsystem-match=gpio --subsystem-match=spidev" in log
+    assert "gpio:x:999:pi" in groups.read_text().splitlines()
+    assert (
+        log[-2] == "senet-pi install-pi: you are in the group gpio from your next login: log out and in again"
+        " before senet-pi selftest"
+    )
+    status, log, err = pi("--wheel", str(pi.wheel), model="Raspberry Pi 4 Model B Rev 1.5")
+    assert status == 0, err
+    assert not [line for line in log if line.startswith(("groupadd", "usermod", "udevadm"))]
+
+
+def test_a_gpio_group_made_earlier_is_no_sign_the_pins_are_its(pi, tmp_path):
+    """An earlier `--service` made the group gpio (the unit names it) on plain Debian, but the pins
+    stayed root's (the walk's arm64 root: /dev/gpiochip0 root:root 0600): the rule goes in still."""
+    groups = groups_of_plain_debian(pi, tmp_path)
+    groups.write_text("pi:x:1000:\ngpio:x:995:\n")
+    (tmp_path / "gpiochip0").write_text("")  # root's, as this test runs as root; or its runner's group
+    status, log, err = pi("--wheel", str(pi.wheel), model="Raspberry Pi 4 Model B Rev 1.5")
+    assert status == 0, err
+    assert (pi.rules / "60-senet-pi.rules").exists()
+    assert "usermod -aG gpio pi" in log
+    assert not [line for line in log if line == "groupadd --system gpio"]
+
+
+def test_off_a_pi_nothing_is_said_or_done_about_the_pins_groups(pi, tmp_path):
+    groups_of_plain_debian(pi, tmp_path)
+    status, log, err = pi("--wheel", str(pi.wheel))
+    assert status == 0, err
+    assert not [line for line in log if "group" in line or line.startswith(("groupadd", "usermod", "udevadm"))]
+    assert not pi.rules.exists()
 
 
 def test_the_lights_and_the_voice_get_their_debian_packages_when_asked_for(pi):

@@ -40,6 +40,7 @@ def chip(tmp_path, monkeypatch):
     device = tmp_path / "gpiochip0"
     device.write_text("")
     os.chown(device, 0, 997)
+    device.chmod(0o660)
     me = pwd.getpwuid(os.geteuid()).pw_name
 
     def group(gid):
@@ -106,3 +107,18 @@ def test_a_self_test_off_a_pi_says_it_checked_the_simulated_board(capsys, monkey
     monkeypatch.setattr(backend, "on_a_pi", lambda: True)
     assert main(["selftest", "--backend", "sim"]) == 0
     assert "run senet-pi selftest without --backend sim" in capsys.readouterr().out
+
+
+def test_pins_only_root_may_open_are_said_so_not_as_a_group_to_join(tmp_path, monkeypatch):
+    """Plain Debian leaves /dev/gpiochip0 root:root 0600: "join the group root" would be wrong advice
+    (and `sudo adduser pi gpio` fails there: no such group); the message names the installer."""
+    device = tmp_path / "gpiochip0"
+    device.write_text("")
+    os.chown(device, 0, 0)
+    device.chmod(0o600)
+    monkeypatch.setattr(os, "access", lambda path, mode: str(path) != str(device))
+    said = pinaccess.pin_access_problem((str(device),))
+    assert said is not None
+    assert f"only root may open {device} on this system" in said
+    assert "scripts/install-pi or exhibit/install.sh gives them to the group gpio" in said
+    assert "adduser" not in said

@@ -35,6 +35,12 @@ def pin_access_problem(chips: tuple[str, ...] = CHIPS) -> str | None:
     if chip is None or os.access(chip, os.R_OK | os.W_OK):
         return None
     st = chip.stat()
+    if st.st_gid == 0 or st.st_mode & 0o060 != 0o060:  # plain Debian: no group may, so joining one is no fix
+        return (
+            f"this user may not use the pins: only root may open {chip} on this system (it gives the pins to no "
+            "group, as plain Debian does): scripts/install-pi or exhibit/install.sh gives them to the group gpio; "
+            "or use sudo"
+        )
     try:
         group = grp.getgrgid(st.st_gid)
     except KeyError:
