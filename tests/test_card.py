@@ -213,3 +213,55 @@ def test_the_technician_file_with_its_pin_line_forgotten_is_written_down_at_once
     boot(paths)
     assert synced
     assert "428163" not in (paths.boot / "senet-pi.toml").read_text()
+
+
+def test_the_mqtt_password_is_taken_into_the_config_and_its_line_made_a_comment(paths):
+    """Whoever holds the card can read its FAT partition: the broker's password moves to the journal
+    partition's config, and a later boot (the line now a comment) keeps it there."""
+    (paths.boot / "senet-pi.toml").write_text(
+        'MQTT_URL = "mqtts://fleet.local:8883"\nMQTT_USERNAME = "board-hall-1"\nMQTT_PASSWORD = "s3cret-Pass"\n'
+    )
+    boot(paths)
+    left = (paths.boot / "senet-pi.toml").read_text()
+    assert "s3cret-Pass" not in left
+    assert "# MQTT_PASSWORD was taken (kept on the card, not here) on" in left
+    assert config(paths)["MQTT_PASSWORD"] == "s3cret-Pass"
+    boot(paths)
+    assert config(paths)["MQTT_PASSWORD"] == "s3cret-Pass"
+    assert config(paths)["MQTT_URL"] == "mqtts://fleet.local:8883"
+
+
+def test_a_password_inside_mqtt_url_moves_to_mqtt_password_and_the_url_line_keeps_the_rest(paths):
+    (paths.boot / "senet-pi.toml").write_text('MQTT_URL = "mqtt://board-hall-2:p%40ss@fleet.local:1883"\n')
+    boot(paths)
+    left = (paths.boot / "senet-pi.toml").read_text()
+    assert "p%40ss" not in left
+    assert 'MQTT_URL = "mqtt://board-hall-2@fleet.local:1883"' in left
+    got = config(paths)
+    assert got["MQTT_URL"] == "mqtt://board-hall-2@fleet.local:1883"
+    assert got["MQTT_PASSWORD"] == "p@ss"
+    boot(paths)
+    assert config(paths)["MQTT_PASSWORD"] == "p@ss"
+
+
+def test_the_wifi_passphrase_is_kept_for_its_network_and_not_on_the_boot_partition(paths):
+    (paths.boot / "senet-pi.toml").write_text('WIFI_SSID = "Museum"\nWIFI_PASSPHRASE = "correct horse"\n')
+    boot(paths)
+    assert "correct horse" not in (paths.boot / "senet-pi.toml").read_text()
+    conf = paths.root / "etc/wpa_supplicant/wpa_supplicant-wlan0.conf"
+    conf.unlink()  # the next boot's /etc is a fresh RAM overlay
+    boot(paths)
+    assert 'psk="correct horse"' in conf.read_text()
+    (paths.boot / "senet-pi.toml").write_text('WIFI_SSID = "Cafe"\n')  # another, open network
+    boot(paths)
+    assert "correct horse" not in conf.read_text()
+    assert "key_mgmt=NONE" in conf.read_text()
+
+
+def test_a_refused_secret_is_still_not_left_in_clear(paths):
+    (paths.boot / "senet-pi.toml").write_text('WIFI_SSID = "Museum"\nWIFI_PASSPHRASE = "short"\n')
+    said = boot(paths)
+    assert any("WIFI_PASSPHRASE must be 8 to 63" in line for line in said)
+    left = (paths.boot / "senet-pi.toml").read_text()
+    assert '"short"' not in left
+    assert "# WIFI_PASSPHRASE was NOT taken (see the log)" in left

@@ -11,6 +11,7 @@ at its first boot and kept on the journal partition, never in the image.
 from __future__ import annotations
 
 import datetime
+import json
 import os
 import re
 import secrets
@@ -18,6 +19,7 @@ import socket
 import subprocess
 import sys
 import tomllib
+import urllib.parse
 import zoneinfo
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -185,14 +187,14 @@ def _keep_machine_id(paths: CardPaths) -> str:
     return now
 
 
-def _forget_pin_line(path: Path, said: str) -> None:
-    """The technician file with its PIN line replaced by a comment: the PIN is never left in clear."""
-    today = datetime.date.today().isoformat()
+def _forget_lines(path: Path, lines_for: Mapping[str, str]) -> None:
+    """The technician file with each named key's line replaced (a secret by a comment saying it was
+    taken), written down at once: the boot partition never keeps a secret in clear."""
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    out = [
-        f'# PIN {said} on {today}; to change it, write a new line PIN = "..."\n' if re.match(r"\s*PIN\s*=", ln) else ln
-        for ln in lines
-    ]
+    out = []
+    for ln in lines:
+        key = re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=", ln)
+        out.append(lines_for[key.group(1)] + "\n" if key and key.group(1) in lines_for else ln)
     tmp = path.with_name(f".{path.name}.tmp")
     with tmp.open("w", encoding="utf-8") as new:
         new.write("".join(out))
@@ -202,6 +204,47 @@ def _forget_pin_line(path: Path, said: str) -> None:
     # On the card's FAT partition: the new name and the FAT itself written down now, so a power cut
     # soon after the boot leaves the partition whole (a boot check once read a broken FAT after its cut).
     os.sync()
+
+
+def _taken(key: str, done: bool) -> str:
+    """The comment a secret's line becomes once taken (or refused: the log says why)."""
+    today = datetime.date.today().isoformat()
+    verb = "set" if key == "PIN" else "taken"
+    how = (
+        f"was {verb}" + ("" if key == "PIN" else " (kept on the card, not here)")
+        if done
+        else f"was NOT {verb} (see the log)"
+    )
+    return f'# {key} {how} on {today}; to change it, write a new line {key} = "..."'
+
+
+def split_url_password(url: str) -> tuple[str, str | None]:
+    """A broker URL without its password, and the password (None: it had none), so the password can
+    live in MQTT_PASSWORD on the card rather than in the technician file's MQTT_URL line."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.password is None:
+        return url, None
+    userinfo, _, hostport = parts.netloc.rpartition("@")
+    netloc = f"{userinfo.split(':', 1)[0]}@{hostport}"
+    return urllib.parse.urlunsplit(parts._replace(netloc=netloc)), urllib.parse.unquote(parts.password)
+
+
+def _secret_lines(data: Mapping[str, object], found: Sorted) -> dict[str, str]:
+    """The secrets the file holds, moved out of its lines: an MQTT_URL's password into MQTT_PASSWORD
+    (the URL's line kept without it), and the comment each taken secret's line becomes."""
+    lines = {}
+    url = found.settings.get("MQTT_URL")
+    if isinstance(url, str):
+        bare, password = split_url_password(url)
+        if password is not None:
+            found.settings.update(MQTT_URL=bare, MQTT_PASSWORD=password)
+            kept = "# its password was taken into MQTT_PASSWORD (kept on the card)"
+            lines["MQTT_URL"] = f"MQTT_URL = {json.dumps(bare)}  {kept}"
+    if "MQTT_PASSWORD" in data:
+        lines["MQTT_PASSWORD"] = _taken("MQTT_PASSWORD", "MQTT_PASSWORD" in found.settings)
+    if "WIFI_PASSPHRASE" in data and "WIFI_SSID" in found.card:
+        lines["WIFI_PASSPHRASE"] = _taken("WIFI_PASSPHRASE", "WIFI_PASSPHRASE" in found.card)
+    return lines
 
 
 def apply_settings(paths: CardPaths, settings: Mapping[str, object]) -> list[str]:
@@ -241,7 +284,7 @@ def apply_system(paths: CardPaths, card: Mapping[str, object], board: str) -> li
         (etc / "timezone").write_text(zone + "\n", encoding="ascii")
     if "WIFI_SSID" in card:
         country = card.get("WIFI_COUNTRY", "GB")
-        secret = card.get("WIFI_PASSPHRASE", "")
+        secret = _wifi_passphrase_kept(paths.store / "etc/wifi-passphrase", card)
         network = f'  psk="{secret}"\n' if secret else "  key_mgmt=NONE\n"
         head = f"ctrl_interface=DIR=/run/wpa_supplicant\ncountry={country}\n"
         conf = f'{head}network={{\n  ssid="{card["WIFI_SSID"]}"\n{network}}}\n'
@@ -249,6 +292,21 @@ def apply_system(paths: CardPaths, card: Mapping[str, object], board: str) -> li
         write_private(etc / "wpa_supplicant/wpa_supplicant-wlan0.conf", conf)
     _screen_rotate_line(paths.store / "etc/kiosk.env", card.get("SCREEN_ROTATE", 0))
     return said
+
+
+def _wifi_passphrase_kept(kept: Path, card: Mapping[str, object]) -> str:
+    """The Wi-Fi passphrase: the file's (then kept on the journal partition with its network's name,
+    since its line becomes a comment), else the one kept for the same network; "": an open network."""
+    ssid = str(card["WIFI_SSID"])
+    if "WIFI_PASSPHRASE" in card:
+        secret = str(card["WIFI_PASSPHRASE"])
+        write_private(kept, f"{ssid}\n{secret}\n")
+        return secret
+    try:
+        name, secret = kept.read_text(encoding="utf-8").splitlines()[:2]
+    except (OSError, UnicodeDecodeError, ValueError):
+        return ""
+    return secret if name == ssid else ""
 
 
 def _screen_rotate_line(kiosk_env: Path, rotate: object) -> None:
@@ -271,14 +329,17 @@ def boot(paths: CardPaths) -> list[str]:
     current = tomllib.loads(paths.config.read_text(encoding="utf-8"))
     board = str(found.settings.get("BOARD") or current.get("BOARD") or default_board(machine_id))
     found.settings.setdefault("BOARD", board)
+    forget = _secret_lines(data, found)
     said += apply_settings(paths, found.settings)
     if "PIN" in data:
         pin = found.card.pop("PIN", None)
         if isinstance(pin, str):
             set_pin(pin, paths.config.parent)
             said.append(f"{TECHNICIAN_FILE}: the operator PIN is set (its line is now a comment)")
-        _forget_pin_line(technician, "was set" if isinstance(pin, str) else "was NOT set (see the log)")
+        forget["PIN"] = _taken("PIN", isinstance(pin, str))
     said += apply_system(paths, found.card, board)
+    if forget:
+        _forget_lines(technician, forget)
     said.append(f"board {board}: the page at http://{host_name(board)}.local:8080/")
     return said
 
