@@ -144,9 +144,9 @@ def _targets(
                 continue
             m2, o2, bonus = mv.me[rows, j], mv.op[rows, j], mv.bonus[rows, j]
             mc, oc = cells_of_masks(m2, left), cells_of_masks(o2, b)
-            same = layout.offsets[(left, b)] + local_index(mc, oc)
-            other = layout.offsets[(b, left)] + local_index(oc, mc)
-            target[j, rows] = np.where(bonus, same, other)
+            at = np.flatnonzero(rows)  # each move's index in its own group only: same side or the other's turn
+            target[j, at[bonus]] = layout.offsets[(left, b)] + local_index(mc[bonus], oc[bonus])
+            target[j, at[~bonus]] = layout.offsets[(b, left)] + local_index(oc[~bonus], mc[~bonus])
             flip[j, rows] = ~bonus
     stuck = ~mv.legal.any(axis=1)
     again = np.asarray(stuck & bool(rd.bonus_throw[t]))
