@@ -252,14 +252,21 @@ def _sweep(rd: RuleData, values: np.ndarray, layout: Layout, built: list[tuple[t
     return change
 
 
+def _place(place: np.ndarray, at: int, order: np.ndarray) -> None:
+    """Keep the group at `at` in sweep order `order`: its value of index i at place[at + i]."""
+    for lo in range(0, len(order), CHUNK):  # a chunk at a time: no group-sized temporaries
+        hi = min(len(order), lo + CHUNK)
+        place[at + order[lo:hi]] = np.arange(at + lo, at + hi, dtype=np.int32)
+
+
 def _to_index_order(values: np.ndarray, layout: Layout, place: np.ndarray) -> None:
-    """Put each group's values, kept in its sweep order while solving, back in index order (in place)."""
-    for g, off in layout.offsets.items():
-        n = group_size(*g)
-        kept = values[off : off + n].copy()
-        for lo in range(0, n, CHUNK):
-            hi = min(n, lo + CHUNK)
-            values[off + lo : off + hi] = kept[place[off + lo : off + hi] - off]
+    """Put every value, kept in its group's sweep order while solving, back in index order (in place: the
+    complements, no longer needed, hold the copy)."""
+    kept = values[layout.span : layout.span + layout.size]
+    kept[:] = values[: layout.size]
+    for lo in range(0, layout.size, CHUNK):
+        hi = min(layout.size, lo + CHUNK)
+        values[lo:hi] = kept[place[lo:hi]]
 
 
 def solve(
@@ -296,7 +303,7 @@ def solve(
 
         orders = {g: sweep_order(*g) for g in pair}
         for g, order in orders.items():  # both groups placed before either is linked: their moves cross
-            place[layout.offsets[g] + order] = layout.offsets[g] + np.arange(len(order), dtype=np.int32)
+            _place(place, layout.offsets[g], order)
         built = [(g, link(rd, layout, *g, orders.pop(g), place, tick, scratch)) for g in pair]
         first = None
         sweep = 0
