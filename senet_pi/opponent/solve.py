@@ -302,8 +302,8 @@ def solve(
             say(f"{_name(pair)}: linking positions", done + weight * 0.3 * share)
 
         orders = {g: sweep_order(*g) for g in pair}
-        for g, order in orders.items():  # both groups placed before either is linked: their moves cross
-            _place(place, layout.offsets[g], order)
+        for g in pair:  # both groups placed before either is linked: their moves cross
+            _place(place, layout.offsets[g], orders[g])
         built = [(g, link(rd, layout, *g, orders.pop(g), place, tick, scratch)) for g in pair]
         first = None
         sweep = 0
