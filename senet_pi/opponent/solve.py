@@ -14,8 +14,8 @@ from index order, for the very same numbers.
 
 Memory: what stays in memory is the values and their complements (16 bytes a position: a move
 to where the other side throws next reads 1 - value in one gather) and where each position's
-value is kept (4 bytes a position). Where each move leads is written once per group, a chunk at a time, and a
-large group's moves go to a scratch file read back a chunk at a time on every sweep, so the
+value is kept (4 bytes a position). Where each move leads is written once per group, a chunk at
+a time, and a large group's moves go to a scratch file read back a chunk at a time on every sweep, so the
 3-against-3 group's 570 MB of moves never sit in memory at once (the page cache keeps the file
 when memory is free; a small machine reads it from its card).
 """
@@ -71,8 +71,8 @@ class Layout:
 class Links:
     """Where each move of each throw leads, for the positions of one group in sweep order.
 
-    A successor is named by where its value is kept (`Layout` places each group in its own sweep
-    order, so a sweep reads and writes its positions as one slice); one where the other side
+    A successor is named by where its value is kept (`solve` keeps each group's values in its own
+    sweep order, so a sweep reads and writes its positions as one slice); one where the other side
     throws next is stored as that place + `Layout.span`, where the solver keeps 1 - its value
     (so a sweep reads each move's value with one gather), a throw forfeited with a bonus throw
     (P7) as `Layout.again` in its first move's place: one int32 a move. Stored a chunk of
