@@ -91,9 +91,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         help="build the solved endgame tables (each side at most three pieces left)",
         description="Solve every position where each side has at most --pieces pieces left to bear off, by value "
         "iteration, and write the tables, with progress and an estimate of the time left on standard error. "
-        "At --pieces 3 a table takes minutes of CPU time and at most about 340 MB of memory, plus about 570 MB "
-        "of scratch disk beside the table while it is built (CPU time measured on a 2-core PC: houses about 4 min, "
-        "secret about 6 min with sticks and 8 min with the die; a Raspberry Pi 4 takes several times longer; a "
+        "At --pieces 3 a table takes minutes of CPU time and at most about 350 MB of memory, plus about 570 MB "
+        "of scratch disk beside the table while it is built (CPU time measured on a 2-core PC: houses about 1.3 min, "
+        "secret about 2 min with sticks and 2.3 min with the die; a Raspberry Pi 4 takes several times longer; a "
         "512 MB Zero 2 W is short of memory: build the file elsewhere and copy it); --pieces 2 takes seconds.",
     )
     solve.add_argument("ruleset", nargs="?", help="secret or houses (default: every rule set that has tables)")
