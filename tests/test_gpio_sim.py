@@ -101,7 +101,9 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
         assert (cache / name).is_file(), f"{cache / name} is missing: sudo scripts/gpio-sim"
     steps = os.environ.get("SENET_PI_GPIOSIM_STEPS", "lines selftest faults game rest").split()
     found = boot(cache, tmp_path_factory.mktemp("gpiosim"), steps)
-    print(json.dumps({k: v for k, v in found.items() if k in ("rest", "machine_seconds")}, indent=1))
+    shown = {k: v for k, v in found.items() if k in ("rest", "machine_seconds")}
+    shown["chatter_probe"] = dict(found.get("game") or {}).get("chatter_probe")
+    print(json.dumps(shown, indent=1))
     return found
 
 
@@ -159,6 +161,18 @@ def test_a_chattering_switch_is_named_by_the_referee_and_on_the_page(report):
     assert "is steady again" in chatter["steady"]
 
 
+def test_lgpio_s_alert_thread_is_what_woke_a_board_at_rest(report):
+    """A button watched for edges through gpiozero's lgpio factory (as senet-pi had it): lgpio's own
+    thread polls it in ppoll (arm64's system call 73) hundreds of times a second; the same line
+    only read wakes nothing of lgpio's."""
+    rest = step(report, "rest")
+    watched, read = rest["lgpio_edges"], rest["lgpio_read"]
+    busiest = watched["threads"][0]
+    assert busiest["wakeups"] > 200, watched
+    assert busiest["syscall"] == "73" or "poll" in busiest["wchan"], busiest
+    assert read["wakeups_total"] < 20, read
+
+
 def test_a_board_at_rest_through_real_gpio_calls_wakes_as_on_the_mock(report):
     rest = step(report, "rest")
     gpio, sim = rest["gpio"], rest["sim"]
@@ -166,3 +180,7 @@ def test_a_board_at_rest_through_real_gpio_calls_wakes_as_on_the_mock(report):
         assert board["wakeups"].get("scanner") is not None, board
     # the scanner rests at 5 scans a second on both: real GPIO calls add no wake-ups of their own
     assert gpio["wakeups"]["scanner"] <= sim["wakeups"]["scanner"] + 2
+    # the button's edges wait in the kernel: its thread sleeps, and no thread spins as lgpio's did
+    assert gpio["wakeups"].get("button") is not None, gpio
+    assert gpio["wakeups"]["button"] < 1, gpio
+    assert max(t["wakeups"] for t in gpio["threads"]) < 20, gpio["threads"]
