@@ -155,7 +155,9 @@ def test_a_game_is_judged_from_line_changes_made_with_a_hand_s_timing(report):
 
 
 def test_a_chattering_switch_is_named_by_the_referee_and_on_the_page(report):
+    """A reed switch whose contacts make and break by themselves every few milliseconds (hand.py)."""
     chatter = step(report, "game")["chatter"]
+    assert chatter["flips"] > 50
     assert re.search(r"switch \d+ is chattering; its changes are ignored until it calms", chatter["said"])
     assert any("is chattering" in f for f in chatter["page_faults"])
     assert "is steady again" in chatter["steady"]

@@ -21,6 +21,7 @@ import itertools
 import json
 import os
 import pwd
+import random
 import re
 import subprocess
 import sys
@@ -348,20 +349,24 @@ class Game:
         self.hand(("lift", start), ("place", end))
         return "move", self.prog.expect(rf"^{player} moves {start} -> {end}.*$").group(0)
 
-    def chatter(self, square: int, seconds: float = 4.0, half: float = 0.25) -> dict[str, object]:
-        """A switch that closes and opens by itself every `half` s (a reed switch with a cracked glass):
-        8 flips in 2 s, more than the 6 the debouncer allows. 0.15 s was too quick for the scanner
-        under emulation (2026-12-06: one change reached the referee, no chatter was named)."""
+    def chatter(self, square: int, seconds: float = 4.0, seed: int = 54) -> dict[str, object]:
+        """A reed switch that chatters (a cracked glass, or a magnet at the edge of its pull): its contacts
+        make and break by themselves, irregularly, each state lasting a few milliseconds to a few tens
+        (here 2-40 ms, drawn from a seeded generator), for `seconds`, then it lets go open. The
+        scanner reads it at its own moments, so it sees random states, not a square wave it can keep
+        up with or fall behind; the debouncer counts those that stand for two scans running."""
+        rng = random.Random(seed)
+        flips = 0
         t = time.monotonic()
         while time.monotonic() - t < seconds:
-            self.chip.place(square)
-            time.sleep(half)
-            self.chip.lift(square)
-            time.sleep(half)
+            (self.chip.lift if self.chip.closed >> (square - 1) & 1 else self.chip.place)(square)
+            flips += 1
+            time.sleep(rng.uniform(0.002, 0.04))
+        self.chip.lift(square)
         said = self.prog.expect(rf"^.*switch {square} is chattering.*$", timeout=30).group(0)
         faults = self.state().get("backend", {}).get("faults")
         steady = self.prog.expect(rf"^.*switch {square} is steady again.*$", timeout=30).group(0)
-        return {"said": said, "page_faults": faults, "steady": steady}
+        return {"said": said, "page_faults": faults, "steady": steady, "flips": flips}
 
     def chatter_probe(self, square: int, half: float = 0.15, seconds: float = 3.0) -> dict[str, object]:
         """The first chatter tried (2026-12-06: a flip every 0.15 s for 3 s went unnamed), with the
@@ -388,7 +393,7 @@ class Game:
                 act(square)
                 flips.append(round(time.monotonic() - t, 3))
                 time.sleep(half)
-        time.sleep(3)  # what the referee says after it, and the quiet that clears a chatter
+        time.sleep(4)  # what the referee says after it, and the quiet (2 s) that clears a chatter
         stop.set()
         watcher.join()
         said = self.prog.out[said_from:]
