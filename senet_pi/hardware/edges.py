@@ -119,13 +119,13 @@ class KernelButton:
         fd, said = self._fd, ""
         assert fd is not None
         while True:
-            ready, _, _ = select.select([fd, self._quit_read], [], [])
-            if self._quit_read in ready:
-                return
             try:
+                ready, _, _ = select.select([fd, self._quit_read], [], [])
+                if self._quit_read in ready:
+                    return
                 data = os.read(fd, EVENT_SIZE * 16)
-            except OSError:
-                return  # the line was closed under us
+            except (OSError, ValueError):
+                return  # closed under us (by a handler of its own, say)
             if not data:
                 return
             for pressed in decode_events(data):
