@@ -153,3 +153,16 @@ def test_a_chip_that_will_not_open_is_one_clear_error(tmp_path):
     not_a_chip.write_text("")
     with pytest.raises(BackendError, match=r"GPIO 4 of .*plain cannot be read: .*another program"):
         open_line(str(not_a_chip), 4)
+
+
+def test_the_board_reads_its_columns_without_watching_them(pinmap):
+    """A column is read by each scan; watched for edges (a DigitalInputDevice's doing) it would keep
+    lgpio's alert thread polling on a Pi, as the button did."""
+    from gpiozero.pins.mock import MockFactory
+
+    from senet_pi.hardware.board import ReedSwitchBoard
+
+    factory = MockFactory()
+    with ReedSwitchBoard(pinmap.rows, pinmap.columns, pin_factory=factory) as board:
+        assert [factory.pin(p).when_changed for p in pinmap.columns] == [None] * 5
+        assert board.read() == 0

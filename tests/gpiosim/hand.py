@@ -379,7 +379,7 @@ class Game:
         def watch() -> None:
             while not stop.wait(0.02):
                 status = _task(pid, tid, "status")
-                switches = sum(int(line.split()[1]) for line in status.splitlines() if "ctxt_switches" in line)
+                switches = _woken(status)
                 samples.append((time.monotonic(), switches, _task(pid, tid, "wchan"),
                                 _task(pid, tid, "syscall").split(" ")[0]))  # fmt: skip
 
@@ -437,10 +437,16 @@ def _task(pid: int, tid: str, name: str) -> str:
         return ""
 
 
+def _woken(status: str) -> int:
+    """A thread's voluntary context switches from its /proc status: each one a sleep that ended."""
+    return sum(int(line.split()[1]) for line in status.splitlines() if line.startswith("voluntary_ctxt_switches"))
+
+
 def cpu_and_wakeups(pid: int, seconds: float) -> dict[str, object]:
-    """A process's share of one core and each thread's wake-ups a second (its context switches, from
-    /proc), by name and by thread: its id, and where it waits (wchan, and its system call's number;
-    arm64: 73 ppoll, 72 pselect6, 63 read, 98 futex, 115 clock_nanosleep)."""
+    """A process's share of one core and each thread's wake-ups a second (its voluntary context
+    switches, from /proc: a sleep ended, not a preemption), by name and by thread: its id, and where
+    it waits (wchan, and its system call's number; arm64: 73 ppoll, 72 pselect6, 63 read, 98 futex,
+    115 clock_nanosleep)."""
 
     def sample() -> tuple[float, dict[str, tuple[str, int]]]:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -448,7 +454,7 @@ def cpu_and_wakeups(pid: int, seconds: float) -> dict[str, object]:
         threads: dict[str, tuple[str, int]] = {}
         for task in Path(f"/proc/{pid}/task").iterdir():
             name, status = _task(pid, task.name, "comm"), _task(pid, task.name, "status")
-            switches = sum(int(line.split()[1]) for line in status.splitlines() if "ctxt_switches" in line)
+            switches = _woken(status)
             threads[task.name] = (name, switches)
         return ticks / os.sysconf("SC_CLK_TCK"), threads
 
@@ -488,18 +494,21 @@ for name, make in (("gpio", GpioBackend), ("sim", SimBackend)):
 
 EDGES_PROBE = """
 import sys
-from gpiozero import DigitalInputDevice
-button = DigitalInputDevice(int(sys.argv[1]), pull_up=True, bounce_time=0.02)
-if sys.argv[2] == "edges":
+from gpiozero import DigitalInputDevice, InputDevice
+if sys.argv[2] == "edges":  # a DigitalInputDevice watches its pin from the start, a handler or none
+    button = DigitalInputDevice(int(sys.argv[1]), pull_up=True, bounce_time=0.02)
     button.when_activated = lambda: None
+else:
+    button = InputDevice(int(sys.argv[1]), pull_up=True)
 print("watching", sys.argv[2], flush=True)
 sys.stdin.readline()
 """
 
 
 def lgpio_probe(chip: Chip, how: str, seconds: float = 15) -> dict[str, object]:
-    """A button on gpiozero's lgpio factory, as senet-pi had it up to 2026-12-06 (`edges`: a handler on
-    its presses) or only read (`read`): which thread wakes, and how often."""
+    """A button on gpiozero's lgpio factory, as senet-pi had it up to 2026-12-06 (`edges`: a
+    DigitalInputDevice with a handler on its presses) or only read (`read`: an InputDevice): which
+    thread wakes, and how often."""
     chip.pull(chip.button, up=True)
     prog = Program([f"{VENV}/bin/python", "-c", EDGES_PROBE, str(chip.button), how])
     prog.expect(rf"^watching {how}$", timeout=300)
