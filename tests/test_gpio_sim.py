@@ -101,7 +101,9 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
         assert (cache / name).is_file(), f"{cache / name} is missing: sudo scripts/gpio-sim"
     steps = os.environ.get("SENET_PI_GPIOSIM_STEPS", "lines selftest faults game rest").split()
     found = boot(cache, tmp_path_factory.mktemp("gpiosim"), steps)
-    print(json.dumps({k: v for k, v in found.items() if k in ("rest", "machine_seconds")}, indent=1))
+    shown = {k: v for k, v in found.items() if k in ("rest", "machine_seconds")}
+    shown["chatter_probe"] = dict(found.get("game") or {}).get("chatter_probe")
+    print(json.dumps(shown, indent=1))
     return found
 
 
@@ -153,10 +155,29 @@ def test_a_game_is_judged_from_line_changes_made_with_a_hand_s_timing(report):
 
 
 def test_a_chattering_switch_is_named_by_the_referee_and_on_the_page(report):
+    """A reed switch whose contacts make and break by themselves every few milliseconds (hand.py)."""
     chatter = step(report, "game")["chatter"]
+    assert chatter["flips"] > 50
     assert re.search(r"switch \d+ is chattering; its changes are ignored until it calms", chatter["said"])
     assert any("is chattering" in f for f in chatter["page_faults"])
     assert "is steady again" in chatter["steady"]
+
+
+def polling(board: dict[str, object]) -> list[dict[str, object]]:
+    """The threads of a process at rest that woke from ppoll (arm64's system call 73) over 20 times a second."""
+    threads = list(board["threads"])  # type: ignore[call-overload]
+    return [t for t in threads if t["wakeups"] > 20 and (t["syscall"] == "73" or "poll" in t["wchan"])]
+
+
+def test_lgpio_s_alert_thread_is_what_woke_a_board_at_rest(report):
+    """A pin watched for edges through gpiozero's lgpio factory (a DigitalInputDevice: the button, and
+    the columns, as senet-pi had them): lgpio's alert thread polls it hundreds of times a second; the
+    same pin only read (an InputDevice) wakes only lgpio's transmit thread, its fixed 50 a second."""
+    rest = step(report, "rest")
+    watched, read = rest["lgpio_edges"], rest["lgpio_read"]
+    assert [t["wakeups"] > 200 for t in polling(watched)] == [True], watched["threads"]
+    assert polling(read) == [], read["threads"]
+    assert read["wakeups_total"] < 80, read
 
 
 def test_a_board_at_rest_through_real_gpio_calls_wakes_as_on_the_mock(report):
@@ -166,3 +187,9 @@ def test_a_board_at_rest_through_real_gpio_calls_wakes_as_on_the_mock(report):
         assert board["wakeups"].get("scanner") is not None, board
     # the scanner rests at 5 scans a second on both: real GPIO calls add no wake-ups of their own
     assert gpio["wakeups"]["scanner"] <= sim["wakeups"]["scanner"] + 2
+    # the button's edges wait in the kernel: its thread sleeps, and nothing polls as lgpio's alert thread did
+    assert gpio["wakeups"].get("button") is not None, gpio
+    assert gpio["wakeups"]["button"] < 1, gpio
+    assert polling(gpio) == [], gpio["threads"]
+    # what is left of lgpio's own: its transmit thread, 50 a second whatever senet-pi does
+    assert gpio["wakeups_total"] < sim["wakeups_total"] + 60, gpio["threads"]

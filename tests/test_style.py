@@ -254,3 +254,15 @@ def test_every_type_ignore_says_why_and_there_are_few():
                 bare.append(f"{path.relative_to(ROOT)}:{number}")
     assert not bare, "say why on the line (# type: ignore[code]  # why):\n" + "\n".join(bare)
     assert found <= MAX_TYPE_IGNORES, f"{found} type: ignores, at most {MAX_TYPE_IGNORES}"
+
+
+def test_the_scripts_run_by_name_are_committed_executable():
+    """A script the docs run by its name (`sudo scripts/gpio-sim`; no `.py`: no `python` before it) has
+    git's executable bit, or a fresh clone says "Permission denied" (scripts/gpio-sim did, 2026-12-06)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-s", "scripts", "tests/gpiosim"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    modes = {line.split("\t")[1]: line.split()[0] for line in listed}
+    by_name = [path for path in modes if "." not in Path(path).name]
+    assert "scripts/gpio-sim" in by_name
+    assert [p for p in by_name if modes[p] != "100755"] == []

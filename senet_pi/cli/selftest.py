@@ -18,9 +18,10 @@ from ..hardware.backend import GpioBackend, SimBackend
 from ..rules.board import bit, squares_in
 
 if TYPE_CHECKING:
-    from gpiozero import DigitalInputDevice, LEDBoard
+    from gpiozero import LEDBoard
 
     from ..hardware.board import ReedSwitchBoard
+    from ..hardware.edges import ButtonLine
     from ..hardware.serial_link import SerialBackend
     from ..hardware.sim import SimBoard
 
@@ -162,9 +163,7 @@ def _check_switch(
     return "ok"
 
 
-def _check_button(
-    button: DigitalInputDevice, hands: SimBoard | None, say: Say, wait: float, report: SelfTestReport
-) -> None:
+def _check_button(button: ButtonLine, hands: SimBoard | None, say: Say, wait: float, report: SelfTestReport) -> None:
     """The thrower's button goes down and comes up again."""
     say("Press the thrower's button.")
     if hands:

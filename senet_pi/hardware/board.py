@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from gpiozero import DigitalInputDevice, DigitalOutputDevice
+from gpiozero import DigitalOutputDevice, InputDevice
 
 from firmware_bridge.codec import square_at
 
@@ -65,7 +65,9 @@ class ReedSwitchBoard(Device):
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._rows: list[DigitalOutputDevice] = []
-        self._columns: list[DigitalInputDevice] = []
+        # Columns are read by each scan, never watched: a DigitalInputDevice watches its pin for edges from
+        # the start, and on a Pi's pins (lgpio) that keeps lgpio's alert thread polling every 0.5 ms, all day.
+        self._columns: list[InputDevice] = []
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._woken = threading.Event()  # set by `wake` and `close`: the scanning thread stops waiting
@@ -73,7 +75,7 @@ class ReedSwitchBoard(Device):
             for pin in rows:
                 self._rows.append(DigitalOutputDevice(pin, pin_factory=pin_factory))
             for pin in columns:
-                self._columns.append(DigitalInputDevice(pin, pull_up=False, pin_factory=pin_factory))
+                self._columns.append(InputDevice(pin, pull_up=False, pin_factory=pin_factory))
         except Exception:
             self.close()
             raise

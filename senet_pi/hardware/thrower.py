@@ -12,9 +12,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from gpiozero import Buzzer, DigitalInputDevice, LEDBoard
+from gpiozero import Buzzer, LEDBoard
 
 from .device import Device, EventHandler
+from .edges import ButtonLine, open_button
 
 if TYPE_CHECKING:
     from gpiozero.pins import Factory
@@ -83,9 +84,10 @@ class StickThrower(Sticks, Device):
     """A push button and an `LEDBoard` of four sticks (plus a `Buzzer` if fitted).
 
     `when_pressed()` is called on a short press, `when_held(seconds)` after a long one. The button
-    is a `DigitalInputDevice` (pulled up, pressed when low), not gpiozero's `Button`: a `Button`
-    keeps a thread that wakes 10 times a second for its `hold_time`, all day, and the press is
-    timed here instead (`PressTimer`).
+    (pulled up, pressed when low) is not gpiozero's `Button`: a `Button` keeps a thread that wakes
+    10 times a second for its `hold_time`, all day, and the press is timed here instead
+    (`PressTimer`). On a Pi's pins its edges come from the kernel, not lgpio's alert thread, which
+    would wake 2,000 times a second (edges.py); on other pins it is a `DigitalInputDevice`.
     """
 
     when_pressed = EventHandler()
@@ -101,11 +103,11 @@ class StickThrower(Sticks, Device):
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._timer = PressTimer(clock)
-        self.button: DigitalInputDevice | None = None
+        self.button: ButtonLine | None = None
         self.leds: LEDBoard | None = None
         self.buzzer: Buzzer | None = None
         try:
-            self.button = DigitalInputDevice(button, pull_up=True, bounce_time=0.02, pin_factory=pin_factory)
+            self.button = open_button(button, pin_factory)
             self.leds = LEDBoard(*leds, pin_factory=pin_factory)
             if buzzer is not None:
                 self.buzzer = Buzzer(buzzer, pin_factory=pin_factory)

@@ -24,7 +24,21 @@ class Device:
 class GPIODevice(Device):
     def __init__(self, pin: int | str | None = None, *, pin_factory: Factory | None = None) -> None: ...
 
-class DigitalInputDevice(GPIODevice):
+class InputDevice(GPIODevice):
+    def __init__(
+        self,
+        pin: int | str | None = None,
+        *,
+        pull_up: bool | None = False,
+        active_state: bool | None = None,
+        pin_factory: Factory | None = None,
+    ) -> None: ...
+    @property
+    def value(self) -> int: ...
+    @property
+    def is_active(self) -> bool: ...
+
+class DigitalInputDevice(InputDevice):
     def __init__(
         self,
         pin: int | str | None = None,
