@@ -48,10 +48,6 @@ class DigitalInputDevice(InputDevice):
         bounce_time: float | None = None,
         pin_factory: Factory | None = None,
     ) -> None: ...
-    @property
-    def value(self) -> int: ...
-    @property
-    def is_active(self) -> bool: ...
     when_activated: Callable[[], object] | None
     when_deactivated: Callable[[], object] | None
 
