@@ -167,7 +167,7 @@ def test_the_card_takes_its_debian_packages_from_the_installer():
     kiosk = subprocess.run(
         ["bash", str(REPO / "exhibit/install.sh"), "--print-packages", "--kiosk"], capture_output=True, text=True
     )
-    assert plain.stdout.split() == ["python3-venv", "python3-lgpio", "sqlite3"]
+    assert plain.stdout.split() == ["python3-venv", "python3-lgpio", "python3-spidev", "sqlite3"]
     assert "chromium" in kiosk.stdout.split()
     assert "xinit" in kiosk.stdout.split()
     assert '"$SOURCE/exhibit/install.sh" --print-packages' in (REPO / "exhibit/build-image").read_text()
