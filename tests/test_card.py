@@ -213,3 +213,37 @@ def test_the_technician_file_with_its_pin_line_forgotten_is_written_down_at_once
     boot(paths)
     assert synced
     assert "428163" not in (paths.boot / "senet-pi.toml").read_text()
+
+
+def test_the_boot_check_tells_a_kiosks_chromium_to_draw_without_a_gpu_in_its_throw_away_copy_only(tmp_path):
+    """Emulation has no GL: the flag goes into /etc/chromium.d on the copy's root partition (debugfs),
+    the image and the copy's other partitions stay as they were."""
+    loader = importlib.machinery.SourceFileLoader("boot_check", str(REPO / "exhibit/boot-check"))
+    check = types.ModuleType(loader.name)
+    loader.exec_module(check)
+    (tmp_path / "tree/etc/chromium.d").mkdir(parents=True)
+    mib = 1 << 20
+    image = tmp_path / "card.img"
+    parts = tmp_path / "root.img"
+    subprocess.run(["truncate", "-s", "8M", str(parts)], check=True)
+    subprocess.run(["mkfs.ext4", "-q", "-d", str(tmp_path / "tree"), str(parts)], check=True)
+    subprocess.run(["truncate", "-s", "20M", str(image)], check=True)
+    subprocess.run(["sfdisk", "-q", str(image)], input="start=2048, size=4M, type=c\nstart=10240, size=8M\n",
+                   text=True, check=True)  # fmt: skip
+    with image.open("r+b") as out:
+        out.seek(1 * mib)
+        out.write(b"\xab" * 4 * mib)  # the boot partition's bytes
+        out.seek(5 * mib)
+        out.write(parts.read_bytes())
+    before = image.read_bytes()
+    card = check.Card(image, tmp_path, kiosk=True)
+    assert card.parts[1] == (5 * mib, 8 * mib)
+    subprocess.run(["cp", str(image), str(card.disk)], check=True)
+    card.without_gpu()
+    root = f"{card.disk}?offset={5 * mib}"
+    written = subprocess.run(["debugfs", "-R", f"cat {check.NO_GPU_PATH}", root], capture_output=True, text=True)
+    assert "--disable-gpu" in written.stdout and written.stdout == check.NO_GPU
+    assert image.read_bytes() == before  # the image itself is not touched
+    copy = card.disk.read_bytes()
+    assert copy[: 5 * mib] == before[: 5 * mib] and copy[13 * mib :] == before[13 * mib :]
+    assert copy[5 * mib : 13 * mib] != before[5 * mib : 13 * mib]
