@@ -215,7 +215,7 @@ def test_the_technician_file_with_its_pin_line_forgotten_is_written_down_at_once
     assert "428163" not in (paths.boot / "senet-pi.toml").read_text()
 
 
-def test_the_boot_check_tells_a_kiosks_chromium_to_draw_without_a_gpu_in_its_throw_away_copy_only(tmp_path):
+def test_the_boot_check_tells_a_kiosks_chromium_to_draw_without_a_gpu_in_a_throw_away_copy_only(tmp_path: Path) -> None:
     """Emulation has no GL: the flag goes into /etc/chromium.d on the copy's root partition (debugfs),
     the image and the copy's other partitions stay as they were."""
     loader = importlib.machinery.SourceFileLoader("boot_check", str(REPO / "exhibit/boot-check"))
