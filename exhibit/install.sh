@@ -7,7 +7,7 @@
 #   sudo exhibit/install.sh --kiosk    the same, and the page full-screen on the attached display
 #   sudo exhibit/install.sh --wheels DIR   install senet-pi[pi] from wheels in DIR, with no internet
 #   sudo exhibit/install.sh --https    the page over HTTPS: a certificate made here (kept), or yours in its place
-#   sudo exhibit/install.sh --uninstall    stop and remove the units, the venv and the users
+#   sudo exhibit/install.sh --uninstall    stop and remove the units, the udev rules, the venv and the users
 #                                          (keeps /etc/senet-pi and the journal in /var/lib/senet-pi)
 #   sudo exhibit/install.sh --mqtt URL --board NAME   put the board on the fleet's MQTT broker
 #                                          (docs: "Fleet"; written to config.toml, kept on updates)
@@ -84,8 +84,9 @@ done
 
 # ---------------------------------------------------------------- the Debian packages it needs
 # No compiler: lgpio is Debian's python3-lgpio (Raspberry Pi OS) or PyPI's wheel (plain Debian),
-# and the RPi.GPIO API comes from rpi-lgpio, pure Python over lgpio.
-packages=(python3-venv python3-lgpio sqlite3)
+# and the RPi.GPIO API comes from rpi-lgpio, pure Python over lgpio. python3-spidev drives an LED
+# strip on the Pi's SPI (the venv sees Debian's packages: --system-site-packages below).
+packages=(python3-venv python3-lgpio python3-spidev sqlite3)
 if [ "$kiosk" = yes ]; then
   packages+=(xserver-xorg-core xserver-xorg-input-libinput xinit x11-xserver-utils fonts-dejavu-core openssl)
   # Raspberry Pi OS names its build "chromium-browser" in some releases and "chromium" in others;
@@ -134,6 +135,7 @@ if [ "$uninstall" = yes ]; then
     systemctl disable --now "$unit" 2>/dev/null || true
     rm -f "$UNITS/$unit"
   done
+  rm -f /etc/udev/rules.d/60-senet-pi.rules
   systemctl daemon-reload
   rm -rf "$PREFIX" "$WRAPPER" "$(dirname "$PYCACHE")"
   for user in senet-kiosk senet; do
@@ -193,6 +195,13 @@ for group in "${groups[@]}"; do
 done
 install -d -m 0750 -o senet -g senet "$STATE"
 install -d -m 0750 -o root -g senet "$CONFIG"
+# The devices for those groups: /dev/gpiochip* to gpio, /dev/spidev* to spi (Raspberry Pi OS has
+# rules to that effect; plain Debian, a card's system, has none). Applied now where udev runs.
+install -D -m 0644 "$SOURCE/exhibit/60-senet-pi.rules" /etc/udev/rules.d/60-senet-pi.rules
+if [ "$image" = no ] && [ -d /run/udev ] && command -v udevadm >/dev/null 2>&1; then
+  udevadm control --reload 2>/dev/null || true
+  udevadm trigger --subsystem-match=gpio --subsystem-match=spidev 2>/dev/null || true
+fi
 
 
 # ---------------------------------------------------------------- the venv with senet-pi[pi]

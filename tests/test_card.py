@@ -167,7 +167,7 @@ def test_the_card_takes_its_debian_packages_from_the_installer():
     kiosk = subprocess.run(
         ["bash", str(REPO / "exhibit/install.sh"), "--print-packages", "--kiosk"], capture_output=True, text=True
     )
-    assert plain.stdout.split() == ["python3-venv", "python3-lgpio", "sqlite3"]
+    assert plain.stdout.split() == ["python3-venv", "python3-lgpio", "python3-spidev", "sqlite3"]
     assert "chromium" in kiosk.stdout.split()
     assert "xinit" in kiosk.stdout.split()
     assert '"$SOURCE/exhibit/install.sh" --print-packages' in (REPO / "exhibit/build-image").read_text()
@@ -265,3 +265,39 @@ def test_a_refused_secret_is_still_not_left_in_clear(paths):
     left = (paths.boot / "senet-pi.toml").read_text()
     assert '"short"' not in left
     assert "# WIFI_PASSPHRASE was NOT taken (see the log)" in left
+
+
+def test_the_boot_check_tells_a_kiosks_chromium_to_draw_without_a_gpu_in_a_throw_away_copy_only(tmp_path: Path) -> None:
+    """Emulation has no GL: the flag goes into /etc/chromium.d on the copy's root partition (debugfs),
+    the image and the copy's other partitions stay as they were."""
+    loader = importlib.machinery.SourceFileLoader("boot_check", str(REPO / "exhibit/boot-check"))
+    check = types.ModuleType(loader.name)
+    loader.exec_module(check)
+    (tmp_path / "tree/etc/chromium.d").mkdir(parents=True)
+    mib = 1 << 20
+    image = tmp_path / "card.img"
+    parts = tmp_path / "root.img"
+    subprocess.run(["truncate", "-s", "8M", str(parts)], check=True)
+    subprocess.run(["mkfs.ext4", "-q", "-d", str(tmp_path / "tree"), str(parts)], check=True)
+    subprocess.run(["truncate", "-s", "20M", str(image)], check=True)
+    subprocess.run(["sfdisk", "-q", str(image)], input="start=2048, size=4M, type=c\nstart=10240, size=8M\n",
+                   text=True, check=True)  # fmt: skip
+    with image.open("r+b") as out:
+        out.seek(1 * mib)
+        out.write(b"\xab" * 4 * mib)  # the boot partition's bytes
+        out.seek(5 * mib)
+        out.write(parts.read_bytes())
+    before = image.read_bytes()
+    card = check.Card(image, tmp_path, kiosk=True)
+    assert card.parts[1] == (5 * mib, 8 * mib)
+    subprocess.run(["cp", str(image), str(card.disk)], check=True)
+    card.without_gpu()
+    root = f"{card.disk}?offset={5 * mib}"
+    written = subprocess.run(["debugfs", "-R", f"cat {check.NO_GPU_PATH}", root], capture_output=True, text=True)
+    assert "--disable-gpu" in check.NO_GPU
+    assert written.stdout == check.NO_GPU
+    assert image.read_bytes() == before  # the image itself is not touched
+    copy = card.disk.read_bytes()
+    assert copy[: 5 * mib] == before[: 5 * mib]  # the table and the boot partition
+    assert copy[13 * mib :] == before[13 * mib :]
+    assert copy[5 * mib : 13 * mib] != before[5 * mib : 13 * mib]

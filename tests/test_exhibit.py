@@ -308,3 +308,44 @@ def test_compile_ahead_says_how_it_is_used() -> None:
     result = subprocess.run([str(EXHIBIT / "compile-ahead")], capture_output=True, text=True, timeout=30)
     assert result.returncode == 2
     assert result.stderr == "usage: compile-ahead PYTHON CACHE\n"
+
+
+def test_the_pins_and_the_strips_spi_belong_to_the_groups_the_unit_runs_in() -> None:
+    """Plain Debian (a card) has no rule giving /dev/gpiochip* and /dev/spidev* to a group: ours does,
+    one rule for each device the unit's SupplementaryGroups name, read and write for the group only."""
+    rules = [line for line in (EXHIBIT / "60-senet-pi.rules").read_text().splitlines() if line and line[0] != "#"]
+    groups = unit("senet-pi.service")["SupplementaryGroups"][0].split()
+    found = {}
+    for rule in rules:
+        keys = dict(re.findall(r'(\w+)=="?([^",]+)"?', rule))
+        assigned = dict(re.findall(r'(\w+)="([^"]+)"', rule.split("==")[-1]))
+        assert assigned["MODE"] == "0660", rule
+        assert assigned["GROUP"] in groups, rule
+        found[keys["KERNEL"]] = assigned["GROUP"]
+    assert found == {"gpiochip*": "gpio", "spidev*": "spi"}
+
+
+@pytest.mark.parametrize("image", ["yes", "no"])
+def test_install_puts_the_udev_rule_in_place_on_a_pi_and_in_a_cards_root(tmp_path: Path, image: str) -> None:
+    """One source for both: install.sh's step installs exhibit/60-senet-pi.rules, with --image too."""
+    script = (EXHIBIT / "install.sh").read_text()
+    start = script.index('install -D -m 0644 "$SOURCE/exhibit/60-senet-pi.rules"')
+    step = script[start : script.index("\nfi\n", start) + len("\nfi\n")]
+    bin_ = tmp_path / "bin"
+    bin_.mkdir()
+    log = tmp_path / "log"
+    for name in ("install", "udevadm"):
+        (bin_ / name).write_text(f'#!/bin/sh\necho "{name} $*" >> {log}\n')
+        (bin_ / name).chmod(0o755)
+    result = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", step],
+        env={"PATH": f"{bin_}:/usr/bin:/bin", "SOURCE": str(EXHIBIT.parent), "image": image},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    said = log.read_text().splitlines()
+    assert said[0] == f"install -D -m 0644 {EXHIBIT}/60-senet-pi.rules /etc/udev/rules.d/60-senet-pi.rules"
+    if image == "yes":
+        assert said == said[:1]  # a card's root being built: no udev to tell
