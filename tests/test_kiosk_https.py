@@ -116,3 +116,28 @@ def test_the_kiosk_installs_openssl_to_find_its_address():
     script = (SESSION.parent / "install.sh").read_text()
     kiosk_packages = next(line for line in script.splitlines() if "xinit" in line and "packages+=" in line)
     assert "openssl" in kiosk_packages  # the kiosk probes the page's port with openssl s_client
+
+
+def session_with_xrandr(folder: Path, xrandr: str) -> list[str]:
+    """The session's Chromium arguments with `xrandr` on PATH being the given shell script."""
+    fake_chromium(folder)
+    (folder / "bin" / "xrandr").write_text(f"#!/bin/sh\n{xrandr}\n")
+    (folder / "bin" / "xrandr").chmod(0o755)
+    env = {**os.environ, "PATH": f"{folder / 'bin'}:{os.environ['PATH']}", "HOME": str(folder),
+           "SENET_PI_URL": "http://127.0.0.1:9/", "SENET_PI_KIOSK_WAIT": "0"}  # fmt: skip
+    subprocess.run(["sh", str(SESSION)], env=env, check=True, timeout=60)
+    return (folder / "args").read_text().splitlines()
+
+
+def test_the_window_covers_the_whole_screen_as_xrandr_reports_it(tmp_path):
+    """X runs Chromium with no window manager, so --kiosk alone leaves a window in a corner: the
+    session sizes it to the screen (turned, when SCREEN_ROTATE turned it)."""
+    args = session_with_xrandr(tmp_path, 'echo "Screen 0: minimum 320 x 200, current 800 x 1280, maximum 8192 x 8192"')
+    assert "--window-position=0,0" in args
+    assert "--window-size=800,1280" in args
+
+
+def test_with_no_size_from_xrandr_the_window_is_left_to_chromium(tmp_path):
+    args = session_with_xrandr(tmp_path, 'echo "Can\'t open display" >&2; exit 1')
+    assert not any(a.startswith("--window") for a in args)
+    assert args[-1] == "http://127.0.0.1:9/"
