@@ -153,6 +153,25 @@ ENVIRONMENT: tuple[Variable, ...] = (
         "exhibit/card/update-at-boot",
     ),
     Variable(
+        "SENET_PI_UDEV_RULES",
+        "Where scripts/install-pi puts the udev rule giving the pins to the group gpio (another folder only for "
+        "its tests).",
+        "/etc/udev/rules.d",
+        "scripts/install-pi",
+    ),
+    Variable(
+        "SENET_PI_MODEL",
+        "The file scripts/install-pi reads the machine's model from (another file only for its tests).",
+        "/proc/device-tree/model",
+        "scripts/install-pi",
+    ),
+    Variable(
+        "SENET_PI_CHIP",
+        "The pins' device scripts/install-pi checks the group of (another file only for its tests).",
+        "/dev/gpiochip0",
+        "scripts/install-pi",
+    ),
+    Variable(
         "SENET_PI_MIRROR",
         "The Debian mirror exhibit/build-image builds the card from.",
         "the first one in this machine's apt sources",

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 
+from senet_pi.fleet.client import disconnect
+
 MOSQUITTO = os.environ.get("SENET_PI_MOSQUITTO") or shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 
 
@@ -165,8 +167,7 @@ class Ear:
         return wait_until(found, timeout)  # type: ignore[return-value]
 
     def close(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
+        disconnect(self.client)
 
 
 def stop_group(proc: subprocess.Popen, log, grace: float) -> None:

@@ -368,3 +368,23 @@ def test_a_board_listens_only_once_the_broker_has_taken_every_subscription_of_th
     publisher._on_subscribe(client, None, client.subscribed["senet-pi/hall-c/command"], [], None)
     publisher._on_subscribe(client, None, client.subscribed["senet-pi/hall-c/button"], [], None)
     assert publisher.listening
+
+
+def test_closing_survives_paho_clearing_its_thread_while_loop_stop_reads_it():
+    """paho 2.2's loop_stop reads its network thread three times and the thread, ended by the
+    disconnect, clears it on its way out (eclipse-paho/paho.mqtt.python#872): a board or watcher
+    shutting down then met AttributeError. The thread is gone then, so closing is done."""
+    from senet_pi.fleet.client import disconnect
+
+    calls = []
+
+    class RacedClient:
+        def disconnect(self):
+            calls.append("disconnect")
+
+        def loop_stop(self):
+            calls.append("loop_stop")
+            raise AttributeError("'NoneType' object has no attribute 'join'")
+
+    disconnect(RacedClient())  # type: ignore[arg-type]
+    assert calls == ["disconnect", "loop_stop"]

@@ -21,6 +21,7 @@ from senet_pi.cli.command import main
 from senet_pi.fleet import FleetSettings, parse_broker_url
 from senet_pi.fleet.address import BUTTONS, fleet_settings
 from senet_pi.fleet.broker_files import MESSAGE_SIZE_LIMIT, password_line
+from senet_pi.fleet.client import disconnect
 from senet_pi.fleet.on_run import start_board
 from senet_pi.service.core import Service
 from senet_pi_web import create_app
@@ -182,8 +183,7 @@ class _Closing:
         self.client = client
 
     def close(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
+        disconnect(self.client)
 
 
 def test_the_broker_conf_uses_no_key_mosquitto_2_warns_of(tmp_path):

@@ -19,7 +19,7 @@ from senet_pi.fleet import FleetSettings, parse_broker_url
 from senet_pi.fleet import board as board_module
 from senet_pi.fleet import watcher as watcher_module
 from senet_pi.fleet.address import PASSWORD_WARNING, fleet_settings, warn_of_password
-from senet_pi.fleet.client import MAX_BACKOFF
+from senet_pi.fleet.client import MAX_BACKOFF, disconnect
 from senet_pi.fleet.commands import CommandCheck, sign
 from senet_pi.fleet.on_run import start_board
 from senet_pi.fleet.watcher import FleetWatcher
@@ -138,8 +138,7 @@ def test_online_is_said_again_as_a_heartbeat_and_expires_at_the_broker(mosquitto
         expiry = [getattr(m.properties, "MessageExpiryInterval", None) for m in heard]
         assert all(0 < e <= board_module.LIVENESS for e in expiry)  # type: ignore[operator]
     finally:
-        ear.disconnect()
-        ear.loop_stop()
+        disconnect(ear)
 
 
 # ---------------------------------------------------------------------- commands

@@ -40,7 +40,15 @@ from ..service.replay import verdict_line
 from ..verdicts import Verdict
 from . import topics
 from .address import FleetSettings
-from .client import connect_in_background, failure_text, make_client, properties_for, reason_text, refusal_text
+from .client import (
+    connect_in_background,
+    disconnect,
+    failure_text,
+    make_client,
+    properties_for,
+    reason_text,
+    refusal_text,
+)
 from .commands import MAX_PAYLOAD, CommandCheck
 from .discovery import discovery_messages
 from .summary import Summary
@@ -395,6 +403,5 @@ class BoardPublisher:
             if info.rc == mqtt.MQTT_ERR_SUCCESS:
                 with contextlib.suppress(RuntimeError, ValueError):
                     info.wait_for_publish(timeout)
-        self.client.disconnect()
-        self.client.loop_stop()
+        disconnect(self.client)
         self.connected = False

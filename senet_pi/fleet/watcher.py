@@ -29,7 +29,7 @@ from ..errors import FleetError
 from ..rules.text import Text
 from . import topics
 from .address import BrokerAddress
-from .client import connect_in_background, failure_text, make_client, reason_text, refusal_text
+from .client import connect_in_background, disconnect, failure_text, make_client, reason_text, refusal_text
 from .commands import ACTIONS, sign
 
 MAX_BOARDS = 1000  # boards remembered at most: a broker full of strangers cannot fill the memory
@@ -116,8 +116,7 @@ class FleetWatcher:
 
     def close(self) -> None:
         self._stop.set()
-        self.client.disconnect()
-        self.client.loop_stop()
+        disconnect(self.client)
 
     def _sweep_now_and_then(self) -> None:
         while not self._stop.wait(SWEEP):
