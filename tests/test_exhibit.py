@@ -79,30 +79,37 @@ def test_install_puts_everything_where_the_units_look() -> None:
     assert "set -euo pipefail" in script
 
 
+def run_install_step(
+    tmp_path: Path, step: str, stubs: dict[str, str], env: dict[str, str]
+) -> subprocess.CompletedProcess[str]:
+    """One step of install.sh run alone by bash, with stub commands first on PATH (each a line of
+    shell, keyed by its path under tmp_path) and `env`; it must succeed."""
+    for name, body in stubs.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"#!/bin/sh\n{body}\n")
+        path.chmod(0o755)
+    result = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", step],
+        env={"PATH": f"{tmp_path / 'bin'}:/usr/bin:/bin", **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    return result
+
+
 def test_install_gives_the_user_senet_every_group_the_unit_names(tmp_path: Path) -> None:
     """install.sh's groups step, run alone with stub commands: it reads the unit's SupplementaryGroups
     (the strip's `spi` among them), makes each missing group and puts the user senet in each."""
     script = (EXHIBIT / "install.sh").read_text()
     start = script.index("read -r -a groups <<<")
     step = script[start : script.index("done\n", start) + len("done\n")]
-    bin_ = tmp_path / "bin"
-    bin_.mkdir()
     log = tmp_path / "log"
-    for name, body in {
-        "getent": "exit 2",
-        "groupadd": f'echo "groupadd $*" >> {log}',
-        "usermod": f'echo "usermod $*" >> {log}',
-    }.items():
-        (bin_ / name).write_text(f"#!/bin/sh\n{body}\n")
-        (bin_ / name).chmod(0o755)
-    result = subprocess.run(
-        ["bash", "-euo", "pipefail", "-c", step],
-        env={"PATH": f"{bin_}:/usr/bin:/bin", "SOURCE": str(EXHIBIT.parent)},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
+    stubs = {"bin/getent": "exit 2", "bin/groupadd": f'echo "groupadd $*" >> {log}',
+             "bin/usermod": f'echo "usermod $*" >> {log}'}  # fmt: skip
+    run_install_step(tmp_path, step, stubs, {"SOURCE": str(EXHIBIT.parent)})
     groups = unit("senet-pi.service")["SupplementaryGroups"][0].split()
     assert "spi" in groups
     assert log.read_text().splitlines() == [
@@ -116,27 +123,16 @@ def packages_step(tmp_path: Path, installed: str, venv_has_lgpio: bool) -> tuple
     script = (EXHIBIT / "install.sh").read_text()
     start = script.index("missing=()\nkept=()")
     step = script[start : script.index("# ---", start)]
-    bin_, prefix, log = tmp_path / "bin", tmp_path / "venv", tmp_path / "log"
-    (prefix / "bin").mkdir(parents=True, exist_ok=True)
-    bin_.mkdir(exist_ok=True)
-    for path, body in {
-        bin_ / "dpkg-query": f'case "$*" in {installed}) printf "install ok installed" ;; *) exit 1 ;; esac',
-        bin_ / "apt-get": f'echo "apt-get $*" >> {log}',
-        bin_ / "apt-cache": "exit 100",
-        prefix / "bin" / "python": "exit 0" if venv_has_lgpio else "exit 1",
-    }.items():
-        path.write_text(f"#!/bin/sh\n{body}\n")
-        path.chmod(0o755)
+    log = tmp_path / "log"
+    stubs = {
+        "bin/dpkg-query": f'case "$*" in {installed}) printf "install ok installed" ;; *) exit 1 ;; esac',
+        "bin/apt-get": f'echo "apt-get $*" >> {log}',
+        "bin/apt-cache": "exit 100",
+        "venv/bin/python": "exit 0" if venv_has_lgpio else "exit 1",
+    }
     head = "say() { printf 'senet-pi install: %s\\n' \"$*\"; }\n"
     head += "packages=(python3-venv python3-lgpio sqlite3)\nimage=no\n"
-    result = subprocess.run(
-        ["bash", "-euo", "pipefail", "-c", head + step],
-        env={"PATH": f"{bin_}:/usr/bin:/bin", "PREFIX": str(prefix)},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
+    result = run_install_step(tmp_path, head + step, stubs, {"PREFIX": str(tmp_path / "venv")})
     ran = log.read_text().splitlines() if log.exists() else []
     log.unlink(missing_ok=True)
     return result.stdout, ran
@@ -331,20 +327,9 @@ def test_install_puts_the_udev_rule_in_place_on_a_pi_and_in_a_cards_root(tmp_pat
     script = (EXHIBIT / "install.sh").read_text()
     start = script.index('install -D -m 0644 "$SOURCE/exhibit/60-senet-pi.rules"')
     step = script[start : script.index("\nfi\n", start) + len("\nfi\n")]
-    bin_ = tmp_path / "bin"
-    bin_.mkdir()
     log = tmp_path / "log"
-    for name in ("install", "udevadm"):
-        (bin_ / name).write_text(f'#!/bin/sh\necho "{name} $*" >> {log}\n')
-        (bin_ / name).chmod(0o755)
-    result = subprocess.run(
-        ["bash", "-euo", "pipefail", "-c", step],
-        env={"PATH": f"{bin_}:/usr/bin:/bin", "SOURCE": str(EXHIBIT.parent), "image": image},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
+    stubs = {f"bin/{name}": f'echo "{name} $*" >> {log}' for name in ("install", "udevadm")}
+    run_install_step(tmp_path, step, stubs, {"SOURCE": str(EXHIBIT.parent), "image": image})
     said = log.read_text().splitlines()
     assert said[0] == f"install -D -m 0644 {EXHIBIT}/60-senet-pi.rules /etc/udev/rules.d/60-senet-pi.rules"
     if image == "yes":
