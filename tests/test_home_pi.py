@@ -307,14 +307,32 @@ def test_the_scripts_pass_shellcheck():
     assert result.returncode == 0, result.stdout
 
 
+def pi_requirements(machine: str) -> list[str]:
+    """The `pi` extra as a Pi of `machine` reads it (scripts/pi-requirements, which the card's build
+    and the gpio-sim machine use, since pip judges markers for the PC it runs on)."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "pi-requirements"), machine], capture_output=True, text=True, check=True
+    )
+    return [line.split(">=")[0] for line in done.stdout.splitlines()]
+
+
 def test_the_pi_extra_needs_no_compiler_and_keeps_the_rpi_gpio_api():
     """lgpio (wheels for aarch64 and armv7l) and rpi-lgpio (pure Python, the RPi.GPIO module over
-    lgpio, working on a Pi 5); never RPi.GPIO itself, which has no aarch64 wheel."""
-    names = [req.split(";")[0].split(">=")[0].strip().lower() for req in PI_EXTRA]
-    assert names == ["lgpio", "rpi-lgpio"]
+    lgpio, working on a Pi 5); never RPi.GPIO itself, which has no aarch64 wheel. gpiod (the button's
+    edges from the kernel) only where PyPI has its wheel: a 32-bit Pi would have to compile it."""
+    assert pi_requirements("aarch64") == ["lgpio", "rpi-lgpio", "gpiod"]
+    assert pi_requirements("armv7l") == ["lgpio", "rpi-lgpio"]
     for req in PI_EXTRA:  # harmless anywhere but a Pi's Linux
         assert "platform_machine == 'aarch64'" in req
         assert "sys_platform == 'linux'" in req
+
+
+def test_pi_requirements_says_how_it_is_used():
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "pi-requirements"), "x86_64"], capture_output=True, text=True
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "usage: pi-requirements [aarch64 | armv7l]\n"
 
 
 def test_the_real_pins_are_the_default_on_a_pi_and_the_simulated_board_elsewhere(monkeypatch):
@@ -351,7 +369,8 @@ def test_on_a_pi_without_a_pin_library_the_message_gives_commands_that_work(monk
     with pytest.raises(BackendError) as caught:
         backend._default_pin_factory()
     text = str(caught.value)
-    names = " ".join(req.split(";")[0].split(">=")[0].strip() for req in PI_EXTRA)
+    # the pin library every Pi needs; gpiod, for the button alone, is named by the button when missing
+    names = " ".join(pi_requirements("armv7l"))
     assert f"{sys.executable} -m pip install {names}" in text
     assert "sudo apt install python3-lgpio" in text
     assert "--system-site-packages" in text

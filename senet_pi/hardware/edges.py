@@ -4,22 +4,22 @@ gpiozero watches a pin's edges through its pin factory; on a Pi that is lgpio, w
 polls every watched line every 0.5 ms (`ppoll` with a fixed timeout in lgpio's C library) for as
 long as one is watched: about 2,000 wake-ups a second, all day, for one button (found under
 emulation, docs/benchmarks.md, "Scanning the board"). So on gpiozero's lgpio factory the button is
-read here instead, through the kernel's GPIO character device (its uAPI v2, a stable ABI): one line
-asked for with both edges, the pull-up and the kernel's own debounce, and one thread asleep on the
-line's file until an edge comes. Everywhere else (gpiozero's mock pins) it stays a gpiozero
-`DigitalInputDevice`. Both have the same face: `when_activated`, `when_deactivated`, `is_active`,
-`close()`.
+read through libgpiod's official Python bindings (`gpiod`, the `pi` extra on a 64-bit Pi): one line
+asked of the kernel with both edges, the pull-up and the kernel's own debounce, and one thread
+asleep on the request's file until an edge comes. Everywhere else (gpiozero's mock pins, or a Pi
+without `gpiod`) it stays a gpiozero `DigitalInputDevice`. Both have the same face:
+`when_activated`, `when_deactivated`, `is_active`, `close()`.
 """
 
 from __future__ import annotations
 
-import fcntl
+import errno
 import os
 import select
-import struct
 import sys
 import threading
 from collections.abc import Callable
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from gpiozero import DigitalInputDevice
@@ -27,32 +27,24 @@ from gpiozero import DigitalInputDevice
 from ..errors import BackendError
 
 if TYPE_CHECKING:
+    from gpiod import LineRequest
     from gpiozero.pins import Factory
 
 #: Seconds a button's line must stay put before its change counts (a press's contacts bounce).
 BOUNCE = 0.02
-
-# linux/gpio.h, uAPI v2 (Linux 5.10 on; every Pi OS since 2021)
-_IOCTL_MAGIC = 0xB4
-_LINE_REQUEST_SIZE = 592  # struct gpio_v2_line_request
-_LINE_VALUES_SIZE = 16  # struct gpio_v2_line_values
-EVENT_SIZE = 48  # struct gpio_v2_line_event
-FLAG_INPUT = 1 << 2
-FLAG_EDGE_RISING = 1 << 4
-FLAG_EDGE_FALLING = 1 << 5
-FLAG_BIAS_PULL_UP = 1 << 8
-ATTR_DEBOUNCE = 3
-EVENT_RISING = 1
-EVENT_FALLING = 2
-
-
-def _iowr(number: int, size: int) -> int:
-    """The kernel's _IOWR(0xB4, number, size): a read-write ioctl of the GPIO character device."""
-    return (3 << 30) | (size << 16) | (_IOCTL_MAGIC << 8) | number
-
-
-GET_LINE_IOCTL = _iowr(0x07, _LINE_REQUEST_SIZE)
-GET_VALUES_IOCTL = _iowr(0x0E, _LINE_VALUES_SIZE)
+CONSUMER = "senet-pi button"
+#: Said once when a Pi's button has to be watched by lgpio: it works, at a cost.
+NO_GPIOD = (
+    "senet-pi: the thrower's button is watched through lgpio, whose thread wakes about 2,000 times a"
+    " second: install gpiod into senet-pi's Python for a button that sleeps until pressed"
+    " ({python} -m pip install gpiod; Troubleshooting)"
+)
+#: What the kernel's refusals mean for a person wiring a board.
+_WHY = {
+    errno.EBUSY: " (is another program using it?)",
+    errno.EACCES: " (is senet-pi's user in the group gpio?)",
+    errno.EPERM: " (is senet-pi's user in the group gpio?)",
+}
 
 
 class ButtonLine(Protocol):
@@ -67,43 +59,22 @@ class ButtonLine(Protocol):
     def close(self) -> None: ...
 
 
-def line_request(offset: int, consumer: str, debounce: float) -> bytearray:
-    """A `struct gpio_v2_line_request` for one input line: both edges, pulled up, debounced."""
-    request = bytearray(_LINE_REQUEST_SIZE)
-    struct.pack_into("=I", request, 0, offset)  # offsets[64]: the first
-    struct.pack_into("=32s", request, 256, consumer.encode("ascii", "replace")[:31])
-    flags = FLAG_INPUT | FLAG_EDGE_RISING | FLAG_EDGE_FALLING | FLAG_BIAS_PULL_UP
-    struct.pack_into("=QI", request, 288, flags, 1)  # config: flags, num_attrs (then padding[5])
-    # config.attrs[0]: the debounce period (id, padding, the union's u32) for the lines in mask 1
-    struct.pack_into("=III4xQ", request, 320, ATTR_DEBOUNCE, 0, round(debounce * 1e6), 1)
-    struct.pack_into("=I", request, 560, 1)  # num_lines (event_buffer_size 0: the kernel's default)
-    return request
-
-
-def decode_events(data: bytes) -> list[bool]:
-    """Each whole `struct gpio_v2_line_event` in `data`: True for a falling edge (pressed: the
-    button pulls its line to ground), False for a rising one."""
-    found = []
-    for start in range(0, len(data) - EVENT_SIZE + 1, EVENT_SIZE):
-        _, kind = struct.unpack_from("=QI", data, start)
-        if kind in (EVENT_RISING, EVENT_FALLING):
-            found.append(kind == EVENT_FALLING)
-    return found
-
-
 class KernelButton:
-    """A push button between a GPIO line and ground, its edges read from the line's file.
+    """A push button between a GPIO line and ground, its edges read from a libgpiod line request.
 
-    `line_fd`: the file of a line request (`open_line`); `pressed`: whether it is down now. The
-    handlers run in the thread "senet-pi button", which sleeps in `select` until an edge comes."""
+    The request (`request_button`) is touched by one thread at a time, as libgpiod asks: read here
+    before the watch starts, then only by the thread "senet-pi button", which sleeps in `select` on
+    its file until an edge comes, and released once that thread has ended."""
 
-    def __init__(self, line_fd: int, pressed: bool) -> None:
+    def __init__(self, request: LineRequest, offset: int) -> None:
+        from gpiod.line import Value
+
         self.when_activated: Callable[[], object] | None = None
         self.when_deactivated: Callable[[], object] | None = None
-        self._fd: int | None = line_fd
-        self._pressed = pressed
+        self._request: LineRequest | None = request
+        self._pressed = request.get_value(offset) == Value.ACTIVE  # asked active-low: pressed is active
         self._quit_read, self._quit_write = os.pipe()
-        self._thread = threading.Thread(target=self._watch, name="senet-pi button", daemon=True)
+        self._thread = threading.Thread(target=self._watch, args=(request,), name=CONSUMER, daemon=True)
         self._thread.start()
 
     @property
@@ -113,23 +84,22 @@ class KernelButton:
 
     @property
     def closed(self) -> bool:
-        return self._fd is None
+        return self._request is None
 
-    def _watch(self) -> None:
-        fd, said = self._fd, ""
-        assert fd is not None
+    def _watch(self, request: LineRequest) -> None:
+        from gpiod import EdgeEvent
+
+        said = ""
         while True:
             try:
-                ready, _, _ = select.select([fd, self._quit_read], [], [])
+                ready, _, _ = select.select([request.fd, self._quit_read], [], [])
                 if self._quit_read in ready:
                     return
-                data = os.read(fd, EVENT_SIZE * 16)
+                events = request.read_edge_events()
             except (OSError, ValueError):
-                return  # closed under us (by a handler of its own, say)
-            if not data:
-                return
-            for pressed in decode_events(data):
-                said = self._edge(pressed, said)
+                return  # released under us: nothing more will come
+            for event in events:
+                said = self._edge(event.event_type is EdgeEvent.Type.RISING_EDGE, said)
 
     def _edge(self, pressed: bool, last_error: str) -> str:
         """One debounced edge: its handler (an error in it is said once, and the watch goes on)."""
@@ -149,42 +119,40 @@ class KernelButton:
 
     def close(self) -> None:
         """Stop watching and let go of the line; safe to call twice."""
-        fd, self._fd = self._fd, None
-        if fd is None:
+        request, self._request = self._request, None
+        if request is None:
             return
         os.write(self._quit_write, b"q")
         if self._thread is not threading.current_thread():
             self._thread.join(timeout=2)
-        for f in (fd, self._quit_read, self._quit_write):
+        request.release()
+        for f in (self._quit_read, self._quit_write):
             os.close(f)
 
 
-def open_line(chip: str, offset: int, debounce: float = BOUNCE) -> tuple[int, bool]:
-    """Ask the kernel for one button line of `chip` (a /dev/gpiochipN): the line's file, and
-    whether the button is down now. BackendError, saying which line, when the kernel refuses."""
+def request_button(chip: str, offset: int, debounce: float = BOUNCE) -> LineRequest:
+    """Ask the kernel, through libgpiod, for one button line of `chip` (a /dev/gpiochipN): an input
+    pulled up, active low (pressed), both edges, debounced `debounce` s by the kernel.
+    BackendError, saying which line and why, when it refuses."""
+    import gpiod
+    from gpiod.line import Bias, Direction, Edge
+
+    settings = gpiod.LineSettings(
+        direction=Direction.INPUT,
+        edge_detection=Edge.BOTH,
+        bias=Bias.PULL_UP,
+        active_low=True,
+        debounce_period=timedelta(seconds=debounce),
+    )
     try:
-        chip_fd = os.open(chip, os.O_RDWR | os.O_CLOEXEC)
-    except OSError as exc:
+        return gpiod.request_lines(chip, consumer=CONSUMER, config={offset: settings})
+    except FileNotFoundError as exc:
         raise BackendError(f"the thrower's button: cannot open {chip}: {exc.strerror}") from None
-    try:
-        request = line_request(offset, "senet-pi button", debounce)
-        fcntl.ioctl(chip_fd, GET_LINE_IOCTL, request, True)
     except OSError as exc:
+        why = _WHY.get(exc.errno or 0, "")
         raise BackendError(
-            f"the thrower's button: GPIO {offset} of {chip} cannot be read: {exc.strerror}"
-            " (is another program using it?)"
+            f"the thrower's button: GPIO {offset} of {chip} cannot be read: {exc.strerror}{why}"
         ) from None
-    finally:
-        os.close(chip_fd)
-    (line_fd,) = struct.unpack_from("=i", request, 588)
-    values = bytearray(struct.pack("=QQ", 0, 1))
-    try:
-        fcntl.ioctl(line_fd, GET_VALUES_IOCTL, values, True)
-    except OSError as exc:
-        os.close(line_fd)
-        raise BackendError(f"the thrower's button: GPIO {offset} of {chip} cannot be read: {exc.strerror}") from None
-    (bits,) = struct.unpack_from("=Q", values, 0)
-    return line_fd, not bits & 1  # pulled up: low is pressed
 
 
 def kernel_chip(factory: Factory | None) -> str | None:
@@ -201,10 +169,21 @@ def kernel_chip(factory: Factory | None) -> str | None:
     return f"/dev/gpiochip{chip}"
 
 
+def have_gpiod() -> bool:
+    """Whether libgpiod's Python bindings (2.x, `gpiod.request_lines`) are installed here."""
+    try:
+        import gpiod
+    except ImportError:
+        return False
+    return hasattr(gpiod, "request_lines")  # not the old 1.x bindings (Debian 12's python3-libgpiod)
+
+
 def open_button(pin: int, factory: Factory | None) -> ButtonLine:
     """The thrower's button on `pin` (pulled up, pressed when low, debounced BOUNCE s): read from
-    the kernel under lgpio, else a gpiozero `DigitalInputDevice` on `factory`."""
+    the kernel through libgpiod under lgpio, else a gpiozero `DigitalInputDevice` on `factory`."""
     chip = kernel_chip(factory)
-    if chip is None:
-        return DigitalInputDevice(pin, pull_up=True, bounce_time=BOUNCE, pin_factory=factory)
-    return KernelButton(*open_line(chip, pin))
+    if chip is not None and have_gpiod():
+        return KernelButton(request_button(chip, pin), pin)
+    if chip is not None:
+        print(NO_GPIOD.format(python=sys.executable), file=sys.stderr, flush=True)
+    return DigitalInputDevice(pin, pull_up=True, bounce_time=BOUNCE, pin_factory=factory)
