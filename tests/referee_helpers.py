@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
+from senet_pi.events import timed_inputs
 from senet_pi.referee import Referee
+from senet_pi.referee.hands import scripted_game
 from senet_pi.referee.physical import OFF
 from senet_pi.referee.state import Asking, Nothing, Owing, RefereeState, Repairing, work
 from senet_pi.rules import Game, new_game
@@ -121,3 +126,12 @@ def referee_for(script: dict, variant: str, players: int) -> Referee:
     """A referee at a scripted game's start, with the script's options (the card game's deck)."""
     options = script.get("options")
     return Referee(new_game(variant, players=players, options=options if isinstance(options, dict) else None))
+
+
+def scripted_walks(rule_set: tuple[str, int], seeds: int = 2) -> Iterator[tuple[Referee, list[tuple[int, str, Any]]]]:
+    """Whole scripted games of a rule set (variant, players): for each seed, a referee at the game's
+    start and the game's timed inputs (ms, kind, value), for a test to feed one at a time."""
+    variant, players = rule_set
+    for seed in range(seeds):
+        script = scripted_game(variant, seed, players)
+        yield referee_for(script, variant, players), list(timed_inputs(script["events"]))

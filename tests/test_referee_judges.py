@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from senet_pi.events import timed_inputs
-from senet_pi.referee.hands import scripted_game
 from senet_pi.referee.outcome import Accept, Afresh, Ask, Clearing, Good, Repaired, SwapWarn, Wait, Warn, Wrong
 from senet_pi.referee.state import SwapBack, SwapQuestion, WhichQuestion
 from senet_pi.rules import new_game
-from tests.referee_helpers import Hands, referee_for
+from tests.referee_helpers import Hands, scripted_walks
 from tests.referee_replay_helpers import RULE_SETS
 from tests.rules_helpers import at
 
@@ -71,12 +69,9 @@ def test_the_board_as_expected_is_proposed_as_good():
 def test_judging_a_board_changes_neither_the_state_nor_the_game(rule_set):
     """Over whole scripted games, the judges are asked about every unsettled board before the
     referee judges it: the state and the game are as they were."""
-    variant, players = rule_set
-    for seed in range(2):
-        script = scripted_game(variant, seed, players)
-        referee = referee_for(script, variant, players)
+    for referee, inputs in scripted_walks(rule_set):
         asked = 0
-        for ms, kind, value in timed_inputs(script["events"]):
+        for ms, kind, value in inputs:
             if not referee.state.judged:
                 referee.core.cands()  # the ways to play are worked out once per position, and kept
                 before, version, actions = referee.state.copy(), referee.game.version, list(referee.game.actions)

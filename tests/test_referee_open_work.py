@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from senet_pi.events import timed_inputs
 from senet_pi.referee import Mode
-from senet_pi.referee.hands import scripted_game
 from senet_pi.referee.state import (
     Asking,
     Nothing,
@@ -19,7 +17,7 @@ from senet_pi.referee.state import (
     Warning,
     work,
 )
-from tests.referee_helpers import Hands, kinds, referee_for, well_formed
+from tests.referee_helpers import Hands, kinds, scripted_walks, well_formed
 from tests.referee_replay_helpers import RULE_SETS
 from tests.rules_helpers import at
 
@@ -133,12 +131,9 @@ def test_open_work_no_case_holds_is_told_from_open_work_one_does():
 @pytest.mark.parametrize("rule_set", RULE_SETS, ids=[f"{v}-{p}" for v, p in RULE_SETS])
 def test_the_open_work_is_well_formed_after_every_input_of_whole_games(rule_set):
     """Scripted games in every rule set (the fuzz sessions check it too, `check_judged`)."""
-    variant, players = rule_set
-    for seed in range(2):
-        script = scripted_game(variant, seed, players)
-        referee = referee_for(script, variant, players)
+    for referee, inputs in scripted_walks(rule_set):
         owing = 0
-        for ms, kind, value in timed_inputs(script["events"]):
+        for ms, kind, value in inputs:
             referee.apply(kind, value, ms / 1000)
             assert well_formed(referee.state), referee.state.open
             owing += isinstance(referee.state.open, Owing)
