@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from senet_pi.cli.command import main
+from senet_pi.cli.screen_status import screen_checks
 from senet_pi.cli.status import journal_checks, page_port, service_check, switch_and_link_checks
 from senet_pi.service.journal import Journal
 from tests.cli_helpers import start_board
@@ -172,6 +173,48 @@ def test_the_service_under_systemd_inactive_is_a_failure_and_not_installed_is_in
     assert stopped.ok is False
     assert "systemd stopped trying" in stopped.text
     assert "reset-failed" in stopped.text
+
+
+def systemctl_for(unit: str, stdout: str):
+    """A stand-in for `systemctl show` of one unit."""
+
+    def run(argv, **_):
+        assert argv == ["systemctl", "show", "--property=LoadState,ActiveState,SubState,Result", unit]
+        return subprocess.CompletedProcess(argv, 0, stdout=stdout, stderr="")
+
+    return run
+
+
+def test_the_kiosk_s_screen_is_checked_for_a_live_page_where_the_kiosk_is_installed() -> None:
+    """A Chromium that runs but lost its stream (or shows an error page) looks alive to systemd:
+    the page's count of live streams from this machine says whether the screen follows the game."""
+    kiosk = "senet-pi-kiosk.service"
+    running = systemctl_for(kiosk, "LoadState=loaded\nActiveState=active\nSubState=running\n")
+    assert screen_checks({"screens": 0}, running, booted=False) == []  # no systemd: nothing to say
+    absent = systemctl_for(kiosk, "LoadState=not-found\nActiveState=inactive\nSubState=dead\n")
+    assert screen_checks({"screens": 0}, absent, booted=True) == []  # no kiosk: no screen line
+    [live] = screen_checks({"screens": 1}, running, booted=True)
+    assert (live.name, live.ok) == ("screen", True)
+    [lost] = screen_checks({"screens": 0}, running, booted=True)
+    assert lost.ok is False
+    assert "not live" in lost.text
+    assert "sudo systemctl restart senet-pi-kiosk" in lost.text
+    [unsaid] = screen_checks({"screens": None}, running, booted=True)
+    assert unsaid.ok is None  # a page from before the count
+    [no_page] = screen_checks("no page answers at http://127.0.0.1:8080", running, booted=True)
+    assert no_page.ok is None  # the page's own line fails already
+    stopped = systemctl_for(kiosk, "LoadState=loaded\nActiveState=failed\nSubState=failed\n")
+    [down] = screen_checks({"screens": 0}, stopped, booted=True)
+    assert down.ok is False
+    assert "failed (failed)" in down.text
+    assert "journalctl -u senet-pi-kiosk" in down.text
+
+    def silent(argv, **_):
+        raise subprocess.TimeoutExpired(argv, 5)
+
+    [unasked] = screen_checks({"screens": 1}, silent, booted=True)
+    assert unasked.ok is None
+    assert "systemctl did not answer" in unasked.text
 
 
 def test_switch_faults_and_a_lost_bridge_fail() -> None:

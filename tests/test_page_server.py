@@ -5,6 +5,7 @@ the figures are `benchmarks/bench_page.py`'s."""
 from __future__ import annotations
 
 import http.client
+import json
 import random
 import socket
 import time
@@ -104,6 +105,25 @@ def test_a_page_that_leaves_is_freed(live):
     until(lambda: listeners(server) == 0, what="every stream to be freed")
 
 
+def screens(port: int) -> int:
+    status, body = get(port, "/api/screens")
+    assert status == 200
+    return int(json.loads(body)["screens"])
+
+
+def test_the_exhibit_s_own_screen_is_counted_while_its_page_is_live(live):
+    """A live page opened from this machine (the kiosk's) counts in /api/screens until it
+    leaves: what `senet-pi status` reads to tell a kiosk that follows the game."""
+    _, server = live
+    port = server.effective_port
+    assert screens(port) == 0
+    sock = open_stream(port)
+    read_until(sock, b"event: state")
+    assert screens(port) == 1
+    sock.close()
+    until(lambda: screens(port) == 0, what="the closed stream to be forgotten")
+
+
 def test_stopping_the_server_ends_the_open_streams(live):
     _, server = live
     sock = open_stream(server.effective_port)
@@ -143,3 +163,21 @@ def test_a_foreign_host_gets_no_stream(live):
     assert b"unknown Host" in head
     sock.close()
     assert listeners(server) == 0
+
+
+def test_a_phone_s_live_page_is_not_the_screen(app):
+    """Under plain WSGI too (one thread a stream): only a stream from this machine counts."""
+    client = app.test_client()
+
+    def counted() -> int:
+        return int(client.get("/api/screens").json["screens"])
+
+    phone = client.get("/api/events", buffered=False, environ_base={"REMOTE_ADDR": "192.168.1.20"})
+    next(phone.response)  # the stream has begun
+    assert counted() == 0
+    screen = client.get("/api/events", buffered=False)  # the test client comes from 127.0.0.1
+    next(screen.response)
+    assert counted() == 1
+    screen.close()
+    phone.close()
+    assert counted() == 0

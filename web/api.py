@@ -10,6 +10,7 @@ from senet_pi.i18n import Text
 from senet_pi.rules import RULESETS
 from senet_pi.rules.plain import PLAIN
 
+from .door import on_the_screen
 from .errors import error
 from .i18n import language
 from .shared import shared
@@ -21,6 +22,13 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 @bp.get("/state")
 def get_state() -> Response:
     return jsonify(state())
+
+
+@bp.get("/screens")
+def screens() -> Response:
+    """How many live pages this machine's own screen has open: `senet-pi status` reads it to tell
+    a kiosk whose page follows the game from one that runs but lost it."""
+    return jsonify({"screens": shared().broker.screens})
 
 
 @bp.get("/events")
@@ -36,6 +44,7 @@ def events() -> Response | tuple[Response, int]:
     if scope is not None and scope.get("senet.live"):
         scope["senet.handoff"] = True
         scope["senet.language"] = language()
+        scope["senet.screen"] = on_the_screen()
         body: Iterator[str] = iter(())
     else:
         app = current_app._get_current_object()  # type: ignore[attr-defined]  # werkzeug's proxy method, absent from its stubs
@@ -44,7 +53,7 @@ def events() -> Response | tuple[Response, int]:
             with app.app_context():
                 return state(for_session=False)
 
-        body = stream_with_context(broker.stream(snapshot, language=language()))
+        body = stream_with_context(broker.stream(snapshot, language=language(), screen=on_the_screen()))
     response = Response(body, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"

@@ -50,6 +50,7 @@ class Broker:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._streams: dict[asyncio.Queue[bytes | None], str] = {}  # stream -> its language; touched only on the loop
         self._snapshot: Callable[[], State] | None = None
+        self._screens = 0  # open streams from this machine (the exhibit's screen), under the lock
         self.unsubscribe = service.subscribe(self._publish)
 
     def _publish(self, decided: list[Verdict]) -> None:
@@ -86,13 +87,17 @@ class Broker:
             except asyncio.QueueFull:  # a reader that stopped reading: end its stream
                 _end(q)
 
-    async def serve(self, receive: Receive, send: Send, keepalive: float = KEEPALIVE, language: str = DEFAULT) -> None:
+    async def serve(
+        self, receive: Receive, send: Send, keepalive: float = KEEPALIVE, language: str = DEFAULT, screen: bool = False
+    ) -> None:
         """One stream on the loop, after its headers have gone: the state, then every update (in
-        `language`), until the client leaves, falls BACKLOG updates behind, or the server stops."""
+        `language`), until the client leaves, falls BACKLOG updates behind, or the server stops.
+        `screen`: the stream is this machine's own (counted in `screens`)."""
         loop = asyncio.get_running_loop()
         q: asyncio.Queue[bytes | None] = asyncio.Queue(BACKLOG)
         self._streams[q] = language
         watcher = loop.create_task(_watch(receive, q))
+        self._count_screen(screen, 1)
         try:
             await _body(send, b"retry: 1000\n\n")
             snapshot = self._snapshot
@@ -114,17 +119,19 @@ class Broker:
         finally:
             self._streams.pop(q, None)
             watcher.cancel()
+            self._count_screen(screen, -1)
 
     # ------------------------------------------------------------------ streams on threads (plain WSGI)
 
     def stream(
-        self, state: Callable[[], State], keepalive: float = KEEPALIVE, language: str = DEFAULT
+        self, state: Callable[[], State], keepalive: float = KEEPALIVE, language: str = DEFAULT, screen: bool = False
     ) -> Iterator[str]:
         """Server-sent events: the state at once, then each batch of verdicts followed by the new state,
-        said in `language`."""
+        said in `language`. `screen`: the stream is this machine's own (counted in `screens`)."""
         q: queue.Queue[Said | None] = queue.Queue()
         with self._lock:
             self._queues.append(q)
+        self._count_screen(screen, 1)
         try:
             yield "retry: 1000\n\n"
             yield _event("state", translate(state(), language))
@@ -146,6 +153,7 @@ class Broker:
         finally:
             with self._lock:
                 self._queues.remove(q)
+            self._count_screen(screen, -1)
 
     def close(self) -> None:
         """End every open stream (the server is stopping); closing twice is harmless."""
@@ -163,6 +171,17 @@ class Broker:
     def listeners(self) -> int:
         """Open streams, on threads and on the loop."""
         return len(self._queues) + len(self._streams)
+
+    @property
+    def screens(self) -> int:
+        """Open streams from this machine: the exhibit's own screen following the game (the kiosk)."""
+        with self._lock:
+            return self._screens
+
+    def _count_screen(self, screen: bool, step: int) -> None:
+        if screen:
+            with self._lock:
+                self._screens += step
 
 
 def _end(q: asyncio.Queue[bytes | None]) -> None:
@@ -231,7 +250,8 @@ class LiveApp:
 
         await self._flask(scope, receive, headers_only)
         if scope.get("senet.handoff"):
-            await broker.serve(receive, send, language=scope.get("senet.language", DEFAULT))
+            language = scope.get("senet.language", DEFAULT)
+            await broker.serve(receive, send, language=language, screen=bool(scope.get("senet.screen")))
 
     async def _flask(self, scope: Scope, receive: Receive, send: Send) -> None:
         """The Flask app on its threads, for one request."""

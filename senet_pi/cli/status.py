@@ -16,7 +16,6 @@ import shutil
 import sqlite3
 import subprocess
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,8 @@ from ..service.journal import losses
 from ..service.journal.aside import pending
 from ..service.journal.check import found_damage, small
 from ..service.journal.schema import SCHEMA_VERSION, file_schema, written_by
-from .checks import UNIT, Check
+from .checks import UNIT, Check, Run, systemd_runs, unit_properties
+from .screen_status import screen_checks
 from .tables_status import table_checks
 
 #: A JSON object as read from the page or the journal: its fields are checked where they are used.
@@ -63,23 +63,16 @@ def page_port(env_file: Path = ENV_FILE) -> int:
     return port
 
 
-def service_check(
-    run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run, booted: bool | None = None
-) -> Check:
+def service_check(run: Run = subprocess.run, booted: bool | None = None) -> Check:
     """Whether senet-pi.service is active, or that there is no systemd to ask (`booted`: whether
     systemd runs this machine; found out as sd_booted(3) does when not given)."""
-    if booted is None:
-        booted = Path("/run/systemd/system").is_dir() and shutil.which("systemctl") is not None
-    if not booted:
+    if not (systemd_runs() if booted is None else booted):
         return Check(
             "service", None, "not under systemd (no systemctl here): only the page and the journal are checked"
         )
-    try:
-        argv = ["systemctl", "show", "--property=LoadState,ActiveState,SubState,Result", UNIT]
-        result = run(argv, capture_output=True, text=True, timeout=5, check=False)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return Check("service", False, f"systemctl did not answer: {exc}")
-    props = dict(line.split("=", 1) for line in result.stdout.splitlines() if "=" in line)
+    props = unit_properties(UNIT, run)
+    if isinstance(props, str):
+        return Check("service", False, props)
     if props.get("LoadState") == "not-found":
         return Check("service", None, f"{UNIT} is not installed here (exhibit/install.sh installs it)")
     state = f"{props.get('ActiveState', 'unknown')} ({props.get('SubState', '?')})"
@@ -96,7 +89,8 @@ def service_check(
 
 
 def page_state(url: str, timeout: float = 5.0) -> JSON | str:
-    """The running page's /api/state, or why it could not be had. A page that takes longer than
+    """The running page's /api/state (with `screens` from /api/screens: the live pages this
+    machine's own screen has open), or why it could not be had. A page that takes longer than
     `timeout` is one that has just started (its first answer on a small Pi) as often as a hung one."""
     import ssl
     import urllib.request  # here: `run` imports this module for in_ram, and a board at rest needs no HTTP client
@@ -119,7 +113,20 @@ def page_state(url: str, timeout: float = 5.0) -> JSON | str:
                 " may take a minute to answer; run this again)"
             )
         return f"no page answers at {url} ({reason})"
-    return data if isinstance(data, dict) else f"{url}/api/state is not a JSON object"
+    if not isinstance(data, dict):
+        return f"{url}/api/state is not a JSON object"
+    data["screens"] = _screens(opener, url, timeout)
+    return data
+
+
+def _screens(opener: Any, url: str, timeout: float) -> int | None:
+    """The live pages this machine's screen has open (/api/screens), or None if the page does not say."""
+    try:
+        with opener.open(url.rstrip("/") + "/api/screens", timeout=timeout) as answer:
+            count = json.loads(answer.read()).get("screens")
+    except (OSError, ValueError, AttributeError):
+        return None  # a senet-pi from before the count (or a page too busy to answer twice)
+    return count if isinstance(count, int) else None
 
 
 def switch_and_link_checks(state: JSON | str, recent: list[JSON]) -> list[Check]:
@@ -407,7 +414,8 @@ def report(journal: Path, url: str) -> tuple[list[Check], bool]:
         else Check("page", False if service.ok else None, state)
     )
     stored, recent = journal_checks(journal)
-    checks = [service, page, *switch_and_link_checks(state, recent), *broker_checks(state), *table_checks(state)]
+    checks = [service, page, *screen_checks(state), *switch_and_link_checks(state, recent), *broker_checks(state)]
+    checks += table_checks(state)
     checks += stored
     return checks, all(c.ok is not False for c in checks)
 
