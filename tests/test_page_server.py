@@ -181,3 +181,9 @@ def test_a_phone_s_live_page_is_not_the_screen(app):
     screen.close()
     phone.close()
     assert counted() == 0
+    # a server on IPv6 and IPv4 at once names this machine ::ffff:127.0.0.1; ::1 is it too
+    for address, count in (("::ffff:127.0.0.1", 1), ("::1", 1), ("::ffff:192.168.1.20", 0), ("unix", 0)):
+        stream = client.get("/api/events", buffered=False, environ_base={"REMOTE_ADDR": address})
+        next(stream.response)
+        assert counted() == count, address
+        stream.close()

@@ -40,11 +40,14 @@ STRANGERS = "strangers"  # the key of their shared allowance (no address looks l
 
 
 def on_the_screen() -> bool:
-    """The request comes from this machine (the exhibit's own screen), not a phone."""
+    """The request comes from this machine (the exhibit's own screen), not a phone; also when a
+    server listening on IPv6 and IPv4 at once names 127.0.0.1 as ::ffff:127.0.0.1."""
     try:
-        return ipaddress.ip_address((request.remote_addr or "").split("%")[0]).is_loopback
+        ip = ipaddress.ip_address((request.remote_addr or "").split("%")[0])
     except ValueError:
         return False
+    mapped = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
+    return (mapped or ip).is_loopback
 
 
 def client_of(address: str) -> str:
