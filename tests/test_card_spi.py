@@ -39,7 +39,8 @@ def trees(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with tarfile.open(DTBS) as tar:
         for member in tar.getmembers():  # plain files by plain names (Debian's 3.11.2 has no extract filter)
             data = tar.extractfile(member)
-            assert data is not None and "/" not in member.name
+            assert data is not None, member.name
+            assert "/" not in member.name
             (folder / member.name).write_bytes(data.read())
     return folder
 
