@@ -151,7 +151,8 @@ def test_screen_rotate_goes_into_kiosk_env_beside_the_owners_lines(paths):
 
 
 CARD_SCRIPTS = ["exhibit/build-image", "exhibit/new-config", "exhibit/card/update-at-boot", "exhibit/card/grow-journal",
-                "exhibit/card/senet-pi-venv", "exhibit/card/initramfs-machine-id"]  # fmt: skip
+                "exhibit/card/senet-pi-venv", "exhibit/card/initramfs-machine-id",
+                "exhibit/card/strip-spi"]  # fmt: skip
 
 
 def test_the_cards_scripts_pass_shellcheck():

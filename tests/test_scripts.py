@@ -87,7 +87,8 @@ def test_a_fresh_machine_gets_the_debian_packages_then_the_venv_then_the_tests(m
     installs = [line for line in log if line.startswith("apt-get")]
     assert installs == [
         "apt-get update -q",
-        "apt-get install -y -q chromium nodejs npm python3-venv systemd shellcheck mosquitto openssl",
+        "apt-get install -y -q chromium nodejs npm python3-venv systemd shellcheck mosquitto openssl"
+        " device-tree-compiler",
     ]
     assert log.count("sudo apt-get") == 1
     assert "sudo env" in log  # not root: sudo, for both
@@ -99,14 +100,22 @@ def test_as_root_only_what_is_missing_is_installed_without_sudo(machine):
     status, log = machine("chromium", "node", "systemd-analyze", uid=0)
     assert [line for line in log if line.startswith(("apt-get", "sudo"))] == [
         "apt-get update -q",
-        "apt-get install -y -q npm shellcheck mosquitto openssl",
+        "apt-get install -y -q npm shellcheck mosquitto openssl device-tree-compiler",
     ]
     assert status == 0
 
 
 def test_a_machine_with_everything_installs_no_package_and_passes_pytests_status_through(machine):
     status, log = machine(
-        "chromium", "node", "npm", "systemd-analyze", "shellcheck", "mosquitto", "openssl", pytest_status=3
+        "chromium",
+        "node",
+        "npm",
+        "systemd-analyze",
+        "shellcheck",
+        "mosquitto",
+        "openssl",
+        "fdtoverlay",
+        pytest_status=3,
     )
     assert not [line for line in log if line.startswith(("apt-get", "sudo"))]
     assert log[-1] == PYTEST
@@ -114,7 +123,7 @@ def test_a_machine_with_everything_installs_no_package_and_passes_pytests_status
 
 
 def test_it_says_what_it_will_install_before_installing_it(machine):
-    status, log = machine("chromium", "node", "npm", "systemd-analyze", "openssl", uid=0, said=True)
+    status, log = machine("chromium", "node", "npm", "systemd-analyze", "openssl", "fdtoverlay", uid=0, said=True)
     said = log.index(
         "scripts/test: installing Debian packages the tests need (apt-get; scripts/test --no-install installs nothing):"
     )
@@ -141,7 +150,9 @@ def test_a_broker_it_installed_is_left_disabled_at_boot(machine, tmp_path, runni
     """Debian's mosquitto package enables the broker at boot; the tests start their own."""
     systemctl_stub(tmp_path, enabled=False)
     env = {"SENET_PI_SYSTEMD_RUNNING": str(tmp_path)} if running else {}
-    status, log = machine("chromium", "node", "npm", "systemd-analyze", "shellcheck", "openssl", uid=0, env=env)
+    status, log = machine(
+        "chromium", "node", "npm", "systemd-analyze", "shellcheck", "openssl", "fdtoverlay", uid=0, env=env
+    )
     calls = [line for line in log if line.startswith(("apt-get", "systemctl"))]
     disable = "systemctl disable --now --quiet mosquitto" if running else "systemctl disable --quiet mosquitto"
     assert calls == [
@@ -155,7 +166,7 @@ def test_a_broker_it_installed_is_left_disabled_at_boot(machine, tmp_path, runni
 
 def test_a_broker_enabled_before_stays_enabled(machine, tmp_path):
     systemctl_stub(tmp_path, enabled=True)  # removed, not purged: its boot link is still there
-    status, log = machine("chromium", "node", "npm", "systemd-analyze", "shellcheck", "openssl", uid=0)
+    status, log = machine("chromium", "node", "npm", "systemd-analyze", "shellcheck", "openssl", "fdtoverlay", uid=0)
     assert "apt-get install -y -q mosquitto" in log
     assert not [line for line in log if line.startswith("systemctl disable")]
     assert status == 0
@@ -163,7 +174,9 @@ def test_a_broker_enabled_before_stays_enabled(machine, tmp_path):
 
 def test_a_broker_already_installed_is_left_alone(machine, tmp_path):
     systemctl_stub(tmp_path, enabled=False)
-    status, log = machine("chromium", "node", "npm", "systemd-analyze", "shellcheck", "openssl", "mosquitto")
+    status, log = machine(
+        "chromium", "node", "npm", "systemd-analyze", "shellcheck", "openssl", "fdtoverlay", "mosquitto"
+    )
     assert not [line for line in log if line.startswith(("systemctl", "apt-get"))]
     assert status == 0
 
@@ -173,14 +186,14 @@ def test_no_install_installs_nothing_and_names_what_is_missing(machine):
     assert not [line for line in log if line.startswith(("apt-get", "sudo", "pip", "python3 -m venv"))]
     assert [line for line in log if not line.startswith("python3 -c")] == [PYTEST]  # never pytest's option
     (err,) = machine.stderr[-1].strip().splitlines()
-    assert "not installing systemd shellcheck mosquitto openssl" in err
+    assert "not installing systemd shellcheck mosquitto openssl device-tree-compiler" in err
     assert "--no-install" in err
     assert status == 0
 
 
 def test_no_install_without_a_venv_is_one_line_and_exit_1(machine, tmp_path):
     shutil.rmtree(tmp_path / "repo" / ".venv")
-    everything = ("chromium", "node", "npm", "systemd-analyze", "shellcheck", "mosquitto", "openssl")
+    everything = ("chromium", "node", "npm", "systemd-analyze", "shellcheck", "mosquitto", "openssl", "fdtoverlay")
     status, log = machine(*everything, args=("--no-install",))
     assert status == 1
     assert not [line for line in log if not line.startswith("python3 -c")]
@@ -213,7 +226,9 @@ echo "apt-get $*" >> {log}
     status, lines = machine("chromium", "node", "npm", "systemd-analyze", uid=0)
     assert status == 0
     apt = [line for line in lines if line.startswith("apt-get")]
-    assert apt == ["apt-get update -q"] * 3 + ["apt-get install -y -q shellcheck mosquitto openssl"]
+    assert apt == ["apt-get update -q"] * 3 + [
+        "apt-get install -y -q shellcheck mosquitto openssl device-tree-compiler"
+    ]
     assert lines[-1] == PYTEST
 
 

@@ -172,6 +172,42 @@ def test_without_python3_spidev_the_board_runs_on_and_says_what_to_install(monke
     assert "sudo apt install python3-spidev" in str(problem)
 
 
+def _spidev_that_fails(monkeypatch, error: OSError) -> None:
+    """python3-spidev as on a Pi whose /dev/spidev0.0 cannot be opened (a stand-in module)."""
+    import sys
+    import types
+
+    class SpiDev:
+        def open(self, bus: int, device: int) -> None:
+            raise error
+
+    monkeypatch.setitem(sys.modules, "spidev", types.SimpleNamespace(SpiDev=SpiDev))
+
+
+@pytest.mark.parametrize("on_card", [False, True], ids=["Raspberry Pi OS", "the card"])
+def test_a_missing_spi_device_is_said_with_what_turns_spi_on_there(monkeypatch, tmp_path, on_card):
+    """Raspberry Pi OS turns SPI on with raspi-config; a card has none: its SPI is its own overlay,
+    named in config.txt on SENET-BOOT, which is what a technician can check from any computer."""
+    from senet_pi.hardware import strip
+
+    manifest = tmp_path / "manifest"
+    if on_card:
+        manifest.write_text("# senet-pi card\n")
+    monkeypatch.setattr(strip, "CARD_MANIFEST", manifest)
+    _spidev_that_fails(monkeypatch, FileNotFoundError(2, "No such file or directory"))
+    writer, problem = strip.open_spi()
+    assert writer is None
+    assert str(problem).startswith("cannot open /dev/spidev0.0 (No such file or directory): ")
+    if on_card:
+        assert "dtoverlay=senet-pi-spi" in str(problem)
+        assert "overlays/senet-pi-spi.dtbo" in str(problem)
+        assert "(see The card)" in str(problem)
+        assert "turn SPI on" not in str(problem)
+    else:
+        assert str(problem).endswith(": turn SPI on (see Building)")
+    assert "\n" not in str(problem)
+
+
 def test_a_pi_that_cannot_drive_the_strip_runs_on_and_its_hardware_view_says_why(monkeypatch):
     import sys
 

@@ -16,10 +16,12 @@ firmware's (`firmware_bridge/glow.py`), so the Pico and the Pi light a strip ali
 
 from __future__ import annotations
 
+import errno
 import importlib
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Protocol
 
 from firmware_bridge.glow import INDEXES, PLACES, Glow, next_change
@@ -27,6 +29,9 @@ from firmware_bridge.glow import INDEXES, PLACES, Glow, next_change
 from ..service.lights import LETTERS, Kind, Lights, LightSettings
 
 SPI_HZ = 2_400_000
+#: Only a card (exhibit/build-image) has this file. Its SPI comes from the card's own device-tree
+#: overlay, named in config.txt on its boot partition, not from raspi-config (docs: The card).
+CARD_MANIFEST = Path("/usr/share/senet-pi-card/manifest")
 ONE, ZERO = 0b110, 0b100  # a WS2812 bit as three SPI bits
 RESET_BYTES = 90  # 90 x 8 bits at 417 ns = 300 us low: a reset for every WS2812B and SK6812
 PAINT = 0.02  # seconds between redraws of the patterns that change all the time (pulse, wave)
@@ -109,7 +114,18 @@ def open_spi(bus: int = 0, device: int = 0) -> tuple[SpiWriter | None, str | Non
     except ImportError:
         return None, "python3-spidev is not installed: sudo apt install python3-spidev (see Building)"
     except OSError as exc:
-        return None, f"cannot open /dev/spidev{bus}.{device} ({exc.strerror or exc}): turn SPI on (see Building)"
+        return None, f"cannot open /dev/spidev{bus}.{device} ({exc.strerror or exc}): {_spi_advice(exc)}"
+
+
+def _spi_advice(exc: OSError) -> str:
+    """What turns the strip's SPI on here: on a card with no SPI device, its overlay's line and file on
+    SENET-BOOT (a card has no raspi-config); anywhere else, Raspberry Pi OS's SPI setting."""
+    if exc.errno == errno.ENOENT and CARD_MANIFEST.exists():
+        return (
+            "on the card, SENET-BOOT must keep config.txt's line dtoverlay=senet-pi-spi"
+            " and overlays/senet-pi-spi.dtbo (see The card)"
+        )
+    return "turn SPI on (see Building)"
 
 
 class FakeSpi:
