@@ -198,6 +198,13 @@ def test_the_boot_check_counts_a_screens_colours_and_knows_a_kiosk_image_by_its_
     assert check.ppm_colours(console) == {bytes([0, 0, 0]), bytes([10, 32, 9])}
     page = b"P6\n700 1\n255\n" + b"".join(bytes([i % 256, i // 256, 7]) for i in range(700))
     assert len(check.ppm_colours(page)) == 100  # every 7th pixel
+    # a page still connecting: its heading's many colours over a body of one; the board, once drawn, many
+    heading = b"".join(bytes([i % 256, 9, 9]) for i in range(700))
+    connecting = b"P6\n700 4\n255\n" + heading + bytes([250, 246, 240]) * 2100
+    assert len(check.ppm_colours(connecting)) == 101
+    assert check.ppm_colours(connecting, below=0.25) == {bytes([250, 246, 240])}
+    drawn = b"P6\n700 4\n255\n" + heading + bytes([250, 246, 240]) * 1400 + page[len(b"P6\n700 1\n255\n") :]
+    assert len(check.ppm_colours(drawn, below=0.25)) == 101
     with pytest.raises(check.CheckFailed):
         check.ppm_colours(b"P5\n1 1\n255\n\0")
     image = tmp_path / "card.img"
