@@ -31,6 +31,7 @@ set -euo pipefail
 PREFIX=/opt/senet-pi          # the venv; senet-pi.service runs $PREFIX/bin/senet-pi
 PYCACHE=/var/cache/senet-pi/python  # the service's compiled modules (PYTHONPYCACHEPREFIX in the unit)
 CONFIG=/etc/senet-pi          # config.toml (SECRET_KEY, the PIN's hash), senet-pi.env, kiosk.env
+CHROMIUM_POLICY=/etc/chromium/policies/managed/senet-pi-kiosk.json  # the kiosk's browser (Debian's chromium)
 STATE=/var/lib/senet-pi       # the journal (StateDirectory=); its own partition when labelled senet-journal
 UNITS=/etc/systemd/system
 WRAPPER=/usr/local/bin/senet-pi
@@ -135,7 +136,7 @@ if [ "$uninstall" = yes ]; then
     systemctl disable --now "$unit" 2>/dev/null || true
     rm -f "$UNITS/$unit"
   done
-  rm -f /etc/udev/rules.d/60-senet-pi.rules
+  rm -f /etc/udev/rules.d/60-senet-pi.rules "$CHROMIUM_POLICY"
   systemctl daemon-reload
   rm -rf "$PREFIX" "$WRAPPER" "$(dirname "$PYCACHE")"
   for user in senet-kiosk senet; do
@@ -328,6 +329,9 @@ if [ "$kiosk" = yes ]; then
     if getent group "$group" >/dev/null; then usermod -aG "$group" senet-kiosk; fi
   done
   install -m 0644 "$SOURCE/exhibit/senet-pi-kiosk.service" "$UNITS/senet-pi-kiosk.service"
+  # Chromium's own policy: no offer to translate the page (seen on the kiosk card's screen: a German
+  # page and an English browser put a "German | English" bubble over the board). A flag no longer does it.
+  install -D -m 0644 "$SOURCE/exhibit/chromium-policy.json" "$CHROMIUM_POLICY"
 fi
 # ---------------------------------------------------------------- the daily backup (optional)
 if [ -n "$backup_dir" ]; then

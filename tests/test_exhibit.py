@@ -3,6 +3,7 @@ shellcheck, and install.sh refuses, changing nothing, anywhere but Raspberry Pi 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -67,6 +68,20 @@ def test_the_kiosk_opens_the_page_full_screen_without_a_cursor_or_crash_dialog()
     for flag in ("--kiosk", "--noerrdialogs", "--disable-session-crashed-bubble", "--incognito"):
         assert flag in session
     assert os.access(EXHIBIT / "kiosk-session", os.X_OK)
+
+
+def test_the_kiosk_s_chromium_never_offers_to_translate_the_page() -> None:
+    """A German page in an English browser put Chromium's "German | English" bubble over the board
+    (the kiosk card's screen, under emulation); its policy, not a flag, turns translation off."""
+    policy = json.loads((EXHIBIT / "chromium-policy.json").read_text())
+    assert policy == {"TranslateEnabled": False}
+    script = (EXHIBIT / "install.sh").read_text()
+    assert "CHROMIUM_POLICY=/etc/chromium/policies/managed/senet-pi-kiosk.json " in script
+    kiosk_part = script[script.index('if [ "$kiosk" = yes ]; then\n  if ! id senet-kiosk') :]
+    kiosk_part = kiosk_part[: kiosk_part.index("\nfi\n")]
+    assert 'install -D -m 0644 "$SOURCE/exhibit/chromium-policy.json" "$CHROMIUM_POLICY"' in kiosk_part
+    uninstall = script[script.index('if [ "$uninstall" = yes ]; then') :]
+    assert '"$CHROMIUM_POLICY"' in uninstall[: uninstall.index("exit 0")]
 
 
 def test_install_puts_everything_where_the_units_look() -> None:
