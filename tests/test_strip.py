@@ -208,6 +208,25 @@ def test_a_missing_spi_device_is_said_with_what_turns_spi_on_there(monkeypatch, 
     assert "\n" not in str(problem)
 
 
+@pytest.mark.parametrize("on_card", [False, True], ids=["Raspberry Pi OS", "the card"])
+def test_a_refused_spi_device_is_said_with_the_group_that_opens_it(monkeypatch, tmp_path, on_card):
+    """The device is there but not for this user: SPI is on, so "turn SPI on" would mislead; the
+    udev rule gives /dev/spidev* to the group spi, on a card and under Raspberry Pi OS alike."""
+    from senet_pi.hardware import strip
+
+    manifest = tmp_path / "manifest"
+    if on_card:
+        manifest.write_text("# senet-pi card\n")
+    monkeypatch.setattr(strip, "CARD_MANIFEST", manifest)
+    _spidev_that_fails(monkeypatch, PermissionError(13, "Permission denied"))
+    writer, problem = strip.open_spi()
+    assert writer is None
+    assert str(problem) == (
+        "cannot open /dev/spidev0.0 (Permission denied): join the group spi"
+        " (sudo adduser $USER spi, then log in again; see Troubleshooting)"
+    )
+
+
 def test_a_pi_that_cannot_drive_the_strip_runs_on_and_its_hardware_view_says_why(monkeypatch):
     import sys
 

@@ -118,8 +118,11 @@ def open_spi(bus: int = 0, device: int = 0) -> tuple[SpiWriter | None, str | Non
 
 
 def _spi_advice(exc: OSError) -> str:
-    """What turns the strip's SPI on here: on a card with no SPI device, its overlay's line and file on
-    SENET-BOOT (a card has no raspi-config); anywhere else, Raspberry Pi OS's SPI setting."""
+    """What opens the strip's SPI here: the group `spi` when the device is there but refused; for a
+    missing one, on a card its overlay's line and file on SENET-BOOT (a card has no raspi-config),
+    anywhere else Raspberry Pi OS's SPI setting."""
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "join the group spi (sudo adduser $USER spi, then log in again; see Troubleshooting)"
     if exc.errno == errno.ENOENT and CARD_MANIFEST.exists():
         return (
             "on the card, SENET-BOOT must keep config.txt's line dtoverlay=senet-pi-spi"
