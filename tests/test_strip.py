@@ -184,16 +184,23 @@ def _spidev_that_fails(monkeypatch, error: OSError) -> None:
     monkeypatch.setitem(sys.modules, "spidev", types.SimpleNamespace(SpiDev=SpiDev))
 
 
-@pytest.mark.parametrize("on_card", [False, True], ids=["Raspberry Pi OS", "the card"])
-def test_a_missing_spi_device_is_said_with_what_turns_spi_on_there(monkeypatch, tmp_path, on_card):
+@pytest.fixture(params=[False, True], ids=["Raspberry Pi OS", "the card"])
+def on_card(request, monkeypatch, tmp_path) -> bool:
+    """senet-pi on Raspberry Pi OS, or on the card (which alone has the card's manifest)."""
+    from senet_pi.hardware import strip
+
+    manifest = tmp_path / "manifest"
+    if request.param:
+        manifest.write_text("# senet-pi card\n")
+    monkeypatch.setattr(strip, "CARD_MANIFEST", manifest)
+    return bool(request.param)
+
+
+def test_a_missing_spi_device_is_said_with_what_turns_spi_on_there(monkeypatch, on_card):
     """Raspberry Pi OS turns SPI on with raspi-config; a card has none: its SPI is its own overlay,
     named in config.txt on SENET-BOOT, which is what a technician can check from any computer."""
     from senet_pi.hardware import strip
 
-    manifest = tmp_path / "manifest"
-    if on_card:
-        manifest.write_text("# senet-pi card\n")
-    monkeypatch.setattr(strip, "CARD_MANIFEST", manifest)
     _spidev_that_fails(monkeypatch, FileNotFoundError(2, "No such file or directory"))
     writer, problem = strip.open_spi()
     assert writer is None
@@ -208,16 +215,11 @@ def test_a_missing_spi_device_is_said_with_what_turns_spi_on_there(monkeypatch, 
     assert "\n" not in str(problem)
 
 
-@pytest.mark.parametrize("on_card", [False, True], ids=["Raspberry Pi OS", "the card"])
-def test_a_refused_spi_device_is_said_with_the_group_that_opens_it(monkeypatch, tmp_path, on_card):
+def test_a_refused_spi_device_is_said_with_the_group_that_opens_it(monkeypatch, on_card):
     """The device is there but not for this user: SPI is on, so "turn SPI on" would mislead; the
     udev rule gives /dev/spidev* to the group spi, on a card and under Raspberry Pi OS alike."""
     from senet_pi.hardware import strip
 
-    manifest = tmp_path / "manifest"
-    if on_card:
-        manifest.write_text("# senet-pi card\n")
-    monkeypatch.setattr(strip, "CARD_MANIFEST", manifest)
     _spidev_that_fails(monkeypatch, PermissionError(13, "Permission denied"))
     writer, problem = strip.open_spi()
     assert writer is None
