@@ -1,7 +1,7 @@
 """`senet-pi status`'s line for the exhibit's own screen: whether the kiosk shows the live page.
 
 A kiosk whose Chromium runs but shows an error page, or a page that lost its stream, looks alive to
-systemd. The page counts the live streams opened from this machine (`screens` in /api/state), so
+systemd. The page counts the live streams opened from this machine (`GET /api/screens`), so
 the line says whether the screen is really following the game. Only where the kiosk is installed.
 """
 
